@@ -1,0 +1,202 @@
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { apiPlugin, frameworkErrors, type ApiNetwork } from '@michelscope/api';
+import { migrateToLatest, openDatabase, redact, type DbHandle } from '@michelscope/db';
+import { startIndexer, startMetadataResolver } from '@michelscope/indexer';
+import { Sandbox, sandboxRpcPlugin, startStandaloneSandbox } from '@michelscope/sandbox';
+import { lockDataDir } from './data-dir-lock';
+import { ConfigError, type AppConfig, type NetworkConfig } from './config';
+import { registerWeb } from './static-web';
+
+const log = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
+
+async function openDb(config: AppConfig): Promise<DbHandle> {
+  const handle = await openDatabase(
+    config.databaseUrl
+      ? { databaseUrl: config.databaseUrl }
+      : { dataDir: path.join(config.dataDir, 'pglite') },
+  );
+  const applied = await migrateToLatest(handle.db);
+  log(
+    `[db] ${handle.kind === 'postgres' ? `PostgreSQL ${redact(config.databaseUrl!)}` : `PGlite in ${path.join(config.dataDir, 'pglite')}`}` +
+      (applied.length ? `, applied migrations: ${applied.join(', ')}` : ', schema up to date'),
+  );
+  return handle;
+}
+
+/** The node RPC the server-side parts use for a network (the embedded chain is reached over loopback). */
+function internalRpcUrl(network: NetworkConfig, config: AppConfig, port: number): string {
+  return network.rpcUrl === 'embedded' ? `http://127.0.0.1:${port}/rpc/${network.name}` : network.rpcUrl;
+}
+
+function apiNetworks(config: AppConfig, port: number): ApiNetwork[] {
+  return config.networks.map((n) => ({
+    name: n.name,
+    rpcUrl: internalRpcUrl(n, config, port),
+    publicRpcUrl: n.publicRpcUrl,
+    statsEnabled: n.statsEnabled,
+    ...(n.explorerUrl ? { explorerUrl: n.explorerUrl } : {}),
+  }));
+}
+
+async function buildRoot(
+  config: AppConfig,
+  handle: DbHandle,
+  sandbox: Sandbox | undefined,
+): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024, frameworkErrors });
+  if (sandbox) await app.register(sandboxRpcPlugin(sandbox), { prefix: '/rpc/sandboxnet' });
+  await app.register(apiPlugin, {
+    db: handle.db,
+    networks: apiNetworks(config, config.port),
+    sentryDsn: config.sentryDsn,
+    gaEnabled: config.gaEnabled,
+    sandboxMode: config.sandboxMode,
+    mempoolEnabled: config.mempoolEnabled,
+    rateLimit: config.rateLimit,
+    cors: config.cors,
+  });
+  await registerWeb(app);
+  return app;
+}
+
+function onShutdown(task: () => Promise<void>): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`[server] ${signal} received, shutting down`);
+    task().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** Everything in one process: migrations, sandbox chain, indexers, API and web app. */
+export async function runStart(config: AppConfig): Promise<void> {
+  const unlock = lockDataDir(config.dataDir);
+  const handle = await openDb(config);
+  const hasSandbox = config.networks.some((n) => n.rpcUrl === 'embedded');
+  const sandbox = hasSandbox
+    ? await Sandbox.open({
+        dataDir: config.dataDir,
+        blockTimeMs: config.sandbox.blockTimeMs,
+        seed: config.sandbox.seed,
+        log,
+      })
+    : undefined;
+  const app = await buildRoot(config, handle, sandbox);
+  await app.listen({ port: config.port, host: config.host });
+  sandbox?.start();
+  if (sandbox)
+    log(`[sandbox] sandboxnet at level ${sandbox.headLevel}, baking every ${config.sandbox.blockTimeMs} ms`);
+  const indexers = config.networks.map((n) =>
+    startIndexer({
+      db: handle.db,
+      network: n.name,
+      rpcUrl: internalRpcUrl(n, config, config.port),
+      startLevel: n.startLevel,
+      log,
+    }),
+  );
+  const resolvers = config.networks.map((n) =>
+    startMetadataResolver({
+      db: handle.db,
+      network: n.name,
+      rpcUrl: internalRpcUrl(n, config, config.port),
+      ipfsGateway: config.ipfsGateway,
+      log,
+    }),
+  );
+  log(
+    `[server] Michelscope is serving ${config.publicUrl} (networks: ${config.networks.map((n) => n.name).join(', ')})`,
+  );
+  onShutdown(async () => {
+    await Promise.all([...indexers, ...resolvers].map((i) => i.stop()));
+    await app.close();
+    await sandbox?.stop();
+    await handle.close();
+    unlock();
+  });
+}
+
+/** API and web app only: stateless, scale out behind a load balancer over PostgreSQL. */
+export async function runApi(config: AppConfig): Promise<void> {
+  if (config.networks.some((n) => n.rpcUrl === 'embedded')) {
+    log(
+      '[api] note: "embedded" sandboxnet has no node in this process; point networks.sandboxnet.rpc_url at `michelscope sandbox`',
+    );
+  }
+  const handle = await openDb(config);
+  const app = await buildRoot(config, handle, undefined);
+  await app.listen({ port: config.port, host: config.host });
+  log(`[api] serving ${config.publicUrl}`);
+  onShutdown(async () => {
+    await app.close();
+    await handle.close();
+  });
+}
+
+/** One network's indexer (the only writer for that network). */
+export async function runIndexer(config: AppConfig, name: string): Promise<void> {
+  const network = config.networks.find((n) => n.name === name);
+  if (!network)
+    throw new ConfigError(
+      `network "${name}" is not configured (known: ${config.networks.map((n) => n.name).join(', ')})`,
+    );
+  if (network.rpcUrl === 'embedded') {
+    throw new ConfigError(
+      `network "${name}" uses the embedded chain: run \`michelscope sandbox\` and set its rpc_url`,
+    );
+  }
+  const handle = await openDb(config);
+  const indexer = startIndexer({
+    db: handle.db,
+    network: name,
+    rpcUrl: network.rpcUrl,
+    startLevel: network.startLevel,
+    log,
+  });
+  const resolver = startMetadataResolver({
+    db: handle.db,
+    network: name,
+    rpcUrl: network.rpcUrl,
+    ipfsGateway: config.ipfsGateway,
+    log,
+  });
+  onShutdown(async () => {
+    await Promise.all([indexer.stop(), resolver.stop()]);
+    await handle.close();
+  });
+}
+
+/** The local chain alone, as a Tezos node RPC (e.g. for Taquito scripts or a separate indexer). */
+export async function runSandbox(config: AppConfig, port: number): Promise<void> {
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError('--port must be a port number');
+  const unlock = lockDataDir(config.dataDir);
+  const node = await startStandaloneSandbox({
+    dataDir: config.dataDir,
+    blockTimeMs: config.sandbox.blockTimeMs,
+    seed: config.sandbox.seed,
+    port,
+    host: config.host,
+    log,
+  });
+  log(`[sandbox] node RPC at ${node.url}`);
+  onShutdown(async () => {
+    await node.close();
+    unlock();
+  });
+}
+
+export async function runMigrate(config: AppConfig): Promise<void> {
+  const handle = await openDb(config);
+  await handle.close();
+}

@@ -1,0 +1,194 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** One network the product knows: where its node RPC is and what the UI may link to. */
+export interface NetworkConfig {
+  name: string;
+  /** Node RPC the indexer and the pass-through use; "embedded" = the built-in sandbox chain. */
+  rpcUrl: string;
+  /** RPC URL given to browsers in /v1/config (rpc_endpoints). */
+  publicRpcUrl: string;
+  /** Whether a statistics service exists for this network (Statistics tab). */
+  statsEnabled: boolean;
+  /** External block explorer for "open in explorer" links. */
+  explorerUrl?: string;
+  /** Where the indexer starts when the database has nothing for this network. */
+  startLevel: number | 'head';
+}
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  publicUrl: string;
+  networks: NetworkConfig[];
+  mempoolEnabled: boolean;
+  sandboxMode: boolean;
+  gaEnabled: boolean;
+  sentryDsn: string;
+  /** The embedded chain: block time, and whether a new chain gets the demo contracts. */
+  sandbox: { blockTimeMs: number; seed: boolean };
+  /** Per-IP request limit of the APIs, or false (behind a proxy that limits already). */
+  rateLimit: { max: number; timeWindowMs: number } | false;
+  /** IPFS gateway for metadata (ipfs: URIs) and token images. */
+  ipfsGateway: string;
+  /** Origins allowed by CORS (true: any). */
+  cors: boolean | string[];
+}
+
+/** Shape of michelscope.config.json (every key optional). */
+interface FileConfig {
+  host?: string;
+  public_url?: string;
+  mempool_enabled?: boolean;
+  sandbox_mode?: boolean;
+  ga_enabled?: boolean;
+  sentry_dsn?: string;
+  sandbox?: { block_time_ms?: number; seed?: boolean };
+  rate_limit?: false | { max?: number; time_window_ms?: number };
+  cors?: boolean | string[];
+  ipfs_gateway?: string;
+  networks?: Record<
+    string,
+    | false
+    | {
+        rpc_url?: string;
+        public_rpc_url?: string;
+        stats?: boolean;
+        explorer_url?: string;
+        start_level?: number | 'head';
+      }
+  >;
+}
+
+const NETWORK_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
+
+/** The embedded defaults: the local sandbox chain plus mainnet and ghostnet through public RPC nodes. */
+const DEFAULT_NETWORKS: NonNullable<FileConfig['networks']> = {
+  sandboxnet: { rpc_url: 'embedded', stats: false, start_level: 0 },
+  mainnet: {
+    rpc_url: 'https://mainnet.ecadinfra.com',
+    stats: true,
+    explorer_url: 'https://tzkt.io',
+    start_level: 'head',
+  },
+  ghostnet: {
+    rpc_url: 'https://ghostnet.ecadinfra.com',
+    stats: true,
+    explorer_url: 'https://ghostnet.tzkt.io',
+    start_level: 'head',
+  },
+};
+
+/** Mainnet first, then the others by name descending (the spec's order wherever networks are listed). */
+export function sortNetworks<T extends { name: string }>(list: T[]): T[] {
+  return [...list].sort((a, b) => {
+    if (a.name === b.name) return 0;
+    if (a.name === 'mainnet') return -1;
+    if (b.name === 'mainnet') return 1;
+    return a.name < b.name ? 1 : -1;
+  });
+}
+
+export class ConfigError extends Error {}
+
+/**
+ * Reads configuration: defaults, then michelscope.config.json (path from MICHELSCOPE_CONFIG, else the
+ * working directory; optional), then the environment (PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): AppConfig {
+  const file = readConfigFile(env, cwd);
+  const port = parsePort(env.PORT ?? '8080');
+  const host = env.HOST ?? file.host ?? '0.0.0.0';
+  const publicUrl = (env.PUBLIC_URL ?? file.public_url ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const blockTimeMs = file.sandbox?.block_time_ms ?? 2000;
+  if (!Number.isInteger(blockTimeMs) || blockTimeMs < 100)
+    throw new ConfigError('sandbox.block_time_ms must be an integer ≥ 100');
+
+  const merged = { ...DEFAULT_NETWORKS, ...(file.networks ?? {}) };
+  const networks: NetworkConfig[] = [];
+  for (const [name, raw] of Object.entries(merged)) {
+    if (raw === false) continue;
+    if (!NETWORK_NAME.test(name)) throw new ConfigError(`invalid network name "${name}"`);
+    const base = DEFAULT_NETWORKS[name] || {};
+    const n = { ...(base || {}), ...raw };
+    const rpcUrl = n.rpc_url;
+    if (!rpcUrl) throw new ConfigError(`network "${name}" has no rpc_url`);
+    if (rpcUrl !== 'embedded' && !/^https?:\/\//.test(rpcUrl))
+      throw new ConfigError(`network "${name}": rpc_url must be http(s) or "embedded"`);
+    if (n.explorer_url !== undefined && !/^https:\/\//.test(n.explorer_url))
+      throw new ConfigError(`network "${name}": explorer_url must be https`);
+    const startLevel = n.start_level ?? (rpcUrl === 'embedded' ? 0 : 'head');
+    if (startLevel !== 'head' && !(Number.isInteger(startLevel) && startLevel >= 0))
+      throw new ConfigError(`network "${name}": start_level must be "head" or a level`);
+    networks.push({
+      name,
+      rpcUrl,
+      publicRpcUrl: n.public_rpc_url ?? (rpcUrl === 'embedded' ? `${publicUrl}/rpc/${name}` : rpcUrl),
+      statsEnabled: n.stats ?? false,
+      ...(n.explorer_url ? { explorerUrl: n.explorer_url } : {}),
+      startLevel,
+    });
+  }
+  if (networks.filter((n) => n.rpcUrl === 'embedded').some((n) => n.name !== 'sandboxnet')) {
+    throw new ConfigError('only the network "sandboxnet" can use the embedded chain');
+  }
+  return {
+    port,
+    host,
+    dataDir: path.resolve(cwd, env.DATA_DIR ?? './data'),
+    ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
+    publicUrl,
+    networks: sortNetworks(networks),
+    mempoolEnabled: file.mempool_enabled ?? true,
+    sandboxMode: file.sandbox_mode ?? false,
+    gaEnabled: file.ga_enabled ?? false,
+    sentryDsn: file.sentry_dsn ?? '',
+    sandbox: { blockTimeMs, seed: file.sandbox?.seed ?? true },
+    rateLimit: parseRateLimit(file.rate_limit),
+    cors: file.cors ?? true,
+    ipfsGateway: parseGateway(env.IPFS_GATEWAY ?? file.ipfs_gateway ?? 'https://ipfs.io/ipfs'),
+  };
+}
+
+function readConfigFile(env: NodeJS.ProcessEnv, cwd: string): FileConfig {
+  const explicit = env.MICHELSCOPE_CONFIG;
+  const file = path.resolve(cwd, explicit ?? 'michelscope.config.json');
+  if (!existsSync(file)) {
+    if (explicit) throw new ConfigError(`MICHELSCOPE_CONFIG points to ${file}, which does not exist`);
+    return {};
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new ConfigError(`${file} must hold a JSON object`);
+  return parsed;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`PORT must be a port number, got "${value}"`);
+  return port;
+}
+
+/** Default: 3,000 requests a minute per IP (a person browsing stays far below; scripts get 429s). */
+function parseRateLimit(raw: FileConfig['rate_limit']): AppConfig['rateLimit'] {
+  if (raw === false) return false;
+  const max = raw?.max ?? 3000;
+  const timeWindowMs = raw?.time_window_ms ?? 60_000;
+  if (!Number.isInteger(max) || max < 1 || !Number.isInteger(timeWindowMs) || timeWindowMs < 1000) {
+    throw new ConfigError('rate_limit needs a whole max ≥ 1 and time_window_ms ≥ 1000, or false');
+  }
+  return { max, timeWindowMs };
+}
+
+function parseGateway(url: string): string {
+  if (!/^https:\/\/[^\s]+$/.test(url)) throw new ConfigError('ipfs_gateway must be an https:// URL');
+  return url.replace(/\/+$/, '');
+}

@@ -1,0 +1,93 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig, sortNetworks } from '../src/config';
+
+const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'ms-config-'));
+
+describe('loadConfig', () => {
+  it('defaults to sandboxnet embedded plus mainnet and ghostnet, mainnet first then by name descending', () => {
+    const config = loadConfig({}, tmp());
+    expect(config.port).toBe(8080);
+    expect(config.networks.map((n) => n.name)).toEqual(['mainnet', 'sandboxnet', 'ghostnet']);
+    const sandbox = config.networks.find((n) => n.name === 'sandboxnet')!;
+    expect(sandbox.rpcUrl).toBe('embedded');
+    expect(sandbox.publicRpcUrl).toBe('http://localhost:8080/rpc/sandboxnet');
+    expect(sandbox.statsEnabled).toBe(false);
+    const mainnet = config.networks.find((n) => n.name === 'mainnet')!;
+    expect(mainnet.rpcUrl).toMatch(/^https:\/\//);
+    expect(mainnet.statsEnabled).toBe(true);
+    expect(mainnet.explorerUrl).toMatch(/^https:\/\//);
+    expect(config.mempoolEnabled).toBe(true);
+    expect(config.sandboxMode).toBe(false);
+  });
+
+  it('takes PORT, DATA_DIR and DATABASE_URL from the environment', () => {
+    const cwd = tmp();
+    const config = loadConfig({ PORT: '9090', DATA_DIR: 'state', DATABASE_URL: 'postgres://u@h/db' }, cwd);
+    expect(config.port).toBe(9090);
+    expect(config.dataDir).toBe(path.join(cwd, 'state'));
+    expect(config.databaseUrl).toBe('postgres://u@h/db');
+    expect(config.networks.find((n) => n.name === 'sandboxnet')!.publicRpcUrl).toBe(
+      'http://localhost:9090/rpc/sandboxnet',
+    );
+  });
+
+  it('reads michelscope.config.json, or the file MICHELSCOPE_CONFIG names, and lets it drop or add networks', () => {
+    const cwd = tmp();
+    writeFileSync(
+      path.join(cwd, 'custom.json'),
+      JSON.stringify({
+        sandbox_mode: true,
+        networks: { ghostnet: false, oxfordnet: { rpc_url: 'http://127.0.0.1:1/', stats: true } },
+      }),
+    );
+    const config = loadConfig({ MICHELSCOPE_CONFIG: 'custom.json' }, cwd);
+    expect(config.sandboxMode).toBe(true);
+    expect(config.networks.map((n) => n.name)).toEqual(['mainnet', 'sandboxnet', 'oxfordnet']);
+  });
+
+  it('rejects bad input with a clear message', () => {
+    const cwd = tmp();
+    expect(() => loadConfig({ PORT: 'eighty' }, cwd)).toThrow('PORT must be a port number, got "eighty"');
+    expect(() => loadConfig({ MICHELSCOPE_CONFIG: 'missing.json' }, cwd)).toThrow(/does not exist/);
+    writeFileSync(path.join(cwd, 'michelscope.config.json'), '{ nope');
+    expect(() => loadConfig({}, cwd)).toThrow(/is not valid JSON/);
+    writeFileSync(
+      path.join(cwd, 'michelscope.config.json'),
+      JSON.stringify({ networks: { mainnet: { rpc_url: 'file:///etc' } } }),
+    );
+    expect(() => loadConfig({}, cwd)).toThrow('network "mainnet": rpc_url must be http(s) or "embedded"');
+  });
+});
+
+describe('sortNetworks', () => {
+  it('puts mainnet first and the rest by name descending', () => {
+    const names = ['ghostnet', 'sandboxnet', 'mainnet', 'nairobinet', 'oxfordnet', 'dailynet'];
+    expect(sortNetworks(names.map((name) => ({ name }))).map((n) => n.name)).toEqual([
+      'mainnet',
+      'sandboxnet',
+      'oxfordnet',
+      'nairobinet',
+      'ghostnet',
+      'dailynet',
+    ]);
+  });
+});
+
+describe('API limits', () => {
+  it('defaults to a generous per-IP rate limit and open CORS, both configurable', () => {
+    const cwd = tmp();
+    expect(loadConfig({}, cwd).rateLimit).toEqual({ max: 3000, timeWindowMs: 60_000 });
+    expect(loadConfig({}, cwd).cors).toBe(true);
+    writeFileSync(
+      path.join(cwd, 'michelscope.config.json'),
+      JSON.stringify({ rate_limit: false, cors: ['https://example.org'] }),
+    );
+    expect(loadConfig({}, cwd).rateLimit).toBe(false);
+    expect(loadConfig({}, cwd).cors).toEqual(['https://example.org']);
+    writeFileSync(path.join(cwd, 'michelscope.config.json'), JSON.stringify({ rate_limit: { max: 0 } }));
+    expect(() => loadConfig({}, cwd)).toThrow(/rate_limit needs/);
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * Operation search of the operations tab through the search service (POST /search/v1/search, 10 s):
+ * the text plus the account, status, entrypoint and date filters; pages of 20 (workspace spec §9).
+ */
+import { requestJson, type RequestOptions } from './client';
+import { parseSearchResponse } from './search-parse';
+import type { OpgRow } from './opg-types';
+
+export const OPERATION_SEARCH_PAGE_SIZE = 20;
+
+export interface OperationSearch {
+  network: string;
+  address: string;
+  text: string;
+  /** Already reduced to searchable statuses ([] = any). */
+  statuses: string[];
+  entrypoints: string[];
+  range: { gte: number; lt: number } | null;
+}
+
+export async function searchOperations(
+  request: OperationSearch,
+  offset: number,
+  options: RequestOptions = {},
+): Promise<OpgRow[]> {
+  const filters: Record<string, unknown> = {
+    network: [request.network],
+    index: ['operations'],
+    address: [request.address],
+  };
+  if (request.statuses.length) filters.status = request.statuses;
+  if (request.entrypoints.length) filters.entrypoint = request.entrypoints;
+  if (request.range) {
+    filters.timestamp = {
+      gte: new Date(request.range.gte).toISOString(),
+      lt: new Date(request.range.lt).toISOString(),
+    };
+  }
+  const { body } = await requestJson('/search/v1/search', {
+    timeoutMs: 10_000,
+    ...options,
+    method: 'POST',
+    body: { query: request.text, size: OPERATION_SEARCH_PAGE_SIZE, offset, filters: { search: filters } },
+  });
+  return parseSearchResponse(body)
+    .items.filter((item) => item.type === 'operation')
+    .map((item) => ({
+      last_id: 0,
+      content_index: 0,
+      counter: item.body.Counter ?? 0,
+      level: item.body.Level ?? 0,
+      total_cost: 0,
+      flow: 0,
+      internals: 0,
+      hash: item.body.Hash || item.value,
+      entrypoint: item.body.Entrypoint,
+      timestamp: item.body.Timestamp,
+      status: item.body.Status || 'applied',
+      kind: item.body.Type || 'transaction',
+      mempool: item.body.mempool,
+    }));
+}

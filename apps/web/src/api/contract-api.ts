@@ -1,0 +1,153 @@
+/** Contract endpoints (/v1/contract/{network}/{address}/…) with their query factories. */
+import { queryOptions } from '@tanstack/react-query';
+import { getJson, type RequestOptions } from './client';
+import {
+  parseContractConstants,
+  parseContractInfo,
+  parseEvents,
+  parseMiguelList,
+  parseMigrations,
+  parseSameContracts,
+  parseStorageSchema,
+  parseText,
+  parseTicketUpdates,
+  parseViews,
+} from './contract-parse';
+import { parseOpgRows } from './opg-parse';
+import type { ContractInfo } from './contract-types';
+
+const enc = encodeURIComponent;
+const base = (network: string, address: string) => `/contract/${enc(network)}/${enc(address)}`;
+
+/** Operations page size (workspace spec §9). */
+export const OPG_PAGE_SIZE = 10;
+/** Same contracts, events, ticket updates: 10 per page. */
+export const LIST_PAGE_SIZE = 10;
+/** USING CONSTANTS dialog: 7 per page. */
+export const CONSTANTS_PAGE_SIZE = 7;
+
+const query = (params: Record<string, string | number | undefined | null>): string => {
+  const entries = Object.entries(params).filter(
+    (e): e is [string, string | number] => e[1] !== undefined && e[1] !== null && e[1] !== '',
+  );
+  return entries.length ? `?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)])).toString()}` : '';
+};
+
+type Opts = RequestOptions | undefined;
+
+/** The contract, or null when the server answers 204 (unknown contract). */
+export function fetchContractInfo(
+  network: string,
+  address: string,
+  options?: Opts,
+): Promise<ContractInfo | null> {
+  return getJson(`${base(network, address)}?stats=true`, options).then(parseContractInfo);
+}
+
+export const contractQuery = (network: string, address: string) =>
+  queryOptions({
+    queryKey: ['contract', network, address] as const,
+    queryFn: ({ signal }) => fetchContractInfo(network, address, { signal }),
+    staleTime: 10_000,
+  });
+
+export const opgPage = (network: string, address: string, lastId: number | null, options?: Opts) =>
+  getJson(
+    `${base(network, address)}/opg${query({ last_id: lastId ?? undefined, size: OPG_PAGE_SIZE })}`,
+    options,
+  ).then(parseOpgRows);
+
+export const codeQuery = (network: string, address: string, protocol: string | null) =>
+  queryOptions({
+    queryKey: ['contract_code', network, address, protocol ?? ''] as const,
+    queryFn: ({ signal }) =>
+      getJson(`${base(network, address)}/code${query({ protocol })}`, { signal }).then((b) =>
+        parseText(b, 'code'),
+      ),
+    staleTime: Infinity,
+  });
+
+export const storageQuery = (network: string, address: string, level: number | null) =>
+  queryOptions({
+    queryKey: ['contract_storage', network, address, level ?? 0] as const,
+    queryFn: ({ signal }) =>
+      getJson(`${base(network, address)}/storage${query({ level })}`, { signal }).then(parseMiguelList),
+  });
+
+export const storageRawQuery = (network: string, address: string, level: number | null) =>
+  queryOptions({
+    queryKey: ['contract_storage_raw', network, address, level ?? 0] as const,
+    queryFn: ({ signal }) =>
+      getJson(`${base(network, address)}/storage/raw${query({ level })}`, { signal }).then((b) =>
+        parseText(b, 'storage'),
+      ),
+  });
+
+/** Raw snapshot with every big map's data (Micheline JSON, shown as is). */
+export const storageRichQuery = (network: string, address: string, level: number | null) =>
+  queryOptions({
+    queryKey: ['contract_storage_rich', network, address, level ?? 0] as const,
+    queryFn: ({ signal }): Promise<unknown> =>
+      getJson(`${base(network, address)}/storage/rich${query({ level })}`, { signal }),
+  });
+
+export const storageSchemaQuery = (network: string, address: string) =>
+  queryOptions({
+    queryKey: ['contract_storage_schema', network, address] as const,
+    queryFn: ({ signal }) =>
+      getJson(`${base(network, address)}/storage/schema`, { signal }).then(parseStorageSchema),
+    staleTime: Infinity,
+  });
+
+export const migrationsQuery = (network: string, address: string) =>
+  queryOptions({
+    queryKey: ['contract_migrations', network, address] as const,
+    queryFn: ({ signal }) =>
+      getJson(`${base(network, address)}/migrations`, { signal }).then(parseMigrations),
+  });
+
+export const sameContractsQuery = (network: string, address: string, offset: number) =>
+  queryOptions({
+    queryKey: ['contract_same', network, address, offset] as const,
+    queryFn: ({ signal }) =>
+      getJson(`${base(network, address)}/same${query({ offset, size: LIST_PAGE_SIZE })}`, { signal }).then(
+        parseSameContracts,
+      ),
+  });
+
+export const eventsQuery = (network: string, address: string, offset: number) =>
+  queryOptions({
+    queryKey: ['contract_events', network, address, offset] as const,
+    queryFn: ({ signal }) =>
+      getJson(`${base(network, address)}/events${query({ offset, size: LIST_PAGE_SIZE })}`, { signal }).then(
+        parseEvents,
+      ),
+  });
+
+export const ticketUpdatesQuery = (network: string, address: string, offset: number) =>
+  queryOptions({
+    queryKey: ['contract_ticket_updates', network, address, offset] as const,
+    queryFn: ({ signal }) =>
+      getJson(`${base(network, address)}/ticket_updates${query({ offset, size: LIST_PAGE_SIZE })}`, {
+        signal,
+      }).then(parseTicketUpdates),
+  });
+
+export const contractConstantsQuery = (network: string, address: string, offset: number) =>
+  queryOptions({
+    queryKey: ['contract_constants', network, address, offset] as const,
+    queryFn: ({ signal }) =>
+      getJson(`${base(network, address)}/global_constants${query({ offset, size: CONSTANTS_PAGE_SIZE })}`, {
+        signal,
+      }).then(parseContractConstants),
+  });
+
+/** On-chain views; a failure only hides the Views tab. */
+export const viewsQuery = (network: string, address: string) =>
+  queryOptions({
+    queryKey: ['contract_views', network, address] as const,
+    queryFn: ({ signal }) => getJson(`${base(network, address)}/views/schema`, { signal }).then(parseViews),
+    staleTime: 60_000,
+    retry: false,
+    meta: { silent: true },
+  });

@@ -1,0 +1,228 @@
+/**
+ * Parsers for the account / contract / storage answers. Everything is untrusted: malformed items are
+ * dropped, malformed answers give a clear ApiError, never a crash in a component.
+ */
+import { invalid, isObject, type Json } from './parse';
+import { num, optStr, str, strList } from './json-fields';
+import type {
+  AccountInfo,
+  ContractConstant,
+  ContractEvent,
+  ContractInfo,
+  DiffType,
+  MiguelNode,
+  Migration,
+  SameContracts,
+  SmartRollup,
+  StorageSchema,
+  TicketUpdate,
+  Typedef,
+  ViewSchema,
+} from './contract-types';
+
+/** Trees deeper than this are cut (a hostile answer must not blow the stack). */
+export const MAX_TREE_DEPTH = 256;
+
+export function listOf<T>(body: unknown, what: string, item: (obj: Json) => T | null): T[] {
+  if (body === null) return [];
+  if (!Array.isArray(body)) throw invalid(what, 'not a list');
+  const out: T[] = [];
+  for (const entry of body) {
+    if (!isObject(entry)) continue;
+    const parsed = item(entry);
+    if (parsed !== null) out.push(parsed);
+  }
+  return out;
+}
+
+function scalar(value: unknown): string | number | boolean | null {
+  if (typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (value !== null && value !== undefined && typeof value === 'object') return JSON.stringify(value);
+  return null;
+}
+
+const DIFF_TYPES: readonly string[] = ['create', 'update', 'delete'];
+
+function miguelAt(o: Json, depth: number): MiguelNode {
+  const diff = o.diff_type;
+  const children =
+    depth < MAX_TREE_DEPTH && Array.isArray(o.children)
+      ? o.children.filter(isObject).map((c) => miguelAt(c, depth + 1))
+      : [];
+  return {
+    prim: str(o, 'prim'),
+    type: str(o, 'type'),
+    name: str(o, 'name'),
+    value: scalar(o.value),
+    from: scalar(o.from),
+    diff_type: typeof diff === 'string' && DIFF_TYPES.includes(diff) ? (diff as DiffType) : null,
+    children,
+  };
+}
+
+/** One Miguel node, or null when the value is not an object. */
+export function parseMiguel(value: unknown): MiguelNode | null {
+  return isObject(value) ? miguelAt(value, 0) : null;
+}
+
+/** A Miguel array (storage roots, parameters, payloads); a single node is accepted as a one-item list. */
+export function parseMiguelList(value: unknown): MiguelNode[] {
+  if (Array.isArray(value)) return value.filter(isObject).map((n) => miguelAt(n, 0));
+  const one = parseMiguel(value);
+  return one ? [one] : [];
+}
+
+function typedefAt(o: Json, depth: number): Typedef {
+  const out: Typedef = { name: str(o, 'name') };
+  const type = optStr(o, 'type');
+  if (type !== null) out.type = type;
+  if (Array.isArray(o.args)) {
+    out.args = o.args
+      .filter(isObject)
+      .map((a) => ({ ...(typeof a.key === 'string' ? { key: a.key } : {}), value: str(a, 'value') }));
+  }
+  if (depth < 32 && Array.isArray(o.typedef)) {
+    out.typedef = o.typedef.filter(isObject).map((t) => typedefAt(t, depth + 1));
+  }
+  return out;
+}
+
+export function parseTypedefs(value: unknown): Typedef[] {
+  return Array.isArray(value) ? value.filter(isObject).map((t) => typedefAt(t, 0)) : [];
+}
+
+export function parseAccountInfo(body: unknown): AccountInfo {
+  if (!isObject(body) || typeof body.address !== 'string') throw invalid('account', 'no address');
+  return {
+    address: body.address,
+    alias: optStr(body, 'alias'),
+    balance: num(body, 'balance'),
+    operations_count: num(body, 'operations_count'),
+    migrations_count: num(body, 'migrations_count'),
+    events_count: num(body, 'events_count'),
+    ticket_updates_count: num(body, 'ticket_updates_count'),
+    last_action: str(body, 'last_action'),
+    account_type: str(body, 'account_type', 'unknown'),
+  };
+}
+
+/** The contract, or null for a 204 (unknown contract) / empty answer. */
+export function parseContractInfo(body: unknown): ContractInfo | null {
+  if (body === null) return null;
+  if (!isObject(body) || typeof body.address !== 'string') throw invalid('contract', 'no address');
+  return {
+    address: body.address,
+    network: str(body, 'network'),
+    alias: optStr(body, 'alias'),
+    level: num(body, 'level'),
+    timestamp: str(body, 'timestamp'),
+    hash: optStr(body, 'hash'),
+    tags: strList(body, 'tags'),
+    entrypoints: strList(body, 'entrypoints'),
+    manager: optStr(body, 'manager'),
+    delegate: optStr(body, 'delegate'),
+    last_action: optStr(body, 'last_action'),
+    same_count: num(body, 'same_count'),
+  };
+}
+
+export function parseSmartRollup(body: unknown): SmartRollup {
+  if (!isObject(body) || typeof body.address !== 'string') throw invalid('smart rollup', 'no address');
+  const kernel = str(body, 'kernel');
+  return {
+    address: body.address,
+    level: num(body, 'level'),
+    timestamp: str(body, 'timestamp'),
+    size: num(body, 'size'),
+    genesis_commitment_hash: str(body, 'genesis_commitment_hash'),
+    pvm_kind: str(body, 'pvm_kind'),
+    kernel: /^[0-9a-fA-F]*$/.test(kernel) ? kernel : '',
+    type: parseTypedefs(body.type),
+  };
+}
+
+export function parseMigrations(body: unknown): Migration[] {
+  return listOf(body, 'migrations', (o) => ({
+    level: num(o, 'level'),
+    timestamp: str(o, 'timestamp'),
+    hash: optStr(o, 'hash'),
+    protocol: str(o, 'protocol'),
+    prev_protocol: str(o, 'prev_protocol'),
+    kind: str(o, 'kind'),
+  }));
+}
+
+export function parseSameContracts(body: unknown): SameContracts {
+  if (body === null) return { count: 0, contracts: [] };
+  if (!isObject(body)) throw invalid('same contracts', 'not an object');
+  return {
+    count: num(body, 'count'),
+    contracts: listOf(body.contracts ?? [], 'same contracts', (o) => {
+      const address = optStr(o, 'address');
+      return address === null
+        ? null
+        : {
+            address,
+            network: str(o, 'network'),
+            last_action: optStr(o, 'last_action'),
+            alias: optStr(o, 'alias'),
+          };
+    }),
+  };
+}
+
+export function parseEvents(body: unknown): ContractEvent[] {
+  return listOf(body, 'events', (o) => ({
+    hash: str(o, 'hash'),
+    status: str(o, 'status'),
+    timestamp: str(o, 'timestamp'),
+    level: num(o, 'level'),
+    tag: str(o, 'tag'),
+    payload: parseMiguelList(o.payload),
+  }));
+}
+
+export function parseTicketUpdates(body: unknown): TicketUpdate[] {
+  return listOf(body, 'ticket updates', (o) => ({
+    id: num(o, 'id'),
+    level: num(o, 'level'),
+    timestamp: str(o, 'timestamp'),
+    ticket_id: num(o, 'ticket_id'),
+    ticketer: str(o, 'ticketer'),
+    address: str(o, 'address'),
+    amount: typeof o.amount === 'number' ? String(o.amount) : str(o, 'amount', '0'),
+    operation_hash: str(o, 'operation_hash'),
+    content_type: parseTypedefs(o.content_type),
+    content: parseMiguel(o.content),
+  }));
+}
+
+export function parseStorageSchema(body: unknown): StorageSchema {
+  if (!isObject(body)) throw invalid('storage schema', 'not an object');
+  return { name: str(body, 'name'), typedef: parseTypedefs(body.typedef) };
+}
+
+export function parseContractConstants(body: unknown): ContractConstant[] {
+  return listOf(body, 'global constants', (o) => {
+    const address = optStr(o, 'address');
+    return address === null ? null : { address, timestamp: str(o, 'timestamp'), level: num(o, 'level') };
+  });
+}
+
+export function parseViews(body: unknown): ViewSchema[] {
+  return listOf(body, 'views', (o) => ({
+    name: str(o, 'name'),
+    kind: str(o, 'kind'),
+    description: str(o, 'description'),
+    implementation: num(o, 'implementation'),
+    typedef: parseTypedefs(o.typedef),
+    error: optStr(o, 'error'),
+  }));
+}
+
+/** A JSON string answer (Michelson text of /code and /storage/raw). */
+export function parseText(body: unknown, what: string): string {
+  if (typeof body !== 'string') throw invalid(what, 'not a string');
+  return body;
+}

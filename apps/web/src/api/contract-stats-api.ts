@@ -1,0 +1,62 @@
+/**
+ * Contract statistics (workspace spec §2 "Contract statistics tab", §7): four histogram series of the
+ * statistics service filtered on one contract — calls (Target, Status 1, Entrypoint not null), unique
+ * users (the same, distinct Sender), consumed gas (sum of Used) and burned (sum of Update, Kind 2,
+ * Counterparty).
+ */
+import { queryOptions } from '@tanstack/react-query';
+import { fetchHistogram } from './services';
+import type { ChartPoint, StatsSeriesSpec, Timeframe } from './stats-types';
+
+export type ContractSeriesId = 'calls' | 'users' | 'gas' | 'burned';
+
+export interface ContractSeries {
+  id: ContractSeriesId;
+  title: string;
+  /** Unit shown after the total. */
+  unit: string;
+  /** Raw value to shown value: gas totals and burned mutez are divided by 1e6. */
+  scale: (v: number) => number;
+}
+
+export const CONTRACT_SERIES: readonly ContractSeries[] = [
+  { id: 'calls', title: 'Contract calls', unit: '', scale: (v) => v },
+  { id: 'users', title: 'Unique users', unit: '', scale: (v) => v },
+  { id: 'gas', title: 'Consumed gas', unit: 'M gas', scale: (v) => v / 1e6 },
+  { id: 'burned', title: 'Burned', unit: 'ꜩ', scale: (v) => v / 1e6 },
+];
+
+export function contractSeriesSpec(id: ContractSeriesId, address: string): StatsSeriesSpec {
+  const calls = { Target: address, Status: '1', 'Entrypoint.isnotnull': '' };
+  switch (id) {
+    case 'calls':
+      return { table: 'transactions', fn: 'count', filters: calls };
+    case 'users':
+      return { table: 'transactions', fn: 'count', filters: { ...calls, distinct: 'Sender' } };
+    case 'gas':
+      return { table: 'consumed_gas', fn: 'sum', filters: { field: 'Used', Target: address } };
+    case 'burned':
+      return {
+        table: 'balance_updates',
+        fn: 'sum',
+        filters: { field: 'Update', Kind: '2', Counterparty: address },
+      };
+  }
+}
+
+export const contractSeriesQuery = (
+  network: string,
+  address: string,
+  id: ContractSeriesId,
+  timeframe: Timeframe,
+) =>
+  queryOptions({
+    queryKey: ['contract_stats', network, address, id, timeframe] as const,
+    queryFn: ({ signal }): Promise<ChartPoint[]> =>
+      fetchHistogram(network, contractSeriesSpec(id, address), timeframe, { signal }),
+    staleTime: 60_000,
+  });
+
+/** The total of a series: the sum of its points. */
+export const seriesTotal = (points: readonly ChartPoint[]): number =>
+  points.reduce((sum, p) => sum + p.value, 0);

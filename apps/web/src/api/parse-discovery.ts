@@ -1,0 +1,125 @@
+/**
+ * Parsers for the main-API answers of the discovery pages (network page, home table, global constants,
+ * search cards). Malformed items are dropped; a malformed answer is a clear ApiError.
+ */
+import { invalid, isObject, type Json } from './parse';
+import { num, optStr, str, strList } from './json-fields';
+import type {
+  AccountSummary,
+  ContractSummary,
+  GlobalConstant,
+  GlobalConstantItem,
+  NetworkState,
+  RecentlyCalledContract,
+} from './types';
+
+function list<T>(body: unknown, what: string, item: (obj: Json) => T | null): T[] {
+  if (!Array.isArray(body)) throw invalid(what, 'not a list');
+  const out: T[] = [];
+  for (const entry of body) {
+    if (!isObject(entry)) continue;
+    const parsed = item(entry);
+    if (parsed !== null) out.push(parsed);
+  }
+  return out;
+}
+
+export function parseNetworkStates(body: unknown): NetworkState[] {
+  return list(body, 'network list', (o) => {
+    const network = optStr(o, 'network');
+    if (network === null) return null;
+    const stats = isObject(o.stats)
+      ? {
+          contracts_count: num(o.stats, 'contracts_count'),
+          global_constants_count: num(o.stats, 'global_constants_count'),
+          operations_count: num(o.stats, 'operations_count'),
+        }
+      : null;
+    return {
+      network,
+      hash: str(o, 'hash'),
+      level: num(o, 'level'),
+      chain_id: str(o, 'chain_id'),
+      timestamp: str(o, 'timestamp'),
+      protocol: str(o, 'protocol'),
+      cost_per_byte: num(o, 'cost_per_byte'),
+      hard_gas_limit_per_operation: num(o, 'hard_gas_limit_per_operation'),
+      hard_storage_limit_per_operation: num(o, 'hard_storage_limit_per_operation'),
+      time_between_blocks: num(o, 'time_between_blocks'),
+      stats,
+    };
+  });
+}
+
+export function parseRecentlyCalled(body: unknown): RecentlyCalledContract[] {
+  return list(body, 'recently called contracts', (o) => {
+    const address = optStr(o, 'address');
+    if (address === null) return null;
+    return {
+      address,
+      alias: optStr(o, 'alias'),
+      operations_count: num(o, 'operations_count'),
+      last_action: str(o, 'last_action'),
+    };
+  });
+}
+
+export function parseGlobalConstantItems(body: unknown): GlobalConstantItem[] {
+  return list(body, 'global constants', (o) => {
+    const address = optStr(o, 'address');
+    if (address === null) return null;
+    return {
+      address,
+      timestamp: str(o, 'timestamp'),
+      level: num(o, 'level'),
+      links_count: num(o, 'links_count'),
+    };
+  });
+}
+
+export function parseGlobalConstant(body: unknown): GlobalConstant {
+  if (!isObject(body) || typeof body.address !== 'string') throw invalid('global constant', 'no address');
+  return {
+    address: body.address,
+    timestamp: str(body, 'timestamp'),
+    level: num(body, 'level'),
+    code: str(body, 'code'),
+    value: body.value ?? null,
+  };
+}
+
+function contractOf(o: Json): ContractSummary | null {
+  const address = optStr(o, 'address');
+  if (address === null) return null;
+  return {
+    address,
+    network: str(o, 'network'),
+    alias: optStr(o, 'alias'),
+    manager: optStr(o, 'manager'),
+    timestamp: str(o, 'timestamp'),
+    last_action: optStr(o, 'last_action'),
+    tags: strList(o, 'tags'),
+  };
+}
+
+export function parseContracts(body: unknown): ContractSummary[] {
+  return list(body, 'contract list', contractOf);
+}
+
+export function parseContract(body: unknown): ContractSummary {
+  const contract = isObject(body) ? contractOf(body) : null;
+  if (contract === null) throw invalid('contract', 'no address');
+  return contract;
+}
+
+export function parseAccount(body: unknown): AccountSummary {
+  if (!isObject(body) || typeof body.address !== 'string') throw invalid('account', 'no address');
+  return {
+    address: body.address,
+    alias: optStr(body, 'alias'),
+    balance: num(body, 'balance'),
+    operations_count: num(body, 'operations_count'),
+    last_action: str(body, 'last_action'),
+    account_type: str(body, 'account_type'),
+  };
+}

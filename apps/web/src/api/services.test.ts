@@ -1,0 +1,139 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fetchAlias, fetchHistogram, fetchMimeTypes, search, suggest } from './services';
+import { NETWORK_SERIES } from './stats-types';
+import { parseNetworkStates, parseRecentlyCalled } from './parse-discovery';
+
+const calls: { url: string; init: RequestInit | undefined }[] = [];
+function answer(body: string | null, init: ResponseInit = {}) {
+  calls.length = 0;
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, request?: RequestInit) => {
+      calls.push({ url, init: request });
+      return new Response(body, init);
+    }),
+  );
+}
+afterEach(() => vi.unstubAllGlobals());
+
+const tokenItem = {
+  type: 'token',
+  value: 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton',
+  found_by: 'Name',
+  highlights: { Name: ['<em>hic</em> et nunc'] },
+  body: {
+    Network: 'mainnet',
+    Address: 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton',
+    TokenID: 152,
+    Name: 'hic et nunc',
+    Tags: ['art', 7],
+    '@timestamp': '2021-03-01T10:00:00Z',
+  },
+};
+
+describe('search service', () => {
+  it('POSTs the search request to /search/v1/search and parses items, total and took', async () => {
+    answer(JSON.stringify({ items: [tokenItem, { type: 'weird', body: {} }], total: 10000, took: 12 }));
+    const res = await search({
+      query: 'hic',
+      size: 10,
+      offset: 0,
+      filters: {
+        search: {
+          tags: [],
+          creators: [],
+          minters: [],
+          mime_types: [],
+          network: ['mainnet'],
+          index: ['tokens'],
+        },
+      },
+    });
+    expect(calls[0]?.url).toBe('/search/v1/search');
+    expect(calls[0]?.init?.method).toBe('POST');
+    expect(JSON.parse(calls[0]?.init?.body as string)).toMatchObject({ query: 'hic', size: 10, offset: 0 });
+    expect(res.total).toBe(10000);
+    expect(res.took).toBe(12);
+    expect(res.items).toHaveLength(1);
+    expect(res.items[0]?.body).toMatchObject({
+      TokenID: '152',
+      Tags: ['art'],
+      Timestamp: '2021-03-01T10:00:00Z',
+    });
+  });
+
+  it('asks suggestions with size 10', async () => {
+    answer(JSON.stringify({ items: [tokenItem] }));
+    const items = await suggest('hic');
+    expect(JSON.parse(calls[0]?.init?.body as string)).toEqual({ query: 'hic', size: 10, filters: {} });
+    expect(items).toHaveLength(1);
+  });
+
+  it('reports a non-200 answer with status code and status text', async () => {
+    answer('oops', { status: 503, statusText: 'Service Unavailable' });
+    await expect(suggest('hic')).rejects.toThrow('Search service error: 503 Service Unavailable');
+  });
+
+  it('reads the alias from the first present source; 204 means none', async () => {
+    answer(JSON.stringify({ TZIP: { Name: 'Kolibri' }, Domains: { Name: 'kolibri.tez' } }));
+    expect(await fetchAlias('mainnet', 'KT1K9gCRgaLRFKTErYt1wVxA3Frb9FjasjTV')).toBe('Kolibri');
+    expect(calls[0]?.url).toBe('/search/v1/account/mainnet/KT1K9gCRgaLRFKTErYt1wVxA3Frb9FjasjTV');
+    answer(null, { status: 204 });
+    expect(await fetchAlias('mainnet', 'tz1abc')).toBeNull();
+  });
+
+  it('lists mime type names', async () => {
+    answer(JSON.stringify([{ name: 'image/png' }, { name: 'video/mp4' }, { name: 3 }]));
+    expect(await fetchMimeTypes()).toEqual(['image/png', 'video/mp4']);
+  });
+});
+
+describe('stats service', () => {
+  it('asks the histogram of a series for a network and timeframe', async () => {
+    answer(
+      JSON.stringify([
+        { ts: 1700003600, value: '7' },
+        { ts: 1700000000, value: 5 },
+        { ts: 'x', value: 1 },
+      ]),
+    );
+    const points = await fetchHistogram('mainnet', NETWORK_SERIES.contractCalls, 'month');
+    expect(calls[0]?.url).toBe(
+      '/stats/v1/histogram/transactions/count/month?network=mainnet&Entrypoint.isnotnull=&Status=1',
+    );
+    expect(points).toEqual([
+      { ts: 1700000000, value: 5 },
+      { ts: 1700003600, value: 7 },
+    ]);
+  });
+});
+
+describe('discovery parsers', () => {
+  it('reads network states and tolerates missing stats', () => {
+    const [state] = parseNetworkStates([
+      {
+        network: 'mainnet',
+        protocol: 'PtParisBxoLz5gzMmn3d9WBQNoPSZakgnkMC2VNuQ3KXfUtUQeZ',
+        level: 5,
+        chain_id: 'NetXdQprcVkpaWU',
+        hash: 'BL',
+        timestamp: '2024-06-01T00:00:00Z',
+        cost_per_byte: 250,
+        hard_gas_limit_per_operation: 1040000,
+        hard_storage_limit_per_operation: 60000,
+        time_between_blocks: 10,
+      },
+      { level: 3 },
+    ]);
+    expect(state).toMatchObject({ network: 'mainnet', cost_per_byte: 250, stats: null });
+  });
+  it('drops recently called rows without an address', () => {
+    expect(
+      parseRecentlyCalled([
+        { address: 'KT1a', operations_count: 3, last_action: 't' },
+        { operations_count: 1 },
+      ]),
+    ).toEqual([{ address: 'KT1a', alias: null, operations_count: 3, last_action: 't' }]);
+    expect(() => parseRecentlyCalled({})).toThrow('Unexpected recently called contracts from the API');
+  });
+});

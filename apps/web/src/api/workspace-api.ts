@@ -1,0 +1,244 @@
+/**
+ * Workspace calls (interact, simulate, views, deploy, fork): /v1/contract/{n}/{a}/entrypoints…, views/execute,
+ * POST /v1/michelson, POST /v1/fork, and the node script through /rpc/{network}. Answers are untrusted: each
+ * parser keeps only well-formed fields.
+ */
+import { queryOptions } from '@tanstack/react-query';
+import type { JsonSchema, Micheline } from '@michelscope/michelson';
+import { API_BASE, getJson, requestJson, type RequestOptions } from './client';
+import type { Typedef } from './contract-types';
+
+const enc = encodeURIComponent;
+const base = (network: string, address: string) => `/contract/${enc(network)}/${enc(address)}`;
+type Json = Record<string, unknown>;
+const isObj = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** One entrypoint (or view / storage) form: name, type docs, JSON schema and an optional default model. */
+export interface FormSchema {
+  name: string;
+  typedef: Typedef[];
+  schema: JsonSchema | null;
+  default_model?: Record<string, unknown> | undefined;
+}
+
+export function parseFormSchema(raw: unknown): FormSchema | null {
+  if (!isObj(raw)) return null;
+  const name = typeof raw.name === 'string' ? raw.name : '';
+  const typedef = Array.isArray(raw.typedef) ? (raw.typedef.filter(isObj) as unknown as Typedef[]) : [];
+  const schema = isObj(raw.schema) ? (raw.schema as unknown as JsonSchema) : null;
+  const model = isObj(raw.default_model) ? raw.default_model : undefined;
+  return { name, typedef, schema, ...(model ? { default_model: model } : {}) };
+}
+
+/** Entrypoints sorted by name (workspace spec §2, Interact tab). */
+export function parseEntrypoints(raw: unknown): FormSchema[] {
+  if (!Array.isArray(raw)) return [];
+  return raw
+    .map(parseFormSchema)
+    .filter((e): e is FormSchema => e !== null)
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export const entrypointsQuery = (network: string, address: string) =>
+  queryOptions({
+    queryKey: ['entrypoints', network, address] as const,
+    queryFn: ({ signal }) =>
+      getJson(`${base(network, address)}/entrypoints`, { signal }).then(parseEntrypoints),
+    staleTime: 60_000,
+  });
+
+/** GET …/entrypoints/schema with fill_type latest (or operation with hash + counter). */
+export function fetchEntrypointModel(
+  network: string,
+  address: string,
+  params: { entrypoint: string; fill_type: 'latest' | 'operation'; hash?: string; counter?: number },
+  options?: RequestOptions,
+): Promise<FormSchema | null> {
+  const q = new URLSearchParams({ entrypoint: params.entrypoint, fill_type: params.fill_type });
+  if (params.hash) q.set('hash', params.hash);
+  if (params.counter !== undefined) q.set('counter', String(params.counter));
+  return getJson(`${base(network, address)}/entrypoints/schema?${q.toString()}`, options).then(
+    parseFormSchema,
+  );
+}
+
+/** GET …/storage/schema with a fill type. */
+export function fetchStorageSchema(
+  network: string,
+  address: string,
+  fillType: 'empty' | 'current' | 'initial',
+  options?: RequestOptions,
+): Promise<FormSchema | null> {
+  return getJson(`${base(network, address)}/storage/schema?fill_type=${fillType}`, options).then(
+    parseFormSchema,
+  );
+}
+
+/** One operation of a simulation (bcd-api §3.0 Operation), only the fields the result dialog shows. */
+export interface SimulatedOperation {
+  kind: string;
+  status: string;
+  source: string | null;
+  destination: string | null;
+  entrypoint: string | null;
+  amount: number;
+  consumed_gas: number;
+  burned: number;
+  internal: boolean;
+  parameters: unknown;
+  storage_diff: unknown;
+  errors: unknown[];
+}
+
+const n = (o: Json, k: string) => (typeof o[k] === 'number' && Number.isFinite(o[k]) ? o[k] : 0);
+const s = (o: Json, k: string) => (typeof o[k] === 'string' ? o[k] : null);
+
+export function parseSimulation(raw: unknown): SimulatedOperation[] {
+  if (!Array.isArray(raw)) throw new Error('The simulation answer is not a list of operations');
+  return raw.filter(isObj).map((o) => ({
+    kind: s(o, 'kind') ?? 'transaction',
+    status: s(o, 'status') ?? 'unknown',
+    source: s(o, 'source'),
+    destination: s(o, 'destination'),
+    entrypoint: s(o, 'entrypoint'),
+    amount: n(o, 'amount'),
+    consumed_gas: n(o, 'consumed_gas'),
+    burned: n(o, 'burned'),
+    internal: o.internal === true,
+    parameters: o.parameters ?? null,
+    storage_diff: o.storage_diff ?? null,
+    errors: Array.isArray(o.errors) ? o.errors : [],
+  }));
+}
+
+export interface CallSettings {
+  source?: string | undefined;
+  sender?: string | undefined;
+  amount?: number | undefined;
+}
+
+/** POST …/entrypoints/trace: the main operation then its internal operations. */
+export async function simulateCall(
+  network: string,
+  address: string,
+  name: string,
+  data: unknown,
+  settings: CallSettings,
+): Promise<SimulatedOperation[]> {
+  const body: Json = { name, data };
+  if (settings.source) body.source = settings.source;
+  if (settings.sender) body.sender = settings.sender;
+  if (settings.amount) body.amount = settings.amount;
+  const res = await requestJson(`${API_BASE}${base(network, address)}/entrypoints/trace`, {
+    method: 'POST',
+    body,
+  });
+  return parseSimulation(res.body);
+}
+
+/** POST /v1/fork: code and storage ready for an origination. */
+export async function prepareFork(body: {
+  network: string;
+  address: string;
+  storage: unknown;
+}): Promise<{ code: Micheline; storage: Micheline }> {
+  const res = await requestJson(`${API_BASE}/fork`, { method: 'POST', body });
+  const b = res.body;
+  if (!isObj(b) || b.code === undefined || b.storage === undefined)
+    throw new Error('The fork answer has no code and storage');
+  return { code: b.code as Micheline, storage: b.storage as Micheline };
+}
+
+/** The contract's script from the node (through the server's RPC pass-through). */
+export async function fetchScript(
+  network: string,
+  address: string,
+  options?: RequestOptions,
+): Promise<{ code: Micheline[]; storage: Micheline }> {
+  const url = `/rpc/${enc(network)}/chains/main/blocks/head/context/contracts/${enc(address)}/script`;
+  const { body } = await requestJson(url, options);
+  if (!isObj(body) || !Array.isArray(body.code)) throw new Error(`No script for ${address} on ${network}`);
+  return { code: body.code as Micheline[], storage: body.storage as Micheline };
+}
+
+export const scriptQuery = (network: string, address: string) =>
+  queryOptions({
+    queryKey: ['script', network, address] as const,
+    queryFn: ({ signal }) => fetchScript(network, address, { signal }),
+    staleTime: 60_000,
+  });
+
+/** An on-chain view with its parameter form (GET …/views/schema). */
+export interface ViewForm extends FormSchema {
+  kind: string;
+  description: string;
+  implementation: number;
+  error: string | null;
+}
+
+export function parseViewForms(raw: unknown): ViewForm[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.filter(isObj).flatMap((v) => {
+    const f = parseFormSchema(v);
+    if (!f) return [];
+    return [
+      {
+        ...f,
+        kind: s(v, 'kind') ?? 'on-chain',
+        description: s(v, 'description') ?? '',
+        implementation: n(v, 'implementation'),
+        error: s(v, 'error'),
+      },
+    ];
+  });
+}
+
+export const viewFormsQuery = (network: string, address: string) =>
+  queryOptions({
+    queryKey: ['view_forms', network, address] as const,
+    queryFn: ({ signal }) =>
+      getJson(`${base(network, address)}/views/schema`, { signal }).then(parseViewForms),
+    staleTime: 60_000,
+  });
+
+/** A failed view execution: shown in a dialog titled '{statusText} — {status}' with the server message. */
+export class ViewExecutionError extends Error {
+  override readonly name = 'ViewExecutionError';
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly statusText: string,
+  ) {
+    super(message);
+  }
+}
+
+/** POST …/views/execute; the answer is a Miguel tree list (null for None). */
+export async function runView(
+  network: string,
+  address: string,
+  body: { kind: string; name: string; implementation: number; data: unknown },
+): Promise<unknown> {
+  let statusText = '';
+  try {
+    const res = await requestJson(`${API_BASE}${base(network, address)}/views/execute`, {
+      method: 'POST',
+      body,
+      errorMessage: (response, text) => {
+        statusText = response.statusText;
+        try {
+          const parsed: unknown = JSON.parse(text);
+          if (isObj(parsed) && typeof parsed.message === 'string') return parsed.message;
+        } catch {
+          // not JSON
+        }
+        return text || response.statusText;
+      },
+    });
+    return res.body;
+  } catch (e) {
+    if (e instanceof Error && 'status' in e && typeof e.status === 'number' && e.status > 0)
+      throw new ViewExecutionError(e.message, e.status, statusText);
+    throw e;
+  }
+}

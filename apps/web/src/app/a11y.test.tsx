@@ -1,0 +1,106 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
+import { renderApp } from './testing/render-app';
+import { mockFetch } from './testing/mock-fetch';
+import { seriousViolations } from './testing/axe';
+
+const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
+const EXPR = 'exprtZBwZUeYYYfUs9B9Rg2ywHezVHnCCnmF9WsDQVrs582dSK63dC';
+const block = {
+  network: 'mainnet',
+  hash: 'BLx',
+  level: 10,
+  chain_id: 'NetXdQprcVkpaWU',
+  timestamp: '2025-11-20T10:00:00Z',
+  protocol: 'PtParisBxoLz5gzMmn3d9WBQNoPSZakgnkMC2VNuQ3KXfUtUQeZ',
+  cost_per_byte: 250,
+  hard_gas_limit_per_operation: 1040000,
+  hard_storage_limit_per_operation: 60000,
+  time_between_blocks: 10,
+};
+const token = {
+  type: 'token',
+  value: KT,
+  found_by: 'Name',
+  highlights: { Name: ['<em>hic</em> et nunc'] },
+  body: { Network: 'mainnet', Address: KT, TokenID: 1, Name: 'hic et nunc', Tags: ['art'] },
+};
+
+class NoopResizeObserver {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+
+beforeEach(() => {
+  vi.stubGlobal('scrollTo', vi.fn());
+  vi.stubGlobal('ResizeObserver', NoopResizeObserver);
+  localStorage.clear();
+  mockFetch([
+    [
+      'GET /v1/head',
+      [{ network: 'mainnet', synced: true, level: 10, time: block.timestamp, protocol: block.protocol }],
+    ],
+    [
+      'GET /v1/stats/mainnet/recently_called_contracts',
+      [{ address: KT, last_action: block.timestamp, operations_count: 5 }],
+    ],
+    ['GET /v1/stats/', []],
+    ['GET /v1/stats', [block]],
+    [
+      'GET /v1/global_constants/mainnet?',
+      [{ address: EXPR, timestamp: block.timestamp, level: 3, links_count: 1 }],
+    ],
+    [`GET /v1/global_constants/mainnet/${EXPR}/contracts`, []],
+    [
+      `GET /v1/global_constants/mainnet/${EXPR}`,
+      { address: EXPR, timestamp: block.timestamp, level: 3, code: 'UNIT', value: { prim: 'UNIT' } },
+    ],
+    ['GET /search/v1/account/', new Response(null, { status: 204 })],
+    ['GET /search/v1/mime_types', []],
+    ['POST /search/v1/search', { items: [token], total: 1, took: 2 }],
+    ['GET /stats/v1/', []],
+  ]);
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('accessibility (axe-core, serious and critical rules)', () => {
+  it.each([
+    ['home', '/', () => screen.findByRole('link', { name: /KT1RJ6Pb/ })],
+    ['search with results', '/search?text=hic', () => screen.findByRole('region', { name: 'Token details' })],
+    ['search before a query', '/search', () => screen.findByText("Let's search")],
+    ['network: recently called', '/mainnet/recently_called', () => screen.findByText('NetXdQprcVkpaWU')],
+    [
+      'network: global constants',
+      '/mainnet/constants',
+      () => screen.findByRole('link', { name: /exprtZBw/ }),
+    ],
+    [
+      'network: statistics',
+      '/mainnet/stats',
+      () => screen.findAllByText('No data for this period are available'),
+    ],
+    [
+      'global constant',
+      `/constant/mainnet/${EXPR}`,
+      () => screen.findByText('There are no references to this constant'),
+    ],
+    ['not found', '/not_found', () => screen.findByText('Error 404. Page not found.')],
+  ])('%s has no serious violations', async (_name, url, ready) => {
+    renderApp(url);
+    await ready();
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it('token filters have no serious violations', async () => {
+    renderApp('/search');
+    fireEvent.click(await screen.findByRole('tab', { name: 'Tokens' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Filters' }));
+    await screen.findByRole('button', { name: 'Apply filters' });
+    expect(await seriousViolations()).toEqual([]);
+  });
+});

@@ -1,0 +1,27 @@
+import { useMemo } from 'react';
+import { createBrowserRouter, RouterProvider } from 'react-router';
+import { fetchBigMap } from '../../api/resources';
+import type { ConfigResponse } from '../../api/types';
+import { PageSkeleton } from '../../shared/ui/PageSkeleton';
+import { RouteErrorPage } from '../errors/RouteErrorPage';
+import { Shell } from '../shell/Shell';
+import { buildRouteTable } from './route-table';
+import { screens } from './screens';
+
+/** The browser router over the route table, for the configured networks. */
+export function AppRouter({ config }: { config: ConfigResponse }) {
+  const router = useMemo(
+    () =>
+      createBrowserRouter(
+        buildRouteTable({
+          networks: config.networks,
+          screens,
+          shell: { Component: Shell, ErrorBoundary: RouteErrorPage, HydrateFallback: PageSkeleton },
+          screenErrorBoundary: RouteErrorPage,
+          lookupBigMap: (network, ptr) => fetchBigMap(network, ptr),
+        }),
+      ),
+    [config.networks],
+  );
+  return <RouterProvider router={router} />;
+}

@@ -1,0 +1,181 @@
+/**
+ * The complete route table of discovery spec §2 as React Router data routes.
+ *
+ * Screens load lazily (one chunk per screen); guards run in loaders before anything renders and redirect
+ * through the pure functions of ./route-guards. Route ids are the screen ids, so a test or a component can
+ * tell which screen a URL shows from `router.state.matches`.
+ */
+import { replace, type LoaderFunction, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import {
+  DAPPS_URL,
+  bigMapLookupTarget,
+  guardAccountIndex,
+  guardAccountTab,
+  guardBigMap,
+  guardBigMapIndex,
+  guardContractTab,
+  guardNetwork,
+  guardNetworkIndex,
+  guardOperation,
+  guardOperationIndex,
+  resolveUnmatched,
+  type GuardDecision,
+  type RouteParams,
+} from './route-guards';
+
+/** Every screen of the route table; the names follow the original app's route names. */
+export const SCREEN_IDS = [
+  'home',
+  'not_found',
+  'search',
+  'deploy',
+  'constant',
+  'recently_called',
+  'network_constants',
+  'network_stats',
+  'operations',
+  'events',
+  'ticket_updates',
+  'interact',
+  'views',
+  'storage',
+  'big_map_keys',
+  'big_map_history',
+  'code',
+  'metadata',
+  'fork',
+  'tokens',
+  'contract_stats',
+  'details',
+  'opg_contents',
+] as const;
+
+export type ScreenId = (typeof SCREEN_IDS)[number];
+
+/** What a lazy screen module provides (React Router's lazy route properties). */
+export type LazyScreen = () => Promise<Pick<RouteObject, 'Component' | 'ErrorBoundary'>>;
+
+export interface BigMapOwner {
+  network?: unknown;
+  address?: unknown;
+  ptr?: unknown;
+}
+
+export interface RouteTableOptions {
+  /** Configured networks (GET /v1/config). */
+  networks: readonly string[];
+  screens: Record<ScreenId, LazyScreen>;
+  /** The layout around every screen (header, scroll-to-top) and its error view; optional in tests. */
+  shell?: Pick<RouteObject, 'Component' | 'ErrorBoundary' | 'HydrateFallback'> | undefined;
+  /** Error view for a failing screen, rendered inside the shell. */
+  screenErrorBoundary?: RouteObject['ErrorBoundary'] | undefined;
+  /** Finds the contract that owns a big map; null when there is none. */
+  lookupBigMap: (network: string, ptr: string) => Promise<BigMapOwner | null>;
+}
+
+const renderNothing = (): null => null;
+
+type Guard = (p: RouteParams, pathname: string, networks: readonly string[]) => GuardDecision;
+
+export function buildRouteTable(options: RouteTableOptions): RouteObject[] {
+  const { networks, screens } = options;
+
+  const guarded =
+    (guard: Guard): LoaderFunction =>
+    ({ params, request }: LoaderFunctionArgs) => {
+      const decision = guard(params, new URL(request.url).pathname, networks);
+      return decision === null ? null : replace(decision);
+    };
+
+  const screen = (id: ScreenId, path: string | undefined, guard?: Guard): RouteObject => ({
+    id,
+    ...(path === undefined ? { index: true } : { path }),
+    ...(guard ? { loader: guarded(guard) } : {}),
+    lazy: screens[id],
+  });
+
+  // A route that always redirects (or rejects) in its loader; it renders nothing of its own.
+  const redirectOnly = (path: string | undefined, guard: Guard): RouteObject => ({
+    ...(path === undefined ? { index: true } : { path }),
+    loader: guarded(guard),
+    Component: renderNothing,
+  });
+
+  const catchAll: LoaderFunction = async ({ request }) => {
+    const outcome = resolveUnmatched(new URL(request.url).pathname, networks);
+    if (outcome.kind === 'redirect') return replace(outcome.to);
+    let owner: BigMapOwner | null = null;
+    try {
+      owner = await options.lookupBigMap(outcome.network, outcome.ptr);
+    } catch {
+      owner = null;
+    }
+    return replace(bigMapLookupTarget(owner, outcome, networks));
+  };
+
+  const pages: RouteObject[] = [
+    screen('home', undefined),
+    screen('not_found', 'not_found'),
+    screen('search', 'search'),
+    { id: 'dapps', path: 'dapps/*', loader: () => replace(DAPPS_URL), Component: renderNothing },
+    screen('deploy', 'deploy'),
+    screen('constant', 'constant/:network/:address', guardNetwork),
+    {
+      path: ':network',
+      children: [
+        redirectOnly(undefined, guardNetworkIndex),
+        screen('recently_called', 'recently_called', guardNetwork),
+        screen('network_constants', 'constants', guardNetwork),
+        screen('network_stats', 'stats', guardNetwork),
+      ],
+    },
+    {
+      path: ':network/opg/:hash',
+      children: [
+        redirectOnly(undefined, guardOperationIndex),
+        screen('opg_contents', 'contents', guardOperation),
+      ],
+    },
+    {
+      path: ':network/:address',
+      children: [
+        redirectOnly(undefined, guardAccountIndex),
+        screen('operations', 'operations', guardAccountTab),
+        screen('events', 'events', guardAccountTab),
+        screen('ticket_updates', 'ticket_updates', guardAccountTab),
+        screen('interact', 'interact/:entrypoint?', guardContractTab),
+        screen('views', 'views/:view?', guardContractTab),
+        {
+          path: 'storage',
+          children: [
+            screen('storage', undefined, guardContractTab),
+            {
+              path: 'big_map/:ptr',
+              children: [
+                redirectOnly(undefined, guardBigMapIndex),
+                screen('big_map_keys', 'keys', guardBigMap),
+                screen('big_map_history', ':keyhash', guardBigMap),
+              ],
+            },
+          ],
+        },
+        screen('code', 'code', guardContractTab),
+        screen('metadata', 'metadata', guardContractTab),
+        screen('fork', 'fork', guardContractTab),
+        screen('tokens', 'tokens', guardContractTab),
+        screen('contract_stats', 'stats', guardContractTab),
+        screen('details', 'details', guardContractTab),
+      ],
+    },
+    { id: 'catch_all', path: '*', loader: catchAll, Component: renderNothing },
+  ];
+
+  return [
+    {
+      id: 'root',
+      path: '/',
+      ...options.shell,
+      children: [{ id: 'screens', ErrorBoundary: options.screenErrorBoundary, children: pages }],
+    },
+  ];
+}

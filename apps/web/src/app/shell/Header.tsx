@@ -1,0 +1,114 @@
+import { useId, useState, type MouseEvent } from 'react';
+import { Link as RouterLink } from 'react-router';
+import AppBar from '@mui/material/AppBar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Container from '@mui/material/Container';
+import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Toolbar from '@mui/material/Toolbar';
+import Typography from '@mui/material/Typography';
+import MenuIcon from '@mui/icons-material/Menu';
+import { FavouritesMenu } from '../../features/bookmarks/FavouritesMenu';
+import { ThemeSwitch } from '../../features/theme/ThemeSwitch';
+import { SOCIAL_LINKS } from '../../shared/config/social-links';
+import { useAppConfig } from '../../shared/config/useAppConfig';
+import { headerNavLinks } from './header-links';
+
+/**
+ * The brand header: "Michelscope" (home), Search, Networks, Deploy, social links and the theme switch.
+ * Below the md breakpoint the links and socials collapse into a menu ("Open menu").
+ */
+export function Header() {
+  const config = useAppConfig();
+  const links = headerNavLinks(config);
+  const menuId = useId();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const open = anchor !== null;
+  const closeMenu = () => setAnchor(null);
+
+  return (
+    <AppBar position="sticky" color="default" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
+      <Container maxWidth="xl">
+        <Toolbar disableGutters sx={{ gap: 1 }}>
+          <Typography
+            component={RouterLink}
+            to="/"
+            variant="h6"
+            sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700, mr: 2, letterSpacing: 0.5 }}
+          >
+            Michelscope
+          </Typography>
+
+          <Box component="nav" aria-label="Main" sx={{ display: { xs: 'none', md: 'flex' }, gap: 0.5 }}>
+            {links.map((link) => (
+              <Button key={link.label} component={RouterLink} to={link.to} color="inherit">
+                {link.label}
+              </Button>
+            ))}
+          </Box>
+
+          <Box sx={{ flexGrow: 1 }} />
+
+          <Box sx={{ display: { xs: 'none', md: 'flex' } }}>
+            {SOCIAL_LINKS.map(({ label, href, Icon }) => (
+              <IconButton
+                key={label}
+                component="a"
+                href={href}
+                target="_blank"
+                rel="noopener noreferrer"
+                aria-label={label}
+                color="inherit"
+              >
+                <Icon fontSize="small" />
+              </IconButton>
+            ))}
+          </Box>
+
+          <FavouritesMenu />
+          <ThemeSwitch />
+
+          <IconButton
+            color="inherit"
+            aria-label="Open menu"
+            aria-controls={open ? menuId : undefined}
+            aria-haspopup="menu"
+            aria-expanded={open}
+            onClick={(event: MouseEvent<HTMLElement>) => setAnchor(event.currentTarget)}
+            sx={{ display: { xs: 'inline-flex', md: 'none' } }}
+          >
+            <MenuIcon />
+          </IconButton>
+          <Menu id={menuId} anchorEl={anchor} open={open} onClose={closeMenu}>
+            {links.map((link) => (
+              <MenuItem key={link.label} component={RouterLink} to={link.to} onClick={closeMenu}>
+                {link.label}
+              </MenuItem>
+            ))}
+            <Divider />
+            {SOCIAL_LINKS.map(({ label, href, Icon }) => (
+              <MenuItem
+                key={label}
+                component="a"
+                href={href}
+                target="_blank"
+                rel="noopener noreferrer"
+                onClick={closeMenu}
+              >
+                <ListItemIcon>
+                  <Icon fontSize="small" />
+                </ListItemIcon>
+                <ListItemText>{label}</ListItemText>
+              </MenuItem>
+            ))}
+          </Menu>
+        </Toolbar>
+      </Container>
+    </AppBar>
+  );
+}

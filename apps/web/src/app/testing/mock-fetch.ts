@@ -1,0 +1,37 @@
+/**
+ * Test helper: a fetch stub answering by URL. Each route is matched on "METHOD path?query" (the query
+ * included) with a string prefix or a regular expression; unmatched requests get a 404 `{"message"}`.
+ */
+import { vi } from 'vitest';
+
+export interface Call {
+  method: string;
+  url: string;
+  body: unknown;
+}
+
+export type Answer = unknown;
+
+export function mockFetch(routes: [string | RegExp, Answer][]) {
+  const calls: Call[] = [];
+  const fetchFn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = input instanceof Request ? input.url : input.toString();
+    const method = init?.method ?? 'GET';
+    const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    const call = { method, url, body };
+    calls.push(call);
+    const key = `${method} ${url}`;
+    const route = routes.find(([pattern]) =>
+      typeof pattern === 'string' ? key.startsWith(pattern) : pattern.test(key),
+    );
+    if (!route) return Response.json({ message: `no route for ${key}` }, { status: 404 });
+    const answer = typeof route[1] === 'function' ? (route[1] as (c: Call) => unknown)(call) : route[1];
+    return answer instanceof Response ? answer.clone() : Response.json(answer);
+  });
+  vi.stubGlobal('fetch', fetchFn);
+  return {
+    calls,
+    fetchFn,
+    callsTo: (prefix: string) => calls.filter((c) => `${c.method} ${c.url}`.startsWith(prefix)),
+  };
+}

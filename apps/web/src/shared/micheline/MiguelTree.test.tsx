@@ -1,0 +1,132 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter } from 'react-router';
+import { parseMiguelList } from '../../api/contract-parse';
+import { NotificationsProvider } from '../../features/notifications/NotificationsProvider';
+import { TEST_CONFIG } from '../../app/testing/render-app';
+import { AppConfigContext } from '../config/app-config-context';
+import { MiguelTree } from './MiguelTree';
+
+// jsdom has no layout: give every element a 600 x 800 box so that the virtualiser sees a viewport.
+beforeEach(() => {
+  vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue({
+    x: 0,
+    y: 0,
+    top: 0,
+    left: 0,
+    bottom: 600,
+    right: 800,
+    width: 800,
+    height: 600,
+    toJSON: () => ({}),
+  });
+  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(600);
+  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(800);
+  Element.prototype.scrollTo = function scrollTo(this: Element, options?: ScrollToOptions | number) {
+    if (typeof options === 'object' && options.top !== undefined) {
+      Object.defineProperty(this, 'scrollTop', { value: options.top, configurable: true, writable: true });
+    }
+    this.dispatchEvent(new Event('scroll'));
+  };
+});
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+function renderTree(roots: ReturnType<typeof parseMiguelList>) {
+  return render(
+    <QueryClientProvider client={new QueryClient()}>
+      <MemoryRouter>
+        <MiguelTree
+          roots={roots}
+          label="Storage"
+          network="mainnet"
+          address="KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton"
+        />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+const bigList = (n: number) =>
+  parseMiguelList([
+    {
+      prim: 'list',
+      type: 'list',
+      name: 'ledger',
+      children: Array.from({ length: n }, (_, i) => ({
+        prim: 'nat',
+        type: 'nat',
+        name: `@nat_${i}`,
+        value: String(i * 1000),
+      })),
+    },
+  ]);
+
+describe('MiguelTree', () => {
+  // Speed is measured in bench/, not asserted here: this checks the tree is virtualised.
+  it('renders a 10,000-node tree with only the visible rows in the DOM', () => {
+    const roots = bigList(10_000);
+    renderTree(roots);
+    const items = within(screen.getByRole('tree', { name: 'Storage' })).queryAllByRole('treeitem');
+    expect(items.length).toBeGreaterThan(10);
+    expect(items.length).toBeLessThan(200);
+    expect(items[0]?.getAttribute('aria-setsize')).toBe('1');
+    expect(items[1]?.getAttribute('aria-setsize')).toBe('10000');
+  });
+
+  it('is operable by keyboard: arrows move, Left closes, Right opens, End reaches the last row', async () => {
+    renderTree(bigList(100));
+    const tree = screen.getByRole('tree', { name: 'Storage' });
+    const first = within(tree).getAllByRole('treeitem')[0] as HTMLElement;
+    expect(first.getAttribute('aria-expanded')).toBe('true');
+    fireEvent.keyDown(tree, { key: 'End' });
+    await waitFor(() =>
+      expect(tree.querySelector('[aria-selected="true"]')?.textContent).toContain('99,000'),
+    );
+    fireEvent.keyDown(tree, { key: 'Home' });
+    fireEvent.keyDown(tree, { key: 'ArrowLeft' });
+    await waitFor(() => expect(within(tree).getAllByRole('treeitem')).toHaveLength(1));
+    expect(within(tree).getByRole('treeitem').getAttribute('aria-expanded')).toBe('false');
+    fireEvent.keyDown(tree, { key: 'ArrowRight' });
+    await waitFor(() => expect(within(tree).getAllByRole('treeitem').length).toBeGreaterThan(1));
+  });
+
+  it('renders untrusted strings as text, never as HTML', () => {
+    renderTree(
+      parseMiguelList([{ prim: 'string', type: 'string', name: 'x', value: '<img src=x onerror=alert(1)>' }]),
+    );
+    expect(screen.getByText('<img src=x onerror=alert(1)>')).toBeTruthy();
+    expect(document.querySelector('img')).toBeNull();
+  });
+
+  it('opens the value inspector on a leaf with the links its value allows', async () => {
+    const cid = 'QmNrhZHUaEqxhyLfqoq1mtHSipkWHeT31LNHb1QEbDHgnc';
+    render(
+      <AppConfigContext value={{ ...TEST_CONFIG, ipfs_gateway: 'https://gw.example' }}>
+        <NotificationsProvider>
+          <QueryClientProvider client={new QueryClient()}>
+            <MemoryRouter>
+              <MiguelTree
+                roots={parseMiguelList([
+                  { prim: 'string', type: 'string', name: 'artifact', value: `ipfs://${cid}` },
+                ])}
+                label="Storage"
+                network="mainnet"
+              />
+            </MemoryRouter>
+          </QueryClientProvider>
+        </NotificationsProvider>
+      </AppConfigContext>,
+    );
+    fireEvent.click(screen.getByText(`ipfs://${cid}`));
+    const dialog = await screen.findByRole('dialog', { name: 'Inspect: artifact' });
+    expect(within(dialog).getByLabelText('Value').textContent).toBe(`ipfs://${cid}`);
+    const ipfs = within(dialog).getByRole('link', { name: 'View IPFS' });
+    expect(ipfs.getAttribute('href')).toBe(`https://gw.example/ipfs/${cid}`);
+    expect(within(dialog).queryByRole('link', { name: 'View Storage' })).toBeNull();
+  });
+});

@@ -1,0 +1,257 @@
+import { useCallback, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import Box from '@mui/material/Box';
+import IconButton from '@mui/material/IconButton';
+import { alpha, type Theme } from '@mui/material/styles';
+import ChevronRightIcon from '@mui/icons-material/ChevronRight';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import type { MiguelNode } from '../../api/contract-types';
+import { ValueInspector } from './ValueInspector';
+import { bigMapCountQuery } from '../../api/bigmap-api';
+import { BigMapEntity } from '../entities/BigMapEntity';
+import { formatNumber } from '../format/format';
+import {
+  allContainerIds,
+  bigMapPointer,
+  changedPathIds,
+  flattenTree,
+  numericDelta,
+  type TreeRow,
+} from './miguel-tree';
+
+/** Rows above this count are virtualised (only the visible ones are in the DOM). */
+export const VIRTUALISE_ABOVE = 150;
+export const ROW_HEIGHT = 28;
+
+interface Props {
+  roots: readonly MiguelNode[];
+  /** Accessible name of the tree. */
+  label: string;
+  network: string;
+  /** Owning contract, for big map links; none in diffs. */
+  address?: string | undefined;
+  diffMode?: boolean;
+  /** 'all' opens every node (storage tab); 'changed' only the path to changed nodes (diffs). */
+  open?: 'all' | 'changed' | 'none';
+  /** Height of the scroll area when virtualised. */
+  maxHeight?: number;
+  /** Clicking or pressing Enter on a leaf; by default the value inspector opens. */
+  onInspect?: ((row: TreeRow) => void) | undefined;
+}
+
+const diffColour = (theme: Theme, diff: TreeRow['diff']): string | undefined =>
+  diff === 'create'
+    ? theme.palette.success.main
+    : diff === 'update'
+      ? theme.palette.warning.main
+      : diff === 'delete'
+        ? theme.palette.error.main
+        : undefined;
+
+function BigMapLeaf({ network, address, ptr }: { network: string; address: string; ptr: number }) {
+  const count = useQuery(bigMapCountQuery(network, ptr));
+  return (
+    <BigMapEntity
+      network={network}
+      address={address}
+      ptr={ptr}
+      detail={count.data === undefined ? undefined : `${formatNumber(count.data)} keys`}
+    />
+  );
+}
+
+/**
+ * A Miguel tree as an ARIA tree: arrows move and open / close, Home / End jump, Enter inspects a leaf.
+ * Large trees are virtualised with @tanstack/react-virtual so that 10,000 nodes stay responsive.
+ */
+export function MiguelTree({
+  roots,
+  label,
+  network,
+  address,
+  diffMode = false,
+  open = 'all',
+  maxHeight = 600,
+  onInspect: onInspectProp,
+}: Props) {
+  const [inspected, setInspected] = useState<TreeRow | null>(null);
+  const onInspect = onInspectProp ?? setInspected;
+  const initial = useMemo(
+    () =>
+      open === 'all'
+        ? allContainerIds(roots)
+        : open === 'changed'
+          ? changedPathIds(roots)
+          : new Set<string>(),
+    [roots, open],
+  );
+  const [state, setState] = useState({ roots, expanded: initial });
+  const expanded = state.roots === roots ? state.expanded : initial;
+  const rows = useMemo(() => flattenTree(roots, expanded, diffMode), [roots, expanded, diffMode]);
+  const [focused, setFocused] = useState(0);
+  const active = Math.min(focused, Math.max(rows.length - 1, 0));
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtual = rows.length > VIRTUALISE_ABOVE;
+
+  const virtualizer = useVirtualizer({
+    count: virtual ? rows.length : 0,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 20,
+    initialRect: { width: 800, height: maxHeight },
+  });
+
+  const toggle = useCallback(
+    (id: string, to?: boolean) => {
+      const next = new Set(expanded);
+      const want = to ?? !next.has(id);
+      if (want) next.add(id);
+      else next.delete(id);
+      setState({ roots, expanded: next });
+    },
+    [expanded, roots],
+  );
+
+  const focusRow = (index: number) => {
+    const i = Math.max(0, Math.min(rows.length - 1, index));
+    setFocused(i);
+    if (virtual) virtualizer.scrollToIndex(i);
+    requestAnimationFrame(() => {
+      scrollRef.current?.querySelector<HTMLElement>(`[data-row="${i}"]`)?.focus();
+    });
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const row = rows[active];
+    if (!row) return;
+    const keys: Record<string, () => void> = {
+      ArrowDown: () => focusRow(active + 1),
+      ArrowUp: () => focusRow(active - 1),
+      Home: () => focusRow(0),
+      End: () => focusRow(rows.length - 1),
+      ArrowRight: () => (row.hasChildren && !row.expanded ? toggle(row.id, true) : focusRow(active + 1)),
+      ArrowLeft: () => {
+        if (row.hasChildren && row.expanded) return toggle(row.id, false);
+        const parentId = row.id.includes('.') ? row.id.slice(0, row.id.lastIndexOf('.')) : null;
+        const parent = parentId === null ? -1 : rows.findIndex((r) => r.id === parentId);
+        if (parent >= 0) focusRow(parent);
+      },
+      Enter: () => (row.hasChildren ? toggle(row.id) : onInspect?.(row)),
+    };
+    const action = keys[event.key];
+    if (action) {
+      event.preventDefault();
+      action();
+    }
+  };
+
+  const renderRow = (row: TreeRow, index: number, style?: CSSProperties) => {
+    const ptr = bigMapPointer(row.node);
+    return (
+      <Box
+        key={row.id}
+        role="treeitem"
+        data-row={index}
+        aria-level={row.depth + 1}
+        aria-setsize={row.size}
+        aria-posinset={row.pos}
+        aria-expanded={row.hasChildren ? row.expanded : undefined}
+        aria-selected={index === active}
+        tabIndex={index === active ? 0 : -1}
+        onFocus={() => setFocused(index)}
+        onClick={() => (row.hasChildren ? toggle(row.id) : onInspect?.(row))}
+        style={style}
+        sx={(theme) => ({
+          display: 'flex',
+          alignItems: 'center',
+          minHeight: ROW_HEIGHT,
+          pl: row.depth * 2,
+          gap: 0.5,
+          fontFamily: 'monospace',
+          fontSize: 14,
+          cursor: 'pointer',
+          whiteSpace: 'nowrap',
+          bgcolor: row.diff ? alpha(diffColour(theme, row.diff) ?? '#000', 0.15) : undefined,
+          '&:focus-visible': { outline: `2px solid ${theme.palette.primary.main}`, outlineOffset: -2 },
+        })}
+      >
+        {row.hasChildren ? (
+          <IconButton size="small" tabIndex={-1} aria-hidden="true" sx={{ p: 0 }}>
+            {row.expanded ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
+          </IconButton>
+        ) : (
+          <Box component="span" sx={{ width: 20, flexShrink: 0 }} />
+        )}
+        <Box component="span" sx={{ opacity: 0.8 }}>
+          {row.label}
+          {row.value !== '' || ptr !== null ? ':' : ''}
+        </Box>
+        {ptr !== null && !diffMode && address ? (
+          <BigMapLeaf network={network} address={address} ptr={ptr} />
+        ) : row.from !== '' ? (
+          <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>
+            <Box component="span" sx={{ textDecoration: 'line-through', opacity: 0.7 }}>
+              {row.from}
+            </Box>
+            {' ➛ '}
+            <Box component="span" sx={(t) => ({ color: diffColour(t, row.diff) })}>
+              {row.value}
+            </Box>{' '}
+            {numericDelta(row.node.type, row.node.from, row.node.value)}
+          </Box>
+        ) : (
+          <Box
+            component="span"
+            title={row.value.length > 80 ? row.value : undefined}
+            sx={(t) => ({
+              color: diffColour(t, row.diff) ?? t.palette.success.light,
+              overflow: 'hidden',
+              textOverflow: 'ellipsis',
+            })}
+          >
+            {ptr !== null ? `Big Map ${ptr}` : row.value}
+          </Box>
+        )}
+        {row.count ? (
+          <Box component="span" sx={{ color: 'text.secondary', fontSize: 12 }}>
+            {row.count}
+          </Box>
+        ) : null}
+      </Box>
+    );
+  };
+
+  return (
+    <>
+      <Box
+        ref={scrollRef}
+        role="tree"
+        aria-label={label}
+        onKeyDown={onKeyDown}
+        sx={{ overflow: 'auto', maxHeight: virtual ? maxHeight : undefined, position: 'relative' }}
+      >
+        {virtual ? (
+          <Box sx={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: '100%' }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const row = rows[item.index];
+              return row
+                ? renderRow(row, item.index, {
+                    position: 'absolute',
+                    top: 0,
+                    left: 0,
+                    right: 0,
+                    height: ROW_HEIGHT,
+                    transform: `translateY(${item.start}px)`,
+                  })
+                : null;
+            })}
+          </Box>
+        ) : (
+          rows.map((row, i) => renderRow(row, i))
+        )}
+      </Box>
+      <ValueInspector row={inspected} network={network} onClose={() => setInspected(null)} />
+    </>
+  );
+}

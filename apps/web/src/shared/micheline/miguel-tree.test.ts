@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { parseMiguelList } from '../../api/contract-parse';
+import { allContainerIds, changedPathIds, flattenTree, numericDelta } from './miguel-tree';
+
+// Reference examples of bcd-api.md §5.4.
+const initiate = parseMiguelList([
+  {
+    prim: 'pair',
+    type: 'namedtuple',
+    name: 'initiate',
+    children: [
+      {
+        prim: 'address',
+        type: 'address',
+        name: 'participant',
+        value: 'tz1N5wmDvBHUGQ8ZYbZMJAPG6kcjeXGrT3U6',
+      },
+      {
+        prim: 'pair',
+        type: 'namedtuple',
+        name: 'settings',
+        children: [
+          { prim: 'bytes', type: 'bytes', name: 'hashed_secret', value: '758a' },
+          { prim: 'timestamp', type: 'timestamp', name: 'refund_time', value: '2021-02-09T11:10:27Z' },
+          { prim: 'mutez', type: 'mutez', name: 'payoff', value: '1500000' },
+        ],
+      },
+    ],
+  },
+]);
+
+describe('Miguel tree rows', () => {
+  it('flattens the root named tuple and formats leaves', () => {
+    const rows = flattenTree(initiate, allContainerIds(initiate));
+    expect(rows.map((r) => [r.depth, r.label, r.value])).toEqual([
+      [0, 'participant', 'tz1N5wmDvBHUGQ8ZYbZMJAPG6kcjeXGrT3U6'],
+      [0, 'settings', ''],
+      [1, 'hashed_secret', '758a'],
+      [1, 'refund_time', expect.stringMatching(/^9 Feb'21 \d\d:\d\d$/) as unknown as string],
+      [1, 'payoff', '1.5 ꜩ'],
+    ]);
+  });
+
+  it('names map children by key, counts items and hides closed children', () => {
+    const map = parseMiguelList([
+      {
+        prim: 'map',
+        type: 'map',
+        name: 'openAuction',
+        children: [
+          { prim: 'int', type: 'int', name: '0', value: '8000' },
+          { prim: 'int', type: 'int', name: '1', value: '7' },
+        ],
+      },
+    ]);
+    const closed = flattenTree(map, new Set());
+    expect(closed.map((r) => [r.label, r.count, r.expanded])).toEqual([['openAuction', '2 items', false]]);
+    const open = flattenTree(map, allContainerIds(map));
+    expect(open.map((r) => [r.label, r.value])).toEqual([
+      ['openAuction', ''],
+      ['0', '8,000'],
+      ['1', '7'],
+    ]);
+  });
+
+  it('opens only the path to changed nodes in a diff and shows the previous value', () => {
+    const diff = parseMiguelList([
+      {
+        prim: 'pair',
+        type: 'namedtuple',
+        name: '@pair_1',
+        children: [
+          {
+            prim: 'map',
+            type: 'map',
+            name: 'a',
+            children: [{ prim: 'nat', type: 'nat', name: 'k', value: '1' }],
+          },
+          {
+            prim: 'or',
+            type: 'or',
+            name: '@or_1',
+            children: [
+              { prim: 'int', type: 'int', name: '@int_2', from: '0', diff_type: 'update', value: '10' },
+            ],
+          },
+        ],
+      },
+    ]);
+    const rows = flattenTree(diff, changedPathIds(diff), true);
+    expect(rows.map((r) => [r.label, r.from, r.value, r.diff])).toEqual([
+      ['a', '', '', null],
+      ['@or_1', '', '', null],
+      ['@int_2', '0', '10', 'update'],
+    ]);
+    expect(numericDelta('int', '0', '10')).toBe('(+10)');
+    expect(numericDelta('mutez', '2000000', '1000000')).toBe('(-1 ꜩ)');
+  });
+
+  it('survives a hostile, very deep tree', () => {
+    let node: Record<string, unknown> = { prim: 'nat', type: 'nat', name: 'leaf', value: '1' };
+    for (let i = 0; i < 5000; i += 1)
+      node = { prim: 'option', type: 'option', name: `n${i}`, children: [node] };
+    const roots = parseMiguelList([node]);
+    const rows = flattenTree(roots, allContainerIds(roots));
+    expect(rows.length).toBeGreaterThan(200);
+    expect(rows.length).toBeLessThanOrEqual(258);
+  });
+});

@@ -1,0 +1,185 @@
+import { useEffect, useRef, useState } from 'react';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import Badge from '@mui/material/Badge';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import FilterListIcon from '@mui/icons-material/FilterList';
+import { searchOperations } from '../../api/account-search-api';
+import { getJson } from '../../api/client';
+import { OPG_PAGE_SIZE, opgPage } from '../../api/contract-api';
+import { parseOperations } from '../../api/opg-parse';
+import type { OpgRow } from '../../api/opg-types';
+import { OPERATION_SEARCH_PAGE_SIZE } from '../../api/account-search-api';
+import { useAppConfig } from '../../shared/config/useAppConfig';
+import { useDebouncedValue } from '../../shared/hooks/useDebouncedValue';
+import { EmptyState } from '../../shared/ui/EmptyState';
+import type { ContractPageData } from '../contract/useContractPage';
+import { InfoCard } from './InfoCard';
+import { NO_FILTERS, OpgFilterDialog, type OpgFilters } from './OpgFilterDialog';
+import { OpgRowItem } from './OpgRowItem';
+import { dateRange, isLastPage, isNarrowSearch, mergeMempool, searchStatuses } from './opg-list-logic';
+
+export const SEARCH_PLACEHOLDER = 'Start entering hash of operation, source or destination address';
+
+function useMempool(network: string, address: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['contract_mempool', network, address] as const,
+    enabled,
+    retry: false,
+    meta: { silent: true },
+    queryFn: async ({ signal }): Promise<OpgRow[]> => {
+      const body = await getJson(
+        `/contract/${encodeURIComponent(network)}/${encodeURIComponent(address)}/mempool`,
+        { signal },
+      );
+      return parseOperations(body).map((op) => ({
+        last_id: 0,
+        content_index: op.content_index,
+        counter: op.counter ?? 0,
+        level: op.level,
+        total_cost: op.fee + op.burned,
+        flow: op.source === address ? -op.amount : op.amount,
+        internals: 0,
+        hash: op.hash,
+        entrypoint: op.entrypoint ?? '',
+        timestamp: op.timestamp,
+        status: op.status,
+        kind: op.kind,
+        mempool: true,
+      }));
+    },
+  });
+}
+
+/** The operations tab: info card, search, filters and the infinite list of operation groups. */
+export function OperationsTab({ data }: { data: ContractPageData }) {
+  const { network, address } = data;
+  const config = useAppConfig();
+  const [text, setText] = useState('');
+  const [filters, setFilters] = useState<OpgFilters>(NO_FILTERS);
+  const [dialog, setDialog] = useState(false);
+  const [narrow, setNarrow] = useState(false);
+  const boxRef = useRef<HTMLDivElement>(null);
+  const search = useDebouncedValue(text.trim(), 300);
+
+  const range = dateRange(filters.from, filters.to);
+  const statuses = searchStatuses(filters.statuses);
+  const filterCount = filters.statuses.length + filters.entrypoints.length + (range ? 1 : 0);
+  const filtering = search !== '' || filterCount > 0;
+
+  const list = useInfiniteQuery({
+    queryKey: ['opg_list', network, address, filtering, search, filters] as const,
+    enabled: !filtering || statuses !== null,
+    initialPageParam: filtering ? 0 : (null as number | null),
+    queryFn: ({ pageParam, signal }) =>
+      filtering
+        ? searchOperations(
+            {
+              network,
+              address,
+              text: search,
+              statuses: statuses ?? [],
+              entrypoints: filters.entrypoints,
+              range,
+            },
+            pageParam ?? 0,
+            { signal },
+          )
+        : opgPage(network, address, pageParam, { signal }),
+    getNextPageParam: (last, pages) => {
+      const size = filtering ? OPERATION_SEARCH_PAGE_SIZE : OPG_PAGE_SIZE;
+      if (isLastPage(last.length, size)) return undefined;
+      if (filtering) return pages.length * OPERATION_SEARCH_PAGE_SIZE;
+      return Math.min(...last.map((r) => r.last_id));
+    },
+  });
+  const mempool = useMempool(network, address, config.mempool_enabled);
+  const loaded = list.data?.pages.flat() ?? [];
+  const rows = mergeMempool(loaded, mempool.data ?? [], filtering);
+  // On error the list counts as downloaded: nothing more is requested.
+  const downloaded = !list.hasNextPage || list.isError;
+
+  const sentinel = useRef<HTMLDivElement>(null);
+  const { fetchNextPage, isFetchingNextPage } = list;
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el || downloaded || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [downloaded, fetchNextPage, isFetchingNextPage]);
+
+  useEffect(() => {
+    const el = boxRef.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(([entry]) =>
+      setNarrow(isNarrowSearch(entry?.contentRect.width ?? 1000)),
+    );
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  const noSearchPossible = filtering && statuses === null;
+  return (
+    <Stack spacing={2}>
+      <InfoCard data={data} />
+      <Stack direction="row" spacing={1} ref={boxRef} sx={{ alignItems: 'center' }}>
+        <TextField
+          fullWidth
+          size="small"
+          type="search"
+          value={text}
+          onChange={(e) => setText(e.target.value.slice(0, 255))}
+          placeholder={narrow ? 'Search' : SEARCH_PLACEHOLDER}
+          slotProps={{ htmlInput: { 'aria-label': 'Search operations' } }}
+        />
+        <Badge badgeContent={filterCount} color="primary">
+          <Button variant="outlined" startIcon={<FilterListIcon />} onClick={() => setDialog(true)}>
+            Filters
+          </Button>
+        </Badge>
+      </Stack>
+      <OpgFilterDialog
+        open={dialog}
+        onClose={() => setDialog(false)}
+        value={filters}
+        onApply={setFilters}
+        entrypoints={data.isContract ? (data.contract?.entrypoints ?? []) : null}
+      />
+      {list.isPending && !noSearchPossible ? (
+        <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }}>
+          <CircularProgress aria-label="Loading operations" />
+        </Box>
+      ) : rows.length === 0 ? (
+        list.isError ? null : (
+          <EmptyState
+            title="Nothing found"
+            text="Empty set is also a result, otherwise try a broader query"
+          />
+        )
+      ) : (
+        <Stack component="ul" spacing={1} aria-label="Operation groups" sx={{ p: 0, m: 0 }}>
+          {rows.map((row) => (
+            <OpgRowItem
+              key={`${row.mempool ? 'm' : ''}${row.hash}-${row.counter}-${row.last_id}`}
+              network={network}
+              row={row}
+            />
+          ))}
+        </Stack>
+      )}
+      {!downloaded && rows.length > 0 ? (
+        <Box ref={sentinel} sx={{ display: 'flex', justifyContent: 'center' }}>
+          <Button onClick={() => void fetchNextPage()} disabled={isFetchingNextPage}>
+            {isFetchingNextPage ? 'Loading…' : 'Load more'}
+          </Button>
+        </Box>
+      ) : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,109 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import { opgContentQuery } from '../../api/opg-api';
+import type { OpgRow } from '../../api/opg-types';
+import { OperationHashEntity } from '../../shared/entities/OperationHashEntity';
+import { formatNumber, formatTez, formatTime } from '../../shared/format/format';
+import { OperationCard } from '../operation/OperationCard';
+import { statusColour } from '../operation/operation-status';
+import { entrypointLabel, flowKind } from './opg-list-logic';
+
+function GroupContents({ network, row }: { network: string; row: OpgRow }) {
+  const query = useQuery(opgContentQuery(network, row.hash, row.counter));
+  if (query.isPending) return <LinearProgress aria-label="Loading operations" />;
+  if (query.isError) return null;
+  if (query.data.length === 0) return <Typography color="text.secondary">Nothing found</Typography>;
+  return (
+    <Stack spacing={1}>
+      {query.data.map((op, i) => (
+        <OperationCard key={`${op.id ?? i}-${i}`} op={op} />
+      ))}
+    </Stack>
+  );
+}
+
+/** One operation group of the list; expanding it loads its operations (with the internal ones). */
+export function OpgRowItem({ network, row }: { network: string; row: OpgRow }) {
+  const [open, setOpen] = useState(false);
+  const flow = flowKind(row.flow);
+  const colour = statusColour(row.status);
+  const label = entrypointLabel(row);
+  return (
+    <Paper variant="outlined" component="li" sx={{ listStyle: 'none' }} data-testid="opg-row">
+      <Stack
+        direction="row"
+        sx={{ alignItems: 'center', gap: { xs: 1, sm: 2 }, px: 1.5, py: 1, flexWrap: 'wrap' }}
+      >
+        <IconButton
+          size="small"
+          aria-expanded={open}
+          aria-label={`${open ? 'Hide' : 'Show'} operations of ${label}`}
+          onClick={() => setOpen(!open)}
+        >
+          <ExpandMoreIcon sx={{ transform: open ? 'rotate(180deg)' : 'none', transition: 'transform .2s' }} />
+        </IconButton>
+        <Box sx={{ minWidth: 110 }}>
+          <Typography variant="body2">{formatTime(row.timestamp)}</Typography>
+          <Typography variant="caption" color="text.secondary">
+            {row.mempool ? 'mempool' : formatNumber(row.level)}
+          </Typography>
+        </Box>
+        <Box sx={{ flexGrow: 1, minWidth: 140 }}>
+          <Typography variant="body1" sx={{ fontWeight: 600, wordBreak: 'break-all' }}>
+            {label}
+          </Typography>
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+            <Chip
+              size="small"
+              variant="outlined"
+              label={row.status}
+              color={colour === 'grey' ? 'default' : colour}
+            />
+            {row.internals > 0 ? (
+              <Typography variant="caption" color="text.secondary">
+                {row.internals} internal
+              </Typography>
+            ) : null}
+          </Stack>
+        </Box>
+        {flow ? (
+          <Box sx={{ minWidth: 110, textAlign: 'right' }}>
+            <Typography variant="body2" color={flow === 'locked' ? 'success.main' : 'error.main'}>
+              {flow === 'locked' ? '+' : ''}
+              {formatTez(row.flow)}
+            </Typography>
+            <Typography variant="caption" color="text.secondary">
+              {flow}
+            </Typography>
+          </Box>
+        ) : null}
+        <Box sx={{ minWidth: 100, textAlign: 'right' }}>
+          <Typography variant="body2">{formatTez(row.total_cost)}</Typography>
+          <Typography variant="caption" color="text.secondary">
+            total cost
+          </Typography>
+        </Box>
+        <Box sx={{ minWidth: 120 }}>
+          {row.hash ? (
+            <OperationHashEntity network={network} hash={row.hash} />
+          ) : (
+            <Typography variant="caption">implicit</Typography>
+          )}
+        </Box>
+      </Stack>
+      {open ? (
+        <Box sx={{ px: { xs: 1, sm: 2 }, pb: 2 }}>
+          <GroupContents network={network} row={row} />
+        </Box>
+      ) : null}
+    </Paper>
+  );
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { parseOpgRows } from '../../api/opg-parse';
+import {
+  dateRange,
+  entrypointLabel,
+  flowKind,
+  isLastPage,
+  isNarrowSearch,
+  mergeMempool,
+  searchStatuses,
+} from './opg-list-logic';
+
+// The worked example of bcd-api.md §3.23 (a real row shape of GET /contract/{N}/{A}/opg).
+const [row] = parseOpgRows([
+  {
+    last_id: 67,
+    content_index: 0,
+    counter: 540,
+    level: 37,
+    total_cost: 518,
+    flow: 0,
+    internals: 0,
+    hash: 'ootets92MnoSsoYDuGTwDjdHfEvcRA688Qhj6iRVXRYoMmmG559',
+    entrypoint: '@entrypoint_0',
+    timestamp: '2022-01-25T16:54:35Z',
+    status: 'applied',
+    kind: 'transaction',
+  },
+]);
+if (!row) throw new Error('fixture row did not parse');
+
+describe('operations list rules', () => {
+  it('labels entrypoints, several as "X and N calls"', () => {
+    expect(entrypointLabel(row)).toBe('@entrypoint_0');
+    expect(entrypointLabel({ entrypoint: 'transfer,update_operators,transfer', kind: 'transaction' })).toBe(
+      'transfer and 2 calls',
+    );
+    expect(entrypointLabel({ entrypoint: '', kind: 'smart_rollup_originate' })).toBe(
+      'smart rollup originate',
+    );
+  });
+
+  it('ends the list on a short or empty page', () => {
+    expect(isLastPage(10, 10)).toBe(false);
+    expect(isLastPage(3, 10)).toBe(true);
+    expect(isLastPage(0, 10)).toBe(true);
+  });
+
+  it('tells locked from withdrawn', () => {
+    expect([flowKind(5), flowKind(-5), flowKind(0)]).toEqual(['locked', 'withdrawn', null]);
+  });
+
+  it('sends only searchable statuses and skips the search when none remain', () => {
+    expect(searchStatuses([])).toEqual([]);
+    expect(searchStatuses(['applied', 'pending'])).toEqual(['applied']);
+    expect(searchStatuses(['pending', 'lost'])).toBeNull();
+  });
+
+  it('includes the whole end day, and a single date is that day', () => {
+    const now = Date.parse('2024-01-10T12:00:00Z');
+    expect(dateRange('2024-01-01', '2024-01-03', now)).toEqual({
+      gte: Date.parse('2024-01-01T00:00:00Z'),
+      lt: Date.parse('2024-01-04T00:00:00Z'),
+    });
+    expect(dateRange('2024-01-05', '', now)).toEqual({
+      gte: Date.parse('2024-01-05T00:00:00Z'),
+      lt: Date.parse('2024-01-06T00:00:00Z'),
+    });
+    expect(dateRange('2018-06-29', '', now)).toBeNull();
+    expect(dateRange('2024-02-01', '', now)).toBeNull();
+  });
+
+  it('merges mempool rows first, newest first, only without filters and with a non-empty list', () => {
+    const pending = parseOpgRows([
+      { hash: 'oA', timestamp: '2024-01-01T00:00:00Z', status: 'pending', mempool: true },
+      { hash: 'oB', timestamp: '2024-01-02T00:00:00Z', status: 'pending', mempool: true },
+    ]);
+    expect(mergeMempool([row], pending, false).map((r) => r.hash)).toEqual(['oB', 'oA', row.hash]);
+    expect(mergeMempool([row], pending, true).map((r) => r.hash)).toEqual([row.hash]);
+    expect(mergeMempool([], pending, false)).toEqual([]);
+  });
+
+  it('narrows the search box below 240 px', () => {
+    expect([isNarrowSearch(239), isNarrowSearch(240)]).toEqual([true, false]);
+  });
+});

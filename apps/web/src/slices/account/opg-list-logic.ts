@@ -1,0 +1,89 @@
+/** Pure rules of the operations tab (workspace spec §2 "Operations tab", §4 "Operation list", §5, §9). */
+import type { OpgRow } from '../../api/opg-types';
+
+/** The search box counts as narrow below 240 px. */
+export const NARROW_SEARCH_PX = 240;
+export const isNarrowSearch = (widthPx: number): boolean => widthPx < NARROW_SEARCH_PX;
+
+/** Date filter minimum. */
+export const MIN_DATE = '2018-06-30';
+const DAY_MS = 86_400_000;
+
+/** Statuses the search service accepts as filters. */
+export const SEARCHABLE_STATUSES: readonly string[] = ['applied', 'failed', 'skipped', 'backtracked'];
+
+/** Entrypoint cell: the kind, the entrypoint, or 'X and N calls' when the group has several. */
+export function entrypointLabel(row: Pick<OpgRow, 'entrypoint' | 'kind'>): string {
+  const names = row.entrypoint
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (names.length === 0) return row.kind.replace(/_/g, ' ');
+  if (names.length === 1) return names[0] as string;
+  return `${names[0]} and ${names.length - 1} calls`;
+}
+
+/** A page shorter than the page size (or empty) ends the list. */
+export const isLastPage = (pageLength: number, pageSize: number): boolean => pageLength < pageSize;
+
+/** The flow column: positive is locked on the account, negative withdrawn, zero nothing. */
+export function flowKind(flow: number): 'locked' | 'withdrawn' | null {
+  if (flow > 0) return 'locked';
+  if (flow < 0) return 'withdrawn';
+  return null;
+}
+
+/**
+ * The statuses to send to the search service: only applied, failed, skipped and backtracked. `null` means
+ * no search should run (only other statuses were picked); [] means no status filter.
+ */
+export function searchStatuses(selected: readonly string[]): string[] | null {
+  if (selected.length === 0) return [];
+  const kept = selected.filter((s) => SEARCHABLE_STATUSES.includes(s));
+  return kept.length === 0 ? null : kept;
+}
+
+/** Parses `YYYY-MM-DD` as a UTC day; null when invalid or outside [2018-06-30, today]. */
+export function parseDay(value: string, now: number = Date.now()): number | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
+  const t = Date.parse(`${value}T00:00:00Z`);
+  if (Number.isNaN(t)) return null;
+  if (t < Date.parse(`${MIN_DATE}T00:00:00Z`) || t > now) return null;
+  return t;
+}
+
+/**
+ * Date filter: two dates make a range that includes the whole end day (plus 24 h); a single date means
+ * that day. Returns [from, to) in milliseconds, or null when no valid date is set.
+ */
+export function dateRange(
+  from: string,
+  to: string,
+  now: number = Date.now(),
+): { gte: number; lt: number } | null {
+  const a = from ? parseDay(from, now) : null;
+  const b = to ? parseDay(to, now) : null;
+  if (a !== null && b !== null) {
+    const [lo, hi] = a <= b ? [a, b] : [b, a];
+    return { gte: lo, lt: hi + DAY_MS };
+  }
+  const one = a ?? b;
+  return one === null ? null : { gte: one, lt: one + DAY_MS };
+}
+
+/**
+ * Mempool operations are merged into the list, newest first, only while no filter and no search is active
+ * and the list already has operations.
+ */
+export function mergeMempool(
+  rows: readonly OpgRow[],
+  mempool: readonly OpgRow[],
+  filtering: boolean,
+): OpgRow[] {
+  if (filtering || rows.length === 0 || mempool.length === 0) return [...rows];
+  const known = new Set(rows.map((r) => r.hash));
+  const pending = mempool
+    .filter((m) => !known.has(m.hash))
+    .sort((x, y) => Date.parse(y.timestamp) - Date.parse(x.timestamp));
+  return [...pending, ...rows];
+}

@@ -1,0 +1,189 @@
+import { useState } from 'react';
+import { Link as RouterLink, useParams } from 'react-router';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import Accordion from '@mui/material/Accordion';
+import AccordionDetails from '@mui/material/AccordionDetails';
+import AccordionSummary from '@mui/material/AccordionSummary';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Grid from '@mui/material/Grid';
+import LinearProgress from '@mui/material/LinearProgress';
+import Pagination from '@mui/material/Pagination';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import {
+  BIG_MAP_PAGE_SIZE,
+  bigMapDetailsQuery,
+  bigMapKeysQuery,
+  bigMapKeyStateQuery,
+} from '../../api/bigmap-api';
+import type { BigMapKeyItem } from '../../api/bigmap-parse';
+import { CopyButton } from '../../shared/clipboard/CopyButton';
+import { formatTime } from '../../shared/format/format';
+import { useDebouncedValue } from '../../shared/hooks/useDebouncedValue';
+import { MiguelTree } from '../../shared/micheline/MiguelTree';
+import { EmptyState } from '../../shared/ui/EmptyState';
+import { ContractFrame } from '../contract/ContractFrame';
+import { BigMapSidebar } from './BigMapSidebar';
+import { KEY_FILTER_DEBOUNCE_MS, KEY_FILTER_PLACEHOLDER, keySearch } from './big-map-logic';
+
+function KeyPanel({
+  network,
+  address,
+  ptr,
+  item,
+}: {
+  network: string;
+  address: string;
+  ptr: number;
+  item: BigMapKeyItem;
+}) {
+  const [open, setOpen] = useState(false);
+  const state = useQuery({ ...bigMapKeyStateQuery(network, ptr, item.key_hash), enabled: open });
+  return (
+    <Accordion
+      expanded={open}
+      onChange={(_, v) => setOpen(v)}
+      disableGutters
+      variant="outlined"
+      slotProps={{ transition: { unmountOnExit: true } }}
+    >
+      <AccordionSummary expandIcon={<ExpandMoreIcon />}>
+        <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap', minWidth: 0 }}>
+          <Typography sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
+            {item.key_string || item.key_hash}
+          </Typography>
+          <Chip
+            size="small"
+            variant="outlined"
+            color={item.is_active ? 'success' : 'default'}
+            label={item.is_active ? 'Active' : 'Removed'}
+          />
+          <Typography variant="caption" color="text.secondary">
+            {formatTime(item.timestamp)}
+          </Typography>
+        </Stack>
+      </AccordionSummary>
+      <AccordionDetails>
+        <Stack direction="row" sx={{ alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+          <Typography variant="caption" color="text.secondary">
+            Key hash
+          </Typography>
+          <Typography sx={{ fontFamily: 'monospace', fontSize: 13, wordBreak: 'break-all' }}>
+            {item.key_hash}
+          </Typography>
+          <CopyButton text={item.key_hash} label="Copy key hash" />
+        </Stack>
+        {item.key ? (
+          <>
+            <Typography variant="overline">Key</Typography>
+            <MiguelTree roots={[item.key]} label="Key" network={network} address={address} />
+          </>
+        ) : null}
+        <Typography variant="overline" component="div">
+          Value
+        </Typography>
+        {state.isPending ? (
+          <LinearProgress aria-label="Loading value" />
+        ) : state.data?.value ? (
+          <MiguelTree roots={[state.data.value]} label="Value" network={network} address={address} />
+        ) : (
+          <Typography color="text.secondary">—</Typography>
+        )}
+        <Button
+          component={RouterLink}
+          to={`/${network}/${address}/storage/big_map/${ptr}/${item.key_hash}`}
+          size="small"
+          sx={{ mt: 1 }}
+        >
+          View history
+        </Button>
+      </AccordionDetails>
+    </Accordion>
+  );
+}
+
+function KeysList({ network, address, ptr }: { network: string; address: string; ptr: number }) {
+  const [text, setText] = useState('');
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [onlyActive, setOnlyActive] = useState(false);
+  const debounced = useDebouncedValue(text, KEY_FILTER_DEBOUNCE_MS);
+  const next = keySearch(debounced);
+  if (next !== null && next !== search) {
+    setSearch(next);
+    setPage(1);
+  }
+  const keys = useQuery({
+    ...bigMapKeysQuery(network, ptr, (page - 1) * BIG_MAP_PAGE_SIZE, search),
+    placeholderData: keepPreviousData,
+  });
+  const details = useQuery(bigMapDetailsQuery(network, ptr));
+  const items = (keys.data ?? []).filter((k) => !onlyActive || k.is_active);
+  const pages =
+    search === '' && details.data
+      ? Math.max(1, Math.ceil(details.data.total_keys / BIG_MAP_PAGE_SIZE))
+      : null;
+  const more = (keys.data?.length ?? 0) === BIG_MAP_PAGE_SIZE;
+  return (
+    <Stack spacing={1}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
+        <TextField
+          size="small"
+          fullWidth
+          type="search"
+          value={text}
+          placeholder={KEY_FILTER_PLACEHOLDER}
+          onChange={(e) => setText(e.target.value.slice(0, 255))}
+          slotProps={{ htmlInput: { 'aria-label': 'Filter keys' } }}
+        />
+        <FormControlLabel
+          control={<Switch checked={onlyActive} onChange={(_, v) => setOnlyActive(v)} />}
+          label="Only active"
+          sx={{ flexShrink: 0 }}
+        />
+      </Stack>
+      {keys.isPending ? <LinearProgress aria-label="Loading keys" /> : null}
+      {!keys.isPending && items.length === 0 ? <EmptyState title="Nothing found" /> : null}
+      <Box role="list" aria-label="Keys">
+        {items.map((item) => (
+          <Box role="listitem" key={item.key_hash}>
+            <KeyPanel network={network} address={address} ptr={ptr} item={item} />
+          </Box>
+        ))}
+      </Box>
+      <Pagination
+        count={pages ?? page + (more ? 1 : 0)}
+        page={page}
+        onChange={(_, p) => setPage(p)}
+        sx={{ alignSelf: 'center' }}
+        getItemAriaLabel={(type, p) => (type === 'page' ? `Go to page ${p}` : `Go to ${type} page`)}
+      />
+    </Stack>
+  );
+}
+
+/** /{network}/{address}/storage/big_map/{ptr}/keys */
+export function BigMapKeysPage() {
+  const { ptr = '0' } = useParams();
+  const pointer = Number(ptr);
+  return (
+    <ContractFrame tab="storage">
+      {({ network, address }) => (
+        <Grid container spacing={2}>
+          <Grid size={{ xs: 12, md: 8 }}>
+            <KeysList network={network} address={address} ptr={pointer} />
+          </Grid>
+          <Grid size={{ xs: 12, md: 4 }}>
+            <BigMapSidebar network={network} address={address} ptr={pointer} />
+          </Grid>
+        </Grid>
+      )}
+    </ContractFrame>
+  );
+}

@@ -1,0 +1,142 @@
+import type { ReactNode } from 'react';
+import { Link as RouterLink, Navigate } from 'react-router';
+import Box from '@mui/material/Box';
+import Breadcrumbs from '@mui/material/Breadcrumbs';
+import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import OpenInNewIcon from '@mui/icons-material/OpenInNew';
+import { useAlias } from '../../features/aliases/useAlias';
+import { CopyButton } from '../../shared/clipboard/CopyButton';
+import { useAppConfig } from '../../shared/config/useAppConfig';
+import { hasStats } from '../../shared/config/network-order';
+import { capitalise, externalExplorerUrl, shortAddress } from '../../shared/entities/explorer-links';
+import { TagList } from '../../shared/tags/TagList';
+import { BookmarkButton } from './BookmarkButton';
+import { visibleTabs, type TabId } from './tab-visibility';
+import { useContractPage, type ContractPageData } from './useContractPage';
+
+interface Props {
+  tab: TabId;
+  children: (data: ContractPageData) => ReactNode;
+}
+
+/**
+ * The frame of every account / contract / rollup tab (workspace spec §2 "Contract page frame"):
+ * breadcrumbs, title, tags, bookmark / copy / external explorer, and the tabs by route name.
+ * A contract the server does not know (204) goes to /not_found.
+ */
+export function ContractFrame({ tab, children }: Props) {
+  const config = useAppConfig();
+  const data = useContractPage();
+  const { network, address, account, contract } = data;
+  const alias = useAlias(network, address, contract?.alias ?? account?.alias ?? null);
+
+  if (data.isContract && contract === null) return <Navigate to="/not_found" replace />;
+
+  const tabs = visibleTabs(
+    {
+      accountType: account?.account_type ?? (data.isContract ? 'contract' : 'account'),
+      operationsCount: account?.operations_count ?? 0,
+      ticketUpdatesCount: account?.ticket_updates_count ?? 0,
+      eventsCount: account?.events_count ?? 0,
+      tokenService: true,
+      metadataLoaded: data.metadata !== null && data.metadata !== undefined,
+      viewsCount: data.views.length + data.offChainViews,
+      statsService: hasStats(config, network),
+    },
+    tab,
+  );
+  const external = externalExplorerUrl(network, address);
+  const title = alias ?? address;
+
+  return (
+    <Box sx={{ py: 2 }}>
+      <Breadcrumbs aria-label="Breadcrumbs" sx={{ mb: 1 }}>
+        <Link component={RouterLink} to="/" underline="hover" color="inherit">
+          Home
+        </Link>
+        <Link component={RouterLink} to={`/${network}/recently_called`} underline="hover" color="inherit">
+          {capitalise(network)}
+        </Link>
+        <Typography
+          color="text.primary"
+          aria-current="page"
+          sx={{ fontFamily: alias ? undefined : 'monospace' }}
+        >
+          {alias ?? shortAddress(address)}
+        </Typography>
+      </Breadcrumbs>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' }, mb: 1 }}>
+        <Typography
+          variant="h5"
+          component="h1"
+          sx={{
+            fontFamily: alias ? undefined : 'monospace',
+            wordBreak: 'break-all',
+            flexGrow: 1,
+            minWidth: 0,
+          }}
+        >
+          {title}
+        </Typography>
+        <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+          <BookmarkButton network={network} address={address} defaultName={alias ?? address} />
+          <CopyButton text={address} label="Copy address" />
+          {external ? (
+            <Tooltip title="Open in an external explorer">
+              <IconButton
+                component="a"
+                href={external}
+                target="_blank"
+                rel="noopener noreferrer"
+                size="small"
+                aria-label="Open in an external explorer"
+              >
+                <OpenInNewIcon fontSize="inherit" />
+              </IconButton>
+            </Tooltip>
+          ) : null}
+        </Stack>
+      </Stack>
+      {alias ? (
+        <Typography
+          variant="body2"
+          color="text.secondary"
+          sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}
+        >
+          {address}
+        </Typography>
+      ) : null}
+      <Box sx={{ my: 1 }}>{contract ? <TagList tags={contract.tags} /> : null}</Box>
+      {account === undefined ? (
+        <Skeleton variant="rounded" height={48} aria-hidden="true" />
+      ) : (
+        <Tabs
+          value={tab}
+          variant="scrollable"
+          scrollButtons="auto"
+          allowScrollButtonsMobile
+          aria-label="Account tabs"
+          sx={{ borderBottom: 1, borderColor: 'divider' }}
+        >
+          {tabs.map((t) => (
+            <Tab
+              key={t.id}
+              value={t.id}
+              label={t.label}
+              component={RouterLink}
+              to={`/${network}/${address}/${t.path}`}
+            />
+          ))}
+        </Tabs>
+      )}
+      <Box sx={{ pt: 2 }}>{children(data)}</Box>
+    </Box>
+  );
+}

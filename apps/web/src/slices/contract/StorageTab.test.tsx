@@ -1,0 +1,112 @@
+// @vitest-environment jsdom
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { scriptSection, toMiguel, typedef, type Micheline } from '@michelscope/michelson';
+import { renderApp } from '../../app/testing/render-app';
+import { mockFetch } from '../../app/testing/mock-fetch';
+import { SHARED_DIR, hasShared } from '../operation/testing/rpc-group';
+import { levelFromQuery, versionLevels } from './StorageTab';
+
+// hic et nunc OBJKT FA2 (mainnet): storage with big maps.
+const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
+const read = (file: string): Micheline =>
+  JSON.parse(readFileSync(path.join(SHARED_DIR, 'fixtures/contracts', KT, file), 'utf8')) as Micheline;
+
+beforeEach(() => vi.stubGlobal('scrollTo', vi.fn()));
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('storage version helpers', () => {
+  it('reads ?level= strictly', () => {
+    expect([levelFromQuery('42'), levelFromQuery('0'), levelFromQuery('x'), levelFromQuery(null)]).toEqual([
+      42,
+      null,
+      null,
+      null,
+    ]);
+  });
+  it('lists the selected level with migration levels, newest first', () => {
+    expect(versionLevels(100, [50, 200, 0])).toEqual([200, 100, 50]);
+  });
+});
+
+describe.skipIf(!hasShared)('storage tab over a real contract', () => {
+  if (!hasShared) console.warn('skipping the storage tab tests: ../shared/fixtures is absent');
+
+  function routes() {
+    const code = hasShared ? read('code.json') : [];
+    const storageType = scriptSection(code, 'storage') as Micheline;
+    const roots = toMiguel(storageType, read('storage.json'));
+    return mockFetch([
+      [
+        `GET /v1/account/mainnet/${KT}`,
+        {
+          address: KT,
+          account_type: 'contract',
+          operations_count: 3,
+          last_action: '2021-03-01T00:00:00Z',
+          balance: 0,
+        },
+      ],
+      [
+        `GET /v1/contract/mainnet/${KT}?stats=true`,
+        { address: KT, network: 'mainnet', tags: ['fa2'], entrypoints: [] },
+      ],
+      [`GET /v1/contract/mainnet/${KT}/views/schema`, []],
+      ['POST /metadata/v1/graphql', { data: { contract_metadata: [] } }],
+      [`GET /v1/contract/mainnet/${KT}/storage/schema`, { name: 'default', typedef: typedef(storageType) }],
+      [
+        `GET /v1/contract/mainnet/${KT}/migrations`,
+        [
+          {
+            level: 1_589_247,
+            timestamp: '2021-08-06T00:00:00Z',
+            protocol: 'PtGRANAD',
+            prev_protocol: 'PsFLoren',
+            kind: 'update',
+          },
+        ],
+      ],
+      [`GET /v1/contract/mainnet/${KT}/storage/raw`, 'Pair (Pair "tz1…" 1) {}'],
+      [`GET /v1/contract/mainnet/${KT}/storage/rich`, { prim: 'Pair', args: [] }],
+      [/GET \/v1\/contract\/mainnet\/KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton\/storage(\?level=\d+)?$/, roots],
+      [/GET \/v1\/bigmap\/mainnet\/\d+\/count/, { count: 7 }],
+    ]);
+  }
+
+  it('shows the storage tree with big map links, the type panel and mirrors the version in the query', async () => {
+    const mock = routes();
+    const { router } = renderApp(`/mainnet/${KT}/storage`);
+    const tree = await screen.findByRole('tree', { name: 'Storage' });
+    const items = within(tree).getAllByRole('treeitem');
+    expect(items.length).toBeGreaterThan(3);
+    const bigMapLinks = await within(tree).findAllByRole('link', { name: /^Big Map \d+/ });
+    expect(bigMapLinks[0]?.getAttribute('href')).toMatch(
+      new RegExp(`^/mainnet/${KT}/storage/big_map/\\d+/keys$`),
+    );
+    await waitFor(() => expect(within(tree).getAllByText(/7 keys/).length).toBeGreaterThan(0));
+    expect(screen.getByRole('region', { name: 'Storage type' }).textContent).toContain('big_map');
+
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Version' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'At 1,589,247' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?level=1589247'));
+    await waitFor(() =>
+      expect(mock.callsTo(`GET /v1/contract/mainnet/${KT}/storage?level=1589247`)).toHaveLength(1),
+    );
+  });
+
+  it('switches to Micheline and opens the full dump', async () => {
+    const mock = routes();
+    renderApp(`/mainnet/${KT}/storage`);
+    await screen.findByRole('tree', { name: 'Storage' });
+    fireEvent.click(screen.getByRole('button', { name: 'Micheline' }));
+    expect((await screen.findByLabelText('Storage in Micheline')).textContent).toContain('Pair');
+    fireEvent.click(screen.getByRole('button', { name: 'Full dump' }));
+    await waitFor(() => expect(screen.getByTestId('raw-json').textContent).toContain('"prim": "Pair"'));
+    expect(mock.callsTo(`GET /v1/contract/mainnet/${KT}/storage/rich`)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,141 @@
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { parseMichelsonScript } from '@michelscope/michelson';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import FormControl from '@mui/material/FormControl';
+import InputLabel from '@mui/material/InputLabel';
+import LinearProgress from '@mui/material/LinearProgress';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Select from '@mui/material/Select';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { codeQuery, contractConstantsQuery, migrationsQuery } from '../../../api/contract-api';
+import { useCopy } from '../../../shared/clipboard/useCopy';
+import { RawJsonDialog } from '../../../shared/json/RawJsonDialog';
+import { ContractFrame } from '../ContractFrame';
+import type { ContractPageData } from '../useContractPage';
+import { ConstantsDialog } from './ConstantsDialog';
+import { codeFileName, protocolFromQuery, protocolOptions, shortProtocol } from './code-versions';
+import { downloadText } from './download';
+
+const MichelsonViewer = lazy(async () => ({
+  default: (await import('../../../shared/micheline/MichelsonViewer')).MichelsonViewer,
+}));
+
+/** Micheline JSON of the shown code, or the parse error. */
+function toJson(code: string): { value: unknown; error: string | null } {
+  try {
+    return { value: parseMichelsonScript(code), error: null };
+  } catch (e) {
+    return {
+      value: null,
+      error: `The code could not be converted to JSON: ${e instanceof Error ? e.message : String(e)}`,
+    };
+  }
+}
+
+/** The code tab (workspace spec §2 "Code tab"). */
+export function CodeTab({ data }: { data: ContractPageData }) {
+  const { network, address } = data;
+  const [params, setParams] = useSearchParams();
+  const protocol = protocolFromQuery(params.get('protocol'));
+  const [dialog, setDialog] = useState<'raw' | 'constants' | null>(null);
+  const code = useQuery(codeQuery(network, address, protocol));
+  const migrations = useQuery({ ...migrationsQuery(network, address), meta: { silent: true } });
+  const constants = useQuery({
+    ...contractConstantsQuery(network, address, 0),
+    meta: { silent: true },
+    retry: false,
+  });
+  const copy = useCopy();
+  const options = protocolOptions(protocol, migrations.data ?? []);
+  const raw = useMemo(
+    () => (dialog === 'raw' && code.data !== undefined ? toJson(code.data) : null),
+    [dialog, code.data],
+  );
+
+  const selectProtocol = (value: string) => {
+    const next = new URLSearchParams(params);
+    if (value === 'latest') next.delete('protocol');
+    else next.set('protocol', value);
+    setParams(next, { replace: true });
+  };
+
+  return (
+    <Box>
+      <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'center', mb: 1 }}>
+        <FormControl size="small" sx={{ minWidth: 180 }}>
+          <InputLabel id="code-version">Protocol</InputLabel>
+          <Select
+            labelId="code-version"
+            label="Protocol"
+            value={protocol ?? 'latest'}
+            onChange={(e) => selectProtocol(e.target.value)}
+          >
+            <MenuItem value="latest">Latest</MenuItem>
+            {options.map((p) => (
+              <MenuItem key={p} value={p} title={p}>
+                {shortProtocol(p)}
+              </MenuItem>
+            ))}
+          </Select>
+        </FormControl>
+        {(constants.data?.length ?? 0) > 0 ? (
+          <Button size="small" variant="outlined" onClick={() => setDialog('constants')}>
+            Using constants
+          </Button>
+        ) : null}
+        <Box sx={{ flexGrow: 1 }} />
+        <Button
+          size="small"
+          disabled={code.data === undefined}
+          onClick={() => code.data !== undefined && void copy(code.data)}
+        >
+          Copy
+        </Button>
+        <Button size="small" disabled={code.data === undefined} onClick={() => setDialog('raw')}>
+          Raw JSON
+        </Button>
+        <Button
+          size="small"
+          disabled={code.data === undefined}
+          onClick={() => code.data !== undefined && downloadText(codeFileName(address, protocol), code.data)}
+        >
+          Download as .tz
+        </Button>
+      </Stack>
+      <Paper variant="outlined" sx={{ p: 1 }}>
+        {code.isPending ? (
+          <LinearProgress aria-label="Loading code" />
+        ) : code.isError ? (
+          <Typography color="error">{code.error.message}</Typography>
+        ) : (
+          <Suspense fallback={<LinearProgress aria-label="Loading code viewer" />}>
+            <MichelsonViewer code={code.data} label="Michelson code" maxHeight="75vh" />
+          </Suspense>
+        )}
+      </Paper>
+      <RawJsonDialog
+        open={dialog === 'raw'}
+        onClose={() => setDialog(null)}
+        title="Code: raw JSON"
+        value={raw?.value ?? undefined}
+        error={raw?.error ?? null}
+      />
+      <ConstantsDialog
+        network={network}
+        address={address}
+        open={dialog === 'constants'}
+        onClose={() => setDialog(null)}
+      />
+    </Box>
+  );
+}
+
+/** /{network}/{address}/code */
+export function CodePage() {
+  return <ContractFrame tab="code">{(data) => <CodeTab data={data} />}</ContractFrame>;
+}

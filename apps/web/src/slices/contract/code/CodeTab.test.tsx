@@ -1,0 +1,115 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { renderApp } from '../../../app/testing/render-app';
+import { mockFetch } from '../../../app/testing/mock-fetch';
+
+const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
+const JAKARTA = 'PtJakart2xVj7pYXJBXrqHgd82rdkLey5ZeeGikgPkLX7SNJZF4';
+const GRANADA = 'PtGRANADsDU8R9daYKAgWnQYAJ64omN1o3KMGVCykShA97vQbvV';
+const CODE = 'parameter (or (unit %default) (nat %bid));\nstorage nat;\ncode { CDR ; NIL operation ; PAIR }';
+const constant = (i: number) => `expru${String(i).padStart(3, '0')}${'x'.repeat(43)}`;
+
+function routes(code: string, constants: unknown[] = []) {
+  return mockFetch([
+    [`GET /v1/account/mainnet/${KT}`, { address: KT, account_type: 'contract', operations_count: 3 }],
+    [`GET /v1/contract/mainnet/${KT}?stats=true`, { address: KT, network: 'mainnet', tags: [] }],
+    [`GET /v1/contract/mainnet/${KT}/views/schema`, []],
+    ['POST /metadata/v1/graphql', { data: { contract_metadata: [] } }],
+    [
+      `GET /v1/contract/mainnet/${KT}/migrations`,
+      [
+        {
+          level: 2_490_369,
+          timestamp: '2022-06-28T00:00:00Z',
+          protocol: JAKARTA,
+          prev_protocol: GRANADA,
+          kind: 'update',
+        },
+      ],
+    ],
+    [`GET /v1/contract/mainnet/${KT}/global_constants?offset=7`, constants.slice(7)],
+    [`GET /v1/contract/mainnet/${KT}/global_constants`, constants.slice(0, 7)],
+    [
+      `GET /v1/contract/mainnet/${KT}/code?protocol=${GRANADA}`,
+      'parameter unit; storage unit; code { FAILWITH }',
+    ],
+    [`GET /v1/contract/mainnet/${KT}/code`, code],
+  ]);
+}
+
+const codeText = async () => {
+  await screen.findByRole('region', { name: 'Michelson code' }, { timeout: 8000 });
+  return () =>
+    screen.queryByRole('region', { name: 'Michelson code' })?.querySelector('.cm-content')?.textContent ?? '';
+};
+
+beforeEach(() => {
+  vi.stubGlobal('scrollTo', vi.fn());
+  vi.stubGlobal('open', vi.fn());
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('code tab', { timeout: 20_000 }, () => {
+  it('shows highlighted code and mirrors the protocol version in the query', async () => {
+    const mock = routes(CODE);
+    const { router } = renderApp(`/mainnet/${KT}/code`);
+    const text = await codeText();
+    await waitFor(() => expect(text()).toContain('NIL operation'));
+    const region = screen.getByRole('region', { name: 'Michelson code' });
+    // Instructions and types carry highlight classes (not one plain text run).
+    expect(region.querySelectorAll('.cm-line span').length).toBeGreaterThan(5);
+    expect(screen.queryByRole('button', { name: 'Using constants' })).toBeNull();
+
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Protocol' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'PtGRANAD' }));
+    await waitFor(() => expect(router.state.location.search).toBe(`?protocol=${GRANADA}`));
+    const older = await codeText();
+    await waitFor(() => expect(older()).toContain('FAILWITH'));
+    expect(mock.callsTo(`GET /v1/contract/mainnet/${KT}/code?protocol=${GRANADA}`)).toHaveLength(1);
+  });
+
+  it('converts the code to Micheline JSON for Raw JSON', async () => {
+    routes(CODE);
+    renderApp(`/mainnet/${KT}/code`);
+    await codeText();
+    fireEvent.click(await screen.findByRole('button', { name: 'Raw JSON' }));
+    await waitFor(() => expect(screen.getByTestId('raw-json').textContent).toContain('"prim": "parameter"'));
+  });
+
+  it('renders long code in chunks with a Rendering label, ending with every line', async () => {
+    const long = Array.from({ length: 12_000 }, (_, i) => `PUSH nat ${i} ;`).join('\n');
+    routes(long);
+    renderApp(`/mainnet/${KT}/code`);
+    expect(await screen.findByText(/^Rendering: \d+%$/)).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText(/^Rendering:/)).toBeNull(), { timeout: 5000 });
+    const region = screen.getByRole('region', { name: 'Michelson code' });
+    expect(region.getAttribute('aria-busy')).toBe('false');
+  });
+
+  it('lists the global constants in pages of 7, each opening in a new tab', async () => {
+    const constants = Array.from({ length: 9 }, (_, i) => ({
+      address: constant(i),
+      level: 10 + i,
+      timestamp: '2022-01-01T00:00:00Z',
+    }));
+    routes(CODE, constants);
+    renderApp(`/mainnet/${KT}/code`);
+    fireEvent.click(await screen.findByRole('button', { name: 'Using constants' }));
+    const list = await screen.findByRole('list', { name: 'Global constants' });
+    await waitFor(() => expect(within(list).getAllByRole('link')).toHaveLength(7));
+    const first = within(list).getAllByRole('link')[0]!;
+    expect(first.getAttribute('href')).toBe(`/constant/mainnet/${constant(0)}`);
+    expect(first.getAttribute('target')).toBe('_blank');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('list', { name: 'Global constants' })).getAllByRole('link'),
+      ).toHaveLength(2),
+    );
+    expect(screen.getByRole('button', { name: 'Next' })).toHaveProperty('disabled', true);
+  });
+});

@@ -1,0 +1,229 @@
+import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { formatMichelson, type Micheline } from '@michelscope/michelson';
+import {
+  fetchEntrypointModel,
+  scriptQuery,
+  simulateCall,
+  type FormSchema,
+  type SimulatedOperation,
+} from '../../../api/workspace-api';
+import { isOperationHash } from '../../../shared/chain/patterns';
+import { RawJsonDialog } from '../../../shared/json/RawJsonDialog';
+import { TypedefPanel } from '../../../shared/micheline/TypedefPanel';
+import { useWallet } from '../../../features/wallet/useWallet';
+import { WalletMenu } from '../../../features/wallet/WalletMenu';
+import { callParameters, commandLine, entrypointLabel } from './call-logic';
+import { CommandLineDialog, SimulationDialog, TextDialog } from './InteractDialogs';
+import { InjectionAlert, useInjection } from '../../../features/wallet/useInjection';
+import { SchemaForm, type FormData, type SchemaFormHandle } from './SchemaForm';
+import { SettingsFields, settingsError, type Settings } from './SettingsFields';
+
+export const NO_TYPEDEF = 'No typedef for this entrypoint.';
+export const NOT_CALLED = 'This contract most likely has not been called yet.';
+
+type Dialog = 'json' | 'michelson' | 'cli' | 'simulation' | null;
+type Params = { entrypoint: string; value: Micheline };
+
+interface Props {
+  network: string;
+  address: string;
+  entrypoint: FormSchema;
+}
+
+/** The form of one entrypoint: fill type, parameters, settings, the five actions and their dialogs. */
+export function EntrypointPanel({ network, address, entrypoint }: Props) {
+  const [search] = useSearchParams();
+  const formRef = useRef<SchemaFormHandle>(null);
+  const [fillType, setFillType] = useState<'empty' | 'latest'>('empty');
+  const [formData, setFormData] = useState<FormData>({});
+  const [formKey, setFormKey] = useState(0);
+  const [settings, setSettings] = useState<Settings>({ source: '', sender: '', amount: '' });
+  const [error, setError] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [params, setParams] = useState<Params | null>(null);
+  const [simulation, setSimulation] = useState<SimulatedOperation[]>([]);
+  const script = useQuery(scriptQuery(network, address));
+  const session = useWallet(network);
+  const injection = useInjection(network);
+
+  const load = (model: Record<string, unknown> | undefined) => {
+    setFormData(model ?? {});
+    setFormKey((k) => k + 1);
+  };
+
+  // Repeat of an operation group: ?hash=o…&counter=N prefills the model.
+  const hash = search.get('hash');
+  const counter = Number(search.get('counter'));
+  useEffect(() => {
+    if (!hash || !isOperationHash(hash) || !Number.isInteger(counter) || counter < 0) return;
+    fetchEntrypointModel(network, address, {
+      entrypoint: entrypoint.name,
+      fill_type: 'operation',
+      hash,
+      counter,
+    })
+      .then((s) => load(s?.default_model))
+      .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+  }, [hash, counter, network, address, entrypoint.name]);
+
+  const changeFill = (next: 'empty' | 'latest') => {
+    setFillType(next);
+    setError(null);
+    if (next === 'empty') return load(undefined);
+    fetchEntrypointModel(network, address, { entrypoint: entrypoint.name, fill_type: 'latest' })
+      .then((s) => (s?.default_model ? load(s.default_model) : setError(NOT_CALLED)))
+      .catch(() => setError(NOT_CALLED));
+  };
+
+  /** Validates the form and settings and builds the call's parameters, or shows why it cannot. */
+  const build = (): Params | null => {
+    setError(null);
+    if (formRef.current && !formRef.current.validateForm()) return null;
+    const bad = settingsError(settings);
+    if (bad) return (setError(bad), null);
+    if (!script.data) return (setError('The contract script is not loaded yet.'), null);
+    try {
+      const p = callParameters(script.data.code, entrypoint.name, formData);
+      setParams(p);
+      return p;
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+      return null;
+    }
+  };
+
+  const amount = Number(settings.amount || '0');
+  const simulate = async () => {
+    if (!build()) return;
+    await injection.run(async () => {
+      const ops = await simulateCall(network, address, entrypoint.name, formData, {
+        source: settings.source,
+        sender: settings.sender,
+        amount,
+      });
+      setSimulation(ops);
+      setDialog('simulation');
+      return null;
+    }, setError);
+  };
+  const send = async () => {
+    const p = build();
+    if (!p) return;
+    await injection.run(async () => {
+      const wallet = await session.requestWallet();
+      const res = await wallet.send([
+        { kind: 'transaction', destination: address, amount: String(amount), parameters: p },
+      ]);
+      return res.opHash;
+    }, setError);
+  };
+  const open = (d: Dialog) => {
+    if (build()) setDialog(d);
+  };
+
+  return (
+    <Stack spacing={2}>
+      <Stack
+        direction="row"
+        sx={{ alignItems: 'center', justifyContent: 'space-between', gap: 1, flexWrap: 'wrap' }}
+      >
+        <Typography variant="h6" component="h2" sx={{ fontFamily: 'monospace' }}>
+          {entrypointLabel(entrypoint.name)}
+        </Typography>
+        <WalletMenu session={session} />
+      </Stack>
+      <TextField
+        select
+        size="small"
+        label="Fill type"
+        value={fillType}
+        onChange={(e) => changeFill(e.target.value as 'empty' | 'latest')}
+        sx={{ maxWidth: 240 }}
+      >
+        <MenuItem value="empty">Empty</MenuItem>
+        <MenuItem value="latest">Latest call</MenuItem>
+      </TextField>
+      {entrypoint.schema ? (
+        <Box component="section" aria-label="Parameters">
+          <SchemaForm
+            key={formKey}
+            ref={formRef}
+            schema={entrypoint.schema}
+            formData={formData}
+            onChange={setFormData}
+            disabled={injection.busy}
+          />
+        </Box>
+      ) : (
+        <Typography color="text.secondary">{NO_TYPEDEF}</Typography>
+      )}
+      <SettingsFields value={settings} onChange={setSettings} />
+      <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
+        <Button variant="outlined" disabled={injection.busy} onClick={() => void simulate()}>
+          Simulate
+        </Button>
+        <Button disabled={injection.busy} onClick={() => open('json')}>
+          Raw JSON
+        </Button>
+        <Button disabled={injection.busy} onClick={() => open('michelson')}>
+          Michelson
+        </Button>
+        <Button disabled={injection.busy} onClick={() => open('cli')}>
+          Command line
+        </Button>
+        <Button variant="contained" disabled={injection.busy} onClick={() => void send()}>
+          Send with wallet
+        </Button>
+      </Stack>
+      {error ? (
+        <Alert severity="error" role="alert">
+          {error}
+        </Alert>
+      ) : null}
+      <InjectionAlert injection={injection} />
+      {entrypoint.typedef.length > 0 ? (
+        <TypedefPanel typedef={entrypoint.typedef} title="Parameter type" />
+      ) : null}
+      <RawJsonDialog
+        open={dialog === 'json'}
+        onClose={() => setDialog(null)}
+        title="Raw JSON"
+        value={params ?? undefined}
+      />
+      <TextDialog
+        open={dialog === 'michelson'}
+        title="Michelson"
+        text={params ? formatMichelson(params.value) : ''}
+        onClose={() => setDialog(null)}
+      />
+      <CommandLineDialog
+        open={dialog === 'cli'}
+        onClose={() => setDialog(null)}
+        build={(burnCap, dryRun) =>
+          params
+            ? commandLine({
+                address,
+                source: settings.source || session.wallet?.address || '',
+                amountMutez: amount,
+                entrypoint: params.entrypoint,
+                value: params.value,
+                burnCap,
+                dryRun,
+              })
+            : ''
+        }
+      />
+      <SimulationDialog open={dialog === 'simulation'} onClose={() => setDialog(null)} ops={simulation} />
+      {session.dialogs}
+    </Stack>
+  );
+}

@@ -1,0 +1,189 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { parseMichelsonScript } from '@michelscope/michelson';
+import { renderApp } from '../../../app/testing/render-app';
+import { mockFetch, type Call } from '../../../app/testing/mock-fetch';
+
+const KT = 'KT1LuuuC4AA5eDbKtdpkB8gZurbwAgxX6NNf';
+
+// A counter contract like the sandbox seed's, and the entrypoint forms GET …/entrypoints gives for it.
+const CODE = parseMichelsonScript(`
+parameter (or (or (int %increment) (int %decrement)) (or (pair %note string nat) (nat %withdraw)));
+storage int;
+code { CDR; NIL operation; PAIR }`);
+const ENTRYPOINTS = [
+  {
+    name: 'increment',
+    typedef: [{ name: 'increment', type: 'int' }],
+    schema: {
+      type: 'object',
+      properties: { increment: { type: 'integer', prim: 'int', title: 'increment', default: 0 } },
+    },
+  },
+  {
+    name: 'withdraw',
+    typedef: [{ name: 'withdraw', type: 'nat' }],
+    schema: {
+      type: 'object',
+      properties: { withdraw: { type: 'integer', prim: 'nat', title: 'withdraw', default: 0 } },
+    },
+  },
+  {
+    name: 'decrement',
+    typedef: [{ name: 'decrement', type: 'int' }],
+    schema: {
+      type: 'object',
+      properties: { decrement: { type: 'integer', prim: 'int', title: 'decrement', default: 0 } },
+    },
+  },
+  {
+    name: 'note',
+    typedef: [
+      {
+        name: 'note',
+        type: 'pair',
+        args: [
+          { key: '@string_7', value: 'string' },
+          { key: '@nat_8', value: 'nat' },
+        ],
+      },
+    ],
+    schema: {
+      type: 'object',
+      title: 'note',
+      properties: {
+        '@string_7': { type: 'string', prim: 'string', title: '@string_7', default: '' },
+        '@nat_8': { type: 'integer', prim: 'nat', title: '@nat_8', default: 0 },
+      },
+    },
+  },
+];
+
+function setup(extra: [string | RegExp, unknown][] = []) {
+  return mockFetch([
+    [`GET /v1/account/sandboxnet/${KT}`, { address: KT, account_type: 'contract', operations_count: 94 }],
+    [`GET /v1/contract/sandboxnet/${KT}?stats=true`, { address: KT, network: 'sandboxnet', tags: [] }],
+    [`GET /v1/contract/sandboxnet/${KT}/views/schema`, []],
+    [
+      `GET /rpc/sandboxnet/chains/main/blocks/head/context/contracts/${KT}/script`,
+      { code: CODE, storage: { int: '0' } },
+    ],
+    ['POST /metadata/v1/graphql', { data: { contract_metadata: [] } }],
+    ...extra,
+    [
+      `GET /v1/contract/sandboxnet/${KT}/entrypoints/schema`,
+      new Response('{"message":"not found"}', { status: 404 }),
+    ],
+    [`GET /v1/contract/sandboxnet/${KT}/entrypoints`, ENTRYPOINTS],
+  ]);
+}
+
+beforeEach(() => vi.stubGlobal('scrollTo', vi.fn()));
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('interact tab', () => {
+  it('lists entrypoints by name with bookmark buttons and keeps the selected one in the URL', async () => {
+    setup();
+    const { router } = renderApp(`/sandboxnet/${KT}/interact`);
+    const list = await screen.findByRole('list', { name: 'Entrypoints' });
+    expect(
+      within(list)
+        .getAllByRole('link')
+        .map((l) => l.textContent),
+    ).toEqual(['decrement', 'increment', 'note', 'withdraw']);
+    expect(within(list).getAllByRole('button', { name: 'Add bookmark' })).toHaveLength(4);
+    // no entrypoint in the URL: the first one is selected (replace)
+    expect(await screen.findByRole('heading', { name: 'decrement', level: 2 })).toBeTruthy();
+    expect(router.state.location.pathname).toBe(`/sandboxnet/${KT}/interact/decrement`);
+    fireEvent.click(within(list).getByRole('link', { name: 'note' }));
+    expect(await screen.findByRole('heading', { name: 'note', level: 2 })).toBeTruthy();
+    expect(router.state.location.pathname).toBe(`/sandboxnet/${KT}/interact/note`);
+    expect(screen.getByRole('region', { name: 'Parameter type' }).textContent).toContain('nat');
+  });
+
+  it('shows the spec text for a negative nat and the Michelson of a valid call', async () => {
+    setup();
+    renderApp(`/sandboxnet/${KT}/interact/withdraw`);
+    const field = await screen.findByLabelText('withdraw');
+    fireEvent.change(field, { target: { value: '-3' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Michelson' }));
+    expect(await screen.findByText('Nat must be positive')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    fireEvent.change(field, { target: { value: '42' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Michelson' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Michelson' });
+    expect(within(dialog).getByText('42')).toBeTruthy();
+  });
+
+  it('builds the tezos-client instruction and validates the burn cap', async () => {
+    setup();
+    renderApp(`/sandboxnet/${KT}/interact/note`);
+    fireEvent.change(await screen.findByLabelText('@string_7'), { target: { value: 'hello' } });
+    fireEvent.change(screen.getByLabelText('@nat_8'), { target: { value: '7' } });
+    fireEvent.change(screen.getByLabelText('Source'), {
+      target: { value: 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx' },
+    });
+    fireEvent.change(screen.getByLabelText('Amount (mutez)'), { target: { value: '1500000' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Command line' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Command line' });
+    const cli = within(dialog).getByLabelText('tezos-client instruction');
+    expect(cli.textContent).toBe(
+      `tezos-client transfer 1.5 from tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx to ${KT} --entrypoint 'note' --arg 'Pair "hello" 7'`,
+    );
+    const burnCap = within(dialog).getByLabelText('Burn cap');
+    fireEvent.change(burnCap, { target: { value: '1.2.3' } });
+    expect(within(dialog).getByText('The value must be a float number')).toBeTruthy();
+    fireEvent.change(burnCap, { target: { value: '00.35' } });
+    fireEvent.click(within(dialog).getByLabelText('Dry run'));
+    expect(cli.textContent).toMatch(/--burn-cap 0\.35 --dry-run$/);
+  });
+
+  it('simulates through the trace route and sums gas and burned over internal operations', async () => {
+    const mock = setup([
+      [
+        `POST /v1/contract/sandboxnet/${KT}/entrypoints/trace`,
+        [
+          {
+            kind: 'transaction',
+            status: 'applied',
+            destination: KT,
+            entrypoint: 'increment',
+            consumed_gas: 1_520_000,
+            burned: 0,
+            internal: false,
+            storage_diff: { prim: 'int', value: '5' },
+          },
+          {
+            kind: 'transaction',
+            status: 'applied',
+            destination: 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx',
+            consumed_gas: 100_000,
+            burned: 64_250,
+            internal: true,
+          },
+        ],
+      ],
+    ]);
+    renderApp(`/sandboxnet/${KT}/interact/increment`);
+    fireEvent.change(await screen.findByLabelText('increment'), { target: { value: '5' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Simulate' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Simulation result' });
+    expect(within(dialog).getByText(/Consumed gas: 1,620 · Burned: 0.06425 ꜩ/)).toBeTruthy();
+    expect(within(dialog).getAllByRole('row')).toHaveLength(3);
+    const [call] = mock.callsTo(`POST /v1/contract/sandboxnet/${KT}/entrypoints/trace`) as [Call];
+    expect(call.body).toEqual({ name: 'increment', data: { increment: 5 } });
+  });
+
+  it('says the contract was not called yet when the latest-call model is missing', async () => {
+    setup();
+    renderApp(`/sandboxnet/${KT}/interact/increment`);
+    await screen.findByLabelText('increment');
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Fill type' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Latest call' }));
+    expect(await screen.findByText('This contract most likely has not been called yet.')).toBeTruthy();
+  });
+});

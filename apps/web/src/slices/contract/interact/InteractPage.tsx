@@ -1,0 +1,89 @@
+import { useEffect } from 'react';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import Box from '@mui/material/Box';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemText from '@mui/material/ListItemText';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Typography from '@mui/material/Typography';
+import { entrypointsQuery } from '../../../api/workspace-api';
+import { EmptyState } from '../../../shared/ui/EmptyState';
+import { BookmarkButton } from '../BookmarkButton';
+import { ContractFrame } from '../ContractFrame';
+import type { ContractPageData } from '../useContractPage';
+import { entrypointLabel } from './call-logic';
+import { EntrypointPanel } from './EntrypointPanel';
+
+/** /{network}/{address}/interact/{entrypoint?} */
+export function InteractPage() {
+  return <ContractFrame tab="interact">{(data) => <InteractTab data={data} />}</ContractFrame>;
+}
+
+const NO_NAME_PARAM = '';
+
+function InteractTab({ data }: { data: ContractPageData }) {
+  const { network, address } = data;
+  const params = useParams();
+  const navigate = useNavigate();
+  const entrypoints = useQuery(entrypointsQuery(network, address));
+  const list = entrypoints.data ?? [];
+  const selectedName = params.entrypoint ?? null;
+  const selected = list.find((e) => e.name === (selectedName ?? NO_NAME_PARAM)) ?? null;
+  const base = `/${network}/${address}/interact`;
+
+  // The selected entrypoint lives in the URL; an unknown or missing one falls back to the first (replace).
+  useEffect(() => {
+    if (!entrypoints.data || entrypoints.data.length === 0 || selected) return;
+    void navigate(`${base}/${encodeURIComponent(entrypoints.data[0]!.name)}`, { replace: true });
+  }, [entrypoints.data, selected, base, navigate]);
+
+  if (entrypoints.isPending)
+    return <Skeleton variant="rounded" height={240} aria-label="Loading entrypoints" />;
+  if (list.length === 0) return <EmptyState title="Nothing found" text="This contract has no entrypoints." />;
+
+  return (
+    <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '280px 1fr' }, gap: 2 }}>
+      <Paper variant="outlined">
+        <List aria-label="Entrypoints" dense>
+          {list.map((e) => (
+            <ListItem
+              key={e.name}
+              disablePadding
+              secondaryAction={
+                <BookmarkButton
+                  network={network}
+                  address={address}
+                  entrypoint={e.name || 'default'}
+                  defaultName={`${data.contract?.alias ?? address} · ${entrypointLabel(e.name)}`}
+                />
+              }
+            >
+              <ListItemButton
+                component={RouterLink}
+                to={`${base}/${encodeURIComponent(e.name)}`}
+                replace
+                selected={e === selected}
+                aria-current={e === selected ? 'page' : undefined}
+              >
+                <ListItemText
+                  primary={entrypointLabel(e.name)}
+                  slotProps={{ primary: { sx: { fontFamily: 'monospace' } } }}
+                />
+              </ListItemButton>
+            </ListItem>
+          ))}
+        </List>
+      </Paper>
+      <Paper variant="outlined" sx={{ p: 2, minWidth: 0 }}>
+        {selected ? (
+          <EntrypointPanel key={selected.name} network={network} address={address} entrypoint={selected} />
+        ) : (
+          <Typography color="text.secondary">Choose an entrypoint.</Typography>
+        )}
+      </Paper>
+    </Box>
+  );
+}

@@ -1,0 +1,80 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { renderApp } from '../../../app/testing/render-app';
+import { mockFetch } from '../../../app/testing/mock-fetch';
+import { contractSeriesSpec } from '../../../api/contract-stats-api';
+
+const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
+
+beforeEach(() => {
+  vi.stubGlobal('scrollTo', vi.fn());
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    },
+  );
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('contract statistics', { timeout: 20_000 }, () => {
+  it('filters every series on the contract as the reference does', () => {
+    expect(contractSeriesSpec('users', KT)).toEqual({
+      table: 'transactions',
+      fn: 'count',
+      filters: { Target: KT, Status: '1', 'Entrypoint.isnotnull': '', distinct: 'Sender' },
+    });
+    expect(contractSeriesSpec('burned', KT).filters).toEqual({
+      field: 'Update',
+      Kind: '2',
+      Counterparty: KT,
+    });
+  });
+
+  it('shows four series with totals, monthly by default, and re-queries per period', async () => {
+    const mock = mockFetch([
+      [`GET /v1/account/mainnet/${KT}`, { address: KT, account_type: 'contract', operations_count: 3 }],
+      [`GET /v1/contract/mainnet/${KT}?stats=true`, { address: KT, network: 'mainnet', tags: [] }],
+      [`GET /v1/contract/mainnet/${KT}/views/schema`, []],
+      ['POST /metadata/v1/graphql', { data: { contract_metadata: [] } }],
+      [
+        /GET \/stats\/v1\/histogram\/consumed_gas/,
+        [
+          { ts: 1_700_000_000, value: 1_500_000 },
+          { ts: 1_702_592_000, value: '2500000' },
+        ],
+      ],
+      [/GET \/stats\/v1\/histogram\/balance_updates/, []],
+      [
+        /GET \/stats\/v1\/histogram\/transactions/,
+        [
+          { ts: 1_700_000_000, value: 3 },
+          { ts: 1_702_592_000, value: 4 },
+        ],
+      ],
+    ]);
+    renderApp(`/mainnet/${KT}/stats`);
+    for (const title of ['Contract calls', 'Unique users', 'Consumed gas', 'Burned']) {
+      expect(await screen.findByRole('heading', { name: title }, { timeout: 5000 })).toBeTruthy();
+    }
+    await waitFor(() =>
+      expect(screen.getByLabelText('Consumed gas total').textContent).toBe('Total: 4 M gas'),
+    );
+    expect(screen.getByLabelText('Contract calls total').textContent).toBe('Total: 7');
+    expect(screen.getByText('No data for this period are available')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Month' }).getAttribute('aria-pressed')).toBe('true');
+    expect(
+      mock.callsTo('GET /stats/v1/histogram/transactions/count/month?network=mainnet&Target='),
+    ).toHaveLength(2);
+    fireEvent.click(screen.getByRole('button', { name: 'Week' }));
+    await waitFor(() =>
+      expect(mock.callsTo('GET /stats/v1/histogram/consumed_gas/sum/week')).toHaveLength(1),
+    );
+  });
+});

@@ -1,0 +1,114 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { LineChart } from '@mui/x-charts/LineChart';
+import Grid from '@mui/material/Grid';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import Typography from '@mui/material/Typography';
+import {
+  CONTRACT_SERIES,
+  contractSeriesQuery,
+  seriesTotal,
+  type ContractSeries,
+} from '../../../api/contract-stats-api';
+import { TIMEFRAMES, type Timeframe } from '../../../api/stats-types';
+import { formatNumber } from '../../../shared/format/format';
+import { ContractFrame } from '../ContractFrame';
+
+const LABELS: Record<Timeframe, string> = { day: 'Day', week: 'Week', month: 'Month', year: 'Year' };
+export const NO_DATA_TEXT = 'No data for this period are available';
+
+function SeriesChart({
+  network,
+  address,
+  series,
+  timeframe,
+}: {
+  network: string;
+  address: string;
+  series: ContractSeries;
+  timeframe: Timeframe;
+}) {
+  const query = useQuery(contractSeriesQuery(network, address, series.id, timeframe));
+  const points = query.data ?? [];
+  const titleId = `contract-series-${series.id}`;
+  const total = series.scale(seriesTotal(points));
+  return (
+    <Paper variant="outlined" component="section" aria-labelledby={titleId} sx={{ p: 2 }}>
+      <Typography id={titleId} variant="h6" component="h3">
+        {series.title}
+      </Typography>
+      <Typography variant="body2" color="text.secondary" aria-label={`${series.title} total`}>
+        {query.isSuccess
+          ? `Total: ${formatNumber(total, 6)}${series.unit ? ` ${series.unit}` : ''}`
+          : '\u00a0'}
+      </Typography>
+      {query.isPending ? (
+        <Skeleton variant="rounded" height={220} aria-label={`Loading ${series.title}`} />
+      ) : points.length === 0 ? (
+        <Typography color="text.secondary" sx={{ height: 120, display: 'grid', placeItems: 'center' }}>
+          {NO_DATA_TEXT}
+        </Typography>
+      ) : (
+        <LineChart
+          height={220}
+          xAxis={[{ data: points.map((p) => new Date(p.ts * 1000)), scaleType: 'time' }]}
+          yAxis={[{ valueFormatter: (v: number) => formatNumber(v, 2) }]}
+          series={[
+            {
+              data: points.map((p) => series.scale(p.value)),
+              area: true,
+              showMark: false,
+              label: series.title,
+              valueFormatter: (v) => (v === null ? '' : formatNumber(v, 6)),
+            },
+          ]}
+          hideLegend
+        />
+      )}
+    </Paper>
+  );
+}
+
+/** The contract statistics tab: points per Day / Week / Month / Year (default month), four series. */
+export function ContractStatsTab({ network, address }: { network: string; address: string }) {
+  const [timeframe, setTimeframe] = useState<Timeframe>('month');
+  return (
+    <Stack spacing={2}>
+      <ToggleButtonGroup
+        exclusive
+        size="small"
+        value={timeframe}
+        aria-label="Points per"
+        onChange={(_e, next: Timeframe | null) => {
+          if (next) setTimeframe(next);
+        }}
+      >
+        {TIMEFRAMES.map((t) => (
+          <ToggleButton key={t} value={t}>
+            {LABELS[t]}
+          </ToggleButton>
+        ))}
+      </ToggleButtonGroup>
+      <Grid container spacing={2}>
+        {CONTRACT_SERIES.map((s) => (
+          <Grid key={s.id} size={{ xs: 12, md: 6 }}>
+            <SeriesChart network={network} address={address} series={s} timeframe={timeframe} />
+          </Grid>
+        ))}
+      </Grid>
+    </Stack>
+  );
+}
+
+/** /{network}/{address}/stats */
+export function ContractStatsPage() {
+  return (
+    <ContractFrame tab="contract_stats">
+      {(data) => <ContractStatsTab network={data.network} address={data.address} />}
+    </ContractFrame>
+  );
+}

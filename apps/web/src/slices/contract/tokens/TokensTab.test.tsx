@@ -1,0 +1,93 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { renderApp } from '../../../app/testing/render-app';
+import { mockFetch, type Call } from '../../../app/testing/mock-fetch';
+
+const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
+const CID = 'QmNrhZHUaEqxhyLfqoq1mtHSipkWHeT31LNHb1QEbDHgnc';
+
+const token = (id: number, extra: Record<string, unknown> = {}) => ({
+  network: 'mainnet',
+  contract: KT,
+  token_id: String(id),
+  link: `ipfs://${CID}`,
+  status: 3,
+  retry_count: 0,
+  error: '',
+  metadata: { name: `Piece #${id}`, thumbnailUri: `ipfs://${CID}` },
+  ...extra,
+});
+
+function routes() {
+  return mockFetch([
+    [`GET /v1/account/mainnet/${KT}`, { address: KT, account_type: 'contract', operations_count: 3 }],
+    [`GET /v1/contract/mainnet/${KT}?stats=true`, { address: KT, network: 'mainnet', tags: [] }],
+    [`GET /v1/contract/mainnet/${KT}/views/schema`, []],
+    [
+      'POST /metadata/v1/graphql',
+      (call: Call) => {
+        const body = call.body as { query?: string; variables?: { offset?: number; name?: string } };
+        if (!body.query || !body.variables) return { data: {} };
+        if (body.query.includes('GetContractMetadata')) return { data: { contract_metadata: [] } };
+        if (body.query.includes('FindTokenMetadata')) {
+          return body.variables.name === '%nothing%'
+            ? { data: { token_metadata: [] } }
+            : {
+                data: {
+                  token_metadata: [
+                    token(7, { status: 2, retry_count: 2, error: 'not found', metadata: null }),
+                  ],
+                },
+              };
+        }
+        const offset = body.variables.offset ?? 0;
+        const n = offset === 0 ? 20 : 3;
+        return { data: { token_metadata: Array.from({ length: n }, (_, i) => token(offset + i)) } };
+      },
+    ],
+  ]);
+}
+
+beforeEach(() => vi.stubGlobal('scrollTo', vi.fn()));
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('tokens tab', { timeout: 20_000 }, () => {
+  it('lists 20 tokens, loads more, and expands a panel with link, JSON and thumbnail', async () => {
+    routes();
+    renderApp(`/mainnet/${KT}/tokens`);
+    await screen.findByText('Piece #0', {}, { timeout: 5000 });
+    expect(screen.getAllByText(/^Piece #/)).toHaveLength(20);
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(screen.getAllByText(/^Piece #/)).toHaveLength(23));
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+
+    fireEvent.click(screen.getByText('Piece #1'));
+    const json = await screen.findByLabelText('Metadata of token 1');
+    expect(json.textContent).toContain('"name": "Piece #1"');
+    const region = json.closest('.MuiAccordion-root') as HTMLElement;
+    expect(within(region).getByRole('link', { name: 'View IPFS' }).getAttribute('href')).toBe(
+      `https://ipfs.io/ipfs/${CID}`,
+    );
+    expect(within(region).getByRole('img', { name: 'Piece #1' }).getAttribute('src')).toBe(
+      `https://ipfs.io/ipfs/${CID}`,
+    );
+  });
+
+  it('searches after the debounce, mirrors it in ?search= and shows resolving errors and empty results', async () => {
+    const mock = routes();
+    const { router } = renderApp(`/mainnet/${KT}/tokens`);
+    const box = await screen.findByPlaceholderText('Start typing token name', {}, { timeout: 5000 });
+    fireEvent.change(box, { target: { value: '  7 ' } });
+    await waitFor(() => expect(router.state.location.search).toBe('?search=7'), { timeout: 2000 });
+    fireEvent.click(await screen.findByText('Token 7'));
+    expect(await screen.findByText(/Resolving token metadata error \(after 2 attempts\)/)).toBeTruthy();
+    expect(mock.calls.some((c) => (JSON.stringify(c.body) ?? '').includes('FindTokenMetadata'))).toBe(true);
+
+    fireEvent.change(box, { target: { value: 'nothing' } });
+    expect(await screen.findByText('Nothing found', {}, { timeout: 2000 })).toBeTruthy();
+  });
+});

@@ -1,0 +1,53 @@
+import { useQuery } from '@tanstack/react-query';
+import { useParams } from 'react-router';
+import { accountInfoQuery } from '../../api/account-api';
+import { contractQuery, viewsQuery } from '../../api/contract-api';
+import { contractMetadataQuery } from '../../api/contract-metadata-api';
+import type { AccountInfo, ContractInfo, ViewSchema } from '../../api/contract-types';
+import type { MetadataEntry } from '../../api/contract-metadata-api';
+import { isContractAddress } from '../../shared/chain/patterns';
+
+export interface ContractPageData {
+  network: string;
+  address: string;
+  isContract: boolean;
+  account: AccountInfo | undefined;
+  /** undefined while loading; null when the server answered 204 (unknown contract). */
+  contract: ContractInfo | null | undefined;
+  metadata: MetadataEntry | null | undefined;
+  views: ViewSchema[];
+  /** Off-chain views declared in the metadata (TZIP-16 `views`). */
+  offChainViews: number;
+}
+
+function offChainViewCount(metadata: MetadataEntry | null | undefined): number {
+  const doc = metadata?.metadata;
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return 0;
+  const views = (doc as Record<string, unknown>).views;
+  return Array.isArray(views) ? views.length : 0;
+}
+
+/**
+ * Everything the page frame needs for one address. The queries are keyed by network and address: when
+ * the address changes, the previous requests lose their observers and TanStack Query aborts them
+ * (their `signal` is passed to fetch); views are fetched only for contracts.
+ */
+export function useContractPage(): ContractPageData {
+  const { network = '', address = '' } = useParams();
+  const isContract = isContractAddress(address);
+  const account = useQuery(accountInfoQuery(network, address));
+  const contract = useQuery({ ...contractQuery(network, address), enabled: isContract });
+  const metadata = useQuery({ ...contractMetadataQuery(network, address), enabled: isContract });
+  const views = useQuery({ ...viewsQuery(network, address), enabled: isContract });
+  return {
+    network,
+    address,
+    isContract,
+    account: account.data,
+    contract: isContract ? contract.data : null,
+    // A failed metadata lookup counts as no metadata (the tab shows its empty state, not a spinner).
+    metadata: metadata.isError ? null : metadata.data,
+    views: views.data ?? [],
+    offChainViews: offChainViewCount(metadata.data),
+  };
+}

@@ -1,0 +1,80 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { renderApp } from '../../../app/testing/render-app';
+import { mockFetch } from '../../../app/testing/mock-fetch';
+
+const KT = 'KT1LuuuC4AA5eDbKtdpkB8gZurbwAgxX6NNf';
+// GET …/views/schema and POST …/views/execute answers of the sandbox seed's counter contract.
+const VIEWS = [
+  {
+    typedef: [{ name: '@unit_1', type: 'unit' }],
+    name: 'get_counter',
+    implementation: 0,
+    schema: { type: 'object', properties: { '': { prim: 'unit' } } },
+    kind: 'on-chain',
+  },
+  {
+    typedef: [{ name: '@string_1', type: 'string' }],
+    name: 'get_note',
+    implementation: 0,
+    schema: {
+      type: 'object',
+      properties: { '@string_1': { type: 'string', prim: 'string', title: '@string_1', default: '' } },
+    },
+    kind: 'on-chain',
+  },
+];
+
+function setup(execute: unknown) {
+  return mockFetch([
+    [`GET /v1/account/sandboxnet/${KT}`, { address: KT, account_type: 'contract', operations_count: 94 }],
+    [`GET /v1/contract/sandboxnet/${KT}?stats=true`, { address: KT, network: 'sandboxnet', tags: [] }],
+    [`GET /v1/contract/sandboxnet/${KT}/views/schema`, VIEWS],
+    [`POST /v1/contract/sandboxnet/${KT}/views/execute`, execute],
+    ['POST /metadata/v1/graphql', { data: { contract_metadata: [] } }],
+  ]);
+}
+
+beforeEach(() => vi.stubGlobal('scrollTo', vi.fn()));
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('views tab', () => {
+  it('runs a view without parameters and shows the View result dialog', async () => {
+    const mock = setup([{ prim: 'int', type: 'int', name: '@int_1', value: '313' }]);
+    renderApp(`/sandboxnet/${KT}/views`);
+    const list = await screen.findByRole('list', { name: 'Views' }, { timeout: 20_000 });
+    expect(
+      within(list)
+        .getAllByRole('link')
+        .map((l) => l.textContent),
+    ).toEqual(['get_counteron-chain', 'get_noteon-chain']);
+    expect(await screen.findByText('No parameters for this view.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Execute' }));
+    const dialog = await screen.findByRole('dialog', { name: 'View result' });
+    expect(within(dialog).getByRole('tree').textContent).toContain('313');
+    expect(mock.callsTo(`POST /v1/contract/sandboxnet/${KT}/views/execute`)[0]?.body).toEqual({
+      kind: 'on-chain',
+      name: 'get_counter',
+      implementation: 0,
+      data: {},
+    });
+  });
+
+  it("shows a failed execution in a dialog titled '{statusText} — {status}'", async () => {
+    setup(
+      new Response(JSON.stringify({ message: 'script failed: NotFound' }), {
+        status: 400,
+        statusText: 'Bad Request',
+      }),
+    );
+    renderApp(`/sandboxnet/${KT}/views/get_note`);
+    fireEvent.change(await screen.findByLabelText('@string_1'), { target: { value: 'zz' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Execute' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Bad Request — 400' });
+    expect(within(dialog).getByText('script failed: NotFound')).toBeTruthy();
+  });
+});

@@ -1,0 +1,170 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemText from '@mui/material/ListItemText';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { parseMiguelList } from '../../../api/contract-parse';
+import { runView, viewFormsQuery, ViewExecutionError, type ViewForm } from '../../../api/workspace-api';
+import { MiguelTree } from '../../../shared/micheline/MiguelTree';
+import { EmptyState } from '../../../shared/ui/EmptyState';
+import { ContractFrame } from '../ContractFrame';
+import type { ContractPageData } from '../useContractPage';
+import { SchemaForm, type FormData, type SchemaFormHandle } from '../interact/SchemaForm';
+import { errorTitle, hasParameters, NO_PARAMETERS } from './view-logic';
+
+/** /{network}/{address}/views/{view?} */
+export function ViewsPage() {
+  return <ContractFrame tab="views">{(data) => <ViewsTab data={data} />}</ContractFrame>;
+}
+
+function ViewsTab({ data }: { data: ContractPageData }) {
+  const { network, address } = data;
+  const params = useParams();
+  const navigate = useNavigate();
+  const views = useQuery(viewFormsQuery(network, address));
+  const list = views.data ?? [];
+  const selected = list.find((v) => v.name === params.view) ?? null;
+  const base = `/${network}/${address}/views`;
+
+  useEffect(() => {
+    if (!views.data?.length || selected) return;
+    void navigate(`${base}/${encodeURIComponent(views.data[0]!.name)}`, { replace: true });
+  }, [views.data, selected, base, navigate]);
+
+  if (views.isPending) return <Skeleton variant="rounded" height={200} aria-label="Loading views" />;
+  if (list.length === 0) return <EmptyState title="Nothing found" text="This contract has no views." />;
+  return (
+    <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '280px 1fr' }, gap: 2 }}>
+      <Paper variant="outlined">
+        <List aria-label="Views" dense>
+          {list.map((v) => (
+            <ListItemButton
+              key={`${v.kind}:${v.name}`}
+              component={RouterLink}
+              to={`${base}/${encodeURIComponent(v.name)}`}
+              replace
+              selected={v === selected}
+            >
+              <ListItemText
+                primary={v.name}
+                secondary={v.description || null}
+                slotProps={{ primary: { sx: { fontFamily: 'monospace' } } }}
+              />
+              <Chip size="small" label={v.kind} />
+            </ListItemButton>
+          ))}
+        </List>
+      </Paper>
+      <Paper variant="outlined" sx={{ p: 2, minWidth: 0 }}>
+        {selected ? (
+          <ViewPanel key={selected.name} network={network} address={address} view={selected} />
+        ) : null}
+      </Paper>
+    </Box>
+  );
+}
+
+function ViewPanel({ network, address, view }: { network: string; address: string; view: ViewForm }) {
+  const formRef = useRef<SchemaFormHandle>(null);
+  const [formData, setFormData] = useState<FormData>({});
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<unknown>(undefined);
+  const [failure, setFailure] = useState<{ title: string; message: string } | null>(null);
+  const withParams = hasParameters(view.schema);
+
+  const execute = async () => {
+    if (withParams && formRef.current && !formRef.current.validateForm()) return;
+    setBusy(true);
+    try {
+      setResult(
+        await runView(network, address, {
+          kind: view.kind,
+          name: view.name,
+          implementation: view.implementation,
+          data: withParams ? formData : {},
+        }),
+      );
+    } catch (e) {
+      setFailure(
+        e instanceof ViewExecutionError
+          ? { title: errorTitle(e.statusText, e.status), message: e.message }
+          : { title: 'Error', message: e instanceof Error ? e.message : String(e) },
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const nodes = result === undefined || result === null ? [] : parseMiguelList(result);
+  return (
+    <Stack spacing={2}>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+        <Typography variant="h6" component="h2" sx={{ fontFamily: 'monospace' }}>
+          {view.name}
+        </Typography>
+        <Chip size="small" label={view.kind} />
+      </Stack>
+      {view.description ? <Typography variant="body2">{view.description}</Typography> : null}
+      {view.error ? <Alert severity="warning">{view.error}</Alert> : null}
+      {withParams && view.schema ? (
+        <Box component="section" aria-label="Parameters">
+          <SchemaForm ref={formRef} schema={view.schema} formData={formData} onChange={setFormData} />
+        </Box>
+      ) : (
+        <Typography color="text.secondary">{NO_PARAMETERS}</Typography>
+      )}
+      <Box>
+        <Button variant="contained" disabled={busy} onClick={() => void execute()}>
+          Execute
+        </Button>
+      </Box>
+      <Dialog
+        open={result !== undefined}
+        onClose={() => setResult(undefined)}
+        aria-labelledby="view-result"
+        fullWidth
+        maxWidth="md"
+      >
+        <DialogTitle id="view-result">View result</DialogTitle>
+        <DialogContent>
+          {nodes.length ? (
+            <MiguelTree roots={nodes} label="Result" network={network} />
+          ) : (
+            <Typography>None</Typography>
+          )}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setResult(undefined)}>Close</Button>
+        </DialogActions>
+      </Dialog>
+      <Dialog
+        open={failure !== null}
+        onClose={() => setFailure(null)}
+        aria-labelledby="view-error"
+        fullWidth
+        maxWidth="sm"
+      >
+        <DialogTitle id="view-error">{failure?.title}</DialogTitle>
+        <DialogContent>
+          <Typography sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{failure?.message}</Typography>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setFailure(null)}>Close</Button>
+        </DialogActions>
+      </Dialog>
+    </Stack>
+  );
+}

@@ -1,0 +1,174 @@
+import { useRef, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Step from '@mui/material/Step';
+import StepContent from '@mui/material/StepContent';
+import StepLabel from '@mui/material/StepLabel';
+import Stepper from '@mui/material/Stepper';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useAppConfig } from '../../shared/config/useAppConfig';
+import { TypedefPanel } from '../../shared/micheline/TypedefPanel';
+import { useWallet } from '../../features/wallet/useWallet';
+import { WalletMenu } from '../../features/wallet/WalletMenu';
+import { InjectionAlert, useInjection } from '../../features/wallet/useInjection';
+import { SANDBOX_NETWORK } from '../../features/wallet/sandbox-accounts';
+import { SchemaForm, type FormData, type SchemaFormHandle } from '../contract/interact/SchemaForm';
+import { DEPLOY_MESSAGES, fileError, parseCode, storageValue, type ParsedCode } from './deploy-logic';
+
+/** /deploy: 'Upload code' then 'Configure contract's initial storage', originated with the wallet. */
+export function DeployPage() {
+  const config = useAppConfig();
+  const [step, setStep] = useState(0);
+  const [file, setFile] = useState<File | null>(null);
+  const [uploadError, setUploadError] = useState<string | null>(null);
+  const [parsed, setParsed] = useState<ParsedCode | null>(null);
+  const [network, setNetwork] = useState(
+    config.networks.includes(SANDBOX_NETWORK) ? SANDBOX_NETWORK : (config.networks[0] ?? ''),
+  );
+  const [formData, setFormData] = useState<FormData>({});
+  const [balance, setBalance] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [contract, setContract] = useState<string | null>(null);
+  const formRef = useRef<SchemaFormHandle>(null);
+  const session = useWallet(network);
+  const injection = useInjection(network);
+
+  const upload = async () => {
+    const bad = fileError(file);
+    if (bad || !file) return setUploadError(bad);
+    try {
+      const result = parseCode(await file.text());
+      setParsed(result);
+      setFormData(result.model);
+      setUploadError(null);
+      setStep(1);
+    } catch (e) {
+      setUploadError(`${DEPLOY_MESSAGES.uploadFailed}${e instanceof Error ? ` ${e.message}` : ''}`);
+    }
+  };
+
+  const deploy = async () => {
+    if (!parsed) return;
+    setError(null);
+    setContract(null);
+    if (formRef.current && !formRef.current.validateForm()) return;
+    if (balance.trim() && !/^\d+$/.test(balance.trim())) return setError('Balance: Only digits are allowed');
+    let storage;
+    try {
+      storage = storageValue(parsed.storageType, formData);
+    } catch (e) {
+      return setError(e instanceof Error ? e.message : String(e));
+    }
+    await injection.run(async () => {
+      const wallet = await session.requestWallet();
+      const res = await wallet.originate({
+        kind: 'origination',
+        script: { code: parsed.code, storage },
+        balance: balance.trim() || '0',
+      });
+      setContract(res.contractAddress ?? null);
+      return res.opHash;
+    }, setError);
+  };
+
+  return (
+    <Box sx={{ py: 2 }}>
+      <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center', mb: 2 }}>
+        <Typography variant="h5" component="h1">
+          Deploy a contract
+        </Typography>
+        <WalletMenu session={session} />
+      </Stack>
+      <Stepper activeStep={step} orientation="vertical">
+        <Step>
+          <StepLabel>Upload code</StepLabel>
+          <StepContent>
+            <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>
+              <Button component="label" variant="outlined">
+                Choose file
+                <input
+                  hidden
+                  type="file"
+                  accept=".tz,.txt,text/plain"
+                  aria-label="Michelson code file"
+                  onChange={(e) => {
+                    setFile(e.target.files?.[0] ?? null);
+                    setUploadError(null);
+                  }}
+                />
+              </Button>
+              <Typography variant="body2">{file ? file.name : 'No file selected'}</Typography>
+              <Typography variant="caption" color="text.secondary">
+                {DEPLOY_MESSAGES.help}
+              </Typography>
+              {uploadError ? <Alert severity="error">{uploadError}</Alert> : null}
+              <Button variant="contained" onClick={() => void upload()}>
+                Continue
+              </Button>
+            </Stack>
+          </StepContent>
+        </Step>
+        <Step>
+          <StepLabel>Configure contract&apos;s initial storage</StepLabel>
+          <StepContent>
+            {parsed ? (
+              <Stack spacing={2}>
+                <TextField
+                  select
+                  size="small"
+                  label="Network"
+                  value={network}
+                  onChange={(e) => setNetwork(e.target.value)}
+                  sx={{ maxWidth: 240 }}
+                >
+                  {config.networks.map((n) => (
+                    <MenuItem key={n} value={n}>
+                      {n}
+                    </MenuItem>
+                  ))}
+                </TextField>
+                <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-label="Initial storage">
+                  <SchemaForm
+                    ref={formRef}
+                    schema={parsed.schema}
+                    formData={formData}
+                    onChange={setFormData}
+                  />
+                </Paper>
+                <TextField
+                  size="small"
+                  label="Balance (mutez)"
+                  value={balance}
+                  onChange={(e) => setBalance(e.target.value)}
+                  sx={{ maxWidth: 240 }}
+                />
+                <TypedefPanel typedef={parsed.typedef} title="Storage type" />
+                <Stack direction="row" spacing={1}>
+                  <Button onClick={() => setStep(0)}>Back</Button>
+                  <Button variant="contained" disabled={injection.busy} onClick={() => void deploy()}>
+                    Deploy
+                  </Button>
+                </Stack>
+                {error ? <Alert severity="error">{error}</Alert> : null}
+                <InjectionAlert injection={injection} />
+                {contract && injection.lastHash ? (
+                  <Link component={RouterLink} to={`/${network}/${contract}`}>
+                    Open contract {contract}
+                  </Link>
+                ) : null}
+              </Stack>
+            ) : null}
+          </StepContent>
+        </Step>
+      </Stepper>
+      {session.dialogs}
+    </Box>
+  );
+}

@@ -1,0 +1,200 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { renderApp } from '../../app/testing/render-app';
+import { mockFetch } from '../../app/testing/mock-fetch';
+
+const KT = (n: number) => `KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXit${'123456789ABCDEFGH'[n]}`;
+const OP = 'ooz6h1jcE4qP9ZhUq9ygqXDqvcWHJbRW9wYjKr2LXGzeLFhzZsh';
+const row = (n: number) => ({
+  id: n,
+  address: KT(n),
+  last_action: '2026-01-01T10:00:00Z',
+  operations_count: 1234 + n,
+});
+
+const hicToken = {
+  type: 'token',
+  value: 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton',
+  found_by: 'Name',
+  highlights: { Name: ['<em>hic</em> et nunc'] },
+  body: {
+    Network: 'mainnet',
+    Address: 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton',
+    TokenID: 152,
+    Name: 'hic et nunc DAO',
+  },
+};
+
+beforeEach(() => {
+  vi.stubGlobal('scrollTo', vi.fn());
+  localStorage.clear();
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+function standardRoutes(extra: [string | RegExp, unknown][] = []) {
+  return mockFetch([
+    ...extra,
+    ['GET /v1/head', []],
+    [
+      /GET \/v1\/stats\/\w+\/recently_called_contracts/,
+      (c: { url: string }) => {
+        const offset = Number(new URL(c.url, 'http://x').searchParams.get('offset'));
+        return offset >= 6 ? [row(7)] : [row(offset + 1), row(offset + 2), row(offset + 3)];
+      },
+    ],
+    [
+      'GET /search/v1/account/',
+      (c: { url: string }) =>
+        c.url.endsWith(KT(1))
+          ? { TZIP: { Name: 'Quipuswap FA1.2 Exchange Pool' } }
+          : new Response(null, { status: 204 }),
+    ],
+    ['POST /search/v1/suggest', { items: [hicToken] }],
+  ]);
+}
+
+describe('home: recently called contracts', () => {
+  it('shows 3 rows per page with aliases cut at 20 characters', async () => {
+    const net = standardRoutes();
+    renderApp('/');
+    const table = await screen.findByRole('table', { name: 'Recently called contracts on mainnet' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(4));
+    expect(await within(table).findByRole('link', { name: 'Quipuswap FA1.2 Exch…' })).toBeTruthy();
+    expect(within(table).getByRole('link', { name: 'Quipuswap FA1.2 Exch…' }).getAttribute('href')).toBe(
+      `/mainnet/${KT(1)}/operations`,
+    );
+    expect(within(table).getAllByText('1.2K')).toHaveLength(3);
+    expect(net.callsTo('GET /v1/stats/mainnet/recently_called_contracts')[0]?.url).toContain(
+      'size=3&offset=0',
+    );
+  });
+
+  it('pages through the table and starts again at page 1 when the network changes', async () => {
+    const net = standardRoutes();
+    renderApp('/');
+    await screen.findByText('Quipuswap FA1.2 Exch…');
+    fireEvent.click(screen.getByRole('button', { name: 'Go to next page' }));
+    await waitFor(() =>
+      expect(net.calls.some((c) => c.url.includes('mainnet/recently_called_contracts?size=3&offset=3'))).toBe(
+        true,
+      ),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'ghostnet' }));
+    await screen.findByRole('table', { name: 'Recently called contracts on ghostnet' });
+    await waitFor(() =>
+      expect(
+        net.calls.some((c) => c.url.includes('ghostnet/recently_called_contracts?size=3&offset=0')),
+      ).toBe(true),
+    );
+    expect(net.calls.some((c) => c.url.includes('ghostnet/recently_called_contracts?size=3&offset=3'))).toBe(
+      false,
+    );
+    expect(screen.getByText(/^1–3/)).toBeTruthy();
+  });
+
+  it("says 'No called contracts found' for an empty network", async () => {
+    mockFetch([
+      ['GET /v1/head', []],
+      ['GET /v1/stats/', []],
+    ]);
+    renderApp('/');
+    expect(await screen.findByText('No called contracts found')).toBeTruthy();
+  });
+});
+
+describe('home: search box', () => {
+  const type = (text: string) =>
+    fireEvent.change(screen.getByRole('combobox', { name: 'Search' }), { target: { value: text } });
+  const enter = () => fireEvent.keyDown(screen.getByRole('combobox', { name: 'Search' }), { key: 'Enter' });
+
+  it('asks suggestions once the text has rested for 200 ms, trimmed', async () => {
+    const net = standardRoutes();
+    renderApp('/');
+    await screen.findByRole('combobox', { name: 'Search' });
+    type('h');
+    type('hi');
+    type('  hic ');
+    expect(await screen.findByRole('option', { name: /hic et nunc DAO/ })).toBeTruthy();
+    const suggests = net.callsTo('POST /search/v1/suggest');
+    expect(suggests.map((c) => c.body)).toEqual([{ query: 'hic', size: 10, filters: {} }]);
+  });
+
+  it('cuts the text to 255 characters', async () => {
+    const net = standardRoutes();
+    renderApp('/');
+    await screen.findByRole('combobox', { name: 'Search' });
+    type(`${'x'.repeat(300)}`);
+    await waitFor(() => expect(net.callsTo('POST /search/v1/suggest')).toHaveLength(1));
+    expect((net.callsTo('POST /search/v1/suggest')[0]?.body as { query: string }).query).toHaveLength(255);
+  });
+
+  it('opens a chosen suggestion and remembers it in the recent searches', async () => {
+    standardRoutes();
+    const { router } = renderApp('/');
+    await screen.findByRole('combobox', { name: 'Search' });
+    type('hic');
+    fireEvent.click(await screen.findByRole('option', { name: /hic et nunc DAO/ }));
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe('/mainnet/KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton/tokens'),
+    );
+    expect(router.state.location.search).toBe('?search=152');
+    expect(localStorage.getItem('version')).toBe('0');
+    expect(JSON.parse(localStorage.getItem('history') ?? '[]')).toEqual([
+      expect.objectContaining({
+        value: 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton',
+        type: 'token',
+        alias: 'hic et nunc DAO',
+      }),
+    ]);
+  });
+
+  it('shows recent searches while the box is empty', async () => {
+    localStorage.setItem('version', '0');
+    localStorage.setItem('history', JSON.stringify([{ value: 'tzBTC', type: 'text' }]));
+    standardRoutes();
+    const { router } = renderApp('/');
+    const box = await screen.findByRole('combobox', { name: 'Search' });
+    fireEvent.mouseDown(box);
+    fireEvent.click(await screen.findByRole('option', { name: /tzBTC/ }));
+    await waitFor(() => expect(router.state.location.search).toBe('?text=tzBTC'));
+  });
+
+  it('Enter: text longer than 2 characters opens the search page, shorter does nothing', async () => {
+    standardRoutes();
+    const { router } = renderApp('/');
+    await screen.findByRole('combobox', { name: 'Search' });
+    type('ab');
+    enter();
+    expect(router.state.location.pathname).toBe('/');
+    type('hic et nunc');
+    enter();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/search'));
+    expect(router.state.location.search).toBe('?text=hic+et+nunc');
+  });
+
+  it('Enter: a contract address or an operation hash opens it directly', async () => {
+    standardRoutes();
+    const { router } = renderApp('/');
+    await screen.findByRole('combobox', { name: 'Search' });
+    type(OP);
+    enter();
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/mainnet/opg/${OP}/contents`));
+    await act(() => router.navigate('/'));
+    fireEvent.change(await screen.findByRole('combobox', { name: 'Search' }), { target: { value: KT(4) } });
+    enter();
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/mainnet/${KT(4)}/operations`));
+  });
+
+  it('carries the framework advertisement line', async () => {
+    standardRoutes();
+    renderApp('/');
+    expect((await screen.findByRole('link', { name: 'DipDup' })).getAttribute('href')).toBe(
+      'https://dipdup.io',
+    );
+  });
+});

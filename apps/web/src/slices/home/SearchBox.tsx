@@ -1,0 +1,180 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import Autocomplete from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
+import InputAdornment from '@mui/material/InputAdornment';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import HistoryIcon from '@mui/icons-material/History';
+import SearchIcon from '@mui/icons-material/Search';
+import { suggest } from '../../api/services';
+import type { SearchItem } from '../../api/search-types';
+import { addToHistory, readHistory, type HistoryItem } from '../../features/history/search-history';
+import { isContractAddress, isOperationHash } from '../../shared/chain/patterns';
+import { defaultNetwork } from '../../shared/config/network-defaults';
+import { useAppConfig } from '../../shared/config/useAppConfig';
+import { shorten } from '../../shared/format/format';
+import { Highlighted } from '../../shared/highlight/Highlighted';
+import { useDebouncedValue } from '../../shared/hooks/useDebouncedValue';
+import { browserStorage } from '../../shared/storage/local-storage';
+import {
+  MAX_QUERY_LENGTH,
+  SUGGEST_DEBOUNCE_MS,
+  enterPath,
+  historyPath,
+  normalizeQuery,
+  searchPagePath,
+  suggestionPath,
+} from './search-box-logic';
+
+interface Option {
+  key: string;
+  primary: string;
+  secondary: string;
+  highlight: string | null;
+  path: string;
+  history: HistoryItem;
+  recent: boolean;
+}
+
+function fromSuggestion(item: SearchItem, index: number): Option | null {
+  const path = suggestionPath(item);
+  if (path === null) return null;
+  const b = item.body;
+  const value = item.type === 'operation' ? b.Hash || item.value : b.Address || item.value;
+  const name = b.Name || (item.type === 'token' ? `Token ${b.TokenID}` : '');
+  const fragment = item.highlights[item.found_by]?.[0] ?? null;
+  return {
+    key: `s${index}`,
+    primary: name || shorten(value, 12, 8),
+    secondary: [
+      b.Network,
+      item.type === 'bigmapkey' ? `big map ${b.BigMapID}` : item.type,
+      item.found_by && `found by ${item.found_by}`,
+    ]
+      .filter(Boolean)
+      .join(' · '),
+    highlight: fragment,
+    path,
+    history: { value, type: item.type, ...(name ? { alias: name } : {}), shortcut: path, second: b.Network },
+    recent: false,
+  };
+}
+
+function fromHistory(item: HistoryItem, index: number): Option {
+  return {
+    key: `h${index}`,
+    primary: item.alias || shorten(item.value, 12, 8),
+    secondary: ['recent', item.second].filter(Boolean).join(' · '),
+    highlight: null,
+    path: historyPath(item.shortcut, item.value),
+    history: item,
+    recent: true,
+  };
+}
+
+/** The home search box: suggestions (debounced 200 ms) or, while empty, the 10 most recent searches. */
+export function SearchBox() {
+  const config = useAppConfig();
+  const navigate = useNavigate();
+  const [input, setInput] = useState('');
+  const [history, setHistory] = useState(() => readHistory(browserStorage()));
+  const query = normalizeQuery(input);
+  const debounced = useDebouncedValue(query, SUGGEST_DEBOUNCE_MS);
+  const suggestions = useQuery({
+    queryKey: ['suggest', debounced],
+    queryFn: ({ signal }) => suggest(debounced, { signal }),
+    enabled: debounced.length > 0,
+    staleTime: 30_000,
+    retry: false,
+  });
+  const items = debounced === query && query.length > 0 ? (suggestions.data ?? []) : [];
+  const options: Option[] =
+    query.length === 0
+      ? history.map(fromHistory)
+      : items.map(fromSuggestion).filter((o): o is Option => o !== null);
+
+  const open = (path: string, entry: HistoryItem) => {
+    setHistory(addToHistory(browserStorage(), entry));
+    void navigate(path);
+  };
+
+  const onEnter = (text: string) => {
+    const path = enterPath(text, {
+      suggestions: items,
+      sandboxMode: config.sandbox_mode,
+      networks: config.networks,
+      defaultNetwork: defaultNetwork(config),
+    });
+    if (path === null) return;
+    const value = normalizeQuery(text);
+    const type = isContractAddress(value) ? 'account' : isOperationHash(value) ? 'operation' : 'text';
+    open(path, { value, type, ...(path === searchPagePath(value) ? {} : { shortcut: path }) });
+  };
+
+  return (
+    <Autocomplete<Option, false, false, true>
+      freeSolo
+      options={options}
+      filterOptions={(o) => o}
+      getOptionLabel={(o) => (typeof o === 'string' ? o : o.primary)}
+      getOptionKey={(o) => (typeof o === 'string' ? o : o.key)}
+      inputValue={input}
+      onInputChange={(_e, value, reason) => {
+        if (reason !== 'reset') setInput(value.slice(0, MAX_QUERY_LENGTH));
+      }}
+      value={null}
+      onChange={(_e, value) => {
+        if (value === null) return;
+        if (typeof value === 'string') onEnter(value);
+        else open(value.path, value.history);
+      }}
+      loading={suggestions.isFetching}
+      noOptionsText={query.length === 0 ? 'No recent searches' : 'No suggestions'}
+      renderOption={({ key, ...props }, option) => (
+        <Box component="li" key={key} {...props} sx={{ display: 'flex', gap: 1.5, alignItems: 'center' }}>
+          {option.recent ? (
+            <HistoryIcon fontSize="small" color="disabled" />
+          ) : (
+            <SearchIcon fontSize="small" color="disabled" />
+          )}
+          <Box sx={{ minWidth: 0, flexGrow: 1 }}>
+            <Typography noWrap>{option.primary}</Typography>
+            <Typography variant="caption" color="text.secondary" component="div" noWrap>
+              {option.secondary}
+            </Typography>
+          </Box>
+          {option.highlight ? (
+            <Typography variant="body2" color="text.secondary" noWrap sx={{ maxWidth: '40%' }}>
+              <Highlighted fragment={option.highlight} />
+            </Typography>
+          ) : null}
+        </Box>
+      )}
+      renderInput={(params) => (
+        <TextField
+          {...params}
+          label="Search"
+          placeholder="Search anything: address, entrypoint, token, operation hash…"
+          slotProps={{
+            ...params.slotProps,
+            htmlInput: {
+              ...params.slotProps.htmlInput,
+              maxLength: MAX_QUERY_LENGTH + 20,
+              'aria-label': 'Search',
+            },
+            input: {
+              ...params.slotProps.input,
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon />
+                </InputAdornment>
+              ),
+            },
+          }}
+        />
+      )}
+    />
+  );
+}

@@ -1,0 +1,89 @@
+/**
+ * Rules of the home search box (discovery spec §5): the text is trimmed and cut to 255 characters; Enter on
+ * a contract address or an operation hash opens it (on sandboxnet in sandbox mode, else on the network of a
+ * matching suggestion, else the default network); other text longer than 2 characters opens the search page.
+ */
+import type { SearchItem } from '../../api/search-types';
+import { isAddress, isContractAddress, isOperationHash, isUnsignedId } from '../../shared/chain/patterns';
+import { SANDBOX_NETWORK } from '../../shared/config/network-defaults';
+
+export const MAX_QUERY_LENGTH = 255;
+export const SUGGEST_DEBOUNCE_MS = 200;
+
+export function normalizeQuery(text: string): string {
+  return text.trim().slice(0, MAX_QUERY_LENGTH).trim();
+}
+
+export function searchPagePath(text: string): string {
+  return `/search?${new URLSearchParams({ text }).toString()}`;
+}
+
+const NETWORK_RE = /^[a-z][a-z0-9_-]{0,31}$/;
+
+/** The page a suggestion opens, or null when its fields do not make a valid link. */
+export function suggestionPath(item: SearchItem): string | null {
+  const {
+    Network: network,
+    Address: address,
+    Hash: hash,
+    BigMapID: ptr,
+    KeyHash: keyHash,
+    TokenID: tokenId,
+  } = item.body;
+  if (!NETWORK_RE.test(network)) return null;
+  switch (item.type) {
+    case 'account':
+      return isAddress(address) ? `/${network}/${address}/operations` : null;
+    case 'operation': {
+      const opHash = hash || item.value;
+      return isOperationHash(opHash) ? `/${network}/opg/${opHash}/contents` : null;
+    }
+    case 'bigmapkey':
+      if (!isContractAddress(address) || ptr === null) return null;
+      return /^expr[1-9A-HJ-NP-Za-km-z]{50}$/.test(keyHash)
+        ? `/${network}/${address}/storage/big_map/${ptr}/${keyHash}`
+        : `/${network}/${address}/storage/big_map/${ptr}/keys`;
+    case 'token':
+      if (!isContractAddress(address)) return null;
+      return isUnsignedId(tokenId)
+        ? `/${network}/${address}/tokens?${new URLSearchParams({ search: tokenId }).toString()}`
+        : `/${network}/${address}/tokens`;
+  }
+}
+
+interface EnterContext {
+  suggestions: readonly SearchItem[];
+  sandboxMode: boolean;
+  networks: readonly string[];
+  defaultNetwork: string | null;
+}
+
+function exactHitNetwork(value: string, ctx: EnterContext): string | null {
+  if (ctx.sandboxMode && ctx.networks.includes(SANDBOX_NETWORK)) return SANDBOX_NETWORK;
+  const hit = ctx.suggestions.find(
+    (s) => s.value === value || s.body.Address === value || s.body.Hash === value,
+  );
+  if (hit && ctx.networks.includes(hit.body.Network)) return hit.body.Network;
+  return ctx.defaultNetwork;
+}
+
+/** Where Enter goes for the typed text, or null when it does nothing (2 characters or fewer). */
+export function enterPath(text: string, ctx: EnterContext): string | null {
+  const query = normalizeQuery(text);
+  if (isContractAddress(query)) {
+    const network = exactHitNetwork(query, ctx);
+    if (network) return `/${network}/${query}/operations`;
+  }
+  if (isOperationHash(query)) {
+    const network = exactHitNetwork(query, ctx);
+    if (network) return `/${network}/opg/${query}/contents`;
+  }
+  return query.length > 2 ? searchPagePath(query) : null;
+}
+
+/** A history entry's page: only same-site paths are followed. */
+export function historyPath(shortcut: string | undefined, value: string): string {
+  return shortcut && shortcut.startsWith('/') && !shortcut.startsWith('//')
+    ? shortcut
+    : searchPagePath(value);
+}

@@ -1,0 +1,93 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import DataObjectIcon from '@mui/icons-material/DataObject';
+import { networkConstantsQuery } from '../../api/queries';
+import type { NetworkState } from '../../api/types';
+import { useAppConfig } from '../../shared/config/useAppConfig';
+import { formatNumber } from '../../shared/format/format';
+import { RawJsonDialog } from '../../shared/json/RawJsonDialog';
+
+/** The eight fields of the Network Info panel, in order. */
+export function networkInfoFields(s: NetworkState): [string, string][] {
+  return [
+    ['Chain ID', s.chain_id || '—'],
+    ['Protocol', s.protocol || '—'],
+    ['Head Level', formatNumber(s.level)],
+    ['Head Hash', s.hash || '—'],
+    ['Hard Gas Limit per Operation', formatNumber(s.hard_gas_limit_per_operation)],
+    ['Hard Storage Limit per Operation', formatNumber(s.hard_storage_limit_per_operation)],
+    ['Time Between Blocks', `${formatNumber(s.time_between_blocks)} s`],
+    ['Cost per byte', `${formatNumber(s.cost_per_byte)} mutez`],
+  ];
+}
+
+export function NetworkInfoPanel({ network, state }: { network: string; state: NetworkState | undefined }) {
+  const [open, setOpen] = useState(false);
+  const config = useAppConfig();
+  const hasRpc = Boolean(config.rpc_endpoints[network]);
+  const constants = useQuery({ ...networkConstantsQuery(network, hasRpc), enabled: open });
+  return (
+    <Paper variant="outlined" component="section" aria-labelledby="network-info-title" sx={{ p: 2 }}>
+      <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center', mb: 1 }}>
+        <Typography id="network-info-title" variant="h6" component="h2">
+          Network Info
+        </Typography>
+        <Button startIcon={<DataObjectIcon />} onClick={() => setOpen(true)}>
+          Constants
+        </Button>
+      </Stack>
+      <Stack
+        component="dl"
+        sx={{
+          m: 0,
+          display: 'grid',
+          gridTemplateColumns: { xs: '1fr', sm: 'minmax(200px, auto) 1fr' },
+          columnGap: 2,
+          rowGap: 0.5,
+        }}
+      >
+        {(state ? networkInfoFields(state) : networkInfoFields(EMPTY)).map(([label, value]) => (
+          <Stack key={label} sx={{ display: 'contents' }}>
+            <Typography component="dt" variant="body2" color="text.secondary">
+              {label}
+            </Typography>
+            <Typography
+              component="dd"
+              variant="body2"
+              sx={{ m: 0, fontFamily: 'monospace', wordBreak: 'break-all', mb: { xs: 1, sm: 0 } }}
+            >
+              {state ? value : <Skeleton width="60%" />}
+            </Typography>
+          </Stack>
+        ))}
+      </Stack>
+      <RawJsonDialog
+        open={open}
+        onClose={() => setOpen(false)}
+        title={`Constants of ${network}`}
+        value={constants.data}
+        loading={constants.isFetching}
+        error={constants.error?.message ?? null}
+      />
+    </Paper>
+  );
+}
+
+const EMPTY: NetworkState = {
+  network: '',
+  hash: '',
+  level: 0,
+  chain_id: '',
+  timestamp: '',
+  protocol: '',
+  cost_per_byte: 0,
+  hard_gas_limit_per_operation: 0,
+  hard_storage_limit_per_operation: 0,
+  time_between_blocks: 0,
+  stats: null,
+};

@@ -1,0 +1,240 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { renderApp } from '../../app/testing/render-app';
+import { mockFetch } from '../../app/testing/mock-fetch';
+
+const KT = (c: string) => `KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXit${c}`;
+const block = (network: string, protocol: string, level: number) => ({
+  network,
+  hash: `BLockHash${network}`,
+  level,
+  predecessor: '',
+  chain_id: network === 'mainnet' ? 'NetXdQprcVkpaWU' : 'NetXnHfVqm9iesp',
+  timestamp: '2025-11-20T10:00:00Z',
+  protocol,
+  cost_per_byte: 250,
+  hard_gas_limit_per_operation: 1040000,
+  hard_storage_limit_per_operation: 60000,
+  time_between_blocks: 10,
+  stats: { contracts_count: 5, global_constants_count: 2, operations_count: 100 },
+});
+const STATS = [
+  block('ghostnet', 'PsParisCZo7KAh1Z1smVd9ZMZ1HHn5gkzbM94V3PLCpknFWhUAi', 10),
+  block('mainnet', 'PtParisBxoLz5gzMmn3d9WBQNoPSZakgnkMC2VNuQ3KXfUtUQeZ', 5_123_456),
+  block('sandboxnet', 'ProtoALphaALphaALphaALphaALphaALphaALphaALphaDdp3zK', 42),
+];
+const calledRow = (c: string) => ({
+  id: 1,
+  address: KT(c),
+  last_action: '2025-11-20T09:00:00Z',
+  operations_count: 42,
+});
+const EXPR = 'exprtZBwZUeYYYfUs9B9Rg2ywHezVHnCCnmF9WsDQVrs582dSK63dC';
+
+class NoopResizeObserver {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+
+beforeEach(() => {
+  vi.stubGlobal('scrollTo', vi.fn());
+  vi.stubGlobal('ResizeObserver', NoopResizeObserver);
+  localStorage.clear();
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function routes(extra: [string | RegExp, unknown][] = []) {
+  return mockFetch([
+    ...extra,
+    ['GET /v1/stats/mainnet/recently_called_contracts', '123456789A'.split('').map(calledRow)],
+    ['GET /v1/stats/', []],
+    ['GET /v1/stats', STATS],
+    ['GET /search/v1/account/mainnet/' + KT('1'), { TzKT: { Name: 'Youves synthetic asset uUSD minter' } }],
+    ['GET /search/v1/account/', new Response(null, { status: 204 })],
+    [
+      'GET /v1/global_constants/mainnet?',
+      [{ address: EXPR, timestamp: '2025-01-02T03:04:05Z', level: 2_500_000, links_count: 17 }],
+    ],
+    ['GET /v1/global_constants/', []],
+    [
+      'GET /rpc/mainnet/chains/main/blocks/head/context/constants',
+      { proof_of_work_nonce_size: 8, nonce_length: 32, cost_per_byte: '250' },
+    ],
+  ]);
+}
+
+describe('network page', () => {
+  it('shows the breadcrumb, the sorted sidebar and the eight Network Info fields', async () => {
+    routes();
+    renderApp('/mainnet/recently_called');
+    const crumbs = await screen.findByRole('navigation', { name: 'Breadcrumb' });
+    expect(within(crumbs).getByRole('link', { name: 'Home' }).getAttribute('href')).toBe('/');
+    const sidebar = screen.getByRole('navigation', { name: 'Networks' });
+    await waitFor(() => expect(within(sidebar).getAllByRole('link')).toHaveLength(3));
+    expect(
+      within(sidebar)
+        .getAllByRole('link')
+        .map((l) => l.getAttribute('href')),
+    ).toEqual(['/mainnet/recently_called', '/sandboxnet/recently_called', '/ghostnet/recently_called']);
+    expect(within(sidebar).getByText(/^PtParisB ·/)).toBeTruthy();
+    const info = screen.getByRole('region', { name: 'Network Info' });
+    const terms = within(info)
+      .getAllByRole('term')
+      .map((t) => t.textContent);
+    expect(terms).toEqual([
+      'Chain ID',
+      'Protocol',
+      'Head Level',
+      'Head Hash',
+      'Hard Gas Limit per Operation',
+      'Hard Storage Limit per Operation',
+      'Time Between Blocks',
+      'Cost per byte',
+    ]);
+    expect(await within(info).findByText('NetXdQprcVkpaWU')).toBeTruthy();
+    expect(within(info).getByText('5,123,456')).toBeTruthy();
+    expect(within(info).getByText('1,040,000')).toBeTruthy();
+    expect(within(info).getByText('10 s')).toBeTruthy();
+  });
+
+  it('lists 10 recently called contracts with aliases cut at 24 characters', async () => {
+    const net = routes();
+    renderApp('/mainnet/recently_called');
+    const table = await screen.findByRole('table', { name: 'Recently called contracts on mainnet' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(11));
+    expect(await within(table).findByRole('link', { name: 'Youves synthetic asset u…' })).toBeTruthy();
+    expect(net.callsTo('GET /v1/stats/mainnet/recently_called_contracts')[0]?.url).toContain(
+      'size=10&offset=0',
+    );
+  });
+
+  it("says 'No called contracts found' and 'No global constants found' on an empty network", async () => {
+    routes();
+    renderApp('/ghostnet/recently_called');
+    expect(await screen.findByText('No called contracts found')).toBeTruthy();
+    fireEvent.click(screen.getByRole('tab', { name: 'Global constants' }));
+    expect(await screen.findByText('No global constants found')).toBeTruthy();
+  });
+
+  it('lists global constants with links to their pages', async () => {
+    const net = routes();
+    renderApp('/mainnet/constants');
+    const table = await screen.findByRole('table', { name: 'Global constants on mainnet' });
+    const link = await within(table).findByRole('link', { name: /exprtZBwZU/ });
+    expect(link.getAttribute('href')).toBe(`/constant/mainnet/${EXPR}`);
+    expect(within(table).getByText('17')).toBeTruthy();
+    expect(net.callsTo('GET /v1/global_constants/mainnet')[0]?.url).toBe(
+      '/v1/global_constants/mainnet?size=10&offset=0',
+    );
+  });
+
+  it('opens the network constants as raw JSON from the node', async () => {
+    const net = routes();
+    renderApp('/mainnet/recently_called');
+    fireEvent.click(await screen.findByRole('button', { name: 'Constants' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Constants of mainnet' });
+    await waitFor(() =>
+      expect(within(dialog).getByTestId('raw-json').textContent).toContain('"nonce_length": 32'),
+    );
+    expect(net.callsTo('GET /rpc/mainnet/chains/main/blocks/head/context/constants')).toHaveLength(1);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('renders constants over 10,000 characters in steps', async () => {
+    const big = Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`constant_${i}`, 'v'.repeat(60)]));
+    routes([['GET /rpc/mainnet/', big]]);
+    renderApp('/mainnet/recently_called');
+    fireEvent.click(await screen.findByRole('button', { name: 'Constants' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Constants of mainnet' });
+    expect(await within(dialog).findByText(/^Rendering: step \d+ of \d+$/)).toBeTruthy();
+    await waitFor(() =>
+      expect(within(dialog).getByTestId('raw-json').textContent).toContain('"constant_399"'),
+    );
+    expect(JSON.parse(within(dialog).getByTestId('raw-json').textContent ?? '')).toEqual(big);
+  });
+
+  it("says 'Don't have an RPC endpoint for the ghostnet' without asking when none is configured", async () => {
+    const net = routes();
+    renderApp('/ghostnet/recently_called');
+    fireEvent.click(await screen.findByRole('button', { name: 'Constants' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Constants of ghostnet' });
+    expect(await within(dialog).findByText("Don't have an RPC endpoint for the ghostnet")).toBeTruthy();
+    expect(net.calls.filter((c) => c.url.startsWith('/rpc/'))).toHaveLength(0);
+  });
+
+  it("shows an RPC error's text", async () => {
+    routes([
+      [
+        'GET /rpc/mainnet/',
+        Response.json({ message: "Don't have an RPC endpoint for the mainnet" }, { status: 404 }),
+      ],
+    ]);
+    renderApp('/mainnet/recently_called');
+    fireEvent.click(await screen.findByRole('button', { name: 'Constants' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Constants of mainnet' });
+    expect(await within(dialog).findByText("Don't have an RPC endpoint for the mainnet")).toBeTruthy();
+  });
+});
+
+describe('network statistics', () => {
+  it('has a Statistics tab only where a stats service exists', async () => {
+    routes();
+    const { router } = renderApp('/sandboxnet/stats');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/sandboxnet/recently_called'));
+    expect(await screen.findByRole('tab', { name: 'Global constants' })).toBeTruthy();
+    expect(screen.queryByRole('tab', { name: 'Statistics' })).toBeNull();
+  });
+
+  it('draws four charts, monthly by default, and asks again when the period changes', async () => {
+    const point = (ts: number, value: string) => ({ ts, value });
+    const net = routes([
+      [/GET \/stats\/v1\/histogram\/consumed_gas/, []],
+      ['GET /stats/v1/summary/paid_storage_size_diff/sum?network=mainnet&field=Value', 3072],
+      ['GET /stats/v1/summary/', Response.json({ message: 'no summary' }, { status: 500 })],
+      ['GET /stats/v1/histogram/', [point(1_700_000_000, '4'), point(1_702_592_000, '7')]],
+    ]);
+    renderApp('/mainnet/stats');
+    for (const title of [
+      'Deployments',
+      'Contract calls',
+      'Paid storage size diff, KB',
+      'Consumed gas ×10⁶',
+    ]) {
+      expect(await screen.findByRole('heading', { name: title })).toBeTruthy();
+    }
+    await waitFor(() => expect(net.callsTo('GET /stats/v1/histogram/')).toHaveLength(4));
+    const urls = net
+      .callsTo('GET /stats/v1/histogram/')
+      .map((c) => c.url)
+      .sort();
+    expect(urls).toEqual([
+      '/stats/v1/histogram/consumed_gas/sum/month?network=mainnet&field=Used',
+      '/stats/v1/histogram/originations/count/month?network=mainnet&Status=1',
+      '/stats/v1/histogram/paid_storage_size_diff/sum/month?network=mainnet&field=Value',
+      '/stats/v1/histogram/transactions/count/month?network=mainnet&Entrypoint.isnotnull=&Status=1',
+    ]);
+    const storage = screen.getByRole('region', { name: 'Paid storage size diff, KB' });
+    expect(await within(storage).findByText('storage bytes paid · total 3')).toBeTruthy();
+    const gas = screen.getByRole('region', { name: 'Consumed gas ×10⁶' });
+    expect(await within(gas).findByText('No data for this period are available')).toBeTruthy();
+    const deployments = screen.getByRole('region', { name: 'Deployments' });
+    expect(within(deployments).getByRole('button', { name: 'Month' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    fireEvent.click(within(deployments).getByRole('button', { name: 'Week' }));
+    await waitFor(() =>
+      expect(
+        net.calls.some(
+          (c) => c.url === '/stats/v1/histogram/originations/count/week?network=mainnet&Status=1',
+        ),
+      ).toBe(true),
+    );
+    expect(within(deployments).queryByText('No data for this period are available')).toBeNull();
+  });
+});

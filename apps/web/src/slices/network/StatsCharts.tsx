@@ -1,0 +1,102 @@
+/** The Statistics tab's charts; loaded lazily with @mui/x-charts (only this module imports it). */
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { LineChart } from '@mui/x-charts/LineChart';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import Typography from '@mui/material/Typography';
+import { fetchHistogram, fetchSummary } from '../../api/services';
+import { NETWORK_SERIES, TIMEFRAMES, type Timeframe } from '../../api/stats-types';
+import { formatNumber } from '../../shared/format/format';
+import {
+  DEFAULT_TIMEFRAME,
+  NETWORK_CHARTS,
+  NO_DATA_TEXT,
+  chartData,
+  type ChartDefinition,
+} from './stats-series';
+
+const LABELS: Record<Timeframe, string> = { day: 'Day', week: 'Week', month: 'Month', year: 'Year' };
+
+function StatsChart({ network, chart }: { network: string; chart: ChartDefinition }) {
+  const [timeframe, setTimeframe] = useState<Timeframe>(DEFAULT_TIMEFRAME);
+  const query = useQuery({
+    queryKey: ['stats_histogram', network, chart.id, timeframe],
+    queryFn: ({ signal }) => fetchHistogram(network, NETWORK_SERIES[chart.id], timeframe, { signal }),
+    staleTime: 60_000,
+  });
+  const summary = useQuery({
+    queryKey: ['stats_summary', network, chart.id],
+    queryFn: ({ signal }) => fetchSummary(network, NETWORK_SERIES[chart.id], { signal }),
+    staleTime: 60_000,
+    meta: { silent: true },
+  });
+  const data = chartData(query.data ?? [], chart.scale);
+  const titleId = `chart-${chart.id}`;
+  return (
+    <Paper variant="outlined" component="section" aria-labelledby={titleId} sx={{ p: 2 }}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ justifyContent: 'space-between', gap: 1, mb: 1 }}>
+        <div>
+          <Typography id={titleId} variant="h6" component="h3">
+            {chart.title}
+          </Typography>
+          <Typography variant="caption" color="text.secondary" component="p">
+            {chart.description}
+            {summary.data !== undefined ? ` · total ${formatNumber(chart.scale(summary.data), 4)}` : ''}
+          </Typography>
+        </div>
+        <ToggleButtonGroup
+          exclusive
+          size="small"
+          value={timeframe}
+          aria-label={`${chart.title} period`}
+          onChange={(_e, next: Timeframe | null) => {
+            if (next) setTimeframe(next);
+          }}
+        >
+          {TIMEFRAMES.map((t) => (
+            <ToggleButton key={t} value={t}>
+              {LABELS[t]}
+            </ToggleButton>
+          ))}
+        </ToggleButtonGroup>
+      </Stack>
+      {query.isPending ? (
+        <Skeleton variant="rounded" height={260} aria-label={`Loading ${chart.title}`} />
+      ) : data.x.length === 0 ? (
+        <Typography color="text.secondary" sx={{ height: 120, display: 'grid', placeItems: 'center' }}>
+          {NO_DATA_TEXT}
+        </Typography>
+      ) : (
+        <LineChart
+          height={260}
+          xAxis={[{ data: data.x, scaleType: 'time' }]}
+          yAxis={[{ valueFormatter: (v: number) => formatNumber(v, 2) }]}
+          series={[
+            {
+              data: data.y,
+              area: true,
+              showMark: false,
+              label: chart.title,
+              valueFormatter: (v) => (v === null ? '' : formatNumber(v, 4)),
+            },
+          ]}
+          hideLegend
+        />
+      )}
+    </Paper>
+  );
+}
+
+export default function StatsCharts({ network }: { network: string }) {
+  return (
+    <Stack sx={{ gap: 2 }}>
+      {NETWORK_CHARTS.map((chart) => (
+        <StatsChart key={chart.id} network={network} chart={chart} />
+      ))}
+    </Stack>
+  );
+}

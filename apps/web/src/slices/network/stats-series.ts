@@ -1,0 +1,38 @@
+/** The four charts of the network Statistics tab (discovery spec §2, §7, §9). */
+import type { ChartPoint, NetworkSeriesId } from '../../api/stats-types';
+
+export const NO_DATA_TEXT = 'No data for this period are available';
+export const DEFAULT_TIMEFRAME = 'month';
+
+export interface ChartDefinition {
+  id: NetworkSeriesId;
+  title: string;
+  description: string;
+  /** Turns a raw value into the unit shown. */
+  scale: (value: number) => number;
+}
+
+export const NETWORK_CHARTS: readonly ChartDefinition[] = [
+  { id: 'deployments', title: 'Deployments', description: 'originated contracts', scale: (v) => v },
+  {
+    id: 'contractCalls',
+    title: 'Contract calls',
+    description: 'transactions with an entrypoint',
+    scale: (v) => v,
+  },
+  {
+    id: 'paidStorage',
+    title: 'Paid storage size diff, KB',
+    description: 'storage bytes paid',
+    scale: (v) => v / 1024,
+  },
+  { id: 'consumedGas', title: 'Consumed gas ×10⁶', description: 'gas consumed', scale: (v) => v / 1e6 },
+];
+
+/** Chart data: dates in milliseconds and scaled values. */
+export function chartData(
+  points: readonly ChartPoint[],
+  scale: (v: number) => number,
+): { x: Date[]; y: number[] } {
+  return { x: points.map((p) => new Date(p.ts * 1000)), y: points.map((p) => scale(p.value)) };
+}

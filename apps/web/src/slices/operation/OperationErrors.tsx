@@ -1,0 +1,156 @@
+import { lazy, Suspense, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Grid from '@mui/material/Grid';
+import LinearProgress from '@mui/material/LinearProgress';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { errorLocationQuery } from '../../api/operation-api';
+import type { ErrorLocation, Operation, OperationError } from '../../api/opg-types';
+import { formatTez } from '../../shared/format/format';
+import { visibleErrors } from './operation-status';
+
+const isScriptRejected = (e: OperationError) => e.id.includes('script_rejected');
+const isMismatch = (e: OperationError) =>
+  e.id.includes('invalid_syntactic_constant') ||
+  e.id.includes('invalidSyntacticConstant') ||
+  e.expected_form !== null;
+const isBalanceTooLow = (e: OperationError) => e.id.includes('balance_too_low');
+
+const MichelsonViewer = lazy(async () => ({
+  default: (await import('../../shared/micheline/MichelsonViewer')).MichelsonViewer,
+}));
+
+/** The failed code window as plain text (shown while the highlighted viewer loads). */
+function PlainFailedCode({ location }: { location: ErrorLocation }) {
+  const lines = location.text.split('\n');
+  return (
+    <Box
+      component="pre"
+      sx={{ m: 0, mt: 1, p: 1, overflowX: 'auto', fontSize: 13, bgcolor: 'action.hover', borderRadius: 1 }}
+    >
+      {lines.map((line, i) => (
+        <Box component="div" key={i}>
+          <Box
+            component="span"
+            sx={{ color: 'text.secondary', userSelect: 'none', display: 'inline-block', minWidth: 40 }}
+          >
+            {location.first_row + i}
+          </Box>
+          {line}
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+/**
+ * The failed code window: 5 lines around the failing node, highlighted, numbered from `first_row`,
+ * with the node's span on `failed_row` marked red (columns 0-based, end exclusive).
+ */
+export function FailedCode({ location }: { location: ErrorLocation }) {
+  const mark = {
+    line: location.failed_row - location.first_row + 1,
+    startCol: location.start_col,
+    endCol: location.end_col,
+  };
+  return (
+    <Box sx={{ mt: 1 }}>
+      <Suspense fallback={<PlainFailedCode location={location} />}>
+        <MichelsonViewer
+          code={location.text}
+          label="Failed code"
+          firstLineNumber={location.first_row}
+          mark={mark}
+          maxHeight={240}
+        />
+      </Suspense>
+    </Box>
+  );
+}
+
+function FailedCodeLoader({ network, id }: { network: string; id: number }) {
+  const query = useQuery(errorLocationQuery(network, id));
+  if (query.isPending) return <LinearProgress aria-label="Loading failed code" />;
+  if (query.isError) return <Typography color="error">{query.error.message}</Typography>;
+  return <FailedCode location={query.data} />;
+}
+
+function ErrorAlert({ op, error }: { op: Operation; error: OperationError }) {
+  const [showCode, setShowCode] = useState(false);
+  const [showMismatch, setShowMismatch] = useState(false);
+  const canLocate = isScriptRejected(error) && op.id !== null;
+  return (
+    <Alert severity="error" variant="outlined" sx={{ '& .MuiAlert-message': { minWidth: 0, flexGrow: 1 } }}>
+      <AlertTitle>{error.title}</AlertTitle>
+      {error.descr ? <Typography variant="body2">{error.descr}</Typography> : null}
+      {isBalanceTooLow(error) && error.balance !== null && error.amount !== null ? (
+        <Typography variant="body2" sx={{ mt: 0.5 }}>
+          Balance {formatTez(error.balance)} is less than {formatTez(error.amount)}
+        </Typography>
+      ) : null}
+      {error.with !== null ? (
+        <Typography
+          variant="body2"
+          sx={{ mt: 0.5, fontFamily: 'monospace', wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}
+        >
+          with: {error.with}
+        </Typography>
+      ) : null}
+      <Stack direction="row" spacing={1} sx={{ mt: 1 }}>
+        {canLocate ? (
+          <Button size="small" color="error" aria-expanded={showCode} onClick={() => setShowCode((v) => !v)}>
+            Show failed code
+          </Button>
+        ) : null}
+        {isMismatch(error) && (error.wrong_expression !== null || error.expected_form !== null) ? (
+          <Button
+            size="small"
+            color="error"
+            aria-expanded={showMismatch}
+            onClick={() => setShowMismatch((v) => !v)}
+          >
+            Show mismatch
+          </Button>
+        ) : null}
+      </Stack>
+      {showCode && op.id !== null ? <FailedCodeLoader network={op.network} id={op.id} /> : null}
+      {showMismatch ? (
+        <Grid container spacing={1} sx={{ mt: 1 }}>
+          {(
+            [
+              ['Wrong expression', error.wrong_expression],
+              ['Expected form', error.expected_form],
+            ] as const
+          ).map(([title, text]) => (
+            <Grid key={title} size={{ xs: 12, md: 6 }}>
+              <Typography variant="caption">{title}</Typography>
+              <Box
+                component="pre"
+                sx={{ m: 0, p: 1, fontSize: 13, overflowX: 'auto', bgcolor: 'action.hover' }}
+              >
+                {text ?? ''}
+              </Box>
+            </Grid>
+          ))}
+        </Grid>
+      ) : null}
+    </Alert>
+  );
+}
+
+/** Error alerts of an operation (runtime_error entries hidden). */
+export function OperationErrors({ op }: { op: Operation }) {
+  const errors = visibleErrors(op);
+  if (errors.length === 0) return null;
+  return (
+    <Stack spacing={1} sx={{ my: 1 }}>
+      {errors.map((error, i) => (
+        <ErrorAlert key={`${error.id}-${i}`} op={op} error={error} />
+      ))}
+    </Stack>
+  );
+}

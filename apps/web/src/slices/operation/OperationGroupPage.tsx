@@ -1,0 +1,154 @@
+import { useState, type ReactNode } from 'react';
+import { Link as RouterLink, useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import Box from '@mui/material/Box';
+import Breadcrumbs from '@mui/material/Breadcrumbs';
+import Button from '@mui/material/Button';
+import Grid from '@mui/material/Grid';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import OpenInNewIcon from '@mui/icons-material/OpenInNew';
+import { opgQuery } from '../../api/opg-api';
+import type { Operation } from '../../api/opg-types';
+import { CopyButton } from '../../shared/clipboard/CopyButton';
+import { AddressEntity } from '../../shared/entities/AddressEntity';
+import { capitalise, externalExplorerUrl } from '../../shared/entities/explorer-links';
+import { formatAbsolute, formatNumber, formatTez, parseTime, shorten } from '../../shared/format/format';
+import { RawJsonDialog } from '../../shared/json/RawJsonDialog';
+import { EmptyState } from '../../shared/ui/EmptyState';
+import { PageSkeleton } from '../../shared/ui/PageSkeleton';
+import { OperationCard, operationTitle } from './OperationCard';
+
+function SideItem({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Box component="div" sx={{ mb: 1.5 }}>
+      <Typography variant="caption" color="text.secondary" component="dt">
+        {label}
+      </Typography>
+      <Box component="dd" sx={{ m: 0, wordBreak: 'break-all' }}>
+        {children}
+      </Box>
+    </Box>
+  );
+}
+
+/** Total cost of a group: fees plus burned, over all its operations. */
+export function groupCost(ops: readonly Operation[]): number {
+  return ops.reduce((sum, op) => sum + op.fee + op.burned, 0);
+}
+
+function CallStack({ ops }: { ops: readonly Operation[] }) {
+  return (
+    <Box component="ol" aria-label="Call stack" sx={{ listStyle: 'none', p: 0, m: 0 }}>
+      {ops.map((op, i) => (
+        <Box component="li" key={i} sx={{ pl: op.internal ? 2 : 0, mb: 0.5, fontSize: 13 }}>
+          {op.source ? <AddressEntity network={op.network} address={op.source} /> : null}
+          {' → '}
+          {op.destination ? <AddressEntity network={op.network} address={op.destination} /> : null}{' '}
+          <Typography component="span" variant="caption" color="text.secondary">
+            {operationTitle(op)}
+          </Typography>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+/** The operation group page (workspace spec §2): breadcrumbs, actions, contents and sidebar. */
+export function OperationGroupPage() {
+  const { network = '', hash = '' } = useParams();
+  const query = useQuery(opgQuery(network, hash));
+  const [raw, setRaw] = useState(false);
+  const external = externalExplorerUrl(network, hash);
+  const ops = query.data?.operations ?? [];
+  const first = ops[0];
+
+  return (
+    <Box sx={{ py: 2 }}>
+      <Breadcrumbs aria-label="Breadcrumbs" sx={{ mb: 1 }}>
+        <Link component={RouterLink} to="/" underline="hover" color="inherit">
+          Home
+        </Link>
+        <Link component={RouterLink} to={`/${network}/recently_called`} underline="hover" color="inherit">
+          {capitalise(network)}
+        </Link>
+        <Typography color="text.primary" aria-current="page" sx={{ fontFamily: 'monospace' }}>
+          {shorten(hash, 8, 6)}
+        </Typography>
+      </Breadcrumbs>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' }, mb: 2 }}>
+        <Typography
+          variant="h5"
+          component="h1"
+          sx={{ fontFamily: 'monospace', wordBreak: 'break-all', flexGrow: 1 }}
+        >
+          {hash}
+        </Typography>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          <CopyButton text={hash} label="Copy hash" />
+          <Button size="small" onClick={() => setRaw(true)} disabled={!query.data}>
+            Raw JSON
+          </Button>
+          {external ? (
+            <Button
+              size="small"
+              href={external}
+              target="_blank"
+              rel="noopener noreferrer"
+              endIcon={<OpenInNewIcon />}
+            >
+              External explorer
+            </Button>
+          ) : null}
+        </Stack>
+      </Stack>
+      {query.isPending ? (
+        <PageSkeleton />
+      ) : query.isError ? null : ops.length === 0 || !first ? (
+        <EmptyState
+          title="Nothing found"
+          text="Can't find operation group by hash. Maybe the operation you are looking for is not yet in the mempool"
+        />
+      ) : (
+        <Grid container spacing={2}>
+          <Grid size={{ xs: 12, md: 9 }}>
+            <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+              Contents
+            </Typography>
+            <Stack spacing={1}>
+              {ops.map((op, i) => (
+                <OperationCard key={`${op.id ?? i}-${i}`} op={op} />
+              ))}
+            </Stack>
+          </Grid>
+          <Grid size={{ xs: 12, md: 3 }}>
+            <Paper variant="outlined" sx={{ p: 2 }} component="aside" aria-label="Operation group details">
+              <Box component="dl" sx={{ m: 0 }}>
+                <SideItem label="Hash">
+                  <Box component="span" sx={{ fontFamily: 'monospace', fontSize: 13 }}>
+                    {hash}
+                  </Box>
+                </SideItem>
+                <SideItem label="Network">{capitalise(network)}</SideItem>
+                <SideItem label="Date">
+                  {(() => {
+                    const d = parseTime(first.timestamp);
+                    return d ? formatAbsolute(d) : '—';
+                  })()}
+                </SideItem>
+                <SideItem label="Level">{first.mempool ? 'mempool' : formatNumber(first.level)}</SideItem>
+                <SideItem label="Total cost">{formatTez(groupCost(ops))}</SideItem>
+                <SideItem label="Call stack">
+                  <CallStack ops={ops} />
+                </SideItem>
+              </Box>
+            </Paper>
+          </Grid>
+        </Grid>
+      )}
+      <RawJsonDialog open={raw} onClose={() => setRaw(false)} title="Raw JSON" value={query.data?.raw} />
+    </Box>
+  );
+}

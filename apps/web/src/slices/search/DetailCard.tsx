@@ -1,0 +1,263 @@
+import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { fetchAccount, fetchContract } from '../../api/resources';
+import type { SearchItem } from '../../api/search-types';
+import { useAlias } from '../../features/aliases/useAlias';
+import {
+  formatCompact,
+  formatFileSize,
+  formatNumber,
+  formatTez,
+  formatTime,
+} from '../../shared/format/format';
+import { TokenImage } from '../../shared/media/TokenImage';
+import { TagList } from '../../shared/tags/TagList';
+import { suggestionPath } from '../home/search-box-logic';
+import { operationStatus } from './search-logic';
+
+type Field = [string, ReactNode];
+
+function Fields({ fields }: { fields: Field[] }) {
+  return (
+    <Box component="dl" sx={{ m: 0 }}>
+      {fields.map(([label, value]) => (
+        <Box key={label} sx={{ mb: 1 }}>
+          <Typography component="dt" variant="caption" color="text.secondary">
+            {label}
+          </Typography>
+          <Typography component="dd" variant="body2" sx={{ m: 0, wordBreak: 'break-all' }}>
+            {value ?? '—'}
+          </Typography>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+function Card({
+  kind,
+  title,
+  network,
+  children,
+  path,
+  action,
+}: {
+  kind: string;
+  title: string;
+  network: string;
+  children: ReactNode;
+  path: string | null;
+  action: string;
+}) {
+  return (
+    <Paper variant="outlined" component="section" aria-label={`${kind} details`} sx={{ p: 2 }}>
+      <Typography variant="overline" color="text.secondary">
+        {kind} · {network}
+      </Typography>
+      <Typography variant="h5" component="h2" sx={{ wordBreak: 'break-all', mb: 2 }}>
+        {title}
+      </Typography>
+      {children}
+      {path ? (
+        <Button component={RouterLink} to={path} variant="outlined" size="small" sx={{ mt: 1 }}>
+          {action}
+        </Button>
+      ) : null}
+    </Paper>
+  );
+}
+
+function AccountCard({ item }: { item: SearchItem }) {
+  const { Network: network, Address: address } = item.body;
+  const alias = useAlias(network, address, item.body.Name || null);
+  const info = useQuery({
+    queryKey: ['account', network, address],
+    queryFn: ({ signal }) => fetchAccount(network, address, { signal }),
+  });
+  const a = info.data;
+  return (
+    <Card
+      kind="Account"
+      title={alias ?? address}
+      network={network}
+      path={suggestionPath(item)}
+      action="Open account"
+    >
+      <Fields
+        fields={[
+          ['Address', address],
+          ['Balance', a ? formatTez(a.balance) : <Skeleton width={80} />],
+          ['Operations', a ? formatCompact(a.operations_count) : <Skeleton width={40} />],
+          ['Last action', a ? formatTime(a.last_action) : <Skeleton width={100} />],
+        ]}
+      />
+    </Card>
+  );
+}
+
+function ContractCard({ item }: { item: SearchItem }) {
+  const { Network: network, Address: address } = item.body;
+  const alias = useAlias(network, address, item.body.Name || null);
+  const info = useQuery({
+    queryKey: ['contract', network, address],
+    queryFn: ({ signal }) => fetchContract(network, address, { signal }),
+  });
+  const c = info.data;
+  return (
+    <Card
+      kind="Contract"
+      title={alias ?? c?.alias ?? address}
+      network={network}
+      path={suggestionPath(item)}
+      action="Open contract"
+    >
+      {c ? (
+        <Box sx={{ mb: 1 }}>
+          <TagList tags={c.tags} />
+        </Box>
+      ) : null}
+      <Fields
+        fields={[
+          ['Address', address],
+          ['Deployed by', c ? (c.manager ?? '—') : <Skeleton width={120} />],
+          ['Deployed', c ? formatTime(c.timestamp) : <Skeleton width={100} />],
+          ['Last action', c ? formatTime(c.last_action ?? '') : <Skeleton width={100} />],
+        ]}
+      />
+    </Card>
+  );
+}
+
+function BigMapKeyCard({ item }: { item: SearchItem }) {
+  const b = item.body;
+  return (
+    <Card
+      kind="Big map key"
+      title={b.KeyHash || item.value}
+      network={b.Network}
+      path={suggestionPath(item)}
+      action="Key history"
+    >
+      <Chip
+        size="small"
+        color={b.IsActive ? 'success' : 'default'}
+        label={b.IsActive ? 'Active' : 'Removed'}
+        sx={{ mb: 1 }}
+      />
+      <Fields
+        fields={[
+          ['Big map', b.BigMapID === null ? '—' : String(b.BigMapID)],
+          ['Contract', b.Address],
+          ['Updated', formatTime(b.Timestamp)],
+        ]}
+      />
+    </Card>
+  );
+}
+
+function OperationCard({ item }: { item: SearchItem }) {
+  const b = item.body;
+  const status = operationStatus(item);
+  return (
+    <Card
+      kind="Operation"
+      title={b.Hash || item.value}
+      network={b.Network}
+      path={suggestionPath(item)}
+      action="Open operation"
+    >
+      <Chip
+        size="small"
+        label={status}
+        color={status === 'applied' ? 'success' : status === 'mempool' ? 'warning' : 'error'}
+        sx={{ mb: 1 }}
+      />
+      <Fields
+        fields={[
+          ['Timestamp', formatTime(b.Timestamp)],
+          ['Level', b.mempool || b.Level === null ? 'mempool' : formatNumber(b.Level)],
+          ...(b.Entrypoint ? ([['Entrypoint', b.Entrypoint]] as Field[]) : []),
+          ...(b.Destination ? ([['Destination', b.Destination]] as Field[]) : []),
+        ]}
+      />
+    </Card>
+  );
+}
+
+function TokenCard({ item }: { item: SearchItem }) {
+  const b = item.body;
+  const homepage = b.Homepage.startsWith('https://') ? b.Homepage : null;
+  return (
+    <Card
+      kind="Token"
+      title={b.Name || `Token ${b.TokenID}`}
+      network={b.Network}
+      path={suggestionPath(item)}
+      action="Token page"
+    >
+      <Stack direction="row" sx={{ gap: 2, mb: 1, alignItems: 'flex-start' }}>
+        <TokenImage uri={b.ThumbnailURI} alt={`Thumbnail of ${b.Name || `token ${b.TokenID}`}`} />
+        <Box sx={{ minWidth: 0 }}>
+          <TagList tags={b.Tags} raw />
+          {b.Description ? (
+            <Typography variant="body2" sx={{ mt: 1, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+              {b.Description}
+            </Typography>
+          ) : null}
+        </Box>
+      </Stack>
+      <Fields
+        fields={[
+          ['Contract', b.Address],
+          ['Token ID', b.TokenID],
+          ...(b.Symbol ? ([['Symbol', b.Symbol]] as Field[]) : []),
+          ...(b.Minter ? ([['Minter', b.Minter]] as Field[]) : []),
+          ...(b.Creators.length ? ([['Creators', b.Creators.join(', ')]] as Field[]) : []),
+          ...(homepage
+            ? ([
+                [
+                  'Homepage',
+                  <Link key="h" href={homepage} target="_blank" rel="noopener noreferrer nofollow">
+                    {homepage}
+                  </Link>,
+                ],
+              ] as Field[])
+            : []),
+        ]}
+      />
+      {b.Formats.length > 0 ? (
+        <Box component="ul" aria-label="Files" sx={{ pl: 2, my: 1 }}>
+          {b.Formats.map((f, i) => (
+            <Typography component="li" variant="body2" key={i}>
+              {f.fileName || f.uri} — {f.mimeType || 'unknown type'}
+              {f.fileSize !== null ? `, ${formatFileSize(f.fileSize)}` : ''}
+            </Typography>
+          ))}
+        </Box>
+      ) : null}
+    </Card>
+  );
+}
+
+/** The card for the selected search result. */
+export function DetailCard({ item }: { item: SearchItem }) {
+  switch (item.type) {
+    case 'account':
+      return item.body.IsContract ? <ContractCard item={item} /> : <AccountCard item={item} />;
+    case 'bigmapkey':
+      return <BigMapKeyCard item={item} />;
+    case 'operation':
+      return <OperationCard item={item} />;
+    case 'token':
+      return <TokenCard item={item} />;
+  }
+}

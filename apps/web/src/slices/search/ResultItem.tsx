@@ -1,0 +1,81 @@
+import ListItem from '@mui/material/ListItem';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemText from '@mui/material/ListItemText';
+import Typography from '@mui/material/Typography';
+import type { SearchItem } from '../../api/search-types';
+import { shorten } from '../../shared/format/format';
+import { Highlighted } from '../../shared/highlight/Highlighted';
+import { operationStatus } from './search-logic';
+
+const KIND: Record<SearchItem['type'], string> = {
+  account: 'Account',
+  operation: 'Operation',
+  bigmapkey: 'Big map key',
+  token: 'Token',
+};
+
+export function resultTitle(item: SearchItem): string {
+  const b = item.body;
+  switch (item.type) {
+    case 'account':
+      return b.Name || b.Address || item.value;
+    case 'operation':
+      return shorten(b.Hash || item.value, 12, 8);
+    case 'bigmapkey':
+      return b.KeyHash ? shorten(b.KeyHash, 12, 8) : item.value;
+    case 'token':
+      return b.Name || `Token ${b.TokenID}`;
+  }
+}
+
+/** One search result: kind, network, title and the highlighted fragment that matched. */
+export function ResultItem({
+  item,
+  selected,
+  onSelect,
+}: {
+  item: SearchItem;
+  selected: boolean;
+  onSelect: () => void;
+}) {
+  const kind = item.type === 'account' && item.body.IsContract ? 'Contract' : KIND[item.type];
+  const fragment = item.highlights[item.found_by]?.[0] ?? Object.values(item.highlights)[0]?.[0];
+  const extra =
+    item.type === 'operation'
+      ? ` · ${operationStatus(item)}`
+      : item.type === 'bigmapkey'
+        ? ` · ${item.body.IsActive ? 'Active' : 'Removed'}`
+        : '';
+  return (
+    <ListItem disablePadding>
+      <ListItemButton
+        selected={selected}
+        onClick={onSelect}
+        aria-current={selected ? 'true' : undefined}
+        sx={{ borderRadius: 1, alignItems: 'flex-start' }}
+      >
+        <ListItemText
+          primary={<Typography sx={{ wordBreak: 'break-all' }}>{resultTitle(item)}</Typography>}
+          secondary={
+            <>
+              <Typography component="span" variant="caption" sx={{ display: 'block' }}>
+                {kind} · {item.body.Network}
+                {extra}
+                {item.found_by ? ` · found by ${item.found_by}` : ''}
+              </Typography>
+              {fragment ? (
+                <Typography
+                  component="span"
+                  variant="body2"
+                  sx={{ display: 'block', overflowWrap: 'anywhere' }}
+                >
+                  <Highlighted fragment={fragment} />
+                </Typography>
+              ) : null}
+            </>
+          }
+        />
+      </ListItemButton>
+    </ListItem>
+  );
+}

@@ -1,0 +1,186 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { renderApp } from '../../app/testing/render-app';
+import { mockFetch, type Call } from '../../app/testing/mock-fetch';
+
+const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
+const OP = 'ooz6h1jcE4qP9ZhUq9ygqXDqvcWHJbRW9wYjKr2LXGzeLFhzZsh';
+const token = (id: number, thumb = 'http://insecure.example/t.png') => ({
+  type: 'token',
+  value: KT,
+  found_by: 'Name',
+  highlights: { Name: [`<em>hic</em> et nunc #${id}`] },
+  body: {
+    Network: 'mainnet',
+    Address: KT,
+    TokenID: id,
+    Name: `hic et nunc #${id}`,
+    ThumbnailURI: thumb,
+    Tags: ['art'],
+    Homepage: 'javascript:alert(1)',
+    Formats: [{ uri: 'ipfs://Qm', fileName: 'a.png', fileSize: 2048, mimeType: 'image/png' }],
+  },
+});
+const mempoolOp = {
+  type: 'operation',
+  value: OP,
+  found_by: 'hash',
+  highlights: {},
+  body: { Network: 'ghostnet', Hash: OP, Status: '', mempool: true, '@timestamp': '2025-11-20T10:00:00Z' },
+};
+
+type Body = {
+  query: string;
+  offset: number;
+  filters: Record<string, { index: string[]; network: string[]; tags: string[] }>;
+};
+const bodies = (calls: Call[]) =>
+  calls.filter((c) => c.url === '/search/v1/search').map((c) => c.body as Body);
+
+beforeEach(() => {
+  vi.stubGlobal('scrollTo', vi.fn());
+  localStorage.clear();
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('search page', () => {
+  it("invites to search before any query ('Let's search')", async () => {
+    const net = mockFetch([]);
+    renderApp('/search');
+    expect(await screen.findByText("Let's search")).toBeTruthy();
+    expect(bodies(net.calls)).toHaveLength(0);
+  });
+
+  it('searches the URL text on every network, cleans sc/redirected, shows the total and the first card', async () => {
+    const net = mockFetch([
+      ['POST /search/v1/search', { items: [token(1), mempoolOp], total: 10000, took: 12 }],
+      ['GET /search/v1/mime_types', []],
+    ]);
+    const { router } = renderApp('/search?text=hic&sc=tokens&redirected=true');
+    expect(await screen.findByText('Found more than 10000 documents (12 ms)')).toBeTruthy();
+    await waitFor(() => expect(router.state.location.search).toBe('?text=hic'));
+    const [body] = bodies(net.calls);
+    expect(body).toMatchObject({ query: 'hic', offset: 0, size: 10 });
+    expect(body?.filters.search?.network).toEqual(['mainnet', 'sandboxnet', 'ghostnet']);
+    expect(body?.filters.search?.index).toEqual(['accounts', 'operations', 'big-maps', 'tokens']);
+
+    const card = screen.getByRole('region', { name: 'Token details' });
+    expect(within(card).getByRole('heading', { name: 'hic et nunc #1' })).toBeTruthy();
+    expect(within(card).getByText("Can't load image from thumbnail")).toBeTruthy();
+    expect(within(card).queryByRole('img')).toBeNull();
+    expect(within(card).queryByText('javascript:alert(1)')).toBeNull();
+    expect(within(card).getByText(/a\.png — image\/png, 2 KiB/)).toBeTruthy();
+    expect(within(card).getByRole('link', { name: 'Token page' }).getAttribute('href')).toBe(
+      `/mainnet/${KT}/tokens?search=1`,
+    );
+    const marks = screen.getAllByText('hic', { selector: 'mark' });
+    expect(marks.length).toBeGreaterThan(0);
+
+    fireEvent.click(screen.getByRole('button', { name: /ooz6h1jcE4qP/ }));
+    const opCard = await screen.findByRole('region', { name: 'Operation details' });
+    expect(within(opCard).getByText('mempool', { selector: '.MuiChip-label' })).toBeTruthy();
+  });
+
+  it('selects a result with the keyboard', async () => {
+    mockFetch([['POST /search/v1/search', { items: [token(1), mempoolOp], total: 2, took: 1 }]]);
+    renderApp('/search?text=hic');
+    const op = await screen.findByRole('button', { name: /ooz6h1jcE4qP/ });
+    op.focus();
+    expect(document.activeElement).toBe(op);
+    fireEvent.keyDown(op, { key: 'Enter' });
+    expect(await screen.findByRole('region', { name: 'Operation details' })).toBeTruthy();
+  });
+
+  it('loads the next page until a page comes back short', async () => {
+    const net = mockFetch([
+      [
+        'POST /search/v1/search',
+        (c: Call) => {
+          const offset = (c.body as Body).offset;
+          const n = offset === 0 ? 10 : 3;
+          return {
+            items: Array.from({ length: n }, (_, i) => token(offset + i + 1, 'ipfs://QmThumb')),
+            total: 13,
+            took: 3,
+          };
+        },
+      ],
+    ]);
+    renderApp('/search?text=hic');
+    expect(await screen.findByText('Found 13 documents (3 ms)')).toBeTruthy();
+    const card = screen.getByRole('region', { name: 'Token details' });
+    expect(within(card).getByRole('img').getAttribute('src')).toBe('https://ipfs.io/ipfs/QmThumb');
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('list', { name: 'Search results' })).getAllByRole('button'),
+      ).toHaveLength(13),
+    );
+    expect(bodies(net.calls).map((b) => b.offset)).toEqual([0, 10]);
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+  });
+
+  it("says 'Nothing found' with its explanation", async () => {
+    mockFetch([['POST /search/v1/search', { items: [], total: 0, took: 1 }]]);
+    renderApp('/search?text=zzzz');
+    expect(await screen.findByText('Nothing found')).toBeTruthy();
+    expect(screen.getByText('Empty set is also a result, otherwise try a broader query')).toBeTruthy();
+  });
+
+  it('waits 500 ms after typing, then searches the trimmed text and puts it in the URL', async () => {
+    const net = mockFetch([['POST /search/v1/search', { items: [], total: 0, took: 1 }]]);
+    const { router } = renderApp('/search');
+    const box = await screen.findByRole('textbox', { name: 'Search query' });
+    fireEvent.change(box, { target: { value: 'tz' } });
+    fireEvent.change(box, { target: { value: ' tzBTC ' } });
+    await screen.findByText('Nothing found');
+    expect(bodies(net.calls).map((b) => b.query)).toEqual(['tzBTC']);
+    expect(router.state.location.search).toBe('?text=tzBTC');
+  });
+
+  it('filters by tab and by network chips', async () => {
+    const net = mockFetch([['POST /search/v1/search', { items: [], total: 0, took: 1 }]]);
+    renderApp('/search?text=transfer');
+    await screen.findByText('Nothing found');
+    fireEvent.click(screen.getByRole('tab', { name: 'Operations' }));
+    await waitFor(() => expect(bodies(net.calls).at(-1)?.filters.search?.index).toEqual(['operations']));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'ghostnet' }));
+    await waitFor(() =>
+      expect(bodies(net.calls).at(-1)?.filters.search?.network).toEqual(['mainnet', 'sandboxnet']),
+    );
+    fireEvent.click(screen.getByRole('checkbox', { name: 'mainnet' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'sandboxnet' }));
+    // at least one network stays selected
+    expect(screen.getByRole('checkbox', { name: 'sandboxnet' }).getAttribute('aria-checked')).toBe('true');
+  });
+
+  it('applies token filters from tag inputs; Apply is enabled only after a change', async () => {
+    const net = mockFetch([
+      ['POST /search/v1/search', { items: [], total: 0, took: 1 }],
+      ['GET /search/v1/mime_types', [{ name: 'image/png' }]],
+    ]);
+    renderApp('/search');
+    await screen.findByText("Let's search");
+    expect(screen.queryByRole('button', { name: 'Filters' })).toBeNull();
+    fireEvent.click(screen.getByRole('tab', { name: 'Tokens' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Filters' }));
+    const apply = await screen.findByRole('button', { name: 'Apply filters' });
+    expect(apply.hasAttribute('disabled')).toBe(true);
+    expect(screen.getAllByText('Press enter to create a new one')).toHaveLength(4);
+    const tags = screen.getByRole('combobox', { name: 'Tags' });
+    fireEvent.change(tags, { target: { value: 'art' } });
+    fireEvent.keyDown(tags, { key: 'Enter' });
+    await waitFor(() => expect(apply.hasAttribute('disabled')).toBe(false));
+    fireEvent.click(apply);
+    await waitFor(() => expect(bodies(net.calls)).toHaveLength(1));
+    expect(bodies(net.calls)[0]?.filters.tokens).toMatchObject({ tags: ['art'], index: ['tokens'] });
+    expect(apply.hasAttribute('disabled')).toBe(true);
+    // Leaving the Tokens tab resets the filters.
+    fireEvent.click(screen.getByRole('tab', { name: 'Accounts' }));
+    expect(await screen.findByText("Let's search")).toBeTruthy();
+  });
+});

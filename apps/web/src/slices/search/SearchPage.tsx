@@ -1,0 +1,244 @@
+import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import Collapse from '@mui/material/Collapse';
+import Grid from '@mui/material/Grid';
+import InputAdornment from '@mui/material/InputAdornment';
+import List from '@mui/material/List';
+import Stack from '@mui/material/Stack';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import FilterListIcon from '@mui/icons-material/FilterList';
+import SearchIcon from '@mui/icons-material/Search';
+import { search, SEARCH_PAGE_SIZE } from '../../api/services';
+import { useAppConfig } from '../../shared/config/useAppConfig';
+import { sortNetworks } from '../../shared/config/network-order';
+import { useDebouncedValue } from '../../shared/hooks/useDebouncedValue';
+import { EmptyState } from '../../shared/ui/EmptyState';
+import { MAX_QUERY_LENGTH, normalizeQuery } from '../home/search-box-logic';
+import { DetailCard } from './DetailCard';
+import { ResultItem } from './ResultItem';
+import {
+  EMPTY_TOKEN_FILTERS,
+  MIN_QUERY_LENGTH,
+  SEARCH_DEBOUNCE_MS,
+  SEARCH_TABS,
+  canApplyFilters,
+  hasTokenFilters,
+  isComplete,
+  requestFilters,
+  totalLabel,
+  type SearchTabId,
+  type TokenFilterValues,
+} from './search-logic';
+import { TokenFilters } from './TokenFilters';
+
+export const NOTHING_FOUND = 'Nothing found';
+export const NOTHING_FOUND_TEXT = 'Empty set is also a result, otherwise try a broader query';
+
+/** The search page: query box, network chips, tabs, results with infinite scroll and the selected card. */
+export function SearchPage() {
+  const config = useAppConfig();
+  const [params, setParams] = useSearchParams();
+  const [text, setText] = useState(() => (params.get('text') ?? '').slice(0, MAX_QUERY_LENGTH));
+  const [tab, setTab] = useState<SearchTabId>('everywhere');
+  const [networks, setNetworks] = useState(() => sortNetworks(config.networks, (n) => n));
+  const [draft, setDraft] = useState<TokenFilterValues>(EMPTY_TOKEN_FILTERS);
+  const [applied, setApplied] = useState<TokenFilterValues>(EMPTY_TOKEN_FILTERS);
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const [selected, setSelected] = useState(0);
+  const query = useDebouncedValue(normalizeQuery(text), SEARCH_DEBOUNCE_MS);
+
+  // The query text lives in the URL; the original's `sc` and `redirected` parameters are dropped.
+  useEffect(() => {
+    const current = params.get('text') ?? '';
+    if (current === query && !params.has('sc') && !params.has('redirected')) return;
+    setParams(query ? { text: query } : {}, { replace: true });
+  }, [query, params, setParams]);
+
+  const active = query.length >= MIN_QUERY_LENGTH || hasTokenFilters(applied);
+  const results = useInfiniteQuery({
+    queryKey: ['search', query, tab, networks, applied],
+    enabled: active,
+    initialPageParam: 0,
+    queryFn: ({ pageParam, signal }) =>
+      search(
+        { query, size: SEARCH_PAGE_SIZE, offset: pageParam, filters: requestFilters(tab, networks, applied) },
+        { signal },
+      ),
+    getNextPageParam: (last, pages) => {
+      const loaded = pages.reduce((n, p) => n + p.items.length, 0);
+      return isComplete(last, loaded) ? undefined : loaded;
+    },
+    staleTime: 30_000,
+  });
+  const items = results.data?.pages.flatMap((p) => p.items) ?? [];
+  const first = results.data?.pages[0];
+  const current = items[selected] ?? items[0];
+
+  const sentinel = useRef<HTMLDivElement>(null);
+  const cardRef = useRef<HTMLDivElement>(null);
+  // On a phone the card sits above the list: bring it into view when a result is chosen.
+  const select = (index: number) => {
+    setSelected(index);
+    if (window.matchMedia?.('(max-width: 899.95px)').matches) {
+      cardRef.current?.scrollIntoView?.({ behavior: 'smooth', block: 'start' });
+    }
+  };
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = results;
+  useEffect(() => {
+    const node = sentinel.current;
+    if (!node || typeof IntersectionObserver === 'undefined' || !hasNextPage) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+    });
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  const changeTab = (next: SearchTabId) => {
+    setTab(next);
+    setSelected(0);
+    if (next !== 'tokens') {
+      setDraft(EMPTY_TOKEN_FILTERS);
+      setApplied(EMPTY_TOKEN_FILTERS);
+      setFiltersOpen(false);
+    }
+  };
+  const toggleNetwork = (network: string) => {
+    setSelected(0);
+    setNetworks((list) =>
+      list.includes(network)
+        ? list.length > 1
+          ? list.filter((n) => n !== network)
+          : list
+        : sortNetworks([...list, network], (n) => n),
+    );
+  };
+
+  return (
+    <Stack sx={{ py: 3, gap: 2 }}>
+      <title>{query ? `${query} · Search · Michelscope` : 'Search · Michelscope'}</title>
+      <Typography variant="h4" component="h1">
+        Search
+      </Typography>
+      <TextField
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value.slice(0, MAX_QUERY_LENGTH));
+          setSelected(0);
+        }}
+        placeholder="Search anything: address, entrypoint, token, operation hash…"
+        slotProps={{
+          htmlInput: { 'aria-label': 'Search query' },
+          input: {
+            startAdornment: (
+              <InputAdornment position="start">
+                <SearchIcon />
+              </InputAdornment>
+            ),
+          },
+        }}
+      />
+      <Stack direction="row" role="group" aria-label="Networks" sx={{ flexWrap: 'wrap', gap: 1 }}>
+        {sortNetworks(config.networks, (n) => n).map((n) => (
+          <Chip
+            key={n}
+            label={n}
+            role="checkbox"
+            aria-checked={networks.includes(n)}
+            color={networks.includes(n) ? 'primary' : 'default'}
+            variant={networks.includes(n) ? 'filled' : 'outlined'}
+            onClick={() => toggleNetwork(n)}
+          />
+        ))}
+      </Stack>
+      <Stack direction="row" sx={{ alignItems: 'center', borderBottom: 1, borderColor: 'divider', gap: 1 }}>
+        <Tabs
+          value={tab}
+          onChange={(_e, v: SearchTabId) => changeTab(v)}
+          variant="scrollable"
+          allowScrollButtonsMobile
+          aria-label="Search in"
+          sx={{ flexGrow: 1 }}
+        >
+          {SEARCH_TABS.map((t) => (
+            <Tab key={t.id} value={t.id} label={t.label} />
+          ))}
+        </Tabs>
+        {tab === 'tokens' ? (
+          <Button
+            startIcon={<FilterListIcon />}
+            aria-expanded={filtersOpen}
+            onClick={() => setFiltersOpen((o) => !o)}
+          >
+            Filters
+          </Button>
+        ) : null}
+      </Stack>
+      {tab === 'tokens' ? (
+        <Collapse in={filtersOpen} unmountOnExit>
+          <TokenFilters
+            draft={draft}
+            onDraftChange={setDraft}
+            canApply={canApplyFilters(draft, applied, text)}
+            onApply={() => {
+              setApplied(draft);
+              setSelected(0);
+            }}
+          />
+        </Collapse>
+      ) : null}
+
+      {!active ? (
+        <EmptyState
+          title="Let's search"
+          text="Type an address, an entrypoint, a token name, an operation hash or anything else."
+        />
+      ) : results.isPending ? (
+        <Box role="status" aria-label="Searching" sx={{ display: 'grid', placeItems: 'center', py: 6 }}>
+          <CircularProgress />
+        </Box>
+      ) : items.length === 0 ? (
+        results.isError ? (
+          <EmptyState title="The search failed" text={results.error.message} />
+        ) : (
+          <EmptyState title={NOTHING_FOUND} text={NOTHING_FOUND_TEXT} />
+        )
+      ) : (
+        <Grid container spacing={2}>
+          <Grid size={{ xs: 12, md: 7 }} sx={{ order: { xs: 2, md: 1 } }}>
+            <Typography variant="caption" color="text.secondary" role="status">
+              Found {totalLabel(first?.total ?? 0)} documents ({first?.took ?? 0} ms)
+            </Typography>
+            <List aria-label="Search results">
+              {items.map((item, i) => (
+                <ResultItem
+                  key={`${item.type}-${item.value}-${i}`}
+                  item={item}
+                  selected={item === current}
+                  onSelect={() => select(i)}
+                />
+              ))}
+            </List>
+            <div ref={sentinel} />
+            {hasNextPage ? (
+              <Button fullWidth disabled={isFetchingNextPage} onClick={() => void fetchNextPage()}>
+                {isFetchingNextPage ? 'Loading…' : 'Load more'}
+              </Button>
+            ) : null}
+          </Grid>
+          <Grid size={{ xs: 12, md: 5 }}>
+            {current ? <DetailCard key={`${current.type}-${current.value}`} item={current} /> : null}
+          </Grid>
+        </Grid>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,25 @@
+import { defineConfig, type ProxyOptions } from 'vite';
+import react from '@vitejs/plugin-react';
+
+/** Where `npm start` serves the API; the dev and preview servers forward these prefixes to it. */
+const API_ORIGIN = 'http://localhost:8080';
+/**
+ * With a trailing slash, so that SPA pages such as /search?text=... and /mainnet/stats stay with Vite;
+ * only service calls (/search/v1/..., /stats/v1/...) go to the server.
+ */
+const PROXIED = ['/v1/', '/rpc/', '/search/', '/stats/', '/metadata/'];
+
+const proxy: Record<string, ProxyOptions> = Object.fromEntries(
+  PROXIED.map((prefix) => [prefix, { target: API_ORIGIN, changeOrigin: true }]),
+);
+
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+  },
+  server: { proxy },
+  preview: { proxy },
+});

@@ -1,0 +1,120 @@
+/**
+ * Dense-chain ingest benchmark: the real indexer (startIndexer) follows a fake node on 127.0.0.1 serving
+ * N dense Tallinn blocks of G real operation groups each (bench/dense-chain.ts). Measured end to end (HTTP, validation, parsing, one
+ * transaction per block) into PGlite (in memory) or PostgreSQL (DATABASE_URL).
+ *
+ *   npx tsx bench/indexer-dense.ts [blocks=200] [groupsPerBlock=200]
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/indexer-dense.ts 200 200
+ *   BENCH_PGLITE_DIR=/tmp/pglite-bench npx tsx bench/indexer-dense.ts 400 250   (PGlite on disk)
+ *   BENCH_SQL=1 …   (also prints the total time per SQL statement)
+ */
+import { sql } from 'kysely';
+import { openDatabase, migrateToLatest } from '@michelscope/db';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { hasFixtures, waitFor } from '../packages/indexer/test/fake-node';
+import { denseNode } from './dense-chain';
+
+const blocks = Number(process.argv[2] ?? 200);
+const perBlock = Number(process.argv[3] ?? 200);
+if (!hasFixtures) {
+  console.error('bench: ../shared/fixtures is absent; nothing to index');
+  process.exit(1);
+}
+const url = process.env.DATABASE_URL;
+const schema = `bench_${Date.now()}`;
+// PGlite: in memory, or on disk like production (${DATA_DIR}/pglite) with BENCH_PGLITE_DIR=<folder>.
+const pgliteDir = process.env.BENCH_PGLITE_DIR;
+const handle = url
+  ? await openDatabase({ databaseUrl: url, schema })
+  : await openDatabase(pgliteDir ? { dataDir: pgliteDir } : {});
+await migrateToLatest(handle.db);
+const { node, distinctGroups } = denseNode(blocks, perBlock);
+// BENCH_SQL=1: total time per SQL statement (first 90 characters), printed at the end.
+const sqlTimes = new Map<string, { n: number; ms: number }>();
+const starts = new Map<unknown, { t: number; text: string }>();
+const db = process.env.BENCH_SQL
+  ? handle.db.withPlugin({
+      transformQuery(args) {
+        const n = args.node as {
+          kind: string;
+          sqlFragments?: readonly string[];
+          parameters?: readonly unknown[];
+        };
+        const first = JSON.stringify(n.parameters?.[0] ?? '').match(/"name":"(\w+)"/)?.[1] ?? '';
+        const text = `${(n.sqlFragments ? n.sqlFragments.join('?') : n.kind).replace(/\s+/g, ' ').trim().slice(0, 90)} [${first}]`;
+        starts.set(args.queryId, { t: performance.now(), text });
+        return args.node;
+      },
+      async transformResult(args) {
+        const s = starts.get(args.queryId);
+        if (s) {
+          starts.delete(args.queryId);
+          const key = s.text;
+          const e = sqlTimes.get(key) ?? { n: 0, ms: 0 };
+          e.n++;
+          e.ms += performance.now() - s.t;
+          sqlTimes.set(key, e);
+        }
+        return Promise.resolve(args.result);
+      },
+    })
+  : handle.db;
+const rpcUrl = await node.start();
+// BENCH_INDEXER_SRC=<dir>: another copy of packages/indexer/src (e.g. an older commit's) for before/after.
+const indexerSrc = path.resolve(process.env.BENCH_INDEXER_SRC ?? 'packages/indexer/src');
+const { startIndexer } = (await import(
+  pathToFileURL(path.join(indexerSrc, 'index.ts')).href
+)) as typeof import('../packages/indexer/src/index');
+const load0 = loadavg()[0]!;
+const cpu0 = process.cpuUsage();
+const started = performance.now();
+const indexer = startIndexer({
+  db,
+  network: 'bench',
+  rpcUrl,
+  startLevel: 1,
+  log: () => {},
+  pollIntervalMs: 50,
+  fetchAhead: 8,
+});
+await waitFor(
+  () => indexer.status().level === blocks || indexer.status().state === 'unreachable',
+  3_600_000,
+  `level ${blocks}`,
+);
+const seconds = (performance.now() - started) / 1000;
+const cpu = process.cpuUsage(cpu0);
+const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+const status = indexer.status();
+await indexer.stop();
+await node.stop();
+if (status.level !== blocks) {
+  console.error(`bench: indexing stopped at level ${status.level}: ${status.lastError}`);
+  process.exit(1);
+}
+const count = async (t: string) =>
+  Number(
+    (
+      await sql<{
+        n: number;
+      }>`SELECT count(*)::int AS n FROM ${sql.table(t)} WHERE network = 'bench'`.execute(handle.db)
+    ).rows[0]!.n,
+  );
+const ops = await count('operations');
+const diffs = await count('big_map_diffs');
+console.log(
+  `${url ? 'postgresql' : pgliteDir ? 'pglite (disk)' : 'pglite (memory)'}: ${blocks} blocks × ${perBlock} groups (${distinctGroups} distinct real groups): ${ops} operations, ` +
+    `${diffs} big-map diffs in ${seconds.toFixed(1)} s = ${(blocks / seconds).toFixed(2)} blocks/s, ${Math.round(ops / seconds)} operations/s; ` +
+    `this process (indexer + fake node) CPU ${cpuSeconds.toFixed(1)} s = ${((cpuSeconds * 1000) / blocks).toFixed(1)} ms/block; ` +
+    `load average ${load0.toFixed(1)} → ${loadavg()[0]!.toFixed(1)} (${path.relative(process.cwd(), indexerSrc)})`,
+);
+if (process.env.BENCH_SQL) {
+  const top = [...sqlTimes].sort((a, b) => b[1].ms - a[1].ms).slice(0, 60);
+  for (const [text, e] of top)
+    console.log(`${e.ms.toFixed(0).padStart(7)} ms ${String(e.n).padStart(6)}× ${text}`);
+}
+if (url && !process.env.BENCH_KEEP) await sql.raw(`DROP SCHEMA "${schema}" CASCADE`).execute(handle.db);
+else if (url) console.log(`kept schema ${schema}`);
+await handle.close();

@@ -1,0 +1,370 @@
+/**
+ * Shapes of the explorer routes (reference bcd-api §3.0): operations, contracts, accounts, big maps,
+ * tickets, global constants, smart rollups. `?` fields of the reference (Go `omitempty`) are Optional and
+ * absent when empty or zero.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { Timestamp } from './common';
+
+/** A decoded value tree (§5.4): `{prim?, type?, name?, from?, diff_type?, value?, children?}`. */
+export const Miguel = Type.Unknown({ description: 'Miguel node (decoded Michelson value tree)' });
+/** Raw Micheline JSON. */
+export const Micheline = Type.Unknown({ description: 'Micheline JSON' });
+/** Type documentation entries (§5.1). */
+export const TypedefList = Type.Array(Type.Unknown(), { description: 'Typedef[]' });
+/** JSON schema of a form (§5.2), or null. */
+export const FormSchema = Type.Unknown({ description: 'JSON schema of the form, or null' });
+
+const optInt = (description?: string) => Type.Optional(Type.Integer(description ? { description } : {}));
+const optStr = (description?: string) => Type.Optional(Type.String(description ? { description } : {}));
+
+export const OperationError = Type.Object(
+  {
+    id: Type.String(),
+    kind: Type.String(),
+    title: optStr(),
+    descr: optStr(),
+    location: optInt(),
+    with: optStr('FAILWITH value as Michelson text'),
+    balance: optStr(),
+    amount: optStr(),
+    wrong_expression: optStr(),
+    expected_form: optStr(),
+  },
+  { title: 'OperationError' },
+);
+export type OperationError = Static<typeof OperationError>;
+
+export const Operation = Type.Object(
+  {
+    id: optInt('row id, for /operation/{network}/{id}/…'),
+    level: optInt(),
+    fee: optInt(),
+    counter: optInt(),
+    gas_limit: optInt(),
+    storage_limit: optInt(),
+    amount: optInt(),
+    balance: optInt(),
+    burned: optInt(),
+    allocated_destination_contract_burned: optInt(),
+    content_index: Type.Integer(),
+    consumed_gas: optInt('milligas'),
+    storage_size: optInt(),
+    paid_storage_size_diff: optInt(),
+    ticket_updates_count: Type.Integer(),
+    big_map_diffs_count: Type.Integer(),
+    errors: Type.Optional(Type.Array(OperationError)),
+    parameters: Type.Optional(Type.Array(Miguel)),
+    storage_diff: Type.Optional(Miguel),
+    payload: Type.Optional(Type.Array(Miguel)),
+    timestamp: Timestamp,
+    protocol: Type.String(),
+    hash: optStr(),
+    network: Type.String(),
+    kind: Type.String(),
+    source: optStr(),
+    destination: optStr(),
+    public_key: optStr(),
+    manager_pubkey: optStr(),
+    delegate: optStr(),
+    status: Type.String(),
+    entrypoint: optStr(),
+    tag: optStr(),
+    allocated_destination_contract: Type.Optional(Type.Boolean()),
+    internal: Type.Boolean(),
+    mempool: Type.Optional(Type.Boolean({ description: 'pending operation (mempool route)' })),
+    rawMempool: Type.Optional(Type.Unknown()),
+  },
+  { title: 'Operation' },
+);
+export type Operation = Static<typeof Operation>;
+
+export const OPGResponse = Type.Object(
+  {
+    last_id: Type.Integer(),
+    content_index: Type.Integer(),
+    counter: Type.Integer(),
+    level: Type.Integer(),
+    total_cost: Type.Integer(),
+    flow: Type.Integer(),
+    internals: Type.Integer(),
+    hash: Type.String(),
+    entrypoint: Type.String(),
+    timestamp: Timestamp,
+    status: Type.String(),
+    kind: Type.String(),
+  },
+  { title: 'OPGResponse' },
+);
+export type OPGResponse = Static<typeof OPGResponse>;
+
+const contractFields = {
+  id: Type.Integer(),
+  network: Type.String(),
+  level: Type.Integer(),
+  timestamp: Timestamp,
+  hash: optStr('sha-256 hex of the script code'),
+  tags: Type.Optional(Type.Array(Type.String())),
+  hardcoded: Type.Optional(Type.Array(Type.String())),
+  fail_strings: Type.Optional(Type.Array(Type.String())),
+  annotations: Type.Optional(Type.Array(Type.String())),
+  entrypoints: Type.Optional(Type.Array(Type.String())),
+  address: Type.String(),
+  manager: optStr(),
+  delegate: optStr(),
+  found_by: optStr(),
+  last_action: Type.Optional(Timestamp),
+  tx_count: optInt(),
+  migrations_count: optInt(),
+  slug: optStr(),
+};
+export const Contract = Type.Object(contractFields, { title: 'Contract' });
+export type Contract = Static<typeof Contract>;
+export const ContractWithStats = Type.Object(
+  { ...contractFields, same_count: Type.Integer() },
+  { title: 'ContractWithStats' },
+);
+export type ContractWithStats = Static<typeof ContractWithStats>;
+
+export const SameContractsResponse = Type.Object(
+  { count: Type.Integer(), contracts: Type.Array(ContractWithStats) },
+  { title: 'SameContractsResponse' },
+);
+export type SameContractsResponse = Static<typeof SameContractsResponse>;
+
+export const AccountInfo = Type.Object(
+  {
+    address: Type.String(),
+    balance: Type.Integer(),
+    operations_count: Type.Integer(),
+    migrations_count: Type.Integer(),
+    events_count: Type.Integer(),
+    ticket_updates_count: Type.Integer(),
+    last_action: Timestamp,
+    account_type: Type.String({ description: 'contract, account, rollup, smart_rollup, ghost, unknown' }),
+  },
+  { title: 'AccountInfo' },
+);
+export type AccountInfo = Static<typeof AccountInfo>;
+
+export const RecentlyCalledContract = Type.Object(
+  { id: Type.Integer(), address: Type.String(), last_action: Timestamp, operations_count: Type.Integer() },
+  { title: 'RecentlyCalledContract' },
+);
+export type RecentlyCalledContract = Static<typeof RecentlyCalledContract>;
+
+export const Migration = Type.Object(
+  {
+    level: Type.Integer(),
+    timestamp: Timestamp,
+    hash: optStr(),
+    protocol: Type.String(),
+    prev_protocol: Type.String(),
+    kind: Type.String(),
+  },
+  { title: 'Migration' },
+);
+export type Migration = Static<typeof Migration>;
+
+export const EntrypointSchema = Type.Object(
+  {
+    name: Type.String(),
+    typedef: TypedefList,
+    schema: FormSchema,
+    default_model: Type.Optional(Type.Unknown()),
+  },
+  { title: 'EntrypointSchema' },
+);
+export type EntrypointSchema = Static<typeof EntrypointSchema>;
+
+export const ViewSchema = Type.Object(
+  {
+    typedef: TypedefList,
+    name: Type.String(),
+    implementation: Type.Integer(),
+    description: optStr(),
+    schema: FormSchema,
+    default_model: Type.Optional(Type.Unknown()),
+    error: optStr(),
+    kind: Type.String({ description: 'on-chain or off-chain' }),
+  },
+  { title: 'ViewSchema' },
+);
+export type ViewSchema = Static<typeof ViewSchema>;
+
+export const ErrorLocation = Type.Object(
+  {
+    text: Type.String(),
+    failed_row: Type.Integer(),
+    first_row: Type.Integer(),
+    start_col: Type.Integer(),
+    end_col: Type.Integer(),
+  },
+  { title: 'GetErrorLocationResponse' },
+);
+export type ErrorLocation = Static<typeof ErrorLocation>;
+
+export const Event = Type.Object(
+  {
+    hash: Type.String(),
+    status: Type.String(),
+    timestamp: Timestamp,
+    level: Type.Integer(),
+    tag: Type.String(),
+    payload: Type.Optional(Type.Array(Miguel)),
+  },
+  { title: 'Event' },
+);
+export type Event = Static<typeof Event>;
+
+export const TicketUpdate = Type.Object(
+  {
+    id: Type.Integer(),
+    level: Type.Integer(),
+    timestamp: Timestamp,
+    ticket_id: Type.Integer(),
+    ticketer: Type.String(),
+    address: Type.String(),
+    amount: Type.String({ description: 'signed decimal (balance delta)' }),
+    operation_hash: Type.String(),
+    content_type: TypedefList,
+    content: Type.Optional(Miguel),
+  },
+  { title: 'TicketUpdate' },
+);
+export type TicketUpdate = Static<typeof TicketUpdate>;
+
+export const Ticket = Type.Object(
+  {
+    ticketer: Type.String(),
+    content_type: TypedefList,
+    content: Type.Optional(Miguel),
+    updates_count: Type.Integer(),
+    first_level: Type.Integer(),
+  },
+  { title: 'Ticket' },
+);
+export type Ticket = Static<typeof Ticket>;
+
+export const TicketBalance = Type.Object(
+  {
+    ticketer: Type.String(),
+    amount: Type.String(),
+    content_type: TypedefList,
+    content: Type.Optional(Miguel),
+    ticket_id: Type.Integer(),
+  },
+  { title: 'TicketBalance' },
+);
+export type TicketBalance = Static<typeof TicketBalance>;
+
+export const GlobalConstant = Type.Object(
+  {
+    timestamp: Timestamp,
+    level: Type.Integer(),
+    address: Type.String(),
+    value: Type.Optional(Micheline),
+    code: optStr('Michelson text'),
+  },
+  { title: 'GlobalConstant' },
+);
+export type GlobalConstant = Static<typeof GlobalConstant>;
+
+export const GlobalConstantItem = Type.Object(
+  { timestamp: Timestamp, level: Type.Integer(), address: Type.String(), links_count: Type.Integer() },
+  { title: 'GlobalConstantItem' },
+);
+export type GlobalConstantItem = Static<typeof GlobalConstantItem>;
+
+export const SmartRollup = Type.Object(
+  {
+    id: Type.Integer(),
+    level: Type.Integer(),
+    timestamp: Timestamp,
+    size: Type.Integer(),
+    address: Type.String(),
+    genesis_commitment_hash: Type.String(),
+    pvm_kind: Type.String(),
+    kernel: Type.String({ description: 'hex' }),
+    type: TypedefList,
+  },
+  { title: 'SmartRollup' },
+);
+export type SmartRollup = Static<typeof SmartRollup>;
+
+export const BigMapInfo = Type.Object(
+  {
+    address: Type.String(),
+    network: Type.String(),
+    ptr: Type.Integer(),
+    active_keys: Type.Integer(),
+    total_keys: Type.Integer(),
+    typedef: Type.Optional(TypedefList),
+  },
+  { title: 'GetBigMapResponse' },
+);
+export type BigMapInfo = Static<typeof BigMapInfo>;
+
+export const BigMapKeyItem = Type.Object(
+  {
+    data: Type.Object({
+      key: Miguel,
+      key_hash: Type.String(),
+      key_string: Type.String(),
+      level: Type.Integer(),
+      timestamp: Timestamp,
+      is_active: Type.Boolean(),
+    }),
+    count: Type.Integer(),
+  },
+  { title: 'BigMapResponseItem' },
+);
+export type BigMapKeyItem = Static<typeof BigMapKeyItem>;
+
+export const BigMapKeyHistory = Type.Object(
+  {
+    key: Type.Optional(Miguel),
+    key_hash: Type.String(),
+    values: Type.Optional(
+      Type.Array(Type.Object({ value: Type.Unknown(), level: Type.Integer(), timestamp: Timestamp })),
+    ),
+    total: Type.Integer(),
+  },
+  { title: 'BigMapDiffByKeyResponse' },
+);
+export type BigMapKeyHistory = Static<typeof BigMapKeyHistory>;
+
+export const BigMapKeyState = Type.Object(
+  {
+    key: Type.Optional(Miguel),
+    key_hash: Type.String(),
+    key_string: Type.String(),
+    value: Type.Unknown({ description: 'Miguel node or null' }),
+    last_update_level: Type.Integer(),
+    last_update_time: Timestamp,
+    removed: Type.Boolean(),
+    updates_count: Type.Integer(),
+  },
+  { title: 'BigMapKeyStateResponse' },
+);
+export type BigMapKeyState = Static<typeof BigMapKeyState>;
+
+export const BigMapHistory = Type.Object(
+  {
+    address: Type.String(),
+    ptr: Type.Integer(),
+    items: Type.Optional(
+      Type.Array(
+        Type.Object({
+          action: Type.String(),
+          source_ptr: optInt(),
+          destination_ptr: optInt(),
+          timestamp: Timestamp,
+          level: Type.Integer(),
+        }),
+      ),
+    ),
+  },
+  { title: 'BigMapHistoryResponse' },
+);
+export type BigMapHistory = Static<typeof BigMapHistory>;

@@ -1,0 +1,33 @@
+import { LRUCache } from 'lru-cache';
+
+/**
+ * In-process response cache keyed by URL, each entry with its own TTL (reference §1.5). It stores the
+ * pending promise, so concurrent requests for one key share one database query; a failed load is not kept.
+ */
+export class ResponseCache {
+  private readonly entries: LRUCache<string, Promise<unknown>>;
+
+  constructor(now: () => number, max = 1000) {
+    this.entries = new LRUCache<string, Promise<unknown>>({
+      max,
+      perf: { now },
+      ttlResolution: 0,
+      ttl: 1000,
+    });
+  }
+
+  get<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
+    const hit = this.entries.get(key);
+    if (hit) return hit as Promise<T>;
+    const pending = load();
+    this.entries.set(key, pending, { ttl: ttlMs });
+    pending.catch(() => {
+      if (this.entries.peek(key) === pending) this.entries.delete(key);
+    });
+    return pending;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

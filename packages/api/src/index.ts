@@ -1,0 +1,36 @@
+/**
+ * @michelscope/api — the read API (Better Call Dev compatible) as a Fastify plugin, plus a factory
+ * that builds a standalone app around it.
+ */
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { frameworkErrors } from './errors';
+import type { ApiOptions } from './options';
+import { apiPlugin } from './plugin';
+
+export { apiPlugin, DEFAULT_RATE_LIMIT, OPENAPI_INFO } from './plugin';
+export { frameworkErrors, HttpError } from './errors';
+export { sortNetworks } from './networks';
+export { DEFAULT_RPC_TIMEOUT_MS, HOP_HEADER } from './routes/rpc-proxy';
+export type { ApiNetwork, ApiOptions } from './options';
+
+export interface BuildApiOptions extends ApiOptions {
+  /** Fastify logger option; default off. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * A standalone API app: Fastify with the TypeBox type provider, `apiPlugin`, and `{"message":"not found"}`
+ * for every other path. Call `listen()` or `inject()` on it; `close()` does not close the database.
+ */
+export async function buildApi(opts: BuildApiOptions): Promise<FastifyInstance> {
+  const { logger = false, ...apiOptions } = opts;
+  const app = Fastify({
+    logger,
+    bodyLimit: 4 * 1024 * 1024,
+    frameworkErrors,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ message: 'not found' }));
+  await app.register(apiPlugin, apiOptions);
+  return app;
+}

@@ -1,0 +1,37 @@
+import type { Db } from '@michelscope/db/read';
+
+/** One network the API serves. */
+export interface ApiNetwork {
+  name: string;
+  /** Node RPC the server reaches (target of the /rpc/{network}/* pass-through). */
+  rpcUrl: string;
+  /** Node RPC URL given to browsers in /v1/config. */
+  publicRpcUrl: string;
+  /** Whether a statistics service exists for the network. */
+  statsEnabled: boolean;
+  /** External block explorer. */
+  explorerUrl?: string;
+}
+
+export interface ApiOptions {
+  db: Db;
+  networks: ApiNetwork[];
+  sentryDsn?: string;
+  gaEnabled?: boolean;
+  sandboxMode?: boolean;
+  mempoolEnabled?: boolean;
+  /** Timeout of one node RPC pass-through request, in ms. Default 30000. */
+  rpcTimeoutMs?: number;
+  /**
+   * Per-IP rate limit over every route of the plugin: `max` requests per `timeWindowMs`; `false` turns it off.
+   * Default 600 per minute. Over the limit: 429 `{"message"}` with `retry-after`.
+   */
+  rateLimit?: { max: number; timeWindowMs: number } | false;
+  /**
+   * CORS for GET/POST (and preflight): `true` allows every origin (`*`, the default), a list allows those origins,
+   * `false` sends no CORS headers.
+   */
+  cors?: boolean | string[];
+  /** Clock in ms since the epoch for `synced` and the response cache (tests). Default Date.now. */
+  now?: () => number;
+}

@@ -1,0 +1,122 @@
+import cors from '@fastify/cors';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { createContext } from './context';
+import { errorHandler, HttpError } from './errors';
+import type { ApiOptions } from './options';
+import { configRoutes } from './routes/config';
+import { headRoutes } from './routes/head';
+import { openapiRoute } from './routes/openapi';
+import { rpcProxyRoutes } from './routes/rpc-proxy';
+import { statsRoutes } from './routes/stats';
+import { actionRoutes } from './routes/actions';
+import { bigMapRoutes } from './routes/bigmap';
+import { chainRoutes } from './routes/chain';
+import { contractRoutes } from './routes/contract';
+import { contractSchemaRoutes } from './routes/contract-schema';
+import { legacyRoutes } from './routes/legacy';
+import { metadataGraphqlRoutes } from './routes/metadata-graphql';
+import { operationRoutes } from './routes/operations';
+import { searchServiceRoutes } from './routes/search-service';
+import { simulateRoutes } from './routes/simulate';
+import { networkStatsRoutes, statsServiceRoutes } from './routes/stats-service';
+import { addSharedSchemas, componentName } from './schemas';
+
+/** Per-IP limit when `rateLimit` is not given. */
+export const DEFAULT_RATE_LIMIT = { max: 600, timeWindowMs: 60_000 };
+
+export const OPENAPI_INFO = {
+  title: 'Michelscope API',
+  version: '1',
+  description:
+    'Read API of Michelscope, compatible with the Better Call Dev API. Errors are `{"message": …}`. ' +
+    'The node RPC of each network is also passed through at `/rpc/{network}/…` (GET and POST).',
+};
+
+/**
+ * The API as an encapsulated Fastify plugin: routes under /v1, the search service under /search/v1, the stats
+ * service under /stats/v1 and the node RPC pass-through under /rpc/{network}/*. Its error handler and 404 handler (for /v1/*) stay inside its own scope, so the host
+ * app keeps control of every other path. Do not wrap it with fastify-plugin.
+ */
+export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
+  const ctx = createContext(opts);
+  app.setErrorHandler(errorHandler);
+  addSharedSchemas(app);
+  await app.register(swagger, {
+    openapi: { openapi: '3.0.3', info: OPENAPI_INFO },
+    refResolver: { buildLocalReference: componentName },
+  });
+  const document = () => app.swagger();
+  const rate = opts.rateLimit ?? DEFAULT_RATE_LIMIT;
+  if (rate !== false) {
+    await app.register(rateLimit, {
+      max: rate.max,
+      timeWindow: rate.timeWindowMs,
+      errorResponseBuilder: (_request, context) =>
+        new HttpError(429, `rate limit exceeded, retry in ${Math.max(1, Math.ceil(context.ttl / 1000))} s`),
+    });
+  }
+  // CORS per prefixed scope, so that its preflight route is `/v1/*` etc. and not a catch-all OPTIONS in the host
+  const withCors = async (scope: FastifyInstance) => {
+    const origins = opts.cors ?? true;
+    if (origins === false) return;
+    await scope.register(cors, {
+      origin: origins === true ? '*' : origins,
+      methods: ['GET', 'HEAD', 'POST'],
+      maxAge: 86400,
+    });
+  };
+
+  await app.register(
+    async (v1) => {
+      await withCors(v1);
+      v1.setNotFoundHandler(() => {
+        throw new HttpError(404, 'not found');
+      });
+      await v1.register(configRoutes, { ctx });
+      await v1.register(headRoutes, { ctx });
+      await v1.register(statsRoutes, { ctx });
+      await v1.register(contractRoutes, { ctx });
+      await v1.register(contractSchemaRoutes, { ctx });
+      await v1.register(operationRoutes, { ctx });
+      await v1.register(bigMapRoutes, { ctx });
+      await v1.register(chainRoutes, { ctx });
+      await v1.register(networkStatsRoutes, { ctx });
+      await v1.register(actionRoutes, { ctx });
+      await v1.register(simulateRoutes, { ctx });
+      await v1.register(legacyRoutes, { ctx });
+      await v1.register(openapiRoute, { document });
+    },
+    { prefix: '/v1' },
+  );
+  for (const [prefix, routes] of [
+    ['/search/v1', searchServiceRoutes],
+    ['/stats/v1', statsServiceRoutes],
+  ] as const) {
+    await app.register(
+      async (svc) => {
+        await withCors(svc);
+        svc.setNotFoundHandler(() => {
+          throw new HttpError(404, 'not found');
+        });
+        await svc.register(routes, { ctx });
+      },
+      { prefix },
+    );
+  }
+  await app.register(
+    async (svc) => {
+      await withCors(svc);
+      await svc.register(metadataGraphqlRoutes, { ctx });
+    },
+    { prefix: '/metadata/v1' },
+  );
+  await app.register(
+    async (rpc) => {
+      await withCors(rpc);
+      await rpc.register(rpcProxyRoutes, { ctx });
+    },
+    { prefix: '/rpc' },
+  );
+};

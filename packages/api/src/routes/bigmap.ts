@@ -1,0 +1,291 @@
+import {
+  BigMapHistory,
+  BigMapInfo,
+  BigMapKeyHistory,
+  BigMapKeyItem,
+  BigMapKeyState,
+  ErrorBody,
+  NetworkName,
+} from '@michelscope/api-types';
+import {
+  bigMapActions,
+  bigMapKeyCounts,
+  bigMapKeyDiffs,
+  bigMapKeys,
+  bigMapKeyState,
+  getBigMap,
+  type BigMapRow,
+} from '@michelscope/db/read';
+import {
+  buildTypeTree,
+  keyText,
+  toMicheline,
+  toMiguel,
+  typedefOf,
+  type TypeNode,
+} from '@michelscope/michelson';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { cacheKey, type ApiContext } from '../context';
+import { HttpError } from '../errors';
+import { formatTime } from '../time';
+import { Paging, pageSize, requireNetwork } from '../validate';
+
+const E = { 400: ErrorBody, 404: ErrorBody, 500: ErrorBody };
+const tags = ['bigmap'];
+const PtrParams = Type.Object({
+  network: NetworkName,
+  ptr: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+});
+const KeyParams = Type.Object({
+  network: NetworkName,
+  ptr: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+  key_hash: Type.String({ pattern: '^expr[1-9A-HJ-NP-Za-km-z]{50}$' }),
+});
+export const BIGMAP_TTL_MS = 30_000;
+
+interface Types {
+  key: TypeNode;
+  value: TypeNode;
+  map: TypeNode;
+}
+
+function typesOf(row: BigMapRow | undefined): Types | undefined {
+  if (!row) return undefined;
+  try {
+    const map = buildTypeTree({
+      prim: 'big_map',
+      args: [toMicheline(row.key_type), toMicheline(row.value_type)],
+    });
+    return { key: map.args[0]!, value: map.args[1]!, map };
+  } catch {
+    return undefined;
+  }
+}
+
+function miguel(t: TypeNode | undefined, v: unknown): unknown {
+  if (!t || v == null) return undefined;
+  try {
+    return toMiguel(t, toMicheline(v))[0];
+  } catch {
+    return undefined;
+  }
+}
+
+function keyString(t: TypeNode | undefined, key: unknown): string {
+  try {
+    if (t) return keyText(t, toMicheline(key));
+  } catch {
+    /* fall through */
+  }
+  return JSON.stringify(key).slice(0, 1000);
+}
+
+export const bigMapRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  app.get(
+    '/bigmap/:network/:ptr',
+    {
+      schema: {
+        summary: 'Big map: owner, key counts and type',
+        description: 'Cached 30 s.',
+        tags,
+        params: PtrParams,
+        response: { 200: BigMapInfo, ...E },
+      },
+    },
+    async (request) => {
+      const { network, ptr } = request.params;
+      requireNetwork(ctx, network);
+      return ctx.cache.get(cacheKey(request.url), BIGMAP_TTL_MS, async () => {
+        const [counts, row] = await Promise.all([
+          bigMapKeyCounts(ctx.db, network, ptr),
+          getBigMap(ctx.db, network, ptr),
+        ]);
+        let address = counts.contract ?? row?.contract;
+        if (!address) address = (await bigMapActions(ctx.db, network, ptr, 1))[0]?.address;
+        if (!address) throw new HttpError(404, 'not found');
+        const out: BigMapInfo = {
+          address,
+          network,
+          ptr,
+          active_keys: counts.active,
+          total_keys: counts.total,
+        };
+        const t = typesOf(row);
+        if (t && counts.total > 0) out.typedef = typedefOf(t.map) ?? [];
+        return out;
+      });
+    },
+  );
+
+  app.get(
+    '/bigmap/:network/:ptr/count',
+    {
+      schema: {
+        summary: 'Number of keys',
+        tags,
+        params: PtrParams,
+        response: { 200: Type.Object({ count: Type.Integer() }), ...E },
+      },
+    },
+    async (request) => {
+      requireNetwork(ctx, request.params.network);
+      const c = await bigMapKeyCounts(ctx.db, request.params.network, request.params.ptr);
+      return { count: c.total };
+    },
+  );
+
+  app.get(
+    '/bigmap/:network/:ptr/history',
+    {
+      schema: {
+        summary: 'Actions on a big map (alloc, update, copy, remove)',
+        tags,
+        params: PtrParams,
+        response: { 200: BigMapHistory, ...E },
+      },
+    },
+    async (request) => {
+      const { network, ptr } = request.params;
+      requireNetwork(ctx, network);
+      const rows = await bigMapActions(ctx.db, network, ptr);
+      const row = await getBigMap(ctx.db, network, ptr);
+      const address = row?.contract ?? rows[0]?.address;
+      if (!address) throw new HttpError(404, 'not found');
+      const items = rows.map((a) => {
+        const item: {
+          action: string;
+          source_ptr?: number;
+          destination_ptr?: number;
+          timestamp: string;
+          level: number;
+        } = {
+          action: a.action,
+          timestamp: formatTime(a.timestamp),
+          level: a.level,
+        };
+        if (a.destination_ptr != null && a.destination_ptr !== ptr) item.destination_ptr = a.destination_ptr;
+        else if (a.source_ptr != null && a.source_ptr !== ptr) item.source_ptr = a.source_ptr;
+        return item;
+      });
+      return { address, ptr, ...(items.length ? { items } : {}) };
+    },
+  );
+
+  app.get(
+    '/bigmap/:network/:ptr/keys',
+    {
+      schema: {
+        summary: 'Keys of a big map (newest update first)',
+        description:
+          '`max_level` exclusive, `min_level` inclusive; `search` (Michelscope extension) matches a key hash or key text.',
+        tags,
+        params: PtrParams,
+        querystring: Type.Object({
+          ...Paging,
+          max_level: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
+          min_level: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
+          search: Type.Optional(Type.String({ maxLength: 255 })),
+          active_only: Type.Optional(Type.Boolean()),
+        }),
+        response: { 200: Type.Array(BigMapKeyItem), ...E },
+      },
+    },
+    async (request) => {
+      const { network, ptr } = request.params;
+      requireNetwork(ctx, network);
+      const q = request.query;
+      if (q.max_level !== undefined && q.min_level !== undefined && q.max_level <= q.min_level)
+        throw new HttpError(400, 'max_level must be greater than min_level');
+      const search = q.search?.trim();
+      const rows = await bigMapKeys(ctx.db, network, ptr, {
+        size: pageSize(q.size),
+        offset: q.offset ?? 0,
+        minLevel: q.min_level,
+        maxLevel: q.max_level,
+        activeOnly: q.active_only,
+        search: search && search.length > 2 ? search : undefined,
+      });
+      const t = typesOf(await getBigMap(ctx.db, network, ptr));
+      return rows.map((s) => ({
+        data: {
+          key: miguel(t?.key, s.key) ?? null,
+          key_hash: s.key_hash,
+          key_string: keyString(t?.key, s.key),
+          level: s.last_update_level,
+          timestamp: formatTime(s.last_update_time),
+          is_active: !s.removed,
+        },
+        count: s.count,
+      }));
+    },
+  );
+
+  app.get(
+    '/bigmap/:network/:ptr/keys/:key_hash',
+    {
+      schema: {
+        summary: 'History of one key (204 when the key has no updates)',
+        tags,
+        params: KeyParams,
+        querystring: Type.Object(Paging),
+        response: { 200: BigMapKeyHistory, 204: Type.Null(), ...E },
+      },
+    },
+    async (request, reply) => {
+      const { network, ptr, key_hash } = request.params;
+      requireNetwork(ctx, network);
+      const { total, rows } = await bigMapKeyDiffs(
+        ctx.db,
+        network,
+        ptr,
+        key_hash,
+        pageSize(request.query.size),
+        request.query.offset ?? 0,
+      );
+      if (total === 0) return reply.code(204).send(null);
+      const t = typesOf(await getBigMap(ctx.db, network, ptr));
+      const out: BigMapKeyHistory = { key_hash, total };
+      const key = rows[0] ? miguel(t?.key, rows[0].key) : undefined;
+      if (key !== undefined) out.key = key;
+      if (rows.length)
+        out.values = rows.map((d) => ({
+          value: miguel(t?.value, d.value) ?? null,
+          level: d.level,
+          timestamp: formatTime(d.timestamp),
+        }));
+      return out;
+    },
+  );
+
+  app.get(
+    '/bigmap/:network/:ptr/keys/:key_hash/state',
+    {
+      schema: {
+        summary: 'Current state of one key',
+        tags,
+        params: KeyParams,
+        response: { 200: BigMapKeyState, ...E },
+      },
+    },
+    async (request) => {
+      const { network, ptr, key_hash } = request.params;
+      requireNetwork(ctx, network);
+      const s = await bigMapKeyState(ctx.db, network, ptr, key_hash);
+      if (!s) throw new HttpError(404, 'not found');
+      const t = typesOf(await getBigMap(ctx.db, network, ptr));
+      const out: BigMapKeyState = {
+        key_hash,
+        key_string: keyString(t?.key, s.key),
+        value: miguel(t?.value, s.value) ?? null,
+        last_update_level: s.last_update_level,
+        last_update_time: formatTime(s.last_update_time),
+        removed: s.removed,
+        updates_count: s.count,
+      };
+      const key = miguel(t?.key, s.key);
+      if (key !== undefined) out.key = key;
+      return out;
+    },
+  );
+};

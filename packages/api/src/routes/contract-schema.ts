@@ -1,0 +1,318 @@
+import { EntrypointSchema, ErrorBody, Miguel, ViewSchema } from '@michelscope/api-types';
+import {
+  bigMapsOfContract,
+  bigMapStatesOf,
+  bigMapDiffsOfOperation,
+  latestCall,
+  operationsByHashCounter,
+  originationOf,
+} from '@michelscope/db/read';
+import {
+  buildTypeTree,
+  enrichBigMaps,
+  entrypointSchemaOf,
+  entrypointsDocsOf,
+  formatMichelson,
+  fromParameters,
+  schemaOf,
+  storageModel,
+  toMicheline,
+  toMiguel,
+  toParameters,
+  typedefOf,
+  wrapEntrypointSchema,
+  entrypointModel,
+  type Micheline,
+} from '@michelscope/michelson';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { ApiContext } from '../context';
+import { HttpError } from '../errors';
+import { requireScript, resolveStorage } from '../services/contracts';
+import { AddressParams, CONTRACT_RE, jsonString, OPG_RE, requireAddress, requireNetwork } from '../validate';
+
+const E = { 400: ErrorBody, 404: ErrorBody, 500: ErrorBody };
+const tags = ['contract'];
+const LevelQuery = Type.Object({ level: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })) });
+
+/** Untrusted stored/node data that does not match its type → a clear 500-free answer. */
+function decode<T>(f: () => T, what: string): T {
+  try {
+    return f();
+  } catch (e) {
+    throw new HttpError(
+      422,
+      `cannot decode ${what}: ${e instanceof Error ? e.message.slice(0, 200) : 'invalid data'}`,
+    );
+  }
+}
+
+export const contractSchemaRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  const check = (p: { network: string; address: string }) => {
+    requireNetwork(ctx, p.network);
+    requireAddress(p.address, CONTRACT_RE, 'contract address', 404);
+  };
+
+  app.get(
+    '/contract/:network/:address/storage',
+    {
+      schema: {
+        summary: 'Storage as a Miguel tree (big maps as pointers)',
+        tags,
+        params: AddressParams,
+        querystring: LevelQuery,
+        response: { 200: Type.Array(Miguel), ...E, 422: ErrorBody },
+      },
+    },
+    async (request) => {
+      const { network, address } = request.params;
+      check(request.params);
+      const script = await requireScript(ctx, network, address);
+      const value = await resolveStorage(ctx, network, address, request.query.level);
+      return decode(() => toMiguel(toMicheline(script.storage), value), 'storage');
+    },
+  );
+
+  app.get(
+    '/contract/:network/:address/storage/raw',
+    {
+      schema: {
+        summary: 'Storage as Michelson text',
+        tags,
+        params: AddressParams,
+        querystring: LevelQuery,
+        response: { 200: Type.String(), ...E },
+      },
+    },
+    async (request, reply) => {
+      const { network, address } = request.params;
+      check(request.params);
+      await requireScript(ctx, network, address);
+      return jsonString(
+        reply,
+        formatMichelson(await resolveStorage(ctx, network, address, request.query.level)),
+      );
+    },
+  );
+
+  app.get(
+    '/contract/:network/:address/storage/rich',
+    {
+      schema: {
+        summary: 'Storage as Micheline with the current big-map entries in place of pointers',
+        description:
+          'Without `level` the latest storage is used (the reference looked up block 0: not copied).',
+        tags,
+        params: AddressParams,
+        querystring: LevelQuery,
+        response: { 200: Type.Unknown(), ...E, 422: ErrorBody },
+      },
+    },
+    async (request) => {
+      const { network, address } = request.params;
+      check(request.params);
+      const script = await requireScript(ctx, network, address);
+      const value = await resolveStorage(ctx, network, address, request.query.level);
+      const maps = await bigMapsOfContract(ctx.db, network, address);
+      const states = await bigMapStatesOf(
+        ctx.db,
+        network,
+        maps.map((m) => m.ptr),
+      );
+      const diffs = states.map((s) => ({
+        ptr: s.ptr,
+        key: toMicheline(s.key),
+        value: s.value == null ? null : toMicheline(s.value),
+      }));
+      return decode(() => enrichBigMaps(toMicheline(script.storage), value, diffs), 'storage');
+    },
+  );
+
+  app.get(
+    '/contract/:network/:address/storage/schema',
+    {
+      schema: {
+        summary: 'Storage type: typedef, form schema and optionally a model (current or initial storage)',
+        tags,
+        params: AddressParams,
+        querystring: Type.Object({
+          fill_type: Type.Optional(
+            Type.Union([Type.Literal('empty'), Type.Literal('current'), Type.Literal('initial')]),
+          ),
+        }),
+        response: { 200: EntrypointSchema, ...E, 422: ErrorBody },
+      },
+    },
+    async (request) => {
+      const { network, address } = request.params;
+      check(request.params);
+      const script = await requireScript(ctx, network, address);
+      const type = toMicheline(script.storage);
+      const tree = decode(() => buildTypeTree(type), 'storage type');
+      const out: EntrypointSchema = {
+        name: tree.prim === 'or' ? tree.name : 'default',
+        typedef: typedefOf(tree) ?? [],
+        schema: schemaOf(tree),
+      };
+      const fill = request.query.fill_type;
+      if (fill === 'current') {
+        const value = await resolveStorage(ctx, network, address);
+        out.default_model = decode(() => storageModel(tree, value), 'storage');
+      } else if (fill === 'initial') {
+        const orig = await originationOf(ctx.db, network, address);
+        let value: Micheline;
+        if (orig?.storage != null) {
+          const diffs = await bigMapDiffsOfOperation(ctx.db, orig.id);
+          value = decode(
+            () =>
+              enrichBigMaps(
+                tree,
+                toMicheline(orig.storage),
+                diffs.map((d) => ({
+                  ptr: d.ptr,
+                  key: toMicheline(d.key),
+                  value: d.value == null ? null : toMicheline(d.value),
+                })),
+              ),
+            'storage',
+          );
+        } else value = await resolveStorage(ctx, network, address, orig?.level);
+        out.default_model = decode(() => storageModel(tree, value), 'storage');
+      }
+      return out;
+    },
+  );
+
+  app.get(
+    '/contract/:network/:address/entrypoints',
+    {
+      schema: {
+        summary: 'Entrypoints: name, typedef and form schema of each',
+        tags,
+        params: AddressParams,
+        response: { 200: Type.Array(EntrypointSchema), ...E, 422: ErrorBody },
+      },
+    },
+    async (request) => {
+      const { network, address } = request.params;
+      check(request.params);
+      const script = await requireScript(ctx, network, address);
+      const tree = decode(() => buildTypeTree(toMicheline(script.parameter)), 'parameter type');
+      return entrypointsDocsOf(tree).map((d) => ({
+        name: d.name,
+        typedef: d.typedef ?? [],
+        schema: entrypointSchemaOf(tree, d.name) ?? wrapEntrypointSchema(schemaOf(tree), tree),
+      }));
+    },
+  );
+
+  app.get(
+    '/contract/:network/:address/entrypoints/schema',
+    {
+      schema: {
+        summary: 'One entrypoint schema, with a model from the latest call or a given operation',
+        tags,
+        params: AddressParams,
+        querystring: Type.Object({
+          entrypoint: Type.String({ minLength: 1, maxLength: 255 }),
+          fill_type: Type.Optional(Type.String({ maxLength: 16 })),
+          hash: Type.Optional(Type.String({ maxLength: 64 })),
+          counter: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+        }),
+        response: { 200: EntrypointSchema, ...E, 422: ErrorBody },
+      },
+    },
+    async (request) => {
+      const { network, address } = request.params;
+      check(request.params);
+      const { entrypoint, fill_type, hash, counter } = request.query;
+      const script = await requireScript(ctx, network, address);
+      const param = toMicheline(script.parameter);
+      const tree = decode(() => buildTypeTree(param), 'parameter type');
+      const doc = entrypointsDocsOf(tree).find((d) => d.name === entrypoint);
+      const out: EntrypointSchema = doc
+        ? {
+            name: doc.name,
+            typedef: doc.typedef ?? [],
+            schema: entrypointSchemaOf(tree, doc.name) ?? wrapEntrypointSchema(schemaOf(tree), tree),
+          }
+        : { name: '', typedef: [], schema: null };
+      let params: unknown;
+      if (fill_type === 'latest') {
+        const op = await latestCall(ctx.db, network, address, entrypoint);
+        if (!op) throw new HttpError(404, 'not found');
+        params = op.parameters;
+      } else if (fill_type === 'operation') {
+        if (!hash || !OPG_RE.test(hash) || counter === undefined)
+          throw new HttpError(400, 'hash and counter are required');
+        const [op] = await operationsByHashCounter(ctx.db, network, hash, counter);
+        if (!op) throw new HttpError(404, 'not found');
+        params = op.parameters;
+      }
+      if (params != null && doc) {
+        const p = params as { entrypoint: string; value: unknown };
+        out.default_model = decode(() => {
+          const full = fromParameters(tree, {
+            entrypoint: String(p.entrypoint),
+            value: toMicheline(p.value),
+          });
+          return entrypointModel(tree, entrypoint, toParameters(tree, full, entrypoint));
+        }, 'parameters');
+      }
+      return out;
+    },
+  );
+
+  app.get(
+    '/contract/:network/:address/views/schema',
+    {
+      schema: {
+        summary: 'On-chain views of a contract with their parameter forms',
+        tags,
+        params: AddressParams,
+        querystring: Type.Object({
+          kind: Type.Optional(Type.Union([Type.Literal('on-chain'), Type.Literal('off-chain')])),
+        }),
+        response: { 200: Type.Array(ViewSchema), ...E },
+      },
+    },
+    async (request) => {
+      const { network, address } = request.params;
+      check(request.params);
+      if (request.query.kind === 'off-chain') return [];
+      const script = await requireScript(ctx, network, address);
+      return onChainViews(script.views);
+    },
+  );
+};
+
+/** The script's `view` sections as ViewSchema (typing problems reported in `error`). */
+export function onChainViews(views: unknown): ViewSchema[] {
+  if (!Array.isArray(views)) return [];
+  const out: ViewSchema[] = [];
+  for (const raw of views) {
+    const v = raw as { args?: unknown[] };
+    const name = (v.args?.[0] as { string?: unknown } | undefined)?.string;
+    if (typeof name !== 'string') continue;
+    try {
+      const tree = buildTypeTree(toMicheline(v.args?.[1]));
+      out.push({
+        name,
+        kind: 'on-chain',
+        implementation: 0,
+        typedef: typedefOf(tree) ?? [],
+        schema: wrapEntrypointSchema(schemaOf(tree), tree),
+      });
+    } catch (e) {
+      out.push({
+        name,
+        kind: 'on-chain',
+        implementation: 0,
+        typedef: [],
+        schema: null,
+        error: e instanceof Error ? e.message : 'invalid view',
+      });
+    }
+  }
+  return out;
+}

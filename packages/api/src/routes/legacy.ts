@@ -1,0 +1,190 @@
+/**
+ * Routes the spec calls that the reference API removed (bcd-api §4), rebuilt from their historical shapes:
+ * contract tokens (§4.4), contract mempool from the node (§4.1), account metadata, token-approval helpers (§4.7).
+ */
+import { ErrorBody, Operation, TokenMetadata } from '@michelscope/api-types';
+import { getScriptTypes } from '@michelscope/db/read';
+import { decodeParameters, toMicheline } from '@michelscope/michelson';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { ApiContext } from '../context';
+import { approvalData, APPROVE_SCHEMA, ApproveBody } from '../services/approve';
+import { contractMetadataOf, contractTokens, countTokens } from '../services/tokens';
+import { nodeRpc } from '../services/node-rpc';
+import { formatTime } from '../time';
+import { ADDRESS_RE, AddressParams, CONTRACT_RE, requireAddress, requireNetwork } from '../validate';
+
+const E = { 400: ErrorBody, 404: ErrorBody, 500: ErrorBody };
+
+export const legacyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  const check = (p: { network: string; address: string }) => {
+    requireNetwork(ctx, p.network);
+    requireAddress(p.address, CONTRACT_RE, 'contract address', 404);
+  };
+
+  app.get(
+    '/contract/:network/:address/tokens',
+    {
+      schema: {
+        summary: 'Token metadata of a contract (TZIP-12)',
+        tags: ['tokens'],
+        params: AddressParams,
+        querystring: Type.Object({
+          offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
+          size: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+          token_id: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+          max_level: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
+          min_level: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
+        }),
+        response: { 200: Type.Array(TokenMetadata), ...E },
+      },
+    },
+    async (request) => {
+      check(request.params);
+      const q = request.query;
+      return contractTokens(ctx, request.params.network, request.params.address, {
+        size: q.size || 10,
+        offset: q.offset ?? 0,
+        tokenId: q.token_id,
+        minLevel: q.min_level,
+        maxLevel: q.max_level,
+      });
+    },
+  );
+
+  app.get(
+    '/contract/:network/:address/tokens/count',
+    {
+      schema: {
+        summary: 'Number of tokens of a contract',
+        tags: ['tokens'],
+        params: AddressParams,
+        response: { 200: Type.Object({ count: Type.Integer() }), ...E },
+      },
+    },
+    async (request) => {
+      check(request.params);
+      return { count: await countTokens(ctx, request.params.network, request.params.address) };
+    },
+  );
+
+  app.get(
+    '/account/:network/:address/metadata',
+    {
+      schema: {
+        summary: 'TZIP-16 metadata of a contract (204 when none is resolved)',
+        tags: ['account'],
+        params: AddressParams,
+        response: { 200: Type.Unknown(), 204: Type.Null(), ...E },
+      },
+    },
+    async (request, reply) => {
+      requireNetwork(ctx, request.params.network);
+      requireAddress(request.params.address, ADDRESS_RE, 'address');
+      const m = await contractMetadataOf(ctx, request.params.network, request.params.address);
+      if (m == null) return reply.code(204).send(null);
+      return m;
+    },
+  );
+
+  app.get(
+    '/contract/:network/:address/mempool',
+    {
+      schema: {
+        summary: 'Pending operations of the address from the node mempool',
+        description: 'Empty when the mempool is disabled or the node cannot be reached.',
+        tags: ['contract'],
+        params: AddressParams,
+        response: { 200: Type.Array(Operation), ...E },
+      },
+    },
+    async (request) => {
+      const { network, address } = request.params;
+      requireNetwork(ctx, network);
+      requireAddress(address, ADDRESS_RE, 'address');
+      if (ctx.options.mempoolEnabled === false) return [];
+      let pending: Record<string, unknown>;
+      try {
+        pending = await nodeRpc(ctx, network, '/chains/main/mempool/pending_operations', undefined, 5000);
+      } catch {
+        return [];
+      }
+      const groups = [...asList(pending.applied), ...asList(pending.validated)].slice(0, 5000);
+      const out: Operation[] = [];
+      const types = await getScriptTypes(ctx.db, network, [address]);
+      for (const g of groups) {
+        const group = g as { hash?: unknown; contents?: unknown };
+        const contents = Array.isArray(group.contents) ? group.contents : [];
+        contents.forEach((c, i) => {
+          const o = (c ?? {}) as Record<string, unknown>;
+          if (o.source !== address && o.destination !== address) return;
+          if (o.kind !== 'transaction' && o.kind !== 'origination') return;
+          const op: Operation = {
+            content_index: i,
+            ticket_updates_count: 0,
+            big_map_diffs_count: 0,
+            timestamp: formatTime(new Date(ctx.now())),
+            protocol: '',
+            network,
+            kind: String(o.kind),
+            status: 'pending',
+            internal: false,
+            mempool: true,
+            rawMempool: g,
+          };
+          if (typeof group.hash === 'string') op.hash = group.hash;
+          if (typeof o.source === 'string') op.source = o.source;
+          if (typeof o.destination === 'string') op.destination = o.destination;
+          for (const k of ['fee', 'counter', 'gas_limit', 'storage_limit', 'amount'] as const) {
+            const v = Number(o[k]);
+            if (Number.isSafeInteger(v) && v > 0) op[k] = v;
+          }
+          const prm = o.parameters as { entrypoint?: unknown; value?: unknown } | undefined;
+          const t = types.get(address);
+          if (o.destination === address && prm && t) {
+            op.entrypoint = typeof prm.entrypoint === 'string' ? prm.entrypoint : 'default';
+            try {
+              op.parameters = decodeParameters(toMicheline(t.parameter), {
+                entrypoint: op.entrypoint,
+                value: toMicheline(prm.value),
+              });
+            } catch {
+              /* undecodable: left out */
+            }
+          }
+          out.push(op);
+        });
+      }
+      return out;
+    },
+  );
+
+  app.get(
+    '/helpers/approve/schema',
+    {
+      schema: {
+        summary: 'Form schema of token approvals (FA1.2 / FA2)',
+        tags: ['helpers'],
+        response: { 200: Type.Unknown() },
+      },
+    },
+    async () => APPROVE_SCHEMA,
+  );
+
+  app.post(
+    '/helpers/approve/data',
+    {
+      schema: {
+        summary: 'Approve and revoke calls for token approvals',
+        tags: ['helpers'],
+        body: ApproveBody,
+        response: { 200: Type.Unknown(), ...E },
+      },
+    },
+    async (request) => approvalData(request.body),
+  );
+};
+
+function asList(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}

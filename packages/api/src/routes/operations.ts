@@ -1,0 +1,183 @@
+import { ErrorBody, ErrorLocation, Miguel, Operation, TicketUpdate } from '@michelscope/api-types';
+import {
+  getContractScript,
+  implicitOperations,
+  operationById,
+  operationsByHash,
+  operationsByHashCounter,
+  ticketUpdatesOfOperation,
+} from '@michelscope/db/read';
+import { locateNode, formatMichelson } from '@michelscope/michelson';
+import { NetworkName } from '@michelscope/api-types';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { ApiContext } from '../context';
+import { HttpError } from '../errors';
+import { canHaveDiff, renderOperations, storageDiff } from '../render/operation';
+import { ticketUpdate } from '../render/tickets';
+import { fullScript } from '../services/contracts';
+import { OPG_RE, requireNetwork } from '../validate';
+
+const E = { 400: ErrorBody, 404: ErrorBody, 500: ErrorBody };
+const tags = ['operation'];
+const HashParams = Type.Object({ network: NetworkName, hash: Type.String({ maxLength: 64 }) });
+const IdParams = Type.Object({
+  network: NetworkName,
+  id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+});
+
+export const operationRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  const checkHash = (network: string, hash: string, status = 400) => {
+    requireNetwork(ctx, network);
+    if (!OPG_RE.test(hash)) throw new HttpError(status, `invalid operation hash: ${hash.slice(0, 64)}`);
+  };
+
+  app.get(
+    '/opg/:network/:hash',
+    {
+      schema: {
+        summary: 'Operations of an operation group',
+        description: 'An unknown hash gives `[]`.',
+        tags,
+        params: HashParams,
+        querystring: Type.Object({
+          with_storage_diff: Type.Optional(Type.Boolean()),
+          with_mempool: Type.Optional(Type.Boolean()),
+        }),
+        response: { 200: Type.Array(Operation), ...E },
+      },
+    },
+    async (request) => {
+      const { network, hash } = request.params;
+      checkHash(network, hash);
+      const rows = await operationsByHash(ctx.db, network, hash);
+      return renderOperations(ctx.db, network, rows, {
+        withStorageDiff: request.query.with_storage_diff === true,
+      });
+    },
+  );
+
+  app.get(
+    '/opg/:network/:hash/:counter',
+    {
+      schema: {
+        summary: 'One content of an operation group and its internal operations',
+        tags,
+        params: Type.Object({
+          network: NetworkName,
+          hash: Type.String({ maxLength: 64 }),
+          counter: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+        }),
+        response: { 200: Type.Array(Operation), ...E },
+      },
+    },
+    async (request) => {
+      const { network, hash, counter } = request.params;
+      checkHash(network, hash, 404);
+      const rows = await operationsByHashCounter(ctx.db, network, hash, counter);
+      return renderOperations(ctx.db, network, rows);
+    },
+  );
+
+  app.get(
+    '/implicit/:network/:counter',
+    {
+      schema: {
+        summary: 'Implicit operations of block {counter}',
+        tags,
+        params: Type.Object({
+          network: NetworkName,
+          counter: Type.Integer({ minimum: 0, maximum: 2147483647 }),
+        }),
+        response: { 200: Type.Array(Operation), ...E },
+      },
+    },
+    async (request) => {
+      const { network, counter } = request.params;
+      requireNetwork(ctx, network);
+      return renderOperations(ctx.db, network, await implicitOperations(ctx.db, network, counter));
+    },
+  );
+
+  const load = async (network: string, id: number) => {
+    requireNetwork(ctx, network);
+    const op = await operationById(ctx.db, network, id);
+    if (!op) throw new HttpError(404, 'not found');
+    return op;
+  };
+
+  app.get(
+    '/operation/:network/:id/diff',
+    {
+      schema: {
+        summary: 'Storage diff of an operation (null when it has none)',
+        tags,
+        params: IdParams,
+        response: { 200: Type.Union([Miguel, Type.Null()]), ...E },
+      },
+    },
+    async (request) => {
+      const op = await load(request.params.network, request.params.id);
+      if (!canHaveDiff(op) || !op.destination) return null;
+      const script = await getContractScript(ctx.db, request.params.network, op.destination);
+      if (!script) return null;
+      return (await storageDiff(ctx.db, request.params.network, op, script.storage)) ?? null;
+    },
+  );
+
+  app.get(
+    '/operation/:network/:id/error_location',
+    {
+      schema: {
+        summary: 'Where a failed operation was rejected in the formatted code',
+        tags,
+        params: IdParams,
+        response: { 200: ErrorLocation, ...E },
+      },
+    },
+    async (request) => {
+      const { network } = request.params;
+      const op = await load(network, request.params.id);
+      const rejected = Array.isArray(op.errors)
+        ? (op.errors as Array<{ id?: unknown; location?: unknown }>).find(
+            (e) => typeof e?.id === 'string' && e.id.endsWith('michelson_v1.script_rejected'),
+          )
+        : undefined;
+      if (!rejected) throw new HttpError(400, 'No reject script error in operation');
+      if (typeof rejected.location !== 'number' || !op.destination)
+        throw new HttpError(400, 'No location in the reject script error');
+      const script = await getContractScript(ctx.db, network, op.destination);
+      if (!script) throw new HttpError(404, 'not found');
+      const code = fullScript(script);
+      const loc = locateNode(code, rejected.location);
+      if (!loc) throw new HttpError(400, 'The error location is not in the script');
+      const lines = formatMichelson(code).split('\n');
+      const start = Math.max(0, loc.row - 2);
+      const end = Math.min(lines.length, loc.row + 3);
+      return {
+        text: lines.slice(start, end).join('\n'),
+        failed_row: loc.row + 1,
+        first_row: start + 1,
+        start_col: loc.col_start,
+        end_col: loc.col_end,
+      };
+    },
+  );
+
+  app.get(
+    '/operation/:network/:id/ticket_updates',
+    {
+      schema: {
+        summary: 'Ticket updates of an operation',
+        tags,
+        params: IdParams,
+        response: { 200: Type.Array(TicketUpdate), ...E },
+      },
+    },
+    async (request) => {
+      const op = await load(request.params.network, request.params.id);
+      const rows = await ticketUpdatesOfOperation(ctx.db, request.params.network, op.id);
+      return rows.map((r) => ({ ...ticketUpdate(r), operation_hash: op.hash ?? '' }));
+    },
+  );
+};

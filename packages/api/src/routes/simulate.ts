@@ -1,0 +1,439 @@
+/**
+ * Simulations through the network's node RPC (reference §6.5, §6.6, §6.6b): entrypoints/trace (run_code),
+ * entrypoints/run_operation (run_operation), views/execute (run_script_view; off-chain views wrapped and
+ * run with run_code). The node's Michelson errors come back as a failed operation, not as an HTTP error.
+ */
+import { ErrorBody, Miguel, Operation } from '@michelscope/api-types';
+import { getHeads, getScriptTypes } from '@michelscope/db/read';
+import {
+  decodeParameters,
+  diffValues,
+  formToMicheline,
+  parametersForExecution,
+  toMicheline,
+  toMiguel,
+  type Micheline,
+} from '@michelscope/michelson';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { ApiContext } from '../context';
+import { HttpError } from '../errors';
+import { formatErrors } from '../render/tezos-errors';
+import { fullScript, requireScript, resolveStorage } from '../services/contracts';
+import { nodeRpc, NodeRpcError } from '../services/node-rpc';
+import { formatTime } from '../time';
+import { ADDRESS_RE, AddressParams, CONTRACT_RE, requireAddress, requireNetwork } from '../validate';
+import { asClientError } from './actions';
+
+const E = { 400: ErrorBody, 404: ErrorBody, 500: ErrorBody, 502: ErrorBody, 504: ErrorBody };
+const VIEW_TIMEOUT_MS = 20_000;
+const DUMMY_SIGNATURE =
+  'sigUHx32f9wesZ1n2BWpixXz4AQaZggEtchaQNHYGRCoWNAXx45WGW2ua3apUUUAGMLPwAU41QoaFCzVSL61VaessLg4YbbP';
+const Mutez = Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }));
+const Addr = Type.Optional(Type.String({ maxLength: 64 }));
+
+const CallBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+  data: Type.Unknown(),
+  amount: Mutez,
+  gas_limit: Mutez,
+  source: Addr,
+  sender: Addr,
+});
+
+function checkAddr(v: string | undefined, what: string) {
+  if (v) requireAddress(v, ADDRESS_RE, what);
+}
+
+/** A node rejection: Tezos errors → a failed main operation (200); anything else → 400 with the text. */
+function rejection(e: unknown, main: Operation): Operation[] {
+  if (e instanceof NodeRpcError) {
+    const errors = e.tezosErrors();
+    if (errors) return [{ ...main, status: 'failed', errors: formatErrors(errors) }];
+    throw new HttpError(400, `node: ${e.body.slice(0, 300) || e.status}`);
+  }
+  throw e;
+}
+
+function safeMiguel<T>(f: () => T): T | undefined {
+  try {
+    return f();
+  } catch {
+    return undefined;
+  }
+}
+
+export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  const head = async (network: string) => {
+    const h = (await getHeads(ctx.db, [network])).get(network);
+    return {
+      level: h?.level ?? 0,
+      protocol: h?.protocol ?? '',
+      chainId: h?.chain_id ?? '',
+      hash: h?.hash ?? '',
+    };
+  };
+  const chainId = async (network: string, known: string) =>
+    known || (await nodeRpc<string>(ctx, network, '/chains/main/chain_id'));
+
+  app.post(
+    '/contract/:network/:address/entrypoints/trace',
+    {
+      schema: {
+        summary: 'Simulate a call with run_code: main operation + internal operations with storage diff',
+        tags: ['contract'],
+        params: AddressParams,
+        body: CallBody,
+        response: { 200: Type.Array(Operation), ...E },
+      },
+    },
+    async (request) => {
+      const { network, address } = request.params;
+      requireNetwork(ctx, network);
+      requireAddress(address, CONTRACT_RE, 'contract address', 404);
+      const b = request.body;
+      checkAddr(b.source, 'source');
+      checkAddr(b.sender, 'sender');
+      const script = await requireScript(ctx, network, address);
+      const param = toMicheline(script.parameter);
+      const storageType = toMicheline(script.storage);
+      const params = asClientError(() => parametersForExecution(param, b.name, b.data ?? {}));
+      const h = await head(network);
+      const storage = await resolveStorage(ctx, network, address);
+      const main: Operation = {
+        level: h.level || undefined,
+        content_index: 0,
+        ticket_updates_count: 0,
+        big_map_diffs_count: 0,
+        timestamp: formatTime(new Date(ctx.now())),
+        protocol: h.protocol,
+        network,
+        kind: 'transaction',
+        source: b.source,
+        destination: address,
+        status: 'applied',
+        entrypoint: b.name,
+        internal: false,
+        ...(b.amount ? { amount: b.amount } : {}),
+        ...(b.gas_limit ? { gas_limit: b.gas_limit } : {}),
+      };
+      const p = safeMiguel(() => decodeParameters(param, params));
+      if (p) main.parameters = p;
+      const cid = await chainId(network, h.chainId);
+      const body: Record<string, unknown> = {
+        script: fullScript(script),
+        storage,
+        input: params.value,
+        amount: String(b.amount ?? 0),
+        chain_id: cid,
+        ...(cid === 'NetXm8tYqnMWky1' ? {} : { balance: '0' }),
+        ...(b.gas_limit ? { gas: String(b.gas_limit) } : {}),
+        ...(b.source ? { source: b.source } : {}),
+        ...(b.sender ? { payer: b.sender } : {}),
+        ...(params.entrypoint !== 'default' ? { entrypoint: params.entrypoint } : {}),
+      };
+      let res: { storage?: unknown; operations?: unknown[] };
+      try {
+        res = await nodeRpc(ctx, network, '/chains/main/blocks/head/helpers/scripts/run_code', body);
+      } catch (e) {
+        return rejection(e, main);
+      }
+      if (res.storage !== undefined) {
+        const d = safeMiguel(() => diffValues(storageType, toMicheline(res.storage), storage));
+        if (d) main.storage_diff = d;
+      }
+      const internals = Array.isArray(res.operations) ? res.operations.slice(0, 1000) : [];
+      const dests = internals
+        .map((o) => (o as { destination?: string }).destination)
+        .filter((d): d is string => !!d);
+      const types = await getScriptTypes(ctx.db, network, dests);
+      const out = [main];
+      for (const raw of internals) {
+        const o = raw as Record<string, unknown>;
+        const op: Operation = {
+          level: main.level,
+          content_index: 0,
+          ticket_updates_count: 0,
+          big_map_diffs_count: 0,
+          timestamp: main.timestamp,
+          protocol: h.protocol,
+          network,
+          kind: typeof o.kind === 'string' ? o.kind : 'transaction',
+          status: 'applied',
+          internal: true,
+          ...(typeof o.source === 'string' ? { source: o.source } : {}),
+          ...(typeof o.destination === 'string' ? { destination: o.destination } : {}),
+          ...(Number(o.amount) ? { amount: Number(o.amount) } : {}),
+        };
+        if (typeof o.tag === 'string') op.tag = o.tag;
+        const t = op.destination ? types.get(op.destination) : undefined;
+        const prm = o.parameters as { entrypoint?: string; value?: unknown } | undefined;
+        if (t && prm?.value !== undefined) {
+          op.entrypoint = prm.entrypoint ?? 'default';
+          const dp = safeMiguel(() =>
+            decodeParameters(toMicheline(t.parameter), {
+              entrypoint: op.entrypoint,
+              value: toMicheline(prm.value),
+            }),
+          );
+          if (dp) op.parameters = dp;
+        }
+        if (op.kind === 'event' && o.type !== undefined && o.payload !== undefined) {
+          const pl = safeMiguel(() => toMiguel(toMicheline(o.type), toMicheline(o.payload)));
+          if (pl) op.payload = pl;
+        }
+        out.push(op);
+      }
+      return out;
+    },
+  );
+
+  app.post(
+    '/contract/:network/:address/entrypoints/run_operation',
+    {
+      schema: {
+        summary: 'Simulate a call with run_operation (source required)',
+        tags: ['contract'],
+        params: AddressParams,
+        body: CallBody,
+        response: { 200: Type.Array(Operation), ...E },
+      },
+    },
+    async (request) => {
+      const { network, address } = request.params;
+      requireNetwork(ctx, network);
+      requireAddress(address, CONTRACT_RE, 'contract address', 404);
+      const b = request.body;
+      if (!b.source) throw new HttpError(400, 'source is required');
+      checkAddr(b.source, 'source');
+      const script = await requireScript(ctx, network, address);
+      const param = toMicheline(script.parameter);
+      const params = asClientError(() => parametersForExecution(param, b.name, b.data ?? {}));
+      const h = await head(network);
+      const counter = await nodeRpc<string>(
+        ctx,
+        network,
+        `/chains/main/blocks/head/context/contracts/${b.source}/counter`,
+      ).catch(() => '0');
+      const constants = await nodeRpc<{
+        hard_gas_limit_per_operation?: string;
+        hard_storage_limit_per_operation?: string;
+      }>(ctx, network, '/chains/main/blocks/head/context/constants');
+      const branch = await nodeRpc<string>(ctx, network, '/chains/main/blocks/head/hash');
+      const content = {
+        kind: 'transaction',
+        source: b.source,
+        fee: '0',
+        counter: String(BigInt(counter) + 1n),
+        gas_limit: String(b.gas_limit ?? constants.hard_gas_limit_per_operation ?? '1040000'),
+        storage_limit: String(constants.hard_storage_limit_per_operation ?? '60000'),
+        amount: String(b.amount ?? 0),
+        destination: address,
+        parameters: params,
+      };
+      const main: Operation = {
+        level: h.level || undefined,
+        content_index: 0,
+        ticket_updates_count: 0,
+        big_map_diffs_count: 0,
+        timestamp: formatTime(new Date(ctx.now())),
+        protocol: h.protocol,
+        network,
+        kind: 'transaction',
+        source: b.source,
+        destination: address,
+        status: 'applied',
+        entrypoint: b.name,
+        internal: false,
+      };
+      let res: { contents?: unknown[] };
+      try {
+        res = await nodeRpc(ctx, network, '/chains/main/blocks/head/helpers/scripts/run_operation', {
+          operation: { branch, contents: [content], signature: DUMMY_SIGNATURE },
+          chain_id: await chainId(network, h.chainId),
+        });
+      } catch (e) {
+        return rejection(e, main);
+      }
+      const dp = safeMiguel(() => decodeParameters(param, params));
+      if (dp) main.parameters = dp;
+      const previous = await resolveStorage(ctx, network, address).catch(() => undefined);
+      const ops = simulatedOperations(res, main, toMicheline(script.storage), previous ?? { prim: 'Unit' });
+      return ops;
+    },
+  );
+
+  app.post(
+    '/contract/:network/:address/views/execute',
+    {
+      schema: {
+        summary: 'Execute an on-chain view (run_script_view) or an off-chain michelsonStorageView (run_code)',
+        tags: ['views'],
+        params: AddressParams,
+        body: Type.Object({
+          kind: Type.Union([Type.Literal('on-chain'), Type.Literal('off-chain')]),
+          data: Type.Unknown(),
+          name: Type.Optional(Type.String({ maxLength: 255 })),
+          implementation: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
+          amount: Mutez,
+          gas_limit: Mutez,
+          source: Addr,
+          sender: Addr,
+          view: Type.Optional(Type.Unknown()),
+        }),
+        response: { 200: Type.Union([Type.Array(Miguel), Type.Null()]), ...E },
+      },
+    },
+    async (request) => {
+      const { network, address } = request.params;
+      requireNetwork(ctx, network);
+      requireAddress(address, CONTRACT_RE, 'contract address', 404);
+      const b = request.body;
+      checkAddr(b.source, 'source');
+      checkAddr(b.sender, 'sender');
+      const h = await head(network);
+      const cid = await chainId(network, h.chainId);
+      const script = await requireScript(ctx, network, address);
+      if (b.kind === 'on-chain') {
+        if (!b.name) throw new HttpError(400, 'name is required for an on-chain view');
+        const view = (Array.isArray(script.views) ? script.views : []).find(
+          (v) => ((v as { args?: Array<{ string?: string }> }).args?.[0]?.string ?? '') === b.name,
+        ) as { args: unknown[] } | undefined;
+        if (!view) throw new HttpError(404, `view not found: ${b.name.slice(0, 64)}`);
+        const paramType = toMicheline(view.args[1]);
+        const input = asClientError(() => formToMicheline(paramType, b.data ?? {}));
+        try {
+          const res = await nodeRpc<{ data: unknown }>(
+            ctx,
+            network,
+            '/chains/main/blocks/head/helpers/scripts/run_script_view',
+            {
+              contract: address,
+              view: b.name,
+              input,
+              chain_id: cid,
+              unparsing_mode: 'Readable',
+              ...(b.source ? { source: b.source } : {}),
+              ...(b.sender ? { payer: b.sender } : {}),
+              ...(b.gas_limit ? { gas: String(b.gas_limit) } : {}),
+            },
+            VIEW_TIMEOUT_MS,
+          );
+          return asClientError(() => toMiguel(toMicheline(view.args[2]), toMicheline(res.data)));
+        } catch (e) {
+          throw viewError(e);
+        }
+      }
+      const msv = (
+        b.view as
+          { michelsonStorageView?: { parameter?: unknown; returnType?: unknown; code?: unknown } } | undefined
+      )?.michelsonStorageView;
+      if (!msv || msv.returnType === undefined || msv.code === undefined)
+        throw new HttpError(
+          400,
+          'view.michelsonStorageView with returnType and code is required for an off-chain view',
+        );
+      const storageType = toMicheline(script.storage);
+      const returnType = asClientError(() => toMicheline(msv.returnType));
+      const storage = await resolveStorage(ctx, network, address);
+      const paramType =
+        msv.parameter === undefined ? undefined : asClientError(() => toMicheline(msv.parameter));
+      const input: Micheline = paramType
+        ? { prim: 'Pair', args: [asClientError(() => formToMicheline(paramType, b.data ?? {})), storage] }
+        : storage;
+      const code = asClientError(() => toMicheline(msv.code));
+      const viewScript: Micheline[] = [
+        {
+          prim: 'parameter',
+          args: [paramType ? { prim: 'pair', args: [paramType, storageType] } : storageType],
+        },
+        { prim: 'storage', args: [{ prim: 'option', args: [returnType] }] },
+        {
+          prim: 'code',
+          args: [
+            [
+              { prim: 'CAR' },
+              ...(Array.isArray(code) ? code : [code]),
+              { prim: 'SOME' },
+              { prim: 'NIL', args: [{ prim: 'operation' }] },
+              { prim: 'PAIR' },
+            ],
+          ],
+        },
+      ];
+      try {
+        const res = await nodeRpc<{ storage: unknown }>(
+          ctx,
+          network,
+          '/chains/main/blocks/head/helpers/scripts/run_code',
+          {
+            script: viewScript,
+            storage: { prim: 'None' },
+            input,
+            amount: String(b.amount ?? 0),
+            chain_id: cid,
+            balance: '0',
+          },
+          VIEW_TIMEOUT_MS,
+        );
+        const out = toMicheline(res.storage);
+        if (!Array.isArray(out) && 'prim' in out && out.prim === 'Some' && out.args?.[0] !== undefined)
+          return asClientError(() => toMiguel(returnType, out.args![0]!));
+        return null;
+      } catch (e) {
+        throw viewError(e);
+      }
+    },
+  );
+};
+
+function viewError(e: unknown): unknown {
+  if (e instanceof NodeRpcError) {
+    const errs = formatErrors(e.tezosErrors());
+    const text = errs?.map((x) => [x.title, x.with].filter(Boolean).join(': ')).join('; ');
+    return new HttpError(400, text || `node answered ${e.status}`);
+  }
+  return e;
+}
+
+/** The run_operation answer (contents with metadata) → main and internal operations with storage diffs. */
+function simulatedOperations(
+  res: { contents?: unknown[] },
+  main: Operation,
+  storageType: Micheline,
+  previous: Micheline,
+): Operation[] {
+  const c = (res.contents?.[0] ?? {}) as {
+    metadata?: { operation_result?: Record<string, unknown>; internal_operation_results?: unknown[] };
+  };
+  const result = c.metadata?.operation_result ?? {};
+  const out: Operation = { ...main, status: typeof result.status === 'string' ? result.status : 'applied' };
+  if (Array.isArray(result.errors)) out.errors = formatErrors(result.errors);
+  const gas = Number(result.consumed_milligas ?? 0);
+  if (gas) out.consumed_gas = gas;
+  const size = Number(result.storage_size ?? 0);
+  if (size) out.storage_size = size;
+  const paid = Number(result.paid_storage_size_diff ?? 0);
+  if (paid) out.paid_storage_size_diff = paid;
+  if (result.storage !== undefined) {
+    const d = safeMiguel(() => diffValues(storageType, toMicheline(result.storage), previous));
+    if (d) out.storage_diff = d;
+  }
+  const internals = (c.metadata?.internal_operation_results ?? []).slice(0, 1000).map((raw): Operation => {
+    const o = raw as Record<string, unknown>;
+    const r = (o.result ?? {}) as Record<string, unknown>;
+    return {
+      ...main,
+      internal: true,
+      kind: typeof o.kind === 'string' ? o.kind : 'transaction',
+      status: typeof r.status === 'string' ? r.status : 'applied',
+      source: typeof o.source === 'string' ? o.source : undefined,
+      destination: typeof o.destination === 'string' ? o.destination : undefined,
+      entrypoint: (o.parameters as { entrypoint?: string } | undefined)?.entrypoint,
+      ...(Number(o.amount) ? { amount: Number(o.amount) } : {}),
+    };
+  });
+  for (const i of internals)
+    for (const k of Object.keys(i) as Array<keyof Operation>) if (i[k] === undefined) delete i[k];
+  return [out, ...internals];
+}

@@ -1,0 +1,234 @@
+/**
+ * The search service (discovery spec §3, §7): accounts/contracts, tokens, operations and big-map keys of
+ * every configured network, from the indexer's search documents (full text + pg_trgm) and direct lookups.
+ */
+import type { SearchItem } from '@michelscope/api-types';
+import {
+  searchBigMapKeys,
+  searchDocuments,
+  searchOperations,
+  SEARCH_TOTAL_CAP,
+  type SearchDocHit,
+} from '@michelscope/db/read';
+import type { ApiContext } from '../context';
+import { formatTime } from '../time';
+
+export const MAX_QUERY = 255;
+
+type Index = 'accounts' | 'operations' | 'big-maps' | 'tokens' | 'global_constants';
+const INDEX_ALIASES: Record<string, Index> = {
+  accounts: 'accounts',
+  account: 'accounts',
+  contracts: 'accounts',
+  contract: 'accounts',
+  operations: 'operations',
+  operation: 'operations',
+  'big-maps': 'big-maps',
+  big_maps: 'big-maps',
+  bigmaps: 'big-maps',
+  bigmapkey: 'big-maps',
+  tokens: 'tokens',
+  token: 'tokens',
+  global_constants: 'global_constants',
+};
+const DOC_KINDS: Record<Index, string[]> = {
+  accounts: ['contract', 'contract_metadata', 'smart_rollup'],
+  tokens: ['token'],
+  global_constants: ['global_constant'],
+  operations: [],
+  'big-maps': [],
+};
+const OPERATION_STATUSES = new Set(['applied', 'failed', 'backtracked', 'skipped']);
+
+export interface SearchInput {
+  query: string;
+  size: number;
+  offset: number;
+  highlight: boolean;
+  filters: unknown;
+}
+
+interface Filters {
+  networks?: string[];
+  indices: Set<Index>;
+  status?: string[];
+  entrypoints?: string[];
+  ptr?: number;
+  activeOnly?: boolean;
+}
+
+const strList = (v: unknown): string[] | undefined =>
+  Array.isArray(v)
+    ? v.filter((x): x is string => typeof x === 'string' && x.length > 0 && x.length <= 255).slice(0, 50)
+    : undefined;
+
+/** Reads the filters of the reference client (`{search: {...}}` or `{tokens: {...}}`) and of this API. */
+export function readFilters(ctx: ApiContext, raw: unknown): Filters {
+  const top = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const inner = [top, top.search, top.tokens].filter(
+    (x): x is Record<string, unknown> => !!x && typeof x === 'object',
+  );
+  const pick = (k: string) => inner.map((o) => strList(o[k])).find((v) => v?.length);
+  const configured = new Set(ctx.networks.names);
+  const nets = (pick('networks') ?? pick('network'))?.filter((n) => configured.has(n));
+  const idx = pick('index')
+    ?.map((i) => INDEX_ALIASES[i])
+    .filter((i): i is Index => !!i);
+  const ops = (top.operations && typeof top.operations === 'object' ? top.operations : {}) as Record<
+    string,
+    unknown
+  >;
+  const bms = (top.big_maps && typeof top.big_maps === 'object' ? top.big_maps : {}) as Record<
+    string,
+    unknown
+  >;
+  return {
+    networks: nets && nets.length ? nets : ctx.networks.names,
+    indices: new Set<Index>(idx?.length ? idx : ['accounts', 'operations', 'big-maps', 'tokens']),
+    status: strList(ops.status)?.filter((s) => OPERATION_STATUSES.has(s)),
+    entrypoints: strList(ops.entrypoints),
+    ptr: typeof bms.ptr === 'number' && Number.isSafeInteger(bms.ptr) ? bms.ptr : undefined,
+    activeOnly: bms.is_active === true,
+  };
+}
+
+/** Trimmed and cut to 255 characters. */
+export function cleanQuery(q: string): string {
+  return q.trim().slice(0, MAX_QUERY).trim();
+}
+
+export async function runSearch(
+  ctx: ApiContext,
+  input: SearchInput,
+): Promise<{ items: SearchItem[]; total: number }> {
+  const query = cleanQuery(input.query);
+  if (!query) return { items: [], total: 0 };
+  const f = readFilters(ctx, input.filters);
+  const items: SearchItem[] = [];
+  let total = 0;
+
+  // exact identifiers first: operation hashes and big-map key hashes
+  if (f.indices.has('operations') && /^o[1-9A-HJ-NP-Za-km-z]{4,50}$/.test(query) && input.offset === 0) {
+    const ops = await searchOperations(ctx.db, query, f.networks, input.size, {
+      status: f.status,
+      entrypoints: f.entrypoints,
+    });
+    for (const o of ops) {
+      items.push({
+        type: 'operation',
+        value: o.hash,
+        body: {
+          Network: o.network,
+          Hash: o.hash,
+          Counter: o.counter,
+          Level: o.level,
+          '@timestamp': formatTime(o.timestamp),
+          Status: o.status,
+          Entrypoint: o.entrypoint ?? '',
+          Destination: o.destination ?? '',
+          Type: o.kind,
+          mempool: false,
+        },
+        ...(input.highlight ? { highlights: { Hash: [`<em>${o.hash}</em>`] } } : {}),
+        found_by: 'Hash',
+      });
+    }
+    total += ops.length;
+  }
+  if (f.indices.has('big-maps') && input.offset === 0) {
+    const keys = await searchBigMapKeys(ctx.db, query, f.networks, input.size, {
+      ptr: f.ptr,
+      activeOnly: f.activeOnly,
+    });
+    for (const k of keys) {
+      items.push({
+        type: 'bigmapkey',
+        value: k.key_hash,
+        body: {
+          Network: k.network,
+          BigMapID: k.ptr,
+          KeyHash: k.key_hash,
+          Key: k.key,
+          Address: k.contract,
+          IsActive: !k.removed,
+          '@timestamp': formatTime(k.last_update_time),
+        },
+        ...(input.highlight ? { highlights: { KeyHash: [`<em>${k.key_hash}</em>`] } } : {}),
+        found_by: query.startsWith('expr') ? 'KeyHash' : 'Key',
+      });
+    }
+    total += keys.length;
+  }
+
+  const kinds = [...f.indices].flatMap((i) => DOC_KINDS[i]);
+  if (kinds.length && items.length < input.size) {
+    const docs = await searchDocuments(ctx.db, {
+      query,
+      networks: f.networks,
+      kinds,
+      size: input.size - items.length,
+      offset: input.offset,
+    });
+    total += docs.total;
+    for (const d of docs.hits) items.push(docItem(d, query, input.highlight));
+  }
+  return { items, total: Math.min(total, SEARCH_TOTAL_CAP) };
+}
+
+function docItem(d: SearchDocHit, query: string, highlight: boolean): SearchItem {
+  const [address = d.key, tokenId] = d.kind === 'token' ? d.key.split(':') : [d.key];
+  const body: Record<string, unknown> = { Network: d.network, Address: address };
+  let type = 'account';
+  if (d.kind === 'contract' || d.kind === 'contract_metadata') body.IsContract = true;
+  if (d.kind === 'contract_metadata') body.Name = d.title;
+  if (d.kind === 'smart_rollup') body.IsContract = false;
+  if (d.kind === 'global_constant') body.Hash = d.key;
+  if (d.kind === 'token') {
+    type = 'token';
+    body.TokenID = tokenId ?? '0';
+    body.Name = d.title;
+  }
+  const foundBy =
+    d.matched === 'key'
+      ? d.kind === 'token'
+        ? 'Address'
+        : 'Address'
+      : d.matched === 'title'
+        ? 'Name'
+        : 'Body';
+  const item: SearchItem = { type, value: address, body, found_by: foundBy };
+  if (highlight) {
+    const field = d.matched === 'key' ? 'Address' : d.matched === 'title' ? 'Name' : 'Body';
+    const text = d.matched === 'key' ? address : d.matched === 'title' ? d.title : d.body;
+    item.highlights = { [field]: highlights(text, query) };
+  }
+  return item;
+}
+
+/** Fragments of `text` around the query words, each word wrapped in `<em>` (other markup escaped). */
+export function highlights(text: string, query: string, max = 3): string[] {
+  const words = query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w.length > 0)
+    .slice(0, 8);
+  const out: string[] = [];
+  const lower = text.toLowerCase();
+  for (const w of words) {
+    const at = lower.indexOf(w);
+    if (at < 0) continue;
+    const start = Math.max(0, at - 40);
+    const end = Math.min(text.length, at + w.length + 40);
+    out.push(
+      escapeHtml(text.slice(start, at)) +
+        '<em>' +
+        escapeHtml(text.slice(at, at + w.length)) +
+        '</em>' +
+        escapeHtml(text.slice(at + w.length, end)),
+    );
+    if (out.length >= max) break;
+  }
+  return out.length ? out : [escapeHtml(text.slice(0, 80))];
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

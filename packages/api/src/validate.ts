@@ -1,0 +1,52 @@
+/**
+ * Path/query schemas and checks shared by the routes (reference §1.3, §1.6). Patterns are anchored
+ * (the reference's unanchored regexes accept any text containing an address: deliberately not copied).
+ */
+import { NetworkName } from '@michelscope/api-types';
+import { Type } from '@sinclair/typebox';
+import type { ApiContext } from './context';
+import type { FastifyReply } from 'fastify';
+import { HttpError } from './errors';
+
+const B58 = '[1-9A-HJ-NP-Za-km-z]';
+export const ADDRESS_RE = new RegExp(`^(tz[1-4]|KT1|txr1|sr1)${B58}{33}$`);
+export const CONTRACT_RE = new RegExp(`^KT1${B58}{33}$`);
+export const ROLLUP_RE = new RegExp(`^sr1${B58}{33}$`);
+export const OPG_RE = new RegExp(`^o${B58}{50}$`);
+export const EXPR_RE = new RegExp(`^expr${B58}{50}$`);
+
+/** The page size limit of list routes (`api.page_size`). */
+export const PAGE_SIZE = 10;
+
+export const NetworkParams = Type.Object({ network: NetworkName });
+export const AddressParams = Type.Object({ network: NetworkName, address: Type.String({ maxLength: 64 }) });
+
+/** `offset`/`size` query fields (fresh schema objects per route: Fastify compiles each in place). */
+export const Paging = {
+  get offset() {
+    return Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 }));
+  },
+  get size() {
+    return Type.Optional(Type.Integer({ minimum: 0, maximum: PAGE_SIZE }));
+  },
+};
+
+/** size 0 or absent → the page size. */
+export function pageSize(size: number | undefined, max = PAGE_SIZE): number {
+  return !size || size <= 0 ? PAGE_SIZE : Math.min(size, max);
+}
+
+/** The configured network or a 400 `{"message"}`. */
+export function requireNetwork(ctx: ApiContext, network: string): void {
+  if (!ctx.networks.get(network)) throw new HttpError(400, `unknown network: ${network}`);
+}
+
+/** Checks a path address; contract routes answer 404 on a bad address (reference §11.2). */
+export function requireAddress(value: string, re: RegExp, what: string, status = 400): void {
+  if (!re.test(value)) throw new HttpError(status, `invalid ${what}: ${value.slice(0, 64)}`);
+}
+
+/** Answers a JSON string (Michelson text routes): Fastify would send a bare string as text. */
+export function jsonString(reply: FastifyReply, text: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(JSON.stringify(text));
+}

@@ -1,0 +1,234 @@
+/**
+ * End to end on the seeded sandbox: the real sandbox chain (demo seed) is indexed by the real indexer into a
+ * migrated database, and the API answers from that data and simulates through the sandbox's node RPC.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describeDb } from '@michelscope/db/testing';
+import { startIndexer, type IndexerHandle } from '@michelscope/indexer';
+import { BOOTSTRAP_ACCOUNTS, Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildApi } from '../src/index';
+
+const NET = 'sandboxnet';
+const ALICE = BOOTSTRAP_ACCOUNTS[0]!.pkh;
+
+describeDb('API over the indexed demo sandbox', ({ db }) => {
+  let dir: string;
+  let sandbox: Sandbox;
+  let node: FastifyInstance;
+  let indexer: IndexerHandle;
+  let app: FastifyInstance;
+  const contracts: Record<string, string> = {};
+  const call = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
+    const res = await app.inject({
+      method,
+      url,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+    return { status: res.statusCode, body: res.body ? (JSON.parse(res.body) as unknown) : undefined };
+  };
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'ms-api-sandbox-'));
+    sandbox = await Sandbox.open({
+      dataDir: dir,
+      blockTimeMs: 3_600_000,
+      seed: true,
+      log: (line) => {
+        for (const m of line.matchAll(/(\w+)=(KT1\w{33})/g)) contracts[m[1]!] = m[2]!;
+      },
+    });
+    node = Fastify();
+    await node.register(sandboxRpcPlugin(sandbox), { prefix: '/rpc/sandboxnet' });
+    const url = await node.listen({ host: '127.0.0.1', port: 0 });
+    const rpcUrl = `${url}/rpc/sandboxnet`;
+    indexer = startIndexer({
+      db: db(),
+      network: NET,
+      rpcUrl,
+      startLevel: 1,
+      pollIntervalMs: 100,
+      log: () => {},
+    });
+    const target = sandbox.headLevel;
+    const deadline = Date.now() + 60_000;
+    while ((indexer.status().level ?? 0) < target && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    app = await buildApi({
+      db: db(),
+      networks: [{ name: NET, rpcUrl, publicRpcUrl: rpcUrl, statsEnabled: false }],
+    });
+  }, 90_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await indexer?.stop();
+    await node?.close();
+    await sandbox?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('indexed the seed: contract, storage, entrypoints and operation groups', async () => {
+    const counter = contracts.counter!;
+    expect(counter).toMatch(/^KT1/);
+    const c = await call('GET', `/v1/contract/${NET}/${counter}`);
+    expect(c.status).toBe(200);
+    expect(c.body).toMatchObject({
+      address: counter,
+      network: NET,
+      manager: expect.stringMatching(/^tz1/),
+      entrypoints: ['increment', 'decrement', 'note', 'forget'],
+    });
+    const storage = (await call('GET', `/v1/contract/${NET}/${counter}/storage`)).body as Array<{
+      children: Array<{ name: string }>;
+    }>;
+    expect(storage[0]!.children.map((n) => n.name)).toEqual(['counter', 'notes']);
+    const opg = (await call('GET', `/v1/contract/${NET}/${counter}/opg`)).body as Array<{
+      hash: string;
+      counter: number;
+    }>;
+    expect(opg.length).toBeGreaterThan(0);
+    const group = (await call('GET', `/v1/opg/${NET}/${opg[0]!.hash}/${opg[0]!.counter}`)).body as Array<{
+      destination?: string;
+    }>;
+    expect(group.some((o) => o.destination === counter)).toBe(true);
+    expect((await call('GET', `/v1/account/${NET}/${ALICE}`)).body).toMatchObject({
+      account_type: 'account',
+      balance: expect.any(Number),
+    });
+    const acc = (await call('GET', `/v1/account/${NET}/${ALICE}`)).body as { balance: number };
+    expect(acc.balance).toBeGreaterThan(0);
+  });
+
+  it('entrypoints/trace simulates with run_code: storage diff, event, and failures as a failed operation', async () => {
+    const counter = contracts.counter!;
+    const before = (await call('GET', `/v1/contract/${NET}/${counter}/storage/raw`)).body as string;
+    const current = Number(/^Pair (-?\d+)/.exec(before)?.[1]);
+    const ok = await call('POST', `/v1/contract/${NET}/${counter}/entrypoints/trace`, {
+      name: 'increment',
+      data: { increment: 5 },
+      source: ALICE,
+    });
+    expect(ok.status).toBe(200);
+    const ops = ok.body as Array<Record<string, unknown>>;
+    expect(ops[0]).toMatchObject({
+      kind: 'transaction',
+      status: 'applied',
+      destination: counter,
+      entrypoint: 'increment',
+    });
+    expect(JSON.stringify(ops[0]!.storage_diff)).toContain(
+      `"from":"${current}","diff_type":"update","value":"${current + 5}"`,
+    );
+    expect(ops[1]).toMatchObject({ kind: 'event', internal: true, tag: 'changed' });
+    const fail = await call('POST', `/v1/contract/${NET}/${counter}/entrypoints/trace`, {
+      name: 'decrement',
+      data: { decrement: current + 100 },
+    });
+    expect(fail.status).toBe(200);
+    expect((fail.body as Array<Record<string, unknown>>)[0]).toMatchObject({ status: 'failed' });
+    expect(JSON.stringify(fail.body)).toContain('negative');
+    const bad = await call('POST', `/v1/contract/${NET}/${counter}/entrypoints/trace`, {
+      name: 'increment',
+      data: { increment: 'abc' },
+    });
+    expect(bad.status).toBe(400);
+  });
+
+  it('run_operation simulates a signed-less operation from a source', async () => {
+    const counter = contracts.counter!;
+    const r = await call('POST', `/v1/contract/${NET}/${counter}/entrypoints/run_operation`, {
+      name: 'increment',
+      data: { increment: 1 },
+      source: ALICE,
+    });
+    expect(r.status).toBe(200);
+    expect((r.body as Array<Record<string, unknown>>)[0]).toMatchObject({
+      status: 'applied',
+      destination: counter,
+      source: ALICE,
+    });
+    expect(
+      (
+        await call('POST', `/v1/contract/${NET}/${counter}/entrypoints/run_operation`, {
+          name: 'increment',
+          data: { increment: 1 },
+        })
+      ).status,
+    ).toBe(400);
+  });
+
+  it('views: schema and execution of on-chain and off-chain views', async () => {
+    const counter = contracts.counter!;
+    const views = (await call('GET', `/v1/contract/${NET}/${counter}/views/schema`)).body as Array<{
+      name: string;
+    }>;
+    expect(views.map((v) => v.name)).toEqual(['get_counter', 'get_note']);
+    const raw = (await call('GET', `/v1/contract/${NET}/${counter}/storage/raw`)).body as string;
+    const current = /^Pair (-?\d+)/.exec(raw)?.[1];
+    const onChain = await call('POST', `/v1/contract/${NET}/${counter}/views/execute`, {
+      kind: 'on-chain',
+      name: 'get_counter',
+      implementation: 0,
+      data: {},
+    });
+    expect(onChain.status).toBe(200);
+    expect(onChain.body).toEqual([{ prim: 'int', type: 'int', name: '@int_1', value: current }]);
+    const offChain = await call('POST', `/v1/contract/${NET}/${counter}/views/execute`, {
+      kind: 'off-chain',
+      data: {},
+      view: {
+        michelsonStorageView: {
+          returnType: { prim: 'int' },
+          code: [{ prim: 'CAR' }, { prim: 'PUSH', args: [{ prim: 'int' }, { int: '2' }] }, { prim: 'MUL' }],
+        },
+      },
+    });
+    expect(offChain.status).toBe(200);
+    expect(offChain.body).toEqual([
+      { prim: 'int', type: 'int', name: '@int_1', value: String(Number(current) * 2) },
+    ]);
+    expect(
+      (
+        await call('POST', `/v1/contract/${NET}/${counter}/views/execute`, {
+          kind: 'on-chain',
+          name: 'nope',
+          data: {},
+        })
+      ).status,
+    ).toBe(404);
+  });
+
+  it('entrypoints/data, fork and michelson parse', async () => {
+    const counter = contracts.counter!;
+    expect(
+      (
+        await call('POST', `/v1/contract/${NET}/${counter}/entrypoints/data`, {
+          name: 'note',
+          data: { note: { '@string_8': 'hi', '@nat_9': 2 } },
+        })
+      ).body,
+    ).toBeDefined();
+    const json = await call('POST', `/v1/contract/${NET}/${counter}/entrypoints/data`, {
+      name: 'increment',
+      data: { increment: 7 },
+    });
+    expect(json.body).toEqual({ int: '7' });
+    const text = await call('POST', `/v1/contract/${NET}/${counter}/entrypoints/data`, {
+      name: 'increment',
+      data: { increment: 7 },
+      format: 'michelson',
+    });
+    expect(text.body).toBe('7');
+    const fork = await call('POST', '/v1/fork', {
+      address: counter,
+      network: NET,
+      storage: { counter: 3, notes: [] },
+    });
+    expect(fork.status).toBe(200);
+    expect((fork.body as { storage: unknown }).storage).toEqual({ prim: 'Pair', args: [{ int: '3' }, []] });
+  });
+});

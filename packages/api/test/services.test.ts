@@ -1,0 +1,193 @@
+import { describeDb } from '@michelscope/db/testing';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { makeApi } from './helpers';
+import { ALICE, BOB, NET, OPG2, PROTO, TOKEN, keyHash, seedChain } from './seed';
+
+describeDb('search and stats services', ({ db }) => {
+  let app: FastifyInstance;
+  type Item = {
+    type: string;
+    value: string;
+    body: Record<string, unknown>;
+    found_by?: string;
+    highlights?: Record<string, string[]>;
+  };
+  const post = async (url: string, payload: unknown) => {
+    const res = await app.inject({ method: 'POST', url, payload: payload as object });
+    return { status: res.statusCode, body: res.body ? (JSON.parse(res.body) as unknown) : undefined };
+  };
+  const get = async (url: string) => {
+    const res = await app.inject({ method: 'GET', url });
+    return { status: res.statusCode, body: res.body ? (JSON.parse(res.body) as unknown) : undefined };
+  };
+
+  beforeAll(async () => {
+    await seedChain(db());
+    // what the metadata resolver and indexer write for a resolved token and a named contract
+    await db()
+      .insertInto('token_metadata')
+      .values({
+        network: NET,
+        contract: TOKEN,
+        token_id: '0',
+        level: 2,
+        status: 3,
+        name: 'Golden Pixel',
+        symbol: 'GPX',
+        metadata: JSON.stringify({
+          name: 'Golden Pixel',
+          formats: [
+            { uri: 'ipfs://x', mimeType: 'image/png' },
+            { uri: 'ipfs://y', mimeType: 'video/mp4' },
+          ],
+        }),
+      } as never)
+      .execute();
+    await db()
+      .insertInto('contract_metadata')
+      .values({ network: NET, address: TOKEN, level: 1, status: 3, name: 'Pixel Ledger' } as never)
+      .execute();
+    await db()
+      .insertInto('search_documents')
+      .values([
+        {
+          network: NET,
+          kind: 'token',
+          key: `${TOKEN}:0`,
+          level: 2,
+          title: 'Golden Pixel',
+          body: 'GPX art pixel',
+        },
+        {
+          network: NET,
+          kind: 'contract_metadata',
+          key: TOKEN,
+          level: 1,
+          title: 'Pixel Ledger',
+          body: 'ledger of pixels',
+        },
+      ])
+      .execute();
+    app = await makeApi(db());
+  });
+  afterAll(() => app.close());
+
+  it('suggest finds tokens and contracts by words, with highlights and found_by', async () => {
+    const r = await post('/search/v1/suggest', { query: '  golden pix ', size: 10, filters: {} });
+    expect(r.status).toBe(200);
+    const items = (r.body as { items: Item[] }).items;
+    expect(items[0]).toMatchObject({
+      type: 'token',
+      value: TOKEN,
+      body: { Network: NET, TokenID: '0', Name: 'Golden Pixel' },
+      found_by: 'Name',
+    });
+    expect(items[0]!.highlights!.Name![0]).toContain('<em>golden</em>'.replace('golden', 'Golden'));
+  });
+
+  it('search: address prefix, entrypoint words, index and network filters, operations and key hashes', async () => {
+    const byAddr = (await post('/search/v1/search', { query: TOKEN.slice(0, 12), size: 10, offset: 0 }))
+      .body as { items: Item[]; total: number; took: number };
+    expect(
+      byAddr.items.some(
+        (i) =>
+          i.type === 'account' && i.value === TOKEN && i.body.IsContract === true && i.found_by === 'Address',
+      ),
+    ).toBe(true);
+    expect(byAddr.total).toBeGreaterThanOrEqual(2);
+    expect(typeof byAddr.took).toBe('number');
+    const byWord = (
+      await post('/search/v1/search', { query: 'transfer', size: 10, offset: 0, disable_highlight: true })
+    ).body as { items: Item[] };
+    expect(byWord.items.map((i) => i.value)).toContain(TOKEN);
+    expect(byWord.items[0]).not.toHaveProperty('highlights');
+    const tokensOnly = (
+      await post('/search/v1/search', {
+        query: 'pixel',
+        size: 10,
+        offset: 0,
+        filters: { tokens: { index: ['tokens'], network: [NET] } },
+      })
+    ).body as { items: Item[] };
+    expect(tokensOnly.items.map((i) => i.type)).toEqual(['token']);
+    const otherNet = (
+      await post('/search/v1/search', {
+        query: 'pixel',
+        size: 10,
+        offset: 0,
+        filters: { search: { network: ['mainnet'] } },
+      })
+    ).body as { items: Item[]; total: number };
+    expect(otherNet).toMatchObject({ items: [], total: 0 });
+    const op = (await post('/search/v1/search', { query: OPG2.slice(0, 20), size: 10, offset: 0 })).body as {
+      items: Item[];
+    };
+    expect(op.items[1]).toMatchObject({
+      type: 'operation',
+      value: OPG2,
+      body: { Network: NET, Counter: 4, Level: 2, Status: 'applied', Destination: TOKEN },
+    });
+    expect(op.items.map((i) => i.body.Counter)).toEqual([5, 4]);
+    const key = (await post('/search/v1/search', { query: keyHash(ALICE), size: 10, offset: 0 })).body as {
+      items: Item[];
+    };
+    expect(key.items[0]).toMatchObject({
+      type: 'bigmapkey',
+      value: keyHash(ALICE),
+      body: { BigMapID: 0, IsActive: true },
+    });
+    expect((await post('/search/v1/search', { query: '   ', size: 10, offset: 0 })).body).toMatchObject({
+      items: [],
+      total: 0,
+    });
+    expect((await post('/search/v1/search', { query: 'x', size: 1000 })).status).toBe(400);
+  });
+
+  it('account alias: 200 with sources in priority order, 204 when unnamed; mime types', async () => {
+    expect((await get(`/search/v1/account/${NET}/${TOKEN}`)).body).toEqual({
+      TzKT: { Name: 'Pixel Ledger' },
+      TZIP: { Name: 'Golden Pixel' },
+    });
+    const none = await get(`/search/v1/account/${NET}/${BOB}`);
+    expect(none.status).toBe(204);
+    expect((await get(`/search/v1/account/${NET}/bad`)).status).toBe(400);
+    expect((await get('/search/v1/mime_types')).body).toEqual([{ name: 'image/png' }, { name: 'video/mp4' }]);
+    expect((await get('/search/v1/nope')).body).toEqual({ message: 'not found' });
+  });
+
+  it('stats service: summary and histogram with the reference filters', async () => {
+    const calls = await get(
+      `/stats/v1/summary/transactions/count?network=${NET}&Status=1&Entrypoint.isnotnull=`,
+    );
+    expect(calls.body).toEqual({ value: '2' });
+    const toToken = await get(`/stats/v1/summary/transactions/count?network=${NET}&Target=${TOKEN}`);
+    expect(toToken.body).toEqual({ value: '3' });
+    const users = await get(
+      `/stats/v1/summary/transactions/count?network=${NET}&Target=${TOKEN}&distinct=Sender`,
+    );
+    expect(users.body).toEqual({ value: '2' });
+    const gas = await get(`/stats/v1/histogram/consumed_gas/sum/day?network=${NET}&field=Used`);
+    expect(gas.body).toEqual([{ ts: Date.parse('2026-01-10T00:00:00Z') / 1000, value: '2054659' }]);
+    const deployments = await get(`/stats/v1/histogram/originations/count/month?network=${NET}&Status=1`);
+    expect(deployments.body).toEqual([{ ts: Date.parse('2026-01-01T00:00:00Z') / 1000, value: '2' }]);
+    expect((await get(`/stats/v1/histogram/originations/count/decade?network=${NET}`)).status).toBe(400);
+    expect((await get(`/stats/v1/summary/nothing/count?network=${NET}`)).status).toBe(400);
+    expect((await get(`/stats/v1/summary/transactions/count?network=nowhere`)).status).toBe(400);
+    const uc = await post(`/stats/v1/users_and_calls_count/${NET}`, { contracts: [TOKEN] });
+    expect(uc.body).toEqual({ users: '1', calls: '2' });
+  });
+
+  it('/v1/stats/{network} and /series', async () => {
+    const s = (await get(`/v1/stats/${NET}`)).body;
+    expect(s).toMatchObject({
+      contracts_count: 2,
+      unique_contracts: 1,
+      fa_count: 0,
+      protocols: [{ hash: PROTO, start_level: 1, alias: 'Paris' }],
+    });
+    const series = (await get(`/v1/stats/${NET}/series?name=contract&period=year`)).body;
+    expect(series).toEqual([[Date.parse('2026-01-01T00:00:00Z'), 2]]);
+    expect((await get(`/v1/stats/${NET}/series?name=bogus&period=year`)).status).toBe(400);
+  });
+});

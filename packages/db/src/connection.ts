@@ -1,0 +1,92 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { PGliteDialect } from './pglite-dialect';
+import type { Database, Db } from './schema';
+
+export interface OpenDatabaseOptions {
+  /** postgres://… — use a PostgreSQL server. Without it the embedded PGlite is used. */
+  databaseUrl?: string;
+  /** PGlite data folder (`${DATA_DIR}/pglite`); omitted = in memory. Ignored with databaseUrl. */
+  dataDir?: string;
+  /** PostgreSQL schema to use (created when missing); PostgreSQL only. Default: public. */
+  schema?: string;
+  /** Pool size for PostgreSQL. */
+  maxConnections?: number;
+}
+
+export interface DbHandle {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+const parseInt8 = (value: string): number => Number(value);
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Opens the database: PGlite (embedded, default) or PostgreSQL when `databaseUrl` is given. */
+export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<DbHandle> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.schema, opts.maxConnections);
+  if (opts.dataDir) await mkdir(path.resolve(opts.dataDir), { recursive: true });
+  const pglite = await PGlite.create({
+    ...(opts.dataDir ? { dataDir: path.resolve(opts.dataDir) } : {}),
+    extensions: { pg_trgm },
+    parsers: { [INT8_OID]: parseInt8 },
+  });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return {
+    db,
+    kind: 'pglite',
+    close: async () => {
+      await db.destroy();
+      await pglite.close();
+    },
+  };
+}
+
+async function openPostgres(url: string, schema: string | undefined, max = 10): Promise<DbHandle> {
+  if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name: ${schema}`);
+  const types = {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+      oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+  };
+  if (schema) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    types,
+    ...(schema ? { options: `-c search_path="${schema}",public` } : {}),
+  });
+  // Fail fast with a clear message when the server is unreachable.
+  const client = await pool.connect().catch((err: unknown) => {
+    void pool.end();
+    throw new Error(`cannot connect to PostgreSQL at ${redact(url)}: ${(err as Error).message}`);
+  });
+  client.release();
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, kind: 'postgres', close: () => db.destroy() };
+}
+
+/** The URL without its password, for logs. */
+export function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres://…';
+  }
+}

@@ -1,0 +1,206 @@
+import { sql } from 'kysely';
+import type { Db } from '../schema';
+import { toDate } from './contracts';
+
+export interface BigMapRow {
+  ptr: number;
+  contract: string;
+  key_type: unknown;
+  value_type: unknown;
+  name: string | null;
+}
+
+export async function getBigMap(db: Db, network: string, ptr: number): Promise<BigMapRow | undefined> {
+  return db
+    .selectFrom('big_maps')
+    .select(['ptr', 'contract', 'key_type', 'value_type', 'name'])
+    .where('network', '=', network)
+    .where('ptr', '=', ptr)
+    .executeTakeFirst();
+}
+
+/** Big maps of a contract (for storage/rich and typing). */
+export async function bigMapsOfContract(db: Db, network: string, contract: string): Promise<BigMapRow[]> {
+  return db
+    .selectFrom('big_maps')
+    .select(['ptr', 'contract', 'key_type', 'value_type', 'name'])
+    .where('network', '=', network)
+    .where('contract', '=', contract)
+    .orderBy('ptr')
+    .execute();
+}
+
+export async function bigMapKeyCounts(
+  db: Db,
+  network: string,
+  ptr: number,
+): Promise<{ total: number; active: number; contract: string | null }> {
+  const row = await db
+    .selectFrom('big_map_states')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('total'),
+      eb.fn.count<number>('id').filterWhere('removed', '=', false).as('active'),
+      eb.fn.max('contract').as('contract'),
+    ])
+    .where('network', '=', network)
+    .where('ptr', '=', ptr)
+    .executeTakeFirstOrThrow();
+  return { total: Number(row.total), active: Number(row.active), contract: row.contract ?? null };
+}
+
+export interface BigMapActionRow {
+  id: number;
+  action: string;
+  source_ptr: number | null;
+  destination_ptr: number | null;
+  address: string;
+  level: number;
+  timestamp: Date;
+}
+
+/** Actions on a big map (its own alloc/update/remove and the copies made into it), newest first. */
+export async function bigMapActions(
+  db: Db,
+  network: string,
+  ptr: number,
+  limit = 1000,
+): Promise<BigMapActionRow[]> {
+  const rows = await db
+    .selectFrom('big_map_actions')
+    .select(['id', 'action', 'source_ptr', 'destination_ptr', 'address', 'level', 'timestamp'])
+    .where('network', '=', network)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('source_ptr', '=', ptr), eb('action', '!=', 'copy')]),
+        eb.and([eb('destination_ptr', '=', ptr), eb('action', '=', 'copy')]),
+        eb.and([eb('source_ptr', '=', ptr), eb('action', '=', 'copy')]),
+      ]),
+    )
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ ...r, timestamp: toDate(r.timestamp) }));
+}
+
+export interface BigMapStateRow {
+  id: number;
+  ptr: number;
+  key_hash: string;
+  contract: string;
+  key: unknown;
+  value: unknown;
+  removed: boolean;
+  last_update_level: number;
+  last_update_time: Date;
+  count: number;
+}
+
+export interface KeysFilter {
+  size: number;
+  offset: number;
+  minLevel?: number;
+  maxLevel?: number;
+  /** Only keys not removed. */
+  activeOnly?: boolean;
+  /** Key hash prefix or text contained in the key JSON. */
+  search?: string;
+}
+
+export async function bigMapKeys(
+  db: Db,
+  network: string,
+  ptr: number,
+  f: KeysFilter,
+): Promise<BigMapStateRow[]> {
+  let q = db.selectFrom('big_map_states').selectAll().where('network', '=', network).where('ptr', '=', ptr);
+  if (f.minLevel !== undefined) q = q.where('last_update_level', '>=', f.minLevel);
+  if (f.maxLevel !== undefined) q = q.where('last_update_level', '<', f.maxLevel);
+  if (f.activeOnly) q = q.where('removed', '=', false);
+  if (f.search) {
+    const s = f.search;
+    const like = `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) => eb.or([eb('key_hash', '=', s), eb(sql<string>`key::text`, 'ilike', like)]));
+  }
+  const rows = await q.orderBy('id', 'desc').limit(f.size).offset(f.offset).execute();
+  return rows.map(toState);
+}
+
+export async function bigMapKeyState(
+  db: Db,
+  network: string,
+  ptr: number,
+  keyHash: string,
+): Promise<BigMapStateRow | undefined> {
+  const row = await db
+    .selectFrom('big_map_states')
+    .selectAll()
+    .where('network', '=', network)
+    .where('ptr', '=', ptr)
+    .where('key_hash', '=', keyHash)
+    .executeTakeFirst();
+  return row ? toState(row) : undefined;
+}
+
+function toState(r: Record<string, unknown>): BigMapStateRow {
+  return {
+    ...(r as unknown as BigMapStateRow),
+    count: Number(r.count),
+    last_update_time: toDate(r.last_update_time),
+  };
+}
+
+export interface BigMapDiffRow {
+  id: number;
+  key: unknown;
+  value: unknown;
+  level: number;
+  timestamp: Date;
+  operation_id: number;
+}
+
+/** Updates of one key, newest first, and their total. */
+export async function bigMapKeyDiffs(
+  db: Db,
+  network: string,
+  ptr: number,
+  keyHash: string,
+  size: number,
+  offset: number,
+): Promise<{ total: number; rows: BigMapDiffRow[] }> {
+  const base = db
+    .selectFrom('big_map_diffs')
+    .where('network', '=', network)
+    .where('ptr', '=', ptr)
+    .where('key_hash', '=', keyHash);
+  const [countRow, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    base
+      .select(['id', 'key', 'value', 'level', 'timestamp', 'operation_id'])
+      .orderBy('level', 'desc')
+      .orderBy('id', 'desc')
+      .limit(size)
+      .offset(offset)
+      .execute(),
+  ]);
+  return { total: Number(countRow.n), rows: rows.map((r) => ({ ...r, timestamp: toDate(r.timestamp) })) };
+}
+
+/** Current key states of the given pointers (storage/rich). */
+export async function bigMapStatesOf(
+  db: Db,
+  network: string,
+  ptrs: readonly number[],
+  limit = 10_000,
+): Promise<BigMapStateRow[]> {
+  if (ptrs.length === 0) return [];
+  const rows = await db
+    .selectFrom('big_map_states')
+    .selectAll()
+    .where('network', '=', network)
+    .where('ptr', 'in', [...ptrs])
+    .where('removed', '=', false)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map(toState);
+}

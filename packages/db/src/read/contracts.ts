@@ -1,0 +1,229 @@
+import { sql } from 'kysely';
+import type { Db } from '../schema';
+
+/** An account row (`accounts`), counters as numbers. */
+export interface AccountRow {
+  id: number;
+  network: string;
+  address: string;
+  type: string;
+  level: number;
+  last_action: Date;
+  operations_count: number;
+  migrations_count: number;
+  events_count: number;
+  ticket_updates_count: number;
+}
+
+export async function getAccount(db: Db, network: string, address: string): Promise<AccountRow | undefined> {
+  const row = await db
+    .selectFrom('accounts')
+    .selectAll()
+    .where('network', '=', network)
+    .where('address', '=', address)
+    .executeTakeFirst();
+  return row ? { ...row, last_action: toDate(row.last_action) } : undefined;
+}
+
+/** Contracts by last activity, then operations count (`/stats/{network}/recently_called_contracts`). */
+export async function recentlyCalledContracts(
+  db: Db,
+  network: string,
+  size: number,
+  offset: number,
+): Promise<AccountRow[]> {
+  const rows = await db
+    .selectFrom('accounts')
+    .selectAll()
+    .where('network', '=', network)
+    .where('type', '=', 'contract')
+    .orderBy('last_action', 'desc')
+    .orderBy('operations_count', 'desc')
+    .orderBy('id', 'desc')
+    .limit(size)
+    .offset(offset)
+    .execute();
+  return rows.map((r) => ({ ...r, last_action: toDate(r.last_action) }));
+}
+
+/** A contract with its current script and its account's last activity. */
+export interface ContractRow {
+  id: number;
+  network: string;
+  address: string;
+  level: number;
+  timestamp: Date;
+  manager: string | null;
+  delegate: string | null;
+  tags: number;
+  script_id: number;
+  script_hash: string;
+  last_action: Date | null;
+  entrypoints: string[];
+  fail_strings: string[];
+  annotations: string[];
+  hardcoded: string[];
+}
+
+export interface ScriptParts {
+  parameter: unknown;
+  storage: unknown;
+  code: unknown;
+  views: unknown[];
+}
+
+function contractQuery(db: Db) {
+  return db
+    .selectFrom('contracts as c')
+    .innerJoin('scripts as s', 's.id', 'c.script_id')
+    .leftJoin('accounts as a', (j) =>
+      j.onRef('a.network', '=', 'c.network').onRef('a.address', '=', 'c.address'),
+    )
+    .select([
+      'c.id',
+      'c.network',
+      'c.address',
+      'c.level',
+      'c.timestamp',
+      'c.manager',
+      'c.delegate',
+      'c.tags',
+      'c.script_id',
+      'c.script_hash',
+      'a.last_action',
+      's.entrypoints',
+      's.fail_strings',
+      's.annotations',
+      's.hardcoded',
+    ]);
+}
+
+function toContract(
+  r: Omit<ContractRow, 'timestamp' | 'last_action'> & { timestamp: unknown; last_action: unknown },
+): ContractRow {
+  return {
+    ...r,
+    timestamp: toDate(r.timestamp),
+    last_action: r.last_action == null ? null : toDate(r.last_action),
+  };
+}
+
+export async function getContract(
+  db: Db,
+  network: string,
+  address: string,
+): Promise<ContractRow | undefined> {
+  const row = await contractQuery(db)
+    .where('c.network', '=', network)
+    .where('c.address', '=', address)
+    .executeTakeFirst();
+  return row ? toContract(row) : undefined;
+}
+
+/** The script sections of a contract (types, code, views), or undefined for an unknown contract. */
+export async function getContractScript(
+  db: Db,
+  network: string,
+  address: string,
+): Promise<ScriptParts | undefined> {
+  return db
+    .selectFrom('contracts as c')
+    .innerJoin('scripts as s', 's.id', 'c.script_id')
+    .select(['s.parameter', 's.storage', 's.code', 's.views'])
+    .where('c.network', '=', network)
+    .where('c.address', '=', address)
+    .executeTakeFirst() as Promise<ScriptParts | undefined>;
+}
+
+/** Parameter and storage types of several contracts of a network, by address. */
+export async function getScriptTypes(
+  db: Db,
+  network: string,
+  addresses: readonly string[],
+): Promise<Map<string, { parameter: unknown; storage: unknown }>> {
+  if (addresses.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('contracts as c')
+    .innerJoin('scripts as s', 's.id', 'c.script_id')
+    .select(['c.address', 's.parameter', 's.storage'])
+    .where('c.network', '=', network)
+    .where('c.address', 'in', [...new Set(addresses)])
+    .execute();
+  return new Map(rows.map((r) => [r.address, { parameter: r.parameter, storage: r.storage }]));
+}
+
+/** Number of contracts in the given networks whose script has this hash. */
+export async function countByScriptHash(db: Db, networks: readonly string[], hash: string): Promise<number> {
+  if (networks.length === 0) return 0;
+  const row = await db
+    .selectFrom('contracts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('script_hash', '=', hash)
+    .where('network', 'in', networks)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Other contracts (any of the networks) with the same script hash, ordered by network then id. */
+export async function sameContracts(
+  db: Db,
+  networks: readonly string[],
+  hash: string,
+  self: { network: string; address: string },
+  size: number,
+  offset: number,
+): Promise<ContractRow[]> {
+  if (networks.length === 0) return [];
+  const rows = await contractQuery(db)
+    .where('c.script_hash', '=', hash)
+    .where('c.network', 'in', networks)
+    .where((eb) => eb.not(eb.and([eb('c.network', '=', self.network), eb('c.address', '=', self.address)])))
+    .orderBy('c.network')
+    .orderBy('c.id', 'desc')
+    .limit(size)
+    .offset(offset)
+    .execute();
+  return rows.map(toContract);
+}
+
+/** The newest contract whose tags intersect the mask (`/helpers/contracts/{network}?tags=`). */
+export async function contractByTags(
+  db: Db,
+  network: string,
+  mask: number,
+): Promise<ContractRow | undefined> {
+  const row = await contractQuery(db)
+    .where('c.network', '=', network)
+    .where(sql<boolean>`(c.tags & ${mask}) <> 0`)
+    .orderBy('c.id', 'desc')
+    .executeTakeFirst();
+  return row ? toContract(row) : undefined;
+}
+
+/** Contracts whose script uses the global constant, newest first. */
+export async function contractsUsingConstant(
+  db: Db,
+  network: string,
+  constant: string,
+  size: number,
+  offset: number,
+): Promise<ContractRow[]> {
+  const rows = await contractQuery(db)
+    .where('c.network', '=', network)
+    .where('c.script_id', 'in', (eb) =>
+      eb
+        .selectFrom('script_constants')
+        .select('script_id')
+        .where('network', '=', network)
+        .where('constant_address', '=', constant),
+    )
+    .orderBy('c.id', 'desc')
+    .limit(size)
+    .offset(offset)
+    .execute();
+  return rows.map(toContract);
+}
+
+export function toDate(value: unknown): Date {
+  return value instanceof Date ? value : new Date(String(value));
+}

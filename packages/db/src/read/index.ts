@@ -1,0 +1,15 @@
+/**
+ * @michelscope/db/read — the read-only queries the API uses. Nothing here writes; the indexer writes
+ * through `@michelscope/db/write`.
+ */
+export { getHeads, type HeadRow } from './head';
+export { getStats, zeroStats, type StatsCounters } from './stats';
+export * from './contracts';
+export * from './operations';
+export * from './opg';
+export * from './big-maps';
+export * from './chain-objects';
+export * from './search';
+export * from './series';
+export type { Db } from '../schema';
+export * from './metadata';

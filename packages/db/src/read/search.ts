@@ -1,0 +1,193 @@
+import { sql } from 'kysely';
+import type { Db } from '../schema';
+import { toDate } from './contracts';
+
+/** Totals are counted up to this many hits (the search service reports "more than 10000"). */
+export const SEARCH_TOTAL_CAP = 10_000;
+
+export interface SearchDocHit {
+  network: string;
+  kind: string;
+  key: string;
+  title: string;
+  body: string;
+  level: number;
+  /** Which part matched: `key`, `title` or `body`. */
+  matched: 'key' | 'title' | 'body';
+}
+
+export interface DocSearch {
+  query: string;
+  networks?: readonly string[];
+  kinds?: readonly string[];
+  size: number;
+  offset: number;
+}
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Search documents (contracts, constants, rollups, tokens, contract metadata) over every network:
+ * key prefix (addresses), title/body words (full text, `simple` config, prefix match on the last word)
+ * and title similarity (pg_trgm). Exact keys first, then full-text rank, then similarity, then newest.
+ */
+export async function searchDocuments(
+  db: Db,
+  q: DocSearch,
+): Promise<{ total: number; hits: SearchDocHit[] }> {
+  const words = q.query
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}_]+/u)
+    .filter(Boolean)
+    .slice(0, 16);
+  const tsq = words.length ? words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ') : null;
+  const prefix = `${likeEscape(q.query)}%`;
+  const contains = `%${likeEscape(q.query)}%`;
+  const where = sql`(
+      d.key ILIKE ${prefix}
+      OR d.title ILIKE ${contains}
+      ${tsq ? sql`OR d.tsv @@ to_tsquery('simple', ${tsq})` : sql``}
+    )
+    ${q.networks?.length ? sql`AND d.network IN (${sql.join(q.networks)})` : sql``}
+    ${q.kinds?.length ? sql`AND d.kind IN (${sql.join(q.kinds)})` : sql``}`;
+  const [count, rows] = await Promise.all([
+    sql<{
+      n: number;
+    }>`SELECT count(*) AS n FROM (SELECT 1 FROM search_documents d WHERE ${where} LIMIT ${SEARCH_TOTAL_CAP}) x`.execute(
+      db,
+    ),
+    sql<Record<string, unknown>>`
+      SELECT d.network, d.kind, d.key, d.title, left(d.body, 2000) AS body, d.level,
+        CASE WHEN d.key ILIKE ${prefix} THEN 'key' WHEN d.title ILIKE ${contains} THEN 'title' ELSE 'body' END AS matched
+      FROM search_documents d
+      WHERE ${where}
+      ORDER BY (lower(d.key) = lower(${q.query})) DESC,
+        ${tsq ? sql`ts_rank(d.tsv, to_tsquery('simple', ${tsq})) DESC,` : sql``}
+        similarity(d.title, ${q.query}) DESC, d.level DESC, d.id DESC
+      LIMIT ${q.size} OFFSET ${q.offset}`.execute(db),
+  ]);
+  return {
+    total: Number(count.rows[0]?.n ?? 0),
+    hits: rows.rows.map((r) => ({
+      network: String(r.network as string),
+      kind: String(r.kind as string),
+      key: String(r.key as string),
+      title: String(r.title as string),
+      body: String(r.body as string),
+      level: Number(r.level),
+      matched: r.matched as SearchDocHit['matched'],
+    })),
+  };
+}
+
+export interface OperationHit {
+  network: string;
+  id: number;
+  hash: string;
+  counter: number | null;
+  level: number;
+  timestamp: Date;
+  kind: string;
+  status: string;
+  destination: string | null;
+  entrypoint: string | null;
+}
+
+/** Top-level operations whose group hash starts with `prefix` (at least 5 characters). */
+export async function searchOperations(
+  db: Db,
+  prefix: string,
+  networks: readonly string[] | undefined,
+  limit: number,
+  f: { status?: readonly string[]; entrypoints?: readonly string[] } = {},
+): Promise<OperationHit[]> {
+  let q = db
+    .selectFrom('operations')
+    .select([
+      'network',
+      'id',
+      'hash',
+      'counter',
+      'level',
+      'timestamp',
+      'kind',
+      'status',
+      'destination',
+      'entrypoint',
+    ])
+    .where('hash', 'like', `${likeEscape(prefix)}%`)
+    .where('internal', '=', false);
+  if (networks?.length) q = q.where('network', 'in', [...networks]);
+  if (f.status?.length) q = q.where('status', 'in', [...f.status] as never);
+  if (f.entrypoints?.length) q = q.where('entrypoint', 'in', [...f.entrypoints]);
+  const rows = await q.orderBy('id', 'desc').limit(limit).execute();
+  return rows.map((r) => ({ ...r, hash: r.hash ?? '', timestamp: toDate(r.timestamp) }));
+}
+
+export interface KeyHit {
+  network: string;
+  ptr: number;
+  key_hash: string;
+  key: unknown;
+  removed: boolean;
+  last_update_time: Date;
+  contract: string;
+}
+
+/** Big-map keys by exact key hash, or whose key text contains the query (string keys). */
+export async function searchBigMapKeys(
+  db: Db,
+  query: string,
+  networks: readonly string[] | undefined,
+  limit: number,
+  f: { ptr?: number; activeOnly?: boolean } = {},
+): Promise<KeyHit[]> {
+  let q = db
+    .selectFrom('big_map_states')
+    .select(['network', 'ptr', 'key_hash', 'key', 'removed', 'last_update_time', 'contract'])
+    .where((eb) =>
+      query.startsWith('expr') ? eb('key_hash', '=', query) : eb(sql<string>`key->>'string'`, '=', query),
+    );
+  if (networks?.length) q = q.where('network', 'in', [...networks]);
+  if (f.ptr !== undefined) q = q.where('ptr', '=', f.ptr);
+  if (f.activeOnly) q = q.where('removed', '=', false);
+  const rows = await q.orderBy('id', 'desc').limit(limit).execute();
+  return rows.map((r) => ({ ...r, last_update_time: toDate(r.last_update_time) }));
+}
+
+/** The names known for an address: contract metadata name, then a token-metadata name. */
+export async function aliasOf(
+  db: Db,
+  network: string,
+  address: string,
+): Promise<{ metadata?: string; token?: string }> {
+  const [meta, token] = await Promise.all([
+    db
+      .selectFrom('contract_metadata')
+      .select('name')
+      .where('network', '=', network)
+      .where('address', '=', address)
+      .where('name', 'is not', null)
+      .executeTakeFirst(),
+    db
+      .selectFrom('token_metadata')
+      .select('name')
+      .where('network', '=', network)
+      .where('contract', '=', address)
+      .where('name', 'is not', null)
+      .orderBy('token_id')
+      .limit(1)
+      .executeTakeFirst(),
+  ]);
+  return { metadata: meta?.name ?? undefined, token: token?.name ?? undefined };
+}
+
+/** Mime types seen in resolved token metadata (`formats[].mimeType`). */
+export async function tokenMimeTypes(db: Db, limit = 500): Promise<string[]> {
+  const r = await sql<{ m: string }>`
+    SELECT DISTINCT f->>'mimeType' AS m
+    FROM token_metadata t, jsonb_array_elements(CASE WHEN jsonb_typeof(t.metadata->'formats') = 'array' THEN t.metadata->'formats' ELSE '[]'::jsonb END) f
+    WHERE t.status = 3 AND f->>'mimeType' IS NOT NULL
+    ORDER BY 1 LIMIT ${limit}`.execute(db);
+  return r.rows.map((x) => x.m);
+}

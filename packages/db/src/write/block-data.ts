@@ -1,0 +1,178 @@
+/**
+ * What the indexer parsed from one block, ready to store (`applyBlock`'s 4th argument). Field names are
+ * the column names; `op` is the index of the operation (in `operations`) a row belongs to; the writer adds
+ * network, level, timestamp, protocol and ids. JSON values are Micheline / node JSON as parsed.
+ */
+
+export interface OperationRow {
+  hash: string | null;
+  counter: number | null;
+  content_index: number;
+  nonce: number | null;
+  internal: boolean;
+  kind: string;
+  status: 'applied' | 'backtracked' | 'failed' | 'skipped';
+  source: string | null;
+  destination: string | null;
+  initiator: string | null;
+  delegate: string | null;
+  fee: number;
+  gas_limit: number;
+  storage_limit: number;
+  /** Decimal string (mutez, or ticket amount for transfer_ticket). */
+  amount: string;
+  /** Milligas. */
+  consumed_gas: number;
+  storage_size: number;
+  paid_storage_size_diff: number;
+  burned: number;
+  allocated_destination_contract_burned: number;
+  allocated_destination_contract: boolean;
+  entrypoint: string | null;
+  tag: string | null;
+  tags: number;
+  parameters: unknown;
+  storage: unknown;
+  payload: unknown;
+  payload_type: unknown;
+  errors: unknown;
+  big_map_diffs_count: number;
+  ticket_updates_count: number;
+}
+
+export interface BigMapRow {
+  op: number;
+  ptr: number;
+  contract: string;
+  /** null for a copy of a stored big map: the writer copies the source's types. */
+  key_type: unknown;
+  value_type: unknown;
+  name: string | null;
+}
+
+export interface BigMapActionRow {
+  op: number;
+  action: 'alloc' | 'update' | 'copy' | 'remove';
+  source_ptr: number | null;
+  destination_ptr: number | null;
+  address: string;
+}
+
+export interface BigMapDiffRow {
+  op: number;
+  ptr: number;
+  contract: string;
+  key: unknown;
+  key_hash: string;
+  /** null = removal. */
+  value: unknown;
+}
+
+export interface ScriptRow {
+  hash: string;
+  code: unknown;
+  parameter: unknown;
+  storage: unknown;
+  views: unknown[];
+  entrypoints: string[];
+  fail_strings: string[];
+  annotations: string[];
+  hardcoded: string[];
+  constants: string[];
+  tags: number;
+}
+
+export interface ContractRow {
+  op: number | null;
+  address: string;
+  manager: string | null;
+  delegate: string | null;
+  script_hash: string;
+  tags: number;
+}
+
+export interface GlobalConstantRow {
+  op: number;
+  address: string;
+  value: unknown;
+}
+
+export interface TicketRow {
+  hash: string;
+  ticketer: string;
+  content_type: unknown;
+  content: unknown;
+}
+
+export interface TicketUpdateRow {
+  op: number;
+  ticket_hash: string;
+  account: string;
+  /** Signed decimal string. */
+  amount: string;
+}
+
+export interface SmartRollupRow {
+  op: number;
+  address: string;
+  size: number;
+  genesis_commitment_hash: string;
+  pvm_kind: string;
+  kernel: string;
+  type: unknown;
+}
+
+export interface MigrationRow {
+  op: number | null;
+  kind: 'bootstrap' | 'lambda' | 'update';
+  contract: string;
+  hash: string | null;
+}
+
+export interface AccountDelta {
+  address: string;
+  type: 'account' | 'contract' | 'smart_rollup' | 'rollup' | 'ghost' | 'unknown';
+  operations_count: number;
+  events_count: number;
+  migrations_count: number;
+  ticket_updates_count: number;
+}
+
+export interface SearchDocumentRow {
+  kind: 'contract' | 'global_constant' | 'smart_rollup' | 'token' | 'contract_metadata';
+  key: string;
+  title: string;
+  body: string;
+}
+
+export interface BlockData {
+  operations: OperationRow[];
+  accounts: AccountDelta[];
+  scripts: ScriptRow[];
+  contracts: ContractRow[];
+  bigMaps: BigMapRow[];
+  bigMapActions: BigMapActionRow[];
+  bigMapDiffs: BigMapDiffRow[];
+  globalConstants: GlobalConstantRow[];
+  tickets: TicketRow[];
+  ticketUpdates: TicketUpdateRow[];
+  smartRollups: SmartRollupRow[];
+  migrations: MigrationRow[];
+  searchDocuments: SearchDocumentRow[];
+}
+
+export const emptyBlockData = (): BlockData => ({
+  operations: [],
+  accounts: [],
+  scripts: [],
+  contracts: [],
+  bigMaps: [],
+  bigMapActions: [],
+  bigMapDiffs: [],
+  globalConstants: [],
+  tickets: [],
+  ticketUpdates: [],
+  smartRollups: [],
+  migrations: [],
+  searchDocuments: [],
+});

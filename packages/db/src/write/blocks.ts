@@ -1,0 +1,219 @@
+import { sql, type Transaction } from 'kysely';
+import type { Database, Db } from '../schema';
+import type { BlockData } from './block-data';
+import { revertBlockData, writeBlockData } from './chain-data';
+
+/** One block as the indexer stores it (already validated by the indexer's protocol handler). */
+export interface BlockRecord {
+  level: number;
+  hash: string;
+  predecessor: string;
+  timestamp: Date;
+  chainId: string;
+  /** Hash of the protocol that validated this block (the block's `protocol` field). */
+  protocol: string;
+}
+
+/** A protocol as first seen at `startLevel`, with the constants read at that level. */
+export interface ProtocolRecord {
+  hash: string;
+  chainId: string;
+  startLevel: number;
+  costPerByte: number;
+  hardGasLimitPerOperation: number;
+  hardStorageLimitPerOperation: number;
+  /** Seconds between blocks (`minimal_block_delay`, or `time_between_blocks[0]` before Granada). */
+  timeBetweenBlocks: number;
+  /** The full `/context/constants` object. */
+  constants: Record<string, unknown>;
+}
+
+/** Where a network's indexer stands. */
+export interface IndexerHead {
+  level: number;
+  hash: string;
+  timestamp: Date;
+}
+
+/** The database does not hold what the caller expected (another writer, or a bug): nothing was written. */
+export class ChainConsistencyError extends Error {
+  override name = 'ChainConsistencyError';
+}
+
+type Trx = Transaction<Database>;
+
+/**
+ * Stores one block in one transaction: the protocol row when the protocol changes (closing the previous
+ * protocol at level - 1), the block row, the network's stats row (created once) and `indexer_state`.
+ * The block must extend the stored head (same predecessor hash, next level); otherwise nothing is written
+ * and a ChainConsistencyError is thrown. `protocol` is required when `block.protocol` is not the
+ * network's current protocol. `data` = the block's parsed operations and what they produce (chain-data.ts).
+ */
+export async function applyBlock(
+  db: Db,
+  network: string,
+  block: BlockRecord,
+  protocol?: ProtocolRecord,
+  data?: BlockData,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const head = await lockHead(trx, network);
+    if (head && (head.level !== block.level - 1 || head.hash !== block.predecessor)) {
+      throw new ChainConsistencyError(
+        `[${network}] block ${block.hash} at level ${block.level} (predecessor ${block.predecessor}) does not extend the stored head ${head.hash} at level ${head.level}`,
+      );
+    }
+    const protocolId = await resolveProtocol(trx, network, block, protocol);
+    await trx
+      .insertInto('blocks')
+      .values({
+        network,
+        level: block.level,
+        hash: block.hash,
+        predecessor: block.predecessor,
+        timestamp: block.timestamp,
+        protocol_id: protocolId,
+        chain_id: block.chainId,
+      })
+      .execute();
+    await trx
+      .insertInto('stats')
+      .values({ network })
+      .onConflict((oc) => oc.column('network').doNothing())
+      .execute();
+    if (data) await writeBlockData(trx, { network, level: block.level, timestamp: block.timestamp, protocolId }, data);
+    await trx
+      .insertInto('indexer_state')
+      .values({
+        network,
+        level: block.level,
+        hash: block.hash,
+        timestamp: block.timestamp,
+        updated_at: new Date(),
+      })
+      .onConflict((oc) =>
+        oc
+          .column('network')
+          .doUpdateSet({
+            level: block.level,
+            hash: block.hash,
+            timestamp: block.timestamp,
+            updated_at: new Date(),
+          }),
+      )
+      .execute();
+  });
+}
+
+/**
+ * Reverts the stored head block of a network (it must be at `level`) in one transaction: deletes the block
+ * and what was written for it (the protocol row it opened, re-opening the previous protocol) and moves
+ * `indexer_state` back to the block below, or removes it when no block is left. Returns the new head.
+ */
+export async function revertBlock(db: Db, network: string, level: number): Promise<IndexerHead | null> {
+  return db.transaction().execute(async (trx) => {
+    const head = await lockHead(trx, network);
+    if (!head || head.level !== level) {
+      throw new ChainConsistencyError(
+        `[${network}] cannot revert level ${level}: the stored head is ${head ? `level ${head.level}` : 'empty'}`,
+      );
+    }
+    await revertBlockData(trx, network, level);
+    const removed = await trx
+      .deleteFrom('blocks')
+      .where('network', '=', network)
+      .where('level', '=', level)
+      .returning('protocol_id')
+      .executeTakeFirst();
+    if (removed) {
+      const opened = await trx
+        .deleteFrom('protocols')
+        .where('id', '=', removed.protocol_id)
+        .where('start_level', '=', level)
+        .returning('id')
+        .executeTakeFirst();
+      if (opened) {
+        await trx
+          .updateTable('protocols')
+          .set({ end_level: null })
+          .where('network', '=', network)
+          .where('end_level', '=', level - 1)
+          .execute();
+      }
+    }
+    const below = await trx
+      .selectFrom('blocks')
+      .select(['level', 'hash', 'timestamp'])
+      .where('network', '=', network)
+      .where('level', '<', level)
+      .orderBy('level', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!below) {
+      await trx.deleteFrom('indexer_state').where('network', '=', network).execute();
+      return null;
+    }
+    await trx
+      .updateTable('indexer_state')
+      .set({ level: below.level, hash: below.hash, timestamp: below.timestamp, updated_at: new Date() })
+      .where('network', '=', network)
+      .execute();
+    return { level: below.level, hash: below.hash, timestamp: below.timestamp };
+  });
+}
+
+/** The stored head of a network, locked for the rest of the transaction (one writer per network). */
+async function lockHead(trx: Trx, network: string): Promise<IndexerHead | undefined> {
+  const rows =
+    await sql<IndexerHead>`SELECT level, hash, timestamp FROM indexer_state WHERE network = ${network} FOR UPDATE`.execute(
+      trx,
+    );
+  return rows.rows[0];
+}
+
+async function resolveProtocol(
+  trx: Trx,
+  network: string,
+  block: BlockRecord,
+  protocol: ProtocolRecord | undefined,
+): Promise<number> {
+  const current = await trx
+    .selectFrom('protocols')
+    .select(['id', 'hash'])
+    .where('network', '=', network)
+    .where('end_level', 'is', null)
+    .orderBy('start_level', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (current?.hash === block.protocol) return current.id;
+  if (!protocol || protocol.hash !== block.protocol) {
+    throw new ChainConsistencyError(
+      `[${network}] block ${block.level} starts protocol ${block.protocol} but no protocol record was given`,
+    );
+  }
+  if (current) {
+    await trx
+      .updateTable('protocols')
+      .set({ end_level: block.level - 1 })
+      .where('id', '=', current.id)
+      .execute();
+  }
+  const values = {
+    start_level: protocol.startLevel,
+    end_level: null,
+    chain_id: protocol.chainId,
+    cost_per_byte: protocol.costPerByte,
+    hard_gas_limit_per_operation: protocol.hardGasLimitPerOperation,
+    hard_storage_limit_per_operation: protocol.hardStorageLimitPerOperation,
+    time_between_blocks: protocol.timeBetweenBlocks,
+    constants: JSON.stringify(protocol.constants),
+  };
+  // A protocol seen again (a reorg that crossed its activation, or a network reset) takes the new values.
+  const row = await trx
+    .insertInto('protocols')
+    .values({ network, hash: protocol.hash, ...values })
+    .onConflict((oc) => oc.columns(['network', 'hash']).doUpdateSet(values))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}

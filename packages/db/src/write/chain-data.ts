@@ -1,0 +1,236 @@
+/**
+ * Stores a block's parsed data (BlockData) inside the block's transaction, in the reference's order
+ * (accounts → operations → big maps → contracts/scripts → constants → tickets → rollups → migrations →
+ * search → metadata → stats), and reverts it. Bulk inserts go through one JSON parameter per table
+ * (jsonb_populate_recordset), so a block costs a fixed number of statements whatever its size.
+ */
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../schema';
+import type { BlockData } from './block-data';
+import { queueMetadata } from './metadata-queue';
+import { pruneSnapshots, restoreSnapshots, snapshot } from './undo';
+
+type Trx = Transaction<Database>;
+
+export interface BlockContext {
+  network: string;
+  level: number;
+  timestamp: Date;
+  protocolId: number;
+}
+
+const json = (v: unknown) => sql`${JSON.stringify(v)}::jsonb`;
+
+/** INSERT of rows whose keys are column names of `tbl` (network/level/timestamp/protocol added when listed). */
+async function insert(trx: Trx, tbl: string, columns: string[], rows: object[]): Promise<void> {
+  if (rows.length === 0) return;
+  const cols = sql.join(columns.map((c) => sql.ref(c)));
+  await sql`INSERT INTO ${sql.table(tbl)} (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(NULL::${sql.table(tbl)}, ${json(rows)})`.execute(trx);
+}
+
+async function nextIds(trx: Trx, seq: string, n: number): Promise<number[]> {
+  if (n === 0) return [];
+  const r = await sql<{ id: number }>`SELECT nextval(${seq}::regclass)::int8 AS id FROM generate_series(1, ${n})`.execute(trx);
+  return r.rows.map((x) => Number(x.id));
+}
+
+const OP_COLUMNS = [
+  'id', 'network', 'level', 'timestamp', 'protocol_id', 'hash', 'counter', 'content_index', 'nonce', 'internal', 'kind', 'status',
+  'source', 'destination', 'initiator', 'delegate', 'fee', 'gas_limit', 'storage_limit', 'amount', 'consumed_gas', 'storage_size',
+  'paid_storage_size_diff', 'burned', 'allocated_destination_contract_burned', 'allocated_destination_contract', 'entrypoint', 'tag',
+  'tags', 'parameters', 'storage', 'payload', 'payload_type', 'errors', 'big_map_diffs_count', 'ticket_updates_count',
+];
+
+export async function writeBlockData(trx: Trx, b: BlockContext, d: BlockData): Promise<void> {
+  const { network, level } = b;
+  const ts = b.timestamp.toISOString();
+  const base = { network, level, timestamp: ts };
+
+  // accounts
+  if (d.accounts.length > 0) {
+    const addrs = d.accounts.map((a) => a.address);
+    await snapshot(trx, network, level, 'accounts', sql`t.address = ANY(${addrs}::text[])`);
+    await sql`INSERT INTO accounts (network, address, type, level, last_action, operations_count, events_count, migrations_count, ticket_updates_count)
+      SELECT ${network}, r.address, r.type, ${level}, ${ts}::timestamptz, r.operations_count, r.events_count, r.migrations_count, r.ticket_updates_count
+      FROM jsonb_to_recordset(${json(d.accounts)}) AS r(address text, type text, operations_count bigint, events_count bigint, migrations_count bigint, ticket_updates_count bigint)
+      ON CONFLICT (network, address) DO UPDATE SET
+        operations_count = accounts.operations_count + excluded.operations_count,
+        events_count = accounts.events_count + excluded.events_count,
+        migrations_count = accounts.migrations_count + excluded.migrations_count,
+        ticket_updates_count = accounts.ticket_updates_count + excluded.ticket_updates_count,
+        last_action = excluded.last_action,
+        type = CASE WHEN accounts.type = 'ghost' THEN excluded.type ELSE accounts.type END`.execute(trx);
+  }
+
+  // operations (ids allocated first so that child rows can point at them)
+  const opIds = await nextIds(trx, 'operations_id_seq', d.operations.length);
+  const opId = (i: number | null) => (i === null ? null : opIds[i]!);
+  await insert(trx, 'operations', OP_COLUMNS, d.operations.map((o, i) => ({ ...o, ...base, id: opIds[i], protocol_id: b.protocolId })));
+
+  // big maps: rows, actions, copies of stored big maps, diffs, removals, key states
+  const copySource = new Map(d.bigMapActions.filter((a) => a.action === 'copy').map((a) => [a.destination_ptr, a.source_ptr]));
+  if (d.bigMaps.length > 0) {
+    const rows = d.bigMaps.map((m) => ({ ...m, operation_id: opId(m.op), source_ptr: copySource.get(m.ptr) ?? null }));
+    await sql`INSERT INTO big_maps (network, ptr, contract, key_type, value_type, level, timestamp, operation_id, name)
+      SELECT ${network}, r.ptr, r.contract, COALESCE(r.key_type, s.key_type, '{"prim":"unknown"}'), COALESCE(r.value_type, s.value_type, '{"prim":"unknown"}'),
+        ${level}, ${ts}::timestamptz, r.operation_id, COALESCE(r.name, s.name)
+      FROM jsonb_to_recordset(${json(rows)}) AS r(ptr bigint, contract text, key_type jsonb, value_type jsonb, operation_id bigint, name text, source_ptr bigint)
+      LEFT JOIN big_maps s ON s.network = ${network} AND s.ptr = r.source_ptr
+      ON CONFLICT (network, ptr) DO NOTHING`.execute(trx);
+  }
+  await insert(trx, 'big_map_actions', ['network', 'level', 'timestamp', 'operation_id', 'action', 'source_ptr', 'destination_ptr', 'address'],
+    d.bigMapActions.map((a) => ({ ...a, ...base, operation_id: opId(a.op) })));
+  for (const a of d.bigMapActions) {
+    if (a.action !== 'copy' || a.source_ptr === null || a.source_ptr < 0) continue;
+    await sql`INSERT INTO big_map_diffs (network, operation_id, level, timestamp, protocol_id, ptr, contract, key, key_hash, value)
+      SELECT network, ${opId(a.op)}, ${level}, ${ts}::timestamptz, ${b.protocolId}, ${a.destination_ptr}, ${a.address}, key, key_hash, value
+      FROM big_map_states WHERE network = ${network} AND ptr = ${a.source_ptr} AND NOT removed ORDER BY id`.execute(trx);
+  }
+  await insert(trx, 'big_map_diffs', ['network', 'level', 'timestamp', 'protocol_id', 'operation_id', 'ptr', 'contract', 'key', 'key_hash', 'value'],
+    d.bigMapDiffs.map((x) => ({ ...x, ...base, protocol_id: b.protocolId, operation_id: opId(x.op) })));
+  const removed = d.bigMapActions.filter((a) => a.action === 'remove').map((a) => a.source_ptr!);
+  if (d.bigMapDiffs.length > 0 || removed.length > 0 || copySource.size > 0) await writeStates(trx, b, removed);
+
+  // scripts and contracts
+  if (d.scripts.length > 0) {
+    await sql`INSERT INTO scripts (network, hash, level, code, parameter, storage, views, entrypoints, fail_strings, annotations, hardcoded, constants, tags)
+      SELECT ${network}, r.hash, ${level}, r.code, r.parameter, r.storage, r.views, r.entrypoints, r.fail_strings, r.annotations, r.hardcoded, r.constants, r.tags
+      FROM jsonb_populate_recordset(NULL::scripts, ${json(d.scripts)}) r
+      ON CONFLICT (network, hash) DO NOTHING`.execute(trx);
+    await sql`INSERT INTO script_constants (network, script_id, constant_address)
+      SELECT ${network}, s.id, c FROM scripts s, unnest(s.constants) c WHERE s.network = ${network} AND s.level = ${level}
+      ON CONFLICT DO NOTHING`.execute(trx);
+  }
+  if (d.contracts.length > 0) {
+    await sql`INSERT INTO contracts (network, address, level, timestamp, manager, delegate, script_id, script_hash, tags, operation_id)
+      SELECT ${network}, r.address, ${level}, ${ts}::timestamptz, r.manager, r.delegate, s.id, r.script_hash, r.tags, r.operation_id
+      FROM jsonb_to_recordset(${json(d.contracts.map((c) => ({ ...c, operation_id: opId(c.op) })))})
+        AS r(address text, manager text, delegate text, script_hash text, tags integer, operation_id bigint)
+      JOIN scripts s ON s.network = ${network} AND s.hash = r.script_hash
+      ON CONFLICT (network, address) DO NOTHING`.execute(trx);
+  }
+
+  // global constants, tickets, rollups, migrations, search documents
+  await insert(trx, 'global_constants', ['network', 'level', 'timestamp', 'address', 'value', 'operation_id'],
+    d.globalConstants.map((g) => ({ ...g, ...base, operation_id: opId(g.op) })));
+  await writeTickets(trx, b, d, opId);
+  await insert(trx, 'smart_rollups', ['network', 'level', 'timestamp', 'address', 'size', 'genesis_commitment_hash', 'pvm_kind', 'kernel', 'type', 'operation_id'],
+    d.smartRollups.map((r) => ({ ...r, ...base, operation_id: opId(r.op) })));
+  await insert(trx, 'migrations', ['network', 'level', 'timestamp', 'protocol_id', 'kind', 'contract', 'hash', 'operation_id'],
+    d.migrations.map((m) => ({ ...m, ...base, protocol_id: b.protocolId, operation_id: opId(m.op) })));
+  if (d.searchDocuments.length > 0) {
+    await sql`INSERT INTO search_documents (network, kind, key, level, title, body)
+      SELECT ${network}, r.kind, r.key, ${level}, r.title, r.body FROM jsonb_to_recordset(${json(d.searchDocuments)}) AS r(kind text, key text, title text, body text)
+      ON CONFLICT (network, kind, key) DO NOTHING`.execute(trx);
+  }
+  if (d.bigMapDiffs.length > 0) await queueMetadata(trx, b);
+  await writeStats(trx, b, d);
+  await pruneSnapshots(trx, network, level);
+}
+
+async function writeStates(trx: Trx, b: BlockContext, removedPtrs: number[]): Promise<void> {
+  const { network, level } = b;
+  await snapshot(trx, network, level, 'big_map_states', sql`((t.ptr, t.key_hash) IN (SELECT ptr, key_hash FROM big_map_diffs WHERE network = ${network} AND level = ${level}) OR t.ptr = ANY(${removedPtrs}::bigint[]))`);
+  await sql`INSERT INTO big_map_states (network, ptr, key_hash, contract, key, value, removed, last_update_level, last_update_time, count, level)
+    SELECT DISTINCT ON (ptr, key_hash) network, ptr, key_hash, contract, key, value, value IS NULL, level, timestamp, n, level
+    FROM (SELECT d.*, count(*) OVER (PARTITION BY ptr, key_hash) AS n FROM big_map_diffs d WHERE network = ${network} AND level = ${level}) x
+    ORDER BY ptr, key_hash, id DESC
+    ON CONFLICT (network, ptr, key_hash) DO UPDATE SET
+      value = CASE WHEN excluded.removed THEN big_map_states.value ELSE excluded.value END,
+      removed = excluded.removed, contract = excluded.contract,
+      last_update_level = excluded.last_update_level, last_update_time = excluded.last_update_time,
+      count = big_map_states.count + excluded.count`.execute(trx);
+  if (removedPtrs.length > 0) {
+    await sql`UPDATE big_map_states SET removed = true, last_update_level = ${level}, last_update_time = ${b.timestamp.toISOString()}::timestamptz
+      WHERE network = ${network} AND ptr = ANY(${removedPtrs}::bigint[])`.execute(trx);
+  }
+}
+
+async function writeTickets(trx: Trx, b: BlockContext, d: BlockData, opId: (i: number) => number | null): Promise<void> {
+  if (d.tickets.length === 0) return;
+  const { network, level } = b;
+  const hashes = d.tickets.map((t) => t.hash);
+  const counts = new Map<string, number>();
+  for (const u of d.ticketUpdates) counts.set(u.ticket_hash, (counts.get(u.ticket_hash) ?? 0) + 1);
+  await snapshot(trx, network, level, 'tickets', sql`t.hash = ANY(${hashes}::text[])`);
+  await sql`INSERT INTO tickets (network, hash, ticketer, content_type, content, level, updates_count)
+    SELECT ${network}, r.hash, r.ticketer, r.content_type, r.content, ${level}, r.updates_count
+    FROM jsonb_to_recordset(${json(d.tickets.map((t) => ({ ...t, updates_count: counts.get(t.hash) ?? 0 })))})
+      AS r(hash text, ticketer text, content_type jsonb, content jsonb, updates_count bigint)
+    ON CONFLICT (network, hash) DO UPDATE SET updates_count = tickets.updates_count + excluded.updates_count`.execute(trx);
+  if (d.ticketUpdates.length === 0) return;
+  const rows = d.ticketUpdates.map((u, n) => ({ ...u, n, operation_id: opId(u.op) }));
+  await sql`INSERT INTO ticket_updates (network, operation_id, level, timestamp, ticket_id, account, amount)
+    SELECT ${network}, r.operation_id, ${level}, ${b.timestamp.toISOString()}::timestamptz, t.id, r.account, r.amount
+    FROM jsonb_to_recordset(${json(rows)}) AS r(operation_id bigint, ticket_hash text, account text, amount numeric, n bigint)
+    JOIN tickets t ON t.network = ${network} AND t.hash = r.ticket_hash ORDER BY r.n`.execute(trx);
+  await snapshot(trx, network, level, 'ticket_balances', sql`(t.ticket_id, t.account) IN (SELECT ticket_id, account FROM ticket_updates WHERE network = ${network} AND level = ${level})`);
+  await sql`INSERT INTO ticket_balances (network, ticket_id, account, amount, level)
+    SELECT ${network}, ticket_id, account, sum(amount), ${level} FROM ticket_updates WHERE network = ${network} AND level = ${level} GROUP BY ticket_id, account
+    ON CONFLICT (network, ticket_id, account) DO UPDATE SET amount = ticket_balances.amount + excluded.amount`.execute(trx);
+}
+
+async function writeStats(trx: Trx, b: BlockContext, d: BlockData): Promise<void> {
+  const { network, level } = b;
+  const count = (k: string) => d.operations.filter((o) => o.kind === k).length;
+  const applied = d.operations.filter((o) => o.status === 'applied');
+  const deltas = {
+    contracts_count: d.contracts.length,
+    smart_rollups_count: d.smartRollups.length,
+    global_constants_count: d.globalConstants.length,
+    operations_count: d.operations.length,
+    events_count: count('event'),
+    tx_count: count('transaction'),
+    originations_count: count('origination'),
+    sr_originations_count: count('smart_rollup_originate'),
+    sr_executes_count: count('smart_rollup_execute_outbox_message'),
+    register_global_constants_count: count('register_global_constant'),
+    transfer_tickets_count: count('transfer_ticket'),
+  };
+  await snapshot(trx, network, level, 'stats', sql`true`);
+  if (Object.values(deltas).some((v) => v > 0)) {
+    const sets = sql.join(Object.entries(deltas).map(([k, v]) => sql`${sql.ref(k)} = ${sql.ref(k)} + ${v}`));
+    await sql`UPDATE stats SET ${sets} WHERE network = ${network}`.execute(trx);
+  }
+  const day = b.timestamp.toISOString().slice(0, 10);
+  const daily = {
+    blocks: 1,
+    operations: d.operations.length,
+    contract_calls: d.operations.filter((o) => o.kind === 'transaction' && o.destination?.startsWith('KT1')).length,
+    originations: deltas.originations_count,
+    new_contracts: d.contracts.length,
+    events: deltas.events_count,
+    global_constants: d.globalConstants.length,
+    smart_rollups: d.smartRollups.length,
+    ticket_updates: d.ticketUpdates.length,
+    fees: d.operations.reduce((s, o) => s + o.fee, 0),
+    burned: applied.reduce((s, o) => s + o.burned, 0),
+    consumed_gas: d.operations.reduce((s, o) => s + o.consumed_gas, 0),
+  };
+  const volume = applied.filter((o) => o.kind === 'transaction').reduce((s, o) => s + BigInt(o.amount), 0n).toString();
+  await snapshot(trx, network, level, 'stats_daily', sql`t.day = ${day}::date`);
+  const cols = Object.keys(daily);
+  const sets = sql.join(cols.map((k) => sql`${sql.ref(k)} = stats_daily.${sql.ref(k)} + excluded.${sql.ref(k)}`));
+  await sql`INSERT INTO stats_daily (network, day, level, volume, ${sql.join(cols.map((c) => sql.ref(c)))})
+    VALUES (${network}, ${day}::date, ${level}, ${volume}::numeric, ${sql.join(Object.values(daily))})
+    ON CONFLICT (network, day) DO UPDATE SET ${sets}, volume = stats_daily.volume + excluded.volume`.execute(trx);
+}
+
+/**
+ * Tables whose rows carry the level of the block that created them, deleted first on revert. The metadata
+ * queue goes before search_documents: deleting a queue row waits for a metadata resolver transaction that
+ * is writing it (and the search document of that level), so the next statement also removes that document.
+ */
+const CREATED_BY_LEVEL = [
+  'contract_metadata', 'token_metadata', 'search_documents', 'migrations', 'smart_rollups', 'ticket_balances', 'ticket_updates',
+  'tickets', 'big_map_states', 'big_map_diffs', 'big_map_actions', 'big_maps', 'contracts', 'global_constants', 'scripts',
+  'operations', 'accounts', 'stats_daily',
+];
+
+/** Undoes everything `writeBlockData` did for `level` (call from the top block down, inside its transaction). */
+export async function revertBlockData(trx: Trx, network: string, level: number): Promise<void> {
+  for (const tbl of CREATED_BY_LEVEL) {
+    await sql`DELETE FROM ${sql.table(tbl)} WHERE network = ${network} AND level = ${level}`.execute(trx);
+  }
+  await restoreSnapshots(trx, network, level);
+}

@@ -1,0 +1,15 @@
+/**
+ * @michelscope/db/write — the only write API of the database, used by the indexer (the only writer).
+ * Every function that writes runs in one transaction and checks the stored chain before writing.
+ */
+export {
+  applyBlock,
+  revertBlock,
+  ChainConsistencyError,
+  type BlockRecord,
+  type IndexerHead,
+  type ProtocolRecord,
+} from './blocks';
+export { getBlockHash, getCurrentProtocol, getIndexerHead, type CurrentProtocol } from './state';
+export * from './block-data';
+export * from './metadata-store';

@@ -1,0 +1,53 @@
+/**
+ * Reorg safety for rows a block changes but did not create: their before-images are kept in `undo_log`
+ * (one JSON array per table and block) and restored when the block is reverted. Rows a block created carry
+ * its level and are deleted instead (see chain-data.ts).
+ */
+import { sql, type RawBuilder, type Transaction } from 'kysely';
+import type { Database } from '../schema';
+
+type Trx = Transaction<Database>;
+
+/** Tables with before-images, and the columns that identify a row. */
+export const UNDO_KEYS = {
+  accounts: ['id'],
+  big_map_states: ['id'],
+  tickets: ['id'],
+  ticket_balances: ['network', 'ticket_id', 'account'],
+  stats: ['network'],
+  stats_daily: ['network', 'day'],
+  contract_metadata: ['network', 'address'],
+  token_metadata: ['network', 'contract', 'token_id'],
+} as const;
+
+export type UndoTable = keyof typeof UNDO_KEYS;
+
+/** Records the current rows of `tbl` matching `where` (alias `t`) as the before-image of this block. */
+export async function snapshot(trx: Trx, network: string, level: number, tbl: UndoTable, where: RawBuilder<unknown>): Promise<void> {
+  await sql`INSERT INTO undo_log (network, level, tbl, rows)
+    SELECT ${network}, ${level}, ${tbl}, jsonb_agg(to_jsonb(t)) FROM ${sql.table(tbl)} t
+    WHERE t.network = ${network} AND ${where} HAVING count(*) > 0`.execute(trx);
+}
+
+/** Restores the before-images of a block, newest first, and drops them. */
+export async function restoreSnapshots(trx: Trx, network: string, level: number): Promise<void> {
+  const entries = await sql<{ id: number; tbl: string }>`SELECT id, tbl FROM undo_log WHERE network = ${network} AND level = ${level} ORDER BY id DESC`.execute(trx);
+  for (const { id, tbl } of entries.rows) {
+    if (!(tbl in UNDO_KEYS)) throw new Error(`undo_log ${id}: unknown table ${tbl}`);
+    const keys = UNDO_KEYS[tbl as UndoTable];
+    const t = sql.table(tbl);
+    const match = sql.join(keys.map((k) => sql`t.${sql.ref(k)} = r.${sql.ref(k)}`), sql` AND `);
+    const rows = sql`(SELECT rows FROM undo_log WHERE id = ${id})`;
+    await sql`DELETE FROM ${t} t USING jsonb_populate_recordset(NULL::${t}, ${rows}) r WHERE ${match}`.execute(trx);
+    await sql`INSERT INTO ${t} SELECT * FROM jsonb_populate_recordset(NULL::${t}, ${rows})`.execute(trx);
+  }
+  await sql`DELETE FROM undo_log WHERE network = ${network} AND level = ${level}`.execute(trx);
+}
+
+/** Before-images older than this many levels below the head are dropped (deeper reorgs are not expected). */
+export const UNDO_DEPTH = 1000;
+
+export async function pruneSnapshots(trx: Trx, network: string, level: number): Promise<void> {
+  if (level % 100 !== 0) return;
+  await sql`DELETE FROM undo_log WHERE network = ${network} AND level < ${level - UNDO_DEPTH}`.execute(trx);
+}

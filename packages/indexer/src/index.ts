@@ -1,0 +1,103 @@
+/**
+ * @michelscope/indexer — follows a Tezos node's head and writes blocks, protocols and the indexer state
+ * of one network into the database (the only writer). One `startIndexer` call per network.
+ */
+import type { Db } from '@michelscope/db';
+import { ProtocolRegistry } from './protocols/registry';
+import { NodeRpc } from './rpc/client';
+import { ContractCache } from './sync/block-data';
+import { Follower } from './sync/follower';
+import { StatusTracker, type IndexerStatus } from './sync/status';
+
+export type { IndexerState, IndexerStatus } from './sync/status';
+export type { ProtocolHandler, BlockHeader, ParsedBlock, ProtocolConstants } from './protocols/handler';
+export { ProtocolRegistry, defaultHandler } from './protocols/registry';
+export { InvalidNodeDataError } from './protocols/validate';
+
+export interface IndexerOptions {
+  db: Db;
+  /** Network name, the key of its rows (`mainnet`, `sandboxnet`, …). */
+  network: string;
+  /** Node RPC base URL (the part before `/chains/main/…`). */
+  rpcUrl: string;
+  /** How often the node head is polled when caught up. Default 1000 ms. */
+  pollIntervalMs?: number;
+  /**
+   * Where to start when the database holds nothing for this network: 'head' (default) = the node's
+   * current head; a level; 0 or 1 = from genesis (level 1: the genesis block 0 carries no data).
+   */
+  startLevel?: number | 'head';
+  /** Log sink, one line per call. Default console.log. */
+  log?: (line: string) => void;
+  /** Timeout of one RPC request. Default 30000 ms. */
+  rpcTimeoutMs?: number;
+  /** Retry back-off while the RPC fails: first delay and cap. Default 1000 ms doubling to 60000 ms. */
+  backoff?: { initialMs?: number; maxMs?: number };
+  /** Minimum time between two progress lines while syncing. Default 5000 ms. */
+  progressIntervalMs?: number;
+  /** Blocks requested in parallel while catching up (written in order). Default 4. */
+  fetchAhead?: number;
+  /** Protocol handlers; default: every known mainnet/testnet protocol. */
+  registry?: ProtocolRegistry;
+}
+
+export interface IndexerHandle {
+  /** Stops polling, aborts pending RPC calls and waits; the block being written is finished first. */
+  stop(): Promise<void>;
+  status(): IndexerStatus;
+  /** Called on every state change and stored block; returns the unsubscribe function. */
+  onProgress(cb: (s: IndexerStatus) => void): () => void;
+}
+
+/** Starts indexing one network in the background; throws only for invalid options, never rejects later (see status() and the log). */
+export function startIndexer(opts: IndexerOptions): IndexerHandle {
+  const log = opts.log ?? ((line: string) => console.log(line));
+  const status = new StatusTracker(opts.network, log, opts.progressIntervalMs ?? 5000);
+  const controller = new AbortController();
+  const rpc = new NodeRpc(opts.rpcUrl, { timeoutMs: opts.rpcTimeoutMs ?? 30_000, signal: controller.signal });
+  const startLevel = opts.startLevel ?? 'head';
+  if (startLevel !== 'head' && (!Number.isSafeInteger(startLevel) || startLevel < 0)) {
+    throw new TypeError(`startLevel must be 'head' or a non-negative integer, got ${String(startLevel)}`);
+  }
+  const follower = new Follower(
+    {
+      db: opts.db,
+      network: opts.network,
+      rpc,
+      registry: opts.registry ?? new ProtocolRegistry(),
+      line: (t) => status.line(t),
+      cache: new ContractCache(opts.db, opts.network),
+      costPerByte: new Map(),
+    },
+    status,
+    {
+      pollIntervalMs: opts.pollIntervalMs ?? 1000,
+      startLevel,
+      backoffInitialMs: opts.backoff?.initialMs ?? 1000,
+      backoffMaxMs: opts.backoff?.maxMs ?? 60_000,
+      syncGap: 2,
+      fetchAhead: Math.max(1, Math.floor(opts.fetchAhead ?? 4)),
+    },
+    controller.signal,
+  );
+  const done = follower.run().catch((err: unknown) => {
+    status.line(`stopped on an unexpected error: ${err instanceof Error ? err.message : String(err)}`);
+  });
+  let stopping: Promise<void> | null = null;
+  return {
+    stop() {
+      stopping ??= (async () => {
+        controller.abort();
+        await done;
+        const level = status.get().level;
+        status.setState('stopped', `stopped${level === null ? '' : ` at level ${level}`}`);
+      })();
+      return stopping;
+    },
+    status: () => status.get(),
+    onProgress: (cb) => status.subscribe(cb),
+  };
+}
+
+export { startMetadataResolver, backoffDelay, type MetadataResolverOptions, type MetadataResolverHandle } from './metadata/resolver';
+export { parseMetadataUri, MetadataError, type MetadataUri } from './metadata/uri';

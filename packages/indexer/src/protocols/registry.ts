@@ -1,0 +1,87 @@
+import { babylonEra, florenceEra } from '../parse/era';
+import { legacyConstantsParser, modernConstantsParser, modernHandler, type ProtocolHandler } from './handler';
+
+/**
+ * Protocol hash → handler. Each protocol family spreads the one before it and overrides what changed;
+ * a hash the registry does not know gets `defaultHandler` (the newest behaviour).
+ */
+
+/** Genesis/activation protocols: no constants, header only. */
+const genesis: ProtocolHandler = { ...modernHandler, name: 'genesis', hasConstants: false, era: babylonEra };
+/** Athens … Florence (001–009): `time_between_blocks` instead of `minimal_block_delay`. */
+const athens: ProtocolHandler = { ...modernHandler, name: 'athens', parseConstants: legacyConstantsParser, era: babylonEra };
+const babylon: ProtocolHandler = { ...athens, name: 'babylon' };
+/** Florence (009) introduced `lazy_storage_diff` (and `consumed_milligas`). */
+const florence: ProtocolHandler = { ...babylon, name: 'florence', era: florenceEra };
+/** Granada (010) introduced `minimal_block_delay`. */
+const granada: ProtocolHandler = { ...florence, name: 'granada', parseConstants: modernConstantsParser };
+/** Ithaca (012) introduced Tenderbake (preendorsements; Oxford renamed endorsements to attestations). */
+const tenderbake: ProtocolHandler = { ...granada, name: 'tenderbake', era: modernHandler.era };
+
+export const defaultHandler: ProtocolHandler = tenderbake;
+
+const KNOWN: ReadonlyArray<readonly [string, ProtocolHandler]> = [
+  ['PrihK96nBAFSxVL1GLJTVhu9YnzkMFiBeuJRPA8NwuZVZCE1L6i', genesis],
+  ['PtYuensgYBb3G3x1hLLbCmcav8ue8Kyd2khADcL5LsT5R1hcXex', genesis],
+  ['ProtoGenesisGenesisGenesisGenesisGenesisGenesk612im', genesis],
+  ['ProtoDemoNoopsDemoNoopsDemoNoopsDemoNoopsDemo6XBoYp', genesis],
+  ['Ps9mPmXaRzmzk35gbAYNCAw6UXdE2qoABTHbN2oEEc1qM7CwT9P', athens],
+  ['PtCJ7pwoxe8JasnHY8YonnLYjcVHmhiARPJvqcC6VfHT5s8k8sY', athens],
+  ['PsYLVpVvgbLhAhoqAkMFUo6gudkJ9weNXhUYCiLDzcUpFpkk8Wt', athens],
+  ['PsddFKi32cMJ2qPjf43Qv5GDWLDPZb3T3bF6fLKiF5HtvHNU7aP', athens],
+  ['Pt24m4xiPbLDhVgVfABUjirbmda3yohdN82Sp9FeuAXJ4eV9otd', athens],
+  ['PsBABY5HQTSkA4297zNHfsZNKtxULfL18y95qb3m53QJiXGmrbU', babylon],
+  ['PsBabyM1eUXZseaJdmXFApDSBqj8YBfwELoxZHHW77EMcAbbwAS', babylon],
+  ['PsCARTHAGazKbHtnKfLzQg3kms52kSRpgnDY982a9oYsSXRLQEb', babylon],
+  ['PsDELPH1Kxsxt8f9eWbxQeRxkjfbxoqM52jvs5Y5fBxWWh4ifpo', babylon],
+  ['PtEdoTezd3RHSC31mpxxo1npxFjoWWcFgQtxapi51Z8TLu6v6Uq', babylon],
+  ['PtEdo2ZkT9oKpimTah6x2embF25oss54njMuPzkJTEi5RqfdZFA', babylon],
+  ['PsFLorenaUUuikDWvMDr6fGBRG8kt3e3D3fHoXK1j1BFRxeSH4i', florence],
+  ['PtGRANADsDU8R9daYKAgWnQYAJ64omN1o3KMGVCykShA97vQbvV', granada],
+  ['PtHangzHogokSuiMHemCuowEavgYTP8J5qQ9fQS793MHYFpCY3r', granada],
+  ['PtHangz2aRngywmSRGGvrcTyMbbdpWdpFKuS4uMWxg2RaH9i1qx', granada],
+  ['PsiThaCaT47Zboaw71QWScM8sXeMM7bbQFncK9FLqYc6EKdpjVP', tenderbake],
+  ['Psithaca2MLRFYargivpo7YvUr7wUDqyxrdhC5CQq78mRvimz6A', tenderbake],
+  ['PtJakartaiDz69SfDDLXJSiuZqTSeSKRDbKVZC8MNzJnvRjvnGw', tenderbake],
+  ['PtJakart2xVj7pYXJBXrqHgd82rdkLey5ZeeGwDgPp9rhQUbSqY', tenderbake],
+  ['PtKathmankSpLLDALzWw7CGD2j2MtyveTwboEYokqUCP4a1LxMg', tenderbake],
+  ['PtLimaPtLMwfNinJi9rCfDPWea8dFgTZ1MeJ9f1m2SRic6ayiwW', tenderbake],
+  ['PtMumbaiiFFEGbew1rRjzSPyzRbA51Tm3RVZL5suHPxSZYDhCEc', tenderbake],
+  ['PtMumbai2TmsJHNGRkD8v8YDbtao7BLUC3wjASn1inAKLFCjaH1', tenderbake],
+  ['PtNairobiyssHuh87hEhfVBGCVrK3WnS8Z2FT4ymB5tAa4r1nQf', tenderbake],
+  ['ProxfordYmVfjWnRcgjWH36fW6PArwqykTFzotUxRs6gmTcZDuH', tenderbake],
+  ['PtParisBxoLz5gzMmn3d9WBQNoPSZakgnkMC2VNuQ3KXfUtUQeZ', tenderbake],
+  ['PsParisCZo7KAh1Z1smVd9ZMZ1HHn5gkzbM94V3PLCpknFWhUAi', tenderbake],
+  ['PsQuebecnLByd3JwTiGadoG4nGWi3HYiLXUjkibeFV8dCFeVMUg', tenderbake],
+  ['PsRiotumaAMotcRoDWW1bysEhQy2n1M5fy8JgRp8jjRfHGmfeA7', tenderbake],
+  ['PtSeouLouXkxhg39oWzjxDWaCydNfR3RxCUrNe4Q9Ro8BTehcbh', tenderbake],
+  ['PtTALLiNtPec7mE7yY4m3k26J8Qukef3E3ehzhfXgFZKGtDdAXu', tenderbake],
+  ['PsUshuai9QapM5TGj1JpuVGkdxz5GykdnEvS6Rh8SUVrARvZLCY', tenderbake],
+];
+
+export class ProtocolRegistry {
+  private readonly handlers = new Map<string, ProtocolHandler>();
+
+  constructor(
+    entries: Iterable<readonly [string, ProtocolHandler]> = KNOWN,
+    private readonly fallback: ProtocolHandler = defaultHandler,
+  ) {
+    for (const [hash, handler] of entries) this.handlers.set(hash, handler);
+  }
+
+  /** The handler of `hash`, or the default handler for a protocol this registry does not know. */
+  get(hash: string): ProtocolHandler {
+    return this.handlers.get(hash) ?? this.fallback;
+  }
+
+  has(hash: string): boolean {
+    return this.handlers.has(hash);
+  }
+
+  /** Adds or replaces the handler of a protocol (e.g. a sandbox's own protocol hash). */
+  register(hash: string, handler: ProtocolHandler): void {
+    this.handlers.set(hash, handler);
+  }
+}
+
+export const defaultRegistry = (): ProtocolRegistry => new ProtocolRegistry();

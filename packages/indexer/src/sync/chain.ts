@@ -1,0 +1,164 @@
+import type { Db } from '@michelscope/db';
+import { applyBlock, getBlockHash, revertBlock, type ProtocolRecord } from '@michelscope/db/write';
+import type { BlockHeader, ParsedBlock, ProtocolConstants } from '../protocols/handler';
+import type { ProtocolRegistry } from '../protocols/registry';
+import { InvalidNodeDataError } from '../protocols/validate';
+import { RpcError, type NodeRpc } from '../rpc/client';
+import { buildBlockData, type ContractCache } from './block-data';
+
+/** Everything the sync steps need; `head` mirrors the stored indexer_state. */
+export interface ChainContext {
+  db: Db;
+  network: string;
+  rpc: NodeRpc;
+  registry: ProtocolRegistry;
+  line(text: string): void;
+  /** Scripts/constants read back for parsing (cleared on reorgs). */
+  cache: ContractCache;
+  /** cost_per_byte per protocol hash (filled from the protocols table or the constants read). */
+  costPerByte: Map<string, number>;
+}
+
+/** A fetched block: the validated header part and the raw node JSON (operations are parsed at commit). */
+export type FetchedBlock = ParsedBlock & { raw: unknown };
+
+export interface StoredHead {
+  level: number;
+  hash: string;
+}
+
+function protocolOf(raw: unknown): string {
+  const p = typeof raw === 'object' && raw !== null ? (raw as { protocol?: unknown }).protocol : undefined;
+  return typeof p === 'string' ? p : '';
+}
+
+/** GET /chains/main/blocks/{id}/header, validated. */
+export async function fetchHeader(ctx: ChainContext, id: number | 'head'): Promise<BlockHeader> {
+  const raw = await ctx.rpc.get(`/chains/main/blocks/${id}/header`);
+  return ctx.registry.get(protocolOf(raw)).parseHeader(raw, `header of block ${id}`);
+}
+
+/** GET /chains/main/blocks/{level}, validated; the node must answer the level that was asked for. */
+export async function fetchBlock(ctx: ChainContext, level: number): Promise<FetchedBlock> {
+  const raw = await ctx.rpc.get(`/chains/main/blocks/${level}`);
+  const block = ctx.registry.get(protocolOf(raw)).parseBlock(raw, `block ${level}`);
+  if (block.level !== level)
+    throw new InvalidNodeDataError(`block ${level}: the node answered level ${block.level}`);
+  return { ...block, raw };
+}
+
+/** Constants of a protocol read at its first block; none for genesis-like protocols. */
+async function fetchConstants(ctx: ChainContext, block: ParsedBlock): Promise<ProtocolConstants> {
+  const handler = ctx.registry.get(block.protocol);
+  const none: ProtocolConstants = {
+    costPerByte: 0,
+    hardGasLimitPerOperation: 0,
+    hardStorageLimitPerOperation: 0,
+    timeBetweenBlocks: 0,
+    raw: {},
+  };
+  if (!handler.hasConstants) return none;
+  try {
+    const raw = await ctx.rpc.get(`/chains/main/blocks/${block.level}/context/constants`);
+    return handler.parseConstants(raw, `constants of ${block.protocol} at level ${block.level}`);
+  } catch (err) {
+    if (err instanceof RpcError && err.kind === 'not_found') {
+      ctx.line(
+        `protocol ${block.protocol} has no constants at level ${block.level}; storing it without constants`,
+      );
+      return none;
+    }
+    throw err;
+  }
+}
+
+/**
+ * Stores `block` on top of `head` in one transaction, with the protocol row (and its constants, fetched
+ * from the node) when the block starts a protocol.
+ */
+export async function commitBlock(
+  ctx: ChainContext,
+  block: FetchedBlock,
+  currentProtocol: string | null,
+): Promise<void> {
+  let protocol: ProtocolRecord | undefined;
+  if (block.protocol !== currentProtocol) {
+    const c = await fetchConstants(ctx, block);
+    protocol = {
+      hash: block.protocol,
+      chainId: block.chainId,
+      startLevel: block.level,
+      costPerByte: c.costPerByte,
+      hardGasLimitPerOperation: c.hardGasLimitPerOperation,
+      hardStorageLimitPerOperation: c.hardStorageLimitPerOperation,
+      timeBetweenBlocks: c.timeBetweenBlocks,
+      constants: c.raw,
+    };
+  }
+  if (protocol) ctx.costPerByte.set(protocol.hash, protocol.costPerByte);
+  const costPerByte = ctx.costPerByte.get(block.protocol) ?? (await storedCostPerByte(ctx, block.protocol));
+  const data = await buildBlockData(ctx.rpc, ctx.cache, ctx.registry.get(block.protocol).era, costPerByte, block);
+  await applyBlock(
+    ctx.db,
+    ctx.network,
+    {
+      level: block.level,
+      hash: block.hash,
+      predecessor: block.predecessor,
+      timestamp: block.timestamp,
+      chainId: block.chainId,
+      protocol: block.protocol,
+    },
+    protocol,
+    data,
+  );
+  if (protocol && currentProtocol !== null)
+    ctx.line(`protocol ${protocol.hash} starts at level ${block.level} (after ${currentProtocol})`);
+}
+
+/**
+ * The node's chain and ours differ at or below `fromLevel`: walks back (node headers vs stored hashes)
+ * to the highest level where both agree, then reverts stored blocks from `head` down, one transaction
+ * per block. Returns the new stored head (null when nothing is left).
+ */
+export async function revertToCommonAncestor(
+  ctx: ChainContext,
+  head: StoredHead,
+  fromLevel: number,
+): Promise<StoredHead | null> {
+  let level = Math.min(fromLevel, head.level);
+  let ancestor: StoredHead | null = null;
+  while (level >= 0) {
+    const stored = await getBlockHash(ctx.db, ctx.network, level);
+    if (stored === null) break;
+    const node = await fetchHeader(ctx, level);
+    if (node.hash === stored) {
+      ancestor = { level, hash: stored };
+      break;
+    }
+    level--;
+  }
+  const bottom = ancestor ? ancestor.level + 1 : level + 1;
+  ctx.cache.clear();
+  let current: StoredHead | null = head;
+  for (let l = head.level; l >= bottom; l--) current = await revertBlock(ctx.db, ctx.network, l);
+  const count = head.level - bottom + 1;
+  ctx.line(
+    count > 0
+      ? `reorg: reverted ${count} block(s) from level ${head.level} down to ${bottom}; the chains agree at ${ancestor ? `level ${ancestor.level}` : 'no stored level'}`
+      : `reorg check: the stored head ${head.level} is on the node's chain`,
+  );
+  return current ? { level: current.level, hash: current.hash } : null;
+}
+
+async function storedCostPerByte(ctx: ChainContext, hash: string): Promise<number> {
+  const row = await ctx.db
+    .selectFrom('protocols')
+    .select('cost_per_byte')
+    .where('network', '=', ctx.network)
+    .where('hash', '=', hash)
+    .executeTakeFirst();
+  const v = row?.cost_per_byte ?? 0;
+  ctx.costPerByte.set(hash, v);
+  return v;
+}

@@ -1,0 +1,254 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  ChainConsistencyError,
+  getBlockHash,
+  getCurrentProtocol,
+  getIndexerHead,
+} from '@michelscope/db/write';
+import { InvalidNodeDataError } from '../protocols/validate';
+import { RpcError, StoppedError } from '../rpc/client';
+import {
+  commitBlock,
+  fetchBlock,
+  fetchHeader,
+  revertToCommonAncestor,
+  type ChainContext,
+  type StoredHead,
+} from './chain';
+import type { StatusTracker } from './status';
+
+export interface FollowerOptions {
+  pollIntervalMs: number;
+  startLevel: number | 'head';
+  backoffInitialMs: number;
+  backoffMaxMs: number;
+  /** Behind by more than this many blocks = 'syncing'; otherwise 'following'. */
+  syncGap: number;
+  /** Blocks requested ahead of the one being written while catching up (≥ 1). */
+  fetchAhead: number;
+}
+
+/**
+ * Requests the next blocks in parallel while the current one is written; blocks are still taken and
+ * written strictly in level order. Results not taken (a reorg, an error, stop) are dropped silently.
+ */
+class Prefetcher<T> {
+  private readonly pending = new Map<number, Promise<T>>();
+
+  constructor(
+    private readonly fetch: (level: number) => Promise<T>,
+    private readonly ahead: number,
+  ) {}
+
+  take(level: number, last: number): Promise<T> {
+    for (let l = level; l <= Math.min(last, level + this.ahead - 1); l++) {
+      if (this.pending.has(l)) continue;
+      const p = this.fetch(l);
+      p.catch(() => {}); // observed by take() when its turn comes; dropped otherwise
+      this.pending.set(l, p);
+    }
+    const p = this.pending.get(level)!;
+    this.pending.delete(level);
+    return p;
+  }
+
+  discard(): void {
+    this.pending.clear();
+  }
+}
+
+/**
+ * The main loop of one network: poll the node's head, index every missing level in order, revert on a
+ * reorg, back off while the node is unreachable. Runs until `signal` aborts; never rejects.
+ */
+export class Follower {
+  private head: StoredHead | null = null;
+  private protocol: string | null = null;
+  private chainId: string | null = null;
+  private loaded = false;
+  private announced = false;
+  private lastErrorLogged: string | null = null;
+
+  constructor(
+    private readonly ctx: ChainContext,
+    private readonly status: StatusTracker,
+    private readonly opts: FollowerOptions,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  async run(): Promise<void> {
+    let delay = this.opts.backoffInitialMs;
+    while (!this.signal.aborted) {
+      try {
+        if (!this.loaded) await this.load();
+        const progressed = await this.cycle();
+        delay = this.opts.backoffInitialMs;
+        this.lastErrorLogged = null;
+        if (!progressed) await this.wait(this.opts.pollIntervalMs);
+      } catch (err) {
+        if (err instanceof StoppedError || this.signal.aborted) break;
+        this.fail(err, delay);
+        try {
+          await this.wait(delay);
+        } catch {
+          break;
+        }
+        delay = Math.min(delay * 2, this.opts.backoffMaxMs);
+      }
+    }
+  }
+
+  /** Reads where this network stands in the database (at start, and again after a DB error). */
+  private async load(): Promise<void> {
+    const stored = await getIndexerHead(this.ctx.db, this.ctx.network);
+    this.head = stored ? { level: stored.level, hash: stored.hash } : null;
+    await this.loadProtocol();
+    this.loaded = true;
+    this.status.update({ level: this.head?.level ?? null });
+    if (this.announced) return;
+    this.announced = true;
+    this.status.line(
+      this.head
+        ? `starting: RPC ${this.ctx.rpc.baseUrl}, resuming after stored level ${this.head.level}`
+        : `starting: RPC ${this.ctx.rpc.baseUrl}, nothing stored yet, starting at ${this.opts.startLevel === 'head' ? 'the node head' : `level ${Math.max(1, this.opts.startLevel)}`}`,
+    );
+  }
+
+  /** One poll: returns true when blocks were stored or reverted (poll again at once). */
+  private async cycle(): Promise<boolean> {
+    const nodeHead = await fetchHeader(this.ctx, 'head');
+    if (this.chainId !== null && nodeHead.chainId !== this.chainId) {
+      throw new InvalidNodeDataError(
+        `the node is on chain ${nodeHead.chainId} but ${this.ctx.network} was indexed from chain ${this.chainId}; use a node of that chain or reset this network's data`,
+      );
+    }
+    this.status.update({ headLevel: nodeHead.level });
+    const recovered = this.status.state === 'unreachable';
+    const head = this.head;
+
+    if (
+      head &&
+      (nodeHead.level < head.level || (nodeHead.level === head.level && nodeHead.hash !== head.hash))
+    ) {
+      // A node behind us on the same chain (a lagging replica) is waited for; another branch is reverted.
+      const sameChainBehind =
+        nodeHead.level < head.level && (await this.storedHashMatches(nodeHead.level, nodeHead.hash));
+      if (!sameChainBehind) {
+        await this.revert(head, nodeHead.level);
+        this.markRunning(nodeHead.level, this.nextLevel(nodeHead.level), recovered);
+        return true;
+      }
+    }
+    const next = this.nextLevel(nodeHead.level);
+    if (next > nodeHead.level) {
+      this.markRunning(nodeHead.level, next, recovered);
+      return false;
+    }
+
+    const prefetch = new Prefetcher((level) => fetchBlock(this.ctx, level), this.opts.fetchAhead);
+    try {
+      for (let level = next; level <= nodeHead.level; level++) {
+        if (this.signal.aborted) throw new StoppedError('indexer stopped');
+        const block = await prefetch.take(level, nodeHead.level);
+        if (this.head && block.predecessor !== this.head.hash) {
+          await this.revert(this.head, level - 1);
+          return true;
+        }
+        await commitBlock(this.ctx, block, this.protocol);
+        this.head = { level: block.level, hash: block.hash };
+        this.protocol = block.protocol;
+        this.chainId = block.chainId;
+        this.status.update({ level: block.level });
+        // The state (and its one log line) changes once a block went through, so a node that answers its
+        // head but fails on blocks does not flip between 'unreachable' and 'following' on every retry.
+        if (level === next) this.markRunning(nodeHead.level, next, recovered);
+        else if (this.status.state === 'syncing' && nodeHead.level - block.level <= this.opts.syncGap) {
+          this.status.setState('following', `following the head at level ${block.level}`);
+        }
+        this.status.maybeLogProgress();
+      }
+    } finally {
+      prefetch.discard();
+    }
+    return true;
+  }
+
+  /** The next level to index: above the stored head, or the configured start when nothing is stored. */
+  private nextLevel(nodeLevel: number): number {
+    if (this.head) return this.head.level + 1;
+    return this.opts.startLevel === 'head' ? nodeLevel : Math.max(1, this.opts.startLevel);
+  }
+
+  private async storedHashMatches(level: number, hash: string): Promise<boolean> {
+    const stored = await getBlockHash(this.ctx.db, this.ctx.network, level);
+    return stored === null || stored === hash;
+  }
+
+  private async loadProtocol(): Promise<void> {
+    const current = await getCurrentProtocol(this.ctx.db, this.ctx.network);
+    this.protocol = current?.hash ?? null;
+    this.chainId = current?.chainId ?? null;
+  }
+
+  private async revert(head: StoredHead, fromLevel: number): Promise<StoredHead | null> {
+    this.head = await revertToCommonAncestor(this.ctx, head, fromLevel);
+    await this.loadProtocol();
+    this.status.update({ level: this.head?.level ?? null });
+    return this.head;
+  }
+
+  /** Sets 'syncing' or 'following' from the gap to the node head (one log line when it changes). */
+  private markRunning(nodeLevel: number, next: number, recovered: boolean): void {
+    const level = this.head?.level ?? null;
+    const behind = nodeLevel - next + 1;
+    const state = behind > this.opts.syncGap ? 'syncing' : 'following';
+    const from = level === null ? 'the start level' : `level ${level}`;
+    if (level === null && next > nodeLevel) {
+      const waiting = `waiting for the node to reach start level ${next} (node head ${nodeLevel})`;
+      this.status.setState('following', recovered ? `RPC reachable again, ${waiting}` : waiting);
+      return;
+    }
+    const message = recovered
+      ? `RPC reachable again, ${state === 'syncing' ? 'syncing' : 'following'} from ${from}`
+      : state === 'syncing'
+        ? `syncing from ${from} to the node head ${nodeLevel} (${behind} levels behind)`
+        : `following the head at level ${level ?? nodeLevel}`;
+    this.status.setState(state, message);
+  }
+
+  private fail(err: unknown, delay: number): void {
+    const message = err instanceof Error ? err.message : String(err);
+    if (err instanceof RpcError) {
+      this.status.setState(
+        'unreachable',
+        `RPC ${this.ctx.rpc.baseUrl} unreachable (${err.reason}), retrying with back-off`,
+        message,
+      );
+      return;
+    }
+    if (err instanceof InvalidNodeDataError) {
+      this.status.setState(
+        'unreachable',
+        `RPC ${this.ctx.rpc.baseUrl} sent unusable data (${message}), retrying with back-off`,
+        message,
+      );
+      return;
+    }
+    // Database or consistency errors: reload the stored head before the next try.
+    this.loaded = false;
+    this.status.setError(message);
+    if (message !== this.lastErrorLogged) {
+      this.lastErrorLogged = message;
+      const what = err instanceof ChainConsistencyError ? 'stored chain changed under the indexer' : 'error';
+      this.status.line(`${what}: ${message}; retrying in ${Math.round(delay / 1000)} s and backing off`);
+    }
+  }
+
+  private async wait(ms: number): Promise<void> {
+    try {
+      await sleep(ms, undefined, { signal: this.signal });
+    } catch {
+      throw new StoppedError('indexer stopped');
+    }
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * Crash safety: an indexer process is killed with SIGKILL several times while it indexes a chain from the
+ * fake node, restarted each time, and the database it ends with equals (every table, see table-dump.ts)
+ * the one of an uninterrupted run.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { migrateToLatest, openDatabase, type Db } from '@michelscope/db';
+import { describeDb } from '@michelscope/db/testing';
+import { Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startIndexer } from '../src';
+import { FakeNode, SEOUL, TALLINN, waitFor } from './fake-node';
+import { dumpTables } from './table-dump';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '../../..');
+const LEVELS = 36;
+
+/** Runs the child indexer; resolves with its exit (code or signal) once it exits; kills it when `killAfterLevel` is printed. */
+function runChild(
+  args: string[],
+  killAfterLevel: number | null,
+): Promise<{ level: number; signal: string | null; done: boolean }> {
+  return new Promise((resolve, reject) => {
+    const child: ChildProcess = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(HERE, 'indexer-child.ts'), ...args],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let level = 0;
+    let done = false;
+    let err = '';
+    let buf = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      buf += c.toString();
+      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        if (line === 'DONE') done = true;
+        const m = /^LEVEL (\d+)$/.exec(line);
+        if (m) level = Number(m[1]);
+        if (killAfterLevel !== null && level >= killAfterLevel && child.exitCode === null && !child.killed) {
+          // A random delay so that the kill lands anywhere: between blocks or inside a block's transaction.
+          setTimeout(() => child.kill('SIGKILL'), Math.floor(Math.random() * 25));
+        }
+      }
+    });
+    child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (signal === null && code !== 0)
+        reject(new Error(`indexer child exited with ${code}: ${err.slice(-2000)}`));
+      else resolve({ level, signal, done });
+    });
+  });
+}
+
+/** Table-by-table comparison with a short report (the first differing rows, cut) instead of a huge diff. */
+function expectSame(actual: Record<string, string[]>, expected: Record<string, string[]>): void {
+  const report: string[] = [];
+  for (const t of Object.keys(expected)) {
+    const a = new Set(actual[t]);
+    const e = new Set(expected[t]);
+    const extra = [...a].filter((x) => !e.has(x));
+    const missing = [...e].filter((x) => !a.has(x));
+    if (extra.length || missing.length)
+      report.push(
+        `${t}: ${extra.length} extra, ${missing.length} missing; e.g. +${extra[0]?.slice(0, 400)} -${missing[0]?.slice(0, 400)}`,
+      );
+  }
+  expect(report).toEqual([]);
+}
+
+/**
+ * Indexes levels 1..levels of `rpcUrl` twice: uninterrupted in this process (network "clean-<tag>"), and in
+ * a child process killed with SIGKILL after each level of `killAt` (network "killed-<tag>"), then compares
+ * every table of both.
+ */
+async function killAndCompare(
+  db: Db,
+  kind: 'pglite' | 'postgres',
+  rpcUrl: string,
+  levels: number,
+  killAt: number[],
+  tag: string,
+  dirs: string[],
+) {
+  const clean = startIndexer({
+    db,
+    network: `clean-${tag}`,
+    rpcUrl,
+    startLevel: 1,
+    pollIntervalMs: 50,
+    log: () => {},
+  });
+  await waitFor(() => clean.status().level === levels, 120_000, 'the clean run');
+  await clean.stop();
+
+  // Killed run, in a child process, on its own PGlite folder or in this suite's PostgreSQL schema.
+  let target: string[];
+  let dir = '';
+  if (kind === 'pglite') {
+    dir = mkdtempSync(path.join(tmpdir(), 'ms-kill-'));
+    dirs.push(dir);
+    target = [dir];
+  } else {
+    const schema = (await sql<{ s: string }>`SELECT current_schema() AS s`.execute(db)).rows[0]!.s;
+    target = [process.env.TEST_DATABASE_URL!, schema];
+  }
+  const args = [rpcUrl, `killed-${tag}`, String(levels), ...target];
+  const kills: number[] = [];
+  for (const at of killAt) {
+    const r = await runChild(args, at);
+    expect(r.signal).toBe('SIGKILL');
+    kills.push(r.level);
+  }
+  const last = await runChild(args, null);
+  expect(last.done).toBe(true);
+  expect(kills.every((l, i) => i === 0 || l >= kills[i - 1]!)).toBe(true);
+
+  // Same rows (the network name aside) as the uninterrupted run.
+  const expected = await dumpTables(db, `clean-${tag}`);
+  expect(expected.operations!.length).toBeGreaterThan(0);
+  if (kind === 'pglite') {
+    const h = await openDatabase({ dataDir: dir });
+    try {
+      await migrateToLatest(h.db);
+      expectSame(await dumpTables(h.db, `killed-${tag}`), expected);
+    } finally {
+      await h.close();
+    }
+  } else {
+    expectSame(await dumpTables(db, `killed-${tag}`), expected);
+  }
+}
+
+describeDb('kill -9 and restart', ({ db, kind }) => {
+  const node = new FakeNode();
+  let rpcUrl = '';
+  let sandbox: Sandbox | undefined;
+  let sandboxApp: FastifyInstance | undefined;
+  const dirs: string[] = [];
+  beforeAll(async () => {
+    node.build({
+      branch: 'main',
+      from: 1,
+      to: LEVELS,
+      protocols: [
+        { hash: SEOUL, from: 1 },
+        { hash: TALLINN, from: 20 },
+      ],
+    });
+    rpcUrl = await node.start();
+  });
+  afterAll(async () => {
+    await node.stop();
+    await sandboxApp?.close();
+    await sandbox?.stop();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('a process killed with SIGKILL three times while indexing real mainnet blocks ends with the same database as an uninterrupted run', async () => {
+    await killAndCompare(db(), kind, rpcUrl, LEVELS, [4, 15, 27], 'mainnet', dirs);
+  }, 240_000);
+
+  it('the same on the seeded sandbox chain (originations, calls, big maps, tickets, events)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ms-kill-sandbox-'));
+    dirs.push(dir);
+    sandbox = await Sandbox.open({ dataDir: dir, blockTimeMs: 3_600_000, seed: true, log: () => {} });
+    sandboxApp = Fastify();
+    await sandboxApp.register(sandboxRpcPlugin(sandbox));
+    const url = await sandboxApp.listen({ host: '127.0.0.1', port: 0 });
+    const head = sandbox.headLevel;
+    await killAndCompare(db(), kind, url, head, [3, Math.floor(head / 2), head - 4], 'sandbox', dirs);
+  }, 300_000);
+});

@@ -1,0 +1,97 @@
+/**
+ * Comparable dump of every table the indexer writes, for one network: rows as JSON, sorted, without
+ * timestamps of the write itself, with surrogate ids (sequences, which a crash may advance) replaced by
+ * their rank in the table, in the row itself, in the columns that reference them and in undo_log images.
+ */
+import type { Db } from '@michelscope/db';
+import { sql } from 'kysely';
+
+export const INDEXED_TABLES = [
+  'protocols',
+  'blocks',
+  'indexer_state',
+  'stats',
+  'accounts',
+  'operations',
+  'scripts',
+  'contracts',
+  'global_constants',
+  'script_constants',
+  'big_maps',
+  'big_map_actions',
+  'big_map_diffs',
+  'big_map_states',
+  'tickets',
+  'ticket_updates',
+  'ticket_balances',
+  'smart_rollups',
+  'migrations',
+  'stats_daily',
+  'search_documents',
+  'contract_metadata',
+  'token_metadata',
+  'undo_log',
+] as const;
+
+const WITH_ID = [
+  'protocols',
+  'accounts',
+  'operations',
+  'scripts',
+  'contracts',
+  'global_constants',
+  'big_map_actions',
+  'big_map_diffs',
+  'big_map_states',
+  'tickets',
+  'ticket_updates',
+  'smart_rollups',
+  'migrations',
+  'search_documents',
+  'undo_log',
+];
+const REFS: Record<string, string> = {
+  operation_id: 'operations',
+  script_id: 'scripts',
+  ticket_id: 'tickets',
+  protocol_id: 'protocols',
+  prev_protocol_id: 'protocols',
+};
+const VOLATILE = new Set(['updated_at', 'next_attempt_at', 'created_at', 'network']);
+
+type Row = Record<string, unknown>;
+
+export async function dumpTables(db: Db, network: string): Promise<Record<string, string[]>> {
+  const ranks = new Map<string, Map<string, number>>();
+  for (const t of WITH_ID) {
+    const r = await sql<{
+      id: string;
+    }>`SELECT x.id::text AS id FROM ${sql.table(t)} x WHERE x.network = ${network} ORDER BY x.id`.execute(db);
+    ranks.set(t, new Map(r.rows.map((x, i) => [x.id, i + 1])));
+  }
+  const rank = (t: string, v: unknown) => {
+    if (typeof v !== 'number' && typeof v !== 'string') return v;
+    return `${t}#${ranks.get(t)?.get(String(v)) ?? `missing:${v}`}`;
+  };
+  const norm = (t: string, row: Row): Row => {
+    const out: Row = {};
+    for (const [k, v] of Object.entries(row)) {
+      if (VOLATILE.has(k)) continue;
+      if (k === 'id' && WITH_ID.includes(t)) out[k] = rank(t, v);
+      else if (k in REFS && !(t === 'token_metadata' && k === 'token_id')) out[k] = rank(REFS[k]!, v);
+      else out[k] = v;
+    }
+    if (t === 'undo_log' && Array.isArray(row.rows))
+      // The order inside one before-image (jsonb_agg over a scan) carries no meaning: sort it.
+      out.rows = (row.rows as Row[]).map((r) => JSON.stringify(norm(String(row.tbl), r))).sort();
+    return out;
+  };
+  const out: Record<string, string[]> = {};
+  for (const t of INDEXED_TABLES) {
+    const r = await sql<{
+      j: Row;
+    }>`SELECT to_jsonb(x) AS j FROM ${sql.table(t)} x WHERE network = ${network}`.execute(db);
+    out[t] = r.rows.map((x) => JSON.stringify(norm(t, x.j))).sort();
+  }
+  return out;
+}

@@ -1,0 +1,131 @@
+/**
+ * The closed set of failures the interpreter can produce, and their Octez JSON shape
+ * (`{kind, id: "proto.<protocol>.<id>", ...}` as found in operation receipts and RPC errors).
+ */
+import type { Expr } from './types';
+import type { V } from './values';
+
+export type ErrorKind =
+  /** FAILWITH (or a failing macro); carries the failing value. */
+  | 'script_rejected'
+  /** Arithmetic result out of range (shifts, timestamps, nat to int conversions...). */
+  | 'overflow'
+  | 'mutez_overflow'
+  | 'mutez_underflow'
+  | 'gas_exhausted'
+  /** Ill-typed code or data, found before or while running. */
+  | 'ill_typed'
+  /** The parameter does not match the entrypoint type, or the entrypoint does not exist. */
+  | 'bad_contract_parameter'
+  /** Feature not supported by this interpreter (Sapling, timelock OPEN_CHEST). */
+  | 'not_supported'
+  /** Something the chain context could not give (unknown big map id, missing contract...). */
+  | 'runtime';
+
+/**
+ * The protocol the product targets (Tallinn, PtTALLiNtPec7mE7yY4m3k26J8Qukef3E3ehzhfXgFZKGtDdAXu), as the
+ * `<number>-<short hash>` prefix of Octez error ids. The one default for every Octez-style error.
+ */
+export const DEFAULT_PROTOCOL_PREFIX = '024-PtTALLiN';
+
+export interface OctezError {
+  kind: 'temporary' | 'permanent' | 'branch';
+  id: string;
+  [k: string]: unknown;
+}
+
+export class MichelsonError extends Error {
+  override readonly name = 'MichelsonError';
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    /** Extra fields: `with` (Expr) for script_rejected, `location`, `amounts`, `detail` for ill_typed... */
+    readonly data: {
+      with?: Expr;
+      location?: number;
+      amounts?: [string, string];
+      detail?: string;
+      prim?: string;
+      contract?: string;
+      /** The failing value itself (script_rejected), for callers that need its type. */
+      value?: V;
+    } = {},
+  ) {
+    super(message);
+  }
+
+  /** The error as Octez would print it in a receipt (`errors` array), for the given protocol hash prefix. */
+  toOctez(protocol: string = DEFAULT_PROTOCOL_PREFIX): OctezError[] {
+    const p = `proto.${protocol}.`;
+    const loc = this.data.location ?? 0;
+    switch (this.kind) {
+      case 'script_rejected':
+        return [
+          {
+            kind: 'temporary',
+            id: `${p}michelson_v1.script_rejected`,
+            location: loc,
+            with: this.data.with ?? { prim: 'Unit' },
+          },
+        ];
+      case 'overflow':
+        return [{ kind: 'temporary', id: `${p}michelson_v1.script_overflow`, location: loc }];
+      case 'mutez_overflow':
+        return [
+          { kind: 'temporary', id: `${p}tez.addition_overflow`, amounts: this.data.amounts ?? ['0', '0'] },
+        ];
+      case 'mutez_underflow':
+        return [
+          {
+            kind: 'temporary',
+            id: `${p}tez.subtraction_underflow`,
+            amounts: this.data.amounts ?? ['0', '0'],
+          },
+        ];
+      case 'gas_exhausted':
+        return [{ kind: 'temporary', id: `${p}gas_exhausted.operation` }];
+      case 'bad_contract_parameter':
+        return [
+          {
+            kind: 'permanent',
+            id: `${p}michelson_v1.bad_contract_parameter`,
+            contract: this.data.contract ?? '',
+          },
+        ];
+      case 'ill_typed':
+        return [
+          {
+            kind: 'permanent',
+            id: `${p}michelson_v1.ill_typed_contract`,
+            location: loc,
+            message: this.message,
+          },
+        ];
+      case 'not_supported':
+        return [
+          {
+            kind: 'permanent',
+            id: `${p}michelson_v1.unsupported_instruction`,
+            location: loc,
+            prim: this.data.prim ?? '',
+          },
+        ];
+      case 'runtime':
+        return [
+          { kind: 'temporary', id: `${p}michelson_v1.runtime_error`, location: loc, message: this.message },
+        ];
+    }
+  }
+}
+
+export function staticError(detail: string, message: string): MichelsonError {
+  return new MichelsonError('ill_typed', message, { detail });
+}
+
+export function runtimeError(message: string): MichelsonError {
+  return new MichelsonError('runtime', message);
+}
+
+export function notSupported(prim: string): MichelsonError {
+  return new MichelsonError('not_supported', `${prim} is not supported by this interpreter`, { prim });
+}

@@ -1,0 +1,146 @@
+/**
+ * Gas parameters in milligas (1 gas = 1000 milligas), after Octez's `michelson_v1_gas_costs_generated.ml`
+ * (Ushuaia) as also tabulated by MIR's `gas.rs`. The size-dependent formulas that use these figures are
+ * in `gas.ts`; exactness everywhere is not claimed.
+ */
+
+/** Flat cost of an instruction, charged before it runs. */
+export const BASE_COST: Record<string, number> = {
+  DROP: 10,
+  DUP: 10,
+  SWAP: 10,
+  PUSH: 10,
+  UNIT: 10,
+  CAR: 10,
+  CDR: 10,
+  PAIR: 10,
+  UNPAIR: 10,
+  SOME: 10,
+  NONE: 10,
+  IF_NONE: 10,
+  LEFT: 10,
+  RIGHT: 10,
+  IF_LEFT: 10,
+  NIL: 10,
+  CONS: 10,
+  IF_CONS: 10,
+  IF: 10,
+  LOOP: 10,
+  LOOP_LEFT: 10,
+  DIP: 10,
+  EXEC: 10,
+  LAMBDA: 10,
+  LAMBDA_REC: 10,
+  APPLY: 140,
+  FAILWITH: 167,
+  NEVER: 10,
+  CAST: 0,
+  RENAME: 0,
+  DIG: 10,
+  DUG: 10,
+  EMPTY_SET: 300,
+  EMPTY_MAP: 300,
+  EMPTY_BIG_MAP: 300,
+  SIZE: 10,
+  ITER: 20,
+  MAP: 20,
+  ADD: 35,
+  SUB: 35,
+  SUB_MUTEZ: 15,
+  MUL: 45,
+  EDIV: 80,
+  ABS: 20,
+  ISNAT: 10,
+  INT: 10,
+  NEG: 25,
+  LSL: 50,
+  LSR: 45,
+  AND: 35,
+  OR: 35,
+  XOR: 35,
+  NOT: 25,
+  COMPARE: 35,
+  EQ: 10,
+  NEQ: 10,
+  LT: 10,
+  GT: 10,
+  LE: 10,
+  GE: 10,
+  BYTES: 40,
+  NAT: 40,
+  CONCAT: 45,
+  SLICE: 25,
+  MEM: 80,
+  GET: 80,
+  UPDATE: 130,
+  GET_AND_UPDATE: 150,
+  PACK: 260,
+  UNPACK: 280,
+  AMOUNT: 10,
+  BALANCE: 10,
+  NOW: 10,
+  LEVEL: 10,
+  CHAIN_ID: 15,
+  SELF: 10,
+  SELF_ADDRESS: 10,
+  SENDER: 10,
+  SOURCE: 10,
+  ADDRESS: 10,
+  CONTRACT: 30,
+  IMPLICIT_ACCOUNT: 10,
+  IS_IMPLICIT_ACCOUNT: 10,
+  TRANSFER_TOKENS: 120,
+  SET_DELEGATE: 60,
+  CREATE_CONTRACT: 60,
+  EMIT: 30,
+  MIN_BLOCK_TIME: 20,
+  VOTING_POWER: 640,
+  TOTAL_VOTING_POWER: 450,
+  VIEW: 1460,
+  HASH_KEY: 605,
+  BLAKE2B: 430,
+  SHA256: 600,
+  SHA512: 680,
+  KECCAK: 1350,
+  SHA3: 1350,
+  CHECK_SIGNATURE: 65800,
+  PAIRING_CHECK: 450000,
+  TICKET: 10,
+  READ_TICKET: 10,
+  SPLIT_TICKET: 40,
+  JOIN_TICKETS: 75,
+};
+export const DEFAULT_COST = 10;
+
+/** Signature checks by scheme (milligas). */
+export const CHECK_SIGNATURE_COST = { ed25519: 65800, secp256k1: 51600, p256: 990000, bls: 1570000 } as const;
+
+/** BLS12-381 arithmetic (milligas). */
+export const BLS_COST = {
+  addG1: 900,
+  addG2: 2470,
+  addFr: 30,
+  mulG1: 103000,
+  mulG2: 220000,
+  mulFr: 45,
+  negG1: 50,
+  negG2: 70,
+  negFr: 30,
+  pairingBase: 450000,
+  pairingPerPair: 342500,
+} as const;
+
+/**
+ * Storage access (milligas, Octez `Storage_costs`): reads 200 gas + per byte (+ 5 gas per path segment, see
+ * `BIG_MAP_READ` in gas-typecheck.ts, which itemises big-map reads); writes are charged at commit.
+ */
+export const STORAGE_COST = { read: 200_000, readPerByte: 2, write: 200_000, writePerByte: 4 } as const;
+
+/** Hard limits (Ushuaia default_parameters). */
+export const LIMITS = {
+  hardGasLimitPerOperation: 1_040_000_000, // milligas
+  hardStorageLimitPerOperation: 60_000,
+  costPerByte: 250n,
+  originationSize: 257,
+  managerOperationGas: 100_000, // milligas
+} as const;

@@ -1,0 +1,309 @@
+/**
+ * The stack machine: walks michel-codec's expanded AST, dispatching each primitive to the handler tables of
+ * `instructions/*`. The stack is a JS array whose last element is the top.
+ */
+import type { ChainContext, ExecEnv } from './context';
+import type { DataContext } from './data';
+import { parseData, unparse } from './data';
+import { MichelsonError, staticError } from './errors';
+import { LIMITS } from './gas-params';
+import { instructionCost } from './gas';
+import type { Expr, ExprPrim, Ty } from './types';
+import { isPrim, toTy, tyEq } from './types';
+import { findSelfInLambda, typecheckCode } from './typecheck-patches';
+import type { BigMapV, V } from './values';
+
+export interface StepEvent {
+  location: number;
+  prim: string;
+  /** Stack after the instruction, top first, in Readable Micheline. Computed only when read. */
+  readonly stack: Expr[];
+  gasLeft: number;
+}
+export type StepListener = (e: StepEvent) => void;
+
+export type Handler = (it: Interpreter, ins: ExprPrim, s: V[]) => void;
+
+type Frame = { code: Expr[]; i: number } | { ins: ExprPrim; resume: (s: V[]) => void };
+
+export interface InterpreterOptions {
+  env: ExecEnv;
+  chain?: ChainContext;
+  /** Milligas available; defaults to the hard limit per operation. */
+  gasLimit?: number;
+  onStep?: StepListener;
+  /** Root expression used to number locations (the script, or the code of a TZT test). */
+  root?: Expr;
+  /** Accept instructions removed from the language (SUB on mutez), as Octez's legacy mode. */
+  legacy?: boolean;
+}
+
+const handlers: Record<string, Handler> = {};
+export function register(table: Record<string, Handler>): void {
+  Object.assign(handlers, table);
+}
+
+export class Interpreter {
+  /** Current execution environment (VIEW swaps it while running another contract's view). */
+  env: ExecEnv;
+  readonly legacy: boolean;
+  /** True while running a view (SELF, operations are forbidden there). */
+  inView = false;
+  readonly chain: ChainContext;
+  gasLeft: number;
+  readonly gasLimit: number;
+  readonly onStep: StepListener | undefined;
+  private locations: WeakMap<object, number> | null = null;
+  private readonly root: Expr | undefined;
+  /** Counter for operation nonces and fresh addresses (CREATE_CONTRACT). */
+  nonce = 0;
+  /** Cache of parsed instruction arguments (types, constants) keyed by AST node. */
+  private readonly argCache = new WeakMap<object, unknown>();
+
+  constructor(opts: InterpreterOptions) {
+    this.env = opts.env;
+    this.chain = opts.chain ?? {};
+    this.gasLimit = opts.gasLimit ?? LIMITS.hardGasLimitPerOperation;
+    this.gasLeft = this.gasLimit;
+    this.onStep = opts.onStep;
+    this.root = opts.root;
+    this.legacy = opts.legacy ?? false;
+  }
+
+  get consumedMilligas(): number {
+    return this.gasLimit - this.gasLeft;
+  }
+
+  consume(milligas: number): void {
+    this.gasLeft -= milligas;
+    if (this.gasLeft < 0) {
+      this.gasLeft = 0;
+      throw new MichelsonError('gas_exhausted', 'gas exhausted');
+    }
+  }
+
+  /** Octez location (pre-order node index in the root expression) of an AST node. */
+  location(node: object): number {
+    if (!this.locations) {
+      this.locations = new WeakMap();
+      let i = 0;
+      const walk = (e: Expr): void => {
+        if (typeof e === 'object') this.locations?.set(e, i);
+        i++;
+        if (Array.isArray(e)) e.forEach(walk);
+        else if (isPrim(e)) (e.args ?? []).forEach(walk);
+      };
+      if (this.root !== undefined) walk(this.root);
+    }
+    return this.locations.get(node) ?? 0;
+  }
+
+  cached<T>(node: object, make: () => T): T {
+    let v = this.argCache.get(node) as T | undefined;
+    if (v === undefined) {
+      v = make();
+      this.argCache.set(node, v);
+    }
+    return v;
+  }
+
+  /** Type argument #i of an instruction, parsed once. */
+  tyArg(ins: ExprPrim, i = 0): Ty {
+    const a = ins.args?.[i];
+    if (a === undefined) throw staticError('invalid_arity', `${ins.prim} expects a type argument`);
+    return this.cached(a, () => toTy(a));
+  }
+
+  intArg(ins: ExprPrim, i = 0): number | null {
+    const a = ins.args?.[i];
+    if (a === undefined) return null;
+    if (Array.isArray(a) || !('int' in a))
+      throw staticError('invalid_arity', `${ins.prim} expects an integer argument`);
+    const n = Number(a.int);
+    if (!Number.isInteger(n) || n < 0 || n > 1023)
+      throw staticError('invalid_arity', `${ins.prim} argument out of range`);
+    return n;
+  }
+
+  codeArg(ins: ExprPrim, i: number): Expr[] {
+    const a = ins.args?.[i];
+    if (!Array.isArray(a)) throw staticError('invalid_arity', `${ins.prim} expects a code block`);
+    return a;
+  }
+
+  dataContext(): DataContext {
+    return {
+      bigMap: (id, t) => this.loadBigMap(id, t),
+      contractType: (address, ep) => this.contractParamType(address, ep),
+      checkLambda: (code, arg, ret, rec) => this.checkLambda(code as Expr[], arg, ret, rec),
+    };
+  }
+
+  /** Typechecks a lambda body (LAMBDA, PUSH, data literals): statically when michel-codec can, else later. */
+  checkLambda(code: Expr[], arg: Ty, ret: Ty, rec: boolean): void {
+    if (findSelfInLambda(code)) throw staticError('self_in_lambda', 'SELF is not allowed in a lambda');
+    const stack = rec ? [arg, { prim: 'lambda', args: [arg, ret] }] : [arg];
+    const r = typecheckCode(code, stack);
+    if (r.kind === 'error') throw staticError('ill_typed_lambda', r.message);
+    if (
+      r.kind === 'ok' &&
+      r.output !== 'failed' &&
+      (r.output.length !== 1 || !tyEq(r.output[0] as Ty, ret))
+    ) {
+      throw staticError('bad_return', 'lambda body does not return its declared type');
+    }
+  }
+
+  /** Result type of a MAP body (needed when the collection is empty), from the static typechecker. */
+  bodyResultType(ins: ExprPrim, body: Expr[], input: Ty, s: V[]): Ty {
+    return this.cached(body, () => {
+      const stack = [input, ...s.map((v) => v.t).reverse()];
+      const r = typecheckCode(body, stack, { selfParameter: this.env.selfParameter });
+      if (r.kind === 'ok' && r.output !== 'failed' && r.output[0]) return r.output[0];
+      throw staticError('bad_stack', `cannot type the body of ${ins.prim}`);
+    });
+  }
+
+  parseValue(e: Expr, t: Ty): V {
+    return parseData(e, t, this.dataContext());
+  }
+
+  loadBigMap(id: bigint, t: Ty): BigMapV {
+    const types = this.chain.bigMapTypes?.(id);
+    if (!types) throw staticError('invalid_big_map', `unknown big map ${id}`);
+    if (!tyEq(types.key, t.args[0] as Ty) || !tyEq(types.value, t.args[1] as Ty)) {
+      throw staticError('inconsistent_types', `big map ${id} has other key/value types`);
+    }
+    return { k: 'big_map', t, id, diff: new Map() };
+  }
+
+  /** Parameter type of `address%entrypoint` (implicit accounts take unit on default). */
+  contractParamType(address: string, entrypoint: string): Ty | null {
+    if (address.startsWith('tz')) return entrypoint === 'default' ? { prim: 'unit', args: [] } : null;
+    const info = this.chain.contract?.(address);
+    if (!info) return null;
+    return findEntrypoint(info.parameter, entrypoint);
+  }
+
+  private localIndex: Map<string, bigint> | null = null;
+  /** Index of an address in the chain's registry (a per-run registry when the chain has none). */
+  addressIndex(address: string, create: boolean): bigint | null {
+    if (this.chain.addressIndex) return this.chain.addressIndex(address, create);
+    this.localIndex ??= new Map();
+    let i = this.localIndex.get(address) ?? null;
+    if (i === null && create) {
+      i = BigInt(this.localIndex.size);
+      this.localIndex.set(address, i);
+    }
+    return i;
+  }
+
+  /**
+   * The control stack (Octez's continuations): code blocks still to run and pending work such as
+   * "restore the stack DIP saved" or "check the lambda result". Keeping it on the heap instead of the
+   * JS call stack lets recursion (LAMBDA_REC, nested EXEC) go as deep as gas allows.
+   */
+  private readonly ctl: Frame[] = [];
+
+  /** Schedules a code block to run next (before whatever was scheduled earlier). */
+  schedule(code: Expr[]): void {
+    this.ctl.push({ code, i: 0 });
+  }
+
+  /** Schedules work to run once everything scheduled after it has run; errors point at `ins`. */
+  then(ins: ExprPrim, resume: (s: V[]) => void): void {
+    this.ctl.push({ ins, resume });
+  }
+
+  /** Runs a code sequence on the stack (mutated in place) until it and all it scheduled are done. */
+  exec(code: Expr[], s: V[]): void {
+    const base = this.ctl.length;
+    this.schedule(code);
+    try {
+      while (this.ctl.length > base) {
+        const f = this.ctl[this.ctl.length - 1] as Frame;
+        if ('code' in f) {
+          const ins = f.code[f.i++];
+          if (ins === undefined) this.ctl.pop();
+          else if (Array.isArray(ins)) this.schedule(ins);
+          else this.step(ins, s);
+        } else {
+          this.ctl.pop();
+          try {
+            f.resume(s);
+          } catch (e) {
+            if (e instanceof MichelsonError && e.data.location === undefined && e.kind !== 'gas_exhausted') {
+              e.data.location = this.location(f.ins);
+            }
+            throw e;
+          }
+        }
+      }
+    } finally {
+      this.ctl.length = base;
+    }
+  }
+
+  private step(ins: Expr, s: V[]): void {
+    if (!isPrim(ins))
+      throw staticError(
+        'invalid_instruction',
+        `not an instruction: ${String(JSON.stringify(ins) ?? ins).slice(0, 60)}`,
+      );
+    const h = handlers[ins.prim];
+    if (!h) throw staticError('invalid_primitive', `unknown instruction ${ins.prim}`);
+    this.consume(instructionCost(ins, s));
+    try {
+      h(this, ins, s);
+    } catch (e) {
+      if (e instanceof MichelsonError && e.data.location === undefined && e.kind !== 'gas_exhausted') {
+        e.data.location = this.location(ins);
+      }
+      throw e;
+    }
+    if (this.onStep) {
+      const snapshot = s.slice();
+      const location = this.location(ins);
+      this.onStep({
+        location,
+        prim: ins.prim,
+        gasLeft: this.gasLeft,
+        get stack() {
+          return [...snapshot].reverse().map((v) => unparse(v));
+        },
+      });
+    }
+  }
+}
+
+/** Pops the top of the stack; an empty stack is a typing error (Octez rejects such code statically). */
+export function pop(s: V[]): V {
+  const v = s.pop();
+  if (v === undefined) throw staticError('bad_stack', 'stack underflow');
+  return v;
+}
+export function peek(s: V[], depth = 0): V {
+  const v = s[s.length - 1 - depth];
+  if (v === undefined) throw staticError('bad_stack', 'stack underflow');
+  return v;
+}
+
+/** Type of an entrypoint in a parameter type with field annotations; `default` falls back to the root. */
+export function findEntrypoint(param: Expr, entrypoint: string): Ty | null {
+  const want = '%' + entrypoint;
+  const search = (e: Expr): Expr | null => {
+    if (!isPrim(e)) return null;
+    if (e.annots?.includes(want)) return e;
+    if (e.prim === 'or') {
+      for (const a of e.args ?? []) {
+        const r = search(a);
+        if (r) return r;
+      }
+    }
+    return null;
+  };
+  const found = search(param);
+  if (found) return toTy(found);
+  if (entrypoint === 'default') return toTy(param);
+  return null;
+}

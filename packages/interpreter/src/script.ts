@@ -1,0 +1,196 @@
+/**
+ * Loading a contract script: Michelson text or Micheline JSON, macros expanded (with Octez's forms),
+ * global constants resolved through the chain context, sections split, code typechecked once (cached).
+ */
+import { Parser } from '@taquito/michel-codec';
+import type { ChainContext } from './context';
+import { MichelsonError, staticError } from './errors';
+import { fixMacroExpansion } from './macros';
+import { encodeExpr } from './pack';
+import { typecheckCode } from './typecheck-patches';
+import type { Expr, ExprPrim, Ty } from './types';
+import { NOT_PASSABLE, NOT_STORABLE, hasForbidden, isPrim, pairT, showTy, toTy, tyEq } from './types';
+
+export interface LoadedScript {
+  /** The expanded script (sections), used as the root for Octez locations. */
+  script: Expr[];
+  parameter: Expr;
+  parameterTy: Ty;
+  storageTy: Ty;
+  code: Expr[];
+  views: Record<string, { input: Expr; output: Expr; code: Expr }>;
+  /** Binary size of the script in bytes (for gas and storage accounting). */
+  size: number;
+  /** Typechecked in legacy mode (deprecated instructions allowed). */
+  legacy: boolean;
+}
+
+const MAX_CONSTANT_ROUNDS = 100;
+
+function findConstants(e: Expr, out: Set<string>): void {
+  if (Array.isArray(e)) e.forEach((x) => findConstants(x, out));
+  else if (isPrim(e)) {
+    if (e.prim === 'constant') {
+      const h = e.args?.[0];
+      if (h && !Array.isArray(h) && 'string' in h) out.add(h.string);
+    }
+    (e.args ?? []).forEach((x) => findConstants(x, out));
+  }
+}
+
+/** Parses a script, resolving `constant "expr…"` through `chain.globalConstant` (recursively). */
+export function parseScript(
+  src: string | Expr,
+  chain: ChainContext = {},
+  table: Record<string, Expr> = {},
+): Expr[] {
+  for (let round = 0; round < MAX_CONSTANT_ROUNDS; round++) {
+    const parser = new Parser({ expandMacros: true, expandGlobalConstant: table });
+    let parsed: Expr;
+    try {
+      parsed = (typeof src === 'string' ? parser.parseScript(src) : parser.parseJSON(src)) as unknown as Expr;
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      if (/constant/i.test(msg) || /expr[1-9A-Za-z]{50}/.test(msg)) {
+        // fall through to constant discovery below
+        parsed = (typeof src === 'string'
+          ? new Parser({ expandMacros: false }).parseScript(src)
+          : new Parser({ expandMacros: false }).parseJSON(src)) as unknown as Expr;
+      } else throw staticError('invalid_script', `cannot parse script: ${msg}`);
+    }
+    if (parsed === null) throw staticError('invalid_script', 'empty script');
+    const missing = new Set<string>();
+    findConstants(parsed, missing);
+    const unknown = [...missing].filter((h) => !(h in table));
+    if (unknown.length === 0) {
+      if (missing.size > 0) throw staticError('invalid_script', 'global constants could not be expanded');
+      return fixMacroExpansion(Array.isArray(parsed) ? parsed : [parsed]);
+    }
+    for (const h of unknown) {
+      const value = chain.globalConstant?.(h) ?? null;
+      if (value === null)
+        throw new MichelsonError('ill_typed', `unknown global constant ${h}`, {
+          detail: 'unregistered_global_constant',
+        });
+      table[h] = value;
+    }
+  }
+  throw staticError('invalid_script', 'global constants nested too deeply');
+}
+
+function section(script: Expr[], name: string): Expr {
+  const all = script.filter((x): x is ExprPrim => isPrim(x) && x.prim === name);
+  if (all.length !== 1)
+    throw staticError(
+      'invalid_script',
+      all.length === 0 ? `missing ${name} section` : `duplicate ${name} section`,
+    );
+  const arg = all[0]?.args?.[0];
+  if (arg === undefined) throw staticError('invalid_script', `empty ${name} section`);
+  return arg;
+}
+
+const cache = new Map<string, { loaded: LoadedScript; constants: Record<string, string> }>();
+const CACHE_MAX = 200;
+const identityCache = new WeakMap<object, { L?: string; S?: string }>();
+
+/**
+ * Loads and typechecks a script (results cached by content). `legacy` (default true) typechecks like
+ * Octez does for contracts already on chain (e.g. SUB on mutez from before Ithaca); originations should
+ * pass `legacy: false`.
+ */
+export function loadScript(
+  src: string | Expr,
+  chain: ChainContext = {},
+  opts: { legacy?: boolean } = {},
+): LoadedScript {
+  const legacy = opts.legacy ?? true;
+  if (src === null || src === undefined) throw staticError('invalid_script', 'no script given');
+  const mode = legacy ? 'L' : 'S';
+  // Same object as before (callers keep scripts immutable): skip serialising it to find the cache entry.
+  const byObject = typeof src === 'object' ? identityCache.get(src)?.[mode] : undefined;
+  const key = byObject ?? mode + (typeof src === 'string' ? src : JSON.stringify(src));
+  if (typeof src === 'object' && !byObject)
+    identityCache.set(src, { ...identityCache.get(src), [mode]: key });
+  const hit = cache.get(key);
+  // A cached script that used global constants is reused only if the chain still has the same ones.
+  if (
+    hit &&
+    Object.entries(hit.constants).every(([h, v]) => JSON.stringify(chain.globalConstant?.(h) ?? null) === v)
+  )
+    return hit.loaded;
+  const table: Record<string, Expr> = {};
+  const script = parseScript(src, chain, table);
+  const parameter = section(script, 'parameter');
+  const storage = section(script, 'storage');
+  const codeE = section(script, 'code');
+  const code = Array.isArray(codeE) ? codeE : [codeE];
+  const parameterTy = toTy(parameter);
+  const storageTy = toTy(storage);
+  if (hasForbidden(parameterTy, NOT_PASSABLE))
+    throw staticError('unexpected_type', 'operation in the parameter type');
+  if (!legacy && hasForbidden(storageTy, NOT_STORABLE))
+    throw staticError('unexpected_type', 'operation or contract in the storage type');
+  const views: LoadedScript['views'] = {};
+  for (const v of script) {
+    if (!isPrim(v) || v.prim !== 'view') continue;
+    const [n, input, output, body] = v.args ?? [];
+    if (!n || Array.isArray(n) || !('string' in n) || !input || !output || !body)
+      throw staticError('invalid_script', 'malformed view');
+    if (n.string in views) throw staticError('duplicated_view_name', `duplicate view ${n.string}`);
+    views[n.string] = { input, output, code: body };
+    const viewCode = Array.isArray(body) ? body : [body];
+    const checked = typecheckCode(viewCode, [pairT(toTy(input), storageTy)], { legacy });
+    if (checked.kind === 'error') throw staticError('ill_typed_view', `view ${n.string}: ${checked.message}`);
+    if (checked.kind === 'ok' && checked.output !== 'failed') {
+      const out = checked.output;
+      if (out.length !== 1 || !tyEq(out[0] as Ty, toTy(output)))
+        throw staticError('bad_view_result', `view ${n.string} returns a bad stack`);
+    }
+  }
+  const verdict = typecheckCode(code, [pairT(parameterTy, storageTy)], { selfParameter: parameter, legacy });
+  if (verdict.kind === 'error') throw staticError('ill_typed_contract', verdict.message);
+  if (verdict.kind === 'ok' && verdict.output !== 'failed') {
+    const expected = pairT({ prim: 'list', args: [{ prim: 'operation', args: [] }] }, storageTy);
+    const out = verdict.output;
+    if (out.length !== 1 || !tyEq(out[0] as Ty, expected)) {
+      throw staticError(
+        'bad_return',
+        `code returns ${out.map(showTy).join(', ')}, expected ${showTy(expected)}`,
+      );
+    }
+  }
+  const loaded: LoadedScript = {
+    legacy,
+    script,
+    parameter,
+    parameterTy,
+    storageTy,
+    code,
+    views,
+    size: encodeExpr(script).length,
+  };
+  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
+  cache.set(key, {
+    loaded,
+    constants: Object.fromEntries(Object.entries(table).map(([h, v]) => [h, JSON.stringify(v)])),
+  });
+  return loaded;
+}
+
+/** Path of Left/Right constructors leading to an entrypoint, and its type; null when absent. */
+export function entrypointPath(param: Expr, name: string): { path: ('Left' | 'Right')[]; ty: Ty } | null {
+  const want = '%' + name;
+  const search = (e: Expr, path: ('Left' | 'Right')[]): { path: ('Left' | 'Right')[]; ty: Ty } | null => {
+    if (!isPrim(e)) return null;
+    if (e.annots?.includes(want)) return { path, ty: toTy(e) };
+    if (e.prim === 'or') {
+      const [l, r] = e.args ?? [];
+      return (l && search(l, [...path, 'Left'])) || (r && search(r, [...path, 'Right'])) || null;
+    }
+    return null;
+  };
+  const found = search(param, []);
+  if (found) return found;
+  return name === 'default' ? { path: [], ty: toTy(param) } : null;
+}

@@ -1,0 +1,177 @@
+/**
+ * Static typechecking through michel-codec's `functionType`, patched for its documented bugs
+ * (reference §1.8). When michel-codec rejects code for one of its known false reasons, the verdict is
+ * "unknown" and the interpreter's own dynamic checks (every value carries its type) decide instead.
+ * Its false acceptances (COMPARE of different types, PUSH of tickets, unsorted maps...) are caught by
+ * `parseData` and the instruction handlers.
+ */
+import { functionType } from '@taquito/michel-codec';
+import type { Expr, ExprPrim, Ty } from './types';
+import { isPrim, toTy, tyToExpr } from './types';
+
+export type StaticVerdict =
+  | { kind: 'ok'; output: Ty[] | 'failed' }
+  | { kind: 'error'; message: string }
+  | { kind: 'unknown'; message: string };
+
+/** michel-codec messages that are wrong for the current protocol (they come from its bugs, §1.8). */
+const KNOWN_FALSE_REJECTIONS: RegExp[] = [
+  /\b(LSL|LSR|NOT|AND|OR|XOR)\b.*\bbytes\b/,
+  /\bbytes\b.*\b(LSL|LSR|NOT)\b/,
+  /function's argument must be a pair/, // APPLY on n-ary combs
+  /tz4|sr1|BLsig|BLpk/,
+  /timestamp expected/, // huge or negative timestamps written as strings
+  /Lambda_rec/,
+  /field names? doesn't match|field annotation/i, // UNPAIR %a %b on differently annotated pairs
+  /contract.*(literal|representation)/i,
+  /big_map.*int|unexpected.*int.*big_map/i,
+  /OPEN_CHEST|chest/,
+  /unexpected instruction: (constant|TICKET_DEPRECATED)/,
+  /contract required/, // SELF without a contract context: checked at run time
+  /invalid address|invalid public key hash|unexpected.*address/i,
+  /Ticket|ticket literal/,
+  /can't be used inside PACK/, // michel-codec refuses some packable types (e.g. contract inside lambda)
+];
+
+function messageOf(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  return String(e);
+}
+
+/** Does a code block contain instructions whose typing michel-codec gets wrong and we cannot patch? */
+function containsBuggyPrim(code: Expr): boolean {
+  if (Array.isArray(code)) return code.some(containsBuggyPrim);
+  if (!isPrim(code)) return false;
+  if (code.prim === 'APPLY' || code.prim === 'OPEN_CHEST') return true;
+  return (code.args ?? []).some(containsBuggyPrim);
+}
+
+/** Does a code block always end by failing (FAILWITH, NEVER, or a nested block that does)? */
+function alwaysFails(code: Expr): boolean {
+  if (Array.isArray(code)) {
+    const last = code[code.length - 1];
+    return last !== undefined && alwaysFails(last);
+  }
+  return isPrim(code) && (code.prim === 'FAILWITH' || code.prim === 'NEVER');
+}
+
+/** Octez rejects `DIP { …; FAILWITH }` (michel-codec accepts it). */
+export function findFailingDip(code: Expr): boolean {
+  if (Array.isArray(code)) return code.some(findFailingDip);
+  if (!isPrim(code)) return false;
+  if (code.prim === 'DIP') {
+    const body = code.args?.[code.args.length - 1];
+    if (body !== undefined && alwaysFails(body)) return true;
+  }
+  return (code.args ?? []).some(findFailingDip);
+}
+
+/** SELF is forbidden inside lambdas (except inside a CREATE_CONTRACT script). */
+export function findSelfInLambda(code: Expr): boolean {
+  if (Array.isArray(code)) return code.some(findSelfInLambda);
+  if (!isPrim(code)) return false;
+  if (code.prim === 'SELF') return true;
+  if (code.prim === 'CREATE_CONTRACT') return false;
+  return (code.args ?? []).some(findSelfInLambda);
+}
+
+export interface StaticContext {
+  /** Parameter type of the running contract (for SELF). */
+  selfParameter?: Expr;
+  /** Octez legacy mode: SUB on mutez is accepted (checked at run time). */
+  legacy?: boolean;
+}
+
+/** Typechecks `code` on a stack of types (top first). */
+/** Stand-ins with the right type for instructions michel-codec types wrongly (used only to typecheck). */
+const STAND_IN = {
+  shiftBytes: [{ prim: 'DIP', args: [[{ prim: 'DROP' }]] }] as Expr, // bytes : nat : S -> bytes : S
+  identity: [] as Expr, // NOT bytes, GET 0
+  replaceWhole: [{ prim: 'SWAP' }, { prim: 'DROP' }] as Expr, // UPDATE 0: x : v : S -> x : S
+};
+
+function rebuild(e: Expr, subst: Map<object, Expr>): Expr {
+  if (typeof e === 'object' && subst.has(e)) return subst.get(e) as Expr;
+  if (Array.isArray(e)) return e.map((x) => rebuild(x, subst));
+  if (isPrim(e) && e.args) return { ...e, args: e.args.map((x) => rebuild(x, subst)) };
+  return e;
+}
+
+function isBytes(t: unknown): boolean {
+  return typeof t === 'object' && t !== null && (t as { prim?: string }).prim === 'bytes';
+}
+
+function runCodec(
+  code: Expr[],
+  stack: Ty[],
+  contract: unknown,
+  trace?: (t: { op: unknown; in: unknown[] }) => void,
+): unknown {
+  const ctx: Record<string, unknown> = {};
+  if (contract) ctx.contract = contract;
+  if (trace) ctx.traceCallback = trace;
+  return functionType(code as never, stack.map(tyToExpr) as never, ctx);
+}
+
+/**
+ * Typechecks `code` on a stack of types (top first). Instructions michel-codec types wrongly (bytes
+ * LSL/LSR/NOT, GET 0, UPDATE 0) are found from its own trace and replaced by type-equivalent stand-ins,
+ * then the check is run again, so the rest of the code is still checked statically.
+ */
+export function typecheckCode(code: Expr[], stack: Ty[], ctx: StaticContext = {}): StaticVerdict {
+  const contract = ctx.selfParameter
+    ? [
+        { prim: 'parameter', args: [ctx.selfParameter] },
+        { prim: 'storage', args: [{ prim: 'unit' }] },
+        { prim: 'code', args: [[{ prim: 'FAILWITH' }]] },
+      ]
+    : undefined;
+  if (findFailingDip(code)) return { kind: 'error', message: 'DIP body always fails' };
+  const subst = new Map<object, Expr>();
+  let current = code;
+  for (let round = 0; round < 20; round++) {
+    let found = false;
+    const trace = (t: { op: unknown; in: unknown[] }): void => {
+      const op = t.op as Expr;
+      if (!isPrim(op) || subst.has(op)) return;
+      if ((op.prim === 'LSL' || op.prim === 'LSR') && isBytes(t.in[0])) subst.set(op, STAND_IN.shiftBytes);
+      else if (op.prim === 'NOT' && isBytes(t.in[0])) subst.set(op, STAND_IN.identity);
+      else return;
+      found = true;
+    };
+    try {
+      const out = runCodec(current, stack, contract, trace);
+      if (!found) return verdictOf(out);
+    } catch (e) {
+      const val = (e as { val?: unknown }).val;
+      if (isPrim(val as Expr) && !subst.has(val as object)) {
+        const v = val as ExprPrim;
+        const zero =
+          v.args?.length === 1 && !Array.isArray(v.args[0]) && (v.args[0] as { int?: string }).int === '0';
+        if (zero && v.prim === 'GET') subst.set(v, STAND_IN.identity);
+        else if (zero && v.prim === 'UPDATE') subst.set(v, STAND_IN.replaceWhole);
+        else if (!found) return failure(e, code, ctx);
+      } else if (!found) return failure(e, code, ctx);
+    }
+    current = rebuild(code, subst) as Expr[];
+  }
+  return { kind: 'unknown', message: 'too many instructions to patch' };
+}
+
+function verdictOf(out: unknown): StaticVerdict {
+  if (out && typeof out === 'object' && !Array.isArray(out) && 'failed' in out)
+    return { kind: 'ok', output: 'failed' };
+  try {
+    return { kind: 'ok', output: (out as Expr[]).map(toTy) };
+  } catch (e) {
+    return { kind: 'unknown', message: messageOf(e) };
+  }
+}
+
+function failure(e: unknown, code: Expr[], ctx: StaticContext): StaticVerdict {
+  const message = messageOf(e);
+  if (KNOWN_FALSE_REJECTIONS.some((r) => r.test(message)) || containsBuggyPrim(code))
+    return { kind: 'unknown', message };
+  if (ctx.legacy && /SUB/.test(message) && /mutez/.test(message)) return { kind: 'unknown', message };
+  return { kind: 'error', message };
+}

@@ -1,0 +1,234 @@
+/**
+ * Michelson types as the interpreter sees them: annotation-free, with every `pair` a binary right comb.
+ * Field annotations are kept apart (see `entrypoints.ts`) because only parameter types need them.
+ */
+import { MichelsonError, staticError } from './errors';
+
+export interface Ty {
+  readonly prim: string;
+  readonly args: readonly Ty[];
+}
+
+export type Expr = ExprInt | ExprString | ExprBytes | ExprPrim | Expr[];
+export interface ExprInt {
+  int: string;
+}
+export interface ExprString {
+  string: string;
+}
+export interface ExprBytes {
+  bytes: string;
+}
+export interface ExprPrim {
+  prim: string;
+  args?: Expr[];
+  annots?: string[];
+}
+
+const ARITY: Record<string, number> = {
+  int: 0,
+  nat: 0,
+  string: 0,
+  bytes: 0,
+  mutez: 0,
+  bool: 0,
+  key_hash: 0,
+  timestamp: 0,
+  address: 0,
+  key: 0,
+  unit: 0,
+  signature: 0,
+  operation: 0,
+  chain_id: 0,
+  never: 0,
+  bls12_381_g1: 0,
+  bls12_381_g2: 0,
+  bls12_381_fr: 0,
+  chest: 0,
+  chest_key: 0,
+  tx_rollup_l2_address: 0,
+  option: 1,
+  list: 1,
+  set: 1,
+  contract: 1,
+  ticket: 1,
+  sapling_state: 1,
+  sapling_transaction: 1,
+  sapling_transaction_deprecated: 1,
+  or: 2,
+  lambda: 2,
+  map: 2,
+  big_map: 2,
+};
+
+const cache = new Map<string, Ty>();
+/** Shared instances for the argument-less types (cheap equality, fewer allocations). */
+export function simple(prim: string): Ty {
+  let t = cache.get(prim);
+  if (!t) {
+    t = { prim, args: [] };
+    cache.set(prim, t);
+  }
+  return t;
+}
+export const T = {
+  int: simple('int'),
+  nat: simple('nat'),
+  mutez: simple('mutez'),
+  string: simple('string'),
+  bytes: simple('bytes'),
+  bool: simple('bool'),
+  unit: simple('unit'),
+  timestamp: simple('timestamp'),
+  address: simple('address'),
+  key: simple('key'),
+  key_hash: simple('key_hash'),
+  signature: simple('signature'),
+  operation: simple('operation'),
+  chain_id: simple('chain_id'),
+  never: simple('never'),
+  g1: simple('bls12_381_g1'),
+  g2: simple('bls12_381_g2'),
+  fr: simple('bls12_381_fr'),
+};
+export const ty = (prim: string, ...args: Ty[]): Ty => (args.length === 0 ? simple(prim) : { prim, args });
+export const pairT = (a: Ty, b: Ty): Ty => ({ prim: 'pair', args: [a, b] });
+export const optionT = (a: Ty): Ty => ({ prim: 'option', args: [a] });
+export const listT = (a: Ty): Ty => ({ prim: 'list', args: [a] });
+export const orT = (a: Ty, b: Ty): Ty => ({ prim: 'or', args: [a, b] });
+
+export function isPrim(e: Expr): e is ExprPrim {
+  return typeof e === 'object' && e !== null && !Array.isArray(e) && 'prim' in e;
+}
+
+/** Octez `michelson_maximum_type_size`: a type may have at most this many nodes. */
+export const MAX_TYPE_SIZE = 2001;
+
+/** Converts a Micheline type expression to a normalised `Ty`; throws a static error when malformed. */
+export function toTy(e: Expr): Ty {
+  const t = toTyRaw(e);
+  if (tySize(t, MAX_TYPE_SIZE + 1) > MAX_TYPE_SIZE)
+    throw staticError('type_too_large', 'type exceeds the maximum type size');
+  return t;
+}
+
+/** Node count of a type, stopping once `cap` is reached. */
+export function tySize(t: Ty, cap = Infinity): number {
+  let n = 0;
+  const stack: Ty[] = [t];
+  while (stack.length > 0 && n < cap) {
+    const x = stack.pop() as Ty;
+    n++;
+    for (const a of x.args) stack.push(a);
+  }
+  return n;
+}
+
+function toTyRaw(e: Expr): Ty {
+  if (!isPrim(e))
+    throw staticError('invalid_type', `expected a type, got ${String(JSON.stringify(e) ?? e).slice(0, 80)}`);
+  const args = e.args ?? [];
+  if (e.prim === 'pair') {
+    if (args.length < 2) throw staticError('invalid_type', 'pair needs at least 2 arguments');
+    const tys = args.map(toTyRaw);
+    let acc = tys[tys.length - 1] as Ty;
+    for (let i = tys.length - 2; i >= 0; i--) acc = pairT(tys[i] as Ty, acc);
+    return acc;
+  }
+  const n = ARITY[e.prim];
+  if (n === undefined) throw staticError('invalid_type', `unknown type ${e.prim}`);
+  if (args.length !== n) throw staticError('invalid_type', `type ${e.prim} expects ${n} argument(s)`);
+  return n === 0 ? simple(e.prim) : { prim: e.prim, args: args.map(toTyRaw) };
+}
+
+export function tyEq(a: Ty, b: Ty): boolean {
+  if (a === b) return true;
+  if (a.prim !== b.prim || a.args.length !== b.args.length) return false;
+  for (let i = 0; i < a.args.length; i++) if (!tyEq(a.args[i] as Ty, b.args[i] as Ty)) return false;
+  return true;
+}
+
+export function assertTyEq(a: Ty, b: Ty, what = 'types'): void {
+  if (!tyEq(a, b)) throw staticError('inconsistent_types', `${what} mismatch: ${showTy(a)} vs ${showTy(b)}`);
+}
+
+export function tyToExpr(t: Ty): Expr {
+  return t.args.length === 0 ? { prim: t.prim } : { prim: t.prim, args: t.args.map(tyToExpr) };
+}
+
+/** Like Octez's unparse_ty: right combs are written n-ary (`pair a b c`). */
+export function tyToExprComb(t: Ty): Expr {
+  if (t.prim === 'pair') {
+    const args: Expr[] = [];
+    let cur = t;
+    while (cur.prim === 'pair') {
+      args.push(tyToExprComb(cur.args[0] as Ty));
+      cur = cur.args[1] as Ty;
+    }
+    args.push(tyToExprComb(cur));
+    return { prim: 'pair', args };
+  }
+  return t.args.length === 0 ? { prim: t.prim } : { prim: t.prim, args: t.args.map(tyToExprComb) };
+}
+
+export function showTy(t: Ty): string {
+  return t.args.length === 0 ? t.prim : `(${t.prim} ${t.args.map(showTy).join(' ')})`;
+}
+
+const COMPARABLE_LEAF = new Set([
+  'int',
+  'nat',
+  'string',
+  'bytes',
+  'mutez',
+  'bool',
+  'key_hash',
+  'timestamp',
+  'address',
+  'key',
+  'unit',
+  'signature',
+  'chain_id',
+  'never',
+]);
+export function isComparable(t: Ty): boolean {
+  if (COMPARABLE_LEAF.has(t.prim)) return true;
+  if (t.prim === 'pair' || t.prim === 'or') return t.args.every(isComparable);
+  if (t.prim === 'option') return isComparable(t.args[0] as Ty);
+  return false;
+}
+
+/** Types that may appear in PUSH / constants (no operation, big_map, sapling_state, ticket, contract). */
+export function hasForbidden(t: Ty, forbidden: ReadonlySet<string>): boolean {
+  if (forbidden.has(t.prim)) return true;
+  if (t.prim === 'lambda') return false; // lambdas hide their argument and result types
+  return t.args.some((a) => hasForbidden(a, forbidden));
+}
+export const NOT_PUSHABLE = new Set(['operation', 'big_map', 'sapling_state', 'ticket', 'contract']);
+export const NOT_PACKABLE = new Set(['operation', 'big_map', 'sapling_state', 'ticket']);
+export const NOT_STORABLE = new Set(['operation', 'contract']);
+export const NOT_PASSABLE = new Set(['operation']);
+export const NOT_DUPABLE = new Set(['ticket']);
+export const BIG_MAP_VALUE_FORBIDDEN = new Set(['operation', 'big_map', 'sapling_state']);
+
+export function checkComparable(t: Ty): void {
+  if (!isComparable(t)) throw staticError('comparable_type_expected', `type ${showTy(t)} is not comparable`);
+}
+
+export function isMichelsonError(e: unknown): e is MichelsonError {
+  return e instanceof MichelsonError;
+}
+
+/** Pair type components of a right comb of arity n (n >= 2). */
+export function combParts(t: Ty, n: number): Ty[] {
+  const out: Ty[] = [];
+  let cur = t;
+  for (let i = 0; i < n - 1; i++) {
+    if (cur.prim !== 'pair')
+      throw staticError('bad_stack', `expected a pair of ${n} elements, got ${showTy(t)}`);
+    out.push(cur.args[0] as Ty);
+    cur = cur.args[1] as Ty;
+  }
+  out.push(cur);
+  return out;
+}

@@ -1,0 +1,139 @@
+/**
+ * Entrypoints of a parameter type: names, lookup, resolution of stored calls, and conversion
+ * between `{entrypoint, value}` and the full parameter value.
+ */
+import { isPrim, MichelsonDataError } from './micheline';
+import type { Micheline } from './micheline';
+import { toMiguelNode } from './miguel';
+import type { MiguelNode } from './miguel';
+import { buildTypeTree, entrypointLeaves, typeToMicheline } from './type-tree';
+import type { TypeNode } from './type-tree';
+
+export interface Parameters {
+  entrypoint: string;
+  value: Micheline;
+}
+
+const tree = (t: Micheline | TypeNode): TypeNode =>
+  'id' in (t as object) ? (t as TypeNode) : buildTypeTree(t);
+
+/** Entrypoint names (`GetEntrypoints`): leaves of the root or; unnamed ones `entrypoint_<n>`; else `default`. */
+export function entrypointNames(parameterType: Micheline | TypeNode): string[] {
+  return entrypointLeaves(tree(parameterType)).map((l) => l.name);
+}
+
+interface Found {
+  node: TypeNode;
+  path: string;
+}
+
+/** Finds a node of the root-or tree by field annotation (named inner ors included); `default` falls back to the root. */
+export function findEntrypoint(parameterType: Micheline | TypeNode, name: string): Found | undefined {
+  const root = tree(parameterType);
+  const stack: Found[] = [{ node: root, path: '' }];
+  while (stack.length > 0) {
+    const f = stack.pop()!;
+    if (f.node.fieldName === name) return f;
+    if (f.node.prim === 'or') {
+      stack.push({ node: f.node.args[1]!, path: `${f.path}R` });
+      stack.push({ node: f.node.args[0]!, path: `${f.path}L` });
+    }
+  }
+  if (name === 'default') return { node: root, path: '' };
+  const leaf = entrypointLeaves(root).find((l) => l.name === name);
+  return leaf ? { node: leaf.node, path: leaf.path } : undefined;
+}
+
+/** Micheline type of an entrypoint (root annotation removed), or undefined. */
+export function entrypointType(parameterType: Micheline | TypeNode, name: string): Micheline | undefined {
+  const f = findEntrypoint(parameterType, name);
+  if (!f) return undefined;
+  const m = typeToMicheline(f.node);
+  const annots = m.annots?.filter((a) => !a.startsWith('%'));
+  if (annots && annots.length > 0) return { ...m, annots };
+  const { annots: _drop, ...bare } = m;
+  return bare;
+}
+
+/**
+ * Name the indexer stores for a call: the entrypoint given, or for `default` the leaf its value
+ * selects: its field annotation, else `@entrypoint_<k>` with k = the Left(0)/Right(1) path read as
+ * a binary number (the reference's numbering, different from the docs' `entrypoint_<n>`).
+ */
+export function resolveEntrypoint(parameterType: Micheline | TypeNode, params?: Parameters): string {
+  if (!params) return 'default';
+  if (params.entrypoint !== 'default') return params.entrypoint;
+  let t = tree(parameterType);
+  let v = params.value;
+  let bits = '0';
+  while (t.prim === 'or' && isPrim(v) && (v.prim === 'Left' || v.prim === 'Right') && v.args?.length === 1) {
+    if (t.fieldName !== undefined && bits !== '0') break;
+    bits += v.prim === 'Left' ? '0' : '1';
+    t = t.args[v.prim === 'Left' ? 0 : 1]!;
+    v = v.args[0]!;
+    if (t.fieldName !== undefined) return t.fieldName;
+  }
+  if (t.fieldName !== undefined) return t.fieldName;
+  return `@entrypoint_${BigInt(`0b${bits}`).toString()}`;
+}
+
+/** Full parameter value from `{entrypoint, value}` (wraps the value in the Left/Right path of the entrypoint). */
+export function fromParameters(parameterType: Micheline | TypeNode, params: Parameters): Micheline {
+  const f = findEntrypoint(parameterType, params.entrypoint);
+  if (!f) throw new MichelsonDataError(`unknown entrypoint: ${params.entrypoint}`);
+  let v = params.value;
+  for (let i = f.path.length - 1; i >= 0; i--) v = { prim: f.path[i] === 'L' ? 'Left' : 'Right', args: [v] };
+  return v;
+}
+
+/** The part of a full parameter value that an entrypoint receives (`ToParameters(entrypoint)`). */
+export function toParameters(
+  parameterType: Micheline | TypeNode,
+  value: Micheline,
+  entrypoint = '',
+): Micheline {
+  if (entrypoint === '' || entrypoint === 'default') return value;
+  const f = findEntrypoint(parameterType, entrypoint);
+  if (!f) throw new MichelsonDataError(`unknown entrypoint: ${entrypoint}`);
+  let v = value;
+  for (const step of f.path) {
+    const want = step === 'L' ? 'Left' : 'Right';
+    if (!isPrim(v) || v.prim !== want || v.args?.length !== 1)
+      throw new MichelsonDataError(`value is not a call of entrypoint ${entrypoint}`);
+    v = v.args[0]!;
+  }
+  return v;
+}
+
+/**
+ * Miguel tree of a call's parameters, decoded under its entrypoint's type. Missing parameters (a
+ * plain transfer) mean `default` with `Unit`.
+ */
+export function decodeParameters(
+  parameterType: Micheline | TypeNode,
+  params?: Partial<Parameters>,
+): MiguelNode[] {
+  const entrypoint = params?.entrypoint ?? 'default';
+  const f = findEntrypoint(parameterType, entrypoint);
+  if (!f) throw new MichelsonDataError(`unknown entrypoint: ${entrypoint}`);
+  return [toMiguelNode(f.node, params?.value ?? { prim: 'Unit' })];
+}
+
+/** Finds a type node by field annotation (`FindByName`); with `isEntrypoint` only root-or branches are searched. */
+export function findByName(
+  type: Micheline | TypeNode,
+  name: string,
+  isEntrypoint = false,
+): Micheline | undefined {
+  if (isEntrypoint) {
+    const f = findEntrypoint(type, name);
+    return f && f.node.fieldName === name ? typeToMicheline(f.node) : undefined;
+  }
+  const stack = [tree(type)];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.fieldName === name) return typeToMicheline(n);
+    for (let i = n.args.length - 1; i >= 0; i--) stack.push(n.args[i]!);
+  }
+  return undefined;
+}

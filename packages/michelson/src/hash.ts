@@ -1,0 +1,59 @@
+/**
+ * Hashes: script-expression (`expr…`) hashes of values and big-map keys, global-constant hashes,
+ * the script hash used to find "same" contracts, and ticket hashes.
+ */
+import { packDataBytes } from '@taquito/michel-codec';
+import { encodeExpr } from '@taquito/utils';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { MichelsonDataError } from './micheline';
+import type { Micheline } from './micheline';
+
+function pack(value: Micheline, type?: Micheline): string {
+  try {
+    return packDataBytes(value as never, type as never).bytes;
+  } catch (e) {
+    throw new MichelsonDataError(`cannot pack value: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** PACK of a value (hex, with the 0x05 prefix). A type is needed for optimized forms (addresses, timestamps...). */
+export function packValue(value: Micheline, type?: Micheline): string {
+  return pack(value, type);
+}
+
+/**
+ * Script-expression hash (`expr…`) of a value: blake2b-256 of its PACK (0x05 included). This is the
+ * big-map key hash (`key_hash`) when given the key and the key type.
+ */
+export function scriptExpressionHash(value: Micheline, type?: Micheline): string {
+  return encodeExpr(pack(value, type));
+}
+
+/** Big-map key hash: {@link scriptExpressionHash} of the key. */
+export const bigMapKeyHash = scriptExpressionHash;
+
+/** Address (`expr…`) of a global constant: blake2b-256 of the binary Micheline without the 0x05 prefix. */
+export function globalConstantHash(value: Micheline): string {
+  return encodeExpr(pack(value).slice(2));
+}
+
+/**
+ * Script hash (the "same contracts" key): lower-case hex SHA-256 of the `code` JSON. Pass the raw
+ * JSON text as received from the node when you have it; Micheline is serialised compactly.
+ */
+export function scriptHash(code: Micheline | string): string {
+  const text = typeof code === 'string' ? code : JSON.stringify(code);
+  return bytesToHex(sha256(utf8ToBytes(text)));
+}
+
+/** Ticket hash: SHA-256 hex of content type JSON ++ content JSON ++ ticketer address (as stored). */
+export function ticketHash(
+  contentType: Micheline | string,
+  content: Micheline | string,
+  ticketer: string,
+): string {
+  const t = typeof contentType === 'string' ? contentType : JSON.stringify(contentType);
+  const c = typeof content === 'string' ? content : JSON.stringify(content);
+  return bytesToHex(sha256(utf8ToBytes(t + c + ticketer)));
+}

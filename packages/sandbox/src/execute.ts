@@ -1,0 +1,461 @@
+// Execution of what a manager operation does once its fees are paid: tez transfers, contract calls
+// through the interpreter, originations (including CREATE_CONTRACT), delegations, events, and the
+// depth-first run of the internal operations that contracts emit.
+import { blake2b } from '@noble/hashes/blake2.js';
+import { b58DecodeAndCheckPrefix, b58Encode, PrefixV2 } from '@taquito/utils';
+import {
+  encodeExpr,
+  originateContract,
+  parseData,
+  runContract,
+  toTy,
+  type EmittedOperation,
+  type Expr,
+  type V,
+} from '@michelscope/interpreter';
+import { chainContext } from './chain-context';
+import { normalizeToken, ticketHoldings, ticketUpdates, tokenOf, type TicketToken } from './tickets';
+import { applyLazyStorageDiff, exprSize, reportedDiff } from './lazy-storage';
+import type {
+  BalanceUpdate,
+  InternalResult,
+  ManagerContent,
+  NodeError,
+  OperationResult,
+} from './operation-types';
+import { CHAIN_ID, PROTO_ERROR_PREFIX as P } from './protocol';
+import { isOriginated, type State } from './state';
+
+export type Origin = 'block' | 'simulation';
+const PROTO = P.slice('proto.'.length, -1);
+
+/**
+ * Gas of the parts the interpreter does not meter (loading code and storage, writing them back),
+ * calibrated on Octez's recorded figures for store_input.tz (578.254 gas to originate, 1279.192 to call).
+ */
+export const MANAGER_MILLIGAS = 100_000n;
+export const CALL_MILLIGAS = 1_175_000n;
+export const ORIGINATION_MILLIGAS = 474_000n;
+export const INTERNAL_TRANSFER_MILLIGAS = 100_000n;
+export const EVENT_MILLIGAS = 100_000n;
+const SCRIPT_PREFIX_BYTES = 8n;
+
+/** What one operation group shares: its hash and the index of the next originated contract. */
+export interface Group {
+  hash: string;
+  originations: number;
+}
+
+/** What one manager content shares while it runs. */
+export interface Exec {
+  state: State;
+  group: Group;
+  payer: string;
+  origin: Origin;
+  level: number;
+  /** Block timestamp, seconds. */
+  now: bigint;
+  gasLeft: bigint;
+  nonce: number;
+  /** Last temporary big-map id given out in this manager content (0, then -1, -2, …). */
+  lastTemporaryBigMap: bigint;
+}
+
+export class OpFailure extends Error {
+  constructor(
+    readonly errors: NodeError[],
+    /** Gas used before failing (reported on `failed` results). */
+    readonly milligas?: bigint,
+  ) {
+    super(errors.map((e) => e.id).join(', '));
+  }
+}
+
+export function fail(
+  id: string,
+  fields: Record<string, unknown> = {},
+  kind: NodeError['kind'] = 'temporary',
+): never {
+  throw new OpFailure([{ kind, id: `${P}${id}`, ...fields }]);
+}
+
+export function consume(ex: Exec, milligas: bigint): void {
+  ex.gasLeft -= milligas;
+  if (ex.gasLeft < 0n) fail('gas_exhausted.operation');
+}
+
+/** KT1 address of the n-th contract originated by an operation: BLAKE2B-160(op hash ‖ int32 n). */
+export function originatedAddress(opHash: string, index: number): string {
+  const data = new Uint8Array(36);
+  data.set(b58DecodeAndCheckPrefix(opHash, [PrefixV2.OperationHash], true), 0);
+  new DataView(data.buffer).setInt32(32, index);
+  return b58Encode(blake2b(data, { dkLen: 20 }), PrefixV2.ContractHash);
+}
+
+export function nextAddress(group: Group): string {
+  return originatedAddress(group.hash, group.originations++);
+}
+
+export function balanceTooLow(contract: string, balance: bigint, amount: bigint): NodeError[] {
+  return [
+    {
+      kind: 'temporary',
+      id: `${P}contract.balance_too_low`,
+      contract,
+      balance: String(balance),
+      amount: String(amount),
+    },
+    { kind: 'temporary', id: `${P}tez.subtraction_underflow`, amounts: [String(balance), String(amount)] },
+  ];
+}
+
+function moveTez(ex: Exec, from: string, to: string, amount: bigint): BalanceUpdate[] {
+  const balance = ex.state.balance(from);
+  if (balance < amount) throw new OpFailure(balanceTooLow(from, balance, amount));
+  if (amount === 0n) return [];
+  ex.state.credit(from, -amount);
+  ex.state.credit(to, amount);
+  return [
+    { kind: 'contract', contract: from, change: `-${amount}`, origin: ex.origin },
+    { kind: 'contract', contract: to, change: String(amount), origin: ex.origin },
+  ];
+}
+
+function scriptErrors(address: string, errors: NodeError[], kind: string): NodeError[] {
+  if (kind === 'gas_exhausted' || kind === 'bad_contract_parameter') return errors;
+  return [
+    {
+      kind: 'temporary',
+      id: `${P}michelson_v1.runtime_error`,
+      contract_handle: address,
+      contract_code: 'Deprecated',
+    },
+    ...errors,
+  ];
+}
+
+export interface Applied {
+  result: OperationResult;
+  emitted: EmittedOperation[];
+  /** Source of the emitted operations. */
+  self?: string;
+}
+
+function isUnitDefault(entrypoint: string, value: unknown): boolean {
+  const v = value as { prim?: string; args?: unknown[] } | undefined;
+  return entrypoint === 'default' && (v === undefined || (v.prim === 'Unit' && !v.args?.length));
+}
+
+/** A transaction from `source` (implicit or contract); calls the destination's script if any. */
+export function transfer(
+  ex: Exec,
+  t: {
+    source: string;
+    destination: string;
+    amount: bigint;
+    entrypoint: string;
+    parameter?: Expr;
+    internal: boolean;
+    ticket?: Extract<V, { k: 'ticket' }>;
+  },
+): Applied {
+  if (t.internal) consume(ex, INTERNAL_TRANSFER_MILLIGAS);
+  if (!isOriginated(t.destination)) {
+    if (t.ticket && t.internal && t.entrypoint === 'default') {
+      // Since Mumbai, contracts may send tickets to implicit accounts, which hold them.
+      const token = tokenOf(t.ticket);
+      ex.state.setTicketBalance(
+        t.destination,
+        token,
+        ex.state.ticketBalance(t.destination, token) + t.ticket.amount,
+      );
+      const updates = moveTez(ex, t.source, t.destination, t.amount);
+      const result: OperationResult = { status: 'applied' };
+      if (updates.length > 0) result.balance_updates = updates;
+      result.ticket_receipt = [
+        { ticket_token: token, updates: [{ account: t.destination, amount: String(t.ticket.amount) }] },
+      ];
+      result.consumed_milligas = String(INTERNAL_TRANSFER_MILLIGAS);
+      return { result, emitted: [] };
+    }
+    if (!isUnitDefault(t.entrypoint, t.parameter))
+      fail('michelson_v1.bad_contract_parameter', { contract: t.destination }, 'permanent');
+    if (t.amount === 0n && !t.internal)
+      fail('contract.empty_transaction', { contract: t.destination }, 'branch');
+    const allocate = ex.state.implicit(t.destination) === undefined;
+    const updates = moveTez(ex, t.source, t.destination, t.amount);
+    if (allocate && t.amount === 0n) ex.state.credit(t.destination, 0n);
+    const result: OperationResult = { status: 'applied' };
+    if (updates.length > 0) result.balance_updates = updates;
+    result.consumed_milligas = String(t.internal ? INTERNAL_TRANSFER_MILLIGAS : MANAGER_MILLIGAS);
+    if (allocate) result.allocated_destination_contract = true;
+    return { result, emitted: [] };
+  }
+  const contract = ex.state.contract(t.destination);
+  if (!contract) fail('contract.non_existing_contract', { contract: t.destination });
+  const gasBefore = ex.gasLeft;
+  consume(ex, CALL_MILLIGAS);
+  const updates = moveTez(ex, t.source, t.destination, t.amount);
+  const oldStorageSize = exprSize(contract.storage);
+  const ticketsBefore = ticketHoldings(ex.state, contract.code, contract.storage);
+  const run = runContract({
+    script: contract.code,
+    storage: contract.storage,
+    parameter: t.parameter ?? { prim: 'Unit' },
+    entrypoint: t.entrypoint,
+    amount: t.amount,
+    balance: ex.state.balance(t.destination),
+    source: ex.payer,
+    sender: t.source,
+    self: t.destination,
+    now: ex.now,
+    level: BigInt(ex.level),
+    chainId: CHAIN_ID,
+    gasLimit: Number(ex.gasLeft),
+    chain: chainContext(ex.state, { nextOriginatedAddress: () => nextAddress(ex.group) }),
+    allocateBigMapId: () => ex.state.nextBigMapId(),
+    // Big maps passed on to other contracts get temporary negative ids, as in Octez.
+    allocateTemporaryBigMapId: () => (ex.lastTemporaryBigMap -= 1n),
+    unparsingMode: 'Optimized',
+    ticketsInParameter: t.internal,
+  });
+  ex.gasLeft -= BigInt(run.consumedMilligas);
+  if (!run.ok) {
+    throw new OpFailure(
+      scriptErrors(t.destination, run.error.toOctez(PROTO), run.error.kind),
+      gasBefore - ex.gasLeft,
+    );
+  }
+  const lazyDelta = applyLazyStorageDiff(ex.state, run.lazyStorageDiff);
+  const after = ex.state.contract(t.destination)!;
+  const used = BigInt(after.used) + exprSize(run.storage) - oldStorageSize + lazyDelta;
+  const paid = BigInt(after.paid);
+  const paidDiff = used > paid ? used - paid : 0n;
+  ex.state.setContract(t.destination, {
+    ...after,
+    storage: run.storage,
+    used: String(used),
+    paid: String(paid + paidDiff),
+  });
+  const result: OperationResult = { status: 'applied', storage: run.storage };
+  if (updates.length > 0) result.balance_updates = updates;
+  const tickets = ticketUpdates(
+    t.destination,
+    ticketsBefore,
+    ticketHoldings(ex.state, contract.code, run.storage),
+  );
+  if (tickets.length > 0) result[t.internal ? 'ticket_receipt' : 'ticket_updates'] = tickets;
+  result.consumed_milligas = String(gasBefore - ex.gasLeft + (t.internal ? 0n : MANAGER_MILLIGAS));
+  result.storage_size = String(used);
+  if (paidDiff > 0n) result.paid_storage_size_diff = String(paidDiff);
+  if (run.lazyStorageDiff.length > 0) result.lazy_storage_diff = run.lazyStorageDiff;
+  return { result, emitted: run.operations, self: t.destination };
+}
+
+/** Originates a contract: code and storage typechecked, big maps allocated, sizes recorded. */
+export function originate(
+  ex: Exec,
+  o: {
+    source: string;
+    balance: bigint;
+    code: unknown;
+    storage: unknown;
+    delegate?: string;
+    address?: string;
+    internal: boolean;
+  },
+): Applied {
+  const gasBefore = ex.gasLeft;
+  if (!o.code || typeof o.code !== 'object')
+    throw new OpFailure([
+      {
+        kind: 'permanent',
+        id: `${P}michelson_v1.ill_formed_type`,
+        msg: 'script code must be a Micheline node',
+      },
+    ]);
+  const codeSize = BigInt(encodeExpr(o.code as Expr).length);
+  consume(ex, ORIGINATION_MILLIGAS);
+  const run = originateContract({
+    script: o.code as Expr,
+    storage: o.storage as Expr,
+    chain: chainContext(ex.state),
+    gasLimit: Number(ex.gasLeft),
+    allocateBigMapId: () => ex.state.nextBigMapId(),
+    unparsingMode: 'Optimized',
+  });
+  ex.gasLeft -= BigInt(run.consumedMilligas);
+  if (!run.ok) throw new OpFailure(run.error.toOctez(PROTO));
+  if (o.delegate && !ex.state.isDelegate(o.delegate))
+    fail('contract.manager.unregistered_delegate', { hash: o.delegate }, 'permanent');
+  const address = o.address ?? nextAddress(ex.group);
+  if (ex.state.contract(address)) fail('contract.duplicate_contract', { contract: address }, 'permanent');
+  ex.state.setContract(address, {
+    balance: '0',
+    code: o.code as Expr[],
+    storage: run.storage,
+    used: '0',
+    paid: '0',
+    level: ex.level,
+    ...(o.delegate ? { delegate: o.delegate } : {}),
+  });
+  const updates = moveTez(ex, o.source, address, o.balance);
+  const diff = o.internal ? reportedDiff(run.lazyStorageDiff) : run.lazyStorageDiff;
+  const lazyBytes = applyLazyStorageDiff(ex.state, run.lazyStorageDiff);
+  // Code and storage are stored as length-prefixed bytes (4 bytes each).
+  const used = codeSize + exprSize(run.storage) + SCRIPT_PREFIX_BYTES + lazyBytes;
+  ex.state.setContract(address, { ...ex.state.contract(address)!, used: String(used), paid: String(used) });
+  const result: OperationResult = { status: 'applied' };
+  if (updates.length > 0) result.balance_updates = updates;
+  result.originated_contracts = [address];
+  result.consumed_milligas = String(gasBefore - ex.gasLeft + (o.internal ? 0n : MANAGER_MILLIGAS));
+  result.storage_size = String(used);
+  result.paid_storage_size_diff = String(used);
+  if (diff.length > 0) result.lazy_storage_diff = diff;
+  return { result, emitted: [] };
+}
+
+/**
+ * Runs the operations emitted by a contract, depth first (each one's own emissions before its next
+ * sibling), renumbering nonces per manager content. On a failure the failing entry gets `failed`,
+ * the ones not run yet `skipped`, and the error is rethrown for the caller to backtrack.
+ */
+export function runInternal(ex: Exec, first: Applied, out: InternalResult[]): void {
+  const pending: InternalResult[] = [];
+  const queue: Array<{ entry: InternalResult; op: EmittedOperation }> = [];
+  const enqueue = (emitted: EmittedOperation[]) => {
+    const items = emitted.map((op) => {
+      const entry = { ...op.json, nonce: ex.nonce++, result: { status: 'skipped' } } as InternalResult;
+      pending.push(entry);
+      return { entry, op };
+    });
+    queue.unshift(...items);
+  };
+  enqueue(first.emitted);
+  while (queue.length > 0) {
+    const { entry, op } = queue.shift()!;
+    out.push(entry);
+    pending.splice(pending.indexOf(entry), 1);
+    try {
+      const applied = applyInternal(ex, op);
+      entry.result = applied.result;
+      enqueue(applied.emitted);
+    } catch (e) {
+      if (!(e instanceof OpFailure)) throw e;
+      entry.result = { status: 'failed', errors: e.errors };
+      out.push(...pending);
+      throw e;
+    }
+  }
+}
+
+function applyInternal(ex: Exec, op: EmittedOperation): Applied {
+  const j = op.json;
+  switch (j.kind) {
+    case 'transaction': {
+      const raw = op.raw as Extract<EmittedOperation['raw'], { kind: 'transaction' }>;
+      return transfer(ex, {
+        source: j.source,
+        destination: j.destination,
+        amount: BigInt(j.amount),
+        entrypoint: j.parameters?.entrypoint ?? 'default',
+        ...(j.parameters ? { parameter: j.parameters.value } : {}),
+        internal: true,
+        ...(raw?.parameter?.k === 'ticket' ? { ticket: raw.parameter } : {}),
+      });
+    }
+    case 'origination': {
+      const raw = op.raw as Extract<EmittedOperation['raw'], { kind: 'origination' }>;
+      return originate(ex, {
+        source: j.source,
+        balance: BigInt(j.balance),
+        code: j.script.code,
+        storage: j.script.storage,
+        ...(j.delegate ? { delegate: j.delegate } : {}),
+        address: raw.address,
+        internal: true,
+      });
+    }
+    case 'delegation': {
+      consume(ex, INTERNAL_TRANSFER_MILLIGAS);
+      const c = ex.state.contract(j.source)!;
+      if (j.delegate && !ex.state.isDelegate(j.delegate))
+        fail('contract.manager.unregistered_delegate', { hash: j.delegate }, 'permanent');
+      const { delegate: _old, ...rest } = c;
+      ex.state.setContract(j.source, j.delegate ? { ...rest, delegate: j.delegate } : rest);
+      return {
+        result: { status: 'applied', consumed_milligas: String(INTERNAL_TRANSFER_MILLIGAS) },
+        emitted: [],
+      };
+    }
+    case 'event':
+      consume(ex, EVENT_MILLIGAS);
+      return { result: { status: 'applied', consumed_milligas: String(EVENT_MILLIGAS) }, emitted: [] };
+  }
+}
+
+/**
+ * transfer_ticket: an implicit account sends tickets it holds to a contract (or another implicit
+ * account); the node applies it as an internal transaction carrying the ticket.
+ */
+export function transferTicket(ex: Exec, c: ManagerContent): Applied {
+  const amount = BigInt(c.ticket_amount ?? '0');
+  if (amount <= 0n) fail('ticket_transfer.zero_amount', {}, 'permanent');
+  let token: TicketToken;
+  let content: V;
+  try {
+    token = normalizeToken(c.ticket_ticketer ?? '', c.ticket_ty as Expr, c.ticket_contents as Expr);
+    content = parseData(c.ticket_contents as Expr, toTy(c.ticket_ty as Expr), {});
+  } catch (e) {
+    throw new OpFailure([
+      {
+        kind: 'permanent',
+        id: `${P}michelson_v1.ill_typed_data`,
+        message: e instanceof Error ? e.message : String(e),
+      },
+    ]);
+  }
+  const held = ex.state.ticketBalance(c.source, token);
+  if (held < amount)
+    fail('ticket_balance.negative', { owner: c.source, held: String(held), amount: String(amount) });
+  ex.state.setTicketBalance(c.source, token, held - amount);
+  const ticket: Extract<V, { k: 'ticket' }> = {
+    k: 'ticket',
+    t: { prim: 'ticket', args: [content.t] },
+    ticketer: token.ticketer,
+    content,
+    amount,
+  };
+  const value: Expr = {
+    prim: 'Pair',
+    args: [
+      { string: token.ticketer },
+      { prim: 'Pair', args: [c.ticket_contents as Expr, { int: String(amount) }] },
+    ],
+  };
+  const emitted: EmittedOperation = {
+    json: {
+      kind: 'transaction',
+      source: c.source,
+      nonce: 0,
+      amount: '0',
+      destination: c.destination!,
+      parameters: { entrypoint: c.entrypoint ?? 'default', value },
+    },
+    raw: {
+      kind: 'transaction',
+      source: c.source,
+      destination: c.destination!,
+      entrypoint: c.entrypoint ?? 'default',
+      amount: 0n,
+      parameter: ticket,
+      nonce: 0,
+    },
+  };
+  const result: OperationResult = {
+    status: 'applied',
+    ticket_updates: [{ ticket_token: token, updates: [{ account: c.source, amount: String(-amount) }] }],
+    consumed_milligas: String(MANAGER_MILLIGAS),
+  };
+  return { result, emitted: [emitted] };
+}

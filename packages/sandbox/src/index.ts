@@ -1,0 +1,6 @@
+// Public API of @michelscope/sandbox: an embedded local Tezos chain ("sandboxnet").
+export { Sandbox, type SandboxOptions } from './sandbox';
+export { BOOTSTRAP_ACCOUNTS } from './accounts';
+export { sandboxRpcPlugin } from './rpc-plugin';
+export { startStandaloneSandbox } from './standalone';
+export { CHAIN_ID, PROTOCOL } from './protocol';

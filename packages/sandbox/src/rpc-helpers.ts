@@ -1,0 +1,103 @@
+// helpers/scripts/simulate_operation, run_operation, helpers/preapply/operations and
+// helpers/forge/operations: what Taquito's estimate + send needs. Simulation runs on the head
+// state plus the mempool, and never changes it.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { LocalForger } from '@taquito/local-forging';
+import { b58DecodeAndCheckPrefix, buf2hex, encodeOpHash, signaturePrefixes } from '@taquito/utils';
+import { applyOperation } from './apply';
+import { decodeSigned, parseUnsigned } from './decode';
+import { RpcError } from './operation-types';
+import { CHAIN_ID } from './protocol';
+import { blockOf, checkChain } from './block-id';
+import type { Sandbox } from './sandbox';
+
+const forger = new LocalForger();
+type Params = Record<string, string>;
+
+function badBody(msg: string): RpcError {
+  return new RpcError(400, [{ kind: 'permanent', id: 'rpc.invalid_body', msg }]);
+}
+
+async function forge(op: unknown): Promise<string> {
+  if (!op || typeof op !== 'object') throw badBody('expected an operation object {branch, contents}');
+  const { branch, contents } = op as { branch?: unknown; contents?: unknown };
+  if (typeof branch !== 'string' || !Array.isArray(contents) || contents.length === 0) {
+    throw badBody('expected an operation object {branch, contents}');
+  }
+  try {
+    return await forger.forge({ branch, contents: contents.map(stripMetadata) } as never);
+  } catch (e) {
+    throw badBody(`cannot forge the operation: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+function stripMetadata(c: unknown): unknown {
+  if (!c || typeof c !== 'object') return c;
+  const { metadata: _metadata, ...rest } = c as Record<string, unknown>;
+  return rest;
+}
+
+function send(reply: FastifyReply, value: unknown): FastifyReply {
+  return reply.type('application/json').send(JSON.stringify(value));
+}
+
+export function registerHelperRoutes(app: FastifyInstance, sandbox: Sandbox): void {
+  const simulate = async (req: { params: Params; body: unknown }, reply: FastifyReply) => {
+    blockOf(sandbox, req.params);
+    const body = req.body as { operation?: unknown; chain_id?: unknown } | null;
+    if (!body || typeof body !== 'object') throw badBody('expected {operation, chain_id}');
+    if (body.chain_id !== undefined && body.chain_id !== CHAIN_ID)
+      throw badBody(`unknown chain_id ${JSON.stringify(body.chain_id)}`);
+    const hex = await forge(body.operation);
+    const { contents } = await parseUnsigned(hex);
+    const hash = encodeOpHash(hex + '00'.repeat(64));
+    const applied = applyOperation(sandbox.pendingState().fork(), contents, {
+      hash,
+      ...sandbox.nextBlockContext(),
+      origin: 'simulation',
+    });
+    return send(reply, { contents: applied.contents });
+  };
+  app.post<{ Params: Params }>('/chains/:chain/blocks/:block/helpers/scripts/simulate_operation', simulate);
+  app.post<{ Params: Params }>('/chains/:chain/blocks/:block/helpers/scripts/run_operation', simulate);
+
+  app.post<{ Params: Params }>(
+    '/chains/:chain/blocks/:block/helpers/forge/operations',
+    async (req, reply) => {
+      blockOf(sandbox, req.params);
+      return send(reply, await forge(req.body));
+    },
+  );
+
+  app.post<{ Params: Params }>(
+    '/chains/:chain/blocks/:block/helpers/preapply/operations',
+    async (req, reply) => {
+      blockOf(sandbox, req.params);
+      if (!Array.isArray(req.body) || req.body.length === 0)
+        throw badBody('expected a list of signed operations');
+      const state = sandbox.pendingState().fork();
+      const out: unknown[] = [];
+      for (const op of req.body as Array<{ signature?: unknown }>) {
+        const hex = await forge(op);
+        let sig: string;
+        try {
+          sig = buf2hex(b58DecodeAndCheckPrefix(String(op.signature), signaturePrefixes, true));
+        } catch {
+          throw badBody('missing or malformed signature');
+        }
+        const decoded = await decodeSigned(hex + sig, state);
+        const applied = applyOperation(state, decoded.contents, {
+          hash: decoded.hash,
+          ...sandbox.nextBlockContext(),
+        });
+        out.push({ contents: applied.contents, signature: decoded.signature });
+      }
+      return send(reply, out);
+    },
+  );
+
+  app.get<{ Params: Params }>('/chains/:chain/blocks', async (req, reply) => {
+    checkChain(req.params.chain ?? '');
+    return send(reply, [[sandbox.head.hash]]);
+  });
+}

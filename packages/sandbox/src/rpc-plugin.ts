@@ -1,0 +1,169 @@
+// The Tezos node RPC subset served by the sandbox, as a Fastify plugin (routes at its root).
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
+import { blockJson, blockMetadata, levelInfo } from './block-builder';
+import { blockOf, checkChain } from './block-id';
+import { RpcError } from './operation-types';
+import { CHAIN_ID, MAX_OPERATIONS_TTL, NODE_VERSION, PROTOCOL, protocolConstants } from './protocol';
+import { registerContractRoutes } from './rpc-contracts';
+import { registerHelperRoutes } from './rpc-helpers';
+import { registerScriptRoutes } from './rpc-scripts';
+import type { Sandbox } from './sandbox';
+
+type Params = Record<string, string>;
+
+function send(reply: FastifyReply, value: unknown): FastifyReply {
+  return reply.type('application/json').send(JSON.stringify(value));
+}
+
+export function sandboxRpcPlugin(sandbox: Sandbox): FastifyPluginAsync {
+  return async (app: FastifyInstance) => {
+    app.setErrorHandler((err, req, reply) => {
+      if (err instanceof RpcError) return send(reply.code(err.status), err.errors);
+      const status = (err as { statusCode?: number }).statusCode;
+      if (typeof status === 'number' && status >= 400 && status < 500) {
+        return send(reply.code(status), [
+          {
+            kind: 'permanent',
+            id: 'rpc.invalid_request',
+            msg: err instanceof Error ? err.message : String(err),
+          },
+        ]);
+      }
+      req.log.error(err);
+      return send(reply.code(500), [
+        { kind: 'temporary', id: 'sandbox.internal_error', msg: 'internal error' },
+      ]);
+    });
+    app.setNotFoundHandler((_req, reply) =>
+      send(reply.code(404), [{ kind: 'permanent', id: 'rpc.not_found', msg: 'Not found' }]),
+    );
+
+    app.get('/version', async (_req, reply) => send(reply, NODE_VERSION));
+    app.get<{ Params: Params }>('/chains/:chain/chain_id', async (req, reply) => {
+      checkChain(req.params.chain ?? '');
+      return send(reply, CHAIN_ID);
+    });
+    app.get<{ Params: Params }>('/chains/:chain/is_bootstrapped', async (req, reply) => {
+      checkChain(req.params.chain ?? '');
+      return send(reply, { bootstrapped: true, sync_state: 'synced' });
+    });
+
+    const blockRoute = (suffix: string, render: (b: ReturnType<typeof blockOf>, p: Params) => unknown) =>
+      app.get<{ Params: Params }>(`/chains/:chain/blocks/:block${suffix}`, async (req, reply) =>
+        send(reply, render(blockOf(sandbox, req.params), req.params)),
+      );
+    blockRoute('', (b) => blockJson(b));
+    blockRoute('/header', (b) => ({ protocol: PROTOCOL, chain_id: CHAIN_ID, hash: b.hash, ...b.header }));
+    blockRoute('/header/shell', (b) => {
+      const h = b.header;
+      return {
+        level: h.level,
+        proto: h.proto,
+        predecessor: h.predecessor,
+        timestamp: h.timestamp,
+        validation_pass: h.validation_pass,
+        operations_hash: h.operations_hash,
+        fitness: h.fitness,
+        context: h.context,
+      };
+    });
+    blockRoute('/hash', (b) => b.hash);
+    blockRoute('/protocols', () => ({ protocol: PROTOCOL, next_protocol: PROTOCOL }));
+    blockRoute('/metadata', (b) => blockMetadata(b));
+    blockRoute('/operations', (b) => b.operations);
+    blockRoute('/operations/:pass', (b, p) => passOf(b.operations, p.pass));
+    blockRoute('/operations/:pass/:index', (b, p) => {
+      const list = passOf(b.operations, p.pass);
+      const op = /^\d{1,6}$/.test(p.index ?? '') ? list[Number(p.index)] : undefined;
+      if (!op)
+        throw new RpcError(404, [
+          { kind: 'permanent', id: 'rpc.not_found', msg: 'no operation at this index' },
+        ]);
+      return op;
+    });
+    blockRoute('/operation_hashes', (b) => b.operations.map((pass) => pass.map((o) => o.hash)));
+    blockRoute('/live_blocks', (b) => {
+      const out: string[] = [];
+      for (let l = b.header.level; l >= 0 && l > b.header.level - MAX_OPERATIONS_TTL; l--)
+        out.push(sandbox.block(l)!.hash);
+      return out;
+    });
+    blockRoute('/context/constants', () => protocolConstants(sandbox.blockTimeMs));
+    blockRoute('/helpers/current_level', (b) => levelInfo(b.header.level));
+
+    registerContractRoutes(app, sandbox);
+
+    app.get<{ Params: Params }>('/chains/:chain/mempool/pending_operations', async (req, reply) => {
+      checkChain(req.params.chain ?? '');
+      const rejected = sandbox.rejectedOperations();
+      return send(reply, {
+        validated: sandbox.pendingOperations(),
+        refused: rejected.refused,
+        outdated: rejected.outdated,
+        branch_refused: rejected.branch_refused,
+        branch_delayed: rejected.branch_delayed,
+        unprocessed: [],
+      });
+    });
+    app.get<{ Params: Params }>('/chains/:chain/mempool/filter', async (req, reply) => {
+      checkChain(req.params.chain ?? '');
+      return send(reply, {
+        minimal_fees: '100',
+        minimal_nanotez_per_gas_unit: ['100', '1'],
+        minimal_nanotez_per_byte: ['1000', '1'],
+        replace_by_fee_factor: ['21', '20'],
+        max_operations: 10000,
+        max_total_bytes: 10000000,
+      });
+    });
+
+    app.post('/injection/operation', async (req, reply) => {
+      const q = req.query as Record<string, unknown>;
+      if (typeof q.chain === 'string') checkChain(q.chain);
+      const hash = await sandbox.inject(req.body);
+      return send(reply, hash);
+    });
+
+    const monitors = new Set<{ end(): void }>();
+    // Chunked stream of new heads ({hash, level, proto, predecessor, ...shell header}), one JSON per chunk.
+    app.get<{ Params: Params }>('/monitor/heads/:chain', (req, reply) => {
+      checkChain(req.params.chain ?? '');
+      const render = (b: ReturnType<typeof blockOf>) => {
+        const {
+          payload_hash: _p,
+          payload_round: _r,
+          proof_of_work_nonce: _n,
+          liquidity_baking_toggle_vote: _v,
+          signature: _s,
+          ...shell
+        } = b.header;
+        return JSON.stringify({ hash: b.hash, ...shell, protocol_data: '' }) + '\n';
+      };
+      reply.hijack();
+      reply.raw.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+      reply.raw.write(render(sandbox.head));
+      const off = sandbox.onHead((b) => {
+        if (!reply.raw.writableEnded && !reply.raw.destroyed) reply.raw.write(render(b));
+      });
+      const stream = { end: () => reply.raw.end() };
+      monitors.add(stream);
+      req.raw.on('close', () => {
+        off();
+        monitors.delete(stream);
+      });
+    });
+    app.addHook('preClose', async () => {
+      for (const m of monitors) m.end();
+    });
+
+    registerHelperRoutes(app, sandbox);
+    registerScriptRoutes(app, sandbox);
+  };
+}
+
+function passOf<T>(operations: T[][], pass: string | undefined): T[] {
+  const list = /^\d$/.test(pass ?? '') ? operations[Number(pass)] : undefined;
+  if (!list)
+    throw new RpcError(404, [{ kind: 'permanent', id: 'rpc.not_found', msg: 'no such validation pass' }]);
+  return list;
+}

@@ -1,0 +1,282 @@
+// helpers/scripts/*: run_code, trace_code, run_script_view, run_view (TZIP-4), pack_data,
+// typecheck_code, entrypoints. They run on the state of the requested block and change nothing.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import {
+  loadScript,
+  MichelsonError,
+  packValue,
+  runContract,
+  runView,
+  toTy,
+  type ChainContext,
+  type Expr,
+  type RunContractInput,
+  type StepEvent,
+} from '@michelscope/interpreter';
+import { blake2b } from '@noble/hashes/blake2.js';
+import { b58Encode, PrefixV2, validateAddress, ValidationResult } from '@taquito/utils';
+import { chainContext, entrypointsOf, expandedCode, scriptSections } from './chain-context';
+import { blockOf } from './block-id';
+import { badBody, interpreterFor, objectBody, unparsingMode } from './normalize';
+import { RpcError } from './operation-types';
+import { typeMap, type TypeMapEntry } from './type-map';
+import { CHAIN_ID, HARD_GAS_LIMIT_PER_OPERATION, PROTO_ERROR_PREFIX as P } from './protocol';
+import type { Sandbox } from './sandbox';
+import type { State } from './state';
+
+type Params = Record<string, string>;
+const PROTO = P.slice('proto.'.length, -1);
+/** Address of the callback contract that `run_view` pretends to originate. */
+const VIEW_CALLBACK = b58Encode(
+  blake2b(new TextEncoder().encode('michelscope run_view callback'), { dkLen: 20 }),
+  PrefixV2.ContractHash,
+);
+
+function send(reply: FastifyReply, value: unknown): FastifyReply {
+  return reply.type('application/json').send(JSON.stringify(value));
+}
+
+function scriptError(e: MichelsonError): RpcError {
+  return new RpcError(500, e.toOctez(PROTO));
+}
+
+function optAddress(v: unknown, field: string): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string' || validateAddress(v) !== ValidationResult.VALID)
+    throw badBody(`${field} must be an address`);
+  return v;
+}
+
+function optNat(v: unknown, field: string): bigint | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string' && typeof v !== 'number') throw badBody(`${field} must be a number`);
+  if (!/^\d{1,20}$/.test(String(v))) throw badBody(`${field} must be a natural number`);
+  return BigInt(v);
+}
+
+function optTimestamp(v: unknown): bigint | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'string' && !/^-?\d+$/.test(v)) {
+    const ms = Date.parse(v);
+    if (Number.isNaN(ms)) throw badBody('now must be a timestamp');
+    return BigInt(Math.floor(ms / 1000));
+  }
+  return optNat(v, 'now');
+}
+
+function gasOf(v: unknown): number {
+  const g = optNat(v, 'gas');
+  const limit = BigInt(HARD_GAS_LIMIT_PER_OPERATION) * 1000n;
+  return Number(g === undefined || g * 1000n > limit ? limit : g * 1000n);
+}
+
+/** The common "who/when" fields of run_code-like bodies, with the node's defaults. */
+function envFields(b: Record<string, unknown>, sandbox: Sandbox, level: number): Partial<RunContractInput> {
+  if (b.chain_id !== undefined && b.chain_id !== CHAIN_ID)
+    throw badBody(`unknown chain_id ${JSON.stringify(b.chain_id)}`);
+  const head = sandbox.block(level)!.header;
+  const sender = optAddress(b.source, 'source');
+  const payer = optAddress(b.payer, 'payer');
+  const self = optAddress(b.self, 'self');
+  return {
+    ...(sender ? { sender } : {}),
+    ...(payer ? { source: payer } : sender && !sender.startsWith('KT1') ? { source: sender } : {}),
+    ...(self ? { self } : {}),
+    now: optTimestamp(b.now) ?? BigInt(Math.floor(Date.parse(head.timestamp) / 1000)),
+    level: optNat(b.level, 'level') ?? BigInt(level),
+    chainId: CHAIN_ID,
+    gasLimit: gasOf(b.gas),
+  };
+}
+
+function gasString(milligas: number): string {
+  const whole = Math.floor(milligas / 1000);
+  const frac = milligas % 1000;
+  return frac === 0 ? String(whole) : `${whole}.${String(frac).padStart(3, '0').replace(/0+$/, '')}`;
+}
+
+function runCode(sandbox: Sandbox, p: Params, body: unknown, trace: boolean) {
+  const level = blockOf(sandbox, p).header.level;
+  const state = sandbox.stateAt(level);
+  const b = objectBody(body, '{script, storage, input, amount, chain_id}');
+  if (b.script === undefined || b.storage === undefined || b.input === undefined)
+    throw badBody('script, storage and input are required');
+  const amount = optNat(b.amount ?? '0', 'amount')!;
+  const balance = optNat(b.balance, 'balance');
+  const steps: Array<{ location: number; gas: string; stack: Expr[] }> = [];
+  const mode = unparsingMode(b.unparsing_mode);
+  const run = runContract({
+    script: b.script as Expr,
+    storage: b.storage as Expr,
+    parameter: b.input as Expr,
+    entrypoint: typeof b.entrypoint === 'string' ? b.entrypoint : 'default',
+    amount,
+    ...(balance !== undefined ? { balance: balance + amount } : {}),
+    ...envFields(b, sandbox, level),
+    chain: chainContext(state),
+    unparsingMode: mode,
+    ...(trace
+      ? {
+          onStep: (e: StepEvent) =>
+            steps.push({ location: e.location, gas: gasString(e.gasLeft), stack: e.stack }),
+        }
+      : {}),
+  });
+  if (!run.ok) throw scriptError(run.error);
+  const out: Record<string, unknown> = {
+    storage: run.storage,
+    operations: run.operations.map((o) => o.json),
+  };
+  if (trace) out.trace = steps;
+  if (run.lazyStorageDiff.length > 0) out.lazy_storage_diff = run.lazyStorageDiff;
+  return out;
+}
+
+function contractScript(state: State, address: unknown) {
+  const a = optAddress(address, 'contract');
+  const c = a ? state.contract(a) : undefined;
+  if (!a || !c)
+    throw new RpcError(404, [
+      { kind: 'temporary', id: `${P}contract.non_existing_contract`, contract: String(address) },
+    ]);
+  return { address: a, c };
+}
+
+/** run_view (TZIP-4): calls `entrypoint` with (input, callback) and returns what reaches the callback. */
+function runCallbackView(sandbox: Sandbox, p: Params, body: unknown) {
+  const level = blockOf(sandbox, p).header.level;
+  const state = sandbox.stateAt(level);
+  const b = objectBody(body, '{contract, entrypoint, input, chain_id}');
+  const { address, c } = contractScript(state, b.contract);
+  if (typeof b.entrypoint !== 'string') throw badBody('entrypoint is required');
+  const parameter = scriptSections(expandedCode(state, c.code)).parameter;
+  const epType = parameter ? entrypointsOf(parameter)[b.entrypoint] : undefined;
+  const cb = epType as { prim?: string; args?: Array<{ prim?: string; args?: Expr[] }> } | undefined;
+  const cbType = cb?.prim === 'pair' && cb.args?.[1]?.prim === 'contract' ? cb.args[1].args?.[0] : undefined;
+  if (!cbType)
+    throw new RpcError(500, [
+      {
+        kind: 'permanent',
+        id: `${P}michelson_v1.run_view.ill_typed_view_entrypoint`,
+        entrypoint: b.entrypoint,
+      },
+    ]);
+  const base = chainContext(state);
+  const chain: ChainContext = {
+    ...base,
+    contract: (addr) => (addr === VIEW_CALLBACK ? { parameter: cbType } : base.contract!(addr)),
+  };
+  const run = runContract({
+    script: c.code,
+    storage: c.storage,
+    parameter: { prim: 'Pair', args: [b.input as Expr, { string: VIEW_CALLBACK }] },
+    entrypoint: b.entrypoint,
+    balance: BigInt(c.balance),
+    ...envFields(b, sandbox, level),
+    self: address,
+    chain,
+    unparsingMode: unparsingMode(b.unparsing_mode),
+  });
+  if (!run.ok) throw scriptError(run.error);
+  const call = run.operations
+    .map((o) => o.json)
+    .find((o) => o.kind === 'transaction' && o.destination === VIEW_CALLBACK);
+  if (!call || call.kind !== 'transaction')
+    throw new RpcError(500, [
+      { kind: 'permanent', id: `${P}michelson_v1.run_view.view_never_returns`, callback: VIEW_CALLBACK },
+    ]);
+  return { data: call.parameters?.value ?? { prim: 'Unit' } };
+}
+
+export function registerScriptRoutes(app: FastifyInstance, sandbox: Sandbox): void {
+  const route = (path: string, handler: (p: Params, body: unknown) => unknown) =>
+    app.post<{ Params: Params }>(`/chains/:chain/blocks/:block/helpers/scripts/${path}`, async (req, reply) =>
+      send(reply, handler(req.params, req.body)),
+    );
+
+  route('run_code', (p, body) => runCode(sandbox, p, body, false));
+  route('trace_code', (p, body) => runCode(sandbox, p, body, true));
+  route('run_view', (p, body) => runCallbackView(sandbox, p, body));
+
+  route('run_script_view', (p, body) => {
+    const level = blockOf(sandbox, p).header.level;
+    const state = sandbox.stateAt(level);
+    const b = objectBody(body, '{contract, view, input, chain_id}');
+    const { address, c } = contractScript(state, b.contract);
+    if (typeof b.view !== 'string') throw badBody('view is required');
+    const unlimited = b.unlimited_gas === true;
+    const run = runView({
+      script: c.code,
+      storage: c.storage,
+      view: b.view,
+      input: b.input as Expr,
+      balance: BigInt(c.balance),
+      ...envFields(b, sandbox, level),
+      ...(unlimited ? { gasLimit: Number.MAX_SAFE_INTEGER } : {}),
+      self: address,
+      chain: chainContext(state),
+      unparsingMode: unparsingMode(b.unparsing_mode),
+    });
+    if (!run.ok) {
+      if (run.error.message.startsWith('no view named')) {
+        throw new RpcError(500, [
+          { kind: 'permanent', id: `${P}michelson_v1.view_not_found`, contract: address, view: b.view },
+        ]);
+      }
+      throw scriptError(run.error);
+    }
+    return { data: run.data };
+  });
+
+  route('pack_data', (p, body) => {
+    const state = sandbox.stateAt(blockOf(sandbox, p).header.level);
+    const b = objectBody(body, '{data, type}');
+    try {
+      const v = interpreterFor(state).parseValue(b.data as Expr, toTy(b.type as Expr));
+      return { packed: packValue(v), gas: 'unaccounted' };
+    } catch (e) {
+      throw new RpcError(500, [
+        {
+          kind: 'permanent',
+          id: `${P}michelson_v1.ill_typed_data`,
+          msg: e instanceof Error ? e.message : String(e),
+        },
+      ]);
+    }
+  });
+
+  route('typecheck_code', (p, body) => {
+    const state = sandbox.stateAt(blockOf(sandbox, p).header.level);
+    const b = objectBody(body, '{program}');
+    let loaded: ReturnType<typeof loadScript>;
+    try {
+      loaded = loadScript(b.program as Expr, chainContext(state), { legacy: b.legacy === true });
+    } catch (e) {
+      if (e instanceof MichelsonError) throw scriptError(e);
+      throw badBody(e instanceof Error ? e.message : String(e));
+    }
+    let types: TypeMapEntry[] = [];
+    if (b.show_types !== false) {
+      try {
+        types = typeMap(expandedCode(state, b.program));
+      } catch {
+        // Accepted by our interpreter but not by michel-codec (e.g. a legacy instruction): no map.
+        types = [];
+      }
+    }
+    return { type_map: types, gas: String(Math.ceil((loaded.size * 139) / 1000)) };
+  });
+
+  route('entrypoints', (_p, body) => {
+    const b = objectBody(body, '{script}');
+    if (!Array.isArray(b.script)) throw badBody('script must be a Micheline sequence');
+    try {
+      // Like the node, the whole script must parse and typecheck.
+      loadScript(b.script as Expr, {}, { legacy: true });
+    } catch (e) {
+      if (e instanceof MichelsonError) throw scriptError(e);
+      throw badBody(e instanceof Error ? e.message : String(e));
+    }
+    return { entrypoints: entrypointsOf(scriptSections(b.script as Expr[]).parameter!) };
+  });
+}

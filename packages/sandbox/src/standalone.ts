@@ -1,0 +1,29 @@
+// A standalone sandbox node (`michelscope sandbox --port 8732`): the RPC at the server root.
+import Fastify from 'fastify';
+import { sandboxRpcPlugin } from './rpc-plugin';
+import { Sandbox, type SandboxOptions } from './sandbox';
+
+export async function startStandaloneSandbox(
+  opts: SandboxOptions & { port: number; host?: string },
+): Promise<{ url: string; close(): Promise<void> }> {
+  const sandbox = await Sandbox.open(opts);
+  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+  await app.register(sandboxRpcPlugin(sandbox));
+  const host = opts.host ?? '127.0.0.1';
+  let address: string;
+  try {
+    address = await app.listen({ port: opts.port, host });
+  } catch (e) {
+    await sandbox.stop();
+    throw e;
+  }
+  sandbox.start();
+  opts.log?.(`sandbox: RPC listening on ${address}`);
+  return {
+    url: address,
+    async close() {
+      await app.close();
+      await sandbox.stop();
+    },
+  };
+}

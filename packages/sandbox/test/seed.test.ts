@@ -1,0 +1,139 @@
+// The demo seed: every operation is applied as planned (only the intended failures fail), the
+// contracts answer their views, and the chain has the kinds of data the explorer shows.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Fastify from 'fastify';
+import { Sandbox, sandboxRpcPlugin } from '../src/index';
+import { tempDir } from './helpers';
+
+let sandbox: Sandbox;
+const lines: string[] = [];
+let app: ReturnType<typeof Fastify>;
+const get = async (url: string) => {
+  const r = await app.inject({ method: 'GET', url });
+  return { status: r.statusCode, body: JSON.parse(r.body) };
+};
+
+beforeAll(async () => {
+  sandbox = await Sandbox.open({
+    dataDir: await tempDir(),
+    blockTimeMs: 60_000,
+    seed: true,
+    log: (l) => lines.push(l),
+  });
+  app = Fastify();
+  await app.register(sandboxRpcPlugin(sandbox));
+  await app.ready();
+}, 120_000);
+afterAll(async () => {
+  await app.close();
+  await sandbox.stop();
+});
+
+describe('demo seed', () => {
+  it('applies every planned operation, with exactly the intended failures', async () => {
+    expect(lines.find((l) => l.includes('demo seed failed'))).toBeUndefined();
+    const statuses: Record<string, number> = {};
+    const kinds = new Set<string>();
+    const internal = new Set<string>();
+    const diffs = new Set<string>();
+    const errors: string[] = [];
+    for (let l = 1; l <= sandbox.headLevel; l++) {
+      for (const op of sandbox.block(l)!.operations[3]!) {
+        for (const c of op.contents) {
+          const r = c.metadata!.operation_result;
+          statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+          kinds.add(c.kind);
+          for (const e of r.errors ?? []) errors.push(e.id.replace(/^proto\.[^.]+\./, ''));
+          for (const i of c.metadata!.internal_operation_results ?? []) {
+            internal.add(`${i.kind}:${i.result.status}`);
+            for (const e of i.result.errors ?? []) errors.push(e.id.replace(/^proto\.[^.]+\./, ''));
+          }
+          for (const d of (r.lazy_storage_diff ?? []) as Array<{
+            diff: { action: string; updates?: Array<{ value?: unknown }> };
+          }>) {
+            diffs.add(d.diff.action);
+            if (d.diff.updates?.some((u) => u.value === undefined)) diffs.add('key removed');
+          }
+        }
+      }
+    }
+    expect(statuses.applied).toBeGreaterThan(150);
+    expect(statuses.failed).toBe(7);
+    expect(statuses.backtracked).toBe(1);
+    expect([...kinds].sort()).toEqual([
+      'delegation',
+      'origination',
+      'register_global_constant',
+      'transaction',
+      'transfer_ticket',
+    ]);
+    expect([...internal].sort()).toEqual([
+      'delegation:applied',
+      'event:applied',
+      'origination:applied',
+      'transaction:applied',
+    ]);
+    expect([...diffs].sort()).toEqual(['alloc', 'key removed', 'update']);
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        'michelson_v1.script_rejected',
+        'michelson_v1.script_overflow',
+        'contract.balance_too_low',
+      ]),
+    );
+  });
+
+  it('leaves contracts whose storage, big maps and views answer', async () => {
+    const seeded = lines.find((l) => l.includes('demo seed:'))!;
+    const contracts = Object.fromEntries([...seeded.matchAll(/(\w+)=(KT1\w+)/g)].map((m) => [m[1], m[2]]));
+    expect(Object.keys(contracts).sort()).toEqual([
+      'adder',
+      'counter',
+      'delegator',
+      'fa12',
+      'fa2',
+      'factory',
+      'minter',
+      'multisig',
+      'receiver',
+      'splitter',
+      'swap',
+      'ticketer',
+      'upgradable',
+      'vault',
+    ]);
+    expect((await get(`/chains/main/blocks/head/context/contracts/${contracts.adder}/storage`)).body).toEqual(
+      { int: '42' },
+    );
+    expect(
+      (await get(`/chains/main/blocks/head/context/contracts/${contracts.delegator}`)).body.delegate,
+    ).toBeUndefined();
+    const factoryStorage = (
+      await get(`/chains/main/blocks/head/context/contracts/${contracts.factory}/storage`)
+    ).body;
+    expect(factoryStorage.length).toBeGreaterThanOrEqual(7);
+    const entrypoints = (await get(`/chains/main/blocks/head/context/contracts/${contracts.fa2}/entrypoints`))
+      .body.entrypoints;
+    expect(Object.keys(entrypoints).sort()).toEqual(['balance_of', 'transfer', 'update_operators']);
+    const view = async (contract: string, name: string, input: unknown) => {
+      const r = await app.inject({
+        method: 'POST',
+        url: '/chains/main/blocks/head/helpers/scripts/run_script_view',
+        payload: { contract, view: name, input, chain_id: 'NetXb4iQop6QC3n', unparsing_mode: 'Readable' },
+      });
+      return JSON.parse(r.body).data;
+    };
+    // 1+2+…+24 increments plus 8 bumps by the splitter; the failed decrement changed nothing.
+    expect(await view(contracts.counter, 'get_counter', { prim: 'Unit' })).toEqual({
+      int: String((24 * 25) / 2 + 8),
+    });
+    const b5 = 'tz1ddb9NMYHZi5UzPdzTZMYQQZoMub195zgv';
+    // bootstrap5 got 10,000 per round from bootstrap2's allowance until it was withdrawn at round 15.
+    expect(Number((await view(contracts.fa12, 'get_balance', { string: b5 })).int)).toBeGreaterThanOrEqual(
+      150_000,
+    );
+    expect(
+      await view(contracts.fa2, 'get_balance', { prim: 'Pair', args: [{ string: b5 }, { int: '3' }] }),
+    ).toEqual({ int: '1' });
+  });
+});

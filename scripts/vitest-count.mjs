@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// Runs Vitest with the given arguments, prints "<label>: N passed, N failed, N skipped" and, when
+// MS_RESULTS_DIR is set, writes the counts there so .ci/run can sum every runner.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const [label, ...args] = process.argv.slice(2);
+const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'ms-vitest-')), 'report.json');
+const run = spawnSync(
+  process.execPath,
+  [
+    'node_modules/vitest/vitest.mjs',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${out}`,
+    ...args,
+  ],
+  { stdio: 'inherit' },
+);
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+try {
+  const report = JSON.parse(readFileSync(out, 'utf8'));
+  passed = report.numPassedTests ?? 0;
+  failed = report.numFailedTests ?? 0;
+  // A file that fails to load has no failed test of its own: count it once.
+  if (failed === 0) failed = report.numFailedTestSuites ?? 0;
+  skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+} catch {
+  failed = 1; // no report: the runner itself failed
+}
+if (run.status !== 0 && failed === 0) failed = 1;
+console.log(`${label}: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+if (process.env.MS_RESULTS_DIR) {
+  writeFileSync(
+    path.join(process.env.MS_RESULTS_DIR, `${label}.json`),
+    JSON.stringify({ passed, failed, skipped }),
+  );
+}
+process.exit(failed > 0 ? 1 : 0);

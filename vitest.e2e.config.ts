@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// End-to-end: the real server (sandbox, indexer, API, web) in a child process and Debian's chromium.
+export default defineConfig({
+  test: {
+    include: ['e2e/**/*.e2e.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
+    pool: 'forks',
+    fileParallelism: false,
+  },
+});
