@@ -26,6 +26,8 @@ import { CommandLineDialog, SimulationDialog, TextDialog } from './InteractDialo
 import { InjectionAlert, useInjection } from '../../../features/wallet/useInjection';
 import { SchemaForm, type FormData, type SchemaFormHandle } from './SchemaForm';
 import { SettingsFields, settingsError, type Settings } from './SettingsFields';
+import { ApprovalsSection } from './ApprovalsSection';
+import { approvalBatch, type ApprovalEntry } from './approvals';
 
 export const NO_TYPEDEF = 'No typedef for this entrypoint.';
 export const NOT_CALLED = 'This contract most likely has not been called yet.';
@@ -51,6 +53,7 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
   const [dialog, setDialog] = useState<Dialog>(null);
   const [params, setParams] = useState<Params | null>(null);
   const [simulation, setSimulation] = useState<SimulatedOperation[]>([]);
+  const [approvals, setApprovals] = useState<ApprovalEntry[]>([]);
   const script = useQuery(scriptQuery(network, address));
   const session = useWallet(network);
   const injection = useInjection(network);
@@ -118,11 +121,19 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
   const send = async () => {
     const p = build();
     if (!p) return;
+    let batch;
+    try {
+      // FA1.2 revokes, FA1.2 approves, FA2 approves, the call, FA2 revokes.
+      batch = approvalBatch(
+        { kind: 'transaction', destination: address, amount: String(amount), parameters: p },
+        approvals,
+      );
+    } catch (e) {
+      return setError(e instanceof Error ? e.message : String(e));
+    }
     await injection.run(async () => {
       const wallet = await session.requestWallet();
-      const res = await wallet.send([
-        { kind: 'transaction', destination: address, amount: String(amount), parameters: p },
-      ]);
+      const res = await wallet.send(batch);
       return res.opHash;
     }, setError);
   };
@@ -167,6 +178,12 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
         <Typography color="text.secondary">{NO_TYPEDEF}</Typography>
       )}
       <SettingsFields value={settings} onChange={setSettings} />
+      <ApprovalsSection
+        value={approvals}
+        onChange={setApprovals}
+        owner={session.wallet?.address ?? ''}
+        disabled={injection.busy}
+      />
       <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
         <Button variant="outlined" disabled={injection.busy} onClick={() => void simulate()}>
           Simulate
