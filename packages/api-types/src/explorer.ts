@@ -24,6 +24,7 @@ export const OperationError = Type.Object(
     kind: Type.String(),
     title: optStr(),
     descr: optStr(),
+    error_message: optStr('free text some nodes add to the error'),
     location: optInt(),
     with: optStr('FAILWITH value as Michelson text'),
     balance: optStr(),

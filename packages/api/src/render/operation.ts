@@ -15,13 +15,19 @@ import {
   decodeParameters,
   diffValues,
   enrichBigMaps,
+  formatTezosErrors,
+  isTezosError,
   toMicheline,
   toMiguel,
   type Micheline,
   type MiguelNode,
 } from '@michelscope/michelson';
 import { formatTime } from '../time';
-import { formatErrors, hasError } from './tezos-errors';
+
+/** Whether the node errors of a row contain an error whose id contains `part`. */
+const hasError = (raw: unknown, part: string): boolean =>
+  Array.isArray(raw) &&
+  raw.some((e) => typeof (e as { id?: unknown })?.id === 'string' && isTezosError(e as { id: string }, part));
 
 const num = (v: number | string | null | undefined): number | undefined => {
   const n = Number(v ?? 0);
@@ -155,7 +161,7 @@ export function baseOperation(network: string, row: OperationRow): Operation {
     paid_storage_size_diff: num(row.paid_storage_size_diff),
     ticket_updates_count: row.ticket_updates_count,
     big_map_diffs_count: row.big_map_diffs_count,
-    errors: formatErrors(row.errors),
+    errors: formatTezosErrors(row.errors),
     timestamp: formatTime(row.timestamp),
     protocol: row.protocol,
     hash: row.hash ?? undefined,

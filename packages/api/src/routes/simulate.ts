@@ -9,16 +9,16 @@ import {
   decodeParameters,
   diffValues,
   formToMicheline,
+  formatTezosErrors,
   parametersForExecution,
   toMicheline,
   toMiguel,
   type Micheline,
 } from '@michelscope/michelson';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
-import { formatErrors } from '../render/tezos-errors';
 import { fullScript, requireScript, resolveStorage } from '../services/contracts';
 import { nodeRpc, NodeRpcError } from '../services/node-rpc';
 import { formatTime } from '../time';
@@ -49,7 +49,7 @@ function checkAddr(v: string | undefined, what: string) {
 function rejection(e: unknown, main: Operation): Operation[] {
   if (e instanceof NodeRpcError) {
     const errors = e.tezosErrors();
-    if (errors) return [{ ...main, status: 'failed', errors: formatErrors(errors) }];
+    if (errors) return [{ ...main, status: 'failed', errors: formatTezosErrors(errors) }];
     throw new HttpError(400, `node: ${e.body.slice(0, 300) || e.status}`);
   }
   throw e;
@@ -63,18 +63,116 @@ function safeMiguel<T>(f: () => T): T | undefined {
   }
 }
 
+interface Head {
+  level: number;
+  protocol: string;
+  chainId: string;
+}
+
+type Types = Map<string, { parameter: unknown; storage: unknown }>;
+
+/** The simulated call itself: the main operation of the answer (reference §6.5). */
+function mainOperation(
+  h: Head,
+  network: string,
+  at: number,
+  address: string,
+  b: Static<typeof CallBody>,
+): Operation {
+  return {
+    level: h.level || undefined,
+    content_index: 0,
+    ticket_updates_count: 0,
+    big_map_diffs_count: 0,
+    timestamp: formatTime(new Date(at)),
+    protocol: h.protocol,
+    network,
+    kind: 'transaction',
+    source: b.source,
+    destination: address,
+    status: 'applied',
+    entrypoint: b.name,
+    internal: false,
+    ...(b.amount ? { amount: b.amount } : {}),
+    ...(b.gas_limit ? { gas_limit: b.gas_limit } : {}),
+  };
+}
+
+/**
+ * An internal operation the node reported (run_code `operations` or run_operation
+ * `internal_operation_results`), with its parameters and event payload decoded when the types are known.
+ */
+function internalOperation(
+  main: Operation,
+  o: Record<string, unknown>,
+  status: string,
+  types: Types,
+): Operation {
+  const op: Operation = {
+    level: main.level,
+    content_index: 0,
+    ticket_updates_count: 0,
+    big_map_diffs_count: 0,
+    timestamp: main.timestamp,
+    protocol: main.protocol,
+    network: main.network,
+    kind: typeof o.kind === 'string' ? o.kind : 'transaction',
+    status,
+    internal: true,
+    ...(typeof o.source === 'string' ? { source: o.source } : {}),
+    ...(typeof o.destination === 'string' ? { destination: o.destination } : {}),
+    ...(Number(o.amount) ? { amount: Number(o.amount) } : {}),
+  };
+  if (typeof o.tag === 'string') op.tag = o.tag;
+  const prm = o.parameters as { entrypoint?: string; value?: unknown } | undefined;
+  if (prm?.value !== undefined) op.entrypoint = prm.entrypoint ?? 'default';
+  const t = op.destination ? types.get(op.destination) : undefined;
+  if (t && prm?.value !== undefined) {
+    const dp = safeMiguel(() =>
+      decodeParameters(toMicheline(t.parameter), {
+        entrypoint: op.entrypoint,
+        value: toMicheline(prm.value),
+      }),
+    );
+    if (dp) op.parameters = dp;
+  }
+  if (op.kind === 'event' && o.type !== undefined && o.payload !== undefined) {
+    const pl = safeMiguel(() => toMiguel(toMicheline(o.type), toMicheline(o.payload)));
+    if (pl) op.payload = pl;
+  }
+  return op;
+}
+
+/** Destinations of the internal operations, for their parameter types. */
+const destinations = (ops: readonly unknown[]) =>
+  ops
+    .map((o) => (o as { destination?: unknown }).destination)
+    .filter((d): d is string => typeof d === 'string');
+
 export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
-  const head = async (network: string) => {
+  const head = async (network: string): Promise<Head> => {
     const h = (await getHeads(ctx.db, [network])).get(network);
-    return {
-      level: h?.level ?? 0,
-      protocol: h?.protocol ?? '',
-      chainId: h?.chain_id ?? '',
-      hash: h?.hash ?? '',
-    };
+    return { level: h?.level ?? 0, protocol: h?.protocol ?? '', chainId: h?.chain_id ?? '' };
   };
   const chainId = async (network: string, known: string) =>
     known || (await nodeRpc<string>(ctx, network, '/chains/main/chain_id'));
+
+  /** What both call simulations start with: checks, script, parameters, head, the main operation. */
+  const prepareCall = async (p: { network: string; address: string }, b: Static<typeof CallBody>) => {
+    const { network, address } = p;
+    requireNetwork(ctx, network);
+    requireAddress(address, CONTRACT_RE, 'contract address', 404);
+    checkAddr(b.source, 'source');
+    checkAddr(b.sender, 'sender');
+    const script = await requireScript(ctx, network, address);
+    const param = toMicheline(script.parameter);
+    const params = asClientError(() => parametersForExecution(param, b.name, b.data ?? {}));
+    const h = await head(network);
+    const main = mainOperation(h, network, ctx.now(), address, b);
+    const decoded = safeMiguel(() => decodeParameters(param, params));
+    if (decoded) main.parameters = decoded;
+    return { network, address, script, params, h, main };
+  };
 
   app.post(
     '/contract/:network/:address/entrypoints/trace',
@@ -88,37 +186,9 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
       },
     },
     async (request) => {
-      const { network, address } = request.params;
-      requireNetwork(ctx, network);
-      requireAddress(address, CONTRACT_RE, 'contract address', 404);
       const b = request.body;
-      checkAddr(b.source, 'source');
-      checkAddr(b.sender, 'sender');
-      const script = await requireScript(ctx, network, address);
-      const param = toMicheline(script.parameter);
-      const storageType = toMicheline(script.storage);
-      const params = asClientError(() => parametersForExecution(param, b.name, b.data ?? {}));
-      const h = await head(network);
+      const { network, address, script, params, h, main } = await prepareCall(request.params, b);
       const storage = await resolveStorage(ctx, network, address);
-      const main: Operation = {
-        level: h.level || undefined,
-        content_index: 0,
-        ticket_updates_count: 0,
-        big_map_diffs_count: 0,
-        timestamp: formatTime(new Date(ctx.now())),
-        protocol: h.protocol,
-        network,
-        kind: 'transaction',
-        source: b.source,
-        destination: address,
-        status: 'applied',
-        entrypoint: b.name,
-        internal: false,
-        ...(b.amount ? { amount: b.amount } : {}),
-        ...(b.gas_limit ? { gas_limit: b.gas_limit } : {}),
-      };
-      const p = safeMiguel(() => decodeParameters(param, params));
-      if (p) main.parameters = p;
       const cid = await chainId(network, h.chainId);
       const body: Record<string, unknown> = {
         script: fullScript(script),
@@ -139,52 +209,17 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
         return rejection(e, main);
       }
       if (res.storage !== undefined) {
-        const d = safeMiguel(() => diffValues(storageType, toMicheline(res.storage), storage));
+        const d = safeMiguel(() =>
+          diffValues(toMicheline(script.storage), toMicheline(res.storage), storage),
+        );
         if (d) main.storage_diff = d;
       }
       const internals = Array.isArray(res.operations) ? res.operations.slice(0, 1000) : [];
-      const dests = internals
-        .map((o) => (o as { destination?: string }).destination)
-        .filter((d): d is string => !!d);
-      const types = await getScriptTypes(ctx.db, network, dests);
-      const out = [main];
-      for (const raw of internals) {
-        const o = raw as Record<string, unknown>;
-        const op: Operation = {
-          level: main.level,
-          content_index: 0,
-          ticket_updates_count: 0,
-          big_map_diffs_count: 0,
-          timestamp: main.timestamp,
-          protocol: h.protocol,
-          network,
-          kind: typeof o.kind === 'string' ? o.kind : 'transaction',
-          status: 'applied',
-          internal: true,
-          ...(typeof o.source === 'string' ? { source: o.source } : {}),
-          ...(typeof o.destination === 'string' ? { destination: o.destination } : {}),
-          ...(Number(o.amount) ? { amount: Number(o.amount) } : {}),
-        };
-        if (typeof o.tag === 'string') op.tag = o.tag;
-        const t = op.destination ? types.get(op.destination) : undefined;
-        const prm = o.parameters as { entrypoint?: string; value?: unknown } | undefined;
-        if (t && prm?.value !== undefined) {
-          op.entrypoint = prm.entrypoint ?? 'default';
-          const dp = safeMiguel(() =>
-            decodeParameters(toMicheline(t.parameter), {
-              entrypoint: op.entrypoint,
-              value: toMicheline(prm.value),
-            }),
-          );
-          if (dp) op.parameters = dp;
-        }
-        if (op.kind === 'event' && o.type !== undefined && o.payload !== undefined) {
-          const pl = safeMiguel(() => toMiguel(toMicheline(o.type), toMicheline(o.payload)));
-          if (pl) op.payload = pl;
-        }
-        out.push(op);
-      }
-      return out;
+      const types = await getScriptTypes(ctx.db, network, destinations(internals));
+      return [
+        main,
+        ...internals.map((o) => internalOperation(main, o as Record<string, unknown>, 'applied', types)),
+      ];
     },
   );
 
@@ -200,16 +235,9 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
       },
     },
     async (request) => {
-      const { network, address } = request.params;
-      requireNetwork(ctx, network);
-      requireAddress(address, CONTRACT_RE, 'contract address', 404);
       const b = request.body;
       if (!b.source) throw new HttpError(400, 'source is required');
-      checkAddr(b.source, 'source');
-      const script = await requireScript(ctx, network, address);
-      const param = toMicheline(script.parameter);
-      const params = asClientError(() => parametersForExecution(param, b.name, b.data ?? {}));
-      const h = await head(network);
+      const { network, address, script, params, h, main } = await prepareCall(request.params, b);
       const counter = await nodeRpc<string>(
         ctx,
         network,
@@ -231,21 +259,6 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
         destination: address,
         parameters: params,
       };
-      const main: Operation = {
-        level: h.level || undefined,
-        content_index: 0,
-        ticket_updates_count: 0,
-        big_map_diffs_count: 0,
-        timestamp: formatTime(new Date(ctx.now())),
-        protocol: h.protocol,
-        network,
-        kind: 'transaction',
-        source: b.source,
-        destination: address,
-        status: 'applied',
-        entrypoint: b.name,
-        internal: false,
-      };
       let res: { contents?: unknown[] };
       try {
         res = await nodeRpc(ctx, network, '/chains/main/blocks/head/helpers/scripts/run_operation', {
@@ -255,11 +268,8 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
       } catch (e) {
         return rejection(e, main);
       }
-      const dp = safeMiguel(() => decodeParameters(param, params));
-      if (dp) main.parameters = dp;
       const previous = await resolveStorage(ctx, network, address).catch(() => undefined);
-      const ops = simulatedOperations(res, main, toMicheline(script.storage), previous ?? { prim: 'Unit' });
-      return ops;
+      return simulatedOperations(ctx, res, main, toMicheline(script.storage), previous ?? { prim: 'Unit' });
     },
   );
 
@@ -389,7 +399,7 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
 
 function viewError(e: unknown): unknown {
   if (e instanceof NodeRpcError) {
-    const errs = formatErrors(e.tezosErrors());
+    const errs = formatTezosErrors(e.tezosErrors());
     const text = errs?.map((x) => [x.title, x.with].filter(Boolean).join(': ')).join('; ');
     return new HttpError(400, text || `node answered ${e.status}`);
   }
@@ -397,18 +407,19 @@ function viewError(e: unknown): unknown {
 }
 
 /** The run_operation answer (contents with metadata) → main and internal operations with storage diffs. */
-function simulatedOperations(
+async function simulatedOperations(
+  ctx: ApiContext,
   res: { contents?: unknown[] },
   main: Operation,
   storageType: Micheline,
   previous: Micheline,
-): Operation[] {
+): Promise<Operation[]> {
   const c = (res.contents?.[0] ?? {}) as {
     metadata?: { operation_result?: Record<string, unknown>; internal_operation_results?: unknown[] };
   };
   const result = c.metadata?.operation_result ?? {};
   const out: Operation = { ...main, status: typeof result.status === 'string' ? result.status : 'applied' };
-  if (Array.isArray(result.errors)) out.errors = formatErrors(result.errors);
+  if (Array.isArray(result.errors)) out.errors = formatTezosErrors(result.errors);
   const gas = Number(result.consumed_milligas ?? 0);
   if (gas) out.consumed_gas = gas;
   const size = Number(result.storage_size ?? 0);
@@ -419,21 +430,12 @@ function simulatedOperations(
     const d = safeMiguel(() => diffValues(storageType, toMicheline(result.storage), previous));
     if (d) out.storage_diff = d;
   }
-  const internals = (c.metadata?.internal_operation_results ?? []).slice(0, 1000).map((raw): Operation => {
-    const o = raw as Record<string, unknown>;
-    const r = (o.result ?? {}) as Record<string, unknown>;
-    return {
-      ...main,
-      internal: true,
-      kind: typeof o.kind === 'string' ? o.kind : 'transaction',
-      status: typeof r.status === 'string' ? r.status : 'applied',
-      source: typeof o.source === 'string' ? o.source : undefined,
-      destination: typeof o.destination === 'string' ? o.destination : undefined,
-      entrypoint: (o.parameters as { entrypoint?: string } | undefined)?.entrypoint,
-      ...(Number(o.amount) ? { amount: Number(o.amount) } : {}),
-    };
+  const raw = (c.metadata?.internal_operation_results ?? []).slice(0, 1000);
+  const types = await getScriptTypes(ctx.db, main.network, destinations(raw));
+  const internals = raw.map((x) => {
+    const o = x as Record<string, unknown>;
+    const r = (o.result ?? {}) as { status?: unknown };
+    return internalOperation(main, o, typeof r.status === 'string' ? r.status : 'applied', types);
   });
-  for (const i of internals)
-    for (const k of Object.keys(i) as Array<keyof Operation>) if (i[k] === undefined) delete i[k];
   return [out, ...internals];
 }
