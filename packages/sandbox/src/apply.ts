@@ -35,6 +35,7 @@ import type {
   OperationResult,
 } from './operation-types';
 import { RpcError } from './operation-types';
+import { originateSmartRollup, validateSmartRollupOriginate } from './smart-rollups';
 import type { State } from './state';
 
 export type { Origin } from './execute';
@@ -126,6 +127,10 @@ function payFees(state: State, contents: ManagerContent[]): bigint {
       revealedInBatch = true;
     } else if (!account.manager && !revealedInBatch) {
       reject([{ kind: 'temporary', id: `${P}contract.unrevealed_key`, contract: source }]);
+    }
+    if (c.kind === 'smart_rollup_originate') {
+      const refused = validateSmartRollupOriginate(c);
+      if (refused) reject([refused]);
     }
     const expected = BigInt(account.counter) + 1n;
     if (counter < expected) {
@@ -256,8 +261,11 @@ const RESULT_FIELDS = [
   'balance_updates',
   'ticket_updates',
   'ticket_receipt',
+  'address',
+  'genesis_commitment_hash',
   'originated_contracts',
   'consumed_milligas',
+  'size',
   'storage_size',
   'paid_storage_size_diff',
   'allocated_destination_contract',
@@ -330,6 +338,8 @@ function dispatch(ex: Exec, c: ManagerContent): Applied {
     }
     case 'transfer_ticket':
       return transferTicket(ex, c);
+    case 'smart_rollup_originate':
+      return originateSmartRollup(ex, c);
     default:
       fail('sandbox.unsupported_operation', { kind: String((c as { kind: unknown }).kind) }, 'permanent');
   }
@@ -344,6 +354,7 @@ function burnStorage(ex: Exec, c: ManagerContent, top: OperationResult, inner: I
   const charge = (r: OperationResult) => {
     let bytes = BigInt(r.paid_storage_size_diff ?? '0');
     if (r.global_address) bytes = BigInt(r.storage_size ?? '0');
+    if (r.genesis_commitment_hash) bytes = BigInt(r.size ?? '0');
     const burns: bigint[] = [];
     if (bytes > 0n) burns.push(bytes * COST_PER_BYTE);
     if (r.originated_contracts?.length || r.allocated_destination_contract) {

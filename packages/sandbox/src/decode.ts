@@ -16,6 +16,7 @@ const SUPPORTED = new Set([
   'delegation',
   'register_global_constant',
   'transfer_ticket',
+  'smart_rollup_originate',
 ]);
 
 export interface DecodedOperation {

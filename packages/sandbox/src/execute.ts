@@ -395,8 +395,37 @@ function applyInternal(ex: Exec, op: EmittedOperation): Applied {
 }
 
 /**
- * transfer_ticket: an implicit account sends tickets it holds to a contract (or another implicit
- * account); the node applies it as an internal transaction carrying the ticket.
+ * Bytes of one entry of Octez' ticket-balance table (`Ticket_balance_storage.set_balance`): 65 for
+ * the key plus the balance as a Zarith number (6 bits in the first byte, 7 in each next one); 0 for
+ * a zero balance (the entry is removed).
+ */
+export function ticketEntryBytes(balance: bigint): bigint {
+  if (balance === 0n) return 0n;
+  let bytes = 1n;
+  for (let bits = balance.toString(2).length - 6; bits > 0; bits -= 7) bytes++;
+  return 65n + bytes;
+}
+
+/**
+ * Adds `diff` bytes to the table's used space and returns the growth beyond what was already paid
+ * (`Ticket_balance_storage.adjust_storage_space`): the `paid_storage_size_diff` to burn.
+ */
+export function adjustTicketStorage(state: State, diff: bigint): bigint {
+  if (diff === 0n) return 0n;
+  const used = BigInt((state.kv.get('n:ticket_used') as string | undefined) ?? '0') + diff;
+  const paid = BigInt((state.kv.get('n:ticket_paid') as string | undefined) ?? '0');
+  state.kv.set('n:ticket_used', String(used < 0n ? 0n : used));
+  if (used <= paid) return 0n;
+  state.kv.set('n:ticket_paid', String(used));
+  return used - paid;
+}
+
+/**
+ * transfer_ticket: an implicit account sends tickets it holds. As in Octez' apply, the ticket-balance
+ * table moves them from the sender to the destination at once (the growth of the table is the
+ * result's `paid_storage_size_diff`, burned like any storage); to an implicit account that is all
+ * (the receipt lists both accounts), to a contract an internal transaction carries the ticket to the
+ * entrypoint (the receipt lists the sender, the internal result the contract).
  */
 export function transferTicket(ex: Exec, c: ManagerContent): Applied {
   const amount = BigInt(c.ticket_amount ?? '0');
@@ -415,10 +444,39 @@ export function transferTicket(ex: Exec, c: ManagerContent): Applied {
       },
     ]);
   }
+  const destination = c.destination!;
+  const entrypoint = c.entrypoint ?? 'default';
   const held = ex.state.ticketBalance(c.source, token);
   if (held < amount)
     fail('ticket_balance.negative', { owner: c.source, held: String(held), amount: String(amount) });
   ex.state.setTicketBalance(c.source, token, held - amount);
+  let destinationBefore: bigint;
+  if (isOriginated(destination)) {
+    const contract = ex.state.contract(destination);
+    destinationBefore = contract
+      ? (ticketHoldings(ex.state, contract.code, contract.storage).get(JSON.stringify(token))?.amount ?? 0n)
+      : 0n;
+  } else {
+    if (entrypoint !== 'default') fail('michelson_v1.no_such_entrypoint', { entrypoint }, 'permanent');
+    destinationBefore = ex.state.ticketBalance(destination, token);
+    ex.state.setTicketBalance(destination, token, destinationBefore + amount);
+  }
+  const paidDiff = adjustTicketStorage(
+    ex.state,
+    ticketEntryBytes(held - amount) -
+      ticketEntryBytes(held) +
+      ticketEntryBytes(destinationBefore + amount) -
+      ticketEntryBytes(destinationBefore),
+  );
+  const updates = [{ account: c.source, amount: String(-amount) }];
+  if (!isOriginated(destination)) updates.push({ account: destination, amount: String(amount) });
+  const result: OperationResult = {
+    status: 'applied',
+    ticket_updates: [{ ticket_token: token, updates }],
+    consumed_milligas: String(MANAGER_MILLIGAS),
+  };
+  if (paidDiff > 0n) result.paid_storage_size_diff = String(paidDiff);
+  if (!isOriginated(destination)) return { result, emitted: [] };
   const ticket: Extract<V, { k: 'ticket' }> = {
     k: 'ticket',
     t: { prim: 'ticket', args: [content.t] },
@@ -439,23 +497,18 @@ export function transferTicket(ex: Exec, c: ManagerContent): Applied {
       source: c.source,
       nonce: 0,
       amount: '0',
-      destination: c.destination!,
-      parameters: { entrypoint: c.entrypoint ?? 'default', value },
+      destination,
+      parameters: { entrypoint, value },
     },
     raw: {
       kind: 'transaction',
       source: c.source,
-      destination: c.destination!,
-      entrypoint: c.entrypoint ?? 'default',
+      destination,
+      entrypoint,
       amount: 0n,
       parameter: ticket,
       nonce: 0,
     },
-  };
-  const result: OperationResult = {
-    status: 'applied',
-    ticket_updates: [{ ticket_token: token, updates: [{ account: c.source, amount: String(-amount) }] }],
-    consumed_milligas: String(MANAGER_MILLIGAS),
   };
   return { result, emitted: [emitted] };
 }

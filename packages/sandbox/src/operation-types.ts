@@ -21,6 +21,10 @@ export interface OperationResult {
   allocated_destination_contract?: boolean;
   lazy_storage_diff?: unknown[];
   global_address?: string;
+  /** smart_rollup_originate: the rollup, its genesis commitment and the bytes burned. */
+  address?: string;
+  genesis_commitment_hash?: string;
+  size?: string;
   errors?: NodeError[];
 }
 
@@ -42,7 +46,13 @@ export interface InternalResult {
 }
 
 export type ManagerKind =
-  'transaction' | 'reveal' | 'origination' | 'delegation' | 'register_global_constant' | 'transfer_ticket';
+  | 'transaction'
+  | 'reveal'
+  | 'origination'
+  | 'delegation'
+  | 'register_global_constant'
+  | 'transfer_ticket'
+  | 'smart_rollup_originate';
 
 export interface ManagerContent {
   kind: ManagerKind;
@@ -65,6 +75,10 @@ export interface ManagerContent {
   ticket_ticketer?: string;
   ticket_amount?: string;
   entrypoint?: string;
+  pvm_kind?: string;
+  kernel?: string;
+  parameters_ty?: unknown;
+  whitelist?: string[];
   metadata?: {
     balance_updates: BalanceUpdate[];
     operation_result: OperationResult;

@@ -7,6 +7,7 @@ import { CHAIN_ID, MAX_OPERATIONS_TTL, NODE_VERSION, PROTOCOL, protocolConstants
 import { registerContractRoutes } from './rpc-contracts';
 import { registerHelperRoutes } from './rpc-helpers';
 import { registerScriptRoutes } from './rpc-scripts';
+import { registerSmartRollupRoutes } from './smart-rollups';
 import type { Sandbox } from './sandbox';
 
 type Params = Record<string, string>;
@@ -92,6 +93,7 @@ export function sandboxRpcPlugin(sandbox: Sandbox): FastifyPluginAsync {
     blockRoute('/helpers/current_level', (b) => levelInfo(b.header.level));
 
     registerContractRoutes(app, sandbox);
+    registerSmartRollupRoutes(app, sandbox);
 
     app.get<{ Params: Params }>('/chains/:chain/mempool/pending_operations', async (req, reply) => {
       checkChain(req.params.chain ?? '');

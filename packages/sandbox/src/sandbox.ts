@@ -128,7 +128,7 @@ export class Sandbox {
           log(
             `sandbox: demo seed: ${seeded.operations} operations, contracts ${Object.entries(seeded.contracts)
               .map(([k, v]) => `${k}=${v}`)
-              .join(' ')}`,
+              .join(' ')}, smart rollup ${seeded.rollup}`,
           );
         } catch (e) {
           log(`sandbox: demo seed failed: ${e instanceof Error ? e.message : String(e)}`);

@@ -348,6 +348,20 @@ describe('contract receipts', () => {
     expect(result.ticket_updates).toEqual([
       { ticket_token: token, updates: [{ account: b2.pkh, amount: '-4' }] },
     ]);
+    // The receiver's new ticket-balance entry (65 bytes of key + 1 of balance) is paid by the source,
+    // as in Octez' receipts (a mainnet transfer_ticket to a new holder: 66 bytes, 16,500 mutez).
+    expect(result.paid_storage_size_diff).toBe('66');
+    expect(result.balance_updates).toEqual([
+      { kind: 'contract', contract: b2.pkh, change: '-16500', origin: 'block' },
+      { kind: 'burned', category: 'storage fees', change: '16500', origin: 'block' },
+    ]);
+    expect(Object.keys(result)).toEqual([
+      'status',
+      'balance_updates',
+      'ticket_updates',
+      'consumed_milligas',
+      'paid_storage_size_diff',
+    ]);
     const [inner] = tt.contents[0].metadata.internal_operation_results;
     expect(inner).toMatchObject({
       kind: 'transaction',
@@ -369,6 +383,51 @@ describe('contract receipts', () => {
     expect(
       (await h.get(`/chains/main/blocks/head/context/contracts/${b2.pkh}/all_ticket_balances`)).body,
     ).toEqual([{ ...token, amount: '5' }]);
+    // To an implicit account: no internal operation, the receipt lists both holders.
+    const b3 = BOOTSTRAP_ACCOUNTS[2]!.pkh;
+    const direct = await run([
+      {
+        kind: 'transfer_ticket',
+        ticket_contents: { string: 'demo' },
+        ticket_ty: { prim: 'string' },
+        ticket_ticketer: sender,
+        ticket_amount: '2',
+        destination: b3,
+        entrypoint: 'default',
+      },
+    ]);
+    const directResult = direct.contents[0].metadata.operation_result;
+    expect(direct.contents[0].metadata.internal_operation_results).toBeUndefined();
+    expect(directResult).toMatchObject({
+      status: 'applied',
+      ticket_updates: [
+        {
+          ticket_token: token,
+          updates: [
+            { account: b2.pkh, amount: '-2' },
+            { account: b3, amount: '2' },
+          ],
+        },
+      ],
+      paid_storage_size_diff: '66',
+    });
+    expect(
+      (await h.get(`/chains/main/blocks/head/context/contracts/${b3}/all_ticket_balances`)).body,
+    ).toEqual([{ ...token, amount: '2' }]);
+    // All of b2's rest to b3: b2's entry is freed, b3's only changes value; nothing new to pay.
+    const back = await run([
+      {
+        kind: 'transfer_ticket',
+        ticket_contents: { string: 'demo' },
+        ticket_ty: { prim: 'string' },
+        ticket_ticketer: sender,
+        ticket_amount: '3',
+        destination: b3,
+        entrypoint: 'default',
+      },
+    ]);
+    expect(back.contents[0].metadata.operation_result.paid_storage_size_diff).toBeUndefined();
+    expect(back.contents[0].metadata.operation_result.balance_updates).toBeUndefined();
   });
 
   it('answers run_code, run_script_view, run_view and pack_data', async () => {

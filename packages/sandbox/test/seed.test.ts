@@ -64,6 +64,7 @@ describe('demo seed', () => {
       'delegation',
       'origination',
       'register_global_constant',
+      'smart_rollup_originate',
       'transaction',
       'transfer_ticket',
     ]);
@@ -135,5 +136,23 @@ describe('demo seed', () => {
     expect(
       await view(contracts.fa2, 'get_balance', { prim: 'Pair', args: [{ string: b5 }, { int: '3' }] }),
     ).toEqual({ int: '1' });
+  });
+
+  it('leaves a smart rollup that the context RPCs answer for', async () => {
+    const rollup = /smart rollup (sr1\w+)/.exec(lines.find((l) => l.includes('demo seed:'))!)![1]!;
+    expect((await get('/chains/main/blocks/head/context/smart_rollups/all')).body).toEqual([rollup]);
+    const info = (
+      await get(`/chains/main/blocks/head/context/smart_rollups/smart_rollup/${rollup}/genesis_info`)
+    ).body;
+    const block = sandbox.block(info.level)!;
+    const content = block.operations[3]!.flatMap((o) => o.contents).find(
+      (c) => c.kind === 'smart_rollup_originate',
+    )!;
+    expect(content.metadata!.operation_result).toMatchObject({
+      status: 'applied',
+      address: rollup,
+      genesis_commitment_hash: info.commitment_hash,
+      size: '6552',
+    });
   });
 });

@@ -12,6 +12,8 @@ import { BOOTSTRAP_ACCOUNTS } from '../accounts';
 import { exprHash } from '../apply';
 import { originatedAddress } from '../execute';
 import { CHAIN_ID } from '../protocol';
+import { smartRollupAddress } from '../smart-rollups';
+import { DEMO_KERNEL } from './kernel';
 import { contractMetadata, FA12_METADATA, FA2_METADATA, tokenMetadataMap } from './metadata';
 
 type Account = (typeof BOOTSTRAP_ACCOUNTS)[number];
@@ -29,6 +31,8 @@ export interface SeedResult {
   contracts: Record<string, string>;
   operations: number;
   constant: string;
+  /** The smart rollup originated in the first block. */
+  rollup: string;
 }
 
 const forger = new LocalForger();
@@ -142,10 +146,19 @@ export async function runSeed(chain: SeedTarget, rounds = 24): Promise<SeedResul
   const [b1, b2, b3, b4, b5] = BOOTSTRAP_ACCOUNTS as [Account, Account, Account, Account, Account];
   const s = new Seeder(chain);
 
-  // Block 1: a registered global constant, tez transfers, a delegation.
+  // Block 1: a registered global constant, tez transfers, a delegation, a smart rollup.
   await s.send(b1, [{ kind: 'register_global_constant', value: CONSTANT_CODE }]);
   await s.send(b2, [{ kind: 'transaction', amount: '25000000', destination: b3.pkh }]);
   await s.send(b5, [{ kind: 'delegation', delegate: b2.pkh }]);
+  const rollupOp = await s.send(b4, [
+    {
+      kind: 'smart_rollup_originate',
+      pvm_kind: 'wasm_2_0_0',
+      kernel: DEMO_KERNEL,
+      parameters_ty: { prim: 'bytes' },
+    },
+  ]);
+  const rollup = smartRollupAddress({ hash: rollupOp, originations: 0 });
   await s.bake();
 
   // Block 2: originations.
@@ -363,5 +376,6 @@ export async function runSeed(chain: SeedTarget, rounds = 24): Promise<SeedResul
     },
     operations: s.operations,
     constant,
+    rollup,
   };
 }
