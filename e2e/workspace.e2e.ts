@@ -41,9 +41,43 @@ async function counterContract(url: string): Promise<string> {
   throw new Error('no seeded contract with an increment entrypoint');
 }
 
-async function connectSandboxWallet(page: Page) {
+/** Seeded contracts found through the API: every recently called contract with its tags. */
+async function seededContracts(url: string): Promise<{ address: string; tags: string[] }[]> {
+  const out: { address: string; tags: string[] }[] = [];
+  for (let offset = 0; offset < 100; offset += 10) {
+    const rows = (await json(
+      `${url}/v1/stats/sandboxnet/recently_called_contracts?size=10&offset=${offset}`,
+    )) as { address: string }[] | undefined;
+    if (!rows?.length) break;
+    for (const { address } of rows) {
+      const c = (await json(`${url}/v1/contract/sandboxnet/${address}`)) as { tags?: string[] } | undefined;
+      out.push({ address, tags: c?.tags ?? [] });
+    }
+  }
+  return out;
+}
+
+/** The seed's FA1.2 and FA2 tokens and the swap contract that pulls FA1.2 tokens (storage: fa12, fa2). */
+async function tokensAndSwap(url: string) {
+  const all = await seededContracts(url);
+  const fa12 = all.find((c) => c.tags.includes('fa1-2'))?.address;
+  const fa2 = all.find((c) => c.tags.includes('fa2'))?.address;
+  if (!fa12 || !fa2) throw new Error('no seeded FA1.2 / FA2 token');
+  for (const { address } of all) {
+    const storage = await json(
+      `${url}/rpc/sandboxnet/chains/main/blocks/head/context/contracts/${address}/storage`,
+    );
+    if (
+      JSON.stringify(storage) === JSON.stringify({ prim: 'Pair', args: [{ string: fa12 }, { string: fa2 }] })
+    )
+      return { fa12, fa2, swap: address };
+  }
+  throw new Error('no seeded swap contract');
+}
+
+async function connectSandboxWallet(page: Page, account = 'bootstrap2') {
   const dialog = page.getByRole('dialog', { name: 'Connect a wallet' });
-  await dialog.getByRole('radio', { name: /bootstrap2/ }).check();
+  await dialog.getByRole('radio', { name: new RegExp(`${account} `) }).check();
   await dialog.getByRole('button', { name: 'Connect' }).click();
 }
 
@@ -54,7 +88,7 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
 
   beforeAll(async () => {
     dataDir = await tempDataDir();
-    server = await startServer({ dataDir });
+    server = await startServer({ dataDir, timeoutMs: 240_000 });
     browser = await launchBrowser();
     await waitFor('sandboxnet synced', 90_000, async () =>
       (await heads(server.url)).find((h) => h.network === 'sandboxnet' && h.synced && h.level > 5)
@@ -118,6 +152,124 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
     expect(group[0]).toMatchObject({ destination: kt, entrypoint: 'increment', status: 'applied' });
     await link.click();
     await page.getByRole('complementary', { name: 'Operation group details' }).waitFor({ timeout: 30_000 });
+    await page.close();
+  });
+
+  it('wraps a call in token approvals and injects them in the spec order', async () => {
+    const { fa12, fa2, swap } = await tokensAndSwap(server.url);
+    const bootstrap1 = 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx';
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/sandboxnet/${swap}/interact`);
+    const params = page.getByRole('region', { name: 'Parameters' });
+    await params.waitFor({ timeout: 30_000 });
+    await params.getByRole('textbox').first().fill('5');
+
+    const approvals = page.getByRole('region', { name: 'Token approvals' });
+    await approvals.getByRole('button', { name: 'Add' }).click();
+    let dialog = page.getByRole('dialog', { name: 'Add token approval' });
+    const width = await dialog.evaluate((d) => d.getBoundingClientRect().width);
+    expect(width).toBeGreaterThan(500);
+    expect(width).toBeLessThanOrEqual(600);
+    await dialog.getByLabel('Token contract').fill('KT1');
+    await dialog.getByLabel('Allowance').focus();
+    await dialog.getByText('The length of the contract address is 36 characters').waitFor();
+    await dialog.getByLabel('Token contract').fill(fa12);
+    await dialog.getByLabel('Allowance').fill('5');
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    await approvals.getByRole('button', { name: 'Add' }).click();
+    dialog = page.getByRole('dialog', { name: 'Add token approval' });
+    await dialog.getByRole('button', { name: 'FA2' }).click();
+    await dialog.getByLabel('Token contract').fill(fa2);
+    await dialog.getByLabel('Owner').fill(bootstrap1);
+    await dialog.getByLabel('Token id').fill('0');
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    expect(await approvals.getByRole('list', { name: 'Approved tokens' }).getByRole('listitem').count()).toBe(
+      2,
+    );
+
+    await page.getByRole('button', { name: 'Send with wallet' }).click();
+    await connectSandboxWallet(page, 'bootstrap1');
+    const link = page.getByRole('alert').filter({ hasText: 'sucessfully injected' }).getByRole('link');
+    await link.waitFor({ timeout: 60_000 });
+    const hash = (await link.innerText()).trim();
+
+    // Read the injected group back: its level from the API, its contents from the node RPC.
+    const group = (await waitFor('the batch indexed', 60_000, () =>
+      json(`${server.url}/v1/opg/sandboxnet/${hash}`).then((g) =>
+        Array.isArray(g) && g.length ? g : undefined,
+      ),
+    )) as { level: number; status: string; internal?: boolean }[];
+    expect(group.filter((o) => !o.internal).every((o) => o.status === 'applied')).toBe(true);
+    const ops = (await json(
+      `${server.url}/rpc/sandboxnet/chains/main/blocks/${group[0]!.level}/operations/3`,
+    )) as {
+      hash: string;
+      contents: { destination: string; parameters: { entrypoint: string; value: unknown } }[];
+    }[];
+    const contents = ops.find((o) => o.hash === hash)!.contents;
+    const approve = (n: string) => ({ prim: 'Pair', args: [{ string: swap }, { int: n }] });
+    const operator = (side: string) => [
+      {
+        prim: side,
+        args: [
+          {
+            prim: 'Pair',
+            args: [{ string: bootstrap1 }, { prim: 'Pair', args: [{ string: swap }, { int: '0' }] }],
+          },
+        ],
+      },
+    ];
+    expect(contents.map((c) => [c.destination, c.parameters.entrypoint, c.parameters.value])).toEqual([
+      [fa12, 'approve', approve('0')],
+      [fa12, 'approve', approve('5')],
+      [fa2, 'update_operators', operator('Left')],
+      [swap, 'default', { int: '5' }],
+      [fa2, 'update_operators', operator('Right')],
+    ]);
+    await page.close();
+  });
+
+  it('runs an on-chain view and an off-chain (TZIP-16) view', async () => {
+    const kt = await counterContract(server.url);
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/sandboxnet/${kt}/views/get_counter`);
+    const views = page.getByRole('list', { name: 'Views' });
+    await views.waitFor({ timeout: 30_000 });
+    expect(await views.getByRole('link', { name: /get_counter/ }).innerText()).toContain('on-chain');
+    await page.getByText('No parameters for this view.').waitFor();
+    await page.getByRole('button', { name: 'Execute' }).click();
+    let result = page.getByRole('dialog', { name: 'View result' });
+    await result.waitFor({ timeout: 30_000 });
+    const storage = (await json(
+      `${server.url}/rpc/sandboxnet/chains/main/blocks/head/context/contracts/${kt}/storage`,
+    )) as { args: { int: string }[] };
+    const counter = Number(storage.args[0]!.int).toLocaleString('en-US');
+    expect((await result.getByRole('tree').innerText()).replace(/\s+/g, '')).toMatch(
+      new RegExp(`:${counter}$`),
+    );
+    await result.getByRole('button', { name: 'Close' }).click();
+
+    const fa2 = (await seededContracts(server.url)).find((c) => c.tags.includes('fa2'))!.address;
+    await page.goto(`${server.url}/sandboxnet/${fa2}/views/get_balance`);
+    const item = page.getByRole('list', { name: 'Views' }).getByRole('link', { name: /get_balance/ });
+    await item.waitFor({ timeout: 30_000 });
+    expect(await item.innerText()).toContain('off-chain');
+    expect(await item.innerText()).toContain('Balance of an owner for a token id.');
+    const run = async (owner: string, tokenId: string) => {
+      const fields = page.getByRole('region', { name: 'Parameters' }).getByRole('textbox');
+      await fields.nth(0).fill(owner);
+      await fields.nth(1).fill(tokenId);
+      await page.getByRole('button', { name: 'Execute' }).click();
+      result = page.getByRole('dialog', { name: 'View result' });
+      await result.waitFor({ timeout: 30_000 });
+      const text = (await result.getByRole('tree').innerText()).replace(/\s+/g, '');
+      await result.getByRole('button', { name: 'Close' }).click();
+      await result.waitFor({ state: 'hidden' });
+      return text;
+    };
+    // NFT 2 belongs to bootstrap1 in the seed.
+    expect(await run('tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx', '2')).toMatch(/:1$/);
+    expect(await run('tz1gjaF81ZRRvdzjobyfVNsAeSC6PScjfQwN', '2')).toMatch(/:0$/);
     await page.close();
   });
 

@@ -65,7 +65,7 @@ describe('token approvals section', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Add' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add token approval' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'FA2' }));
-    expect((within(dialog).getByLabelText('Owner') as HTMLInputElement).value).toBe(OWNER);
+    expect(within(dialog).getByLabelText<HTMLInputElement>('Owner').value).toBe(OWNER);
     fireEvent.change(within(dialog).getByLabelText('Token contract'), { target: { value: TOKEN } });
     const id = within(dialog).getByLabelText('Token id');
     fireEvent.change(id, { target: { value: 'x' } });

@@ -172,6 +172,7 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
             formData={formData}
             onChange={setFormData}
             disabled={injection.busy}
+            network={network}
           />
         </Box>
       ) : (
@@ -239,7 +240,12 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
             : ''
         }
       />
-      <SimulationDialog open={dialog === 'simulation'} onClose={() => setDialog(null)} ops={simulation} />
+      <SimulationDialog
+        open={dialog === 'simulation'}
+        onClose={() => setDialog(null)}
+        ops={simulation}
+        network={network}
+      />
       {session.dialogs}
     </Stack>
   );

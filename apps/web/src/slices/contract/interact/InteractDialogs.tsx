@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -15,7 +15,9 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { parseMiguelList } from '../../../api/contract-parse';
 import type { SimulatedOperation } from '../../../api/workspace-api';
+import { MiguelTree } from '../../../shared/micheline/MiguelTree';
 import { CopyButton } from '../../../shared/clipboard/CopyButton';
 import { burnCapKeyAllowed, mutezToTez, parseBurnCap, simulationTotals } from './call-logic';
 
@@ -104,8 +106,14 @@ export function CommandLineDialog(props: {
 }
 
 /** Simulation result (width 1200): each operation with status, gas and burned, then the summed totals. */
-export function SimulationDialog(props: { open: boolean; onClose: () => void; ops: SimulatedOperation[] }) {
+export function SimulationDialog(props: {
+  open: boolean;
+  onClose: () => void;
+  ops: SimulatedOperation[];
+  network: string;
+}) {
   const totals = simulationTotals(props.ops);
+  const diff = useMemo(() => parseMiguelList(props.ops[0]?.storage_diff ?? null), [props.ops]);
   return (
     <Dialog
       open={props.open}
@@ -155,14 +163,12 @@ export function SimulationDialog(props: { open: boolean; onClose: () => void; op
             </Box>
           </Alert>
         ) : null}
-        {props.ops[0]?.storage_diff ? (
+        {diff.length > 0 ? (
           <Box component="section" aria-label="Storage diff" sx={{ mt: 2 }}>
             <Typography variant="overline" component="h3">
               Storage diff
             </Typography>
-            <Box component="pre" sx={pre}>
-              {JSON.stringify(props.ops[0].storage_diff, null, 2)}
-            </Box>
+            <MiguelTree roots={diff} label="Storage diff" network={props.network} diffMode open="changed" />
           </Box>
         ) : null}
       </DialogContent>

@@ -89,7 +89,7 @@ describe('interact tab', () => {
   it('lists entrypoints by name with bookmark buttons and keeps the selected one in the URL', async () => {
     setup();
     const { router } = renderApp(`/sandboxnet/${KT}/interact`);
-    const list = await screen.findByRole('list', { name: 'Entrypoints' });
+    const list = await screen.findByRole('list', { name: 'Entrypoints' }, { timeout: 20_000 });
     expect(
       within(list)
         .getAllByRole('link')
@@ -185,5 +185,32 @@ describe('interact tab', () => {
     fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Fill type' }));
     fireEvent.click(await screen.findByRole('option', { name: 'Latest call' }));
     expect(await screen.findByText('This contract most likely has not been called yet.')).toBeTruthy();
+  });
+
+  it('fills a tagged contract field with the newest contract of that tag', async () => {
+    const NEWEST = 'KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXitn';
+    const withCallback = [
+      {
+        name: 'getBalance',
+        typedef: [],
+        schema: {
+          type: 'object',
+          properties: {
+            owner: { type: 'string', prim: 'address', title: 'owner', default: '' },
+            callback: { type: 'string', prim: 'contract', title: 'callback', tag: 'view_nat', default: '' },
+          },
+        },
+      },
+    ];
+    const mock = setup([
+      [`GET /v1/contract/sandboxnet/${KT}/entrypoints`, withCallback],
+      ['GET /v1/helpers/contracts/sandboxnet?tags=view_nat', { address: NEWEST, network: 'sandboxnet' }],
+    ]);
+    renderApp(`/sandboxnet/${KT}/interact/getBalance`);
+    const field = await screen.findByLabelText<HTMLInputElement>('callback', {}, { timeout: 20_000 });
+    expect(screen.queryByRole('button', { name: /Fill owner/ })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Fill callback with the newest view_nat contract' }));
+    await vi.waitFor(() => expect(field.value).toBe(NEWEST));
+    expect(mock.callsTo('GET /v1/helpers/contracts/sandboxnet?tags=view_nat')).toHaveLength(1);
   });
 });

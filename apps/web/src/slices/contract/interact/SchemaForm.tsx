@@ -4,6 +4,7 @@ import type { FormValidation, RJSFValidationError, UiSchema } from '@rjsf/utils'
 import validator from '@rjsf/validator-ajv8';
 import type { JsonSchema } from '@michelscope/michelson';
 import { validateFormData } from './form-validation';
+import { TextWidget, type SchemaFormContext } from './ContractFillWidget';
 
 export type FormData = Record<string, unknown>;
 
@@ -12,7 +13,11 @@ interface Props {
   formData: FormData;
   onChange: (data: FormData) => void;
   disabled?: boolean;
+  /** Network of the 'fill' buttons of tagged contract fields. */
+  network?: string | undefined;
 }
+
+const widgets = { TextWidget };
 
 const uiSchema: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
 
@@ -45,7 +50,7 @@ export interface SchemaFormHandle {
  * spec's messages (workspace spec §5) on top of the schema's own rules.
  */
 export const SchemaForm = forwardRef(function SchemaForm(
-  { schema, formData, onChange, disabled }: Props,
+  { schema, formData, onChange, disabled, network }: Props,
   ref: ForwardedRef<SchemaFormHandle>,
 ) {
   return (
@@ -55,6 +60,8 @@ export const SchemaForm = forwardRef(function SchemaForm(
       uiSchema={uiSchema}
       formData={formData}
       validator={validator}
+      widgets={widgets}
+      formContext={{ network } satisfies SchemaFormContext}
       customValidate={customValidate(schema)}
       transformErrors={transformErrors}
       showErrorList={false}

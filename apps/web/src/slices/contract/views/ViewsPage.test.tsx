@@ -26,13 +26,59 @@ const VIEWS = [
   },
 ];
 
-function setup(execute: unknown) {
+// A TZIP-16 off-chain view without parameter (michelsonStorageView over the storage).
+const TOTAL = {
+  michelsonStorageView: { returnType: { prim: 'nat' }, code: [{ prim: 'CAR' }] },
+};
+const METADATA = {
+  name: 'Demo',
+  views: [
+    {
+      name: 'total',
+      description: 'Total supply.',
+      implementations: [{ michelsonStorageView: 'junk' }, TOTAL],
+    },
+    { name: 'broken' },
+  ],
+};
+
+function setup(execute: unknown, metadata: unknown = null) {
   return mockFetch([
     [`GET /v1/account/sandboxnet/${KT}`, { address: KT, account_type: 'contract', operations_count: 94 }],
     [`GET /v1/contract/sandboxnet/${KT}?stats=true`, { address: KT, network: 'sandboxnet', tags: [] }],
     [`GET /v1/contract/sandboxnet/${KT}/views/schema`, VIEWS],
     [`POST /v1/contract/sandboxnet/${KT}/views/execute`, execute],
-    ['POST /metadata/v1/graphql', { data: { contract_metadata: [] } }],
+    [
+      'POST /v1/off_chain_view',
+      {
+        name: 'total',
+        kind: 'off-chain',
+        implementation: 1,
+        description: 'Total supply.',
+        typedef: [{ name: '@unit_1', type: 'unit' }],
+        schema: { type: 'object', properties: { '': { prim: 'unit' } } },
+      },
+    ],
+    [
+      'POST /metadata/v1/graphql',
+      {
+        data: {
+          contract_metadata: metadata
+            ? [
+                {
+                  network: 'sandboxnet',
+                  contract: KT,
+                  metadata,
+                  link: '',
+                  status: 3,
+                  error: '',
+                  retry_count: 0,
+                },
+              ]
+            : [],
+        },
+      },
+    ],
   ]);
 }
 
@@ -76,5 +122,29 @@ describe('views tab', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Execute' }));
     const dialog = await screen.findByRole('dialog', { name: 'Bad Request — 400' });
     expect(within(dialog).getByText('script failed: NotFound')).toBeTruthy();
+  });
+
+  it('lists off-chain views from the metadata with kind and description and runs their implementation', async () => {
+    const mock = setup([{ prim: 'nat', type: 'nat', name: '@nat_1', value: '1000' }], METADATA);
+    renderApp(`/sandboxnet/${KT}/views/total`);
+    const list = await screen.findByRole('list', { name: 'Views' }, { timeout: 20_000 });
+    expect(
+      within(list)
+        .getAllByRole('link')
+        .map((l) => l.textContent),
+    ).toEqual(['get_counteron-chain', 'get_noteon-chain', 'totalTotal supply.off-chain']);
+    // Only the well-formed view is sent to the form builder.
+    expect(mock.callsTo('POST /v1/off_chain_view').map((c) => c.body)).toEqual([METADATA.views[0]]);
+    expect(await screen.findByText("This implementation doesn't have parameters")).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Execute' }));
+    const dialog = await screen.findByRole('dialog', { name: 'View result' });
+    expect(within(dialog).getByRole('tree').textContent).toContain('1,000');
+    expect(mock.callsTo(`POST /v1/contract/sandboxnet/${KT}/views/execute`)[0]?.body).toEqual({
+      kind: 'off-chain',
+      name: 'total',
+      implementation: 1,
+      data: {},
+      view: TOTAL,
+    });
   });
 });

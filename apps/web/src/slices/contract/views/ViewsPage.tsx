@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
@@ -17,13 +17,20 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { parseMiguelList } from '../../../api/contract-parse';
-import { runView, viewFormsQuery, ViewExecutionError, type ViewForm } from '../../../api/workspace-api';
+import { viewFormsQuery, ViewExecutionError, type ViewForm } from '../../../api/workspace-api';
 import { MiguelTree } from '../../../shared/micheline/MiguelTree';
 import { EmptyState } from '../../../shared/ui/EmptyState';
 import { ContractFrame } from '../ContractFrame';
 import type { ContractPageData } from '../useContractPage';
 import { SchemaForm, type FormData, type SchemaFormHandle } from '../interact/SchemaForm';
-import { errorTitle, hasParameters, NO_PARAMETERS } from './view-logic';
+import { errorTitle, hasParameters, NO_IMPLEMENTATION_PARAMETERS, NO_PARAMETERS } from './view-logic';
+import {
+  executeView,
+  metadataViews,
+  OFF_CHAIN_ERROR,
+  offChainViewsQuery,
+  type OffChainView,
+} from './offchain-views';
 
 /** /{network}/{address}/views/{view?} */
 export function ViewsPage() {
@@ -35,49 +42,77 @@ function ViewsTab({ data }: { data: ContractPageData }) {
   const params = useParams();
   const navigate = useNavigate();
   const views = useQuery(viewFormsQuery(network, address));
-  const list = views.data ?? [];
+  const declared = useMemo(() => metadataViews(data.metadata?.metadata), [data.metadata]);
+  const offChain = useQuery(offChainViewsQuery(network, address, declared));
+  const list = useMemo<(ViewForm | OffChainView)[]>(
+    () => [...(views.data ?? []), ...(offChain.data ?? [])],
+    [views.data, offChain.data],
+  );
   const selected = list.find((v) => v.name === params.view) ?? null;
   const base = `/${network}/${address}/views`;
+  const pending =
+    views.isPending || (declared.length > 0 && offChain.isPending) || data.metadata === undefined;
+  const loadError = views.error ?? offChain.error;
 
   useEffect(() => {
-    if (!views.data?.length || selected) return;
-    void navigate(`${base}/${encodeURIComponent(views.data[0]!.name)}`, { replace: true });
-  }, [views.data, selected, base, navigate]);
+    if (pending || !list.length || selected) return;
+    void navigate(`${base}/${encodeURIComponent(list[0]!.name)}`, { replace: true });
+  }, [pending, list, selected, base, navigate]);
 
-  if (views.isPending) return <Skeleton variant="rounded" height={200} aria-label="Loading views" />;
-  if (list.length === 0) return <EmptyState title="Nothing found" text="This contract has no views." />;
+  if (pending) return <Skeleton variant="rounded" height={200} aria-label="Loading views" />;
+  const alert = loadError ? (
+    <Alert severity="error" sx={{ mb: 2 }}>
+      {OFF_CHAIN_ERROR(loadError.message)}
+    </Alert>
+  ) : null;
+  if (list.length === 0)
+    return (
+      <>
+        {alert}
+        <EmptyState title="Nothing found" text="This contract has no views." />
+      </>
+    );
   return (
-    <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '280px 1fr' }, gap: 2 }}>
-      <Paper variant="outlined">
-        <List aria-label="Views" dense>
-          {list.map((v) => (
-            <ListItemButton
-              key={`${v.kind}:${v.name}`}
-              component={RouterLink}
-              to={`${base}/${encodeURIComponent(v.name)}`}
-              replace
-              selected={v === selected}
-            >
-              <ListItemText
-                primary={v.name}
-                secondary={v.description || null}
-                slotProps={{ primary: { sx: { fontFamily: 'monospace' } } }}
-              />
-              <Chip size="small" label={v.kind} />
-            </ListItemButton>
-          ))}
-        </List>
-      </Paper>
-      <Paper variant="outlined" sx={{ p: 2, minWidth: 0 }}>
-        {selected ? (
-          <ViewPanel key={selected.name} network={network} address={address} view={selected} />
-        ) : null}
-      </Paper>
-    </Box>
+    <>
+      {alert}
+      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '280px 1fr' }, gap: 2 }}>
+        <Paper variant="outlined">
+          <List aria-label="Views" dense>
+            {list.map((v) => (
+              <ListItemButton
+                key={`${v.kind}:${v.name}`}
+                component={RouterLink}
+                to={`${base}/${encodeURIComponent(v.name)}`}
+                replace
+                selected={v === selected}
+              >
+                <ListItemText
+                  primary={v.name}
+                  secondary={v.description || null}
+                  slotProps={{ primary: { sx: { fontFamily: 'monospace' } } }}
+                />
+                <Chip size="small" label={v.kind} />
+              </ListItemButton>
+            ))}
+          </List>
+        </Paper>
+        <Paper variant="outlined" sx={{ p: 2, minWidth: 0 }}>
+          {selected ? (
+            <ViewPanel
+              key={`${selected.kind}:${selected.name}`}
+              network={network}
+              address={address}
+              view={selected}
+            />
+          ) : null}
+        </Paper>
+      </Box>
+    </>
   );
 }
 
-function ViewPanel({ network, address, view }: { network: string; address: string; view: ViewForm }) {
+function ViewPanel(props: { network: string; address: string; view: ViewForm | OffChainView }) {
+  const { network, address, view } = props;
   const formRef = useRef<SchemaFormHandle>(null);
   const [formData, setFormData] = useState<FormData>({});
   const [busy, setBusy] = useState(false);
@@ -90,11 +125,12 @@ function ViewPanel({ network, address, view }: { network: string; address: strin
     setBusy(true);
     try {
       setResult(
-        await runView(network, address, {
+        await executeView(network, address, {
           kind: view.kind,
           name: view.name,
           implementation: view.implementation,
           data: withParams ? formData : {},
+          ...('source' in view ? { view: view.source } : {}),
         }),
       );
     } catch (e) {
@@ -124,7 +160,9 @@ function ViewPanel({ network, address, view }: { network: string; address: strin
           <SchemaForm ref={formRef} schema={view.schema} formData={formData} onChange={setFormData} />
         </Box>
       ) : (
-        <Typography color="text.secondary">{NO_PARAMETERS}</Typography>
+        <Typography color="text.secondary">
+          {view.kind === 'off-chain' ? NO_IMPLEMENTATION_PARAMETERS : NO_PARAMETERS}
+        </Typography>
       )}
       <Box>
         <Button variant="contained" disabled={busy} onClick={() => void execute()}>

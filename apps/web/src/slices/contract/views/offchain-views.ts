@@ -1,0 +1,96 @@
+/**
+ * Off-chain views of the Views tab: the TZIP-16 `views` of the contract metadata, each turned into a
+ * parameter form by POST /v1/off_chain_view, and executed by POST …/views/execute with kind off-chain
+ * and the chosen implementation. Metadata is untrusted: only well-formed views are kept.
+ */
+import { queryOptions } from '@tanstack/react-query';
+import { API_BASE, requestJson } from '../../../api/client';
+import { parseViewForms, ViewExecutionError, type ViewForm } from '../../../api/workspace-api';
+
+export const OFF_CHAIN_ERROR = (error: string) => `Error while fetching off-chain views: ${error}`;
+
+const isObj = (x: unknown): x is Record<string, unknown> =>
+  typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** A TZIP-16 view as declared in the metadata. */
+export interface MetadataView {
+  name: string;
+  description?: string;
+  implementations: unknown[];
+}
+
+/** The `views` of a metadata document that have a name and a list of implementations. */
+export function metadataViews(doc: unknown): MetadataView[] {
+  if (!isObj(doc) || !Array.isArray(doc.views)) return [];
+  return doc.views.filter(isObj).flatMap((v) => {
+    if (typeof v.name !== 'string' || !v.name || !Array.isArray(v.implementations)) return [];
+    return [
+      {
+        name: v.name,
+        ...(typeof v.description === 'string' ? { description: v.description } : {}),
+        implementations: v.implementations,
+      },
+    ];
+  });
+}
+
+/** An off-chain view form with the implementation it runs. */
+export interface OffChainView extends ViewForm {
+  source: unknown;
+}
+
+/** POST /v1/off_chain_view for each view (null answers: no michelsonStorageView, left out). */
+export async function fetchOffChainViews(
+  views: MetadataView[],
+  signal?: AbortSignal,
+): Promise<OffChainView[]> {
+  const out: OffChainView[] = [];
+  for (const view of views) {
+    const { body } = await requestJson(`${API_BASE}/off_chain_view`, { method: 'POST', body: view, signal });
+    const [form] = parseViewForms(body === null ? [] : [body]);
+    if (!form) continue;
+    out.push({ ...form, kind: 'off-chain', source: view.implementations[form.implementation] });
+  }
+  return out;
+}
+
+export const offChainViewsQuery = (network: string, address: string, views: MetadataView[]) =>
+  queryOptions({
+    queryKey: ['off_chain_views', network, address, views] as const,
+    queryFn: ({ signal }) => fetchOffChainViews(views, signal),
+    staleTime: 60_000,
+    retry: false,
+    enabled: views.length > 0,
+    meta: { silent: true },
+  });
+
+/** POST …/views/execute for an on-chain (name) or off-chain (implementation in `view`) view. */
+export async function executeView(
+  network: string,
+  address: string,
+  body: { kind: string; name: string; implementation: number; data: unknown; view?: unknown },
+): Promise<unknown> {
+  let statusText = '';
+  const url = `${API_BASE}/contract/${encodeURIComponent(network)}/${encodeURIComponent(address)}/views/execute`;
+  try {
+    const res = await requestJson(url, {
+      method: 'POST',
+      body,
+      errorMessage: (response, text) => {
+        statusText = response.statusText;
+        try {
+          const parsed: unknown = JSON.parse(text);
+          if (isObj(parsed) && typeof parsed.message === 'string') return parsed.message;
+        } catch {
+          // not JSON
+        }
+        return text || response.statusText;
+      },
+    });
+    return res.body;
+  } catch (e) {
+    if (e instanceof Error && 'status' in e && typeof e.status === 'number' && e.status > 0)
+      throw new ViewExecutionError(e.message, e.status, statusText);
+    throw e;
+  }
+}
