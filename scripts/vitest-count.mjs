@@ -28,12 +28,26 @@ try {
   passed = report.numPassedTests ?? 0;
   failed = report.numFailedTests ?? 0;
   // A file that fails to load has no failed test of its own: count it once.
-  if (failed === 0) failed = report.numFailedTestSuites ?? 0;
+  if (failed === 0) failed = (report.testResults ?? []).filter((f) => f.status === 'failed').length;
   skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  // Name what failed right above the count line, so a log cut to its end still says which file and why.
+  for (const file of report.testResults ?? []) {
+    const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    if (file.status !== 'failed' && failedTests.length === 0) continue;
+    const where = path.relative(process.cwd(), file.name);
+    if (failedTests.length === 0) console.log(`${label} FAILED FILE ${where}: ${oneLine(file.message)}`);
+    for (const t of failedTests)
+      console.log(`${label} FAILED ${where} > ${t.fullName}: ${oneLine(t.failureMessages?.[0])}`);
+  }
 } catch {
   failed = 1; // no report: the runner itself failed
 }
-if (run.status !== 0 && failed === 0) failed = 1;
+if (run.status !== 0 && failed === 0) {
+  console.log(
+    `${label} FAILED: the runner exited with ${run.status} (unhandled error or hook failure; see above)`,
+  );
+  failed = 1;
+}
 console.log(`${label}: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 if (process.env.MS_RESULTS_DIR) {
   writeFileSync(
@@ -42,3 +56,12 @@ if (process.env.MS_RESULTS_DIR) {
   );
 }
 process.exit(failed > 0 ? 1 : 0);
+
+/** First 300 characters of a message on one line, without terminal colours. */
+function oneLine(text) {
+  // eslint-disable-next-line no-control-regex
+  return String(text ?? '')
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .replace(/\s+/g, ' ')
+    .slice(0, 300);
+}
