@@ -128,6 +128,20 @@ export class ChainStore {
     this.remember(block.header.level, block);
   }
 
+  /** Drops the blocks above `level` from the log (test-only forks of the chain). */
+  truncate(level: number): void {
+    const next = this.index[level + 1];
+    if (!next) return;
+    fs.ftruncateSync(this.fd, next.offset);
+    fs.fsyncSync(this.fd);
+    for (let l = this.index.length - 1; l > level; l--) {
+      this.byHash.delete(this.index[l]!.hash);
+      this.cache.delete(l);
+    }
+    this.index.length = level + 1;
+    this.size = next.offset;
+  }
+
   get(level: number): StoredBlock | undefined {
     const entry = this.index[level];
     if (!entry) return undefined;

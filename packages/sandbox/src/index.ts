@@ -4,3 +4,4 @@ export { BOOTSTRAP_ACCOUNTS } from './accounts';
 export { sandboxRpcPlugin } from './rpc-plugin';
 export { startStandaloneSandbox } from './standalone';
 export { CHAIN_ID, PROTOCOL } from './protocol';
+export { injectAs } from './inject-as';

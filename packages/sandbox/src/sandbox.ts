@@ -224,7 +224,10 @@ export class Sandbox {
     return this.exclusive(async () => {
       const pred = this.head;
       const level = pred.header.level + 1;
-      const timestamp = isoSeconds(Math.max(nowMs, Date.parse(pred.header.timestamp) + 1000));
+      let ms = Math.max(nowMs, Date.parse(pred.header.timestamp) + 1000);
+      if (this.forkFloor?.level === level) ms = Math.max(ms, this.forkFloor.ms);
+      this.forkFloor = undefined;
+      const timestamp = isoSeconds(ms);
       const blockState = this.state.fork();
       const entries: OperationEntry[] = [];
       let fees = 0n;
@@ -275,6 +278,39 @@ export class Sandbox {
       });
       for (const listener of this.headListeners) listener(block);
       return block;
+    });
+  }
+
+  /** After `forkFrom`: the first block of the new branch is later than the discarded one. */
+  private forkFloor: { level: number; ms: number } | undefined;
+
+  /**
+   * Test-only control (no RPC serves it): forks the chain at `level`, as a reorg does on a real
+   * network. The blocks above `level` are discarded (their state changes undone, the block log
+   * truncated, the snapshot rewritten) and the mempool emptied; the next blocks make another branch
+   * from there. The first of them gets a timestamp after the discarded block's at its level, so its
+   * hash differs even when it holds the same operations. Returns the discarded blocks.
+   */
+  forkFrom(level: number): Promise<StoredBlock[]> {
+    return this.exclusive(async () => {
+      if (!Number.isInteger(level) || level < 0 || level > this.headLevel)
+        throw new Error(`cannot fork at level ${level}: the head is at ${this.headLevel}`);
+      const discarded: StoredBlock[] = [];
+      for (let l = this.headLevel; l > level; l--) {
+        const block = this.store.get(l)!;
+        discarded.unshift(block);
+        for (const [k, v] of Object.entries(block.undo ?? {})) this.state.kv.set(k, v);
+      }
+      if (discarded.length === 0) return [];
+      this.store.truncate(level);
+      this.forkFloor = { level: level + 1, ms: Date.parse(discarded[0]!.header.timestamp) + 1000 };
+      this.historic.clear();
+      this.mempool = [];
+      this.mempoolState = this.state.fork();
+      this.rejections.newHead();
+      this.store.writeSnapshot({ level, hash: this.head.hash, state: this.state.kv.toJSON() });
+      this.log(`sandbox: forked at level ${level}, ${discarded.length} block(s) discarded`);
+      return discarded;
     });
   }
 

@@ -1,0 +1,224 @@
+/**
+ * Reorg proof on the real sandbox chain: the seeded chain is indexed, then forked a few blocks below its
+ * head (the sandbox's test-only `forkFrom`) and extended with other operations while the indexer keeps
+ * following. The indexer must revert the abandoned blocks (their operations, contracts, big-map diffs,
+ * tickets… gone) and apply the new branch, ending with the same rows (every table, see table-dump.ts)
+ * as a clean index of the final chain.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describeDb } from '@michelscope/db/testing';
+import { BOOTSTRAP_ACCOUNTS, injectAs, Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Db } from '@michelscope/db';
+import { startIndexer } from '../src';
+import { waitFor } from './fake-node';
+import { dumpTables } from './table-dump';
+
+type Account = (typeof BOOTSTRAP_ACCOUNTS)[number];
+const [b1, b2, b3, b4] = BOOTSTRAP_ACCOUNTS as unknown as [Account, Account, Account, Account];
+/** Blocks of the seeded chain abandoned by the fork, and blocks of the new branch (a longer one). */
+const ABANDONED = 5;
+const NEW_BRANCH = 8;
+
+/** Table-by-table comparison with a short report (the first differing rows, cut) instead of a huge diff. */
+function expectSame(actual: Record<string, string[]>, expected: Record<string, string[]>): void {
+  const report: string[] = [];
+  for (const t of Object.keys(expected)) {
+    const a = new Set(actual[t]);
+    const e = new Set(expected[t]);
+    const extra = [...a].filter((x) => !e.has(x));
+    const missing = [...e].filter((x) => !a.has(x));
+    if (extra.length || missing.length)
+      report.push(
+        `${t}: ${extra.length} extra, ${missing.length} missing; e.g. +${extra[0]?.slice(0, 400)} -${missing[0]?.slice(0, 400)}`,
+      );
+  }
+  expect(report).toEqual([]);
+}
+
+async function count(db: Db, network: string, table: 'blocks' | 'operations', hashes: string[]) {
+  if (hashes.length === 0) return 0;
+  const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)}
+    WHERE network = ${network} AND hash IN (${sql.join(hashes)})`.execute(db);
+  return r.rows[0]!.n;
+}
+
+async function storedHash(db: Db, network: string, level: number): Promise<string | undefined> {
+  const r = await sql<{
+    hash: string;
+  }>`SELECT hash FROM blocks WHERE network = ${network} AND level = ${level}`.execute(db);
+  return r.rows[0]?.hash;
+}
+
+describeDb('a fork of the sandbox chain', ({ db }) => {
+  let sandbox: Sandbox;
+  let app: FastifyInstance;
+  let rpcUrl = '';
+  const contracts: Record<string, string> = {};
+  const dir = mkdtempSync(path.join(tmpdir(), 'ms-sandbox-reorg-'));
+  beforeAll(async () => {
+    const lines: string[] = [];
+    sandbox = await Sandbox.open({
+      dataDir: dir,
+      blockTimeMs: 3_600_000,
+      seed: true,
+      log: (l) => lines.push(l),
+    });
+    for (const m of (lines.find((l) => l.includes('demo seed:')) ?? '').matchAll(/(\w+)=(KT1\w+)/g))
+      contracts[m[1]!] = m[2]!;
+    app = Fastify({ forceCloseConnections: true });
+    await app.register(sandboxRpcPlugin(sandbox));
+    rpcUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+  }, 180_000);
+  afterAll(async () => {
+    await app?.close();
+    await sandbox?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reverts the abandoned blocks, applies the new branch, and ends equal to a clean index of the final chain', async () => {
+    expect(Object.keys(contracts)).toContain('fa12');
+    const logs: string[] = [];
+    const indexer = startIndexer({
+      db: db(),
+      network: 'forked',
+      rpcUrl,
+      startLevel: 1,
+      pollIntervalMs: 50,
+      log: (l) => logs.push(l),
+    });
+    const oldHead = sandbox.headLevel;
+    const forkLevel = oldHead - ABANDONED;
+    const abandonedBlocks: string[] = [];
+    const abandonedOps: string[] = [];
+    const newOps: string[] = [];
+    try {
+      await waitFor(() => indexer.status().level === oldHead, 120_000, 'the seeded head');
+      // The abandoned blocks are indexed, with rows in many tables (calls, CREATE_CONTRACT, tickets…).
+      for (let l = forkLevel + 1; l <= oldHead; l++) {
+        const b = sandbox.block(l)!;
+        abandonedBlocks.push(b.hash);
+        abandonedOps.push(...b.operations[3]!.map((o) => o.hash));
+      }
+      expect(abandonedOps.length).toBeGreaterThan(10);
+      expect(await count(db(), 'forked', 'operations', abandonedOps)).toBeGreaterThan(abandonedOps.length);
+
+      const discarded = await sandbox.forkFrom(forkLevel);
+      expect(discarded.map((b) => b.hash)).toEqual(abandonedBlocks);
+      // The new branch, longer than the abandoned one, with other operations: a token transfer (big-map
+      // update), a note (big-map key added), an origination with a big map, an event, tez, a smart rollup.
+      const counterCode = sandbox.pendingState().contract(contracts.counter!)!;
+      for (let i = 0; i < NEW_BRANCH; i++) {
+        const send = async (from: Account, contents: Array<Record<string, unknown>>) =>
+          newOps.push(await injectAs(sandbox, from, contents));
+        if (i === 0) {
+          await send(b1, [
+            {
+              kind: 'transaction',
+              amount: '0',
+              destination: contracts.fa12,
+              parameters: {
+                entrypoint: 'transfer',
+                value: {
+                  prim: 'Pair',
+                  args: [{ string: b1.pkh }, { prim: 'Pair', args: [{ string: b4.pkh }, { int: '777' }] }],
+                },
+              },
+            },
+          ]);
+          await send(b3, [
+            {
+              kind: 'transaction',
+              amount: '0',
+              destination: contracts.counter,
+              parameters: {
+                entrypoint: 'note',
+                value: { prim: 'Pair', args: [{ string: 'fork' }, { int: '1' }] },
+              },
+            },
+          ]);
+        }
+        if (i === 2)
+          await send(b2, [
+            {
+              kind: 'origination',
+              balance: '0',
+              script: {
+                code: counterCode.code,
+                storage: {
+                  prim: 'Pair',
+                  args: [{ int: '9' }, [{ prim: 'Elt', args: [{ string: 'n' }, { int: '2' }] }]],
+                },
+              },
+            },
+          ]);
+        if (i === 3)
+          await send(b3, [
+            {
+              kind: 'transaction',
+              amount: '0',
+              destination: contracts.counter,
+              parameters: { entrypoint: 'increment', value: { int: '5' } },
+            },
+          ]);
+        if (i === 4) await send(b4, [{ kind: 'transaction', amount: '1234567', destination: b1.pkh }]);
+        if (i === 5)
+          await send(b2, [
+            {
+              kind: 'smart_rollup_originate',
+              pvm_kind: 'wasm_2_0_0',
+              kernel: '0061736d01000000',
+              parameters_ty: { prim: 'nat' },
+            },
+          ]);
+        await sandbox.bakeBlock();
+      }
+      expect(sandbox.headLevel).toBe(forkLevel + NEW_BRANCH);
+      const head = sandbox.head;
+      await waitFor(
+        async () =>
+          indexer.status().level === head.header.level &&
+          (await storedHash(db(), 'forked', head.header.level)) === head.hash,
+        120_000,
+        'the new branch',
+      );
+      expect(indexer.status().lastError, logs.join('\n')).toBeUndefined();
+    } finally {
+      await indexer.stop();
+    }
+    expect(
+      logs.some((l) => /reorg: reverted/.test(l)),
+      logs.join('\n'),
+    ).toBe(true);
+
+    // Nothing of the abandoned branch is left; all of the new one is there, block by block.
+    expect(await count(db(), 'forked', 'blocks', abandonedBlocks)).toBe(0);
+    expect(await count(db(), 'forked', 'operations', abandonedOps)).toBe(0);
+    expect(await count(db(), 'forked', 'operations', newOps)).toBeGreaterThanOrEqual(newOps.length);
+    for (let l = 1; l <= sandbox.headLevel; l++)
+      expect(await storedHash(db(), 'forked', l)).toBe(sandbox.block(l)!.hash);
+
+    // Every table equals a clean index of the final chain.
+    const clean = startIndexer({
+      db: db(),
+      network: 'clean',
+      rpcUrl,
+      startLevel: 1,
+      pollIntervalMs: 50,
+      log: () => {},
+    });
+    try {
+      await waitFor(() => clean.status().level === sandbox.headLevel, 120_000, 'the clean run');
+      expect(clean.status().lastError).toBeUndefined();
+    } finally {
+      await clean.stop();
+    }
+    const expected = await dumpTables(db(), 'clean');
+    expect(expected.smart_rollups!.length).toBe(2);
+    expectSame(await dumpTables(db(), 'forked'), expected);
+  }, 400_000);
+});
