@@ -36,7 +36,10 @@ export async function startServer(opts: {
   dataDir: string;
   port?: number;
   env?: Record<string, string>;
+  /** How long to wait for the first answer of /v1/config (default 60 s; a loaded machine needs more). */
+  timeoutMs?: number;
 }): Promise<RunningServer> {
+  const timeoutMs = opts.timeoutMs ?? 60_000;
   const port = opts.port ?? (await freePort());
   const child: ChildProcess = spawn(
     process.execPath,
@@ -52,7 +55,7 @@ export async function startServer(opts: {
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${output}`);
     try {
@@ -63,7 +66,7 @@ export async function startServer(opts: {
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`server did not answer within 60 s:\n${output}`);
+      throw new Error(`server did not answer within ${Math.round(timeoutMs / 1000)} s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -124,4 +127,33 @@ export async function waitFor<T>(what: string, ms: number, check: () => Promise<
       throw new Error(`timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`);
     await new Promise((r) => setTimeout(r, 500));
   }
+}
+
+let axeSource: string | undefined;
+
+/**
+ * Runs axe-core in the page (all rules, colour contrast included) and returns its serious and critical
+ * violations as readable lines: `rule: help (selectors)`. An empty list means the page passes.
+ */
+export async function axeViolations(page: import('playwright-core').Page): Promise<string[]> {
+  if (axeSource === undefined) {
+    const { createRequire } = await import('node:module');
+    const { readFile } = await import('node:fs/promises');
+    const require = createRequire(import.meta.url);
+    axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+  }
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: typeof import('axe-core') }).axe;
+    const result = await axe.run({ resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact ?? null,
+      help: v.help,
+      targets: v.nodes.map((n) => n.target.join(' ')),
+    }));
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.targets.slice(0, 5).join(', ')})`);
 }

@@ -1,5 +1,5 @@
-import { useId, useState, type MouseEvent } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { lazy, Suspense, useId, useState, type MouseEvent } from 'react';
+import { Link as RouterLink, useLocation } from 'react-router';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -17,15 +17,20 @@ import { FavouritesMenu } from '../../features/bookmarks/FavouritesMenu';
 import { ThemeSwitch } from '../../features/theme/ThemeSwitch';
 import { SOCIAL_LINKS } from '../../shared/config/social-links';
 import { useAppConfig } from '../../shared/config/useAppConfig';
-import { headerNavLinks } from './header-links';
+import { headerNavLinks, showsHeaderSearch } from './header-links';
+
+const HeaderSearch = lazy(() => import('../../slices/home/HeaderSearch'));
 
 /**
  * The brand header: "Michelscope" (home), Search, Networks, Deploy, social links and the theme switch.
- * Below the md breakpoint the links and socials collapse into a menu ("Open menu").
+ * Below the md breakpoint the links and socials collapse into a menu ("Open menu"). Pages other than home
+ * and search carry the search box in the header (from the sm breakpoint up).
  */
 export function Header() {
   const config = useAppConfig();
   const links = headerNavLinks(config);
+  const { pathname } = useLocation();
+  const withSearch = showsHeaderSearch(pathname);
   const menuId = useId();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const open = anchor !== null;
@@ -52,7 +57,19 @@ export function Header() {
             ))}
           </Box>
 
-          <Box sx={{ flexGrow: 1 }} />
+          <Box sx={{ flexGrow: 1, display: 'flex', justifyContent: 'center', minWidth: 0, px: { sm: 2 } }}>
+            {withSearch ? (
+              <Box
+                role="search"
+                aria-label="Site"
+                sx={{ display: { xs: 'none', sm: 'block' }, width: '100%', maxWidth: 480 }}
+              >
+                <Suspense fallback={null}>
+                  <HeaderSearch />
+                </Suspense>
+              </Box>
+            ) : null}
+          </Box>
 
           <Box sx={{ display: { xs: 'none', md: 'flex' } }}>
             {SOCIAL_LINKS.map(({ label, href, Icon }) => (

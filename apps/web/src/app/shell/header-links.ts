@@ -16,3 +16,8 @@ export function headerNavLinks(config: Pick<ConfigResponse, 'networks' | 'sandbo
     { label: 'Deploy', to: '/deploy' },
   ];
 }
+
+/** Home and the search page have their own search box; every other page has one in the header. */
+export function showsHeaderSearch(pathname: string): boolean {
+  return pathname !== '/' && pathname !== '/search';
+}

@@ -74,8 +74,14 @@ function fromHistory(item: HistoryItem, index: number): Option {
   };
 }
 
+interface SearchBoxProps {
+  /** `header`: the small box of the page header (no floating label, cleared after it navigates). */
+  variant?: 'home' | 'header';
+}
+
 /** The home search box: suggestions (debounced 200 ms) or, while empty, the 10 most recent searches. */
-export function SearchBox() {
+export function SearchBox({ variant = 'home' }: SearchBoxProps) {
+  const inHeader = variant === 'header';
   const config = useAppConfig();
   const navigate = useNavigate();
   const [input, setInput] = useState('');
@@ -97,6 +103,7 @@ export function SearchBox() {
 
   const open = (path: string, entry: HistoryItem) => {
     setHistory(addToHistory(browserStorage(), entry));
+    if (inHeader) setInput('');
     void navigate(path);
   };
 
@@ -152,11 +159,12 @@ export function SearchBox() {
           ) : null}
         </Box>
       )}
+      size={inHeader ? 'small' : 'medium'}
       renderInput={(params) => (
         <TextField
           {...params}
-          label="Search"
-          placeholder="Search anything: address, entrypoint, token, operation hash…"
+          {...(inHeader ? {} : { label: 'Search' })}
+          placeholder={inHeader ? 'Search…' : 'Search anything: address, entrypoint, token, operation hash…'}
           slotProps={{
             ...params.slotProps,
             htmlInput: {
