@@ -1,8 +1,9 @@
 /**
  * bcdhub's smaller parser tests (../shared/fixtures/bcd-golden/operation-parsers-misc.json) run through our
  * real parser: operation-result parsing (3 cases) through `parseGroup`/`BlockBuilder`/the Babylon era handler,
- * and the storage parsers (Babylon transaction, Alpha origination) through `parseBlockOperations` + `applyBlock`
- * (big-map key states are computed when a block is stored). The 2 lambda-migration cases are covered in
+ * and the storage parsers (Babylon transaction through the Babylon era, Alpha origination through the alpha era
+ * of pre-Babylon protocols) with `parseBlockOperations` + `applyBlock` (big-map key states are computed when a
+ * block is stored). The 2 lambda-migration cases are covered in
  * packages/michelson/test/helpers.test.ts.
  *
  * Field mapping (theirs -> ours): status -> operations.status; consumed_gas -> operations.consumed_gas;
@@ -10,11 +11,12 @@
  * operations.destination + the AccountDelta of that address (type, *_count); ticket_updates -> ticketUpdates
  * rows and operations.ticket_updates_count; deffated_storage -> operations.storage; big_map_diffs[] ->
  * big_map_diffs rows as stored by applyBlock {ptr, key_hash, key, value, contract, level, timestamp}; big_map_states[] -> big_map_states rows {ptr, contract, key_hash, key, value, removed,
- * last_update_level, last_update_time}; count is a known gap (COUNT_GAP below).
+ * last_update_level, last_update_time, count} (count: a deliberate difference, COUNT_DIFFERENCE below).
  *
  * Deliberate differences, as documented in test/golden.test.ts:
  * - gas: consumed_gas-only receipts give gas × 1000 milligas (bcdhub × 100, §11.15);
- * - account rows are per-block counters: the account's level/last_action are not compared.
+ * - account rows are per-block counters: the account's level/last_action are not compared;
+ * - big_map_states.count counts every diff of the key (the reference stores one less, see COUNT_DIFFERENCE).
  * protocol_id (a database surrogate id in both) is not compared.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -25,7 +27,7 @@ import { describeDb } from '@michelscope/db/testing';
 import { applyBlock, type BlockData, type ProtocolRecord } from '@michelscope/db/write';
 import { parseBlockOperations } from '../src/parse/block';
 import { BlockBuilder } from '../src/parse/builder';
-import { babylonEra } from '../src/parse/era';
+import { alphaEra, babylonEra, type EraHandler } from '../src/parse/era';
 import { parseGroup } from '../src/parse/operations';
 import { buildScript, type ContractInfo } from '../src/parse/scripts';
 import { blockHash, SEOUL } from './fake-node';
@@ -98,11 +100,16 @@ const UNIT_SCRIPT = {
 const goTime = (t: string | null): Date =>
   new Date(t === null ? '2020-01-01T00:00:00Z' : `${t.replace(/ \(.*\)$/, '')}Z`);
 
-const ctxFor = (level: number, timestamp: Date, known: Map<string, ContractInfo>) => ({
+const ctxFor = (
+  level: number,
+  timestamp: Date,
+  known: Map<string, ContractInfo>,
+  era: EraHandler = babylonEra,
+) => ({
   level,
   timestamp,
   costPerByte: 1000,
-  era: babylonEra,
+  era,
   contract: (a: string) => known.get(a),
   constant: () => undefined,
 });
@@ -202,33 +209,25 @@ it
 const storageCases = bySource('internal/parsers/storage/');
 
 /**
- * Cases that do not pass yet, with what our parser does instead (printed when skipped). Fixing them needs a
- * change in packages/indexer/src/parse, described in the reason.
+ * Deliberate difference, big_map_states.count: the reference's parser hands its states to the saver with
+ * count 0 (Go's zero value, which the golden cases show); its upsert inserts that 0 and adds 1 for each later
+ * block that writes the key (`count = big_map_state.count + 1`), so a key written once is stored and served
+ * with count 0, one short of what its API documents ("`count` = number of updates of the key", reference
+ * §6.13). Ours stores the number of diffs of the key: 1 after its first update. The test asserts ours.
  */
-const GAPS: Record<string, string> = {
-  'mainnet/KT1Fv5xCoUqEeb2TycB7ijXdAXUFH4uPnRNN':
-    "bcdhub's Alpha storage parser ignores the receipt's big_map_diff and deflates the literal big map of the " +
-    'origination storage: storage `Pair [] 1000000000000`, one diff/state at ptr -1 keyed by the literal ' +
-    '(`"tz1Mjstk…"`). Ours follows the receipt (alloc 325 + update 325 with the optimized key bytes): storage ' +
-    '`Pair 325 1000000000000`, diff at ptr 325. Needs an Alpha-era origination path in originatedStorage/' +
-    'applyBigMapEvents (src/parse/big-maps.ts) selected by a pre-Babylon era handler (src/parse/era.ts).',
-};
+const COUNT_DIFFERENCE =
+  'big_map_states.count: the reference stores 0 for a key written once (one short of its documented ' +
+  '"number of updates"); ours counts every diff of the key';
+if (storageCases.length > 0) console.warn(`[golden-misc] deliberate difference: ${COUNT_DIFFERENCE}`);
+
 /**
- * big_map_states.count: bcdhub's storage parser returns the state with count 0 (set later when saved); ours is
- * the number of diffs of the key stored so far (1 after the first update). Not a documented difference yet.
+ * The storage parser of each golden case: bcdhub's Alpha parser (alpha_test.go) is the one of protocols before
+ * Babylon, ours the alpha era (literal big map of an origination -> ptr -1 diffs, the receipt's changes unread).
  */
-const COUNT_GAP = 'big_map_states.count: bcdhub parser output 0, ours 1 (diffs of the key stored so far)';
-for (const [name, reason] of Object.entries(GAPS))
-  if (storageCases.some((c) => c.name === name)) console.warn(`[golden-misc] skipped ${name}: ${reason}`);
-if (storageCases.length > 0) console.warn(`[golden-misc] not compared: ${COUNT_GAP}`);
+const eraOf = (c: Case): EraHandler => (c.source.includes('/alpha_test.go') ? alphaEra : babylonEra);
 
 describeDb('storage parsers vs bcdhub golden outputs', ({ db }) => {
-  const run = storageCases.filter((c) => !(c.name in GAPS));
-  const gaps = storageCases.filter((c) => c.name in GAPS);
-  if (gaps.length > 0)
-    it.skip.each(gaps.map((c) => [c.name] as const))('%s (known gap, reason printed above)', () => {});
-  it.skip.each(run.map((c) => [c.name] as const))(`%s: ${COUNT_GAP}`, () => {});
-  it.skipIf(!hasShared).each(run.map((c) => [c.name, c, storageCases.indexOf(c)] as const))(
+  it.skipIf(!hasShared).each(storageCases.map((c) => [c.name, c, storageCases.indexOf(c)] as const))(
     '%s',
     async (_name, c, i) => {
       const content = c.input.content as { kind: string; destination?: string };
@@ -245,7 +244,7 @@ describeDb('storage parsers vs bcdhub golden outputs', ({ db }) => {
         known.set(op.destination.address, buildScript(toMicheline(op.script), () => undefined, c.name)!.info);
       const data: BlockData = parseBlockOperations(
         { operations: [[{ hash: GROUP_HASH, contents: [content] }]] },
-        ctxFor(op.level, timestamp, known),
+        ctxFor(op.level, timestamp, known, eraOf(c)),
         c.name,
       );
       expect(data.operations).toHaveLength(1);
@@ -324,6 +323,7 @@ describeDb('storage parsers vs bcdhub golden outputs', ({ db }) => {
           removed: s.removed,
           last_update_level: s.last_update_level,
           last_update_time: new Date(s.last_update_time as unknown as string).getTime(),
+          count: s.count,
         })),
         'big_map_states',
       ).toEqual(
@@ -336,6 +336,8 @@ describeDb('storage parsers vs bcdhub golden outputs', ({ db }) => {
           removed: s.removed,
           last_update_level: s.last_update_level,
           last_update_time: goTime(s.last_update_time).getTime(),
+          // COUNT_DIFFERENCE: the reference's 0 plus the diffs of the key (one here).
+          count: s.count + e.big_map_diffs.filter((d) => d.ptr === s.ptr && d.key_hash === s.key_hash).length,
         })),
       );
     },

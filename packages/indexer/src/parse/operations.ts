@@ -76,7 +76,15 @@ function baseRow(kind: string, c: Obj, common: Common, internal: boolean, where:
 }
 
 /** Parses one content (or internal operation) and its result into `b`. */
-function parseOne(b: BlockBuilder, kind: string, c: Obj, result: Obj, common: Common, internal: boolean, where: string): void {
+function parseOne(
+  b: BlockBuilder,
+  kind: string,
+  c: Obj,
+  result: Obj,
+  common: Common,
+  internal: boolean,
+  where: string,
+): void {
   const row = baseRow(kind, c, common, internal, where);
   row.status = status(result, `${where} result`);
   const applied = row.status === 'applied';
@@ -126,20 +134,32 @@ function parseOne(b: BlockBuilder, kind: string, c: Obj, result: Obj, common: Co
       row.allocated_destination_contract = true;
       if (!applied) break;
       const originated = arr(result.originated_contracts, `${where} originated_contracts`);
-      const addr = originated.length > 0 ? address({ a: originated[0] }, 'a', `${where} originated_contracts`) : null;
+      const addr =
+        originated.length > 0 ? address({ a: originated[0] }, 'a', `${where} originated_contracts`) : null;
       row.destination = addr;
       if (result.allocated_destination_contract === false) row.allocated_destination_contract = false;
       if (!addr || !isObj(c.script)) break;
       const script = obj(c.script, `${where} script`);
       const built = buildScript(micheline(script.code, `${where} code`), (a) => b.constant(a), where);
       if (!built) break;
-      const events = b.ctx.era.bigMapEvents(result, `${where} result`);
-      const { storage, names } = originatedStorage(built.info.storage, micheline(script.storage, `${where} storage`), events);
+      const initial = micheline(script.storage, `${where} storage`);
+      const literal = b.ctx.era.originationBigMaps?.(built.info.storage, initial, `${where} storage`);
+      const events = literal?.events ?? b.ctx.era.bigMapEvents(result, `${where} result`);
+      const { storage, names } = literal
+        ? { storage: literal.storage, names: new Map<number, string | null>() }
+        : originatedStorage(built.info.storage, initial, events);
       row.storage = storage;
       row.tags = built.info.tags & OPERATION_TAGS;
       b.addScript(built.row);
       b.addContract(addr, built.info);
-      b.data.contracts.push({ op, address: addr, manager: row.source, delegate: row.delegate, script_hash: built.row.hash, tags: built.info.tags });
+      b.data.contracts.push({
+        op,
+        address: addr,
+        manager: row.source,
+        delegate: row.delegate,
+        script_hash: built.row.hash,
+        tags: built.info.tags,
+      });
       b.contractSearchDocument(addr, built.row, built.info.tags);
       const r = applyBigMapEvents(b, events, addr, op, common.temps, names);
       row.big_map_diffs_count = r.diffs;
@@ -153,7 +173,8 @@ function parseOne(b: BlockBuilder, kind: string, c: Obj, result: Obj, common: Co
       row.payload = value;
       if (applied) {
         const addr = str(result, 'global_address', where);
-        if (!/^expr[1-9A-HJ-NP-Za-km-z]{50}$/.test(addr)) throw new InvalidNodeDataError(`${where}: invalid global_address`);
+        if (!/^expr[1-9A-HJ-NP-Za-km-z]{50}$/.test(addr))
+          throw new InvalidNodeDataError(`${where}: invalid global_address`);
         b.addConstant(addr, value, op);
       }
       break;
@@ -186,12 +207,20 @@ function parseOne(b: BlockBuilder, kind: string, c: Obj, result: Obj, common: Co
         kernel: optStr(c, 'kernel', where) ?? '',
         type,
       });
-      b.data.searchDocuments.push({ kind: 'smart_rollup', key: addr, title: addr, body: optStr(c, 'pvm_kind', where) ?? '' });
+      b.data.searchDocuments.push({
+        kind: 'smart_rollup',
+        key: addr,
+        title: addr,
+        body: optStr(c, 'pvm_kind', where) ?? '',
+      });
       break;
     }
     case 'smart_rollup_execute_outbox_message':
       row.destination = address(c, 'rollup', where);
-      row.payload = { cemented_commitment: optStr(c, 'cemented_commitment', where), output_proof: optStr(c, 'output_proof', where) };
+      row.payload = {
+        cemented_commitment: optStr(c, 'cemented_commitment', where),
+        output_proof: optStr(c, 'output_proof', where),
+      };
       if (applied) ticketsRaw = result.ticket_updates ?? result.ticket_receipt;
       break;
     default: {
@@ -214,14 +243,16 @@ function parseOne(b: BlockBuilder, kind: string, c: Obj, result: Obj, common: Co
       row.allocated_destination_contract_burned = ALLOCATION_BYTES * cpb;
       row.burned += row.allocated_destination_contract_burned;
     }
-    if (ticketsRaw !== undefined) row.ticket_updates_count = b.ticketUpdates(ticketsRaw, op, `${where} ticket_updates`);
+    if (ticketsRaw !== undefined)
+      row.ticket_updates_count = b.ticketUpdates(ticketsRaw, op, `${where} ticket_updates`);
     if (lambda && row.destination) {
       b.data.migrations.push({ op, kind: 'lambda', contract: row.destination, hash: row.hash });
       b.touch(row.destination, 'migrations_count');
     }
   }
   b.touch(row.source, 'operations_count');
-  if (row.destination !== row.source && row.destination && !row.destination.startsWith('expr')) b.touch(row.destination, 'operations_count');
+  if (row.destination !== row.source && row.destination && !row.destination.startsWith('expr'))
+    b.touch(row.destination, 'operations_count');
   if (row.delegate && row.delegate !== row.source) b.touch(row.delegate);
 }
 
@@ -229,7 +260,8 @@ function parseOne(b: BlockBuilder, kind: string, c: Obj, result: Obj, common: Co
 export function parseGroup(b: BlockBuilder, raw: unknown, where: string): void {
   const g = obj(raw, where);
   const hash = str(g, 'hash', where);
-  if (!/^o[1-9A-HJ-NP-Za-km-z]{50}$/.test(hash)) throw new InvalidNodeDataError(`${where}: invalid operation hash ${JSON.stringify(hash.slice(0, 60))}`);
+  if (!/^o[1-9A-HJ-NP-Za-km-z]{50}$/.test(hash))
+    throw new InvalidNodeDataError(`${where}: invalid operation hash ${JSON.stringify(hash.slice(0, 60))}`);
   arr(g.contents, `${where} contents`).forEach((rawContent, i) => {
     const w = `${where} (${hash}) contents[${i}]`;
     const c = obj(rawContent, w);
@@ -249,7 +281,10 @@ export function parseGroup(b: BlockBuilder, raw: unknown, where: string): void {
       temps: new Map(),
     };
     parseOne(b, kind, c, result, common, false, w);
-    const internals = arr(meta.internal_operation_results ?? meta.internal_operations, `${w} internal_operation_results`);
+    const internals = arr(
+      meta.internal_operation_results ?? meta.internal_operations,
+      `${w} internal_operation_results`,
+    );
     internals.forEach((rawInternal, j) => {
       const iw = `${w} internal[${j}]`;
       const io = obj(rawInternal, iw);
@@ -264,19 +299,34 @@ export function parseImplicit(b: BlockBuilder, raw: unknown, where: string): voi
     const w = `${where}[${i}]`;
     const r = obj(item, w);
     const kind = str(r, 'kind', w);
-    const common: Common = { hash: null, counter: b.ctx.level, contentIndex: i, initiator: null, temps: new Map() };
+    const common: Common = {
+      hash: null,
+      counter: b.ctx.level,
+      contentIndex: i,
+      initiator: null,
+      temps: new Map(),
+    };
     const row = baseRow(kind, {}, common, false, w);
     row.consumed_gas = b.ctx.era.consumedMilligas(r, w);
     row.storage_size = num(r, 'storage_size', w);
     row.tags = IMPLICIT_OPERATION_TAG;
     if (kind === 'transaction') {
-      const credit = arr(r.balance_updates, `${w} balance_updates`).map((u) => obj(u, w)).find((u) => u.kind === 'contract' && u.origin === 'subsidy');
+      const credit = arr(r.balance_updates, `${w} balance_updates`)
+        .map((u) => obj(u, w))
+        .find((u) => u.kind === 'contract' && u.origin === 'subsidy');
       if (!credit) return;
       row.destination = address(credit, 'contract', w);
       row.amount = bigStr(credit, 'change', w);
       row.storage = optMicheline(r.storage, `${w} storage`);
       const op = b.addOperation(row);
-      row.big_map_diffs_count = applyBigMapEvents(b, b.ctx.era.bigMapEvents(r, w), row.destination, op, common.temps, new Map()).diffs;
+      row.big_map_diffs_count = applyBigMapEvents(
+        b,
+        b.ctx.era.bigMapEvents(r, w),
+        row.destination,
+        op,
+        common.temps,
+        new Map(),
+      ).diffs;
       b.touch(row.destination, 'operations_count');
     } else if (kind === 'origination') {
       for (const a of arr(r.originated_contracts, `${w} originated_contracts`)) {
@@ -288,12 +338,26 @@ export function parseImplicit(b: BlockBuilder, raw: unknown, where: string): voi
           if (!built) continue;
           b.addScript(built.row);
           b.addContract(addr, built.info);
-          b.data.contracts.push({ op, address: addr, manager: null, delegate: null, script_hash: built.row.hash, tags: built.info.tags });
+          b.data.contracts.push({
+            op,
+            address: addr,
+            manager: null,
+            delegate: null,
+            script_hash: built.row.hash,
+            tags: built.info.tags,
+          });
           b.contractSearchDocument(addr, built.row, built.info.tags);
           const events = b.ctx.era.bigMapEvents(r, w);
           const st = originatedStorage(built.info.storage, micheline(script.storage, `${w} storage`), events);
           b.data.operations[op]!.storage = st.storage;
-          applyBigMapEvents(b, events.filter((e) => e.kind !== 'update' || e.id >= 0), addr, op, common.temps, st.names);
+          applyBigMapEvents(
+            b,
+            events.filter((e) => e.kind !== 'update' || e.id >= 0),
+            addr,
+            op,
+            common.temps,
+            st.names,
+          );
         }
         b.data.migrations.push({ op, kind: 'bootstrap', contract: addr, hash: null });
         b.touch(addr, 'migrations_count');

@@ -1,4 +1,4 @@
-import { babylonEra, florenceEra } from '../parse/era';
+import { alphaEra, babylonEra, florenceEra } from '../parse/era';
 import { legacyConstantsParser, modernConstantsParser, modernHandler, type ProtocolHandler } from './handler';
 
 /**
@@ -8,9 +8,17 @@ import { legacyConstantsParser, modernConstantsParser, modernHandler, type Proto
 
 /** Genesis/activation protocols: no constants, header only. */
 const genesis: ProtocolHandler = { ...modernHandler, name: 'genesis', hasConstants: false, era: babylonEra };
-/** Athens … Florence (001–009): `time_between_blocks` instead of `minimal_block_delay`. */
-const athens: ProtocolHandler = { ...modernHandler, name: 'athens', parseConstants: legacyConstantsParser, era: babylonEra };
-const babylon: ProtocolHandler = { ...athens, name: 'babylon' };
+/**
+ * Athens … Florence (001–009): `time_between_blocks` instead of `minimal_block_delay`. Before Babylon
+ * (001–004) originations write their single big map as a literal in the storage (alpha era).
+ */
+const athens: ProtocolHandler = {
+  ...modernHandler,
+  name: 'athens',
+  parseConstants: legacyConstantsParser,
+  era: alphaEra,
+};
+const babylon: ProtocolHandler = { ...athens, name: 'babylon', era: babylonEra };
 /** Florence (009) introduced `lazy_storage_diff` (and `consumed_milligas`). */
 const florence: ProtocolHandler = { ...babylon, name: 'florence', era: florenceEra };
 /** Granada (010) introduced `minimal_block_delay`. */
