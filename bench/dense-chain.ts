@@ -59,3 +59,52 @@ export function denseNode(blocks: number, perBlock: number): { node: FakeNode; d
   }
   return { node, distinctGroups: groups.length };
 }
+
+/**
+ * Serves a FakeNode's blocks from JSON texts serialised once before the run (node:http, no framework),
+ * so that a benchmark measures the indexer, not the node producing 2 MB of JSON per block in the same
+ * process (a real node is another process with its own cores).
+ */
+export async function servePrepared(node: FakeNode): Promise<{ url: string; stop(): Promise<void> }> {
+  const { createServer } = await import('node:http');
+  const { constantsFor } = await import('../packages/indexer/test/fake-node');
+  const blocks = new Map<string, Buffer>();
+  const headers = new Map<string, Buffer>();
+  for (const [level, b] of node.blocks) {
+    blocks.set(String(level), Buffer.from(JSON.stringify(b)));
+    headers.set(
+      String(level),
+      Buffer.from(
+        JSON.stringify({ protocol: b.protocol, chain_id: b.chain_id, hash: b.hash, ...(b.header as Json) }),
+      ),
+    );
+  }
+  headers.set('head', headers.get(String(node.headLevel))!);
+  const constants = Buffer.from(JSON.stringify(constantsFor(TALLINN)));
+  const server = createServer((req, res) => {
+    const m = /^\/chains\/main\/blocks\/(\w+)(\/header|\/context\/constants)?$/.exec(req.url ?? '');
+    const body = !m
+      ? undefined
+      : m[2] === '/header'
+        ? headers.get(m[1]!)
+        : m[2]
+          ? constants
+          : blocks.get(m[1]!);
+    if (!body) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('[]');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

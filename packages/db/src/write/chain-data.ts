@@ -25,23 +25,149 @@ const json = (v: unknown) => sql`${JSON.stringify(v)}::jsonb`;
 async function insert(trx: Trx, tbl: string, columns: string[], rows: object[]): Promise<void> {
   if (rows.length === 0) return;
   const cols = sql.join(columns.map((c) => sql.ref(c)));
-  await sql`INSERT INTO ${sql.table(tbl)} (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(NULL::${sql.table(tbl)}, ${json(rows)})`.execute(trx);
+  await sql`INSERT INTO ${sql.table(tbl)} (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(NULL::${sql.table(tbl)}, ${json(rows)})`.execute(
+    trx,
+  );
 }
 
 async function nextIds(trx: Trx, seq: string, n: number): Promise<number[]> {
   if (n === 0) return [];
-  const r = await sql<{ id: number }>`SELECT nextval(${seq}::regclass)::int8 AS id FROM generate_series(1, ${n})`.execute(trx);
+  const r = await sql<{
+    id: number;
+  }>`SELECT nextval(${seq}::regclass)::int8 AS id FROM generate_series(1, ${n})`.execute(trx);
   return r.rows.map((x) => Number(x.id));
 }
 
 const OP_COLUMNS = [
-  'id', 'network', 'level', 'timestamp', 'protocol_id', 'hash', 'counter', 'content_index', 'nonce', 'internal', 'kind', 'status',
-  'source', 'destination', 'initiator', 'delegate', 'fee', 'gas_limit', 'storage_limit', 'amount', 'consumed_gas', 'storage_size',
-  'paid_storage_size_diff', 'burned', 'allocated_destination_contract_burned', 'allocated_destination_contract', 'entrypoint', 'tag',
-  'tags', 'parameters', 'storage', 'payload', 'payload_type', 'errors', 'big_map_diffs_count', 'ticket_updates_count',
+  'id',
+  'network',
+  'level',
+  'timestamp',
+  'protocol_id',
+  'hash',
+  'counter',
+  'content_index',
+  'nonce',
+  'internal',
+  'kind',
+  'status',
+  'source',
+  'destination',
+  'initiator',
+  'delegate',
+  'fee',
+  'gas_limit',
+  'storage_limit',
+  'amount',
+  'consumed_gas',
+  'storage_size',
+  'paid_storage_size_diff',
+  'burned',
+  'allocated_destination_contract_burned',
+  'allocated_destination_contract',
+  'entrypoint',
+  'tag',
+  'tags',
+  'parameters',
+  'storage',
+  'payload',
+  'payload_type',
+  'errors',
+  'big_map_diffs_count',
+  'ticket_updates_count',
 ];
 
+/** A block's context and parsed data, as given to `writeBlocksData`. */
+export interface BlockDataWrite {
+  b: BlockContext;
+  d: BlockData;
+}
+
+const opRows = (b: BlockContext, d: BlockData, ids: number[]) => {
+  const base = {
+    network: b.network,
+    level: b.level,
+    timestamp: b.timestamp.toISOString(),
+    protocol_id: b.protocolId,
+  };
+  return d.operations.map((o, i) => ({ ...o, ...base, id: ids[i] }));
+};
+
+const DIFF_COLUMNS = [
+  'network',
+  'level',
+  'timestamp',
+  'protocol_id',
+  'operation_id',
+  'ptr',
+  'contract',
+  'key',
+  'key_hash',
+  'value',
+];
+
+const diffRows = (b: BlockContext, d: BlockData, opId: (i: number) => number | null) => {
+  const base = {
+    network: b.network,
+    level: b.level,
+    timestamp: b.timestamp.toISOString(),
+    protocol_id: b.protocolId,
+  };
+  return d.bigMapDiffs.map((x) => ({ ...x, ...base, operation_id: opId(x.op) }));
+};
+
+const hasCopies = (d: BlockData) => d.bigMapActions.some((a) => a.action === 'copy');
+
+/**
+ * Writes the data of consecutive blocks (in level order) inside one transaction, with the same rows, ids
+ * and before-images as `writeBlockData` block by block: the append-only rows of every block (operations,
+ * and big-map diffs when no block copies a stored big map, whose copied keys come before the block's own
+ * diffs) go in one statement each, then each block's remaining rows and counters follow in level order.
+ */
+export async function writeBlocksData(trx: Trx, blocks: BlockDataWrite[]): Promise<void> {
+  if (blocks.length === 0) return;
+  const ids = await nextIds(
+    trx,
+    'operations_id_seq',
+    blocks.reduce((n, { d }) => n + d.operations.length, 0),
+  );
+  const opIds: number[][] = [];
+  let at = 0;
+  for (const { d } of blocks) {
+    opIds.push(ids.slice(at, at + d.operations.length));
+    at += d.operations.length;
+  }
+  await insert(
+    trx,
+    'operations',
+    OP_COLUMNS,
+    blocks.flatMap(({ b, d }, i) => opRows(b, d, opIds[i]!)),
+  );
+  const mergeDiffs = !blocks.some(({ d }) => hasCopies(d));
+  if (mergeDiffs) {
+    await insert(
+      trx,
+      'big_map_diffs',
+      DIFF_COLUMNS,
+      blocks.flatMap(({ b, d }, i) => diffRows(b, d, (op) => opIds[i]![op] ?? null)),
+    );
+  }
+  for (const [i, { b, d }] of blocks.entries()) await writeBlockRest(trx, b, d, opIds[i]!, !mergeDiffs);
+}
+
+/** Stores one block's data (operations included) inside the block's transaction. */
 export async function writeBlockData(trx: Trx, b: BlockContext, d: BlockData): Promise<void> {
+  await writeBlocksData(trx, [{ b, d }]);
+}
+
+/** Everything of a block but its operations (already stored with ids `opIds`) and, unless `withDiffs`, its diffs. */
+async function writeBlockRest(
+  trx: Trx,
+  b: BlockContext,
+  d: BlockData,
+  opIds: number[],
+  withDiffs: boolean,
+): Promise<void> {
   const { network, level } = b;
   const ts = b.timestamp.toISOString();
   const base = { network, level, timestamp: ts };
@@ -62,15 +188,18 @@ export async function writeBlockData(trx: Trx, b: BlockContext, d: BlockData): P
         type = CASE WHEN accounts.type = 'ghost' THEN excluded.type ELSE accounts.type END`.execute(trx);
   }
 
-  // operations (ids allocated first so that child rows can point at them)
-  const opIds = await nextIds(trx, 'operations_id_seq', d.operations.length);
   const opId = (i: number | null) => (i === null ? null : opIds[i]!);
-  await insert(trx, 'operations', OP_COLUMNS, d.operations.map((o, i) => ({ ...o, ...base, id: opIds[i], protocol_id: b.protocolId })));
 
   // big maps: rows, actions, copies of stored big maps, diffs, removals, key states
-  const copySource = new Map(d.bigMapActions.filter((a) => a.action === 'copy').map((a) => [a.destination_ptr, a.source_ptr]));
+  const copySource = new Map(
+    d.bigMapActions.filter((a) => a.action === 'copy').map((a) => [a.destination_ptr, a.source_ptr]),
+  );
   if (d.bigMaps.length > 0) {
-    const rows = d.bigMaps.map((m) => ({ ...m, operation_id: opId(m.op), source_ptr: copySource.get(m.ptr) ?? null }));
+    const rows = d.bigMaps.map((m) => ({
+      ...m,
+      operation_id: opId(m.op),
+      source_ptr: copySource.get(m.ptr) ?? null,
+    }));
     await sql`INSERT INTO big_maps (network, ptr, contract, key_type, value_type, level, timestamp, operation_id, name)
       SELECT ${network}, r.ptr, r.contract, COALESCE(r.key_type, s.key_type, '{"prim":"unknown"}'), COALESCE(r.value_type, s.value_type, '{"prim":"unknown"}'),
         ${level}, ${ts}::timestamptz, r.operation_id, COALESCE(r.name, s.name)
@@ -78,18 +207,24 @@ export async function writeBlockData(trx: Trx, b: BlockContext, d: BlockData): P
       LEFT JOIN big_maps s ON s.network = ${network} AND s.ptr = r.source_ptr
       ON CONFLICT (network, ptr) DO NOTHING`.execute(trx);
   }
-  await insert(trx, 'big_map_actions', ['network', 'level', 'timestamp', 'operation_id', 'action', 'source_ptr', 'destination_ptr', 'address'],
-    d.bigMapActions.map((a) => ({ ...a, ...base, operation_id: opId(a.op) })));
+  await insert(
+    trx,
+    'big_map_actions',
+    ['network', 'level', 'timestamp', 'operation_id', 'action', 'source_ptr', 'destination_ptr', 'address'],
+    d.bigMapActions.map((a) => ({ ...a, ...base, operation_id: opId(a.op) })),
+  );
   for (const a of d.bigMapActions) {
     if (a.action !== 'copy' || a.source_ptr === null || a.source_ptr < 0) continue;
     await sql`INSERT INTO big_map_diffs (network, operation_id, level, timestamp, protocol_id, ptr, contract, key, key_hash, value)
       SELECT network, ${opId(a.op)}, ${level}, ${ts}::timestamptz, ${b.protocolId}, ${a.destination_ptr}, ${a.address}, key, key_hash, value
-      FROM big_map_states WHERE network = ${network} AND ptr = ${a.source_ptr} AND NOT removed ORDER BY id`.execute(trx);
+      FROM big_map_states WHERE network = ${network} AND ptr = ${a.source_ptr} AND NOT removed ORDER BY id`.execute(
+      trx,
+    );
   }
-  await insert(trx, 'big_map_diffs', ['network', 'level', 'timestamp', 'protocol_id', 'operation_id', 'ptr', 'contract', 'key', 'key_hash', 'value'],
-    d.bigMapDiffs.map((x) => ({ ...x, ...base, protocol_id: b.protocolId, operation_id: opId(x.op) })));
+  if (withDiffs) await insert(trx, 'big_map_diffs', DIFF_COLUMNS, diffRows(b, d, opId));
   const removed = d.bigMapActions.filter((a) => a.action === 'remove').map((a) => a.source_ptr!);
-  if (d.bigMapDiffs.length > 0 || removed.length > 0 || copySource.size > 0) await writeStates(trx, b, removed);
+  if (d.bigMapDiffs.length > 0 || removed.length > 0 || copySource.size > 0)
+    await writeStates(trx, b, removed);
 
   // scripts and contracts
   if (d.scripts.length > 0) {
@@ -111,13 +246,36 @@ export async function writeBlockData(trx: Trx, b: BlockContext, d: BlockData): P
   }
 
   // global constants, tickets, rollups, migrations, search documents
-  await insert(trx, 'global_constants', ['network', 'level', 'timestamp', 'address', 'value', 'operation_id'],
-    d.globalConstants.map((g) => ({ ...g, ...base, operation_id: opId(g.op) })));
+  await insert(
+    trx,
+    'global_constants',
+    ['network', 'level', 'timestamp', 'address', 'value', 'operation_id'],
+    d.globalConstants.map((g) => ({ ...g, ...base, operation_id: opId(g.op) })),
+  );
   await writeTickets(trx, b, d, opId);
-  await insert(trx, 'smart_rollups', ['network', 'level', 'timestamp', 'address', 'size', 'genesis_commitment_hash', 'pvm_kind', 'kernel', 'type', 'operation_id'],
-    d.smartRollups.map((r) => ({ ...r, ...base, operation_id: opId(r.op) })));
-  await insert(trx, 'migrations', ['network', 'level', 'timestamp', 'protocol_id', 'kind', 'contract', 'hash', 'operation_id'],
-    d.migrations.map((m) => ({ ...m, ...base, protocol_id: b.protocolId, operation_id: opId(m.op) })));
+  await insert(
+    trx,
+    'smart_rollups',
+    [
+      'network',
+      'level',
+      'timestamp',
+      'address',
+      'size',
+      'genesis_commitment_hash',
+      'pvm_kind',
+      'kernel',
+      'type',
+      'operation_id',
+    ],
+    d.smartRollups.map((r) => ({ ...r, ...base, operation_id: opId(r.op) })),
+  );
+  await insert(
+    trx,
+    'migrations',
+    ['network', 'level', 'timestamp', 'protocol_id', 'kind', 'contract', 'hash', 'operation_id'],
+    d.migrations.map((m) => ({ ...m, ...base, protocol_id: b.protocolId, operation_id: opId(m.op) })),
+  );
   if (d.searchDocuments.length > 0) {
     await sql`INSERT INTO search_documents (network, kind, key, level, title, body)
       SELECT ${network}, r.kind, r.key, ${level}, r.title, r.body FROM jsonb_to_recordset(${json(d.searchDocuments)}) AS r(kind text, key text, title text, body text)
@@ -130,7 +288,13 @@ export async function writeBlockData(trx: Trx, b: BlockContext, d: BlockData): P
 
 async function writeStates(trx: Trx, b: BlockContext, removedPtrs: number[]): Promise<void> {
   const { network, level } = b;
-  await snapshot(trx, network, level, 'big_map_states', sql`((t.ptr, t.key_hash) IN (SELECT ptr, key_hash FROM big_map_diffs WHERE network = ${network} AND level = ${level}) OR t.ptr = ANY(${removedPtrs}::bigint[]))`);
+  await snapshot(
+    trx,
+    network,
+    level,
+    'big_map_states',
+    sql`((t.ptr, t.key_hash) IN (SELECT ptr, key_hash FROM big_map_diffs WHERE network = ${network} AND level = ${level}) OR t.ptr = ANY(${removedPtrs}::bigint[]))`,
+  );
   await sql`INSERT INTO big_map_states (network, ptr, key_hash, contract, key, value, removed, last_update_level, last_update_time, count, level)
     SELECT DISTINCT ON (ptr, key_hash) network, ptr, key_hash, contract, key, value, value IS NULL, level, timestamp, n, level
     FROM (SELECT d.*, count(*) OVER (PARTITION BY ptr, key_hash) AS n FROM big_map_diffs d WHERE network = ${network} AND level = ${level}) x
@@ -146,7 +310,12 @@ async function writeStates(trx: Trx, b: BlockContext, removedPtrs: number[]): Pr
   }
 }
 
-async function writeTickets(trx: Trx, b: BlockContext, d: BlockData, opId: (i: number) => number | null): Promise<void> {
+async function writeTickets(
+  trx: Trx,
+  b: BlockContext,
+  d: BlockData,
+  opId: (i: number) => number | null,
+): Promise<void> {
   if (d.tickets.length === 0) return;
   const { network, level } = b;
   const hashes = d.tickets.map((t) => t.hash);
@@ -157,17 +326,27 @@ async function writeTickets(trx: Trx, b: BlockContext, d: BlockData, opId: (i: n
     SELECT ${network}, r.hash, r.ticketer, r.content_type, r.content, ${level}, r.updates_count
     FROM jsonb_to_recordset(${json(d.tickets.map((t) => ({ ...t, updates_count: counts.get(t.hash) ?? 0 })))})
       AS r(hash text, ticketer text, content_type jsonb, content jsonb, updates_count bigint)
-    ON CONFLICT (network, hash) DO UPDATE SET updates_count = tickets.updates_count + excluded.updates_count`.execute(trx);
+    ON CONFLICT (network, hash) DO UPDATE SET updates_count = tickets.updates_count + excluded.updates_count`.execute(
+    trx,
+  );
   if (d.ticketUpdates.length === 0) return;
   const rows = d.ticketUpdates.map((u, n) => ({ ...u, n, operation_id: opId(u.op) }));
   await sql`INSERT INTO ticket_updates (network, operation_id, level, timestamp, ticket_id, account, amount)
     SELECT ${network}, r.operation_id, ${level}, ${b.timestamp.toISOString()}::timestamptz, t.id, r.account, r.amount
     FROM jsonb_to_recordset(${json(rows)}) AS r(operation_id bigint, ticket_hash text, account text, amount numeric, n bigint)
     JOIN tickets t ON t.network = ${network} AND t.hash = r.ticket_hash ORDER BY r.n`.execute(trx);
-  await snapshot(trx, network, level, 'ticket_balances', sql`(t.ticket_id, t.account) IN (SELECT ticket_id, account FROM ticket_updates WHERE network = ${network} AND level = ${level})`);
+  await snapshot(
+    trx,
+    network,
+    level,
+    'ticket_balances',
+    sql`(t.ticket_id, t.account) IN (SELECT ticket_id, account FROM ticket_updates WHERE network = ${network} AND level = ${level})`,
+  );
   await sql`INSERT INTO ticket_balances (network, ticket_id, account, amount, level)
     SELECT ${network}, ticket_id, account, sum(amount), ${level} FROM ticket_updates WHERE network = ${network} AND level = ${level} GROUP BY ticket_id, account
-    ON CONFLICT (network, ticket_id, account) DO UPDATE SET amount = ticket_balances.amount + excluded.amount`.execute(trx);
+    ON CONFLICT (network, ticket_id, account) DO UPDATE SET amount = ticket_balances.amount + excluded.amount`.execute(
+    trx,
+  );
 }
 
 async function writeStats(trx: Trx, b: BlockContext, d: BlockData): Promise<void> {
@@ -196,7 +375,8 @@ async function writeStats(trx: Trx, b: BlockContext, d: BlockData): Promise<void
   const daily = {
     blocks: 1,
     operations: d.operations.length,
-    contract_calls: d.operations.filter((o) => o.kind === 'transaction' && o.destination?.startsWith('KT1')).length,
+    contract_calls: d.operations.filter((o) => o.kind === 'transaction' && o.destination?.startsWith('KT1'))
+      .length,
     originations: deltas.originations_count,
     new_contracts: d.contracts.length,
     events: deltas.events_count,
@@ -207,13 +387,20 @@ async function writeStats(trx: Trx, b: BlockContext, d: BlockData): Promise<void
     burned: applied.reduce((s, o) => s + o.burned, 0),
     consumed_gas: d.operations.reduce((s, o) => s + o.consumed_gas, 0),
   };
-  const volume = applied.filter((o) => o.kind === 'transaction').reduce((s, o) => s + BigInt(o.amount), 0n).toString();
+  const volume = applied
+    .filter((o) => o.kind === 'transaction')
+    .reduce((s, o) => s + BigInt(o.amount), 0n)
+    .toString();
   await snapshot(trx, network, level, 'stats_daily', sql`t.day = ${day}::date`);
   const cols = Object.keys(daily);
-  const sets = sql.join(cols.map((k) => sql`${sql.ref(k)} = stats_daily.${sql.ref(k)} + excluded.${sql.ref(k)}`));
+  const sets = sql.join(
+    cols.map((k) => sql`${sql.ref(k)} = stats_daily.${sql.ref(k)} + excluded.${sql.ref(k)}`),
+  );
   await sql`INSERT INTO stats_daily (network, day, level, volume, ${sql.join(cols.map((c) => sql.ref(c)))})
     VALUES (${network}, ${day}::date, ${level}, ${volume}::numeric, ${sql.join(Object.values(daily))})
-    ON CONFLICT (network, day) DO UPDATE SET ${sets}, volume = stats_daily.volume + excluded.volume`.execute(trx);
+    ON CONFLICT (network, day) DO UPDATE SET ${sets}, volume = stats_daily.volume + excluded.volume`.execute(
+    trx,
+  );
 }
 
 /**
@@ -222,9 +409,24 @@ async function writeStats(trx: Trx, b: BlockContext, d: BlockData): Promise<void
  * is writing it (and the search document of that level), so the next statement also removes that document.
  */
 const CREATED_BY_LEVEL = [
-  'contract_metadata', 'token_metadata', 'search_documents', 'migrations', 'smart_rollups', 'ticket_balances', 'ticket_updates',
-  'tickets', 'big_map_states', 'big_map_diffs', 'big_map_actions', 'big_maps', 'contracts', 'global_constants', 'scripts',
-  'operations', 'accounts', 'stats_daily',
+  'contract_metadata',
+  'token_metadata',
+  'search_documents',
+  'migrations',
+  'smart_rollups',
+  'ticket_balances',
+  'ticket_updates',
+  'tickets',
+  'big_map_states',
+  'big_map_diffs',
+  'big_map_actions',
+  'big_maps',
+  'contracts',
+  'global_constants',
+  'scripts',
+  'operations',
+  'accounts',
+  'stats_daily',
 ];
 
 /** Undoes everything `writeBlockData` did for `level` (call from the top block down, inside its transaction). */

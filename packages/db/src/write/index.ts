@@ -4,9 +4,11 @@
  */
 export {
   applyBlock,
+  applyBlocks,
   revertBlock,
   ChainConsistencyError,
   type BlockRecord,
+  type BlockWrite,
   type IndexerHead,
   type ProtocolRecord,
 } from './blocks';

@@ -13,12 +13,16 @@ import type { Db } from '../schema';
 /** A Micheline value as stored (jsonb). */
 type M = object | string | number | boolean;
 
+/** 1 = pending, 2 = failed (given up, retried only after a long back-off). */
+export type MetadataJobStatus = 1 | 2;
+
 export interface ContractMetadataJob {
   kind: 'contract';
   address: string;
   level: number;
   link: string | null;
   retryCount: number;
+  status: MetadataJobStatus;
 }
 
 export interface TokenMetadataJob {
@@ -30,47 +34,66 @@ export interface TokenMetadataJob {
   /** The on-chain token_info map (key -> hex bytes) from the token_metadata big map. */
   tokenInfo: Record<string, string> | null;
   retryCount: number;
+  status: MetadataJobStatus;
 }
 
 export type MetadataJob = ContractMetadataJob | TokenMetadataJob;
 
-/** Pending rows whose next attempt is due, contracts first (token resolution may read its contract's views). */
+/**
+ * Rows whose next attempt is due, contracts first (token resolution may read its contract's views):
+ * pending rows (status 1), then, to fill `limit`, failed rows (status 2) due for their retry.
+ */
 export async function dueMetadata(db: Db, network: string, limit: number): Promise<MetadataJob[]> {
-  const contracts = await sql<{ address: string; level: number; link: string | null; retry_count: number }>`
-    SELECT address, level, link, retry_count FROM contract_metadata
-    WHERE network = ${network} AND status = 1 AND next_attempt_at <= now() ORDER BY next_attempt_at, address LIMIT ${limit}`.execute(
-    db,
-  );
-  const tokens = await sql<{
-    contract: string;
-    token_id: string;
-    level: number;
-    link: string | null;
-    token_info: unknown;
-    retry_count: number;
-  }>`
-    SELECT contract, token_id::text AS token_id, level, link, token_info, retry_count FROM token_metadata
-    WHERE network = ${network} AND status = 1 AND next_attempt_at <= now() ORDER BY next_attempt_at, contract, token_id LIMIT ${limit}`.execute(
-    db,
-  );
-  return [
-    ...contracts.rows.map((r): ContractMetadataJob => ({
-      kind: 'contract',
-      address: r.address,
-      level: r.level,
-      link: r.link,
-      retryCount: r.retry_count,
-    })),
-    ...tokens.rows.map((r): TokenMetadataJob => ({
-      kind: 'token',
-      contract: r.contract,
-      tokenId: r.token_id,
-      level: r.level,
-      link: r.link,
-      tokenInfo: isStringRecord(r.token_info) ? r.token_info : null,
-      retryCount: r.retry_count,
-    })),
-  ];
+  const contracts: ContractMetadataJob[] = [];
+  const tokens: TokenMetadataJob[] = [];
+  for (const status of [1, 2] as const) {
+    const left = limit - contracts.length;
+    const c =
+      left <= 0
+        ? { rows: [] }
+        : await sql<{ address: string; level: number; link: string | null; retry_count: number }>`
+      SELECT address, level, link, retry_count FROM contract_metadata
+      WHERE network = ${network} AND status = ${status} AND next_attempt_at <= now() ORDER BY next_attempt_at, address LIMIT ${left}`.execute(
+            db,
+          );
+    for (const r of c.rows)
+      contracts.push({
+        kind: 'contract',
+        address: r.address,
+        level: r.level,
+        link: r.link,
+        retryCount: r.retry_count,
+        status,
+      });
+    const leftTokens = limit - tokens.length;
+    const t =
+      leftTokens <= 0
+        ? { rows: [] }
+        : await sql<{
+            contract: string;
+            token_id: string;
+            level: number;
+            link: string | null;
+            token_info: unknown;
+            retry_count: number;
+          }>`
+      SELECT contract, token_id::text AS token_id, level, link, token_info, retry_count FROM token_metadata
+      WHERE network = ${network} AND status = ${status} AND next_attempt_at <= now() ORDER BY next_attempt_at, contract, token_id LIMIT ${leftTokens}`.execute(
+            db,
+          );
+    for (const r of t.rows)
+      tokens.push({
+        kind: 'token',
+        contract: r.contract,
+        tokenId: r.token_id,
+        level: r.level,
+        link: r.link,
+        tokenInfo: isStringRecord(r.token_info) ? r.token_info : null,
+        retryCount: r.retry_count,
+        status,
+      });
+  }
+  return [...contracts, ...tokens];
 }
 
 function isStringRecord(v: unknown): v is Record<string, string> {
@@ -85,8 +108,8 @@ function isStringRecord(v: unknown): v is Record<string, string> {
 /** Matches the row of a job only while it is still the attempted one. */
 function jobRow(network: string, job: MetadataJob) {
   return job.kind === 'contract'
-    ? sql`network = ${network} AND address = ${job.address} AND status = 1 AND retry_count = ${job.retryCount} AND link IS NOT DISTINCT FROM ${job.link}`
-    : sql`network = ${network} AND contract = ${job.contract} AND token_id = ${job.tokenId}::numeric AND status = 1
+    ? sql`network = ${network} AND address = ${job.address} AND status = ${job.status} AND retry_count = ${job.retryCount} AND link IS NOT DISTINCT FROM ${job.link}`
+    : sql`network = ${network} AND contract = ${job.contract} AND token_id = ${job.tokenId}::numeric AND status = ${job.status}
         AND retry_count = ${job.retryCount} AND link IS NOT DISTINCT FROM ${job.link}
         AND token_info IS NOT DISTINCT FROM ${job.tokenInfo === null ? null : JSON.stringify(job.tokenInfo)}::jsonb`;
 }
@@ -139,8 +162,9 @@ export async function saveResolvedMetadata(
 }
 
 /**
- * Records a failed attempt: retry_count + 1 and the error; `retryAt` = when to try again, or null to give
- * up (status 2). Returns false when the row changed since it was read.
+ * Records a failed attempt: retry_count + 1 and the error. `retryAt` = when to try again while pending
+ * (status 1), or null to give up (status 2); a failed row is tried again at `failedRetryAt` (null = never).
+ * Returns false when the row changed since it was read.
  */
 export async function saveMetadataFailure(
   db: Db,
@@ -148,9 +172,11 @@ export async function saveMetadataFailure(
   job: MetadataJob,
   error: string,
   retryAt: Date | null,
+  failedRetryAt: Date | null = null,
 ): Promise<boolean> {
   const status = retryAt === null ? 2 : 1;
-  const at = (retryAt ?? new Date()).toISOString();
+  const next = retryAt ?? failedRetryAt;
+  const at = next === null ? 'infinity' : next.toISOString();
   const tbl = job.kind === 'contract' ? sql.table('contract_metadata') : sql.table('token_metadata');
   const res =
     await sql`UPDATE ${tbl} SET status = ${status}, error = ${error.slice(0, 1000)}, retry_count = retry_count + 1,

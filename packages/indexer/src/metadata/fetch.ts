@@ -62,10 +62,16 @@ export async function fetchLimited(url: URL, limits: FetchLimits, redirects = 0)
     throw new MetadataError(`refusing to fetch a non-public address: ${url.hostname}`, true);
   }
   const mod = url.protocol === 'https:' ? https : http;
+  // One controller per request, aborted by its own timer or by the resolver's stop signal; both are
+  // removed when the request ends. (AbortSignal.any over AbortSignal.timeout holds the timeout signal
+  // weakly: a garbage collection during a slow response could drop it, and the request never timed out.)
+  const controller = new AbortController();
+  const signal = controller.signal;
+  const timer = setTimeout(() => controller.abort(), limits.timeoutMs);
+  const stop = () => controller.abort();
+  if (limits.signal?.aborted) controller.abort();
+  else limits.signal?.addEventListener('abort', stop, { once: true });
   const res = await new Promise<{ status: number; location?: string; body: Buffer }>((resolve, reject) => {
-    const signal = limits.signal
-      ? AbortSignal.any([limits.signal, AbortSignal.timeout(limits.timeoutMs)])
-      : AbortSignal.timeout(limits.timeoutMs);
     const req = mod.get(
       url,
       {
@@ -107,6 +113,9 @@ export async function fetchLimited(url: URL, limits: FetchLimits, redirects = 0)
       },
     );
     req.on('error', (e) => reject(transient(e, signal)));
+  }).finally(() => {
+    clearTimeout(timer);
+    limits.signal?.removeEventListener('abort', stop);
   });
   if (res.location !== undefined) {
     if (redirects >= MAX_REDIRECTS) throw new MetadataError(`more than ${MAX_REDIRECTS} redirects`, true);

@@ -2,8 +2,11 @@
  * The background metadata resolver of one network: takes due pending rows of `contract_metadata` and
  * `token_metadata`, resolves them (resolve.ts) a few at a time, and records the outcome: resolved
  * (status 3, with the search document), retried later with exponential back-off (retry_count + 1,
- * next_attempt_at), or failed for good (status 2) after `maxRetries` attempts or a permanent error.
+ * next_attempt_at), or failed (status 2) after `maxRetries` attempts or a permanent error. A failed row
+ * keeps status 2 but is tried again after a long, growing back-off (`failedRetry`): links come back (a
+ * gateway that had not found the IPFS content yet, a host that was down for days); a success resolves it.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Db } from '@michelscope/db';
 import {
   dueMetadata,
@@ -31,6 +34,11 @@ export interface MetadataResolverOptions {
   maxRetries?: number;
   /** Back-off after the n-th failure: initialMs × 2^(n-1), capped at maxMs. Default 30 s doubling to 1 h. */
   backoff?: { initialMs?: number; maxMs?: number };
+  /**
+   * Retries of failed rows (status 2): the n-th attempt after giving up comes initialMs × 2^(n-1) later,
+   * capped at maxMs. Default 6 h doubling to 7 days; false = failed rows are never tried again.
+   */
+  failedRetry?: { initialMs?: number; maxMs?: number } | false;
   /** Limits of one fetch. Default 1 MiB, 10 s. */
   maxBytes?: number;
   timeoutMs?: number;
@@ -82,6 +90,9 @@ export function startMetadataResolver(opts: MetadataResolverOptions): MetadataRe
   const maxRetries = Math.max(1, opts.maxRetries ?? 5);
   const initialMs = opts.backoff?.initialMs ?? 30_000;
   const maxMs = opts.backoff?.maxMs ?? 3_600_000;
+  const failedRetry = opts.failedRetry === false ? null : (opts.failedRetry ?? {});
+  const failedInitialMs = failedRetry?.initialMs ?? 6 * 3_600_000;
+  const failedMaxMs = failedRetry?.maxMs ?? 7 * 24 * 3_600_000;
   const counts = { resolved: 0, retried: 0, failed: 0 };
   let lastDbError = '';
 
@@ -98,12 +109,21 @@ export function startMetadataResolver(opts: MetadataResolverOptions): MetadataRe
       const err =
         e instanceof MetadataError ? e : new MetadataError(e instanceof Error ? e.message : String(e), false);
       const failures = job.retryCount + 1;
-      const giveUp = err.permanent || failures >= maxRetries;
+      const giveUp = job.status === 2 || err.permanent || failures >= maxRetries;
       const retryAt = giveUp ? null : new Date(Date.now() + backoffDelay(failures, initialMs, maxMs));
-      if (await saveMetadataFailure(opts.db, opts.network, job, err.message, retryAt)) {
-        if (giveUp) {
+      // Attempts since the row failed: 1 when it fails now (after maxRetries, or earlier on a permanent error).
+      const failedAttempts = Math.max(1, failures - maxRetries + 1);
+      const failedRetryAt =
+        giveUp && failedRetry
+          ? new Date(Date.now() + backoffDelay(failedAttempts, failedInitialMs, failedMaxMs))
+          : null;
+      if (await saveMetadataFailure(opts.db, opts.network, job, err.message, retryAt, failedRetryAt)) {
+        if (job.status === 2) counts.retried++;
+        else if (giveUp) {
           counts.failed++;
-          log(`${prefix} ${what}: failed (${err.message})`);
+          log(
+            `${prefix} ${what}: failed (${err.message})${failedRetryAt ? `; next try ${failedRetryAt.toISOString()}` : ''}`,
+          );
         } else counts.retried++;
       }
     }
@@ -123,18 +143,9 @@ export function startMetadataResolver(opts: MetadataResolverOptions): MetadataRe
     return jobs.length;
   }
 
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, ms);
-      controller.signal.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(t);
-          resolve();
-        },
-        { once: true },
-      );
-    });
+  // The timer's abort listener is removed when it fires (timers/promises), so polling adds none for good to
+  // the resolver's long-lived signal (a listener per poll made Node print MaxListenersExceededWarning).
+  const sleep = (ms: number) => delay(ms, undefined, { signal: controller.signal }).catch(() => {});
 
   const loop = (async () => {
     while (opts.background !== false && !controller.signal.aborted) {

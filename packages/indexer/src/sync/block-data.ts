@@ -16,16 +16,57 @@ const MAX_CACHED = 20_000;
 export class ContractCache {
   private readonly contracts = new Map<string, ContractInfo | null>();
   private readonly constants = new Map<string, Micheline>();
+  /**
+   * Contracts and constants of blocks parsed but not yet committed (the writer runs behind the parser),
+   * with the level that created them: the database cannot answer for them yet, and the size limit of
+   * the cache never drops them. Forgotten once that level is stored (`stored`).
+   */
+  private readonly pendingContracts = new Map<string, { level: number; info: ContractInfo }>();
+  private readonly pendingConstants = new Map<string, { level: number; value: Micheline }>();
 
-  constructor(private readonly db: Db, private readonly network: string) {}
+  constructor(
+    private readonly db: Db,
+    private readonly network: string,
+  ) {}
 
   clear(): void {
     this.contracts.clear();
     this.constants.clear();
+    this.pendingContracts.clear();
+    this.pendingConstants.clear();
+  }
+
+  /** Records what a parsed block originated and registered, for the blocks parsed after it. */
+  remember(level: number, data: BlockData): void {
+    const scripts = new Map(data.scripts.map((s) => [s.hash, s]));
+    for (const c of data.contracts) {
+      const s = scripts.get(c.script_hash);
+      if (s)
+        this.pendingContracts.set(c.address, {
+          level,
+          info: { parameter: s.parameter as Micheline, storage: s.storage as Micheline, tags: c.tags },
+        });
+    }
+    for (const g of data.globalConstants)
+      this.pendingConstants.set(g.address, { level, value: g.value as Micheline });
+  }
+
+  /** Levels up to `level` are committed: their contracts and constants are ordinary cache entries now. */
+  stored(level: number): void {
+    for (const [a, p] of this.pendingContracts) {
+      if (p.level > level) continue;
+      this.pendingContracts.delete(a);
+      this.contracts.set(a, p.info);
+    }
+    for (const [a, p] of this.pendingConstants) {
+      if (p.level > level) continue;
+      this.pendingConstants.delete(a);
+      this.constants.set(a, p.value);
+    }
   }
 
   async load(addresses: Iterable<string>, constants: Iterable<string>): Promise<void> {
-    const missing = [...addresses].filter((a) => !this.contracts.has(a));
+    const missing = [...addresses].filter((a) => !this.contracts.has(a) && !this.pendingContracts.has(a));
     if (this.contracts.size + missing.length > MAX_CACHED) this.contracts.clear();
     if (missing.length > 0) {
       const rows = await this.db
@@ -36,26 +77,40 @@ export class ContractCache {
         .where('c.address', 'in', missing)
         .execute();
       for (const a of missing) this.contracts.set(a, null);
-      for (const r of rows) this.contracts.set(r.address, { parameter: toMicheline(r.parameter), storage: toMicheline(r.storage), tags: r.tags });
+      for (const r of rows)
+        this.contracts.set(r.address, {
+          parameter: toMicheline(r.parameter),
+          storage: toMicheline(r.storage),
+          tags: r.tags,
+        });
     }
-    const missingConstants = [...constants].filter((a) => !this.constants.has(a));
+    const missingConstants = [...constants].filter(
+      (a) => !this.constants.has(a) && !this.pendingConstants.has(a),
+    );
     for (let round = 0; missingConstants.length > 0 && round < 10; round++) {
-      const rows = await this.db.selectFrom('global_constants').select(['address', 'value']).where('network', '=', this.network).where('address', 'in', missingConstants).execute();
+      const rows = await this.db
+        .selectFrom('global_constants')
+        .select(['address', 'value'])
+        .where('network', '=', this.network)
+        .where('address', 'in', missingConstants)
+        .execute();
       missingConstants.length = 0;
       for (const r of rows) {
         const v = toMicheline(r.value);
         this.constants.set(r.address, v);
         // constants may use constants
         JSON.stringify(v).replace(/"prim":"constant","args":\[\{"string":"(expr\w+)"\}/g, (_m, a: string) => {
-          if (!this.constants.has(a)) missingConstants.push(a);
+          if (!this.constants.has(a) && !this.pendingConstants.has(a)) missingConstants.push(a);
           return '';
         });
       }
     }
   }
 
-  contract = (a: string): ContractInfo | undefined => this.contracts.get(a) ?? undefined;
-  constant = (a: string): Micheline | undefined => this.constants.get(a);
+  contract = (a: string): ContractInfo | undefined =>
+    this.pendingContracts.get(a)?.info ?? this.contracts.get(a) ?? undefined;
+  constant = (a: string): Micheline | undefined =>
+    this.pendingConstants.get(a)?.value ?? this.constants.get(a);
 }
 
 export interface BlockInput {
@@ -75,7 +130,10 @@ export async function buildBlockData(
   await cache.load(refs.contracts, refs.constants);
   const implicit = new Map<string, { code: unknown; storage: unknown }>();
   for (const a of refs.implicitOriginations) {
-    const script = (await rpc.get(`/chains/main/blocks/${block.level}/context/contracts/${a}/script`)) as { code: unknown; storage: unknown };
+    const script = (await rpc.get(`/chains/main/blocks/${block.level}/context/contracts/${a}/script`)) as {
+      code: unknown;
+      storage: unknown;
+    };
     implicit.set(a, script);
   }
   return parseBlockOperations(

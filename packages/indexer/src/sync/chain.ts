@@ -1,5 +1,11 @@
 import type { Db } from '@michelscope/db';
-import { applyBlock, getBlockHash, revertBlock, type ProtocolRecord } from '@michelscope/db/write';
+import {
+  applyBlocks,
+  getBlockHash,
+  revertBlock,
+  type BlockWrite,
+  type ProtocolRecord,
+} from '@michelscope/db/write';
 import type { BlockHeader, ParsedBlock, ProtocolConstants } from '../protocols/handler';
 import type { ProtocolRegistry } from '../protocols/registry';
 import { InvalidNodeDataError } from '../protocols/validate';
@@ -72,15 +78,24 @@ async function fetchConstants(ctx: ChainContext, block: ParsedBlock): Promise<Pr
   }
 }
 
+/** A block parsed and ready to store, with the log line to print once it is stored. */
+export interface PreparedBlock {
+  write: BlockWrite;
+  /** Rows it writes (operations + big-map diffs): sizes the batches. */
+  rows: number;
+  note: string | null;
+}
+
 /**
- * Stores `block` on top of `head` in one transaction, with the protocol row (and its constants, fetched
- * from the node) when the block starts a protocol.
+ * Parses `block` (above a block of `currentProtocol`) into what `applyBlocks` stores: the protocol row
+ * (with its constants, fetched from the node) when the block starts a protocol, and the block's data. The
+ * contracts it originates are remembered by the cache for the blocks parsed after it.
  */
-export async function commitBlock(
+export async function prepareBlock(
   ctx: ChainContext,
   block: FetchedBlock,
   currentProtocol: string | null,
-): Promise<void> {
+): Promise<PreparedBlock> {
   let protocol: ProtocolRecord | undefined;
   if (block.protocol !== currentProtocol) {
     const c = await fetchConstants(ctx, block);
@@ -97,23 +112,53 @@ export async function commitBlock(
   }
   if (protocol) ctx.costPerByte.set(protocol.hash, protocol.costPerByte);
   const costPerByte = ctx.costPerByte.get(block.protocol) ?? (await storedCostPerByte(ctx, block.protocol));
-  const data = await buildBlockData(ctx.rpc, ctx.cache, ctx.registry.get(block.protocol).era, costPerByte, block);
-  await applyBlock(
+  const data = await buildBlockData(
+    ctx.rpc,
+    ctx.cache,
+    ctx.registry.get(block.protocol).era,
+    costPerByte,
+    block,
+  );
+  ctx.cache.remember(block.level, data);
+  return {
+    write: {
+      block: {
+        level: block.level,
+        hash: block.hash,
+        predecessor: block.predecessor,
+        timestamp: block.timestamp,
+        chainId: block.chainId,
+        protocol: block.protocol,
+      },
+      ...(protocol ? { protocol } : {}),
+      data,
+    },
+    rows: data.operations.length + data.bigMapDiffs.length,
+    note:
+      protocol && currentProtocol !== null
+        ? `protocol ${protocol.hash} starts at level ${block.level} (after ${currentProtocol})`
+        : null,
+  };
+}
+
+/** Stores prepared consecutive blocks in one transaction, then logs their notes. */
+export async function storeBlocks(ctx: ChainContext, blocks: PreparedBlock[]): Promise<void> {
+  await applyBlocks(
     ctx.db,
     ctx.network,
-    {
-      level: block.level,
-      hash: block.hash,
-      predecessor: block.predecessor,
-      timestamp: block.timestamp,
-      chainId: block.chainId,
-      protocol: block.protocol,
-    },
-    protocol,
-    data,
+    blocks.map((b) => b.write),
   );
-  if (protocol && currentProtocol !== null)
-    ctx.line(`protocol ${protocol.hash} starts at level ${block.level} (after ${currentProtocol})`);
+  ctx.cache.stored(blocks[blocks.length - 1]!.write.block.level);
+  for (const b of blocks) if (b.note) ctx.line(b.note);
+}
+
+/** Stores `block` on top of a block of `currentProtocol` in one transaction (prepareBlock + storeBlocks). */
+export async function commitBlock(
+  ctx: ChainContext,
+  block: FetchedBlock,
+  currentProtocol: string | null,
+): Promise<void> {
+  await storeBlocks(ctx, [await prepareBlock(ctx, block, currentProtocol)]);
 }
 
 /**

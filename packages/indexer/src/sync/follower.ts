@@ -8,11 +8,13 @@ import {
 import { InvalidNodeDataError } from '../protocols/validate';
 import { RpcError, StoppedError } from '../rpc/client';
 import {
-  commitBlock,
   fetchBlock,
   fetchHeader,
+  prepareBlock,
   revertToCommonAncestor,
+  storeBlocks,
   type ChainContext,
+  type PreparedBlock,
   type StoredHead,
 } from './chain';
 import type { StatusTracker } from './status';
@@ -26,6 +28,86 @@ export interface FollowerOptions {
   syncGap: number;
   /** Blocks requested ahead of the one being written while catching up (≥ 1). */
   fetchAhead: number;
+  /** Largest batch written in one transaction while catching up: blocks, and rows (operations + diffs). */
+  batchBlocks?: number;
+  batchRows?: number;
+}
+
+/** Defaults of FollowerOptions.batchBlocks / batchRows. */
+export const BATCH_BLOCKS = 50;
+export const BATCH_ROWS = 10_000;
+
+/**
+ * Writes prepared blocks in the background, in order, one transaction per batch: while a batch is being
+ * written the follower parses the next blocks, and the next batch takes every block queued meanwhile
+ * (bounded), so a follower that keeps up writes one block per transaction and one that catches up writes
+ * many. The first failure stops the writer; push() and flush() then throw it.
+ */
+class BatchWriter {
+  private queue: PreparedBlock[] = [];
+  private queuedRows = 0;
+  private running: Promise<void> | null = null;
+  private failure: { error: unknown } | null = null;
+
+  constructor(
+    private readonly write: (batch: PreparedBlock[]) => Promise<void>,
+    private readonly maxBlocks: number,
+    private readonly maxRows: number,
+  ) {}
+
+  /** Queues a block; waits while a full batch is already waiting behind the one being written. */
+  async push(block: PreparedBlock): Promise<void> {
+    this.throwIfFailed();
+    this.queue.push(block);
+    this.queuedRows += block.rows;
+    this.kick();
+    while (this.running && (this.queue.length >= this.maxBlocks || this.queuedRows >= this.maxRows)) {
+      await this.running;
+      this.throwIfFailed();
+    }
+  }
+
+  /** Waits until every queued block is stored (or throws the failure). */
+  async flush(): Promise<void> {
+    while (this.running) await this.running;
+    this.throwIfFailed();
+  }
+
+  /** Waits for the batch being written and drops the queue; true when nothing was left unwritten. */
+  async close(): Promise<boolean> {
+    const dropped = this.queue.length;
+    this.queue = [];
+    this.queuedRows = 0;
+    while (this.running) await this.running;
+    return dropped === 0 && this.failure === null;
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure) throw this.failure.error;
+  }
+
+  private kick(): void {
+    if (this.running || this.queue.length === 0 || this.failure) return;
+    let n = 0;
+    let rows = 0;
+    while (
+      n < this.queue.length &&
+      (n === 0 || (n < this.maxBlocks && rows + this.queue[n]!.rows <= this.maxRows))
+    )
+      rows += this.queue[n++]!.rows;
+    const batch = this.queue.splice(0, n);
+    this.queuedRows -= rows;
+    this.running = this.write(batch).then(
+      () => {
+        this.running = null;
+        this.kick();
+      },
+      (error: unknown) => {
+        this.failure = { error };
+        this.running = null;
+      },
+    );
+  }
 }
 
 /**
@@ -146,31 +228,69 @@ export class Follower {
     }
 
     const prefetch = new Prefetcher((level) => fetchBlock(this.ctx, level), this.opts.fetchAhead);
+    const writer = new BatchWriter(
+      (batch) => this.store(batch, nodeHead.level, next, recovered),
+      this.opts.batchBlocks ?? BATCH_BLOCKS,
+      this.opts.batchRows ?? BATCH_ROWS,
+    );
+    // The last block parsed (the writer may be behind it): the next one must extend it.
+    let tip = this.head;
+    let tipProtocol = this.protocol;
+    let complete = false;
     try {
       for (let level = next; level <= nodeHead.level; level++) {
         if (this.signal.aborted) throw new StoppedError('indexer stopped');
         const block = await prefetch.take(level, nodeHead.level);
-        if (this.head && block.predecessor !== this.head.hash) {
-          await this.revert(this.head, level - 1);
+        if (tip && block.predecessor !== tip.hash) {
+          await writer.flush();
+          complete = true;
+          await this.revert(this.head!, level - 1);
           return true;
         }
-        await commitBlock(this.ctx, block, this.protocol);
-        this.head = { level: block.level, hash: block.hash };
-        this.protocol = block.protocol;
-        this.chainId = block.chainId;
-        this.status.update({ level: block.level });
-        // The state (and its one log line) changes once a block went through, so a node that answers its
-        // head but fails on blocks does not flip between 'unreachable' and 'following' on every retry.
-        if (level === next) this.markRunning(nodeHead.level, next, recovered);
-        else if (this.status.state === 'syncing' && nodeHead.level - block.level <= this.opts.syncGap) {
-          this.status.setState('following', `following the head at level ${block.level}`);
-        }
-        this.status.maybeLogProgress();
+        const prepared = await prepareBlock(this.ctx, block, tipProtocol);
+        tip = { level: block.level, hash: block.hash };
+        tipProtocol = block.protocol;
+        await writer.push(prepared);
       }
+      await writer.flush();
+      complete = true;
+    } catch (err) {
+      // A fetch or parse failed: what was parsed before it is still stored (a write failure is the error itself).
+      if (!complete && !(err instanceof StoppedError) && !this.signal.aborted) {
+        complete = await writer.flush().then(
+          () => true,
+          () => false,
+        );
+      }
+      throw err;
     } finally {
       prefetch.discard();
+      // Blocks parsed but not stored (an error or a stop): what the cache learnt from them is forgotten.
+      if (!(await writer.close()) || !complete) this.ctx.cache.clear();
     }
     return true;
+  }
+
+  /** Stores a batch of consecutive blocks and moves the follower's head, state and progress. */
+  private async store(
+    batch: PreparedBlock[],
+    nodeLevel: number,
+    next: number,
+    recovered: boolean,
+  ): Promise<void> {
+    await storeBlocks(this.ctx, batch);
+    const top = batch[batch.length - 1]!.write.block;
+    this.head = { level: top.level, hash: top.hash };
+    this.protocol = top.protocol;
+    this.chainId = top.chainId;
+    this.status.update({ level: top.level });
+    // The state (and its one log line) changes once a block went through, so a node that answers its
+    // head but fails on blocks does not flip between 'unreachable' and 'following' on every retry.
+    if (batch[0]!.write.block.level === next) this.markRunning(nodeLevel, next, recovered);
+    else if (this.status.state === 'syncing' && nodeLevel - top.level <= this.opts.syncGap) {
+      this.status.setState('following', `following the head at level ${top.level}`);
+    }
+    this.status.maybeLogProgress();
   }
 
   /** The next level to index: above the stored head, or the configured start when nothing is stored. */
