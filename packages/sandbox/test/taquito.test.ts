@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TezosToolkit } from '@taquito/taquito';
 import { InMemorySigner } from '@taquito/signer';
 import { BOOTSTRAP_ACCOUNTS, startStandaloneSandbox } from '../src/index';
+import { DEMO_KERNEL } from '../src/seed/kernel';
 import { freshSecretKey, tempDir } from './helpers';
 
 const FRESH_SK = freshSecretKey();
@@ -43,6 +44,35 @@ describe('Taquito TezosToolkit against the standalone sandbox', () => {
     expect(after).toBeLessThan(4_000_000); // 1 tez sent plus reveal and transfer fees
     expect(after).toBeGreaterThan(3_900_000);
     expect(await tezos.rpc.getManagerKey(fresh)).toBe(await freshSigner.publicKey());
+  });
+
+  it('originates a smart rollup with Taquito (estimate from the result size, then inclusion)', async () => {
+    node = await startStandaloneSandbox({
+      dataDir: await tempDir(),
+      blockTimeMs: 600_000,
+      bakeOnInject: true,
+      port: 0,
+    });
+    const tezos = new TezosToolkit(node.url);
+    tezos.setProvider({
+      signer: await InMemorySigner.fromSecretKey(BOOTSTRAP_ACCOUNTS[4]!.sk),
+      config: { confirmationPollingTimeoutSecond: 10 },
+    });
+    const op = await tezos.contract.smartRollupOriginate({
+      pvmKind: 'wasm_2_0_0' as never,
+      kernel: DEMO_KERNEL,
+      parametersType: { prim: 'bytes' },
+    });
+    await op.confirmation(1);
+    expect(op.status).toBe('applied');
+    expect(op.storageLimit).toBeGreaterThanOrEqual(6552);
+    const address = op.operationResults!.address;
+    expect(address).toMatch(/^sr1/);
+    expect(op.operationResults!.size).toBe('6552');
+    const info = await fetch(
+      `${node.url}/chains/main/blocks/head/context/smart_rollups/smart_rollup/${address}/genesis_info`,
+    );
+    expect(await info.json()).toMatchObject({ level: op.includedInBlock });
   });
 
   it('includes an operation at once with bakeOnInject, without waiting for the block timer', async () => {
