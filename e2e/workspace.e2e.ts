@@ -63,20 +63,21 @@ async function tokensAndSwap(url: string) {
   const fa12 = all.find((c) => c.tags.includes('fa1-2'))?.address;
   const fa2 = all.find((c) => c.tags.includes('fa2'))?.address;
   if (!fa12 || !fa2) throw new Error('no seeded FA1.2 / FA2 token');
-  for (const { address } of all) {
-    const storage = await json(
-      `${url}/rpc/sandboxnet/chains/main/blocks/head/context/contracts/${address}/storage`,
-    );
-    if (
-      JSON.stringify(storage) === JSON.stringify({ prim: 'Pair', args: [{ string: fa12 }, { string: fa2 }] })
-    )
-      return { fa12, fa2, swap: address };
+  for (const { address, tags } of all) {
+    if (!tags.includes('view_nat')) continue;
+    // The swap's storage is the pair of the two token addresses.
+    const storage = JSON.stringify(await json(`${url}/v1/contract/sandboxnet/${address}/storage`));
+    if (storage.includes(fa12) && storage.includes(fa2)) return { fa12, fa2, swap: address };
   }
   throw new Error('no seeded swap contract');
 }
 
 async function connectSandboxWallet(page: Page, account = 'bootstrap2') {
   const dialog = page.getByRole('dialog', { name: 'Connect a wallet' });
+  // Either the wallet dialog opens, or the page says why it cannot go on.
+  const failure = page.locator('.MuiAlert-standardError, .MuiAlert-colorError');
+  await dialog.or(failure).first().waitFor({ timeout: 60_000 });
+  if (!(await dialog.isVisible())) throw new Error(`no wallet dialog: ${await failure.first().innerText()}`);
   await dialog.getByRole('radio', { name: new RegExp(`${account} `) }).check();
   await dialog.getByRole('button', { name: 'Connect' }).click();
 }
@@ -128,6 +129,12 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
       expect(await result.getByRole('table', { name: 'Simulated operations' }).innerText()).toContain(
         'applied',
       );
+      // The storage diff tree shows the counter moving by 7.
+      const storage = (await json(
+        `${server.url}/rpc/sandboxnet/chains/main/blocks/head/context/contracts/${kt}/storage`,
+      )) as { args: { int: string }[] };
+      const next = (Number(storage.args[0]!.int) + 7).toLocaleString('en-US');
+      expect(await result.getByRole('tree', { name: 'Storage diff' }).innerText()).toContain(next);
       await result.getByRole('button', { name: 'Close' }).click();
     }
 
@@ -250,8 +257,11 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
     await result.getByRole('button', { name: 'Close' }).click();
 
     const fa2 = (await seededContracts(server.url)).find((c) => c.tags.includes('fa2'))!.address;
-    await page.goto(`${server.url}/sandboxnet/${fa2}/views/get_balance`);
-    const item = page.getByRole('list', { name: 'Views' }).getByRole('link', { name: /get_balance/ });
+    await page.goto(`${server.url}/sandboxnet/${fa2}/views/get_balance?kind=off-chain`);
+    const item = page
+      .getByRole('list', { name: 'Views' })
+      .getByRole('link', { name: /get_balance/ })
+      .filter({ hasText: 'off-chain' });
     await item.waitFor({ timeout: 30_000 });
     expect(await item.innerText()).toContain('off-chain');
     expect(await item.innerText()).toContain('Balance of an owner for a token id.');
@@ -285,8 +295,15 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
     await page.getByRole('region', { name: 'Initial storage' }).waitFor();
     await page.getByLabel('total').fill('40');
     await page.getByLabel('label').fill('e2e');
-    await page.getByRole('button', { name: 'Deploy' }).click();
+    // The simulate step: the node runs the origination for the wallet's account.
+    await page.getByRole('button', { name: 'Simulate' }).click();
     await connectSandboxWallet(page);
+    const simulated = page.getByRole('region', { name: 'Simulation result' });
+    await simulated.waitFor({ timeout: 60_000 });
+    const simulatedText = await simulated.innerText();
+    expect(simulatedText).toMatch(/Status\s+applied/);
+    expect(simulatedText).toMatch(/Burned\s+0\.\d+ ꜩ/);
+    await page.getByRole('button', { name: 'Deploy' }).click();
     await page.getByText('Operation has been sucessfully injected').waitFor({ timeout: 60_000 });
     const open = page.getByRole('link', { name: /^Open contract KT1/ });
     const kt = ((await open.innerText()).match(/KT1\w{33}/) ?? [])[0] ?? '';

@@ -10,21 +10,25 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import { createSandboxWallet } from './sandbox-wallet';
+import { WalletAbortedError } from './wallet-ops';
 import { SANDBOX_ACCOUNTS, SANDBOX_NETWORK } from './sandbox-accounts';
 import type { ConnectedWallet } from './wallet-ops';
 
 interface Props {
   open: boolean;
   network: string;
+  /** "Change wallet": ask the wallet for a new permission instead of reusing the active account. */
+  fresh?: boolean;
   onConnected: (wallet: ConnectedWallet) => void;
   onClose: () => void;
 }
 
 /**
- * Chooses the wallet. On sandboxnet: a bootstrap account that signs in the browser. Public networks need
- * octez.connect, which this build does not include yet: the dialog says so.
+ * Chooses the wallet. On sandboxnet: a bootstrap account that signs in the browser. Other networks connect
+ * through octez.connect (the wallet asks for the permission scopes operation request and sign); a user
+ * abort leaves the dialog open without a message.
  */
-export function ConnectWalletDialog({ open, network, onConnected, onClose }: Props) {
+export function ConnectWalletDialog({ open, network, fresh, onConnected, onClose }: Props) {
   const [pkh, setPkh] = useState(SANDBOX_ACCOUNTS[0]!.pkh);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -39,6 +43,19 @@ export function ConnectWalletDialog({ open, network, onConnected, onClose }: Pro
       onConnected(await createSandboxWallet(network, account, window.location.origin));
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const connectOctez = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const { createOctezConnectWallet } = await import('./octez-connect');
+      onConnected(await createOctezConnectWallet(network, window.location.origin, { fresh: fresh ?? false }));
+    } catch (e) {
+      if (!(e instanceof WalletAbortedError)) setError(e instanceof Error ? e.message : String(e));
     } finally {
       setBusy(false);
     }
@@ -65,9 +82,10 @@ export function ConnectWalletDialog({ open, network, onConnected, onClose }: Pro
             </RadioGroup>
           </>
         ) : (
-          <Alert severity="info">
-            Wallets on {network} connect through octez.connect, which this build does not include yet.
-          </Alert>
+          <DialogContentText>
+            Connect a wallet on {network} through octez.connect: the wallet asks you to allow operation
+            requests and signing.
+          </DialogContentText>
         )}
         {error ? (
           <Alert severity="error" sx={{ mt: 1 }}>
@@ -81,7 +99,11 @@ export function ConnectWalletDialog({ open, network, onConnected, onClose }: Pro
           <Button variant="contained" disabled={busy} onClick={() => void connect()}>
             Connect
           </Button>
-        ) : null}
+        ) : (
+          <Button variant="contained" disabled={busy} onClick={() => void connectOctez()}>
+            Connect with octez.connect
+          </Button>
+        )}
       </DialogActions>
     </Dialog>
   );

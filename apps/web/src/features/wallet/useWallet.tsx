@@ -24,7 +24,7 @@ export interface WalletSession {
 /** Wallet connection for the pages that sign (interact, deploy, fork) on `network`. */
 export function useWallet(network: string): WalletSession {
   const wallet = useConnectedWallet();
-  const [dialog, setDialog] = useState<'connect' | 'wrong' | null>(null);
+  const [dialog, setDialog] = useState<'connect' | 'change' | 'wrong' | null>(null);
   const pending = useRef<Pending | null>(null);
 
   const settle = (w: ConnectedWallet | Error) => {
@@ -48,7 +48,8 @@ export function useWallet(network: string): WalletSession {
   const dialogs = (
     <>
       <ConnectWalletDialog
-        open={dialog === 'connect'}
+        open={dialog === 'connect' || dialog === 'change'}
+        fresh={dialog === 'change'}
         network={network}
         onConnected={(w) => {
           setWallet(w);
@@ -59,7 +60,7 @@ export function useWallet(network: string): WalletSession {
       <WrongNetworkDialog
         open={dialog === 'wrong'}
         onContinue={() => (wallet ? settle(wallet) : settle(new WalletAbortedError('no wallet')))}
-        onChangeWallet={() => setDialog('connect')}
+        onChangeWallet={() => setDialog('change')}
         onClose={() => settle(new WalletAbortedError('closed'))}
       />
     </>
@@ -68,8 +69,11 @@ export function useWallet(network: string): WalletSession {
   return {
     wallet,
     requestWallet,
-    changeWallet: () => setDialog('connect'),
-    logout: () => setWallet(null),
+    changeWallet: () => setDialog('change'),
+    logout: () => {
+      void wallet?.disconnect?.();
+      setWallet(null);
+    },
     dialogs,
   };
 }

@@ -32,6 +32,8 @@ export interface ConnectedWallet {
   label: string;
   send(ops: WalletTransaction[]): Promise<InjectionResult>;
   originate(op: WalletOrigination): Promise<InjectionResult>;
+  /** Forgets the wallet's session (log out); nothing to do for the sandbox wallet. */
+  disconnect?: () => Promise<void>;
 }
 
 /** The user closed or refused the wallet prompt: callers ignore it silently. */

@@ -21,6 +21,8 @@ import { InjectionAlert, useInjection } from '../../features/wallet/useInjection
 import { SANDBOX_NETWORK } from '../../features/wallet/sandbox-accounts';
 import { SchemaForm, type FormData, type SchemaFormHandle } from '../contract/interact/SchemaForm';
 import { DEPLOY_MESSAGES, fileError, parseCode, storageValue, type ParsedCode } from './deploy-logic';
+import { simulateOrigination, type OriginationSimulation } from './simulate-origination';
+import { OriginationSimulationResult } from './OriginationSimulationResult';
 
 /** /deploy: 'Upload code' then 'Configure contract's initial storage', originated with the wallet. */
 export function DeployPage() {
@@ -36,6 +38,7 @@ export function DeployPage() {
   const [balance, setBalance] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [contract, setContract] = useState<string | null>(null);
+  const [simulation, setSimulation] = useState<OriginationSimulation | null>(null);
   const formRef = useRef<SchemaFormHandle>(null);
   const session = useWallet(network);
   const injection = useInjection(network);
@@ -54,18 +57,46 @@ export function DeployPage() {
     }
   };
 
-  const deploy = async () => {
-    if (!parsed) return;
+  /** The checked form: the initial storage, or null after showing why it cannot be used. */
+  const checkedStorage = () => {
+    if (!parsed) return null;
     setError(null);
     setContract(null);
-    if (formRef.current && !formRef.current.validateForm()) return;
-    if (balance.trim() && !/^\d+$/.test(balance.trim())) return setError('Balance: Only digits are allowed');
-    let storage;
-    try {
-      storage = storageValue(parsed.storageType, formData);
-    } catch (e) {
-      return setError(e instanceof Error ? e.message : String(e));
+    setSimulation(null);
+    if (formRef.current && !formRef.current.validateForm()) return null;
+    if (balance.trim() && !/^\d+$/.test(balance.trim())) {
+      setError('Balance: Only digits are allowed');
+      return null;
     }
+    try {
+      return storageValue(parsed.storageType, formData);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+      return null;
+    }
+  };
+
+  const simulate = async () => {
+    const storage = checkedStorage();
+    if (!parsed || !storage) return;
+    await injection.run(async () => {
+      const wallet = await session.requestWallet();
+      setSimulation(
+        await simulateOrigination({
+          network,
+          source: wallet.address,
+          code: parsed.code,
+          storage,
+          balance: balance.trim() || '0',
+        }),
+      );
+      return null;
+    }, setError);
+  };
+
+  const deploy = async () => {
+    const storage = checkedStorage();
+    if (!parsed || !storage) return;
     await injection.run(async () => {
       const wallet = await session.requestWallet();
       const res = await wallet.originate({
@@ -152,10 +183,14 @@ export function DeployPage() {
                 <TypedefPanel typedef={parsed.typedef} title="Storage type" />
                 <Stack direction="row" spacing={1}>
                   <Button onClick={() => setStep(0)}>Back</Button>
+                  <Button variant="outlined" disabled={injection.busy} onClick={() => void simulate()}>
+                    Simulate
+                  </Button>
                   <Button variant="contained" disabled={injection.busy} onClick={() => void deploy()}>
                     Deploy
                   </Button>
                 </Stack>
+                {simulation ? <OriginationSimulationResult result={simulation} /> : null}
                 {error ? <Alert severity="error">{error}</Alert> : null}
                 <InjectionAlert injection={injection} />
                 {contract && injection.lastHash ? (

@@ -88,7 +88,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('views tab', () => {
+describe('views tab', { timeout: 90_000 }, () => {
   it('runs a view without parameters and shows the View result dialog', async () => {
     const mock = setup([{ prim: 'int', type: 'int', name: '@int_1', value: '313' }]);
     renderApp(`/sandboxnet/${KT}/views`);
@@ -126,7 +126,7 @@ describe('views tab', () => {
 
   it('lists off-chain views from the metadata with kind and description and runs their implementation', async () => {
     const mock = setup([{ prim: 'nat', type: 'nat', name: '@nat_1', value: '1000' }], METADATA);
-    renderApp(`/sandboxnet/${KT}/views/total`);
+    renderApp(`/sandboxnet/${KT}/views/total?kind=off-chain`);
     const list = await screen.findByRole('list', { name: 'Views' }, { timeout: 20_000 });
     expect(
       within(list)

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -32,6 +32,9 @@ import {
   type OffChainView,
 } from './offchain-views';
 
+const viewPath = (base: string, v: ViewForm) =>
+  `${base}/${encodeURIComponent(v.name)}${v.kind === 'off-chain' ? '?kind=off-chain' : ''}`;
+
 /** /{network}/{address}/views/{view?} */
 export function ViewsPage() {
   return <ContractFrame tab="views">{(data) => <ViewsTab data={data} />}</ContractFrame>;
@@ -48,7 +51,13 @@ function ViewsTab({ data }: { data: ContractPageData }) {
     () => [...(views.data ?? []), ...(offChain.data ?? [])],
     [views.data, offChain.data],
   );
-  const selected = list.find((v) => v.name === params.view) ?? null;
+  // Off-chain views carry ?kind=off-chain: a contract may have an on-chain view of the same name.
+  const [search] = useSearchParams();
+  const kind = search.get('kind') === 'off-chain' ? 'off-chain' : 'on-chain';
+  const selected =
+    list.find((v) => v.name === params.view && v.kind === kind) ??
+    list.find((v) => v.name === params.view) ??
+    null;
   const base = `/${network}/${address}/views`;
   const pending =
     views.isPending || (declared.length > 0 && offChain.isPending) || data.metadata === undefined;
@@ -56,7 +65,7 @@ function ViewsTab({ data }: { data: ContractPageData }) {
 
   useEffect(() => {
     if (pending || !list.length || selected) return;
-    void navigate(`${base}/${encodeURIComponent(list[0]!.name)}`, { replace: true });
+    void navigate(viewPath(base, list[0]!), { replace: true });
   }, [pending, list, selected, base, navigate]);
 
   if (pending) return <Skeleton variant="rounded" height={200} aria-label="Loading views" />;
@@ -82,7 +91,7 @@ function ViewsTab({ data }: { data: ContractPageData }) {
               <ListItemButton
                 key={`${v.kind}:${v.name}`}
                 component={RouterLink}
-                to={`${base}/${encodeURIComponent(v.name)}`}
+                to={viewPath(base, v)}
                 replace
                 selected={v === selected}
               >

@@ -1,0 +1,98 @@
+/**
+ * The deploy wizard's simulation: the origination run by the node (`helpers/scripts/simulate_operation`
+ * through this origin's /rpc/{network} pass-through) for the wallet's account, without signing anything.
+ */
+import { requestJson } from '../../api/client';
+import type { Micheline } from '@michelscope/michelson';
+
+/** The all-zero placeholder signature simulations carry (the node does not check it). */
+export const SIMULATION_SIGNATURE =
+  'sigUHx32f9wesZ1n2BWpixXz4AQaZggEtchaQNHYGRCoWNAXx45WGW2ua3apUUUAGMLPwAU41QoaFCzVSL61VaessLg4YbbP';
+
+export interface OriginationSimulation {
+  status: string;
+  /** gas units (milligas / 1000) */
+  consumedGas: number;
+  storageSize: number;
+  paidStorageSizeDiff: number;
+  /** mutez: paid storage plus the origination burn */
+  burned: number;
+  originated: string | null;
+  errors: string[];
+}
+
+type Json = Record<string, unknown>;
+const isObj = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
+const num = (o: Json, k: string) => {
+  const n = Number(o[k] ?? 0);
+  return Number.isFinite(n) ? n : 0;
+};
+
+/** Reads the node's answer for the first content (the origination). */
+export function parseOriginationResult(
+  body: unknown,
+  constants: { costPerByte: number; originationSize: number },
+): OriginationSimulation {
+  const content = isObj(body) && Array.isArray(body.contents) ? body.contents[0] : undefined;
+  const metadata = isObj(content) && isObj(content.metadata) ? content.metadata : {};
+  const result = isObj(metadata.operation_result) ? metadata.operation_result : {};
+  const status = typeof result.status === 'string' ? result.status : 'unknown';
+  const paid = num(result, 'paid_storage_size_diff');
+  const originated = Array.isArray(result.originated_contracts) ? result.originated_contracts[0] : undefined;
+  const errors = (Array.isArray(result.errors) ? result.errors : [])
+    .filter(isObj)
+    .map((e) => [e.id, e.with === undefined ? undefined : JSON.stringify(e.with)].filter(Boolean).join(': '));
+  return {
+    status,
+    consumedGas: num(result, 'consumed_milligas') / 1000,
+    storageSize: num(result, 'storage_size'),
+    paidStorageSizeDiff: paid,
+    burned: status === 'applied' ? (paid + constants.originationSize) * constants.costPerByte : 0,
+    originated: typeof originated === 'string' ? originated : null,
+    errors,
+  };
+}
+
+export async function simulateOrigination(opts: {
+  network: string;
+  source: string;
+  code: Micheline;
+  storage: Micheline;
+  /** mutez */
+  balance: string;
+}): Promise<OriginationSimulation> {
+  const rpc = `/rpc/${encodeURIComponent(opts.network)}`;
+  const get = async (path: string) => (await requestJson(`${rpc}${path}`)).body;
+  const [header, chainId, counter, constants] = await Promise.all([
+    get('/chains/main/blocks/head/header'),
+    get('/chains/main/chain_id'),
+    get(`/chains/main/blocks/head/context/contracts/${encodeURIComponent(opts.source)}/counter`),
+    get('/chains/main/blocks/head/context/constants'),
+  ]);
+  const branch = isObj(header) && typeof header.hash === 'string' ? header.hash : '';
+  const c = isObj(constants) ? constants : {};
+  const operation = {
+    branch,
+    contents: [
+      {
+        kind: 'origination',
+        source: opts.source,
+        fee: '0',
+        counter: String(BigInt(typeof counter === 'string' ? counter : '0') + 1n),
+        gas_limit: String(num(c, 'hard_gas_limit_per_operation') || 1_040_000),
+        storage_limit: String(num(c, 'hard_storage_limit_per_operation') || 60_000),
+        balance: opts.balance || '0',
+        script: { code: opts.code, storage: opts.storage },
+      },
+    ],
+    signature: SIMULATION_SIGNATURE,
+  };
+  const { body } = await requestJson(`${rpc}/chains/main/blocks/head/helpers/scripts/simulate_operation`, {
+    method: 'POST',
+    body: { operation, chain_id: chainId },
+  });
+  return parseOriginationResult(body, {
+    costPerByte: num(c, 'cost_per_byte') || 250,
+    originationSize: num(c, 'origination_size') || 257,
+  });
+}
