@@ -4,7 +4,7 @@
  * search → metadata → stats), and reverts it. Bulk inserts go through one JSON parameter per table
  * (jsonb_populate_recordset), so a block costs a fixed number of statements whatever its size.
  */
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Database } from '../schema';
 import type { BlockData } from './block-data';
 import { queueMetadata } from './metadata-queue';
@@ -83,38 +83,57 @@ export interface BlockDataWrite {
   d: BlockData;
 }
 
-const opRows = (b: BlockContext, d: BlockData, ids: number[]) => {
-  const base = {
-    network: b.network,
-    level: b.level,
-    timestamp: b.timestamp.toISOString(),
-    protocol_id: b.protocolId,
-  };
-  return d.operations.map((o, i) => ({ ...o, ...base, id: ids[i] }));
-};
+/**
+ * The JSON parameter of a multi-block insert: one object per block with its context, the ids of its
+ * operations and its rows, serialised as they are (no per-row copy with the block's columns added: that
+ * copy cost more than the serialisation itself). SQL adds network, level, timestamp, protocol and ids.
+ */
+function blocksJson(
+  items: Array<{ b: BlockContext; ids: number[]; rows: readonly object[] }>,
+): RawBuilder<unknown> {
+  const parts = items.map(
+    ({ b, ids, rows }) =>
+      `{"level":${b.level},"timestamp":${JSON.stringify(b.timestamp.toISOString())},"protocol_id":${b.protocolId},"ids":${JSON.stringify(ids)},"rows":${JSON.stringify(rows)}}`,
+  );
+  return sql`${`[${parts.join(',')}]`}::jsonb`;
+}
 
-const DIFF_COLUMNS = [
-  'network',
-  'level',
-  'timestamp',
-  'protocol_id',
-  'operation_id',
-  'ptr',
-  'contract',
-  'key',
-  'key_hash',
-  'value',
-];
+/** Operations of consecutive blocks in one statement, in order, with the ids allocated for them. */
+async function insertOperations(
+  trx: Trx,
+  network: string,
+  items: Array<{ b: BlockContext; ids: number[]; rows: readonly object[] }>,
+): Promise<void> {
+  if (!items.some((i) => i.rows.length > 0)) return;
+  const select = OP_COLUMNS.map((c) =>
+    c === 'id'
+      ? sql`(x.ids->>(r.ordinality::int - 1))::bigint`
+      : c === 'network'
+        ? sql`${network}`
+        : c === 'level' || c === 'timestamp' || c === 'protocol_id'
+          ? sql`x.${sql.ref(c)}`
+          : sql`r.${sql.ref(c)}`,
+  );
+  await sql`INSERT INTO operations (${sql.join(OP_COLUMNS.map((c) => sql.ref(c)))})
+    SELECT ${sql.join(select)}
+    FROM jsonb_to_recordset(${blocksJson(items)}) AS x(level integer, timestamp timestamptz, protocol_id integer, ids jsonb, rows jsonb)
+    CROSS JOIN LATERAL jsonb_populate_recordset(NULL::operations, x.rows) WITH ORDINALITY AS r`.execute(trx);
+}
 
-const diffRows = (b: BlockContext, d: BlockData, opId: (i: number) => number | null) => {
-  const base = {
-    network: b.network,
-    level: b.level,
-    timestamp: b.timestamp.toISOString(),
-    protocol_id: b.protocolId,
-  };
-  return d.bigMapDiffs.map((x) => ({ ...x, ...base, operation_id: opId(x.op) }));
-};
+/** Big-map diffs of consecutive blocks in one statement, in order (their ids follow the row order). */
+async function insertDiffs(
+  trx: Trx,
+  network: string,
+  items: Array<{ b: BlockContext; ids: number[]; rows: readonly object[] }>,
+): Promise<void> {
+  if (!items.some((i) => i.rows.length > 0)) return;
+  await sql`INSERT INTO big_map_diffs (network, level, timestamp, protocol_id, operation_id, ptr, contract, key, key_hash, value)
+    SELECT ${network}, x.level, x.timestamp, x.protocol_id, (x.ids->>r.op)::bigint, r.ptr, r.contract, r.key, r.key_hash, r.value
+    FROM jsonb_to_recordset(${blocksJson(items)}) AS x(level integer, timestamp timestamptz, protocol_id integer, ids jsonb, rows jsonb)
+    CROSS JOIN LATERAL jsonb_to_recordset(x.rows) AS r(op integer, ptr bigint, contract text, key jsonb, key_hash text, value jsonb)`.execute(
+    trx,
+  );
+}
 
 const hasCopies = (d: BlockData) => d.bigMapActions.some((a) => a.action === 'copy');
 
@@ -137,19 +156,18 @@ export async function writeBlocksData(trx: Trx, blocks: BlockDataWrite[]): Promi
     opIds.push(ids.slice(at, at + d.operations.length));
     at += d.operations.length;
   }
-  await insert(
+  const network = blocks[0]!.b.network;
+  await insertOperations(
     trx,
-    'operations',
-    OP_COLUMNS,
-    blocks.flatMap(({ b, d }, i) => opRows(b, d, opIds[i]!)),
+    network,
+    blocks.map(({ b, d }, i) => ({ b, ids: opIds[i]!, rows: d.operations })),
   );
   const mergeDiffs = !blocks.some(({ d }) => hasCopies(d));
   if (mergeDiffs) {
-    await insert(
+    await insertDiffs(
       trx,
-      'big_map_diffs',
-      DIFF_COLUMNS,
-      blocks.flatMap(({ b, d }, i) => diffRows(b, d, (op) => opIds[i]![op] ?? null)),
+      network,
+      blocks.map(({ b, d }, i) => ({ b, ids: opIds[i]!, rows: d.bigMapDiffs })),
     );
   }
   for (const [i, { b, d }] of blocks.entries()) await writeBlockRest(trx, b, d, opIds[i]!, !mergeDiffs);
@@ -221,7 +239,7 @@ async function writeBlockRest(
       trx,
     );
   }
-  if (withDiffs) await insert(trx, 'big_map_diffs', DIFF_COLUMNS, diffRows(b, d, opId));
+  if (withDiffs) await insertDiffs(trx, network, [{ b, ids: opIds, rows: d.bigMapDiffs }]);
   const removed = d.bigMapActions.filter((a) => a.action === 'remove').map((a) => a.source_ptr!);
   if (d.bigMapDiffs.length > 0 || removed.length > 0 || copySource.size > 0)
     await writeStates(trx, b, removed);
