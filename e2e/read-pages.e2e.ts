@@ -2,9 +2,13 @@
  * Read-only workspace pages (issue 9) against the real product: `michelscope start` on a temporary DATA_DIR
  * (the sandbox seeds the demo contracts on first start), Debian's chromium through playwright-core.
  * A part whose API route is not served yet is skipped with a printed reason naming the route.
+ * The sandbox network is configured with a statistics service and an external explorer so that the
+ * Statistics tab and the explorer links can be seen. MS_E2E_URL=http://… reuses a product already running
+ * with that configuration (michelscope.config.json below) instead of starting one.
  */
-import { rm } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   hasChromium,
@@ -17,6 +21,11 @@ import {
 } from './harness';
 
 const NETWORK = 'sandboxnet';
+const EXPLORER = 'https://explorer.example';
+/** The product's configuration for these tests (MICHELSCOPE_CONFIG). */
+const CONFIG = {
+  networks: { sandboxnet: { rpc_url: 'embedded', stats: true, start_level: 0, explorer_url: EXPLORER } },
+};
 const canBrowse = hasChromium && hasWebBuild;
 if (!canBrowse)
   console.warn(
@@ -49,6 +58,9 @@ async function probe(url: string): Promise<Probe> {
   };
 }
 
+/** What the page's clipboard holds (the context grants clipboard access). */
+const clipboard = (page: Page): Promise<string> => page.evaluate<string>('navigator.clipboard.readText()');
+
 /** Skips the running test with a printed reason when `route` is not served. */
 function requireRoute(p: Probe, route: string, skip: (note?: string) => void): void {
   if (p.missing) {
@@ -62,22 +74,34 @@ describe.skipIf(!canBrowse)('read-only contract pages on the seeded sandbox', ()
   let dataDir: string;
   let server: RunningServer;
   let browser: Browser;
+  let context: BrowserContext;
   let fa12 = '';
   let opgHash = '';
 
-  const open = async (path: string): Promise<Page> => {
-    const page = await browser.newPage();
-    page.on('pageerror', (e) => console.warn(`[e2e read-pages] page error on ${path}: ${e.message}`));
-    await page.goto(`${server.url}${path}`);
+  const open = async (to: string): Promise<Page> => {
+    const page = await context.newPage();
+    page.on('pageerror', (e) => console.warn(`[e2e read-pages] page error on ${to}: ${e.message}`));
+    await page.goto(`${server.url}${to}`);
     return page;
   };
+  const api = (route: string) => probe(`${server.url}/v1${route}`);
 
   beforeAll(async () => {
-    dataDir = await tempDataDir();
-    server = await startServer({ dataDir });
+    // MS_E2E_URL reuses a product already running (seeded sandbox) instead of starting one.
+    const reuse = process.env.MS_E2E_URL;
+    if (reuse) {
+      server = { url: reuse, port: Number(new URL(reuse).port), output: () => '', stop: async () => {} };
+    } else {
+      dataDir = await tempDataDir();
+      const config = path.join(dataDir, 'michelscope.config.json');
+      await writeFile(config, JSON.stringify(CONFIG));
+      server = await startServer({ dataDir, env: { MICHELSCOPE_CONFIG: config }, timeoutMs: 170_000 });
+    }
     browser = await launchBrowser();
-  });
+    context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+  }, 240_000);
   afterAll(async () => {
+    await context?.close();
     await browser?.close();
     await server?.stop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
@@ -313,6 +337,591 @@ describe.skipIf(!canBrowse)('read-only contract pages on the seeded sandbox', ()
       .getByText(/ID \d+/)
       .first()
       .waitFor({ timeout: 15_000 });
+    await page.close();
+  });
+
+  /** Seeded contracts by their role, found through the API once the seed is indexed. */
+  const seed = {
+    counter: '',
+    factory: '',
+    child: '',
+    fa2: '',
+    ticketer: '',
+    ticketHolder: '',
+    manager: '',
+  };
+  interface SeedContract {
+    address: string;
+    entrypoints: string[];
+    tags: string[];
+    same: number;
+    manager: string;
+    ticketUpdates: number;
+  }
+
+  it('finds the other seeded contracts by what they do', async ({ skip }) => {
+    if (!fa12) skip('no seeded FA1.2 contract (previous step)');
+    const rows: { address: string }[] = [];
+    for (let offset = 0; offset < 200; offset += 10) {
+      const p = await api(`/stats/${NETWORK}/recently_called_contracts?size=10&offset=${offset}`);
+      requireRoute(p, 'GET /v1/stats/{network}/recently_called_contracts', skip);
+      const page = Array.isArray(p.body) ? (p.body as { address: string }[]) : [];
+      rows.push(...page);
+      if (page.length < 10) break;
+    }
+    const contracts: SeedContract[] = [];
+    for (const { address } of rows) {
+      const c = await api(`/contract/${NETWORK}/${address}`);
+      const a = await api(`/account/${NETWORK}/${address}`);
+      if (!c.ok || c.status === 204 || !a.ok) continue;
+      const cb = c.body as {
+        entrypoints?: string[];
+        tags?: string[] | null;
+        same_count?: number;
+        manager?: string;
+      };
+      const ab = a.body as { ticket_updates_count?: number };
+      contracts.push({
+        address,
+        entrypoints: cb.entrypoints ?? [],
+        tags: cb.tags ?? [],
+        same: cb.same_count ?? 0,
+        manager: cb.manager ?? '',
+        ticketUpdates: ab.ticket_updates_count ?? 0,
+      });
+    }
+    const find = (pred: (c: SeedContract) => boolean) => contracts.find(pred)?.address ?? '';
+    seed.counter = find((c) => c.entrypoints.includes('increment') && c.entrypoints.includes('forget'));
+    seed.factory = find((c) => c.tags.includes('CREATE_CONTRACT'));
+    seed.child = find((c) => c.same > 0 && c.manager === seed.factory);
+    seed.fa2 = find((c) => c.tags.includes('fa2'));
+    seed.ticketHolder = find((c) => c.ticketUpdates > 0);
+    for (const c of contracts) {
+      const t = await api(`/contract/${NETWORK}/${c.address}/ticket_updates?size=10`);
+      if (Array.isArray(t.body) && t.body.length > 0) {
+        seed.ticketer = c.address;
+        break;
+      }
+    }
+    const info = await api(`/contract/${NETWORK}/${fa12}`);
+    seed.manager = (info.body as { manager?: string }).manager ?? '';
+    expect(seed.counter).toMatch(/^KT1/);
+    expect(seed.factory).toMatch(/^KT1/);
+    expect(seed.manager).toMatch(/^tz1/);
+  }, 120_000);
+
+  it('contract frame: breadcrumbs, tags, bookmark, copy, external link and the tabs of the spec', async ({
+    skip,
+  }) => {
+    if (!fa12) skip('no seeded FA1.2 contract (previous step)');
+    const page = await open(`/${NETWORK}/${fa12}`);
+    // A bare address goes to the operations tab.
+    await page.waitForURL(`**/${NETWORK}/${fa12}/operations`, { timeout: 30_000 });
+    const crumbs = page.getByRole('navigation', { name: 'Breadcrumbs' });
+    await crumbs.getByRole('link', { name: 'Home' }).waitFor({ timeout: 30_000 });
+    expect(await crumbs.getByRole('link', { name: 'Home' }).getAttribute('href')).toBe('/');
+    expect(await crumbs.getByRole('link', { name: 'Sandboxnet' }).getAttribute('href')).toBe(
+      `/${NETWORK}/recently_called`,
+    );
+    // The FA1.2 contract has an alias (its TZIP-16 name): the breadcrumb and the title show it.
+    const current = crumbs.locator('[aria-current="page"]');
+    await current.getByText('Michelscope Demo Token').waitFor({ timeout: 15_000 });
+    await page.getByRole('heading', { level: 1, name: 'Michelscope Demo Token' }).waitFor();
+    await page.getByText(fa12, { exact: true }).first().waitFor();
+    // Tags with their labels (fa1-2 → FA1.2, ledger → Ledger).
+    const tags = page.getByRole('list', { name: 'Tags' });
+    await tags.getByText('FA1.2', { exact: true }).waitFor();
+    await tags.getByText('Ledger', { exact: true }).waitFor();
+    // Copy address: the clipboard holds the address, a success notice shows.
+    await page.getByRole('button', { name: 'Copy address' }).first().click();
+    await page.getByText('Copied to the clipboard!').waitFor({ timeout: 10_000 });
+    expect(await clipboard(page)).toBe(fa12);
+    // External explorer: the configured one, in a new tab.
+    const external = page.getByRole('link', { name: 'Open in an external explorer' });
+    expect(await external.getAttribute('href')).toBe(`${EXPLORER}/${fa12}`);
+    expect(await external.getAttribute('target')).toBe('_blank');
+    // Bookmark: the name dialog, Add, then the button says it is bookmarked.
+    await page.getByRole('button', { name: 'Add bookmark' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('My token');
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('button', { name: 'Remove bookmark' }).waitFor({ timeout: 10_000 });
+    const saved = await page.evaluate<string>("localStorage.getItem('bookmarks') ?? ''");
+    expect(saved).toContain(`${NETWORK}_${fa12}`);
+    expect(saved).toContain('My token');
+    await page.getByRole('button', { name: 'Remove bookmark' }).click();
+    await page.getByRole('button', { name: 'Add bookmark' }).waitFor();
+    // Tabs by the visibility rules: a contract with metadata and tokens service, no events, no tickets.
+    const tabs = page.getByRole('tablist', { name: 'Account tabs' });
+    await tabs.getByRole('tab', { name: 'Metadata' }).waitFor({ timeout: 15_000 });
+    await tabs.getByRole('tab', { name: 'Tokens' }).waitFor({ timeout: 15_000 });
+    const names = (await tabs.getByRole('tab').allTextContents()).map((t) => t.replace(/\s*\(.*\)$/, ''));
+    expect(names).toEqual([
+      'Operations',
+      'Storage',
+      'Code',
+      'Interact',
+      'Tokens',
+      'Metadata',
+      'Fork',
+      'Views',
+      'Statistics',
+      'Details',
+    ]);
+    // The selected tab labels the panel; tabs are links to their route names.
+    const selected = tabs.getByRole('tab', { selected: true });
+    expect(await selected.textContent()).toMatch(/^Operations \(\d+\)$/);
+    await page.getByRole('tabpanel', { name: /^Operations/ }).waitFor();
+    expect(await tabs.getByRole('tab', { name: 'Statistics' }).getAttribute('href')).toBe(
+      `/${NETWORK}/${fa12}/stats`,
+    );
+    await tabs.getByRole('tab', { name: 'Details' }).click();
+    await page.waitForURL(`**/${NETWORK}/${fa12}/details`);
+    await expect
+      .poll(() => page.getByRole('tab', { name: 'Details' }).getAttribute('aria-selected'), {
+        timeout: 15_000,
+      })
+      .toBe('true');
+    await page.getByRole('tabpanel', { name: 'Details' }).waitFor();
+    await page.close();
+  });
+
+  it('an unknown contract (204) goes to /not_found; a contract tab of an implicit account too', async () => {
+    // A well-formed KT1 address that was never originated (checksum of 20 zero bytes).
+    const unknown = 'KT18amZmM5W7qDWVt2pH6uj7sCEd3kbzLrHT';
+    const page = await open(`/${NETWORK}/${unknown}/operations`);
+    await page.waitForURL('**/not_found', { timeout: 30_000 });
+    await page.getByText('Error 404. Page not found.').waitFor();
+    await page.goto(`${server.url}/${NETWORK}/tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx/storage`);
+    await page.waitForURL('**/not_found', { timeout: 30_000 });
+    await page.close();
+  });
+
+  it('account page: the info card and the tabs of an implicit account', async ({ skip }) => {
+    if (!seed.manager) skip('no seeded account (previous step)');
+    const page = await open(`/${NETWORK}/${seed.manager}/operations`);
+    const card = page.getByRole('region', { name: 'Account info' });
+    await card.waitFor({ timeout: 30_000 });
+    for (const label of ['Address', 'Network', 'Last active', 'Balance']) {
+      await card.getByText(label, { exact: true }).waitFor();
+    }
+    await card.getByText('Sandboxnet', { exact: true }).waitFor();
+    expect(await card.getByText('Deployed by').count()).toBe(0);
+    await card.getByText(/ꜩ/).first().waitFor();
+    const tabs = page.getByRole('tablist', { name: 'Account tabs' });
+    await tabs.getByRole('tab', { name: /^Operations \(\d+\)$/ }).waitFor();
+    for (const name of ['Storage', 'Code', 'Interact', 'Fork', 'Details', 'Tokens', 'Statistics']) {
+      expect(await tabs.getByRole('tab', { name }).count()).toBe(0);
+    }
+    await page
+      .getByRole('list', { name: 'Operation groups' })
+      .getByRole('listitem')
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await page.close();
+  });
+
+  it('operations tab: contract info card, search, filter dialog, paging and the empty state', async ({
+    skip,
+  }) => {
+    if (!seed.counter) skip('no seeded counter contract (previous step)');
+    const page = await open(`/${NETWORK}/${seed.counter}/operations`);
+    const card = page.getByRole('region', { name: 'Account info' });
+    await card.getByText('Deployed by', { exact: true }).waitFor({ timeout: 30_000 });
+    // No alias: the breadcrumb shows the shortened address.
+    const short = await page
+      .getByRole('navigation', { name: 'Breadcrumbs' })
+      .locator('[aria-current="page"]')
+      .textContent();
+    expect(short).toBe(`${seed.counter.slice(0, 7)}…${seed.counter.slice(-4)}`);
+    await card.getByText('Storage used / paid', { exact: true }).waitFor();
+    await card
+      .getByText(/\d+ \/ \d+ bytes|bytes/)
+      .first()
+      .waitFor({ timeout: 15_000 });
+    // Paging: 10 groups, then more on scrolling (the counter has far more than 10).
+    const list = page.getByRole('list', { name: 'Operation groups' });
+    const rows = list.getByRole('listitem');
+    await rows.nth(9).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: /Load more|Loading…/ }).scrollIntoViewIfNeeded();
+    await rows.nth(10).waitFor({ timeout: 30_000 });
+    // Several calls in one group read 'X and N calls'; a row shows its level and its total cost.
+    const first = rows.first();
+    expect(await first.textContent()).toMatch(/total cost/);
+    // Expanding a row loads its operations.
+    await first.getByRole('button', { name: /^Show operations of/ }).click();
+    await first
+      .getByRole('button', { name: /Show details|Hide details/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    // The filter dialog: status with select-all, entrypoints of the contract, a date range and Apply.
+    await page.getByRole('button', { name: 'Filters' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Filters' });
+    await dialog.getByRole('combobox', { name: 'Status' }).click();
+    const options = page.getByRole('listbox');
+    await options.getByRole('option', { name: 'Select all' }).waitFor();
+    for (const status of ['applied', 'failed', 'backtracked', 'skipped']) {
+      await options.getByRole('option', { name: status, exact: true }).waitFor();
+    }
+    await options.getByRole('option', { name: 'failed', exact: true }).click();
+    await page.keyboard.press('Escape');
+    await dialog.getByRole('combobox', { name: 'Entrypoint' }).click();
+    for (const ep of ['increment', 'decrement', 'note', 'forget']) {
+      await page.getByRole('listbox').getByRole('option', { name: ep, exact: true }).waitFor();
+    }
+    await page.getByRole('listbox').getByRole('option', { name: 'decrement', exact: true }).click();
+    await page.keyboard.press('Escape');
+    const from = dialog.getByLabel('From');
+    expect(await from.getAttribute('min')).toBe('2018-06-30');
+    expect(await from.getAttribute('max')).toBe(new Date().toISOString().slice(0, 10));
+    const day = new Date().toISOString().slice(0, 10);
+    await from.fill(day);
+    await dialog.getByLabel('To').fill(day);
+    // Apply: the search service gets the status, the entrypoint and the whole day (end day included).
+    const sent = page.waitForRequest((r) => r.url().endsWith('/search/v1/search') && r.method() === 'POST');
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const body = (await sent).postDataJSON() as {
+      filters: {
+        search: { status?: string[]; entrypoint?: string[]; timestamp?: { gte: string; lt: string } };
+      };
+    };
+    expect(body.filters.search.status).toEqual(['failed']);
+    expect(body.filters.search.entrypoint).toEqual(['decrement']);
+    const { gte, lt } = body.filters.search.timestamp ?? { gte: '', lt: '' };
+    expect(Date.parse(lt) - Date.parse(gte)).toBe(24 * 3600 * 1000);
+    // Clear the filters; search for one operation group by its hash, then for text that matches nothing.
+    await page.getByRole('button', { name: /^Filters/ }).click();
+    await dialog.getByRole('button', { name: 'Clear' }).click();
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    const groups = await api(`/contract/${NETWORK}/${seed.counter}/opg`);
+    const wanted = Array.isArray(groups.body) ? (groups.body as { hash?: string }[])[3]?.hash : undefined;
+    const search = page.getByPlaceholder('Start entering hash of operation, source or destination address');
+    if (wanted) {
+      await search.fill(wanted);
+      await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(1);
+      await list
+        .getByRole('link', { name: new RegExp(wanted.slice(0, 8)) })
+        .first()
+        .waitFor({ timeout: 30_000 });
+    }
+    await search.fill('ooNothingLikeThisHashExistsAnywhere');
+    await page.getByText('Nothing found', { exact: true }).waitFor({ timeout: 30_000 });
+    await page.getByText('Empty set is also a result, otherwise try a broader query').waitFor();
+    await page.close();
+  });
+
+  it('operation group page: actions, raw JSON, sidebar, repeat link and the empty state', async ({
+    skip,
+  }) => {
+    if (!opgHash) skip('no operation group hash (previous step)');
+    const page = await open(`/${NETWORK}/opg/${opgHash}`);
+    // The bare group URL goes to its contents.
+    await page.waitForURL(`**/${NETWORK}/opg/${opgHash}/contents`, { timeout: 30_000 });
+    const crumbs = page.getByRole('navigation', { name: 'Breadcrumbs' });
+    await crumbs.getByRole('link', { name: 'Sandboxnet' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Copy hash' }).click();
+    await page.getByText('Copied to the clipboard!').waitFor({ timeout: 10_000 });
+    expect(await clipboard(page)).toBe(opgHash);
+    const side = page.getByRole('complementary', { name: 'Operation group details' });
+    for (const label of ['Hash', 'Network', 'Date', 'Level', 'Total cost', 'Call stack']) {
+      await side.getByText(label, { exact: true }).waitFor({ timeout: 30_000 });
+    }
+    await side.getByText(opgHash).waitFor();
+    await side.getByRole('list', { name: 'Call stack' }).getByRole('listitem').first().waitFor();
+    // An applied call of an entrypoint can be repeated through the interact tab.
+    const repeat = page.getByRole('link', { name: 'Repeat in Interact' }).first();
+    await page.getByRole('button', { name: 'Show details' }).first().click();
+    await repeat.waitFor({ timeout: 15_000 });
+    expect(await repeat.getAttribute('href')).toMatch(
+      new RegExp(`^/${NETWORK}/KT1\\w+/interact/\\w+\\?hash=${opgHash}&counter=\\d+$`),
+    );
+    await page.getByRole('button', { name: 'Raw JSON' }).click();
+    await page.getByTestId('raw-json').getByText(opgHash).first().waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Close' }).click();
+    // An unknown group: the empty-state texts of the spec.
+    const unknown = `oo${'1'.repeat(49)}`;
+    await page.goto(`${server.url}/${NETWORK}/opg/${unknown}/contents`);
+    await page.getByText('Nothing found', { exact: true }).waitFor({ timeout: 30_000 });
+    await page
+      .getByText(
+        "Can't find operation group by hash. Maybe the operation you are looking for is not yet in the mempool",
+      )
+      .waitFor();
+    await page.close();
+  });
+
+  it('failed groups cannot be repeated', async ({ skip }) => {
+    if (!fa12) skip('no seeded FA1.2 contract (previous step)');
+    const p = await api(`/contract/${NETWORK}/${seed.counter || fa12}/opg?size=10`);
+    const all: { hash?: string; status?: string; last_id?: number }[] = [];
+    let lastId: number | null = null;
+    for (let i = 0; i < 12 && p.ok; i++) {
+      const q = await api(
+        `/contract/${NETWORK}/${seed.counter || fa12}/opg${lastId === null ? '' : `?last_id=${lastId}`}`,
+      );
+      const rows = Array.isArray(q.body) ? (q.body as typeof all) : [];
+      all.push(...rows);
+      const last = rows[rows.length - 1];
+      if (rows.some((r) => r.status === 'failed') || !last || typeof last.last_id !== 'number') break;
+      lastId = last.last_id;
+    }
+    const failed = all.find((r) => r.status === 'failed')?.hash;
+    if (!failed) skip('no failed group in the seed');
+    const page = await open(`/${NETWORK}/opg/${failed}/contents`);
+    // Errors exist: the details start expanded.
+    await page.getByRole('button', { name: 'Hide details' }).first().waitFor({ timeout: 30_000 });
+    await page.getByText('Fee', { exact: true }).first().waitFor();
+    expect(await page.getByRole('link', { name: 'Repeat in Interact' }).count()).toBe(0);
+    await page.close();
+  });
+
+  it('storage tab: version selector mirrored in the query, Raw JSON, Full dump, Copy, storage type', async ({
+    skip,
+  }) => {
+    if (!seed.counter) skip('no seeded counter contract (previous step)');
+    const page = await open(`/${NETWORK}/${seed.counter}/storage?level=10`);
+    const version = page.getByRole('combobox', { name: 'Version' });
+    await version.waitFor({ timeout: 30_000 });
+    expect(await version.textContent()).toBe('At 10');
+    await page.getByRole('navigation', { name: 'Storage path' }).getByText('At 10').waitFor();
+    // The storage at level 10 is not the latest one: the counter field differs.
+    const tree = page.getByRole('tree', { name: 'Storage' });
+    await tree.getByText('counter').waitFor({ timeout: 30_000 });
+    const atTen = await tree.textContent();
+    await version.click();
+    await page.getByRole('option', { name: 'Latest' }).click();
+    await page.waitForURL((u) => !u.searchParams.has('level'));
+    expect(await version.textContent()).toBe('Latest');
+    await expect.poll(async () => (await tree.textContent()) !== atTen, { timeout: 30_000 }).toBe(true);
+    // Tree and Micheline.
+    await page.getByRole('button', { name: 'Micheline' }).click();
+    const micheline = page.getByLabel('Storage in Micheline');
+    await micheline.waitFor({ timeout: 15_000 });
+    const text = (await micheline.textContent()) ?? '';
+    expect(text).toMatch(/^(Pair|\{)/);
+    await page.getByRole('button', { name: 'Tree' }).click();
+    await tree.waitFor();
+    // Copy: the Micheline text of the storage.
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await page.getByText('Copied to the clipboard!').waitFor({ timeout: 10_000 });
+    expect(await clipboard(page)).toBe(text);
+    // Raw JSON and Full dump dialogs.
+    await page.getByRole('button', { name: 'Raw JSON' }).click();
+    await page
+      .getByRole('dialog', { name: 'Storage: raw JSON' })
+      .getByTestId('raw-json')
+      .getByText(/counter/)
+      .first()
+      .waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Full dump' }).click();
+    const dump = page.getByRole('dialog', { name: 'Storage: full dump' });
+    await dump.getByTestId('raw-json').waitFor({ timeout: 15_000 });
+    await dump.getByTestId('raw-json').getByText(/note-/).first().waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Close' }).click();
+    // The storage type panel.
+    await page.getByText('Storage type').waitFor();
+    await page
+      .getByText(/big_map/)
+      .first()
+      .waitFor();
+    await page.close();
+  });
+
+  it('big map pages: sidebar, key filter, only active keys, key panel, history and old-style URLs', async ({
+    skip,
+  }) => {
+    if (!seed.counter) skip('no seeded counter contract (previous step)');
+    const storage = await api(`/contract/${NETWORK}/${seed.counter}/storage`);
+    const ptr = JSON.stringify(storage.body).match(/"big_map","name":"notes","value":(\d+)/)?.[1];
+    if (!ptr) skip('the counter storage has no notes big map');
+    // The old-style URL redirects to the contract's big map page.
+    const page = await open(`/${NETWORK}/big_map/${ptr}`);
+    await page.waitForURL(`**/${NETWORK}/${seed.counter}/storage/big_map/${ptr}/keys`, { timeout: 30_000 });
+    const side = page.getByRole('complementary', { name: 'Big map details' });
+    await side.getByRole('heading', { name: `Big Map ${ptr}` }).waitFor({ timeout: 30_000 });
+    await side.getByText('Allocated', { exact: true }).waitFor({ timeout: 15_000 });
+    await side.getByText(/^\d[\d,]* bytes$/).waitFor({ timeout: 15_000 });
+    const counts = (await side.getByText(/^\d+ \/ \d+$/).textContent()) ?? '';
+    const [active, total] = counts.split(' / ').map(Number);
+    expect(active).toBeLessThan(total ?? 0);
+    await side.getByRole('list', { name: 'Action history' }).waitFor();
+    // Keys: some were removed by 'forget'.
+    const keys = page.getByRole('list', { name: 'Keys' });
+    await keys.getByRole('listitem').first().waitFor({ timeout: 30_000 });
+    const all = await keys.getByRole('listitem').count();
+    expect(all).toBe(Math.min(total ?? 0, 10));
+    await keys.getByText('Removed', { exact: true }).first().waitFor();
+    await page.getByRole('switch', { name: 'Only active' }).check();
+    await expect.poll(() => keys.getByText('Removed', { exact: true }).count()).toBe(0);
+    await page.getByRole('switch', { name: 'Only active' }).uncheck();
+    // The filter: two characters change nothing; a key narrows the list.
+    const filter = page.getByPlaceholder('Start typing a key or paste a key hash');
+    await filter.fill('no');
+    await page.waitForTimeout(500);
+    expect(await keys.getByRole('listitem').count()).toBe(all);
+    await filter.fill('note-1');
+    await expect.poll(() => keys.getByRole('listitem').count(), { timeout: 30_000 }).toBe(1);
+    // The key panel: key hash, key and value trees, View history.
+    const item = keys.getByRole('listitem').first();
+    await item.getByText('"note-1"').or(item.getByText('note-1')).first().click();
+    await item.getByText('Key hash').waitFor({ timeout: 15_000 });
+    const keyHash = (await item.getByText(/^expr\w{50}$/).textContent()) ?? '';
+    await item.getByRole('tree', { name: 'Key' }).waitFor();
+    await item
+      .getByRole('tree', { name: 'Value' })
+      .or(item.getByText('—'))
+      .first()
+      .waitFor({ timeout: 15_000 });
+    await item.getByRole('link', { name: 'View history' }).click();
+    await page.waitForURL(`**/${NETWORK}/${seed.counter}/storage/big_map/${ptr}/${keyHash}`);
+    const history = page.getByRole('list', { name: 'Key history' });
+    await history.getByRole('listitem').first().waitFor({ timeout: 30_000 });
+    expect(await history.textContent()).toMatch(/Level \d+/);
+    await page.close();
+  });
+
+  it('code tab: protocol mirrored in the query, Copy and Download as .tz', async ({ skip }) => {
+    if (!seed.counter) skip('no seeded counter contract (previous step)');
+    const head = (await api(`/head`)).body as { network: string; protocol: string }[];
+    const protocol = head.find((h) => h.network === NETWORK)?.protocol ?? '';
+    const page = await open(`/${NETWORK}/${seed.counter}/code?protocol=${protocol}`);
+    const selector = page.getByRole('combobox', { name: 'Protocol' });
+    await selector.waitFor({ timeout: 30_000 });
+    expect(await selector.textContent()).toBe(protocol.slice(0, 8));
+    const code = page.getByRole('region', { name: 'Michelson code' });
+    await code
+      .locator('.cm-content')
+      .getByText(/parameter/)
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await selector.click();
+    await page.getByRole('option', { name: 'Latest' }).click();
+    await page.waitForURL((u) => !u.searchParams.has('protocol'));
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await page.getByText('Copied to the clipboard!').waitFor({ timeout: 10_000 });
+    expect(await clipboard(page)).toMatch(/^parameter/);
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download as .tz' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(new RegExp(`^${seed.counter}.*\\.tz$`));
+    // No constant is used by this contract: no 'USING CONSTANTS' button.
+    expect(await page.getByRole('button', { name: 'Using constants' }).count()).toBe(0);
+    await page.close();
+  });
+
+  it('tokens tab: search, token panels with metadata, and Nothing found', async ({ skip }) => {
+    if (!seed.fa2) skip('no seeded FA2 contract (previous step)');
+    const page = await open(`/${NETWORK}/${seed.fa2}/tokens`);
+    const search = page.getByPlaceholder('Start typing token name');
+    await search.waitFor({ timeout: 30_000 });
+    const first = page.getByRole('button', { name: /ID 0/ }).first();
+    await first.waitFor({ timeout: 30_000 });
+    await first.click();
+    await page.getByLabel('Metadata of token 0').waitFor({ timeout: 15_000 });
+    expect(await page.getByLabel('Metadata of token 0').textContent()).toMatch(/"(name|symbol|decimals)"/);
+    await search.fill('zzzz-no-such-token');
+    await page.getByText('Nothing found', { exact: true }).waitFor({ timeout: 15_000 });
+    await search.fill('');
+    await page.getByRole('button', { name: /ID 0/ }).first().waitFor({ timeout: 15_000 });
+    // The search is mirrored in the query (search), and a token id there finds the token.
+    await search.fill('zzzz');
+    await page.waitForURL((u) => u.searchParams.get('search') === 'zzzz', { timeout: 15_000 });
+    await page.goto(`${server.url}/${NETWORK}/${seed.fa2}/tokens?search=3`);
+    await page.getByRole('button', { name: /ID 3/ }).first().waitFor({ timeout: 30_000 });
+    expect(await page.getByPlaceholder('Start typing token name').inputValue()).toBe('3');
+    await page.close();
+  });
+
+  it('metadata tab: JSON, Raw JSON and Download', async ({ skip }) => {
+    if (!seed.fa2) skip('no seeded FA2 contract (previous step)');
+    const page = await open(`/${NETWORK}/${seed.fa2}/metadata`);
+    await page.getByRole('region', { name: 'Metadata' }).waitFor({ timeout: 30_000 });
+    expect(await page.getByLabel('Metadata JSON').textContent()).toMatch(/"name"/);
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download' }).click();
+    expect((await download).suggestedFilename()).toMatch(/\.json$/);
+    await page.close();
+  });
+
+  it('events tab: tags with level and time, 10 per page, a detail card linking to the group', async ({
+    skip,
+  }) => {
+    if (!seed.counter) skip('no seeded counter contract (previous step)');
+    const page = await open(`/${NETWORK}/${seed.counter}/events`);
+    const tab = page.getByRole('tab', { name: 'Events' });
+    await tab.waitFor({ timeout: 30_000 });
+    const list = page.getByRole('list', { name: 'Events' });
+    await list.getByRole('button').first().waitFor({ timeout: 30_000 });
+    expect(await list.getByRole('button').count()).toBe(10);
+    expect(await list.getByRole('button').first().textContent()).toMatch(/^changed\d[\d,]* · /);
+    const card = page.getByRole('region', { name: 'Event' });
+    await card.getByRole('heading', { name: 'changed' }).waitFor();
+    const link = card.getByRole('link').first();
+    expect(await link.getAttribute('href')).toMatch(new RegExp(`^/${NETWORK}/opg/o\\w{50}`));
+    await card.getByRole('tree', { name: 'Payload' }).waitFor();
+    const firstPage = await list.textContent();
+    await page.getByRole('button', { name: 'Go to page 2' }).click();
+    await expect.poll(async () => (await list.textContent()) !== firstPage, { timeout: 15_000 }).toBe(true);
+    await page.close();
+  });
+
+  it('ticket updates: the tab of a holder and the cards of a ticketer', async ({ skip }) => {
+    if (!seed.ticketHolder || !seed.ticketer) skip('no seeded ticket updates (previous step)');
+    const page = await open(`/${NETWORK}/${seed.ticketHolder}/operations`);
+    await page.getByRole('tab', { name: 'Ticket updates' }).waitFor({ timeout: 30_000 });
+    await page.goto(`${server.url}/${NETWORK}/${seed.ticketer}/ticket_updates`);
+    const list = page.getByRole('list', { name: 'Ticket updates' });
+    await list.getByRole('listitem').first().waitFor({ timeout: 30_000 });
+    const count = await list.getByRole('listitem').count();
+    expect(count).toBeGreaterThan(0);
+    expect(count).toBeLessThanOrEqual(10);
+    expect(await list.getByRole('listitem').first().textContent()).toMatch(/ticketer/);
+    await page.close();
+  });
+
+  it('details tab: Same contracts and Migrations', async ({ skip }) => {
+    if (!seed.child) skip('no contract made by the seeded factory (previous step)');
+    const page = await open(`/${NETWORK}/${seed.child}/details`);
+    const same = page.getByRole('table', { name: 'Same contracts' });
+    await same.waitFor({ timeout: 30_000 });
+    for (const col of ['Contract', 'Network', 'Last active']) {
+      await same.getByRole('columnheader', { name: col }).waitFor();
+    }
+    await same.getByRole('row').nth(1).waitFor({ timeout: 15_000 });
+    const rows = (await same.getByRole('row').count()) - 1;
+    expect(rows).toBeGreaterThan(0);
+    expect(rows).toBeLessThanOrEqual(10);
+    expect(await same.textContent()).not.toContain(seed.child);
+    await page.getByRole('heading', { name: 'Migrations' }).waitFor();
+    // The sandbox has no protocol migrations: the empty text.
+    await page.getByRole('region', { name: 'Migrations' }).getByText('Nothing found').waitFor();
+    await page.close();
+  });
+
+  it('contract statistics: points per Day/Week/Month/Year and the four series', async ({ skip }) => {
+    if (!fa12) skip('no seeded FA1.2 contract (previous step)');
+    const page = await open(`/${NETWORK}/${fa12}/stats`);
+    const per = page.getByRole('group', { name: 'Points per' });
+    await per.waitFor({ timeout: 30_000 });
+    for (const name of ['Day', 'Week', 'Month', 'Year']) await per.getByRole('button', { name }).waitFor();
+    expect(await per.getByRole('button', { name: 'Month' }).getAttribute('aria-pressed')).toBe('true');
+    for (const title of ['Contract calls', 'Unique users', 'Consumed gas', 'Burned']) {
+      await page.getByRole('heading', { name: title }).waitFor();
+      await page
+        .getByLabel(`${title} total`)
+        .getByText(/^Total: /)
+        .waitFor({ timeout: 30_000 });
+    }
+    const calls = (await page.getByLabel('Contract calls total').textContent()) ?? '';
+    expect(Number(calls.replace(/[^\d.]/g, ''))).toBeGreaterThan(0);
+    await per.getByRole('button', { name: 'Day' }).click();
+    expect(await per.getByRole('button', { name: 'Day' }).getAttribute('aria-pressed')).toBe('true');
+    await page
+      .getByLabel('Contract calls total')
+      .getByText(/^Total: /)
+      .waitFor({ timeout: 30_000 });
     await page.close();
   });
 });

@@ -39,13 +39,23 @@ export const bigMapHistoryQuery = (network: string, ptr: number) =>
     staleTime: 30_000,
   });
 
-/** A page of keys; `search` (already trimmed, 3..255 characters) filters by key text (`q`). */
-export const bigMapKeysQuery = (network: string, ptr: number, offset: number, search: string) =>
+/**
+ * A page of keys; `search` (already trimmed, 3..255 characters) filters by key text or key hash, and
+ * `activeOnly` keeps the active keys only (query `search`, `active_only`).
+ */
+export const bigMapKeysQuery = (
+  network: string,
+  ptr: number,
+  offset: number,
+  search: string,
+  activeOnly = false,
+) =>
   queryOptions({
-    queryKey: ['bigmap_keys', network, ptr, offset, search] as const,
+    queryKey: ['bigmap_keys', network, ptr, offset, search, activeOnly] as const,
     queryFn: ({ signal }) => {
       const params = new URLSearchParams({ offset: String(offset), size: String(BIG_MAP_PAGE_SIZE) });
-      if (search !== '') params.set('q', search);
+      if (search !== '') params.set('search', search);
+      if (activeOnly) params.set('active_only', 'true');
       return getJson(`${base(network, ptr)}/keys?${params.toString()}`, { signal }).then(parseBigMapKeys);
     },
   });

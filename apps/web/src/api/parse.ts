@@ -48,6 +48,9 @@ export function parseConfig(body: unknown): ConfigResponse {
                   name: n.name,
                   rpc_endpoint: typeof n.rpc_endpoint === 'string' ? n.rpc_endpoint : '',
                   stats_enabled: n.stats_enabled === true,
+                  ...(typeof n.explorer_url === 'string' && n.explorer_url.startsWith('https://')
+                    ? { explorer_url: n.explorer_url }
+                    : {}),
                 },
               ]
             : [],

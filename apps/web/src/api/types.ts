@@ -24,6 +24,8 @@ export interface NetworkInfo {
   name: string;
   rpc_endpoint: string;
   stats_enabled: boolean;
+  /** External block explorer (https) for "open in an external explorer" links; absent when none. */
+  explorer_url?: string;
 }
 
 /** One element of GET /v1/head: the last indexed block of a network. */

@@ -68,12 +68,12 @@ describe.skipIf(!hasShared)('big map keys page', () => {
       ],
       ['GET /v1/bigmap/mainnet/511/keys?offset=10', entries.slice(10, 20).map(item)],
       [
-        'GET /v1/bigmap/mainnet/511/keys?offset=0&size=10&q=',
+        'GET /v1/bigmap/mainnet/511/keys?offset=0&size=10&search=',
         (c: { url: string }) =>
           entries
             .slice(0, 2)
             .map(item)
-            .filter(() => c.url.includes('q=')),
+            .filter(() => c.url.includes('search=')),
       ],
       ['GET /v1/bigmap/mainnet/511/keys?offset=0', first],
       [
@@ -130,11 +130,11 @@ describe.skipIf(!hasShared)('big map keys page', () => {
     const filter = screen.getByPlaceholderText('Start typing a key or paste a key hash');
     fireEvent.change(filter, { target: { value: 'tz' } });
     await act(() => new Promise((r) => setTimeout(r, 250)));
-    expect(mock.calls.filter((c) => c.url.includes('q='))).toHaveLength(0);
+    expect(mock.calls.filter((c) => c.url.includes('search='))).toHaveLength(0);
     fireEvent.change(filter, { target: { value: '  tz1UBZ ' } });
     await waitFor(() =>
       expect(
-        mock.calls.filter((c) => c.url.includes('q=tz1UBZ&') || c.url.endsWith('q=tz1UBZ')),
+        mock.calls.filter((c) => c.url.includes('search=tz1UBZ&') || c.url.endsWith('search=tz1UBZ')),
       ).toHaveLength(1),
     );
 

@@ -120,14 +120,17 @@ function KeysList({ network, address, ptr }: { network: string; address: string;
     setPage(1);
   }
   const keys = useQuery({
-    ...bigMapKeysQuery(network, ptr, (page - 1) * BIG_MAP_PAGE_SIZE, search),
+    ...bigMapKeysQuery(network, ptr, (page - 1) * BIG_MAP_PAGE_SIZE, search, onlyActive),
     placeholderData: keepPreviousData,
   });
   const details = useQuery(bigMapDetailsQuery(network, ptr));
   const items = (keys.data ?? []).filter((k) => !onlyActive || k.is_active);
   const pages =
     search === '' && details.data
-      ? Math.max(1, Math.ceil(details.data.total_keys / BIG_MAP_PAGE_SIZE))
+      ? Math.max(
+          1,
+          Math.ceil((onlyActive ? details.data.active_keys : details.data.total_keys) / BIG_MAP_PAGE_SIZE),
+        )
       : null;
   const more = (keys.data?.length ?? 0) === BIG_MAP_PAGE_SIZE;
   return (
@@ -143,7 +146,15 @@ function KeysList({ network, address, ptr }: { network: string; address: string;
           slotProps={{ htmlInput: { 'aria-label': 'Filter keys' } }}
         />
         <FormControlLabel
-          control={<Switch checked={onlyActive} onChange={(_, v) => setOnlyActive(v)} />}
+          control={
+            <Switch
+              checked={onlyActive}
+              onChange={(_, v) => {
+                setOnlyActive(v);
+                setPage(1);
+              }}
+            />
+          }
           label="Only active"
           sx={{ flexShrink: 0 }}
         />

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link as RouterLink, Navigate } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import Breadcrumbs from '@mui/material/Breadcrumbs';
 import IconButton from '@mui/material/IconButton';
@@ -17,13 +18,28 @@ import { useAppConfig } from '../../shared/config/useAppConfig';
 import { hasStats } from '../../shared/config/network-order';
 import { capitalise, externalExplorerUrl, shortAddress } from '../../shared/entities/explorer-links';
 import { TagList } from '../../shared/tags/TagList';
+import type { ConfigResponse } from '../../api/types';
 import { BookmarkButton } from './BookmarkButton';
 import { visibleTabs, type TabId } from './tab-visibility';
+import { tokenServiceQuery } from './token-service';
 import { useContractPage, type ContractPageData } from './useContractPage';
 
 interface Props {
   tab: TabId;
   children: (data: ContractPageData) => ReactNode;
+}
+
+/** The external explorer page of an address: the network's configured explorer, else the known ones. */
+export function explorerLink(
+  config: Pick<ConfigResponse, 'network_info'>,
+  network: string,
+  address: string,
+): string | null {
+  const configured = config.network_info.find((n) => n.name === network)?.explorer_url;
+  if (configured && /^https:\/\/[^\s"'<>]+$/.test(configured) && /^[1-9A-HJ-NP-Za-km-z]+$/.test(address)) {
+    return `${configured.replace(/\/+$/, '')}/${address}`;
+  }
+  return externalExplorerUrl(network, address);
 }
 
 /**
@@ -36,6 +52,7 @@ export function ContractFrame({ tab, children }: Props) {
   const data = useContractPage();
   const { network, address, account, contract } = data;
   const alias = useAlias(network, address, contract?.alias ?? account?.alias ?? null);
+  const tokenService = useQuery({ ...tokenServiceQuery(), enabled: data.isContract });
 
   if (data.isContract && contract === null) return <Navigate to="/not_found" replace />;
 
@@ -45,14 +62,14 @@ export function ContractFrame({ tab, children }: Props) {
       operationsCount: account?.operations_count ?? 0,
       ticketUpdatesCount: account?.ticket_updates_count ?? 0,
       eventsCount: account?.events_count ?? 0,
-      tokenService: true,
+      tokenService: tokenService.data === true,
       metadataLoaded: data.metadata !== null && data.metadata !== undefined,
       viewsCount: data.views.length + data.offChainViews,
       statsService: hasStats(config, network),
     },
     tab,
   );
-  const external = externalExplorerUrl(network, address);
+  const external = explorerLink(config, network, address);
   const title = alias ?? address;
 
   return (
@@ -130,13 +147,22 @@ export function ContractFrame({ tab, children }: Props) {
               key={t.id}
               value={t.id}
               label={t.label}
+              id={`account-tab-${t.id}`}
+              aria-controls={t.id === tab ? 'account-tabpanel' : undefined}
               component={RouterLink}
               to={`/${network}/${address}/${t.path}`}
             />
           ))}
         </Tabs>
       )}
-      <Box sx={{ pt: 2 }}>{children(data)}</Box>
+      <Box
+        sx={{ pt: 2 }}
+        id="account-tabpanel"
+        role="tabpanel"
+        aria-labelledby={account === undefined ? undefined : `account-tab-${tab}`}
+      >
+        {children(data)}
+      </Box>
     </Box>
   );
 }
