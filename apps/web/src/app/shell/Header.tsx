@@ -4,12 +4,7 @@ import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
-import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import MenuIcon from '@mui/icons-material/Menu';
@@ -20,6 +15,8 @@ import { useAppConfig } from '../../shared/config/useAppConfig';
 import { headerNavLinks, showsHeaderSearch } from './header-links';
 
 const HeaderSearch = lazy(() => import('../../slices/home/HeaderSearch'));
+const loadMenu = () => import('./HeaderMenu');
+const HeaderMenu = lazy(loadMenu);
 
 /**
  * The brand header: "Michelscope" (home), Search, Networks, Deploy, social links and the theme switch.
@@ -33,6 +30,7 @@ export function Header() {
   const withSearch = showsHeaderSearch(pathname);
   const menuId = useId();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [menuUsed, setMenuUsed] = useState(false);
   const open = anchor !== null;
   const closeMenu = () => setAnchor(null);
 
@@ -96,34 +94,21 @@ export function Header() {
             aria-controls={open ? menuId : undefined}
             aria-haspopup="menu"
             aria-expanded={open}
-            onClick={(event: MouseEvent<HTMLElement>) => setAnchor(event.currentTarget)}
+            onClick={(event: MouseEvent<HTMLElement>) => {
+              setMenuUsed(true);
+              setAnchor(event.currentTarget);
+            }}
+            onPointerEnter={() => void loadMenu()}
+            onFocus={() => void loadMenu()}
             sx={{ display: { xs: 'inline-flex', md: 'none' } }}
           >
             <MenuIcon />
           </IconButton>
-          <Menu id={menuId} anchorEl={anchor} open={open} onClose={closeMenu}>
-            {links.map((link) => (
-              <MenuItem key={link.label} component={RouterLink} to={link.to} onClick={closeMenu}>
-                {link.label}
-              </MenuItem>
-            ))}
-            <Divider />
-            {SOCIAL_LINKS.map(({ label, href, Icon }) => (
-              <MenuItem
-                key={label}
-                component="a"
-                href={href}
-                target="_blank"
-                rel="noopener noreferrer"
-                onClick={closeMenu}
-              >
-                <ListItemIcon>
-                  <Icon fontSize="small" />
-                </ListItemIcon>
-                <ListItemText>{label}</ListItemText>
-              </MenuItem>
-            ))}
-          </Menu>
+          {menuUsed ? (
+            <Suspense fallback={null}>
+              <HeaderMenu id={menuId} anchor={anchor} links={links} onClose={closeMenu} />
+            </Suspense>
+          ) : null}
         </Toolbar>
       </Container>
     </AppBar>

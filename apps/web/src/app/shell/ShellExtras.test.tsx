@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { CopyButton } from '../../shared/clipboard/CopyButton';
-import { NO_FAVOURITES_TEXT } from '../../features/bookmarks/FavouritesMenu';
+import { NO_FAVOURITES_TEXT } from '../../features/bookmarks/favourites-text';
 import { renderApp } from '../testing/render-app';
 
 /** A fixed screen at /deploy, so these shell tests do not depend on the real deploy page. */

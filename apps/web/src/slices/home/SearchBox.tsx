@@ -3,8 +3,10 @@ import { useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
+import FormControl from '@mui/material/FormControl';
+import InputLabel from '@mui/material/InputLabel';
+import OutlinedInput from '@mui/material/OutlinedInput';
 import InputAdornment from '@mui/material/InputAdornment';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import HistoryIcon from '@mui/icons-material/History';
 import SearchIcon from '@mui/icons-material/Search';
@@ -160,29 +162,34 @@ export function SearchBox({ variant = 'home' }: SearchBoxProps) {
         </Box>
       )}
       size={inHeader ? 'small' : 'medium'}
-      renderInput={(params) => (
-        <TextField
-          {...params}
-          {...(inHeader ? {} : { label: 'Search' })}
-          placeholder={inHeader ? 'Search…' : 'Search anything: address, entrypoint, token, operation hash…'}
-          slotProps={{
-            ...params.slotProps,
-            htmlInput: {
-              ...params.slotProps.htmlInput,
-              maxLength: MAX_QUERY_LENGTH + 20,
-              'aria-label': 'Search',
-            },
-            input: {
-              ...params.slotProps.input,
-              startAdornment: (
+      renderInput={(params) => {
+        // FormControl + OutlinedInput rather than TextField: TextField brings Select (and its menu) to home.
+        const { inputLabel, input, htmlInput } = params.slotProps;
+        const label = inHeader ? undefined : 'Search';
+        return (
+          <FormControl fullWidth={params.fullWidth} size={params.size} disabled={params.disabled}>
+            {label ? (
+              <InputLabel {...inputLabel} htmlFor={params.id}>
+                {label}
+              </InputLabel>
+            ) : null}
+            <OutlinedInput
+              {...input}
+              id={params.id}
+              label={label}
+              placeholder={
+                inHeader ? 'Search…' : 'Search anything: address, entrypoint, token, operation hash…'
+              }
+              inputProps={{ ...htmlInput, maxLength: MAX_QUERY_LENGTH + 20, 'aria-label': 'Search' }}
+              startAdornment={
                 <InputAdornment position="start">
                   <SearchIcon />
                 </InputAdornment>
-              ),
-            },
-          }}
-        />
-      )}
+              }
+            />
+          </FormControl>
+        );
+      }}
     />
   );
 }
