@@ -137,6 +137,16 @@ describeDb('search and stats services', ({ db }) => {
       value: keyHash(ALICE),
       body: { BigMapID: 0, IsActive: true },
     });
+    // an address finds the big-map keys it is (by the key hash of the address)
+    const byKey = (
+      await post('/search/v1/search', {
+        query: ALICE,
+        size: 10,
+        offset: 0,
+        filters: { search: { index: ['big_maps'] } },
+      })
+    ).body as { items: Item[] };
+    expect(byKey.items[0]).toMatchObject({ type: 'bigmapkey', value: keyHash(ALICE), found_by: 'Key' });
     expect((await post('/search/v1/search', { query: '   ', size: 10, offset: 0 })).body).toMatchObject({
       items: [],
       total: 0,

@@ -41,6 +41,7 @@ export const searchServiceRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }>
         offset: 0,
         highlight: true,
         filters: request.body.filters,
+        withTotal: false,
       });
       return { items };
     },

@@ -10,8 +10,10 @@ import {
   SEARCH_TOTAL_CAP,
   type SearchDocHit,
 } from '@michelscope/db/read';
+import { bigMapKeyHash, type Micheline } from '@michelscope/michelson';
 import type { ApiContext } from '../context';
 import { formatTime } from '../time';
+import { ADDRESS_RE, EXPR_RE } from '../validate';
 
 export const MAX_QUERY = 255;
 
@@ -46,6 +48,8 @@ export interface SearchInput {
   offset: number;
   highlight: boolean;
   filters: unknown;
+  /** false: no `total` needed (suggestions), the documents are not counted. */
+  withTotal?: boolean;
 }
 
 interface Filters {
@@ -136,7 +140,7 @@ export async function runSearch(
     total += ops.length;
   }
   if (f.indices.has('big-maps') && input.offset === 0) {
-    const keys = await searchBigMapKeys(ctx.db, query, f.networks, input.size, {
+    const keys = await searchBigMapKeys(ctx.db, keyHashCandidates(query), f.networks, input.size, {
       ptr: f.ptr,
       activeOnly: f.activeOnly,
     });
@@ -154,7 +158,7 @@ export async function runSearch(
           '@timestamp': formatTime(k.last_update_time),
         },
         ...(input.highlight ? { highlights: { KeyHash: [`<em>${k.key_hash}</em>`] } } : {}),
-        found_by: query.startsWith('expr') ? 'KeyHash' : 'Key',
+        found_by: EXPR_RE.test(query) ? 'KeyHash' : 'Key',
       });
     }
     total += keys.length;
@@ -168,11 +172,33 @@ export async function runSearch(
       kinds,
       size: input.size - items.length,
       offset: input.offset,
+      count: input.withTotal !== false,
     });
     total += docs.total;
     for (const d of docs.hits) items.push(docItem(d, query, input.highlight));
   }
   return { items, total: Math.min(total, SEARCH_TOTAL_CAP) };
+}
+
+/**
+ * The key hashes a query can stand for: itself when it is a key hash, else the hash of the query packed as a
+ * string, and as an address / key_hash or an int when it reads as one.
+ */
+export function keyHashCandidates(query: string): string[] {
+  if (EXPR_RE.test(query)) return [query];
+  const forms: Array<[Micheline, Micheline]> = [[{ string: query }, { prim: 'string' }]];
+  if (ADDRESS_RE.test(query)) forms.push([{ string: query }, { prim: 'address' }]);
+  if (/^tz[1-4]/.test(query) && ADDRESS_RE.test(query)) forms.push([{ string: query }, { prim: 'key_hash' }]);
+  if (/^-?\d{1,80}$/.test(query)) forms.push([{ int: query }, { prim: 'int' }]);
+  const out: string[] = [];
+  for (const [value, type] of forms) {
+    try {
+      out.push(bigMapKeyHash(value, type));
+    } catch {
+      /* not packable as this type (e.g. a bad address checksum) */
+    }
+  }
+  return out;
 }
 
 function docItem(d: SearchDocHit, query: string, highlight: boolean): SearchItem {

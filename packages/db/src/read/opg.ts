@@ -31,8 +31,10 @@ const KIND_ORDER = [
   'smart_rollup_originate',
   'smart_rollup_execute_outbox_message',
 ];
-/** Rows of one account looked at per page (the reference's 1000-row window). */
+/** Rows of one account looked at per page at the most (the reference's 1000-row window). */
 const WINDOW = 1000;
+/** The first, small window tried: enough for a page unless groups hold many of the account's rows. */
+const FIRST_WINDOW = 40;
 
 /**
  * Operation groups `(hash, counter)` an account took part in, newest first, keyset-paged by `last_id`
@@ -40,6 +42,10 @@ const WINDOW = 1000;
  * `status` is the worst status of the account's rows, `kind` the first by the reference's kind order,
  * `flow` = Σ(−amount where the account is the source, +amount otherwise) over the group,
  * `internals` = internal rows of the group, `total_cost` = Σ fee + Σ burned.
+ *
+ * The account's newest rows are read in a window of 40 first: the rows of a group are written together
+ * (consecutive ids), so when that window holds more than `size` groups the first `size` are complete and
+ * the answer is the one the 1000-row window gives; otherwise the query runs again with 1000 rows.
  */
 export async function operationGroups(
   db: Db,
@@ -48,18 +54,32 @@ export async function operationGroups(
   size: number,
   lastId?: number,
 ): Promise<OpgRow[]> {
+  const first = await groupsInWindow(db, network, address, size, lastId, Math.max(FIRST_WINDOW, size * 4));
+  if (first.complete) return first.rows;
+  return (await groupsInWindow(db, network, address, size, lastId, WINDOW)).rows;
+}
+
+async function groupsInWindow(
+  db: Db,
+  network: string,
+  address: string,
+  size: number,
+  lastId: number | undefined,
+  window: number,
+): Promise<{ rows: OpgRow[]; complete: boolean }> {
   const before = lastId ?? Number.MAX_SAFE_INTEGER;
   const statusArr = sql`ARRAY[${sql.join(STATUS_ORDER)}]::text[]`;
   const kindArr = sql`ARRAY[${sql.join(KIND_ORDER)}]::text[]`;
   const result = await sql<Record<string, unknown>>`
     WITH acc AS (
       (SELECT id FROM operations WHERE network = ${network} AND source = ${address} AND id < ${before}
-        ORDER BY id DESC LIMIT ${WINDOW})
+        ORDER BY id DESC LIMIT ${window})
       UNION
       (SELECT id FROM operations WHERE network = ${network} AND destination = ${address} AND id < ${before}
-        ORDER BY id DESC LIMIT ${WINDOW})
+        ORDER BY id DESC LIMIT ${window})
     ), win AS (
-      SELECT o.* FROM operations o JOIN (SELECT id FROM acc ORDER BY id DESC LIMIT ${WINDOW}) a ON a.id = o.id
+      SELECT o.id, o.hash, o.counter, o.level, o.timestamp, o.content_index, o.status, o.kind, o.entrypoint
+      FROM operations o JOIN (SELECT id FROM acc ORDER BY id DESC LIMIT ${window}) a ON a.id = o.id
     ), grp AS (
       SELECT hash, counter, min(id) AS last_id, min(level) AS level, min(timestamp) AS timestamp,
         min(content_index) AS content_index,
@@ -67,9 +87,9 @@ export async function operationGroups(
         min(coalesce(array_position(${kindArr}, kind), 100)) AS kind_rank,
         (array_agg(kind ORDER BY id))[1] AS first_kind,
         coalesce(string_agg(entrypoint, ',' ORDER BY id), '') AS entrypoint
-      FROM win GROUP BY hash, counter ORDER BY min(id) DESC LIMIT ${size}
+      FROM win GROUP BY hash, counter ORDER BY min(id) DESC LIMIT ${size + 1}
     )
-    SELECT g.*,
+    SELECT g.*, (SELECT count(*) FROM win) AS window_rows,
       coalesce(t.flow, '0') AS flow, coalesce(t.internals, 0) AS internals, coalesce(t.total_cost, '0') AS total_cost
     FROM grp g
     LEFT JOIN LATERAL (
@@ -84,7 +104,8 @@ export async function operationGroups(
         AND o.kind NOT IN ('endorsement', 'attestation', 'preendorsement', 'preattestation')
     ) t ON true
     ORDER BY g.last_id DESC`.execute(db);
-  return result.rows.map((r) => ({
+  const complete = result.rows.length > size || Number(result.rows[0]?.window_rows ?? 0) < window;
+  const rows = result.rows.slice(0, size).map((r) => ({
     last_id: Number(r.last_id),
     hash: (r.hash as string | null) ?? null,
     counter: Number(r.counter ?? 0),
@@ -98,4 +119,5 @@ export async function operationGroups(
     internals: Number(r.internals ?? 0),
     total_cost: Number(r.total_cost ?? 0),
   }));
+  return { rows, complete };
 }

@@ -22,6 +22,8 @@ export interface DocSearch {
   kinds?: readonly string[];
   size: number;
   offset: number;
+  /** Count the hits (up to SEARCH_TOTAL_CAP); false skips the count (suggestions) and `total` is 0. */
+  count?: boolean;
 }
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -51,11 +53,13 @@ export async function searchDocuments(
     ${q.networks?.length ? sql`AND d.network IN (${sql.join(q.networks)})` : sql``}
     ${q.kinds?.length ? sql`AND d.kind IN (${sql.join(q.kinds)})` : sql``}`;
   const [count, rows] = await Promise.all([
-    sql<{
-      n: number;
-    }>`SELECT count(*) AS n FROM (SELECT 1 FROM search_documents d WHERE ${where} LIMIT ${SEARCH_TOTAL_CAP}) x`.execute(
-      db,
-    ),
+    q.count === false
+      ? { rows: [] }
+      : sql<{
+          n: number;
+        }>`SELECT count(*) AS n FROM (SELECT 1 FROM search_documents d WHERE ${where} LIMIT ${SEARCH_TOTAL_CAP}) x`.execute(
+          db,
+        ),
     sql<Record<string, unknown>>`
       SELECT d.network, d.kind, d.key, d.title, left(d.body, 2000) AS body, d.level,
         CASE WHEN d.key ILIKE ${prefix} THEN 'key' WHEN d.title ILIKE ${contains} THEN 'title' ELSE 'body' END AS matched
@@ -134,20 +138,22 @@ export interface KeyHit {
   contract: string;
 }
 
-/** Big-map keys by exact key hash, or whose key text contains the query (string keys). */
+/**
+ * Big-map keys whose key hash is one of `keyHashes` (the query itself when it is a key hash, or the hashes of
+ * the query packed as the key types it can be: string, address, int…), newest first.
+ */
 export async function searchBigMapKeys(
   db: Db,
-  query: string,
+  keyHashes: readonly string[],
   networks: readonly string[] | undefined,
   limit: number,
   f: { ptr?: number; activeOnly?: boolean } = {},
 ): Promise<KeyHit[]> {
+  if (keyHashes.length === 0) return [];
   let q = db
     .selectFrom('big_map_states')
     .select(['network', 'ptr', 'key_hash', 'key', 'removed', 'last_update_time', 'contract'])
-    .where((eb) =>
-      query.startsWith('expr') ? eb('key_hash', '=', query) : eb(sql<string>`key->>'string'`, '=', query),
-    );
+    .where('key_hash', 'in', [...keyHashes]);
   if (networks?.length) q = q.where('network', 'in', [...networks]);
   if (f.ptr !== undefined) q = q.where('ptr', '=', f.ptr);
   if (f.activeOnly) q = q.where('removed', '=', false);
