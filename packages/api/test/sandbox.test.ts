@@ -103,6 +103,48 @@ describeDb('API over the indexed demo sandbox', ({ db }) => {
     expect(acc.balance).toBeGreaterThan(0);
   });
 
+  it('tokens/holders: balances from the FA2 and FA1.2 ledgers', async () => {
+    const { fa2, fa12, counter } = contracts;
+    const sum = (m: Record<string, string>) => Object.values(m).reduce((a, v) => a + BigInt(v), 0n);
+    const t0 = await call('GET', `/v1/contract/${NET}/${fa2}/tokens/holders?token_id=0`);
+    expect(t0.status).toBe(200);
+    const holders0 = t0.body as Record<string, string>;
+    expect(Object.keys(holders0).length).toBeGreaterThan(1);
+    for (const [owner, amount] of Object.entries(holders0)) {
+      expect(owner).toMatch(/^(tz[1-4]|KT1)\w{33}$/);
+      expect(amount).toMatch(/^[1-9]\d*$/);
+    }
+    // transfers move token 0 between holders: its 500,000,000 units stay in the ledger
+    expect(sum(holders0)).toBe(500_000_000n);
+    // the NFT-like token 3 has exactly one holder of 1 unit
+    const t3 = (await call('GET', `/v1/contract/${NET}/${fa2}/tokens/holders?token_id=3`)).body as Record<
+      string,
+      string
+    >;
+    expect(Object.values(t3)).toEqual(['1']);
+    expect((await call('GET', `/v1/contract/${NET}/${fa2}/tokens/holders?token_id=99`)).body).toEqual({});
+    // FA1.2 (single asset, `address → nat`): balances add up to the storage's total supply
+    const fa12Holders = (await call('GET', `/v1/contract/${NET}/${fa12}/tokens/holders`)).body as Record<
+      string,
+      string
+    >;
+    expect(fa12Holders[ALICE]).toMatch(/^\d+$/);
+    type Node = { name?: string; value?: unknown; children?: Node[] };
+    const find = (nodes: Node[], name: string): Node | undefined =>
+      nodes.map((n) => (n.name === name ? n : find(n.children ?? [], name))).find(Boolean);
+    const storage = (await call('GET', `/v1/contract/${NET}/${fa12}/storage`)).body as Node[];
+    const total = find(storage, 'total_supply')?.value;
+    expect(total).toMatch(/^\d+$/);
+    expect(sum(fa12Holders)).toBe(BigInt(total as string));
+    expect((await call('GET', `/v1/contract/${NET}/${fa12}/tokens/holders?token_id=1`)).body).toEqual({});
+    // no ledger big map → {}; a bad address → 404; a bad token id → 400
+    expect((await call('GET', `/v1/contract/${NET}/${counter}/tokens/holders`)).body).toEqual({});
+    expect((await call('GET', `/v1/contract/${NET}/tz1bad/tokens/holders`)).status).toBe(404);
+    const bad = await call('GET', `/v1/contract/${NET}/${fa2}/tokens/holders?token_id=-1`);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ message: expect.any(String) });
+  });
+
   it('entrypoints/trace simulates with run_code: storage diff, event, and failures as a failed operation', async () => {
     const counter = contracts.counter!;
     const before = (await call('GET', `/v1/contract/${NET}/${counter}/storage/raw`)).body as string;

@@ -9,7 +9,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ApiContext } from '../context';
 import { approvalData, APPROVE_SCHEMA, ApproveBody } from '../services/approve';
-import { contractMetadataOf, contractTokens, countTokens } from '../services/tokens';
+import {
+  contractMetadataOf,
+  contractTokens,
+  countTokens,
+  MAX_HOLDERS,
+  tokenHolders,
+} from '../services/tokens';
 import { nodeRpc } from '../services/node-rpc';
 import { formatTime } from '../time';
 import { ADDRESS_RE, AddressParams, CONTRACT_RE, requireAddress, requireNetwork } from '../validate';
@@ -65,6 +71,30 @@ export const legacyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
     async (request) => {
       check(request.params);
       return { count: await countTokens(ctx, request.params.network, request.params.address) };
+    },
+  );
+
+  app.get(
+    '/contract/:network/:address/tokens/holders',
+    {
+      schema: {
+        summary: 'Balances of a token by holder address (balances as decimal strings)',
+        description:
+          `Read from the contract's \`ledger\` big map (FA1.2 \`address → nat\` or \`address → pair nat …\`, FA2 ` +
+          `\`pair address nat → nat\`, \`pair nat address → nat\`, NFT \`nat → address\`); \`{}\` for another ` +
+          `layout or no ledger. Zero balances are left out; at most ${MAX_HOLDERS} holders.`,
+        tags: ['tokens'],
+        params: AddressParams,
+        querystring: Type.Object({
+          token_id: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 })),
+        }),
+        response: { 200: Type.Record(Type.String(), Type.String()), ...E },
+      },
+    },
+    async (request) => {
+      check(request.params);
+      const { network, address } = request.params;
+      return tokenHolders(ctx, network, address, String(request.query.token_id ?? 0));
     },
   );
 

@@ -1,4 +1,6 @@
 import type { TokenMetadata } from '@michelscope/api-types';
+import { bigMapsOfContract, liveBigMapEntries } from '@michelscope/db/read';
+import { buildTypeTree, keyText, toMicheline, type Micheline, type TypeNode } from '@michelscope/michelson';
 import type { ApiContext } from '../context';
 
 type Meta = Record<string, unknown>;
@@ -73,4 +75,100 @@ export async function contractMetadataOf(
     .where('status', '=', 3)
     .executeTakeFirst();
   return row?.metadata ?? null;
+}
+
+/** Holders listed by `/contract/{network}/{address}/tokens/holders` at the most. */
+export const MAX_HOLDERS = 10_000;
+
+/** How a ledger big map stores balances: where the owner, the token id and the amount are. */
+interface LedgerLayout {
+  /** JSON path of the token id inside the key (multi-asset ledgers), none for single-asset ledgers. */
+  tokenPath?: string[];
+  owner: (key: Micheline, value: Micheline) => string | undefined;
+  amount: (value: Micheline) => string | undefined;
+}
+
+/** Children of a `Pair` (or of the sequence form of a pair). */
+const args = (m: Micheline): Micheline[] => (Array.isArray(m) ? m : 'args' in m ? (m.args ?? []) : []);
+const intText = (m: Micheline | undefined): string | undefined =>
+  m && !Array.isArray(m) && 'int' in m ? m.int : undefined;
+
+/**
+ * The layouts of the common FA1.2/FA2 ledgers: `address → nat`, `address → pair` holding the balance nat
+ * (FA1.2 with allowances), `pair address nat → nat` and `pair nat address → nat` (FA2 multi-asset),
+ * `nat → address` (FA2 NFT: the owner holds 1).
+ */
+function ledgerLayout(key: TypeNode, value: TypeNode): LedgerLayout | undefined {
+  const text = (t: TypeNode) => (m: Micheline | undefined) => {
+    try {
+      return m === undefined ? undefined : keyText(t, m);
+    } catch {
+      return undefined;
+    }
+  };
+  const nat = (t: TypeNode) => t.prim === 'nat' || t.prim === 'int';
+  const valueAmount = (): LedgerLayout['amount'] | undefined => {
+    if (nat(value)) return intText;
+    const i = value.prim === 'pair' ? value.args.findIndex(nat) : -1;
+    return i < 0 ? undefined : (v) => intText(args(v)[i]);
+  };
+  const amount = valueAmount();
+  if (key.prim === 'address' && amount) return { owner: (k) => text(key)(k), amount };
+  if (key.prim === 'pair' && key.args.length === 2 && nat(value)) {
+    const [a, b] = key.args as [TypeNode, TypeNode];
+    if (a.prim === 'address' && nat(b))
+      return { tokenPath: ['args', '1', 'int'], owner: (k) => text(a)(args(k)[0]), amount: intText };
+    if (nat(a) && b.prim === 'address')
+      return { tokenPath: ['args', '0', 'int'], owner: (k) => text(b)(args(k)[1]), amount: intText };
+  }
+  if (nat(key) && value.prim === 'address')
+    return { tokenPath: ['int'], owner: (_k, v) => text(value)(v), amount: () => '1' };
+  return undefined;
+}
+
+/**
+ * Balances of one token of a contract (reference §4.4 `tokens/holders`: `{address: balance}`), read from the
+ * live keys of its big map named `ledger`; empty when the contract has no ledger of a known layout. Zero
+ * balances are left out.
+ */
+export async function tokenHolders(
+  ctx: ApiContext,
+  network: string,
+  contract: string,
+  tokenId: string,
+): Promise<Record<string, string>> {
+  const ledger = (await bigMapsOfContract(ctx.db, network, contract)).find((b) => b.name === 'ledger');
+  if (!ledger) return {};
+  let layout: LedgerLayout | undefined;
+  try {
+    const map = buildTypeTree({
+      prim: 'big_map',
+      args: [toMicheline(ledger.key_type), toMicheline(ledger.value_type)],
+    });
+    layout = ledgerLayout(map.args[0]!, map.args[1]!);
+  } catch {
+    return {};
+  }
+  if (!layout) return {};
+  if (!layout.tokenPath && tokenId !== '0') return {};
+  const rows = await liveBigMapEntries(
+    ctx.db,
+    network,
+    ledger.ptr,
+    MAX_HOLDERS,
+    layout.tokenPath ? { path: layout.tokenPath, equals: tokenId } : undefined,
+  );
+  const out: Record<string, string> = {};
+  for (const r of rows) {
+    try {
+      const key = toMicheline(r.key);
+      const value = toMicheline(r.value);
+      const owner = layout.owner(key, value);
+      const amount = layout.amount(value);
+      if (owner && amount && amount !== '0') out[owner] = amount;
+    } catch {
+      /* a key or value that does not match the ledger type is skipped */
+    }
+  }
+  return out;
 }

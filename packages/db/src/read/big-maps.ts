@@ -204,3 +204,24 @@ export async function bigMapStatesOf(
     .execute();
   return rows.map(toState);
 }
+
+/**
+ * Live (not removed) keys and values of a big map, oldest first; with `match`, only the keys whose JSON has the
+ * text `equals` at `path` (e.g. the token id of a ledger key `Pair owner token_id`: path `['args', '1', 'int']`).
+ */
+export async function liveBigMapEntries(
+  db: Db,
+  network: string,
+  ptr: number,
+  limit: number,
+  match?: { path: readonly string[]; equals: string },
+): Promise<Array<{ key: unknown; value: unknown }>> {
+  let q = db
+    .selectFrom('big_map_states')
+    .select(['key', 'value'])
+    .where('network', '=', network)
+    .where('ptr', '=', ptr)
+    .where('removed', '=', false);
+  if (match) q = q.where(sql<string>`key #>> ${sql.val([...match.path])}::text[]`, '=', match.equals);
+  return q.orderBy('id').limit(limit).execute();
+}
