@@ -1,19 +1,19 @@
-import { sql } from 'kysely';
-import type { Db } from '../schema';
+import { sql, type Selectable } from 'kysely';
+import type {
+  Db,
+  GlobalConstantsTable,
+  MigrationsTable,
+  SmartRollupsTable,
+  TicketsTable,
+  TicketUpdatesTable,
+} from '../schema';
 import { toDate } from './contracts';
 
-export interface TicketUpdateRow {
-  id: number;
-  level: number;
-  timestamp: Date;
-  ticket_id: number;
-  ticketer: string;
-  account: string;
-  amount: string;
-  operation_hash: string | null;
-  content_type: unknown;
-  content: unknown;
-}
+export type TicketUpdateRow = Pick<
+  Selectable<TicketUpdatesTable>,
+  'id' | 'level' | 'timestamp' | 'ticket_id' | 'account' | 'amount'
+> &
+  Pick<Selectable<TicketsTable>, 'ticketer' | 'content_type' | 'content'> & { operation_hash: string | null };
 
 function ticketUpdatesQuery(db: Db) {
   return db
@@ -67,14 +67,10 @@ export async function ticketUpdatesOfTicketer(
   return rows.map(toUpdate);
 }
 
-export interface TicketRow {
-  id: number;
-  ticketer: string;
-  content_type: unknown;
-  content: unknown;
-  updates_count: number;
-  level: number;
-}
+export type TicketRow = Pick<
+  Selectable<TicketsTable>,
+  'id' | 'ticketer' | 'content_type' | 'content' | 'updates_count' | 'level'
+>;
 
 export async function ticketsOfTicketer(
   db: Db,
@@ -112,14 +108,10 @@ export async function ticketBalancesOf(
   return rows.map((r) => ({ ...r, updates_count: Number(r.updates_count), amount: String(r.amount) }));
 }
 
-export interface GlobalConstantRow {
-  id: number;
-  address: string;
-  value: unknown;
-  level: number;
-  timestamp: Date;
-  links_count: number;
-}
+export type GlobalConstantRow = Pick<
+  Selectable<GlobalConstantsTable>,
+  'id' | 'address' | 'value' | 'level' | 'timestamp'
+> & { links_count: number };
 
 export async function getGlobalConstant(
   db: Db,
@@ -180,17 +172,19 @@ export async function constantsOfContract(
   return rows.map((r) => ({ ...r, timestamp: toDate(r.timestamp), links_count: 0 }));
 }
 
-export interface SmartRollupRow {
-  id: number;
-  address: string;
-  level: number;
-  timestamp: Date;
-  size: number;
-  genesis_commitment_hash: string;
-  pvm_kind: string;
-  kernel: string;
-  type: unknown;
-}
+const SMART_ROLLUP_COLUMNS = [
+  'id',
+  'address',
+  'level',
+  'timestamp',
+  'size',
+  'genesis_commitment_hash',
+  'pvm_kind',
+  'kernel',
+  'type',
+] as const;
+
+export type SmartRollupRow = Pick<Selectable<SmartRollupsTable>, (typeof SMART_ROLLUP_COLUMNS)[number]>;
 
 export async function listSmartRollups(
   db: Db,
@@ -199,17 +193,7 @@ export async function listSmartRollups(
 ): Promise<SmartRollupRow[]> {
   const rows = await db
     .selectFrom('smart_rollups')
-    .select([
-      'id',
-      'address',
-      'level',
-      'timestamp',
-      'size',
-      'genesis_commitment_hash',
-      'pvm_kind',
-      'kernel',
-      'type',
-    ])
+    .select(SMART_ROLLUP_COLUMNS)
     .where('network', '=', network)
     .orderBy('id', f.sort)
     .limit(f.size)
@@ -225,31 +209,17 @@ export async function getSmartRollup(
 ): Promise<SmartRollupRow | undefined> {
   const row = await db
     .selectFrom('smart_rollups')
-    .select([
-      'id',
-      'address',
-      'level',
-      'timestamp',
-      'size',
-      'genesis_commitment_hash',
-      'pvm_kind',
-      'kernel',
-      'type',
-    ])
+    .select(SMART_ROLLUP_COLUMNS)
     .where('network', '=', network)
     .where('address', '=', address)
     .executeTakeFirst();
   return row ? { ...row, timestamp: toDate(row.timestamp) } : undefined;
 }
 
-export interface MigrationRow {
-  level: number;
-  timestamp: Date;
-  hash: string | null;
+export type MigrationRow = Pick<Selectable<MigrationsTable>, 'level' | 'timestamp' | 'hash' | 'kind'> & {
   protocol: string;
   prev_protocol: string;
-  kind: string;
-}
+};
 
 export async function migrationsOf(db: Db, network: string, contract: string): Promise<MigrationRow[]> {
   const rows = await db

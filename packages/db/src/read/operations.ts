@@ -1,45 +1,9 @@
-import { sql } from 'kysely';
-import type { Db } from '../schema';
+import { sql, type Selectable } from 'kysely';
+import type { Db, OperationsTable } from '../schema';
 import { toDate } from './contracts';
 
 /** An operation row with its protocol hash; int8 columns as numbers, `amount` as a decimal string. */
-export interface OperationRow {
-  id: number;
-  network: string;
-  level: number;
-  timestamp: Date;
-  protocol: string;
-  hash: string | null;
-  counter: number | null;
-  content_index: number;
-  internal: boolean;
-  kind: string;
-  status: string;
-  source: string | null;
-  destination: string | null;
-  initiator: string | null;
-  delegate: string | null;
-  fee: number;
-  gas_limit: number;
-  storage_limit: number;
-  amount: string;
-  consumed_gas: number;
-  storage_size: number;
-  paid_storage_size_diff: number;
-  burned: number;
-  allocated_destination_contract_burned: number;
-  allocated_destination_contract: boolean;
-  entrypoint: string | null;
-  tag: string | null;
-  tags: number;
-  parameters: unknown;
-  storage: unknown;
-  payload: unknown;
-  payload_type: unknown;
-  errors: unknown;
-  big_map_diffs_count: number;
-  ticket_updates_count: number;
-}
+export type OperationRow = Selectable<OperationsTable> & { protocol: string };
 
 function opQuery(db: Db) {
   return db
