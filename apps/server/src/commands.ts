@@ -44,7 +44,12 @@ async function buildRoot(
   handle: DbHandle,
   sandbox: Sandbox | undefined,
 ): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024, frameworkErrors });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 4 * 1024 * 1024,
+    frameworkErrors,
+    forceCloseConnections: true,
+  });
   if (sandbox) await app.register(sandboxRpcPlugin(sandbox), { prefix: '/rpc/sandboxnet' });
   await app.register(apiPlugin, {
     db: handle.db,

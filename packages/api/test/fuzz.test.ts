@@ -25,7 +25,7 @@ describeDb('fuzz: malformed requests never give a 5xx', ({ db }) => {
   beforeAll(async () => {
     await seedChain(db());
     // a node that knows nothing (every RPC answers 404), so failures come from the input, not the network
-    node = Fastify();
+    node = Fastify({ forceCloseConnections: true });
     node.all('/*', (_req, reply) => reply.code(404).send('Not found'));
     const url = await node.listen({ host: '127.0.0.1', port: 0 });
     app = await buildApi({

@@ -41,7 +41,7 @@ describeDb('API over the indexed demo sandbox', ({ db }) => {
         for (const m of line.matchAll(/(\w+)=(KT1\w{33})/g)) contracts[m[1]!] = m[2]!;
       },
     });
-    node = Fastify();
+    node = Fastify({ forceCloseConnections: true });
     await node.register(sandboxRpcPlugin(sandbox), { prefix: '/rpc/sandboxnet' });
     const url = await node.listen({ host: '127.0.0.1', port: 0 });
     const rpcUrl = `${url}/rpc/sandboxnet`;

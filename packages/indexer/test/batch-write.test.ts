@@ -119,7 +119,7 @@ describeDb('batched writes of blocks parsed ahead', ({ db }) => {
   it('the seeded sandbox chain: originations then calls, big maps, tickets, events', async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'ms-batch-sandbox-'));
     sandbox = await Sandbox.open({ dataDir: dir, blockTimeMs: 3_600_000, seed: true, log: () => {} });
-    app = Fastify();
+    app = Fastify({ forceCloseConnections: true });
     await app.register(sandboxRpcPlugin(sandbox));
     const url = await app.listen({ host: '127.0.0.1', port: 0 });
     const head = sandbox.headLevel;

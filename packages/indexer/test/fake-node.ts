@@ -129,7 +129,7 @@ export class FakeNode {
   }
 
   async start(port = 0): Promise<string> {
-    const app = Fastify();
+    const app = Fastify({ forceCloseConnections: true });
     app.get<{ Params: { id: string } }>('/chains/main/blocks/:id/header', async (req, reply) => {
       this.requests.push(`header ${req.params.id}`);
       const b = this.find(req.params.id);

@@ -178,7 +178,7 @@ describeDb('kill -9 and restart', ({ db, kind }) => {
     const dir = mkdtempSync(path.join(tmpdir(), 'ms-kill-sandbox-'));
     dirs.push(dir);
     sandbox = await Sandbox.open({ dataDir: dir, blockTimeMs: 3_600_000, seed: true, log: () => {} });
-    sandboxApp = Fastify();
+    sandboxApp = Fastify({ forceCloseConnections: true });
     await sandboxApp.register(sandboxRpcPlugin(sandbox));
     const url = await sandboxApp.listen({ host: '127.0.0.1', port: 0 });
     const head = sandbox.headLevel;

@@ -147,7 +147,7 @@ export async function searchKeys(db: Db, q: string): Promise<string[]> {
 
 /** Local metadata server: fixed bodies per path, programmable failures, an IPFS-gateway-like prefix. */
 export class MetadataServer {
-  readonly app: FastifyInstance = Fastify();
+  readonly app: FastifyInstance = Fastify({ forceCloseConnections: true });
   readonly bodies = new Map<
     string,
     { body: string | Buffer; status?: number; delayMs?: number; failTimes?: number }

@@ -22,7 +22,7 @@ describeDb('indexing the seeded sandbox chain', ({ db }) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'ms-sandbox-'));
   beforeAll(async () => {
     sandbox = await Sandbox.open({ dataDir: dir, blockTimeMs: 3_600_000, seed: true, log: () => {} });
-    app = Fastify();
+    app = Fastify({ forceCloseConnections: true });
     await app.register(sandboxRpcPlugin(sandbox));
     rpcUrl = await app.listen({ host: '127.0.0.1', port: 0 });
   }, 180_000);

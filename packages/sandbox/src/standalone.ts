@@ -7,7 +7,7 @@ export async function startStandaloneSandbox(
   opts: SandboxOptions & { port: number; host?: string },
 ): Promise<{ url: string; close(): Promise<void> }> {
   const sandbox = await Sandbox.open(opts);
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, forceCloseConnections: true });
   await app.register(sandboxRpcPlugin(sandbox));
   const host = opts.host ?? '127.0.0.1';
   let address: string;

@@ -26,7 +26,7 @@ export interface Harness {
 export async function openHarness(dir?: string): Promise<Harness> {
   const d = dir ?? (await tempDir());
   const sandbox = await Sandbox.open({ dataDir: d, blockTimeMs: 60_000 });
-  const app = Fastify();
+  const app = Fastify({ forceCloseConnections: true });
   await app.register(sandboxRpcPlugin(sandbox), { prefix: '/rpc/sandboxnet' });
   await app.ready();
   const parse = (raw: string) => {

@@ -20,7 +20,7 @@ beforeAll(async () => {
     seed: true,
     log: (l) => lines.push(l),
   });
-  app = Fastify();
+  app = Fastify({ forceCloseConnections: true });
   await app.register(sandboxRpcPlugin(sandbox));
   await app.ready();
 }, 120_000);
