@@ -6,11 +6,11 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import DataObjectIcon from '@mui/icons-material/DataObject';
-import { networkConstantsQuery } from '../../api/queries';
 import type { NetworkState } from '../../api/types';
 import { useAppConfig } from '../../shared/config/useAppConfig';
 import { formatNumber } from '../../shared/format/format';
 import { RawJsonDialog } from '../../shared/json/RawJsonDialog';
+import { fetchRawJson } from './raw-json-source';
 
 /** The eight fields of the Network Info panel, in order. */
 export function networkInfoFields(s: NetworkState): [string, string][] {
@@ -30,7 +30,13 @@ export function NetworkInfoPanel({ network, state }: { network: string; state: N
   const [open, setOpen] = useState(false);
   const config = useAppConfig();
   const hasRpc = Boolean(config.rpc_endpoints[network]);
-  const constants = useQuery({ ...networkConstantsQuery(network, hasRpc), enabled: open });
+  const constants = useQuery({
+    queryKey: ['raw_json', network, 'constants'] as const,
+    queryFn: ({ signal }) => fetchRawJson(network, { type: 'constants' }, hasRpc, { signal }),
+    enabled: open,
+    retry: false,
+    staleTime: 60_000,
+  });
   return (
     <Paper variant="outlined" component="section" aria-labelledby="network-info-title" sx={{ p: 2 }}>
       <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center', mb: 1 }}>

@@ -91,4 +91,12 @@ describe('operationStatus', () => {
     expect(operationStatus(item({ Status: '', mempool: true }))).toBe('mempool');
     expect(operationStatus(item({ Status: 'failed' }))).toBe('failed');
   });
+
+  it('shows other results as failed, and a pending mempool operation as mempool', () => {
+    for (const status of ['backtracked', 'skipped', 'refused', 'branch_refused', 'lost'])
+      expect(operationStatus(item({ Status: status }))).toBe('failed');
+    expect(operationStatus(item({ Status: 'pending', mempool: true }))).toBe('mempool');
+    expect(operationStatus(item({ Status: 'applied', mempool: true }))).toBe('applied');
+    expect(operationStatus(item({ Status: '' }))).toBe('applied');
+  });
 });

@@ -67,8 +67,16 @@ export function canApplyFilters(draft: TokenFilterValues, applied: TokenFilterVa
   return hasTokenFilters(draft) || text.trim() !== '';
 }
 
-/** The status shown for an operation: mempool when pending there, else its status. */
-export function operationStatus(item: SearchItem): string {
-  if (item.body.mempool && item.body.Status !== 'applied' && item.body.Status !== 'failed') return 'mempool';
-  return item.body.Status || 'applied';
+/**
+ * The status shown for an operation (discovery spec §4): applied, mempool (not applied and in the mempool) or
+ * failed. Every other result (backtracked, skipped, refused, lost…) shows as failed; an operation the service
+ * gives no status for and that is not in the mempool was included in a block, so it shows as applied.
+ */
+export type ShownStatus = 'applied' | 'mempool' | 'failed';
+
+export function operationStatus(item: SearchItem): ShownStatus {
+  const status = item.body.Status;
+  if (status === 'applied') return 'applied';
+  if (item.body.mempool) return 'mempool';
+  return status === '' ? 'applied' : 'failed';
 }
