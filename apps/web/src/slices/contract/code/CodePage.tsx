@@ -21,9 +21,10 @@ import { ConstantsDialog } from './ConstantsDialog';
 import { codeFileName, protocolFromQuery, protocolOptions, shortProtocol } from './code-versions';
 import { downloadText } from './download';
 
-const MichelsonViewer = lazy(async () => ({
-  default: (await import('../../../shared/micheline/MichelsonViewer')).MichelsonViewer,
-}));
+// The viewer (CodeMirror) starts loading with this screen, while the code is being fetched.
+let viewerModule: Promise<typeof import('../../../shared/micheline/MichelsonViewer')> | null = null;
+const loadViewer = () => (viewerModule ??= import('../../../shared/micheline/MichelsonViewer'));
+const MichelsonViewer = lazy(async () => ({ default: (await loadViewer()).MichelsonViewer }));
 
 /** Micheline JSON of the shown code, or the parse error. */
 function toJson(code: string): { value: unknown; error: string | null } {
@@ -39,6 +40,7 @@ function toJson(code: string): { value: unknown; error: string | null } {
 
 /** The code tab (workspace spec §2 "Code tab"). */
 export function CodeTab({ data }: { data: ContractPageData }) {
+  void loadViewer();
   const { network, address } = data;
   const [params, setParams] = useSearchParams();
   const protocol = protocolFromQuery(params.get('protocol'));
