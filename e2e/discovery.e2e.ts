@@ -62,6 +62,7 @@ interface Seed {
   called: string[];
   constant: string;
   opgHash: string;
+  bigMap: { ptr: number; address: string };
 }
 
 async function getJson<T>(url: string): Promise<T> {
@@ -110,10 +111,12 @@ describe.skipIf(!canBrowse)('discovery pages on the seeded sandbox', () => {
       );
       const withHash = Array.isArray(opg) ? opg.find((o) => typeof o.hash === 'string' && o.hash) : undefined;
       if (!withHash) return undefined;
+      const bigMap = await getJson<{ ptr: number; address: string }>(`${url}/v1/bigmap/${SANDBOX}/0`);
       return {
         called: called.map((c) => c.address),
         constant: constants[0]!.address,
         opgHash: withHash.hash,
+        bigMap: { ptr: bigMap.ptr, address: bigMap.address },
       };
     });
   });
@@ -287,6 +290,22 @@ describe.skipIf(!canBrowse)('discovery pages on the seeded sandbox', () => {
     await page.close();
   });
 
+  it('search page: a big map key hash gives its big map key card', async () => {
+    const keys = await getJson<{ data: { key_hash: string } }[]>(
+      `${url}/v1/bigmap/${SANDBOX}/${seed.bigMap.ptr}/keys?size=1`,
+    );
+    const keyHash = keys[0]!.data.key_hash;
+    const page = await open(`/search?text=${keyHash}`);
+    const card = page.getByRole('region', { name: 'Big map key details' });
+    await card.waitFor({ timeout: 15_000 });
+    await card.getByText('Active', { exact: true }).waitFor();
+    expect(await card.getByRole('link', { name: 'Key history' }).getAttribute('href')).toBe(
+      `/${SANDBOX}/${seed.bigMap.address}/storage/big_map/${seed.bigMap.ptr}/${keyHash}`,
+    );
+    await expectAccessible(page, 'search big map key');
+    await page.close();
+  });
+
   it('search page, Tokens: token card and the filters (hint, apply rules)', async () => {
     const page = await open('/search?text=Demo%20Coin');
     await page.getByRole('tab', { name: 'Tokens' }).click();
@@ -414,6 +433,9 @@ describe.skipIf(!canBrowse)('discovery pages on the seeded sandbox', () => {
       new RegExp(`^/${SANDBOX}/KT1\\w{33}/operations$`),
     );
     await expectAccessible(page, 'global constant');
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByText('Copied to the clipboard!').waitFor();
     await page.close();
   });
 
@@ -422,6 +444,11 @@ describe.skipIf(!canBrowse)('discovery pages on the seeded sandbox', () => {
     await page.getByRole('heading', { name: "This wasn't planned" }).waitFor({ timeout: 15_000 });
     const contact = page.getByRole('list', { name: 'Contact' });
     expect(await contact.getByRole('link').count()).toBeGreaterThan(1);
+    // The failed request's text also shows in the red snackbar.
+    const snackbar = page.locator('.MuiSnackbar-root [role="alert"]');
+    await snackbar.waitFor();
+    expect(await snackbar.getAttribute('class')).toContain('MuiAlert-colorError');
+    expect((await snackbar.textContent())?.trim()).not.toBe('');
     await expectAccessible(page, 'error state');
     // An unknown network: the 404 page.
     await page.goto(`${url}/constant/nosuchnet/${seed.constant}`);
