@@ -67,6 +67,7 @@ async function serve(): Promise<void> {
     rateLimit: false,
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
+  process.on('SIGTERM', () => process.exit(0)); // a normal exit (writes --cpu-prof profiles)
   const address = app.server.address();
   process.send!({ port: typeof address === 'object' && address ? address.port : 0, counts: bench.counts });
 }
