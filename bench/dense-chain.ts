@@ -96,6 +96,9 @@ export async function servePrepared(node: FakeNode): Promise<{ url: string; stop
     }
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
   });
+  // PGlite runs in the indexer's thread and can hold it for seconds: keep idle connections open (Node's
+  // default 5 s closes them under a request the indexer is sending: ECONNRESET).
+  server.keepAliveTimeout = 600_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
