@@ -247,6 +247,10 @@ export class Follower {
           await this.revert(this.head!, level - 1);
           return true;
         }
+        // Let the writer send its next statement before this thread parses for tens of milliseconds:
+        // without the turn, answers of the database wait behind consecutive parses (fetched blocks resolve
+        // at once), and the writer and the parser take turns instead of working at the same time.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         const prepared = await prepareBlock(this.ctx, block, tipProtocol);
         tip = { level: block.level, hash: block.hash };
         tipProtocol = block.protocol;
