@@ -924,4 +924,33 @@ describe.skipIf(!canBrowse)('read-only contract pages on the seeded sandbox', ()
       .waitFor({ timeout: 30_000 });
     await page.close();
   });
+
+  it('smart rollup page: the rollup info card with the kernel as a hex dump', async ({ skip }) => {
+    const res = await fetch(`${server.url}/search/v1/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'sr1', size: 5, offset: 0, filters: { search: { network: [NETWORK] } } }),
+    });
+    const found = res.ok ? ((await res.json()) as { items?: { value?: string }[] }) : {};
+    const rollup = found.items?.map((i) => i.value ?? '').find((v) => v.startsWith('sr1'));
+    if (!rollup) skip('no smart rollup in the seed (search service)');
+    const info = await api(`/smart_rollups/${NETWORK}/${rollup}`);
+    requireRoute(info, 'GET /v1/smart_rollups/{network}/{address}', skip);
+    const kernel = (info.body as { kernel: string }).kernel;
+    const page = await open(`/${NETWORK}/${rollup}/operations`);
+    const card = page.getByRole('region', { name: 'Account info' });
+    for (const label of ['Level', 'Genesis commitment', 'PVM kind', 'Type', 'Kernel']) {
+      await card.getByText(label, { exact: true }).waitFor({ timeout: 30_000 });
+    }
+    await card
+      .getByText((info.body as { genesis_commitment_hash: string }).genesis_commitment_hash)
+      .waitFor();
+    const dump = ((await card.getByLabel('Kernel').textContent()) ?? '').split('\n');
+    expect(dump.length).toBe(Math.ceil(kernel.length / 32));
+    expect(dump[0]).toBe(`00000000  ${(kernel.slice(0, 32).match(/../g) ?? []).join(' ')}`);
+    const tabs = page.getByRole('tablist', { name: 'Account tabs' });
+    await tabs.getByRole('tab', { name: /^Operations \(\d+\)$/ }).waitFor();
+    expect(await tabs.getByRole('tab').count()).toBe(1);
+    await page.close();
+  });
 });

@@ -40,7 +40,7 @@ function commonRoutes(rows: unknown[]): [string | RegExp, unknown][] {
     [`GET /v1/contract/mainnet/${KT}?stats=true`, contract],
     [`GET /v1/contract/mainnet/${KT}/views/schema`, []],
     [`GET /v1/contract/mainnet/${KT}/opg`, rows],
-    ['POST /metadata/v1/graphql', { data: { contract_metadata: [] } }],
+    ['POST /metadata/v1/graphql', { data: { contract_metadata: [], token_metadata: [] } }],
     [/\/rpc\/mainnet\/.*used_space/, '1234'],
     [/\/rpc\/mainnet\/.*paid_space/, '2000'],
   ];
