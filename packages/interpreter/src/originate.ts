@@ -25,6 +25,8 @@ export interface OriginateInput {
   gasLimit?: number;
   allocateBigMapId?: () => bigint;
   unparsingMode?: UnparseMode;
+  /** Accepts tickets in the storage: a contract's CREATE_CONTRACT passes them (default false, as from an implicit account). */
+  ticketsInStorage?: boolean;
 }
 
 export type OriginateResult =
@@ -59,6 +61,7 @@ export function originateContract(input: OriginateInput): OriginateResult {
     );
     const storage = parseData(input.storage, loaded.storageTy, {
       ...it.dataContext(),
+      allowTickets: input.ticketsInStorage ?? false,
       checkLambda: (c, a, r, rec) => it?.checkLambda(c as Expr[], a, r, rec),
     });
     let temp = 0n;

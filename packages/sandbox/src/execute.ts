@@ -14,7 +14,18 @@ import {
   type V,
 } from '@michelscope/interpreter';
 import { chainContext } from './chain-context';
-import { normalizeToken, ticketHoldings, ticketUpdates, tokenOf, type TicketToken } from './tickets';
+import {
+  adjustTicketBalances,
+  adjustTicketStorage,
+  normalizeToken,
+  ticketHoldings,
+  ticketsOfValue,
+  ticketUpdates,
+  tokenOf,
+  type Holdings,
+  type TicketBalanceChange,
+  type TicketToken,
+} from './tickets';
 import { applyLazyStorageDiff, exprSize, reportedDiff } from './lazy-storage';
 import type {
   BalanceUpdate,
@@ -146,6 +157,50 @@ function isUnitDefault(entrypoint: string, value: unknown): boolean {
   return entrypoint === 'default' && (v === undefined || (v.prim === 'Unit' && !v.args?.length));
 }
 
+/**
+ * The called contract's own entries in the ticket-balance table (`Ticket_accounting.ticket_diffs`):
+ * the change of the tickets in its storage minus those that came in the argument, which the sender
+ * already credited to it.
+ */
+function selfTicketChanges(
+  self: string,
+  before: Holdings,
+  after: Holdings,
+  state: State,
+  carried: V | undefined,
+): TicketBalanceChange[] {
+  const arg = carried ? ticketsOfValue(state, carried) : new Map<string, never>();
+  const out: TicketBalanceChange[] = [];
+  for (const key of new Set([...before.keys(), ...after.keys(), ...arg.keys()])) {
+    const token = (after.get(key) ?? before.get(key) ?? arg.get(key))!.token;
+    const delta =
+      (after.get(key)?.amount ?? 0n) - (before.get(key)?.amount ?? 0n) - (arg.get(key)?.amount ?? 0n);
+    if (delta !== 0n) out.push({ owner: self, token, delta });
+  }
+  return out;
+}
+
+/**
+ * The receivers' entries for the tickets that a contract's operations carry
+ * (`Ticket_operations_diff`): a transaction's parameter (to a contract or an implicit account) and
+ * an origination's storage, credited when the emitting contract's call is applied.
+ */
+function emittedTicketChanges(state: State, operations: EmittedOperation[]): TicketBalanceChange[] {
+  const out: TicketBalanceChange[] = [];
+  for (const { raw } of operations) {
+    const carried =
+      raw.kind === 'transaction'
+        ? { owner: raw.destination, value: raw.parameter }
+        : raw.kind === 'origination'
+          ? { owner: raw.address, value: raw.storage }
+          : undefined;
+    if (!carried) continue;
+    for (const { token, amount } of ticketsOfValue(state, carried.value).values())
+      out.push({ owner: carried.owner, token, delta: amount });
+  }
+  return out;
+}
+
 /** A transaction from `source` (implicit or contract); calls the destination's script if any. */
 export function transfer(
   ex: Exec,
@@ -156,24 +211,22 @@ export function transfer(
     entrypoint: string;
     parameter?: Expr;
     internal: boolean;
-    ticket?: Extract<V, { k: 'ticket' }>;
+    /** The typed parameter of an internal call (it may carry tickets). */
+    carried?: V;
   },
 ): Applied {
   if (t.internal) consume(ex, INTERNAL_TRANSFER_MILLIGAS);
   if (!isOriginated(t.destination)) {
-    if (t.ticket && t.internal && t.entrypoint === 'default') {
-      // Since Mumbai, contracts may send tickets to implicit accounts, which hold them.
-      const token = tokenOf(t.ticket);
-      ex.state.setTicketBalance(
-        t.destination,
-        token,
-        ex.state.ticketBalance(t.destination, token) + t.ticket.amount,
-      );
+    if (t.carried?.k === 'ticket' && t.internal && t.entrypoint === 'default') {
+      // Since Mumbai, contracts may send tickets to implicit accounts, which hold them. The sender's
+      // application already credited them in the ticket-balance table (and paid its growth).
+      const ticket = t.carried;
+      const token = tokenOf(ticket);
       const updates = moveTez(ex, t.source, t.destination, t.amount);
       const result: OperationResult = { status: 'applied' };
       if (updates.length > 0) result.balance_updates = updates;
       result.ticket_receipt = [
-        { ticket_token: token, updates: [{ account: t.destination, amount: String(t.ticket.amount) }] },
+        { ticket_token: token, updates: [{ account: t.destination, amount: String(ticket.amount) }] },
       ];
       result.consumed_milligas = String(INTERNAL_TRANSFER_MILLIGAS);
       return { result, emitted: [] };
@@ -237,17 +290,22 @@ export function transfer(
     used: String(used),
     paid: String(paid + paidDiff),
   });
+  const ticketsAfter = ticketHoldings(ex.state, contract.code, run.storage);
+  const ticketPaid = adjustTicketStorage(
+    ex.state,
+    adjustTicketBalances(ex.state, [
+      ...selfTicketChanges(t.destination, ticketsBefore, ticketsAfter, ex.state, t.carried),
+      ...emittedTicketChanges(ex.state, run.operations),
+    ]),
+  );
   const result: OperationResult = { status: 'applied', storage: run.storage };
   if (updates.length > 0) result.balance_updates = updates;
-  const tickets = ticketUpdates(
-    t.destination,
-    ticketsBefore,
-    ticketHoldings(ex.state, contract.code, run.storage),
-  );
+  const tickets = ticketUpdates(t.destination, ticketsBefore, ticketsAfter);
   if (tickets.length > 0) result[t.internal ? 'ticket_receipt' : 'ticket_updates'] = tickets;
   result.consumed_milligas = String(gasBefore - ex.gasLeft + (t.internal ? 0n : MANAGER_MILLIGAS));
   result.storage_size = String(used);
-  if (paidDiff > 0n) result.paid_storage_size_diff = String(paidDiff);
+  // As in Octez: the contract's own growth plus the growth of the ticket-balance table.
+  if (paidDiff + ticketPaid > 0n) result.paid_storage_size_diff = String(paidDiff + ticketPaid);
   if (run.lazyStorageDiff.length > 0) result.lazy_storage_diff = run.lazyStorageDiff;
   return { result, emitted: run.operations, self: t.destination };
 }
@@ -283,6 +341,7 @@ export function originate(
     gasLimit: Number(ex.gasLeft),
     allocateBigMapId: () => ex.state.nextBigMapId(),
     unparsingMode: 'Optimized',
+    ticketsInStorage: o.internal,
   });
   ex.gasLeft -= BigInt(run.consumedMilligas);
   if (!run.ok) throw new OpFailure(run.error.toOctez(PROTO));
@@ -361,7 +420,7 @@ function applyInternal(ex: Exec, op: EmittedOperation): Applied {
         entrypoint: j.parameters?.entrypoint ?? 'default',
         ...(j.parameters ? { parameter: j.parameters.value } : {}),
         internal: true,
-        ...(raw?.parameter?.k === 'ticket' ? { ticket: raw.parameter } : {}),
+        ...(raw?.parameter ? { carried: raw.parameter } : {}),
       });
     }
     case 'origination': {
@@ -395,32 +454,6 @@ function applyInternal(ex: Exec, op: EmittedOperation): Applied {
 }
 
 /**
- * Bytes of one entry of Octez' ticket-balance table (`Ticket_balance_storage.set_balance`): 65 for
- * the key plus the balance as a Zarith number (6 bits in the first byte, 7 in each next one); 0 for
- * a zero balance (the entry is removed).
- */
-export function ticketEntryBytes(balance: bigint): bigint {
-  if (balance === 0n) return 0n;
-  let bytes = 1n;
-  for (let bits = balance.toString(2).length - 6; bits > 0; bits -= 7) bytes++;
-  return 65n + bytes;
-}
-
-/**
- * Adds `diff` bytes to the table's used space and returns the growth beyond what was already paid
- * (`Ticket_balance_storage.adjust_storage_space`): the `paid_storage_size_diff` to burn.
- */
-export function adjustTicketStorage(state: State, diff: bigint): bigint {
-  if (diff === 0n) return 0n;
-  const used = BigInt((state.kv.get('n:ticket_used') as string | undefined) ?? '0') + diff;
-  const paid = BigInt((state.kv.get('n:ticket_paid') as string | undefined) ?? '0');
-  state.kv.set('n:ticket_used', String(used < 0n ? 0n : used));
-  if (used <= paid) return 0n;
-  state.kv.set('n:ticket_paid', String(used));
-  return used - paid;
-}
-
-/**
  * transfer_ticket: an implicit account sends tickets it holds. As in Octez' apply, the ticket-balance
  * table moves them from the sender to the destination at once (the growth of the table is the
  * result's `paid_storage_size_diff`, burned like any storage); to an implicit account that is all
@@ -449,24 +482,15 @@ export function transferTicket(ex: Exec, c: ManagerContent): Applied {
   const held = ex.state.ticketBalance(c.source, token);
   if (held < amount)
     fail('ticket_balance.negative', { owner: c.source, held: String(held), amount: String(amount) });
-  ex.state.setTicketBalance(c.source, token, held - amount);
-  let destinationBefore: bigint;
-  if (isOriginated(destination)) {
-    const contract = ex.state.contract(destination);
-    destinationBefore = contract
-      ? (ticketHoldings(ex.state, contract.code, contract.storage).get(JSON.stringify(token))?.amount ?? 0n)
-      : 0n;
-  } else {
-    if (entrypoint !== 'default') fail('michelson_v1.no_such_entrypoint', { entrypoint }, 'permanent');
-    destinationBefore = ex.state.ticketBalance(destination, token);
-    ex.state.setTicketBalance(destination, token, destinationBefore + amount);
-  }
+  if (!isOriginated(destination) && entrypoint !== 'default')
+    fail('michelson_v1.no_such_entrypoint', { entrypoint }, 'permanent');
+  // `Ticket_transfer.transfer_ticket`: both entries move at once (a contract's before its script runs).
   const paidDiff = adjustTicketStorage(
     ex.state,
-    ticketEntryBytes(held - amount) -
-      ticketEntryBytes(held) +
-      ticketEntryBytes(destinationBefore + amount) -
-      ticketEntryBytes(destinationBefore),
+    adjustTicketBalances(ex.state, [
+      { owner: c.source, token, delta: -amount },
+      { owner: destination, token, delta: amount },
+    ]),
   );
   const updates = [{ account: c.source, amount: String(-amount) }];
   if (!isOriginated(destination)) updates.push({ account: destination, amount: String(amount) });

@@ -224,7 +224,7 @@ export class State {
     this.kv.set(`g:${hash}`, value);
   }
 
-  /** Tickets held by an implicit account, by token (`t:<owner>:<token JSON>`). */
+  /** Octez' ticket-balance table: tickets of an owner (implicit or contract) by token (`t:<owner>:<token JSON>`). */
   ticketBalance(owner: string, token: object): bigint {
     const rec = this.kv.get(`t:${owner}:${JSON.stringify(token)}`) as { amount: string } | undefined;
     return BigInt(rec?.amount ?? '0');

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import { Sandbox, sandboxRpcPlugin } from '../src/index';
+import type { ManagerContent } from '../src/operation-types';
 import { tempDir } from './helpers';
 
 let sandbox: Sandbox;
@@ -136,6 +137,37 @@ describe('demo seed', () => {
     expect(
       await view(contracts.fa2, 'get_balance', { prim: 'Pair', args: [{ string: b5 }, { int: '3' }] }),
     ).toEqual({ int: '1' });
+  });
+
+  it('pays the growth of the ticket-balance table on the operation that credits a new holder', async () => {
+    const seeded = lines.find((l) => l.includes('demo seed:'))!;
+    const contracts = Object.fromEntries([...seeded.matchAll(/(\w+)=(KT1\w+)/g)].map((m) => [m[1], m[2]]));
+    const contents: ManagerContent[] = [];
+    for (let l = 1; l <= sandbox.headLevel; l++)
+      for (const op of sandbox.block(l)!.operations[3]!) contents.push(...op.contents);
+    const tableBytes = (c: ManagerContent) => {
+      const r = c.metadata!.operation_result;
+      const inner = c.metadata!.internal_operation_results ?? [];
+      return { top: r.paid_storage_size_diff, inner: inner.map((i) => i.result.paid_storage_size_diff) };
+    };
+    // The ticketer's first mint: the receiver's new entry (66 bytes) is paid by the ticketer's call,
+    // whose own storage (a small counter) does not grow; later mints find the entry there, and the
+    // one that takes the receiver's balance past 63 pays one more byte (a 2-byte Zarith number).
+    const mints = contents.filter((c) => c.kind === 'transaction' && c.destination === contracts.ticketer);
+    expect(mints.length).toBeGreaterThan(3);
+    let held = 0;
+    const expected = mints.map((c) => {
+      const before = held;
+      held += Number((c.parameters!.value as { args: Array<{ int: string }> }).args[1]!.int);
+      return before === 0 ? '66' : before < 64 && held >= 64 ? '1' : undefined;
+    });
+    expect(expected).toContain('1');
+    expect(mints.map((c) => tableBytes(c).top)).toEqual(expected);
+    // The minter's call credits bootstrap4 (a new entry), the transfer_ticket the vault.
+    const minterCall = contents.find((c) => c.kind === 'transaction' && c.destination === contracts.minter)!;
+    expect(tableBytes(minterCall)).toEqual({ top: '66', inner: [undefined] });
+    const transferTicket = contents.find((c) => c.kind === 'transfer_ticket')!;
+    expect(tableBytes(transferTicket).top).toBe('66');
   });
 
   it('leaves a smart rollup that the context RPCs answer for', async () => {
