@@ -91,12 +91,12 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
     dataDir = await tempDataDir();
     server = await startServer({ dataDir, timeoutMs: 240_000 });
     browser = await launchBrowser();
-    await waitFor('sandboxnet synced', 90_000, async () =>
+    await waitFor('sandboxnet synced', 150_000, async () =>
       (await heads(server.url)).find((h) => h.network === 'sandboxnet' && h.synced && h.level > 5)
         ? true
         : undefined,
     );
-  });
+  }, 420_000);
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
@@ -169,7 +169,7 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
     await page.goto(`${server.url}/sandboxnet/${swap}/interact`);
     const params = page.getByRole('region', { name: 'Parameters' });
     await params.waitFor({ timeout: 30_000 });
-    await params.getByRole('textbox').first().fill('5');
+    await params.getByLabel('@nat_1').fill('5');
 
     const approvals = page.getByRole('region', { name: 'Token approvals' });
     await approvals.getByRole('button', { name: 'Add' }).click();
@@ -197,7 +197,9 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
     await page.getByRole('button', { name: 'Send with wallet' }).click();
     await connectSandboxWallet(page, 'bootstrap1');
     const link = page.getByRole('alert').filter({ hasText: 'sucessfully injected' }).getByRole('link');
-    await link.waitFor({ timeout: 60_000 });
+    const failure = page.locator('.MuiAlert-standardError, .MuiAlert-colorError');
+    await link.or(failure).first().waitFor({ timeout: 90_000 });
+    if (!(await link.isVisible())) throw new Error(`not injected: ${await failure.first().innerText()}`);
     const hash = (await link.innerText()).trim();
 
     // Read the injected group back: its level from the API, its contents from the node RPC.
@@ -266,9 +268,9 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
     expect(await item.innerText()).toContain('off-chain');
     expect(await item.innerText()).toContain('Balance of an owner for a token id.');
     const run = async (owner: string, tokenId: string) => {
-      const fields = page.getByRole('region', { name: 'Parameters' }).getByRole('textbox');
-      await fields.nth(0).fill(owner);
-      await fields.nth(1).fill(tokenId);
+      const fields = page.getByRole('region', { name: 'Parameters' });
+      await fields.getByLabel('@address_2').fill(owner);
+      await fields.getByLabel('@nat_3').fill(tokenId);
       await page.getByRole('button', { name: 'Execute' }).click();
       result = page.getByRole('dialog', { name: 'View result' });
       await result.waitFor({ timeout: 30_000 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SANDBOX_ACCOUNTS } from './sandbox-accounts';
-import { toTransferParams, rpcUrl } from './sandbox-wallet';
+import { toTransferParams, rpcUrl, withMargin } from './sandbox-wallet';
 
 describe('sandbox wallet', () => {
   it("offers exactly the sandbox chain's bootstrap accounts", () => {
@@ -41,5 +41,13 @@ describe('sandbox wallet', () => {
       }),
     ).toThrow('Invalid amount: -1');
     expect(rpcUrl('sandboxnet', 'http://127.0.0.1:8080')).toBe('http://127.0.0.1:8080/rpc/sandboxnet');
+  });
+  it('adds the batch margins to an estimate and pays the extra gas', () => {
+    expect(withMargin({ gasLimit: 5409, storageLimit: 0, suggestedFeeMutez: 806 })).toEqual({
+      gasLimit: 6409,
+      storageLimit: 100,
+      fee: 906,
+    });
+    expect(withMargin(undefined)).toEqual({});
   });
 });

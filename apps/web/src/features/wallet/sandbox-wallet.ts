@@ -22,6 +22,23 @@ export function toTransferParams(tx: WalletTransaction) {
   };
 }
 
+/** Batch margins: extra gas and storage over an estimate, and the fee of the extra gas. */
+export const GAS_MARGIN = 1000;
+export const STORAGE_MARGIN = 100;
+
+/** The limits and fee of one batched operation from Taquito's estimate plus the margins. */
+export function withMargin(
+  e: { gasLimit: number; storageLimit: number; suggestedFeeMutez: number } | undefined,
+): { gasLimit?: number; storageLimit?: number; fee?: number } {
+  if (!e) return {};
+  return {
+    gasLimit: e.gasLimit + GAS_MARGIN,
+    storageLimit: e.storageLimit + STORAGE_MARGIN,
+    // 0.1 mutez per gas unit of the extra gas, rounded up.
+    fee: e.suggestedFeeMutez + Math.ceil(GAS_MARGIN / 10),
+  };
+}
+
 /** Taquito's signer expects Node's Buffer global: the `buffer` package provides it in the browser. */
 async function ensureBuffer(): Promise<void> {
   const g = globalThis as { Buffer?: unknown };
@@ -35,7 +52,7 @@ export async function createSandboxWallet(
   origin: string,
 ): Promise<ConnectedWallet> {
   await ensureBuffer();
-  const [{ TezosToolkit }, { InMemorySigner }] = await Promise.all([
+  const [{ TezosToolkit, OpKind }, { InMemorySigner }] = await Promise.all([
     import('@taquito/taquito'),
     import('@taquito/signer'),
   ]);
@@ -53,8 +70,14 @@ export async function createSandboxWallet(
         const op = await toolkit.contract.transfer(toTransferParams(ops[0]!));
         return { opHash: op.hash };
       }
+      // Batches carry a safety margin over the estimate: the sandbox can charge a little more gas when it
+      // applies a batch than when it simulates it (Taquito's own margin is only 100 gas per operation).
+      const params = ops.map(toTransferParams);
+      const estimates = await toolkit.estimate.batch(params.map((p) => ({ kind: OpKind.TRANSACTION, ...p })));
       let batch = toolkit.contract.batch();
-      for (const tx of ops) batch = batch.withTransfer(toTransferParams(tx));
+      params.forEach((p, i) => {
+        batch = batch.withTransfer({ ...p, ...withMargin(estimates[i]) });
+      });
       const op = await batch.send();
       return { opHash: op.hash };
     },
