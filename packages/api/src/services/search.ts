@@ -16,6 +16,8 @@ import { formatTime } from '../time';
 import { ADDRESS_RE, EXPR_RE } from '../validate';
 
 export const MAX_QUERY = 255;
+/** Suggestions rank at most this many matching documents, the newest (see `DocSearch.rankWindow`). */
+export const SUGGEST_RANK_WINDOW = 200;
 
 type Index = 'accounts' | 'operations' | 'big-maps' | 'tokens' | 'global_constants';
 const INDEX_ALIASES: Record<string, Index> = {
@@ -173,6 +175,8 @@ export async function runSearch(
       size: input.size - items.length,
       offset: input.offset,
       count: input.withTotal !== false,
+      // suggestions rank the newest matches only (bounded cost for broad words); /search ranks them all
+      rankWindow: input.withTotal === false ? SUGGEST_RANK_WINDOW : undefined,
     });
     total += docs.total;
     for (const d of docs.hits) items.push(docItem(d, query, input.highlight));

@@ -59,6 +59,30 @@ export async function operationGroups(
   return (await groupsInWindow(db, network, address, size, lastId, WINDOW)).rows;
 }
 
+/** A row of the account's window (the columns a group's summary needs). */
+interface WindowRow {
+  id: number;
+  hash: string | null;
+  counter: number | null;
+  level: number;
+  timestamp: Date | string;
+  content_index: number;
+  status: string;
+  kind: string;
+  entrypoint: string | null;
+}
+
+const NOT_COUNTED = ['endorsement', 'attestation', 'preendorsement', 'preattestation'];
+const rank = (list: readonly string[], v: string, none: number) => {
+  const i = list.indexOf(v);
+  return i < 0 ? none : i + 1;
+};
+
+/**
+ * One page from the account's newest `window` rows. Simple index queries (the account's rows as source and
+ * as destination, then the totals of the page's groups) grouped here: a single query doing all of it cost
+ * PostgreSQL more to plan than to run (bench/RESULTS.md, API).
+ */
 async function groupsInWindow(
   db: Db,
   network: string,
@@ -67,57 +91,120 @@ async function groupsInWindow(
   lastId: number | undefined,
   window: number,
 ): Promise<{ rows: OpgRow[]; complete: boolean }> {
-  const before = lastId ?? Number.MAX_SAFE_INTEGER;
-  const statusArr = sql`ARRAY[${sql.join(STATUS_ORDER)}]::text[]`;
-  const kindArr = sql`ARRAY[${sql.join(KIND_ORDER)}]::text[]`;
-  const result = await sql<Record<string, unknown>>`
-    WITH acc AS (
-      (SELECT id FROM operations WHERE network = ${network} AND source = ${address} AND id < ${before}
-        ORDER BY id DESC LIMIT ${window})
-      UNION
-      (SELECT id FROM operations WHERE network = ${network} AND destination = ${address} AND id < ${before}
-        ORDER BY id DESC LIMIT ${window})
-    ), win AS (
-      SELECT o.id, o.hash, o.counter, o.level, o.timestamp, o.content_index, o.status, o.kind, o.entrypoint
-      FROM operations o JOIN (SELECT id FROM acc ORDER BY id DESC LIMIT ${window}) a ON a.id = o.id
-    ), grp AS (
-      SELECT hash, counter, min(id) AS last_id, min(level) AS level, min(timestamp) AS timestamp,
-        min(content_index) AS content_index,
-        max(coalesce(array_position(${statusArr}, status), 5)) AS status_rank,
-        min(coalesce(array_position(${kindArr}, kind), 100)) AS kind_rank,
-        (array_agg(kind ORDER BY id))[1] AS first_kind,
-        coalesce(string_agg(entrypoint, ',' ORDER BY id), '') AS entrypoint
-      FROM win GROUP BY hash, counter ORDER BY min(id) DESC LIMIT ${size + 1}
-    )
-    SELECT g.*, (SELECT count(*) FROM win) AS window_rows,
-      coalesce(t.flow, '0') AS flow, coalesce(t.internals, 0) AS internals, coalesce(t.total_cost, '0') AS total_cost
-    FROM grp g
-    LEFT JOIN LATERAL (
-      SELECT
-        sum(CASE WHEN o.source = ${address} THEN -o.amount ELSE o.amount END)::text AS flow,
-        count(*) FILTER (WHERE o.internal) AS internals,
-        (sum(o.fee) + sum(o.burned))::text AS total_cost
-      FROM operations o
-      WHERE o.network = ${network}
-        AND ((g.hash IS NULL AND o.hash IS NULL AND o.level = g.level) OR o.hash = g.hash)
-        AND o.counter IS NOT DISTINCT FROM g.counter
-        AND o.kind NOT IN ('endorsement', 'attestation', 'preendorsement', 'preattestation')
-    ) t ON true
-    ORDER BY g.last_id DESC`.execute(db);
-  const complete = result.rows.length > size || Number(result.rows[0]?.window_rows ?? 0) < window;
-  const rows = result.rows.slice(0, size).map((r) => ({
-    last_id: Number(r.last_id),
-    hash: (r.hash as string | null) ?? null,
-    counter: Number(r.counter ?? 0),
-    level: Number(r.level),
-    timestamp: toDate(r.timestamp),
-    content_index: Number(r.content_index),
-    status: STATUS_ORDER[Number(r.status_rank) - 1] ?? 'applied',
-    kind: KIND_ORDER[Number(r.kind_rank) - 1] ?? String(r.first_kind),
-    entrypoint: String((r.entrypoint as string | null) ?? ''),
-    flow: Number(r.flow ?? 0),
-    internals: Number(r.internals ?? 0),
-    total_cost: Number(r.total_cost ?? 0),
-  }));
+  const side = (column: 'source' | 'destination') => {
+    let q = db
+      .selectFrom('operations')
+      .select([
+        'id',
+        'hash',
+        'counter',
+        'level',
+        'timestamp',
+        'content_index',
+        'status',
+        'kind',
+        'entrypoint',
+      ])
+      .where('network', '=', network)
+      .where(column, '=', address);
+    if (lastId !== undefined) q = q.where('id', '<', lastId);
+    return q.orderBy('id', 'desc').limit(window).execute() as Promise<WindowRow[]>;
+  };
+  const [asSource, asDestination] = await Promise.all([side('source'), side('destination')]);
+  const byId = new Map<number, WindowRow>();
+  for (const r of [...asSource, ...asDestination]) byId.set(Number(r.id), { ...r, id: Number(r.id) });
+  const win = [...byId.values()].sort((a, b) => b.id - a.id).slice(0, window);
+
+  // groups (hash, counter) of the window, rows in id order, newest group (by its smallest id) first
+  const groups = new Map<string, WindowRow[]>();
+  for (const r of [...win].reverse()) {
+    const k = `${r.hash ?? ''}\u0000${r.counter ?? ''}`;
+    const g = groups.get(k);
+    if (g) g.push(r);
+    else groups.set(k, [r]);
+  }
+  const page = [...groups.values()].sort((a, b) => b[0]!.id - a[0]!.id).slice(0, size + 1);
+  const complete = page.length > size || win.length < window;
+  const shown = page.slice(0, size);
+  const totals = await groupTotals(db, network, address, shown);
+  const rows = shown.map((g, i) => {
+    const first = g[0]!;
+    let status = 0;
+    let kind = 101;
+    for (const r of g) {
+      status = Math.max(status, rank(STATUS_ORDER, r.status, 5));
+      kind = Math.min(kind, rank(KIND_ORDER, r.kind, 100));
+    }
+    const t = totals[i]!;
+    return {
+      last_id: first.id,
+      hash: first.hash ?? null,
+      counter: Number(first.counter ?? 0),
+      level: Math.min(...g.map((r) => r.level)),
+      timestamp: toDate(g.map((r) => toDate(r.timestamp)).reduce((a, b) => (b < a ? b : a))),
+      content_index: Math.min(...g.map((r) => r.content_index)),
+      status: STATUS_ORDER[status - 1] ?? 'applied',
+      kind: KIND_ORDER[kind - 1] ?? first.kind,
+      entrypoint: g
+        .map((r) => r.entrypoint)
+        .filter((e): e is string => e !== null)
+        .join(','),
+      flow: Number(t.flow),
+      internals: Number(t.internals),
+      total_cost: Number(t.total_cost),
+    };
+  });
   return { rows, complete };
+}
+
+interface Totals {
+  flow: string;
+  internals: number;
+  total_cost: string;
+}
+
+/**
+ * Per group, over all its rows (not only the account's): `flow` = Σ(−amount where the account is the source,
+ * +amount otherwise), `internals` = internal rows, `total_cost` = Σ fee + Σ burned; in the order of `groups`.
+ */
+async function groupTotals(
+  db: Db,
+  network: string,
+  address: string,
+  groups: readonly WindowRow[][],
+): Promise<Totals[]> {
+  const hashes = [...new Set(groups.map((g) => g[0]!.hash).filter((h): h is string => h !== null))];
+  const sums = sql`sum(CASE WHEN source = ${address} THEN -amount ELSE amount END)::text AS flow,
+      count(*) FILTER (WHERE internal) AS internals, (sum(fee) + sum(burned))::text AS total_cost`;
+  const found = new Map<string, Totals>();
+  const key = (hash: string | null, counter: unknown, level: unknown) =>
+    `${hash ?? `@${String(level)}`}\u0000${counter === null || counter === undefined ? '' : Number(counter)}`;
+  if (hashes.length) {
+    const r = await sql<Totals & { hash: string; counter: number | null }>`
+      SELECT hash, counter, ${sums} FROM operations
+      WHERE network = ${network} AND hash = ANY(${hashes}::text[])
+        AND kind NOT IN (${sql.join(NOT_COUNTED)})
+      GROUP BY hash, counter`.execute(db);
+    for (const t of r.rows) found.set(key(t.hash, t.counter, null), t);
+  }
+  // groups without a hash (protocol-made rows): the rows of the same level and counter
+  const levels = [
+    ...new Set(groups.filter((g) => g[0]!.hash === null).map((g) => Math.min(...g.map((r) => r.level)))),
+  ];
+  if (levels.length) {
+    const r = await sql<Totals & { level: number; counter: number | null }>`
+      SELECT level, counter, ${sums} FROM operations
+      WHERE network = ${network} AND hash IS NULL AND level = ANY(${levels}::int[])
+        AND kind NOT IN (${sql.join(NOT_COUNTED)})
+      GROUP BY level, counter`.execute(db);
+    for (const t of r.rows) found.set(key(null, t.counter, t.level), t);
+  }
+  return groups.map(
+    (g) =>
+      found.get(key(g[0]!.hash, g[0]!.counter, Math.min(...g.map((r) => r.level)))) ?? {
+        flow: '0',
+        internals: 0,
+        total_cost: '0',
+      },
+  );
 }

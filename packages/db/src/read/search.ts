@@ -24,6 +24,13 @@ export interface DocSearch {
   offset: number;
   /** Count the hits (up to SEARCH_TOTAL_CAP); false skips the count (suggestions) and `total` is 0. */
   count?: boolean;
+  /**
+   * Rank only the newest `rankWindow` matches (suggestions): the matches are read by a bitmap of the indexes
+   * and cut to the newest ones before `ts_rank`/`similarity` are computed, so a broad word ("transfer" over
+   * 20,000 documents) costs a top-N by level instead of ranking every match. Smaller match sets rank whole,
+   * as without this option.
+   */
+  rankWindow?: number;
 }
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -64,7 +71,14 @@ export async function searchDocuments(
       SELECT d.network, d.kind, d.key, d.title, left(d.body, 2000) AS body, d.level,
         CASE WHEN d.key ILIKE ${prefix} THEN 'key' WHEN d.title ILIKE ${contains} THEN 'title' ELSE 'body' END AS matched
       FROM search_documents d
-      WHERE ${where}
+      WHERE ${
+        q.rankWindow
+          ? // (level + 0): the bitmap of the GIN indexes, not a backward walk of the level index that filters
+            // the whole table when few documents match
+            sql`d.id IN (SELECT d.id FROM search_documents d WHERE ${where}
+              ORDER BY d.level + 0 DESC, d.id DESC LIMIT ${q.rankWindow})`
+          : where
+      }
       ORDER BY (lower(d.key) = lower(${q.query})) DESC,
         ${tsq ? sql`ts_rank(d.tsv, to_tsquery('simple', ${tsq})) DESC,` : sql``}
         similarity(d.title, ${q.query}) DESC, d.level DESC, d.id DESC
