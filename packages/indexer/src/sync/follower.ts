@@ -33,9 +33,13 @@ export interface FollowerOptions {
   batchRows?: number;
 }
 
-/** Defaults of FollowerOptions.batchBlocks / batchRows. */
+/**
+ * Defaults of FollowerOptions.batchBlocks / batchRows. Rows bound the time of one statement: PGlite runs
+ * in the indexer's thread, and a long statement there holds the thread (and the node requests in flight,
+ * whose timeout runs meanwhile); ~2,000 rows is one dense block or tens of ordinary ones.
+ */
 export const BATCH_BLOCKS = 50;
-export const BATCH_ROWS = 10_000;
+export const BATCH_ROWS = 2_000;
 
 /**
  * Writes prepared blocks in the background, in order, one transaction per batch: while a batch is being
