@@ -11,12 +11,11 @@
  * operations.destination + the AccountDelta of that address (type, *_count); ticket_updates -> ticketUpdates
  * rows and operations.ticket_updates_count; deffated_storage -> operations.storage; big_map_diffs[] ->
  * big_map_diffs rows as stored by applyBlock {ptr, key_hash, key, value, contract, level, timestamp}; big_map_states[] -> big_map_states rows {ptr, contract, key_hash, key, value, removed,
- * last_update_level, last_update_time, count} (count: a deliberate difference, COUNT_DIFFERENCE below).
+ * last_update_level, last_update_time, count} (count as the reference stores it: 0 on the first write).
  *
  * Deliberate differences, as documented in test/golden.test.ts:
  * - gas: consumed_gas-only receipts give gas × 1000 milligas (bcdhub × 100, §11.15);
  * - account rows are per-block counters: the account's level/last_action are not compared;
- * - big_map_states.count counts every diff of the key (the reference stores one less, see COUNT_DIFFERENCE).
  * protocol_id (a database surrogate id in both) is not compared.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -209,18 +208,6 @@ it
 const storageCases = bySource('internal/parsers/storage/');
 
 /**
- * Deliberate difference, big_map_states.count: the reference's parser hands its states to the saver with
- * count 0 (Go's zero value, which the golden cases show); its upsert inserts that 0 and adds 1 for each later
- * block that writes the key (`count = big_map_state.count + 1`), so a key written once is stored and served
- * with count 0, one short of what its API documents ("`count` = number of updates of the key", reference
- * §6.13). Ours stores the number of diffs of the key: 1 after its first update. The test asserts ours.
- */
-const COUNT_DIFFERENCE =
-  'big_map_states.count: the reference stores 0 for a key written once (one short of its documented ' +
-  '"number of updates"); ours counts every diff of the key';
-if (storageCases.length > 0) console.warn(`[golden-misc] deliberate difference: ${COUNT_DIFFERENCE}`);
-
-/**
  * The storage parser of each golden case: bcdhub's Alpha parser (alpha_test.go) is the one of protocols before
  * Babylon, ours the alpha era (literal big map of an origination -> ptr -1 diffs, the receipt's changes unread).
  */
@@ -336,8 +323,8 @@ describeDb('storage parsers vs bcdhub golden outputs', ({ db }) => {
           removed: s.removed,
           last_update_level: s.last_update_level,
           last_update_time: goTime(s.last_update_time).getTime(),
-          // COUNT_DIFFERENCE: the reference's 0 plus the diffs of the key (one here).
-          count: s.count + e.big_map_diffs.filter((d) => d.ptr === s.ptr && d.key_hash === s.key_hash).length,
+          // The reference's count: 0 when a key is first written, one more per later block that writes it.
+          count: s.count,
         })),
       );
     },

@@ -304,6 +304,10 @@ async function writeBlockRest(
   await pruneSnapshots(trx, network, level);
 }
 
+/**
+ * Current key states. `count` is the reference's: 0 when a key is first written, then one more for each later
+ * block that writes it (bcdhub's upsert), reproduced exactly so existing clients read the same numbers.
+ */
 async function writeStates(trx: Trx, b: BlockContext, removedPtrs: number[]): Promise<void> {
   const { network, level } = b;
   await snapshot(
@@ -314,14 +318,14 @@ async function writeStates(trx: Trx, b: BlockContext, removedPtrs: number[]): Pr
     sql`((t.ptr, t.key_hash) IN (SELECT ptr, key_hash FROM big_map_diffs WHERE network = ${network} AND level = ${level}) OR t.ptr = ANY(${removedPtrs}::bigint[]))`,
   );
   await sql`INSERT INTO big_map_states (network, ptr, key_hash, contract, key, value, removed, last_update_level, last_update_time, count, level)
-    SELECT DISTINCT ON (ptr, key_hash) network, ptr, key_hash, contract, key, value, value IS NULL, level, timestamp, n, level
-    FROM (SELECT d.*, count(*) OVER (PARTITION BY ptr, key_hash) AS n FROM big_map_diffs d WHERE network = ${network} AND level = ${level}) x
+    SELECT DISTINCT ON (ptr, key_hash) network, ptr, key_hash, contract, key, value, value IS NULL, level, timestamp, 0, level
+    FROM big_map_diffs WHERE network = ${network} AND level = ${level}
     ORDER BY ptr, key_hash, id DESC
     ON CONFLICT (network, ptr, key_hash) DO UPDATE SET
       value = CASE WHEN excluded.removed THEN big_map_states.value ELSE excluded.value END,
       removed = excluded.removed, contract = excluded.contract,
       last_update_level = excluded.last_update_level, last_update_time = excluded.last_update_time,
-      count = big_map_states.count + excluded.count`.execute(trx);
+      count = big_map_states.count + 1`.execute(trx);
   if (removedPtrs.length > 0) {
     await sql`UPDATE big_map_states SET removed = true, last_update_level = ${level}, last_update_time = ${b.timestamp.toISOString()}::timestamptz
       WHERE network = ${network} AND ptr = ANY(${removedPtrs}::bigint[])`.execute(trx);
