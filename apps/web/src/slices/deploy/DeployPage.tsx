@@ -105,7 +105,7 @@ export function DeployPage() {
         balance: balance.trim() || '0',
       });
       setContract(res.contractAddress ?? null);
-      return res.opHash;
+      return { opHash: res.opHash, broadcast: wallet.kind === 'beacon' };
     }, setError);
   };
 

@@ -64,7 +64,7 @@ function ForkTab({ data }: { data: ContractPageData }) {
       const wallet = await session.requestWallet();
       const res = await wallet.originate({ kind: 'origination', script: prepared, balance: '0' });
       setContract(res.contractAddress ?? null);
-      return res.opHash;
+      return { opHash: res.opHash, broadcast: wallet.kind === 'beacon' };
     }, setError);
   };
 

@@ -134,7 +134,7 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
     await injection.run(async () => {
       const wallet = await session.requestWallet();
       const res = await wallet.send(batch);
-      return res.opHash;
+      return { opHash: res.opHash, broadcast: wallet.kind === 'beacon' };
     }, setError);
   };
   const open = (d: Dialog) => {
