@@ -36,7 +36,8 @@ describe('home network toggle', () => {
   it('has one toggle per configured network named after it, each with a sync dot', async () => {
     answers = [() => Response.json([head('sandboxnet', true, 12), head('mainnet', false, 0)])];
     renderApp('/');
-    expect(await screen.findByRole('img', { name: 'sandboxnet synced' })).toBeTruthy();
+    // The first test also loads the app's modules: a longer wait on a busy machine.
+    expect(await screen.findByRole('img', { name: 'sandboxnet synced' }, { timeout: 10_000 })).toBeTruthy();
     expect(screen.getByRole('img', { name: 'mainnet unsynced' })).toBeTruthy();
     // ghostnet is configured but absent from /v1/head: unsynced
     expect(screen.getByRole('img', { name: 'ghostnet unsynced' })).toBeTruthy();
