@@ -3,7 +3,9 @@ import {
   bigMapsOfContract,
   bigMapStatesOf,
   bigMapDiffsOfOperation,
+  getStorageType,
   latestCall,
+  latestStorage,
   operationsByHashCounter,
   originationOf,
 } from '@michelscope/db/read';
@@ -67,9 +69,17 @@ export const contractSchemaRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }
     async (request) => {
       const { network, address } = request.params;
       check(request.params);
-      const script = await requireScript(ctx, network, address);
-      const value = await resolveStorage(ctx, network, address, request.query.level);
-      return decode(() => toMiguel(toMicheline(script.storage), value), 'storage');
+      // the storage type only (not the code), read with the latest stored storage
+      const [type, stored] = await Promise.all([
+        getStorageType(ctx.db, network, address),
+        latestStorage(ctx.db, network, address, request.query.level),
+      ]);
+      if (!type) throw new HttpError(404, 'not found');
+      const value =
+        stored?.storage != null
+          ? toMicheline(stored.storage)
+          : await resolveStorage(ctx, network, address, request.query.level);
+      return decode(() => toMiguel(toMicheline(type.storage), value), 'storage');
     },
   );
 

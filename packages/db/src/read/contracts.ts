@@ -135,6 +135,21 @@ export async function getContractScript(
     .executeTakeFirst() as Promise<ScriptParts | undefined>;
 }
 
+/** The storage type of a contract (without its code and views), or undefined for an unknown contract. */
+export async function getStorageType(
+  db: Db,
+  network: string,
+  address: string,
+): Promise<{ storage: unknown } | undefined> {
+  return db
+    .selectFrom('contracts as c')
+    .innerJoin('scripts as s', 's.id', 'c.script_id')
+    .select(['s.storage'])
+    .where('c.network', '=', network)
+    .where('c.address', '=', address)
+    .executeTakeFirst();
+}
+
 /** Parameter and storage types of several contracts of a network, by address. */
 export async function getScriptTypes(
   db: Db,

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Db } from '../schema';
-import { toDate } from './contracts';
 
 /** One operation group of an account (`GET /contract/{network}/{address}/opg`, reference §6.9). */
 export interface OpgRow {
@@ -65,7 +64,8 @@ interface WindowRow {
   hash: string | null;
   counter: number | null;
   level: number;
-  timestamp: Date | string;
+  /** epoch milliseconds */
+  timestamp: number;
   content_index: number;
   status: string;
   kind: string;
@@ -91,28 +91,19 @@ async function groupsInWindow(
   lastId: number | undefined,
   window: number,
 ): Promise<{ rows: OpgRow[]; complete: boolean }> {
-  const side = (column: 'source' | 'destination') => {
-    let q = db
-      .selectFrom('operations')
-      .select([
-        'id',
-        'hash',
-        'counter',
-        'level',
-        'timestamp',
-        'content_index',
-        'status',
-        'kind',
-        'entrypoint',
-      ])
-      .where('network', '=', network)
-      .where(column, '=', address);
-    if (lastId !== undefined) q = q.where('id', '<', lastId);
-    return q.orderBy('id', 'desc').limit(window).execute() as Promise<WindowRow[]>;
-  };
-  const [asSource, asDestination] = await Promise.all([side('source'), side('destination')]);
+  // one statement for both sides (an account's rows as source and as destination: two index ranges);
+  // timestamps as epoch milliseconds (a number, no date parsing per row)
+  const bound = lastId !== undefined ? sql`AND id < ${lastId}` : sql``;
+  const cols = sql`id, hash, counter, level, (extract(epoch FROM timestamp) * 1000)::float8 AS timestamp,
+    content_index, status, kind, entrypoint`;
+  const both = await sql<WindowRow>`
+    (SELECT ${cols} FROM operations WHERE network = ${network} AND source = ${address} ${bound}
+      ORDER BY id DESC LIMIT ${window})
+    UNION ALL
+    (SELECT ${cols} FROM operations WHERE network = ${network} AND destination = ${address} ${bound}
+      ORDER BY id DESC LIMIT ${window})`.execute(db);
   const byId = new Map<number, WindowRow>();
-  for (const r of [...asSource, ...asDestination]) byId.set(Number(r.id), { ...r, id: Number(r.id) });
+  for (const r of both.rows) byId.set(Number(r.id), { ...r, id: Number(r.id) });
   const win = [...byId.values()].sort((a, b) => b.id - a.id).slice(0, window);
 
   // groups (hash, counter) of the window, rows in id order, newest group (by its smallest id) first
@@ -141,7 +132,7 @@ async function groupsInWindow(
       hash: first.hash ?? null,
       counter: Number(first.counter ?? 0),
       level: Math.min(...g.map((r) => r.level)),
-      timestamp: toDate(g.map((r) => toDate(r.timestamp)).reduce((a, b) => (b < a ? b : a))),
+      timestamp: new Date(Math.min(...g.map((r) => Number(r.timestamp)))),
       content_index: Math.min(...g.map((r) => r.content_index)),
       status: STATUS_ORDER[status - 1] ?? 'applied',
       kind: KIND_ORDER[kind - 1] ?? first.kind,
