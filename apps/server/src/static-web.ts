@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
@@ -39,6 +39,30 @@ export async function registerWeb(app: FastifyInstance, distDir = WEB_DIST): Pro
         .type('text/plain')
         .send('The web app is not built yet: run `npm run build:web` (npm start does it for you).');
     }
+    // A file added to dist after start (the app rebuilt under a running server) is served from disk; a
+    // missing asset is a 404, never index.html (a script answered with HTML leaves a blank page).
+    if (url.startsWith('/assets/')) {
+      const file = builtFile(distDir, url);
+      if (!file) return reply.code(404).type('text/plain').send('not found');
+      return reply.header('cache-control', 'public, max-age=31536000, immutable').sendFile(file, distDir);
+    }
     return reply.header('cache-control', 'no-cache').sendFile('index.html', distDir);
   });
+}
+
+/** The path of `url` relative to `distDir` when it names a regular file inside it, else null. */
+function builtFile(distDir: string, url: string): string | null {
+  let rel: string;
+  try {
+    rel = decodeURIComponent(url).replace(/^\/+/, '');
+  } catch {
+    return null;
+  }
+  const full = path.resolve(distDir, rel);
+  if (!full.startsWith(distDir + path.sep)) return null;
+  try {
+    return statSync(full).isFile() ? path.relative(distDir, full) : null;
+  } catch {
+    return null;
+  }
 }

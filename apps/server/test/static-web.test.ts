@@ -1,12 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { registerWeb } from '../src/static-web';
 
-async function app(built: boolean) {
-  const dist = mkdtempSync(path.join(os.tmpdir(), 'ms-dist-'));
+async function app(built: boolean, dist = mkdtempSync(path.join(os.tmpdir(), 'ms-dist-'))) {
   if (built) {
     writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Michelscope</title>');
     writeFileSync(path.join(dist, 'app.js'), 'console.log(1)');
@@ -46,5 +45,20 @@ describe('serving the web app', () => {
     const res = await (await app(false)).inject({ url: '/' });
     expect(res.statusCode).toBe(503);
     expect(res.body).toContain('npm run build:web');
+  });
+
+  it('serves an asset built after start, and a missing asset is a 404, not the page', async () => {
+    const dist = mkdtempSync(path.join(os.tmpdir(), 'ms-dist-'));
+    const server = await app(true, dist);
+    mkdirSync(path.join(dist, 'assets'));
+    writeFileSync(path.join(dist, 'assets', 'index-new.js'), 'console.log(2)');
+    const fresh = await server.inject({ url: '/assets/index-new.js' });
+    expect(fresh.statusCode).toBe(200);
+    expect(fresh.body).toBe('console.log(2)');
+    expect(fresh.headers['content-type']).toContain('javascript');
+    const missing = await server.inject({ url: '/assets/index-gone.js', headers: { accept: '*/*' } });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).not.toContain('<title>');
+    expect((await server.inject({ url: '/assets/..%2F..%2Fetc%2Fpasswd' })).statusCode).toBe(404);
   });
 });
