@@ -10,6 +10,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BOOTSTRAP_ACCOUNTS } from '@michelscope/sandbox';
 import {
   hasChromium,
   hasWebBuild,
@@ -109,12 +110,19 @@ describe.skipIf(!canBrowse)('read-only contract pages on the seeded sandbox', ()
 
   it('finds the seeded FA1.2 contract once the seed is indexed', async ({ skip }) => {
     const route = 'GET /v1/helpers/contracts/{network}?tags=fa1-2';
+    let lastAnswer = '';
     const found = await waitFor('the seeded FA1.2 contract', 200_000, async () => {
       const p = await probe(`${server.url}/v1/helpers/contracts/${NETWORK}?tags=fa1-2`);
+      lastAnswer = `${p.status} ${JSON.stringify(p.body).slice(0, 200)}`;
       if (p.missing) return p;
       const address =
         typeof p.body === 'object' && p.body !== null && 'address' in p.body ? p.body.address : null;
       return p.ok && typeof address === 'string' ? p : undefined;
+    }).catch((e: unknown) => {
+      const tail = server.output().split('\n').slice(-30).join('\n');
+      throw new Error(
+        `${e instanceof Error ? e.message : String(e)} (last answer: ${lastAnswer})\nserver output (last lines):\n${tail}`,
+      );
     });
     requireRoute(found, route, skip);
     fa12 = (found.body as { address: string }).address;
@@ -951,6 +959,51 @@ describe.skipIf(!canBrowse)('read-only contract pages on the seeded sandbox', ()
     const tabs = page.getByRole('tablist', { name: 'Account tabs' });
     await tabs.getByRole('tab', { name: /^Operations \(\d+\)$/ }).waitFor();
     expect(await tabs.getByRole('tab').count()).toBe(1);
+    await page.close();
+  });
+
+  /** Operation groups of an account, newest first, over at most `pages` pages of the opg list. */
+  const groupsOf = async (address: string, pages = 15) => {
+    const all: { hash?: string; status?: string; last_id?: number }[] = [];
+    let lastId: number | null = null;
+    for (let i = 0; i < pages; i++) {
+      const q = await api(
+        `/contract/${NETWORK}/${address}/opg${lastId === null ? '' : `?last_id=${lastId}`}`,
+      );
+      const rows = Array.isArray(q.body) ? (q.body as typeof all) : [];
+      all.push(...rows);
+      const last = rows[rows.length - 1];
+      if (rows.length < 10 || !last || typeof last.last_id !== 'number') break;
+      lastId = last.last_id;
+    }
+    return all;
+  };
+
+  it('operation errors: balance too low alert, failed and backtracked header styles', async ({ skip }) => {
+    const b4 = BOOTSTRAP_ACCOUNTS[3]!.pkh;
+    const b5 = BOOTSTRAP_ACCOUNTS[4]!.pkh;
+    let tooLow = '';
+    for (const g of (await groupsOf(b4)).filter((r) => r.status === 'failed' && r.hash)) {
+      const ops = await api(`/opg/${NETWORK}/${g.hash}`);
+      const errors = Array.isArray(ops.body) ? (ops.body as { errors?: { id?: string }[] }[]) : [];
+      if (errors.some((o) => o.errors?.some((e) => e.id?.includes('balance_too_low')))) {
+        tooLow = g.hash ?? '';
+        break;
+      }
+    }
+    if (!tooLow) skip('no balance-too-low failure in the seed');
+    const page = await open(`/${NETWORK}/opg/${tooLow}/contents`);
+    const alert = page.getByRole('alert').filter({ hasText: /is less than/ });
+    await alert.waitFor({ timeout: 30_000 });
+    expect(await alert.textContent()).toMatch(/Balance [\d,.]+ ꜩ is less than [\d,.]+ ꜩ/);
+    expect(await page.locator('[data-header-style="failed"]').count()).toBeGreaterThan(0);
+    // The batch of bootstrap5 whose second transfer fails: the first one is backtracked.
+    const batch = (await groupsOf(b5)).find((r) => r.status === 'backtracked' || r.status === 'failed');
+    if (batch?.hash) {
+      await page.goto(`${server.url}/${NETWORK}/opg/${batch.hash}/contents`);
+      await page.locator('[data-header-style="backtracked"]').first().waitFor({ timeout: 30_000 });
+      await page.locator('[data-header-style="failed"]').first().waitFor();
+    }
     await page.close();
   });
 });
