@@ -1,13 +1,14 @@
 /**
- * Dense-chain ingest benchmark: the real indexer (startIndexer) follows a fake node on 127.0.0.1 serving
- * N dense Tallinn blocks of G real operation groups each (bench/dense-chain.ts). Measured end to end (HTTP, validation, parsing, one
- * transaction per block) into PGlite (in memory) or PostgreSQL (DATABASE_URL).
+ * Dense-chain ingest benchmark: the real indexer (startIndexer) follows a node on 127.0.0.1 serving N dense
+ * Tallinn blocks of G real operation groups each (bench/dense-chain.ts), as JSON serialised before the run
+ * (servePrepared). Measured end to end (HTTP, validation, parsing, the database transactions) into PGlite
+ * (in memory or on disk) or PostgreSQL (DATABASE_URL); prints the CPU time of the indexer process and, on
+ * PostgreSQL, of the run's server backends (by application_name, from /proc: same machine only).
  *
  *   npx tsx bench/indexer-dense.ts [blocks=200] [groupsPerBlock=200]
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/indexer-dense.ts 200 200
- *   BENCH_PGLITE_DIR=/tmp/pglite-bench npx tsx bench/indexer-dense.ts 400 250   (PGlite on disk)
- *   BENCH_SQL=1 …   (also prints the total time per SQL statement)
- */
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/indexer-dense.ts 330 250
+ *   BENCH_PGLITE_DIR=/tmp/pglite-bench npx tsx bench/indexer-dense.ts 330 250   (PGlite on disk)
+ *   BENCH_SQL=1 …   (also prints wall and backend CPU time per SQL statement; one connection) */
 import { sql } from 'kysely';
 import { openDatabase, migrateToLatest } from '@michelscope/db';
 import { loadavg } from 'node:os';
