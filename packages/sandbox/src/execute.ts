@@ -215,6 +215,9 @@ export function transfer(
     carried?: V;
   },
 ): Applied {
+  // Everything charged from here on is reported in this result's consumed_milligas (including an
+  // internal call's own 100 gas), so the receipts' sum is what the gas limit must cover.
+  const gasBefore = ex.gasLeft;
   if (t.internal) consume(ex, INTERNAL_TRANSFER_MILLIGAS);
   if (!isOriginated(t.destination)) {
     if (t.carried?.k === 'ticket' && t.internal && t.entrypoint === 'default') {
@@ -246,7 +249,6 @@ export function transfer(
   }
   const contract = ex.state.contract(t.destination);
   if (!contract) fail('contract.non_existing_contract', { contract: t.destination });
-  const gasBefore = ex.gasLeft;
   consume(ex, CALL_MILLIGAS);
   const updates = moveTez(ex, t.source, t.destination, t.amount);
   const oldStorageSize = exprSize(contract.storage);
