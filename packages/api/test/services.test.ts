@@ -2,7 +2,7 @@ import { describeDb } from '@michelscope/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeApi } from './helpers';
-import { ALICE, BOB, NET, OPG2, PROTO, TOKEN, keyHash, seedChain } from './seed';
+import { ALICE, BOB, NET, OPG2, OPG3, OPG4, PROTO, TOKEN, keyHash, seedChain } from './seed';
 
 describeDb('search and stats services', ({ db }) => {
   let app: FastifyInstance;
@@ -152,6 +152,46 @@ describeDb('search and stats services', ({ db }) => {
       total: 0,
     });
     expect((await post('/search/v1/search', { query: 'x', size: 1000 })).status).toBe(400);
+  });
+
+  it("operations tab: an account's operation groups by text, status, entrypoint and date, an empty text listing them", async () => {
+    const tab = async (query: string, extra: Record<string, unknown> = {}) =>
+      (
+        (
+          await post('/search/v1/search', {
+            query,
+            size: 20,
+            offset: 0,
+            filters: { search: { network: [NET], index: ['operations'], address: [TOKEN], ...extra } },
+          })
+        ).body as { items: Item[] }
+      ).items;
+    const all = await tab('');
+    expect(all.map((i) => i.body.Hash)).toEqual(expect.arrayContaining([OPG2, OPG3, OPG4]));
+    expect(all.every((i) => i.type === 'operation')).toBe(true);
+    // newest first, one hit per group
+    expect(all.map((i) => i.body.Level)).toEqual(
+      [...all.map((i) => i.body.Level as number)].sort((a, b) => b - a),
+    );
+    expect(new Set(all.map((i) => `${String(i.body.Hash)}/${String(i.body.Counter)}`)).size).toBe(all.length);
+    expect((await tab('', { status: ['failed'] })).map((i) => i.body.Hash)).toEqual([OPG3]);
+    expect((await tab('', { entrypoint: ['remove'] })).map((i) => i.body.Hash)).toEqual([OPG4]);
+    expect((await tab(OPG4.slice(0, 12))).map((i) => i.body.Hash)).toEqual([OPG4]);
+    expect((await tab(BOB)).map((i) => i.body.Hash)).toContain(OPG3);
+    expect(await tab('', { timestamp: { gte: '2001-01-01T00:00:00Z', lt: '2001-01-02T00:00:00Z' } })).toEqual(
+      [],
+    );
+    // without an account an empty text still finds nothing
+    expect(
+      (
+        await post('/search/v1/search', {
+          query: '',
+          size: 10,
+          offset: 0,
+          filters: { search: { status: ['failed'] } },
+        })
+      ).body,
+    ).toMatchObject({ items: [], total: 0 });
   });
 
   it('account alias: 200 with sources in priority order, 204 when unnamed; mime types', async () => {

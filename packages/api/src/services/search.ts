@@ -4,10 +4,12 @@
  */
 import type { SearchItem } from '@michelscope/api-types';
 import {
+  searchAccountOperations,
   searchBigMapKeys,
   searchDocuments,
   searchOperations,
   SEARCH_TOTAL_CAP,
+  type OperationHit,
   type SearchDocHit,
 } from '@michelscope/db/read';
 import { bigMapKeyHash, type Micheline } from '@michelscope/michelson';
@@ -61,6 +63,10 @@ interface Filters {
   entrypoints?: string[];
   ptr?: number;
   activeOnly?: boolean;
+  /** The account whose operations are searched (operations tab). */
+  address?: string;
+  from?: Date;
+  to?: Date;
 }
 
 const strList = (v: unknown): string[] | undefined =>
@@ -91,11 +97,48 @@ export function readFilters(ctx: ApiContext, raw: unknown): Filters {
   return {
     networks: nets && nets.length ? nets : ctx.networks.names,
     indices: new Set<Index>(idx?.length ? idx : ['accounts', 'operations', 'big-maps', 'tokens']),
-    status: strList(ops.status)?.filter((s) => OPERATION_STATUSES.has(s)),
-    entrypoints: strList(ops.entrypoints),
+    status: (strList(ops.status) ?? pick('status'))?.filter((s) => OPERATION_STATUSES.has(s)),
+    entrypoints: strList(ops.entrypoints) ?? pick('entrypoints') ?? pick('entrypoint'),
+    address: pick('address')?.find((a) => ADDRESS_RE.test(a)),
+    ...timeRange(inner.map((o) => o.timestamp).find((t) => t && typeof t === 'object')),
     ptr: typeof bms.ptr === 'number' && Number.isSafeInteger(bms.ptr) ? bms.ptr : undefined,
     activeOnly: bms.is_active === true,
   };
+}
+
+/** A search hit for an operation (its group's hash and counter). */
+function operationItem(o: OperationHit, highlight: boolean, foundBy: string): SearchItem {
+  return {
+    type: 'operation',
+    value: o.hash,
+    body: {
+      Network: o.network,
+      Hash: o.hash,
+      Counter: o.counter,
+      Level: o.level,
+      '@timestamp': formatTime(o.timestamp),
+      Status: o.status,
+      Entrypoint: o.entrypoint ?? '',
+      Destination: o.destination ?? '',
+      Type: o.kind,
+      mempool: false,
+    },
+    ...(highlight ? { highlights: { Hash: [`<em>${o.hash}</em>`] } } : {}),
+    found_by: foundBy,
+  };
+}
+
+/** `{gte, gt, lt, lte}` as ISO dates (the reference client's range filter) → [from, to). */
+function timeRange(raw: unknown): { from?: Date; to?: Date } {
+  if (!raw || typeof raw !== 'object') return {};
+  const r = raw as Record<string, unknown>;
+  const date = (v: unknown) => {
+    const d = typeof v === 'string' || typeof v === 'number' ? new Date(v) : null;
+    return d && !Number.isNaN(d.getTime()) ? d : undefined;
+  };
+  const from = date(r.gte) ?? (date(r.gt) && new Date(date(r.gt)!.getTime() + 1));
+  const to = date(r.lt) ?? (date(r.lte) && new Date(date(r.lte)!.getTime() + 1));
+  return { ...(from ? { from } : {}), ...(to ? { to } : {}) };
 }
 
 /** Trimmed and cut to 255 characters. */
@@ -108,8 +151,24 @@ export async function runSearch(
   input: SearchInput,
 ): Promise<{ items: SearchItem[]; total: number }> {
   const query = cleanQuery(input.query);
-  if (!query) return { items: [], total: 0 };
   const f = readFilters(ctx, input.filters);
+  // The operations tab of an account: its operation groups, by text and/or filters (an empty text lists them).
+  if (f.address && f.indices.size === 1 && f.indices.has('operations')) {
+    const ops = await searchAccountOperations(ctx.db, {
+      address: f.address,
+      networks: f.networks,
+      text: query,
+      status: f.status,
+      entrypoints: f.entrypoints,
+      from: f.from,
+      to: f.to,
+      offset: input.offset,
+      limit: input.size,
+    });
+    const items = ops.map((o) => operationItem(o, input.highlight && query !== '', 'Hash'));
+    return { items, total: items.length < input.size ? input.offset + items.length : SEARCH_TOTAL_CAP };
+  }
+  if (!query) return { items: [], total: 0 };
   const items: SearchItem[] = [];
   let total = 0;
 
@@ -119,26 +178,7 @@ export async function runSearch(
       status: f.status,
       entrypoints: f.entrypoints,
     });
-    for (const o of ops) {
-      items.push({
-        type: 'operation',
-        value: o.hash,
-        body: {
-          Network: o.network,
-          Hash: o.hash,
-          Counter: o.counter,
-          Level: o.level,
-          '@timestamp': formatTime(o.timestamp),
-          Status: o.status,
-          Entrypoint: o.entrypoint ?? '',
-          Destination: o.destination ?? '',
-          Type: o.kind,
-          mempool: false,
-        },
-        ...(input.highlight ? { highlights: { Hash: [`<em>${o.hash}</em>`] } } : {}),
-        found_by: 'Hash',
-      });
-    }
+    for (const o of ops) items.push(operationItem(o, input.highlight, 'Hash'));
     total += ops.length;
   }
   if (f.indices.has('big-maps') && input.offset === 0) {

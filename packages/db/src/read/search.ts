@@ -142,6 +142,50 @@ export async function searchOperations(
   return rows.map((r) => ({ ...r, hash: r.hash ?? '', timestamp: toDate(r.timestamp) }));
 }
 
+export interface AccountOperationSearch {
+  address: string;
+  networks?: readonly string[];
+  /** Text of the operations tab: an address (source or destination) or the start of an operation hash. */
+  text: string;
+  status?: readonly string[];
+  entrypoints?: readonly string[];
+  /** Time range, `from` inclusive, `to` exclusive. */
+  from?: Date;
+  to?: Date;
+  offset: number;
+  limit: number;
+}
+
+/**
+ * Operation groups of one account for the operations tab's search and filters: operations the account sent or
+ * received (internal ones included), one hit per group (its first matching operation, top-level first),
+ * newest first.
+ */
+export async function searchAccountOperations(db: Db, s: AccountOperationSearch): Promise<OperationHit[]> {
+  const conds = [sql`(o.source = ${s.address} OR o.destination = ${s.address})`];
+  if (s.networks?.length) conds.push(sql`o.network IN (${sql.join([...s.networks])})`);
+  const text = s.text.trim();
+  if (text) {
+    conds.push(
+      /^(tz[1-4]|KT1|sr1)[1-9A-HJ-NP-Za-km-z]{33}$/.test(text)
+        ? sql`(o.source = ${text} OR o.destination = ${text})`
+        : sql`o.hash LIKE ${`${likeEscape(text)}%`}`,
+    );
+  }
+  if (s.status?.length) conds.push(sql`o.status::text IN (${sql.join([...s.status])})`);
+  if (s.entrypoints?.length) conds.push(sql`o.entrypoint IN (${sql.join([...s.entrypoints])})`);
+  if (s.from) conds.push(sql`o.timestamp >= ${s.from.toISOString()}::timestamptz`);
+  if (s.to) conds.push(sql`o.timestamp < ${s.to.toISOString()}::timestamptz`);
+  const rows = await sql<Omit<OperationHit, 'timestamp'> & { timestamp: Date | string }>`
+    SELECT network, id, hash, counter, level, timestamp, kind, status, destination, entrypoint FROM (
+      SELECT DISTINCT ON (o.network, o.hash, o.counter) o.network, o.id, o.hash, o.counter, o.level, o.timestamp,
+        o.kind, o.status, o.destination, o.entrypoint
+      FROM operations o WHERE ${sql.join(conds, sql` AND `)} AND o.hash IS NOT NULL
+      ORDER BY o.network, o.hash, o.counter, o.internal, o.id
+    ) g ORDER BY id DESC OFFSET ${s.offset} LIMIT ${s.limit}`.execute(db);
+  return rows.rows.map((r) => ({ ...r, hash: r.hash ?? '', timestamp: toDate(r.timestamp) }));
+}
+
 export interface KeyHit {
   network: string;
   ptr: number;
