@@ -63,6 +63,15 @@ const Uint = Type.Union([
   Type.String({ maxLength: 80 }),
 ]);
 export const ApproveBody = Type.Object({
+  /** Our extension: the FA1.2 spender / FA2 operator (the called contract). Absent: the reference's answer,
+   * where the token contract itself is the spender. */
+  spender: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description:
+        'Michelscope extension: the FA1.2 spender and FA2 operator; absent, the token contract itself (reference).',
+    }),
+  ),
   allowances: Type.Array(
     Type.Object({
       token_type: Type.Object({
@@ -92,12 +101,18 @@ function uint(v: number | string | undefined, what: string): string {
 export function approvalData(body: Static<typeof ApproveBody>) {
   const fa12: Array<{ allows: Call[]; revokes: Call[] }> = [];
   const fa2: Array<{ allows: Call[]; revokes: Call[] }> = [];
+  const { spender } = body;
+  if (spender !== undefined && !ADDRESS_RE.test(spender))
+    throw new HttpError(400, `invalid spender address: ${spender}`);
   for (const { token_type: t } of body.allowances) {
     if (!CONTRACT_RE.test(t.token_contract))
       throw new HttpError(400, `invalid token contract address: ${t.token_contract}`);
     if (t.schema_key === 1) {
       const amount = uint(t.allowance, 'allowance');
-      const pair = (n: string) => ({ prim: 'Pair', args: [{ string: t.token_contract }, { int: n }] });
+      const pair = (n: string) => ({
+        prim: 'Pair',
+        args: [{ string: spender ?? t.token_contract }, { int: n }],
+      });
       fa12.push({
         allows: [{ entrypoint: 'approve', value: pair(amount), destination: t.token_contract }],
         revokes: [{ entrypoint: 'approve', value: pair('0'), destination: t.token_contract }],
@@ -114,7 +129,7 @@ export function approvalData(body: Static<typeof ApproveBody>) {
               prim: 'Pair',
               args: [
                 { string: t.owner! },
-                { prim: 'Pair', args: [{ string: t.token_contract }, { int: id }] },
+                { prim: 'Pair', args: [{ string: spender ?? t.token_contract }, { int: id }] },
               ],
             },
           ],
