@@ -147,6 +147,28 @@ describeDb('search and stats services', ({ db }) => {
       })
     ).body as { items: Item[] };
     expect(byKey.items[0]).toMatchObject({ type: 'bigmapkey', value: keyHash(ALICE), found_by: 'Key' });
+    // an implicit account by its exact address in the accounts index (it has no search document)
+    const account = async (query: string) =>
+      (
+        (
+          await post('/search/v1/search', {
+            query,
+            size: 10,
+            offset: 0,
+            filters: { search: { index: ['accounts'], network: [NET] } },
+          })
+        ).body as { items: Item[] }
+      ).items;
+    expect(await account(ALICE)).toEqual([
+      {
+        type: 'account',
+        value: ALICE,
+        body: { Network: NET, Address: ALICE, IsContract: false },
+        highlights: { Address: [`<em>${ALICE}</em>`] },
+        found_by: 'Address',
+      },
+    ]);
+    expect(await account('tz1burnburnburnburnburnburnburjAYjjX')).toEqual([]);
     expect((await post('/search/v1/search', { query: '   ', size: 10, offset: 0 })).body).toMatchObject({
       items: [],
       total: 0,

@@ -4,6 +4,7 @@
  */
 import type { SearchItem } from '@michelscope/api-types';
 import {
+  getAccount,
   searchAccountOperations,
   searchBigMapKeys,
   searchDocuments,
@@ -172,7 +173,20 @@ export async function runSearch(
   const items: SearchItem[] = [];
   let total = 0;
 
-  // exact identifiers first: operation hashes and big-map key hashes
+  // exact identifiers first: an implicit account (it has no search document), operation hashes, key hashes
+  if (f.indices.has('accounts') && input.offset === 0 && /^tz[1-4]/.test(query) && ADDRESS_RE.test(query)) {
+    for (const network of f.networks ?? ctx.networks.names) {
+      if (!(await getAccount(ctx.db, network, query))) continue;
+      items.push({
+        type: 'account',
+        value: query,
+        body: { Network: network, Address: query, IsContract: false },
+        ...(input.highlight ? { highlights: { Address: [`<em>${query}</em>`] } } : {}),
+        found_by: 'Address',
+      });
+      total += 1;
+    }
+  }
   if (f.indices.has('operations') && /^o[1-9A-HJ-NP-Za-km-z]{4,50}$/.test(query) && input.offset === 0) {
     const ops = await searchOperations(ctx.db, query, f.networks, input.size, {
       status: f.status,
