@@ -9,6 +9,7 @@
 import { rm } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BOOTSTRAP_ACCOUNTS } from '@michelscope/sandbox';
 import {
   axeViolations,
   hasChromium,
@@ -549,6 +550,34 @@ describe.skipIf(!canBrowse)('discovery pages on the seeded sandbox', () => {
       .getByRole('link')
       .first()
       .waitFor();
+    await page.close();
+  });
+
+  it('search page, Accounts: an implicit address gives its account card', async () => {
+    // bootstrap1, which the seed uses for its calls; its address is also a big map key, found in Everywhere.
+    const address = BOOTSTRAP_ACCOUNTS[0]!.pkh;
+    const page = await open(`/search?text=${address}`);
+    await page.getByRole('tab', { name: 'Accounts' }).click();
+    const results = page.getByRole('list', { name: 'Search results' });
+    await results.getByRole('button').first().waitFor({ timeout: 15_000 });
+    expect(await results.getByRole('button').count()).toBe(1);
+    const card = page.getByRole('region', { name: 'Account details' });
+    await card.waitFor({ timeout: 15_000 });
+    await card.getByText(`Account · ${SANDBOX}`).waitFor();
+    const field = (label: string) =>
+      card.locator('dt', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd');
+    expect(await field('Address').textContent()).toBe(address);
+    await field('Balance')
+      .getByText(/^[\d,.]+ ꜩ$/)
+      .waitFor({ timeout: 15_000 });
+    await field('Operations').getByText(/^\d/).waitFor({ timeout: 15_000 });
+    expect(await field('Last action').textContent()).not.toBe('—');
+    expect(await card.getByRole('link', { name: 'Open account' }).getAttribute('href')).toBe(
+      `/${SANDBOX}/${address}/operations`,
+    );
+    await expectAccessible(page, 'search account card');
+    await card.getByRole('link', { name: 'Open account' }).click();
+    await page.waitForURL(`**/${SANDBOX}/${address}/operations`);
     await page.close();
   });
 });

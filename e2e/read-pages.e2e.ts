@@ -1032,4 +1032,108 @@ describe.skipIf(!canBrowse)('read-only contract pages on the seeded sandbox', ()
     }
     await page.close();
   });
+
+  it("operations tab: a group of several calls reads 'X and N calls' and expands to each call", async ({
+    skip,
+  }) => {
+    if (!fa12) skip('no seeded FA1.2 contract (previous step)');
+    // The seeded swap (its call makes two token transfers) and the other calling contracts.
+    let best: { address: string; names: string[] } | undefined;
+    for (let offset = 0; offset < 30; offset += 10) {
+      const p = await api(`/stats/${NETWORK}/recently_called_contracts?size=10&offset=${offset}`);
+      const called = Array.isArray(p.body) ? (p.body as { address: string }[]) : [];
+      for (const { address } of called) {
+        const q = await api(`/contract/${NETWORK}/${address}/opg`);
+        for (const r of Array.isArray(q.body) ? (q.body as { hash?: string; entrypoint?: string }[]) : []) {
+          const names = (r.entrypoint ?? '').split(',').filter((n) => n !== '');
+          if (!r.hash || names.length < 2) continue;
+          if (!best || names.length > best.names.length) best = { address, names };
+        }
+      }
+      if (called.length < 10) break;
+    }
+    if (!best) skip('no operation group with several entrypoint calls in the seed');
+    const { address, names } = best!;
+    const label = `${names[0]} and ${names.length - 1} calls`;
+    const page = await open(`/${NETWORK}/${address}/operations`);
+    const list = page.getByRole('list', { name: 'Operation groups' });
+    await list.getByText(label, { exact: true }).first().waitFor({ timeout: 30_000 });
+    const first = list.getByRole('listitem').filter({ hasText: label }).first();
+    await first.getByRole('button', { name: `Show operations of ${label}` }).click();
+    // Expanded: one card per call of the group, the main one and its internal calls.
+    await first.getByRole('button', { name: `Hide operations of ${label}` }).waitFor();
+    await expect
+      .poll(() => first.locator('[data-header-style]').count(), { timeout: 30_000 })
+      .toBeGreaterThanOrEqual(names.length);
+    await page.close();
+  });
+
+  it('operations tab of an account: the status filter keeps only the failed groups', async ({ skip }) => {
+    if (!fa12) skip('no seeded FA1.2 contract (previous step)');
+    // bootstrap4 makes applied calls and, in the seed, several failing ones.
+    const b4 = BOOTSTRAP_ACCOUNTS[3]!.pkh;
+    const all = await groupsOf(b4);
+    const failed = all.filter((r) => r.status === 'failed').length;
+    if (failed === 0 || failed === all.length) skip('bootstrap4 has no mix of failed and other groups');
+    const page = await open(`/${NETWORK}/${b4}/operations`);
+    const list = page.getByRole('list', { name: 'Operation groups' });
+    const rows = list.getByRole('listitem');
+    await rows.first().waitFor({ timeout: 30_000 });
+    const statuses = () => list.locator('[data-testid="opg-row"] .MuiChip-label').allTextContents();
+    expect((await statuses()).some((s) => s !== 'failed')).toBe(true);
+    await page.getByRole('button', { name: 'Filters' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Filters' });
+    await dialog.getByRole('combobox', { name: 'Status' }).click();
+    await page.getByRole('listbox').getByRole('option', { name: 'failed', exact: true }).click();
+    await page.keyboard.press('Escape');
+    // An implicit account: no entrypoint choice (contracts only).
+    expect(await dialog.getByRole('combobox', { name: 'Entrypoint' }).count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(Math.min(failed, 10));
+    await expect.poll(statuses, { timeout: 30_000 }).toEqual(Array(Math.min(failed, 10)).fill('failed'));
+    await page.close();
+  });
+
+  it('big map key history: 10 values per page, the next page older', async ({ skip }) => {
+    if (!fa12) skip('no seeded FA1.2 contract (previous step)');
+    const storage = await api(`/contract/${NETWORK}/${fa12}/storage`);
+    const ptrs = [...JSON.stringify(storage.body).matchAll(/"type":"big_map"[^}]*?"value":(\d+)/g)].map((m) =>
+      Number(m[1]),
+    );
+    // The key with the longest history among the contract's big maps (the ledger entry of the seed's sender).
+    let best: { ptr: number; keyHash: string; total: number } | undefined;
+    for (const ptr of ptrs) {
+      const keys = await api(`/bigmap/${NETWORK}/${ptr}/keys?size=10`);
+      for (const k of Array.isArray(keys.body) ? (keys.body as { data: { key_hash: string } }[]) : []) {
+        const h = await api(`/bigmap/${NETWORK}/${ptr}/keys/${k.data.key_hash}`);
+        const total = (h.body as { total?: number }).total ?? 0;
+        if (!best || total > best.total) best = { ptr, keyHash: k.data.key_hash, total };
+      }
+    }
+    if (!best || best.total <= 10) skip('no big map key of the FA1.2 contract with more than 10 values');
+    const { ptr, keyHash, total } = best!;
+    const levels = async (offset: number) =>
+      (
+        (await api(`/bigmap/${NETWORK}/${ptr}/keys/${keyHash}?offset=${offset}`)).body as {
+          values: { level: number }[];
+        }
+      ).values.map((v) => v.level);
+    const [firstLevels, secondLevels] = [await levels(0), await levels(10)];
+    const page = await open(`/${NETWORK}/${fa12}/storage/big_map/${ptr}/${keyHash}`);
+    const history = page.getByRole('list', { name: 'Key history' });
+    const items = history.getByRole('listitem');
+    await items.first().waitFor({ timeout: 30_000 });
+    expect(await items.count()).toBe(10);
+    const levelOf = async (i: number) =>
+      ((await items.nth(i).textContent()) ?? '').match(/^Level ([\d,]+)/)?.[1]?.replace(/,/g, '');
+    expect(await levelOf(0)).toBe(String(firstLevels[0]));
+    const pages = Math.ceil(total / 10);
+    await page.getByRole('button', { name: new RegExp(`page ${pages}$`) }).waitFor();
+    expect(await page.getByRole('button', { name: new RegExp(`page ${pages + 1}$`) }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Go to page 2' }).click();
+    await expect.poll(() => levelOf(0), { timeout: 30_000 }).toBe(String(secondLevels[0]));
+    expect(await items.count()).toBe(Math.min(10, total - 10));
+    await page.close();
+  });
 });
