@@ -1136,4 +1136,32 @@ describe.skipIf(!canBrowse)('read-only contract pages on the seeded sandbox', ()
     expect(await items.count()).toBe(Math.min(10, total - 10));
     await page.close();
   });
+
+  it('value inspector: an address value links to its account, a number gets no link', async ({ skip }) => {
+    if (!fa12) skip('no seeded FA1.2 contract (previous step)');
+    const storage = JSON.stringify((await api(`/contract/${NETWORK}/${fa12}/storage`)).body);
+    const admin = storage.match(/"name":"admin","value":"(tz\w{34})"/)?.[1];
+    if (!admin) skip('the FA1.2 storage has no admin address');
+    const page = await open(`/${NETWORK}/${fa12}/storage`);
+    const tree = page.getByRole('tree', { name: 'Storage' });
+    await tree.getByRole('treeitem').filter({ hasText: 'total_supply' }).click({ timeout: 30_000 });
+    const dialog = page.getByRole('dialog', { name: 'Inspect: total_supply' });
+    await dialog.getByRole('button', { name: 'Copy' }).waitFor({ timeout: 15_000 });
+    for (const label of ['View', 'View Storage', 'View IPFS']) {
+      expect(await dialog.getByRole('link', { name: label, exact: true }).count()).toBe(0);
+    }
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await tree.getByRole('treeitem').filter({ hasText: 'admin' }).click();
+    const inspect = page.getByRole('dialog', { name: 'Inspect: admin' });
+    await inspect.getByText(admin!, { exact: true }).waitFor({ timeout: 15_000 });
+    const view = inspect.getByRole('link', { name: 'View', exact: true });
+    expect(await view.getAttribute('href')).toBe(`/${NETWORK}/${admin}/operations`);
+    expect(await inspect.getByRole('link', { name: 'View Storage' }).count()).toBe(0);
+    expect(await inspect.getByRole('link', { name: 'View IPFS' }).count()).toBe(0);
+    await view.click();
+    await page.waitForURL(`**/${NETWORK}/${admin}/operations`, { timeout: 15_000 });
+    await page.getByRole('region', { name: 'Account info' }).waitFor({ timeout: 30_000 });
+    await page.close();
+  });
 });
