@@ -726,7 +726,8 @@ describe.skipIf(!canBrowse)('read-only contract pages on the seeded sandbox', ()
     await version.click();
     await page.getByRole('option', { name: 'Latest' }).click();
     await page.waitForURL((u) => !u.searchParams.has('level'));
-    expect(await version.textContent()).toBe('Latest');
+    // The URL changes first; the selector follows on the next render.
+    await expect.poll(() => version.textContent(), { timeout: 15_000 }).toBe('Latest');
     await expect.poll(async () => (await tree.textContent()) !== atTen, { timeout: 30_000 }).toBe(true);
     // Tree and Micheline.
     await page.getByRole('button', { name: 'Micheline' }).click();
