@@ -1,9 +1,12 @@
 // @vitest-environment jsdom
 import { useState } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { mockFetch } from '../../../app/testing/mock-fetch';
 import { ApprovalsSection } from './ApprovalsSection';
 import type { ApprovalEntry } from './approvals';
+import { APPROVE_SCHEMA } from './approvals.fixture';
 
 const TOKEN = 'KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXitn';
 const OWNER = 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx';
@@ -14,15 +17,30 @@ function Harness() {
   latest = value;
   return <ApprovalsSection value={value} onChange={setValue} owner={OWNER} />;
 }
+const renderSection = () =>
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <Harness />
+    </QueryClientProvider>,
+  );
 
-afterEach(cleanup);
+let mock: ReturnType<typeof mockFetch>;
+beforeEach(() => {
+  mock = mockFetch([['GET /v1/helpers/approve/schema', APPROVE_SCHEMA]]);
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
 
 describe('token approvals section', () => {
   it('adds an FA1.2 approval after validating its fields on blur, then edits and removes it', async () => {
-    render(<Harness />);
+    renderSection();
     fireEvent.click(screen.getByRole('button', { name: 'Add' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add token approval' });
-    const contract = within(dialog).getByLabelText('Token contract');
+    // the form shape comes from GET /v1/helpers/approve/schema
+    const contract = await within(dialog).findByLabelText('Token contract');
+    expect(mock.callsTo('GET /v1/helpers/approve/schema')).toHaveLength(1);
     expect(contract.getAttribute('maxlength')).toBe('36');
     fireEvent.blur(contract);
     expect(within(dialog).getByText('Required field')).toBeTruthy();
@@ -61,10 +79,10 @@ describe('token approvals section', () => {
   });
 
   it('prefills the FA2 owner with the wallet address and validates the token id', async () => {
-    render(<Harness />);
+    renderSection();
     fireEvent.click(screen.getByRole('button', { name: 'Add' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add token approval' });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'FA2' }));
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'FA2' }));
     expect(within(dialog).getByLabelText<HTMLInputElement>('Owner').value).toBe(OWNER);
     fireEvent.change(within(dialog).getByLabelText('Token contract'), { target: { value: TOKEN } });
     const id = within(dialog).getByLabelText('Token id');
@@ -79,5 +97,29 @@ describe('token approvals section', () => {
     expect(screen.getByRole('list', { name: 'Approved tokens' }).textContent).toContain(
       `${TOKEN} with token id 3`,
     );
+  });
+});
+
+describe('token approval form shape', () => {
+  it('offers only the token types and fields of the schema and shows why it cannot load', async () => {
+    const fa2Only = structuredClone(APPROVE_SCHEMA);
+    fa2Only.properties.allowances.items.properties.token_type.oneOf.splice(0, 1);
+    vi.unstubAllGlobals();
+    mockFetch([['GET /v1/helpers/approve/schema', fa2Only]]);
+    renderSection();
+    fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add token approval' });
+    expect(await within(dialog).findByLabelText('Owner')).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: 'FA1.2' })).toBeNull();
+    expect(within(dialog).queryByLabelText('Allowance')).toBeNull();
+    cleanup();
+
+    vi.unstubAllGlobals();
+    mockFetch([['GET /v1/helpers/approve/schema', new Response('{"message":"down"}', { status: 503 })]]);
+    renderSection();
+    fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    const failed = await screen.findByRole('dialog', { name: 'Add token approval' });
+    expect(await within(failed).findByText('down')).toBeTruthy();
+    expect(within(failed).queryByLabelText('Token contract')).toBeNull();
   });
 });

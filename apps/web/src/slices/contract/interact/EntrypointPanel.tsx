@@ -21,6 +21,7 @@ import { RawJsonDialog } from '../../../shared/json/RawJsonDialog';
 import { TypedefPanel } from '../../../shared/micheline/TypedefPanel';
 import { useWallet } from '../../../features/wallet/useWallet';
 import { WalletMenu } from '../../../features/wallet/WalletMenu';
+import { useWalletResetOnOpen } from '../../../features/wallet/wallet-reset';
 import { callParameters, commandLine, entrypointLabel } from './call-logic';
 import { CommandLineDialog, SimulationDialog, TextDialog } from './InteractDialogs';
 import { InjectionAlert, useInjection } from '../../../features/wallet/useInjection';
@@ -28,6 +29,7 @@ import { SchemaForm, type FormData, type SchemaFormHandle } from './SchemaForm';
 import { SettingsFields, settingsError, type Settings } from './SettingsFields';
 import { ApprovalsSection } from './ApprovalsSection';
 import { approvalBatch, type ApprovalEntry } from './approvals';
+import { fetchApproveData } from './approvals-api';
 
 export const NO_TYPEDEF = 'No typedef for this entrypoint.';
 export const NOT_CALLED = 'This contract most likely has not been called yet.';
@@ -55,6 +57,8 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
   const [simulation, setSimulation] = useState<SimulatedOperation[]>([]);
   const [approvals, setApprovals] = useState<ApprovalEntry[]>([]);
   const script = useQuery(scriptQuery(network, address));
+  // The wallet connection is reset when the form opens (spec, Forms and fill types).
+  useWalletResetOnOpen();
   const session = useWallet(network);
   const injection = useInjection(network);
 
@@ -121,17 +125,23 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
   const send = async () => {
     const p = build();
     if (!p) return;
-    let batch;
-    try {
-      // FA1.2 revokes, FA1.2 approves, FA2 approves, the call, FA2 revokes.
-      batch = approvalBatch(
-        { kind: 'transaction', destination: address, amount: String(amount), parameters: p },
-        approvals,
-      );
-    } catch (e) {
-      return setError(e instanceof Error ? e.message : String(e));
-    }
+    const main = {
+      kind: 'transaction' as const,
+      destination: address,
+      amount: String(amount),
+      parameters: p,
+    };
     await injection.run(async () => {
+      // The approval calls come from POST /v1/helpers/approve/data with the called contract as spender;
+      // the batch: FA1.2 revokes, FA1.2 approves, FA2 approves, the call, FA2 revokes.
+      let batch;
+      try {
+        batch = approvalBatch(main, approvals.length > 0 ? await fetchApproveData(approvals, address) : null);
+      } catch (e) {
+        // the API's building errors ('invalid spender address: {x}', …) are shown as they are
+        setError(e instanceof Error ? e.message : String(e));
+        return null;
+      }
       const wallet = await session.requestWallet();
       const res = await wallet.send(batch);
       return { opHash: res.opHash, broadcast: wallet.kind === 'beacon' };

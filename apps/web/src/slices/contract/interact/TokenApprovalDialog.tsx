@@ -1,6 +1,9 @@
 import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -15,10 +18,11 @@ import {
   FA12,
   FA2,
   newApproval,
-  TOKEN_INPUT_MAX,
   type ApprovalEntry,
   type ApprovalField,
+  type ApprovalTypeShape,
 } from './approvals';
+import { approvalSchemaQuery } from './approvals-api';
 
 interface Props {
   open: boolean;
@@ -37,16 +41,54 @@ const LABELS: Record<ApprovalField, string> = {
   tokenId: 'Token id',
 };
 
-/** Token approval add or edit dialog (width 600); fields are validated on blur and again before saving. */
+const paperProps = { paper: { sx: { maxWidth: 600 } } };
+
+/**
+ * Token approval add or edit dialog (width 600). Its token types and fields come from
+ * GET /v1/helpers/approve/schema; fields are validated on blur and again before saving.
+ */
 export function TokenApprovalDialog(props: Props) {
-  return props.open ? <DialogBody {...props} /> : null;
+  const schema = useQuery({ ...approvalSchemaQuery(), enabled: props.open });
+  if (!props.open) return null;
+  return (
+    <Dialog
+      open
+      onClose={props.onClose}
+      aria-labelledby="token-approval-title"
+      fullWidth
+      maxWidth={false}
+      slotProps={paperProps}
+    >
+      <DialogTitle id="token-approval-title">
+        {props.editing ? 'Edit token approval' : 'Add token approval'}
+      </DialogTitle>
+      {schema.data ? (
+        <DialogBody {...props} shape={schema.data} />
+      ) : (
+        <>
+          <DialogContent>
+            {schema.error ? (
+              <Alert severity="error">{schema.error.message}</Alert>
+            ) : (
+              <CircularProgress size={24} aria-label="Loading the token approval form" />
+            )}
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={props.onClose}>Cancel</Button>
+          </DialogActions>
+        </>
+      )}
+    </Dialog>
+  );
 }
 
-function DialogBody({ editing, owner, onSave, onClose }: Props) {
-  const [entry, setEntry] = useState<ApprovalEntry>(() => editing ?? newApproval(FA12, owner));
+function DialogBody({ editing, owner, onSave, onClose, shape }: Props & { shape: ApprovalTypeShape[] }) {
+  const [entry, setEntry] = useState<ApprovalEntry>(
+    () => editing ?? newApproval(shape[0]?.type ?? FA12, owner, shape),
+  );
   const [errors, setErrors] = useState<Partial<Record<ApprovalField, string>>>({});
-  const fields: ApprovalField[] =
-    entry.type === FA12 ? ['tokenContract', 'allowance'] : ['tokenContract', 'owner', 'tokenId'];
+  const typeShape = shape.find((t) => t.type === entry.type);
+  const fields = typeShape?.fields ?? [];
   const values = entry.value as unknown as Record<ApprovalField, string>;
 
   const setField = (f: ApprovalField, text: string) =>
@@ -60,17 +102,7 @@ function DialogBody({ editing, owner, onSave, onClose }: Props) {
   };
 
   return (
-    <Dialog
-      open
-      onClose={onClose}
-      aria-labelledby="token-approval-title"
-      fullWidth
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: 600 } } }}
-    >
-      <DialogTitle id="token-approval-title">
-        {editing ? 'Edit token approval' : 'Add token approval'}
-      </DialogTitle>
+    <>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
           {editing ? (
@@ -83,16 +115,19 @@ function DialogBody({ editing, owner, onSave, onClose }: Props) {
               value={entry.type}
               onChange={(_, t: number | null) => {
                 if (t === FA12 || t === FA2) {
-                  setEntry(newApproval(t, owner));
+                  setEntry(newApproval(t, owner, shape));
                   setErrors({});
                 }
               }}
             >
-              <ToggleButton value={FA12}>FA1.2</ToggleButton>
-              <ToggleButton value={FA2}>FA2</ToggleButton>
+              {shape.map((t) => (
+                <ToggleButton key={t.type} value={t.type}>
+                  {t.typeName}
+                </ToggleButton>
+              ))}
             </ToggleButtonGroup>
           )}
-          {fields.map((f) => (
+          {fields.map(({ field: f, maxLength }) => (
             <TextField
               key={`${entry.type}-${f}`}
               size="small"
@@ -105,7 +140,7 @@ function DialogBody({ editing, owner, onSave, onClose }: Props) {
               }
               slotProps={{
                 htmlInput: {
-                  ...(f === 'tokenContract' || f === 'owner' ? { maxLength: TOKEN_INPUT_MAX } : {}),
+                  ...(maxLength !== undefined ? { maxLength } : {}),
                   ...(f === 'allowance' || f === 'tokenId' ? { inputMode: 'numeric' } : {}),
                 },
               }}
@@ -121,6 +156,6 @@ function DialogBody({ editing, owner, onSave, onClose }: Props) {
           {editing ? 'Save' : 'Add'}
         </Button>
       </DialogActions>
-    </Dialog>
+    </>
   );
 }

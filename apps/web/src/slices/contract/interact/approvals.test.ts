@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import type { Micheline } from '@michelscope/michelson';
 import {
   approvalBatch,
-  approvalCalls,
   approvalErrors,
   approvalFieldError,
+  approveDataBody,
   FA12,
   FA2,
   newApproval,
+  parseApprovalSchema,
+  parseApproveData,
   type ApprovalEntry,
 } from './approvals';
+import { APPROVE_SCHEMA } from './approvals.fixture';
 import type { WalletTransaction } from '../../../features/wallet/wallet-ops';
 
 const SPENDER = 'KT1LuuuC4AA5eDbKtdpkB8gZurbwAgxX6NNf';
@@ -35,36 +39,91 @@ const MAIN: WalletTransaction = {
 const describeTx = (t: WalletTransaction) =>
   `${t.destination.slice(0, 6)}.${t.parameters.entrypoint}:${JSON.stringify(t.parameters.value)}`;
 
+const call = (destination: string, entrypoint: string, value: Micheline) => ({
+  entrypoint,
+  value,
+  destination,
+});
+const approve = (n: string): Micheline => ({ prim: 'Pair', args: [{ string: SPENDER }, { int: n }] });
+const operator = (side: string): Micheline => [
+  {
+    prim: side,
+    args: [
+      {
+        prim: 'Pair',
+        args: [{ string: OWNER }, { prim: 'Pair', args: [{ string: SPENDER }, { int: '3' }] }],
+      },
+    ],
+  },
+];
+
 describe('token approvals', () => {
-  it('orders the batch: FA1.2 revokes, FA1.2 approves, FA2 approves, the call, FA2 revokes', () => {
-    const batch = approvalBatch(MAIN, [fa2(TOKEN_B, OWNER, '3'), fa12(TOKEN_A, '100')]);
-    const approve = (n: string) => `{"prim":"Pair","args":[{"string":"${SPENDER}"},{"int":"${n}"}]}`;
-    const operator = (side: string) =>
-      `[{"prim":"${side}","args":[{"prim":"Pair","args":[{"string":"${OWNER}"},{"prim":"Pair","args":[{"string":"${SPENDER}"},{"int":"3"}]}]}]}]`;
-    expect(batch.map(describeTx)).toEqual([
-      `KT1PWx.approve:${approve('0')}`,
-      `KT1PWx.approve:${approve('100')}`,
-      `KT1RJ6.update_operators:${operator('Left')}`,
-      `KT1Luu.default:{"int":"5"}`,
-      `KT1RJ6.update_operators:${operator('Right')}`,
+  it('reads the form shape (token types, fields, max lengths, defaults) from the schema', () => {
+    const shape = parseApprovalSchema(APPROVE_SCHEMA);
+    expect(shape).toEqual([
+      {
+        type: FA12,
+        typeName: 'FA1.2',
+        fields: [
+          { field: 'tokenContract', maxLength: 36, default: '' },
+          { field: 'allowance', maxLength: undefined, default: '0' },
+        ],
+      },
+      {
+        type: FA2,
+        typeName: 'FA2',
+        fields: [
+          { field: 'tokenContract', maxLength: 36, default: '' },
+          { field: 'owner', maxLength: 36, default: '' },
+          { field: 'tokenId', maxLength: undefined, default: '0' },
+        ],
+      },
     ]);
-    expect(batch.every((t) => t.amount === '0')).toBe(true);
+    expect(newApproval(FA2, OWNER, shape)).toEqual(fa2('', OWNER, '0'));
+    expect(() => parseApprovalSchema({ properties: {} })).toThrow('no token types');
+  });
+
+  it('asks POST /helpers/approve/data with the called contract as spender', () => {
+    expect(approveDataBody([fa2(TOKEN_B, ` ${OWNER}`, '3'), fa12(TOKEN_A, '100 ')], SPENDER)).toEqual({
+      spender: SPENDER,
+      allowances: [
+        { token_type: { schema_key: 2, token_contract: TOKEN_B, owner: OWNER, token_id: '3' } },
+        { token_type: { schema_key: 1, token_contract: TOKEN_A, allowance: '100' } },
+      ],
+    });
+  });
+
+  it('orders the batch: FA1.2 revokes, FA1.2 approves, FA2 approves, the call, FA2 revokes', () => {
+    const data = parseApproveData({
+      fa1_2: [
+        {
+          allows: [call(TOKEN_A, 'approve', approve('100'))],
+          revokes: [call(TOKEN_A, 'approve', approve('0'))],
+        },
+      ],
+      fa2: [
+        {
+          allows: [call(TOKEN_B, 'update_operators', operator('Left'))],
+          revokes: [call(TOKEN_B, 'update_operators', operator('Right'))],
+        },
+      ],
+    });
+    const batch = approvalBatch(MAIN, data);
+    expect(batch.map(describeTx)).toEqual([
+      `KT1PWx.approve:${JSON.stringify(approve('0'))}`,
+      `KT1PWx.approve:${JSON.stringify(approve('100'))}`,
+      `KT1RJ6.update_operators:${JSON.stringify(operator('Left'))}`,
+      `KT1Luu.default:{"int":"5"}`,
+      `KT1RJ6.update_operators:${JSON.stringify(operator('Right'))}`,
+    ]);
+    expect(batch.every((t) => t.amount === '0' || t === MAIN)).toBe(true);
+    expect(() => parseApproveData({ fa1_2: [{ allows: [{}], revokes: [] }], fa2: [] })).toThrow(
+      'The token approval answer is not understood',
+    );
   });
 
   it('sends the call alone when there are no approvals', () => {
-    expect(approvalBatch(MAIN, [])).toEqual([MAIN]);
-  });
-
-  it("gives the spec's building errors and accepts zero", () => {
-    expect(() => approvalCalls([], 'nope')).toThrow('invalid spender address: nope');
-    expect(() => approvalCalls([fa12('KT1bad', '1')], SPENDER)).toThrow(
-      'invalid token contract address: KT1bad',
-    );
-    expect(() => approvalCalls([fa12(TOKEN_A, 'x')], SPENDER)).toThrow('invalid allowance value: x');
-    expect(() => approvalCalls([fa2(TOKEN_A, OWNER, '-1')], SPENDER)).toThrow('invalid tokenId value: -1');
-    const zero = approvalCalls([fa12(TOKEN_A, '0'), fa2(TOKEN_B, OWNER, '0')], SPENDER);
-    expect(zero.fa12Approves).toHaveLength(1);
-    expect(zero.fa2Approves).toHaveLength(1);
+    expect(approvalBatch(MAIN, null)).toEqual([MAIN]);
   });
 
   it('validates each field with the form texts', () => {

@@ -1,7 +1,8 @@
 /**
  * Token approvals around a call (workspace spec §3 "Token approval entry", §4 "Approval ordering", §5):
- * FA1.2 `approve` and FA2 `update_operators` transactions for the called contract (the spender), and the
- * order of the batch: FA1.2 revokes, FA1.2 approves, FA2 approves, the main call, FA2 revokes.
+ * the form shape read from GET /v1/helpers/approve/schema, the body of POST /v1/helpers/approve/data (whose
+ * answer holds the FA1.2 `approve` and FA2 `update_operators` calls for the called contract, the spender),
+ * and the order of the batch: FA1.2 revokes, FA1.2 approves, FA2 approves, the main call, FA2 revokes.
  */
 import { checkAddress, checkContract, checkNat, type Micheline } from '@michelscope/michelson';
 import type { WalletTransaction } from '../../../features/wallet/wallet-ops';
@@ -57,89 +58,167 @@ export function approvalErrors(entry: ApprovalEntry): Partial<Record<ApprovalFie
   return out;
 }
 
-const valid = (check: () => unknown) => {
-  try {
-    check();
-    return true;
-  } catch {
-    return false;
+/** A field of one token type in the form shape: its input, max length and default text. */
+export interface ApprovalFieldShape {
+  field: ApprovalField;
+  maxLength?: number | undefined;
+  default: string;
+}
+
+/** One token type of the form shape (a `oneOf` branch of GET /v1/helpers/approve/schema). */
+export interface ApprovalTypeShape {
+  type: typeof FA12 | typeof FA2;
+  typeName: 'FA1.2' | 'FA2';
+  fields: ApprovalFieldShape[];
+}
+
+/** Schema property → form input. */
+const SCHEMA_FIELDS: Record<string, ApprovalField> = {
+  token_contract: 'tokenContract',
+  allowance: 'allowance',
+  owner: 'owner',
+  token_id: 'tokenId',
+};
+
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The approval form shape read from GET /v1/helpers/approve/schema:
+ * `allowances[].token_type` is a `oneOf` of FA1.2 (schemaKey 1) and FA2 (schemaKey 2), each with its fields.
+ */
+export function parseApprovalSchema(schema: unknown): ApprovalTypeShape[] {
+  const path = ['properties', 'allowances', 'items', 'properties', 'token_type', 'oneOf'];
+  let node: unknown = schema;
+  for (const key of path) node = isObj(node) ? node[key] : undefined;
+  const out: ApprovalTypeShape[] = [];
+  for (const branch of Array.isArray(node) ? node : []) {
+    if (!isObj(branch) || !isObj(branch.properties)) continue;
+    const { schemaKey, ...props } = branch.properties;
+    const key = isObj(schemaKey) ? schemaKey.const : undefined;
+    if (key !== FA12 && key !== FA2) continue;
+    const fields: ApprovalFieldShape[] = [];
+    for (const [name, prop] of Object.entries(props)) {
+      const field = SCHEMA_FIELDS[name];
+      if (!field || !isObj(prop)) continue;
+      fields.push({
+        field,
+        maxLength: typeof prop.maxLength === 'number' ? prop.maxLength : undefined,
+        default:
+          typeof prop.default === 'string' || typeof prop.default === 'number' ? String(prop.default) : '',
+      });
+    }
+    out.push({ type: key, typeName: key === FA12 ? 'FA1.2' : 'FA2', fields });
   }
+  if (out.length === 0) throw new Error('The token approval form schema has no token types');
+  return out;
+}
+
+/** The body of POST /v1/helpers/approve/data; `spender` is the called contract (our extension). */
+export function approveDataBody(entries: ApprovalEntry[], spender: string) {
+  return {
+    spender,
+    allowances: entries.map((e) => ({
+      token_type:
+        e.type === FA12
+          ? {
+              schema_key: FA12,
+              token_contract: e.value.tokenContract.trim(),
+              allowance: e.value.allowance.trim(),
+            }
+          : {
+              schema_key: FA2,
+              token_contract: e.value.tokenContract.trim(),
+              owner: e.value.owner.trim(),
+              token_id: e.value.tokenId.trim(),
+            },
+    })),
+  };
+}
+
+interface ApproveCall {
+  entrypoint: string;
+  value: Micheline;
+  destination: string;
+}
+interface ApproveGroup {
+  allows: ApproveCall[];
+  revokes: ApproveCall[];
+}
+/** The answer of POST /v1/helpers/approve/data. */
+export interface ApproveData {
+  fa1_2: ApproveGroup[];
+  fa2: ApproveGroup[];
+}
+
+const BAD_ANSWER = 'The token approval answer is not understood';
+const calls = (v: unknown): ApproveCall[] => {
+  if (!Array.isArray(v)) throw new Error(BAD_ANSWER);
+  return v.map((c) => {
+    if (!isObj(c) || typeof c.entrypoint !== 'string' || typeof c.destination !== 'string' || !('value' in c))
+      throw new Error(BAD_ANSWER);
+    return { entrypoint: c.entrypoint, destination: c.destination, value: c.value as Micheline };
+  });
+};
+const groups = (v: unknown): ApproveGroup[] => {
+  if (!Array.isArray(v)) throw new Error(BAD_ANSWER);
+  return v.map((g) => {
+    if (!isObj(g)) throw new Error(BAD_ANSWER);
+    return { allows: calls(g.allows), revokes: calls(g.revokes) };
+  });
 };
 
-/** A nat written in the form; zero is accepted. */
-const natText = (v: string) => {
-  const t = v.trim();
-  return /^\d+$/.test(t) ? BigInt(t).toString() : null;
-};
+/** Checks the answer of POST /v1/helpers/approve/data. */
+export function parseApproveData(body: unknown): ApproveData {
+  if (!isObj(body)) throw new Error(BAD_ANSWER);
+  return { fa1_2: groups(body.fa1_2), fa2: groups(body.fa2) };
+}
 
-const tx = (destination: string, entrypoint: string, value: Micheline): WalletTransaction => ({
+const tx = ({ destination, entrypoint, value }: ApproveCall): WalletTransaction => ({
   kind: 'transaction',
   destination,
   amount: '0',
   parameters: { entrypoint, value },
 });
 
-export interface ApprovalCalls {
-  fa12Revokes: WalletTransaction[];
-  fa12Approves: WalletTransaction[];
-  fa2Approves: WalletTransaction[];
-  fa2Revokes: WalletTransaction[];
+/** The batch: FA1.2 revokes, FA1.2 approves, FA2 approves, the main call, FA2 revokes. */
+export function approvalBatch(main: WalletTransaction, data: ApproveData | null): WalletTransaction[] {
+  if (!data) return [main];
+  const all = (g: ApproveGroup[], side: 'allows' | 'revokes') => g.flatMap((x) => x[side].map(tx));
+  return [
+    ...all(data.fa1_2, 'revokes'),
+    ...all(data.fa1_2, 'allows'),
+    ...all(data.fa2, 'allows'),
+    main,
+    ...all(data.fa2, 'revokes'),
+  ];
 }
 
 /**
- * The approve and revoke transactions of `entries` for `spender` (the called contract). Throws with the
- * spec's building errors: 'invalid spender address: {x}', 'invalid token contract address: {x}',
- * 'invalid allowance value: {x}', 'invalid tokenId value: {x}'.
+ * A new entry of the add dialog with the defaults of the form shape (allowance and token id 0); the FA2
+ * owner is the wallet's address when known.
  */
-export function approvalCalls(entries: ApprovalEntry[], spender: string): ApprovalCalls {
-  if (!valid(() => checkAddress(spender))) throw new Error(`invalid spender address: ${spender}`);
-  const out: ApprovalCalls = { fa12Revokes: [], fa12Approves: [], fa2Approves: [], fa2Revokes: [] };
-  for (const entry of entries) {
-    const token = entry.value.tokenContract.trim();
-    if (!valid(() => checkContract(token))) throw new Error(`invalid token contract address: ${token}`);
-    if (entry.type === FA12) {
-      const allowance = natText(entry.value.allowance);
-      if (allowance === null) throw new Error(`invalid allowance value: ${entry.value.allowance}`);
-      const approve = (n: string): Micheline => ({
-        prim: 'Pair',
-        args: [{ string: spender }, { int: n }],
-      });
-      out.fa12Revokes.push(tx(token, 'approve', approve('0')));
-      out.fa12Approves.push(tx(token, 'approve', approve(allowance)));
-    } else {
-      const owner = entry.value.owner.trim();
-      if (!valid(() => checkAddress(owner))) throw new Error(`invalid spender address: ${owner}`);
-      const tokenId = natText(entry.value.tokenId);
-      if (tokenId === null) throw new Error(`invalid tokenId value: ${entry.value.tokenId}`);
-      // update_operators takes a list of (or add_operator remove_operator), each `pair owner operator token_id`.
-      const operator = (side: 'Left' | 'Right'): Micheline => [
-        {
-          prim: side,
-          args: [
-            {
-              prim: 'Pair',
-              args: [{ string: owner }, { prim: 'Pair', args: [{ string: spender }, { int: tokenId }] }],
-            },
-          ],
-        },
-      ];
-      out.fa2Approves.push(tx(token, 'update_operators', operator('Left')));
-      out.fa2Revokes.push(tx(token, 'update_operators', operator('Right')));
-    }
-  }
-  return out;
-}
-
-/** The batch: FA1.2 revokes, FA1.2 approves, FA2 approves, the main call, FA2 revokes. */
-export function approvalBatch(main: WalletTransaction, entries: ApprovalEntry[]): WalletTransaction[] {
-  if (entries.length === 0) return [main];
-  const c = approvalCalls(entries, main.destination);
-  return [...c.fa12Revokes, ...c.fa12Approves, ...c.fa2Approves, main, ...c.fa2Revokes];
-}
-
-/** A new entry of the add dialog (default allowance and token id 0; owner from the wallet when known). */
-export function newApproval(type: typeof FA12 | typeof FA2, owner = ''): ApprovalEntry {
+export function newApproval(
+  type: typeof FA12 | typeof FA2,
+  owner = '',
+  shape?: ApprovalTypeShape[],
+): ApprovalEntry {
+  const defaults: Partial<Record<ApprovalField, string>> = {};
+  for (const f of shape?.find((t) => t.type === type)?.fields ?? []) defaults[f.field] = f.default;
+  const d = (f: ApprovalField, fallback: string) => defaults[f] ?? fallback;
   return type === FA12
-    ? { type: FA12, typeName: 'FA1.2', value: { tokenContract: '', allowance: '0' } }
-    : { type: FA2, typeName: 'FA2', value: { tokenContract: '', owner, tokenId: '0' } };
+    ? {
+        type: FA12,
+        typeName: 'FA1.2',
+        value: { tokenContract: d('tokenContract', ''), allowance: d('allowance', '0') },
+      }
+    : {
+        type: FA2,
+        typeName: 'FA2',
+        value: {
+          tokenContract: d('tokenContract', ''),
+          owner: owner || d('owner', ''),
+          tokenId: d('tokenId', '0'),
+        },
+      };
 }
