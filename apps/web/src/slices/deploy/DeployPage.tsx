@@ -16,6 +16,7 @@ import Typography from '@mui/material/Typography';
 import { useAppConfig } from '../../shared/config/useAppConfig';
 import { TypedefPanel } from '../../shared/micheline/TypedefPanel';
 import { useWallet } from '../../features/wallet/useWallet';
+import { useWalletResetOnOpen } from '../../features/wallet/wallet-reset';
 import { WalletMenu } from '../../features/wallet/WalletMenu';
 import { InjectionAlert, useInjection } from '../../features/wallet/useInjection';
 import { SANDBOX_NETWORK } from '../../features/wallet/sandbox-accounts';
@@ -26,6 +27,8 @@ import { OriginationSimulationResult } from './OriginationSimulationResult';
 
 /** /deploy: 'Upload code' then 'Configure contract's initial storage', originated with the wallet. */
 export function DeployPage() {
+  // 'The wallet connection is reset when the form opens.'
+  useWalletResetOnOpen();
   const config = useAppConfig();
   const [step, setStep] = useState(0);
   const [file, setFile] = useState<File | null>(null);

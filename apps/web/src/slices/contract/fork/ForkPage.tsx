@@ -12,6 +12,7 @@ import { fetchStorageSchema, prepareFork, type FormSchema } from '../../../api/w
 import { TypedefPanel } from '../../../shared/micheline/TypedefPanel';
 import { InjectionAlert, useInjection } from '../../../features/wallet/useInjection';
 import { useWallet } from '../../../features/wallet/useWallet';
+import { useWalletResetOnOpen } from '../../../features/wallet/wallet-reset';
 import { WalletMenu } from '../../../features/wallet/WalletMenu';
 import { ContractFrame } from '../ContractFrame';
 import type { ContractPageData } from '../useContractPage';
@@ -29,6 +30,8 @@ export function ForkPage() {
  * origination with the wallet on the same network.
  */
 function ForkTab({ data }: { data: ContractPageData }) {
+  // 'The wallet connection is reset when the form opens.'
+  useWalletResetOnOpen();
   const { network, address } = data;
   const [fillType, setFillType] = useState<FillType>('empty');
   const [schema, setSchema] = useState<FormSchema | null>(null);
