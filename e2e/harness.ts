@@ -143,6 +143,21 @@ export async function axeViolations(page: import('playwright-core').Page): Promi
     axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
   }
   if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(axeSource);
+  // Let finite transitions end first (a dialog fading in has low contrast mid-way); endless ones are ignored.
+  await page.evaluate(() => {
+    interface Anim {
+      effect: { getComputedTiming(): { endTime?: number | string } } | null;
+      finished: Promise<unknown>;
+    }
+    const doc = (globalThis as unknown as { document: { getAnimations(): Anim[] } }).document;
+    const finite = doc
+      .getAnimations()
+      .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
+    return Promise.race([
+      Promise.all(finite.map((a) => a.finished.catch(() => undefined))),
+      new Promise((resolve) => setTimeout(resolve, 3_000)),
+    ]);
+  });
   const violations = await page.evaluate(async () => {
     const axe = (globalThis as unknown as { axe: typeof import('axe-core') }).axe;
     const result = await axe.run({ resultTypes: ['violations'] });
