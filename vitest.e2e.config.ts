@@ -8,5 +8,7 @@ export default defineConfig({
     hookTimeout: 180_000,
     pool: 'forks',
     fileParallelism: false,
+    // One retry for browser timing flakes on a 2-core machine; a retried test is named in the report.
+    retry: 1,
   },
 });
