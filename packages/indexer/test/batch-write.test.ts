@@ -26,7 +26,7 @@ import {
   type PreparedBlock,
 } from '../src/sync/chain';
 import { FakeNode, SEOUL, TALLINN } from './fake-node';
-import { dumpTables } from './table-dump';
+import { dumpTables, expectSameTables } from './table-dump';
 
 function context(db: Db, network: string, rpcUrl: string): ChainContext {
   return {
@@ -62,32 +62,17 @@ async function inBatches(ctx: ChainContext, top: number, size: number): Promise<
   for (let i = 0; i < prepared.length; i += size) await storeBlocks(ctx, prepared.slice(i, i + size));
 }
 
-function expectSame(actual: Record<string, string[]>, expected: Record<string, string[]>): void {
-  const report: string[] = [];
-  for (const t of Object.keys(expected)) {
-    const a = new Set(actual[t]);
-    const e = new Set(expected[t]);
-    const extra = [...a].filter((x) => !e.has(x));
-    const missing = [...e].filter((x) => !a.has(x));
-    if (extra.length || missing.length)
-      report.push(
-        `${t}: ${extra.length} extra, ${missing.length} missing; e.g. +${extra[0]?.slice(0, 300)} -${missing[0]?.slice(0, 300)}`,
-      );
-  }
-  expect(report).toEqual([]);
-}
-
 /** Batched vs one by one on `rpcUrl` (levels 1..top), then `revertTo`: reverted batches vs never stored. */
 async function compare(db: Db, rpcUrl: string, tag: string, top: number, size: number, revertTo: number) {
   await oneByOne(context(db, `seq-${tag}`, rpcUrl), top);
   await inBatches(context(db, `batch-${tag}`, rpcUrl), top, size);
   const expected = await dumpTables(db, `seq-${tag}`);
   expect(expected.operations!.length).toBeGreaterThan(0);
-  expectSame(await dumpTables(db, `batch-${tag}`), expected);
+  expectSameTables(await dumpTables(db, `batch-${tag}`), expected);
 
   for (let level = top; level > revertTo; level--) await revertBlock(db, `batch-${tag}`, level);
   await oneByOne(context(db, `short-${tag}`, rpcUrl), revertTo);
-  expectSame(await dumpTables(db, `batch-${tag}`), await dumpTables(db, `short-${tag}`));
+  expectSameTables(await dumpTables(db, `batch-${tag}`), await dumpTables(db, `short-${tag}`));
 }
 
 describeDb('batched writes of blocks parsed ahead', ({ db }) => {

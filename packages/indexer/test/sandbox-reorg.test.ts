@@ -16,29 +16,13 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Db } from '@michelscope/db';
 import { startIndexer } from '../src';
 import { waitFor } from './fake-node';
-import { dumpTables } from './table-dump';
+import { dumpTables, expectSameTables } from './table-dump';
 
 type Account = (typeof BOOTSTRAP_ACCOUNTS)[number];
 const [b1, b2, b3, b4] = BOOTSTRAP_ACCOUNTS as unknown as [Account, Account, Account, Account];
 /** Blocks of the seeded chain abandoned by the fork, and blocks of the new branch (a longer one). */
 const ABANDONED = 5;
 const NEW_BRANCH = 8;
-
-/** Table-by-table comparison with a short report (the first differing rows, cut) instead of a huge diff. */
-function expectSame(actual: Record<string, string[]>, expected: Record<string, string[]>): void {
-  const report: string[] = [];
-  for (const t of Object.keys(expected)) {
-    const a = new Set(actual[t]);
-    const e = new Set(expected[t]);
-    const extra = [...a].filter((x) => !e.has(x));
-    const missing = [...e].filter((x) => !a.has(x));
-    if (extra.length || missing.length)
-      report.push(
-        `${t}: ${extra.length} extra, ${missing.length} missing; e.g. +${extra[0]?.slice(0, 400)} -${missing[0]?.slice(0, 400)}`,
-      );
-  }
-  expect(report).toEqual([]);
-}
 
 async function count(db: Db, network: string, table: 'blocks' | 'operations', hashes: string[]) {
   if (hashes.length === 0) return 0;
@@ -219,6 +203,6 @@ describeDb('a fork of the sandbox chain', ({ db }) => {
     }
     const expected = await dumpTables(db(), 'clean');
     expect(expected.smart_rollups!.length).toBe(2);
-    expectSame(await dumpTables(db(), 'forked'), expected);
+    expectSameTables(await dumpTables(db(), 'forked'), expected);
   }, 400_000);
 });

@@ -5,6 +5,7 @@
  */
 import type { Db } from '@michelscope/db';
 import { sql } from 'kysely';
+import { expect } from 'vitest';
 
 export const INDEXED_TABLES = [
   'protocols',
@@ -94,4 +95,20 @@ export async function dumpTables(db: Db, network: string): Promise<Record<string
     out[t] = r.rows.map((x) => JSON.stringify(norm(t, x.j))).sort();
   }
   return out;
+}
+
+/** Table-by-table comparison with a short report (the first differing rows, cut) instead of a huge diff. */
+export function expectSameTables(actual: Record<string, string[]>, expected: Record<string, string[]>): void {
+  const report: string[] = [];
+  for (const t of Object.keys(expected)) {
+    const a = new Set(actual[t]);
+    const e = new Set(expected[t]);
+    const extra = [...a].filter((x) => !e.has(x));
+    const missing = [...e].filter((x) => !a.has(x));
+    if (extra.length || missing.length)
+      report.push(
+        `${t}: ${extra.length} extra, ${missing.length} missing; e.g. +${extra[0]?.slice(0, 400)} -${missing[0]?.slice(0, 400)}`,
+      );
+  }
+  expect(report).toEqual([]);
 }
