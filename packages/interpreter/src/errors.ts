@@ -49,6 +49,10 @@ export class MichelsonError extends Error {
       contract?: string;
       /** The failing value itself (script_rejected), for callers that need its type. */
       value?: V;
+      /** ill_typed: a count argument Octez refuses (`invalid_syntactic_constant` at `location`). */
+      syntactic?: { expectedForm: string; wrongExpression: Expr };
+      /** ill_typed_contract: the whole script (Octez's `ill_typed_code`). */
+      code?: Expr;
     } = {},
   ) {
     super(message);
@@ -93,6 +97,26 @@ export class MichelsonError extends Error {
           },
         ];
       case 'ill_typed':
+        if (this.data.syntactic) {
+          // As Octez traces it: the toplevel error of what was being typechecked, then the precise one.
+          const constant: OctezError = {
+            kind: 'permanent',
+            id: `${p}michelson_v1.invalid_syntactic_constant`,
+            location: loc,
+            expected_form: this.data.syntactic.expectedForm,
+            wrong_expression: this.data.syntactic.wrongExpression,
+          };
+          const top: OctezError =
+            this.data.code !== undefined
+              ? {
+                  kind: 'permanent',
+                  id: `${p}michelson_v1.ill_typed_contract`,
+                  ill_typed_code: this.data.code,
+                  type_map: [],
+                }
+              : { kind: 'permanent', id: `${p}michelson_v1.ill_typed_contract`, location: loc };
+          return [top, constant];
+        }
         return [
           {
             kind: 'permanent',
@@ -120,6 +144,22 @@ export class MichelsonError extends Error {
 
 export function staticError(detail: string, message: string): MichelsonError {
   return new MichelsonError('ill_typed', message, { detail });
+}
+
+/** Octez's `invalid_syntactic_constant` (a refused count argument) at `location`, under `detail`. */
+export function syntacticConstantError(
+  detail: string,
+  c: { ins: { prim: string }; node: Expr; expectedForm: string },
+  location: number,
+  code?: Expr,
+): MichelsonError {
+  return new MichelsonError('ill_typed', `${c.ins.prim}: expected ${c.expectedForm}`, {
+    detail,
+    location,
+    // A plain copy: parsed nodes carry the parser's source references.
+    syntactic: { expectedForm: c.expectedForm, wrongExpression: JSON.parse(JSON.stringify(c.node)) as Expr },
+    ...(code !== undefined && { code }),
+  });
 }
 
 export function runtimeError(message: string): MichelsonError {

@@ -5,9 +5,10 @@
 import type { ChainContext, ExecEnv } from './context';
 import type { DataContext } from './data';
 import { parseData, unparse } from './data';
-import { MichelsonError, staticError } from './errors';
+import { MichelsonError, staticError, syntacticConstantError } from './errors';
 import { LIMITS } from './gas-params';
 import { instructionCost } from './gas';
+import { invalidCount, maxCount } from './syntactic-constants';
 import type { Expr, ExprPrim, Ty } from './types';
 import { isPrim, toTy, tyEq } from './types';
 import { findSelfInLambda, typecheckCode } from './typecheck-patches';
@@ -117,12 +118,15 @@ export class Interpreter {
   intArg(ins: ExprPrim, i = 0): number | null {
     const a = ins.args?.[i];
     if (a === undefined) return null;
-    if (Array.isArray(a) || !('int' in a))
-      throw staticError('invalid_arity', `${ins.prim} expects an integer argument`);
-    const n = Number(a.int);
-    if (!Number.isInteger(n) || n < 0 || n > 1023)
-      throw staticError('invalid_arity', `${ins.prim} argument out of range`);
-    return n;
+    if (!Array.isArray(a) && 'int' in a) {
+      const n = Number(a.int);
+      if (Number.isInteger(n) && n >= 0 && n <= maxCount(ins.prim)) return n;
+    }
+    // Octez refuses it while typechecking: `invalid_syntactic_constant` at the argument.
+    const refused = invalidCount(ins);
+    if (refused)
+      throw syntacticConstantError('invalid_syntactic_constant', refused, this.location(refused.node));
+    throw staticError('invalid_arity', `${ins.prim} expects an integer argument`);
   }
 
   codeArg(ins: ExprPrim, i: number): Expr[] {
@@ -144,6 +148,8 @@ export class Interpreter {
     if (findSelfInLambda(code)) throw staticError('self_in_lambda', 'SELF is not allowed in a lambda');
     const stack = rec ? [arg, { prim: 'lambda', args: [arg, ret] }] : [arg];
     const r = typecheckCode(code, stack);
+    if (r.kind === 'error' && r.syntactic)
+      throw syntacticConstantError('ill_typed_lambda', r.syntactic, this.location(r.syntactic.node));
     if (r.kind === 'error') throw staticError('ill_typed_lambda', r.message);
     if (
       r.kind === 'ok' &&

@@ -4,9 +4,10 @@
  */
 import { Parser } from '@taquito/michel-codec';
 import type { ChainContext } from './context';
-import { MichelsonError, staticError } from './errors';
+import { MichelsonError, staticError, syntacticConstantError } from './errors';
 import { fixMacroExpansion } from './macros';
 import { encodeExpr } from './pack';
+import { locationOf } from './syntactic-constants';
 import { typecheckCode } from './typecheck-patches';
 import type { Expr, ExprPrim, Ty } from './types';
 import { NOT_PASSABLE, NOT_STORABLE, hasForbidden, isPrim, pairT, showTy, toTy, tyEq } from './types';
@@ -141,6 +142,13 @@ export function loadScript(
     views[n.string] = { input, output, code: body };
     const viewCode = Array.isArray(body) ? body : [body];
     const checked = typecheckCode(viewCode, [pairT(toTy(input), storageTy)], { legacy });
+    if (checked.kind === 'error' && checked.syntactic)
+      throw syntacticConstantError(
+        'ill_typed_contract',
+        checked.syntactic,
+        locationOf(script, checked.syntactic.node),
+        script,
+      );
     if (checked.kind === 'error') throw staticError('ill_typed_view', `view ${n.string}: ${checked.message}`);
     if (checked.kind === 'ok' && checked.output !== 'failed') {
       const out = checked.output;
@@ -149,6 +157,13 @@ export function loadScript(
     }
   }
   const verdict = typecheckCode(code, [pairT(parameterTy, storageTy)], { selfParameter: parameter, legacy });
+  if (verdict.kind === 'error' && verdict.syntactic)
+    throw syntacticConstantError(
+      'ill_typed_contract',
+      verdict.syntactic,
+      locationOf(script, verdict.syntactic.node),
+      script,
+    );
   if (verdict.kind === 'error') throw staticError('ill_typed_contract', verdict.message);
   if (verdict.kind === 'ok' && verdict.output !== 'failed') {
     const expected = pairT({ prim: 'list', args: [{ prim: 'operation', args: [] }] }, storageTy);

@@ -6,12 +6,15 @@
  * `parseData` and the instruction handlers.
  */
 import { functionType } from '@taquito/michel-codec';
+import type { SyntacticConstant } from './syntactic-constants';
+import { contains, firstInvalidCount, invalidCount } from './syntactic-constants';
 import type { Expr, ExprPrim, Ty } from './types';
 import { isPrim, toTy, tyToExpr } from './types';
 
 export type StaticVerdict =
   | { kind: 'ok'; output: Ty[] | 'failed' }
-  | { kind: 'error'; message: string }
+  /** `syntactic`: Octez's `invalid_syntactic_constant` (a refused count argument) is the error. */
+  | { kind: 'error'; message: string; syntactic?: SyntacticConstant }
   | { kind: 'unknown'; message: string };
 
 /** michel-codec messages that are wrong for the current protocol (they come from its bugs, §1.8). */
@@ -119,6 +122,30 @@ function runCodec(
  * then the check is run again, so the rest of the code is still checked statically.
  */
 export function typecheckCode(code: Expr[], stack: Ty[], ctx: StaticContext = {}): StaticVerdict {
+  const badCount = firstInvalidCount(code);
+  if (badCount === null) return typecheckCounted(code, stack, ctx, null);
+  // A refused count is reported unless michel-codec (which types in Octez's order but checks no
+  // count) finds a type error before reaching it; the first one in pre-order is the one Octez meets.
+  const reached = { value: false };
+  const verdict = typecheckCounted(code, stack, ctx, reached);
+  if (verdict.kind === 'error' && !reached.value) return verdict;
+  return {
+    kind: 'error',
+    message: `${badCount.ins.prim}: expected ${badCount.expectedForm}`,
+    syntactic: badCount,
+  };
+}
+
+/**
+ * michel-codec's verdict; `reached` (when given) is set once it types, or fails on or inside, an
+ * instruction whose count Octez refuses.
+ */
+function typecheckCounted(
+  code: Expr[],
+  stack: Ty[],
+  ctx: StaticContext,
+  reached: { value: boolean } | null,
+): StaticVerdict {
   const contract = ctx.selfParameter
     ? [
         { prim: 'parameter', args: [ctx.selfParameter] },
@@ -126,13 +153,15 @@ export function typecheckCode(code: Expr[], stack: Ty[], ctx: StaticContext = {}
         { prim: 'code', args: [[{ prim: 'FAILWITH' }]] },
       ]
     : undefined;
-  if (findFailingDip(code)) return { kind: 'error', message: 'DIP body always fails' };
+  if (reached === null && findFailingDip(code)) return { kind: 'error', message: 'DIP body always fails' };
   const subst = new Map<object, Expr>();
   let current = code;
   for (let round = 0; round < 20; round++) {
     let found = false;
+    if (reached) reached.value = false;
     const trace = (t: { op: unknown; in: unknown[] }): void => {
       const op = t.op as Expr;
+      if (reached && invalidCount(op)) reached.value = true;
       if (!isPrim(op) || subst.has(op)) return;
       if ((op.prim === 'LSL' || op.prim === 'LSR') && isBytes(t.in[0])) subst.set(op, STAND_IN.shiftBytes);
       else if (op.prim === 'NOT' && isBytes(t.in[0])) subst.set(op, STAND_IN.identity);
@@ -144,6 +173,7 @@ export function typecheckCode(code: Expr[], stack: Ty[], ctx: StaticContext = {}
       if (!found) return verdictOf(out);
     } catch (e) {
       const val = (e as { val?: unknown }).val;
+      if (reached && (invalidCount(val) || insideInvalidCount(current, val))) reached.value = true;
       if (isPrim(val as Expr) && !subst.has(val as object)) {
         const v = val as ExprPrim;
         const zero =
@@ -156,6 +186,14 @@ export function typecheckCode(code: Expr[], stack: Ty[], ctx: StaticContext = {}
     current = rebuild(code, subst) as Expr[];
   }
   return { kind: 'unknown', message: 'too many instructions to patch' };
+}
+
+/** Is `node` inside an instruction whose count Octez refuses (`DIP 1024 { … }`: the count is read first)? */
+function insideInvalidCount(code: Expr, node: unknown): boolean {
+  if (node === null || typeof node !== 'object') return false;
+  if (invalidCount(code) && contains(code, node)) return true;
+  const children = Array.isArray(code) ? code : isPrim(code) ? (code.args ?? []) : [];
+  return children.some((c) => insideInvalidCount(c, node));
 }
 
 function verdictOf(out: unknown): StaticVerdict {

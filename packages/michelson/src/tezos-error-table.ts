@@ -348,8 +348,22 @@ const TABLE: Record<string, [string, string]> = {
   "worker.closed": ["Worker closed", "An operation on a worker could not complete before it was shut down."],
 };
 
+/**
+ * Current ids the reference's table lacks (it has the pre-Babylon names only), with the texts Octez
+ * registers for them (`script_tc_errors_registration.ml`).
+ */
+const CURRENT_IDS: Record<string, [string, string]> = {
+  'michelson_v1.invalid_syntactic_constant': [
+    'Invalid constant (parse error)',
+    'A compile-time constant was invalid for its expected form.',
+  ],
+};
+
 export const TEZOS_ERROR_DESCRIPTIONS: Readonly<Record<string, TezosErrorDescription>> = Object.freeze(
   Object.fromEntries(
-    Object.entries(TABLE).map(([id, [title, descr]]) => [id, Object.freeze({ title, descr })]),
+    Object.entries({ ...CURRENT_IDS, ...TABLE }).map(([id, [title, descr]]) => [
+      id,
+      Object.freeze({ title, descr }),
+    ]),
   ),
 );

@@ -21,9 +21,10 @@ export type TezosErrorDetails =
   | {
       type: 'InvalidSyntacticConstantError';
       wrong_expression: Micheline | null;
-      expected_form: Micheline | null;
+      /** Micheline in the old id's objects; plain text (e.g. "a positive 10-bit integer …") in the current one's. */
+      expected_form: Micheline | string | null;
       wrongExpression: Micheline | null;
-      expectedForm: Micheline | null;
+      expectedForm: Micheline | string | null;
     };
 
 export interface TezosError {
@@ -80,6 +81,23 @@ function optMicheline(o: Record<string, unknown>, key: string): Micheline | unde
   return toMicheline(v, `$.${key}`);
 }
 
+/** A constant's expected form: plain text (current nodes) or Micheline (the old id). */
+function optForm(o: Record<string, unknown>, key: string): Micheline | string | undefined {
+  const v = o[key];
+  return typeof v === 'string' ? v : optMicheline(o, key);
+}
+
+/**
+ * Ids of the syntactic-constant error: the old `invalidSyntacticConstantError` (the reference's) and the
+ * current `michelson_v1.invalid_syntactic_constant` (whose expected form is text), both carrying the
+ * wrong expression and the expected form.
+ */
+function isSyntacticConstantError(id: string): boolean {
+  return (
+    id.includes('invalidSyntacticConstantError') || id.includes('michelson_v1.invalid_syntactic_constant')
+  );
+}
+
 function int64String(v: unknown, field: string): string {
   const s = typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : v;
   if (typeof s !== 'string' || !/^-?\d{1,19}$/.test(s))
@@ -114,13 +132,13 @@ export function parseTezosError(raw: unknown): TezosError {
       balance: int64String(o.balance ?? '0', 'balance'),
       amount: int64String(o.amount ?? '0', 'amount'),
     };
-  } else if (id.includes('invalidSyntacticConstantError')) {
+  } else if (isSyntacticConstantError(id)) {
     details = {
       type: 'InvalidSyntacticConstantError',
       wrong_expression: optMicheline(o, 'wrong_expression') ?? null,
-      expected_form: optMicheline(o, 'expected_form') ?? null,
+      expected_form: optForm(o, 'expected_form') ?? null,
       wrongExpression: optMicheline(o, 'wrongExpression') ?? null,
-      expectedForm: optMicheline(o, 'expectedForm') ?? null,
+      expectedForm: optForm(o, 'expectedForm') ?? null,
     };
   } else details = { type: 'DefaultError', ...base };
   const msg = str(o.error_message);
@@ -159,7 +177,7 @@ export function parseTezosErrors(raw: unknown): TezosError[] {
 
 /**
  * The API form of an error: `with` as inline Michelson (PACKed bytes unpacked first), constants of
- * `invalidSyntacticConstantError` as multi-line Michelson. (The reference prints the expected form in
+ * the syntactic-constant error (old and current id) as multi-line Michelson, a textual expected form as is. (The reference prints the expected form in
  * place of the wrong expression when both are given; we print each in its own field.)
  */
 export function formatTezosError(e: TezosError): TezosErrorJson {
@@ -170,7 +188,8 @@ export function formatTezosError(e: TezosError): TezosErrorJson {
     const wrong = d.wrongExpression ?? d.wrong_expression;
     const expected = d.expectedForm ?? d.expected_form;
     if (wrong !== null) out.wrong_expression = formatMichelson(wrong);
-    if (expected !== null) out.expected_form = formatMichelson(expected);
+    if (expected !== null)
+      out.expected_form = typeof expected === 'string' ? expected : formatMichelson(expected);
     return out;
   }
   if (d.location !== undefined) out.location = d.location;

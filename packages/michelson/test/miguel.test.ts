@@ -100,17 +100,15 @@ describe('miguel', () => {
     }));
     const [root] = toMiguel(t, value);
     expect(root!.children).toHaveLength(10_000);
-    const next = value
-      .slice(1)
-      .concat([
-        {
-          prim: 'Elt',
-          args: [
-            { int: '20000' },
-            { prim: 'Pair', args: [{ string: 'tz1aKTCbAUuea2RV9kxqRVRg3HT7f1RKnp6a' }, { int: '1' }] },
-          ],
-        },
-      ]);
+    const next = value.slice(1).concat([
+      {
+        prim: 'Elt',
+        args: [
+          { int: '20000' },
+          { prim: 'Pair', args: [{ string: 'tz1aKTCbAUuea2RV9kxqRVRg3HT7f1RKnp6a' }, { int: '1' }] },
+        ],
+      },
+    ]);
     const d = diffValues(t, next, value);
     expect(d.children!.filter((c) => c.diff_type).map((c) => [c.name, c.diff_type])).toEqual([
       ['0', 'delete'],

@@ -142,6 +142,38 @@ describe('Tezos errors', () => {
     expect(low).toMatchObject({ balance: '5', amount: '22571025048' });
     expect(constant).toMatchObject({ wrong_expression: '0', expected_form: 'unit' });
   });
+  it('keeps both fields of the current syntactic-constant id (expected form as text), titled as Octez does', () => {
+    const node = {
+      kind: 'permanent',
+      id: 'proto.024-PtTALLiN.michelson_v1.invalid_syntactic_constant',
+      location: 9,
+      expected_form: 'a positive 10-bit integer (between 0 and 1023)',
+      wrong_expression: { int: '1024' },
+    };
+    const [current, old] = formatTezosErrors([
+      node,
+      {
+        kind: 'permanent',
+        id: 'proto.004-Pt24m4xi.invalidSyntacticConstantError',
+        wrong_expression: { prim: 'Pair', args: [{ int: '1' }, { string: 'a' }] },
+        expected_form: { prim: 'nat' },
+      },
+    ])!;
+    expect(current).toEqual({
+      id: node.id,
+      kind: 'permanent',
+      title: 'Invalid constant (parse error)',
+      descr: 'A compile-time constant was invalid for its expected form.',
+      wrong_expression: '1024',
+      expected_form: 'a positive 10-bit integer (between 0 and 1023)',
+    });
+    expect(old).toMatchObject({ wrong_expression: 'Pair 1 "a"', expected_form: 'nat' });
+    expect(parseTezosError({ ...node, wrong_expression: { string: 'x' } }).details).toMatchObject({
+      type: 'InvalidSyntacticConstantError',
+      wrong_expression: { string: 'x' },
+      expected_form: node.expected_form,
+    });
+  });
   it('never crashes on untrusted errors', () => {
     expect(formatTezosErrors('not json')).toBeUndefined();
     expect(formatTezosErrors({})).toBeUndefined();

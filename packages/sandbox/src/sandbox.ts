@@ -79,6 +79,8 @@ export class Sandbox {
   private readonly rejections = new MempoolRejections();
   private mempoolState: State;
   private timer: NodeJS.Timeout | undefined;
+  /** Test-only: the timer bakes nothing (see pauseBaking). */
+  private paused = false;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   private readonly headListeners = new Set<(block: StoredBlock) => void>();
@@ -181,6 +183,7 @@ export class Sandbox {
   start(): void {
     if (this.timer || this.closed) return;
     const tick = () => {
+      if (this.paused) return;
       this.bakeBlock().then(
         () => undefined,
         (e: unknown) => this.log(`sandbox: baking failed: ${e instanceof Error ? e.message : String(e)}`),
@@ -314,6 +317,24 @@ export class Sandbox {
     });
   }
 
+  /**
+   * Test-only control (no RPC serves it): until `resumeBaking()`, neither the timer nor `bakeOnInject`
+   * bakes, so injected operations stay in the mempool (`/chains/main/mempool/pending_operations`), as
+   * on a node whose bakers have not included them yet. `bakeBlock()` still bakes them at once.
+   */
+  pauseBaking(): void {
+    this.paused = true;
+  }
+
+  /** Ends `pauseBaking()`: the timer bakes again (the mempool's operations go in its next block). */
+  resumeBaking(): void {
+    this.paused = false;
+  }
+
+  get bakingPaused(): boolean {
+    return this.paused;
+  }
+
   /** Bakes the next block one second after the head (the seed uses it to fill a backdated chain). */
   bakeNext(): Promise<StoredBlock> {
     return this.bakeAt(Date.parse(this.head.header.timestamp) + 1000);
@@ -336,7 +357,7 @@ export class Sandbox {
    */
   async inject(body: unknown): Promise<string> {
     const hash = await this.injectOnly(body);
-    if (this.bakeOnInject) {
+    if (this.bakeOnInject && !this.paused) {
       this.bakeBlock().catch((e: unknown) =>
         this.log(`sandbox: baking failed: ${e instanceof Error ? e.message : String(e)}`),
       );

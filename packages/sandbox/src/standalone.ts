@@ -5,7 +5,7 @@ import { Sandbox, type SandboxOptions } from './sandbox';
 
 export async function startStandaloneSandbox(
   opts: SandboxOptions & { port: number; host?: string },
-): Promise<{ url: string; close(): Promise<void> }> {
+): Promise<{ url: string; sandbox: Sandbox; close(): Promise<void> }> {
   const sandbox = await Sandbox.open(opts);
   const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, forceCloseConnections: true });
   await app.register(sandboxRpcPlugin(sandbox));
@@ -21,6 +21,8 @@ export async function startStandaloneSandbox(
   opts.log?.(`sandbox: RPC listening on ${address}`);
   return {
     url: address,
+    /** The chain itself, for in-process callers (tests use its test-only controls). */
+    sandbox,
     async close() {
       await app.close();
       await sandbox.stop();
