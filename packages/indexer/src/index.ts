@@ -39,6 +39,8 @@ export interface IndexerOptions {
   fetchAhead?: number;
   /** Protocol handlers; default: every known mainnet/testnet protocol. */
   registry?: ProtocolRegistry;
+  /** A protocol migration that re-reads contract scripts logs progress every this many. Default 1000. */
+  migrationProgressEvery?: number;
 }
 
 export interface IndexerHandle {
@@ -68,6 +70,7 @@ export function startIndexer(opts: IndexerOptions): IndexerHandle {
       line: (t) => status.line(t),
       cache: new ContractCache(opts.db, opts.network),
       costPerByte: new Map(),
+      ...(opts.migrationProgressEvery ? { migrationProgressEvery: opts.migrationProgressEvery } : {}),
     },
     status,
     {
@@ -99,5 +102,10 @@ export function startIndexer(opts: IndexerOptions): IndexerHandle {
   };
 }
 
-export { startMetadataResolver, backoffDelay, type MetadataResolverOptions, type MetadataResolverHandle } from './metadata/resolver';
+export {
+  startMetadataResolver,
+  backoffDelay,
+  type MetadataResolverOptions,
+  type MetadataResolverHandle,
+} from './metadata/resolver';
 export { parseMetadataUri, MetadataError, type MetadataUri } from './metadata/uri';

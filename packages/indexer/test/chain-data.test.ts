@@ -30,7 +30,9 @@ function inputs(): Input[] {
   if (!hasShared) return [];
   const out: Input[] = [];
   const opDir = path.join(RPC, 'operations');
-  for (const f of readdirSync(opDir).filter((x) => /^o\w+\.json$/.test(x)).sort()) {
+  for (const f of readdirSync(opDir)
+    .filter((x) => /^o\w+\.json$/.test(x))
+    .sort()) {
     const g = JSON.parse(readFileSync(path.join(opDir, f), 'utf8')) as { protocol: string };
     out.push({ name: f, protocol: g.protocol, raw: { operations: [[], [], [], [g]] } });
   }
@@ -51,20 +53,50 @@ const record = (level: number, branch = 'main'): BlockRecord => ({
   protocol: SEOUL,
 });
 const protocol: ProtocolRecord = {
-  hash: SEOUL, chainId: 'NetXdQprcVkpaWU', startLevel: 1, costPerByte: 250, hardGasLimitPerOperation: 1040000,
-  hardStorageLimitPerOperation: 60000, timeBetweenBlocks: 8, constants: {},
+  hash: SEOUL,
+  chainId: 'NetXdQprcVkpaWU',
+  startLevel: 1,
+  costPerByte: 250,
+  hardGasLimitPerOperation: 1040000,
+  hardStorageLimitPerOperation: 60000,
+  timeBetweenBlocks: 8,
+  constants: {},
 };
 
 const TABLES = [
-  'accounts', 'operations', 'scripts', 'contracts', 'global_constants', 'script_constants', 'big_maps', 'big_map_actions',
-  'big_map_diffs', 'big_map_states', 'tickets', 'ticket_updates', 'ticket_balances', 'smart_rollups', 'migrations', 'stats',
-  'stats_daily', 'search_documents', 'contract_metadata', 'token_metadata', 'undo_log', 'blocks', 'indexer_state',
+  'accounts',
+  'operations',
+  'scripts',
+  'contracts',
+  'global_constants',
+  'script_constants',
+  'big_maps',
+  'big_map_actions',
+  'big_map_diffs',
+  'big_map_states',
+  'tickets',
+  'ticket_updates',
+  'ticket_balances',
+  'smart_rollups',
+  'migrations',
+  'stats',
+  'stats_daily',
+  'search_documents',
+  'contract_metadata',
+  'token_metadata',
+  'undo_log',
+  'blocks',
+  'indexer_state',
 ];
 
 async function dump(db: Db, network: string): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
   for (const t of TABLES) {
-    const r = await sql<{ j: unknown }>`SELECT to_jsonb(x) - 'updated_at' - 'next_attempt_at' AS j FROM ${sql.table(t)} x WHERE network = ${network}`.execute(db);
+    const r = await sql<{
+      j: unknown;
+    }>`SELECT to_jsonb(x) - 'updated_at' - 'next_attempt_at' AS j FROM ${sql.table(t)} x WHERE network = ${network}`.execute(
+      db,
+    );
     out[t] = r.rows.map((x) => JSON.stringify(x.j)).sort();
   }
   return out;
@@ -78,10 +110,18 @@ async function indexAll(db: Db, network: string, list: Input[], from = 1, branch
     const refs = blockReferences(input.raw);
     await cache.load(refs.contracts, refs.constants);
     const rec = record(level, branch);
-    const data = parseBlockOperations(input.raw, {
-      level, timestamp: rec.timestamp, costPerByte: 250, era: registry.get(input.protocol).era,
-      contract: cache.contract, constant: cache.constant,
-    }, input.name);
+    const data = parseBlockOperations(
+      input.raw,
+      {
+        level,
+        timestamp: rec.timestamp,
+        costPerByte: 250,
+        era: registry.get(input.protocol).era,
+        contract: cache.contract,
+        constant: cache.constant,
+      },
+      input.name,
+    );
     await applyBlock(db, network, rec, level === 1 ? protocol : undefined, data);
   }
 }
@@ -89,52 +129,114 @@ async function indexAll(db: Db, network: string, list: Input[], from = 1, branch
 describeDb('chain data from real fixtures', ({ db }) => {
   const list = inputs();
 
-  it.skipIf(!hasShared)('indexes every fixture operation group and block, with the rows a user looks for', async () => {
-    await indexAll(db(), 'fx', list);
-    const count = async (t: string) => Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(t)} WHERE network = 'fx'`.execute(db())).rows[0]!.n);
-    const stats = await db().selectFrom('stats').selectAll().where('network', '=', 'fx').executeTakeFirstOrThrow();
-    expect(stats.operations_count).toBe(await count('operations'));
-    expect(stats.contracts_count).toBe(await count('contracts'));
-    expect(stats.global_constants_count).toBeGreaterThan(0);
-    expect(await count('big_map_diffs')).toBeGreaterThan(50);
-    expect(await count('tickets')).toBeGreaterThan(0);
-    expect(await count('operations')).toBeGreaterThan(500);
-    const kinds = await sql<{ kind: string }>`SELECT DISTINCT kind FROM operations WHERE network = 'fx' ORDER BY kind`.execute(db());
-    expect(kinds.rows.map((r) => r.kind)).toEqual(expect.arrayContaining(['delegation', 'origination', 'register_global_constant', 'reveal', 'smart_rollup_add_messages', 'transaction', 'transfer_ticket']));
-    // The constant registered by ooffKPL… is stored; opPDkVe… uses one registered before the fixtures
-    // (another chain): its origination is kept, without a contract row.
-    expect((await db().selectFrom('global_constants').select('address').where('network', '=', 'fx').execute()).map((r) => r.address)).toContain('expru54tk2k4E81xQy63P6x3RijnTz51s2m7BV7pr3fDQH8YDqiYvR');
-    const pd = await db().selectFrom('operations').select(['kind', 'destination']).where('hash', '=', 'opPDkVe1nU5xqLyoWYQ2r6H7PaJM5S4Pe4WtTmEE7UMQAwfnuiJ').executeTakeFirstOrThrow();
-    expect(pd).toEqual({ kind: 'origination', destination: 'KT1KRzp5hckBwLLswCreweLMdueL3jJhTN1S' });
-    // A call stored with its resolved entrypoint and fa1-2 tag (golden opJXaAMk…): only when the destination is known.
-    const call = await db().selectFrom('operations').selectAll().where('hash', '=', 'opJXaAMkBrAbd1XFd23kS8vXiw63tU4rLUcLrZgqUCpCbhT1Pn9').orderBy('id').execute();
-    expect(call.map((o) => [o.internal, o.kind, o.status])).toEqual([[false, 'transaction', 'applied'], [true, 'transaction', 'applied'], [true, 'transaction', 'applied']]);
-    // Key states agree with the last diff of each key.
-    const states = await sql<{ bad: number }>`SELECT count(*)::int AS bad FROM big_map_states s WHERE network = 'fx' AND NOT removed AND s.value IS DISTINCT FROM
-      (SELECT value FROM big_map_diffs d WHERE d.network = 'fx' AND d.ptr = s.ptr AND d.key_hash = s.key_hash ORDER BY id DESC LIMIT 1)`.execute(db());
-    expect(states.rows[0]!.bad).toBe(0);
-    // Ticket balances are the sums of the updates.
-    const tb = await sql<{ bad: number }>`SELECT count(*)::int AS bad FROM ticket_balances b WHERE network = 'fx' AND amount <>
-      (SELECT sum(amount) FROM ticket_updates u WHERE u.ticket_id = b.ticket_id AND u.account = b.account)`.execute(db());
-    expect(tb.rows[0]!.bad).toBe(0);
-    // Search finds a contract by entrypoint words and by address fragment (tsvector and trigram).
-    const byWord = await sql<{ key: string }>`SELECT key FROM search_documents WHERE network = 'fx' AND tsv @@ plainto_tsquery('simple', 'update_operators')`.execute(db());
-    expect(byWord.rows.length).toBeGreaterThan(0);
-    const fragment = byWord.rows[0]!.key.slice(5, 14);
-    const byTrgm = await sql<{ key: string }>`SELECT key FROM search_documents WHERE network = 'fx' AND key % ${fragment} OR key ILIKE ${'%' + fragment + '%'}`.execute(db());
-    expect(byTrgm.rows.map((r) => r.key)).toContain(byWord.rows[0]!.key);
-  });
+  it.skipIf(!hasShared)(
+    'indexes every fixture operation group and block, with the rows a user looks for',
+    async () => {
+      await indexAll(db(), 'fx', list);
+      const count = async (t: string) =>
+        Number(
+          (
+            await sql<{
+              n: number;
+            }>`SELECT count(*)::int AS n FROM ${sql.table(t)} WHERE network = 'fx'`.execute(db())
+          ).rows[0]!.n,
+        );
+      const stats = await db()
+        .selectFrom('stats')
+        .selectAll()
+        .where('network', '=', 'fx')
+        .executeTakeFirstOrThrow();
+      expect(stats.operations_count).toBe(await count('operations'));
+      expect(stats.contracts_count).toBe(await count('contracts'));
+      expect(stats.global_constants_count).toBeGreaterThan(0);
+      expect(await count('big_map_diffs')).toBeGreaterThan(50);
+      expect(await count('tickets')).toBeGreaterThan(0);
+      expect(await count('operations')).toBeGreaterThan(500);
+      const kinds = await sql<{
+        kind: string;
+      }>`SELECT DISTINCT kind FROM operations WHERE network = 'fx' ORDER BY kind`.execute(db());
+      expect(kinds.rows.map((r) => r.kind)).toEqual(
+        expect.arrayContaining([
+          'delegation',
+          'origination',
+          'register_global_constant',
+          'reveal',
+          'smart_rollup_add_messages',
+          'transaction',
+          'transfer_ticket',
+        ]),
+      );
+      // The constant registered by ooffKPL… is stored; opPDkVe… uses one registered before the fixtures
+      // (another chain): its origination is kept, without a contract row.
+      expect(
+        (
+          await db().selectFrom('global_constants').select('address').where('network', '=', 'fx').execute()
+        ).map((r) => r.address),
+      ).toContain('expru54tk2k4E81xQy63P6x3RijnTz51s2m7BV7pr3fDQH8YDqiYvR');
+      const pd = await db()
+        .selectFrom('operations')
+        .select(['kind', 'destination'])
+        .where('hash', '=', 'opPDkVe1nU5xqLyoWYQ2r6H7PaJM5S4Pe4WtTmEE7UMQAwfnuiJ')
+        .executeTakeFirstOrThrow();
+      expect(pd).toEqual({ kind: 'origination', destination: 'KT1KRzp5hckBwLLswCreweLMdueL3jJhTN1S' });
+      // A call stored with its resolved entrypoint and fa1-2 tag (golden opJXaAMk…): only when the destination is known.
+      const call = await db()
+        .selectFrom('operations')
+        .selectAll()
+        .where('hash', '=', 'opJXaAMkBrAbd1XFd23kS8vXiw63tU4rLUcLrZgqUCpCbhT1Pn9')
+        .orderBy('id')
+        .execute();
+      expect(call.map((o) => [o.internal, o.kind, o.status])).toEqual([
+        [false, 'transaction', 'applied'],
+        [true, 'transaction', 'applied'],
+        [true, 'transaction', 'applied'],
+      ]);
+      // Key states agree with the last diff of each key.
+      const states = await sql<{
+        bad: number;
+      }>`SELECT count(*)::int AS bad FROM big_map_states s WHERE network = 'fx' AND NOT removed AND s.value IS DISTINCT FROM
+      (SELECT value FROM big_map_diffs d WHERE d.network = 'fx' AND d.ptr = s.ptr AND d.key_hash = s.key_hash ORDER BY id DESC LIMIT 1)`.execute(
+        db(),
+      );
+      expect(states.rows[0]!.bad).toBe(0);
+      // Ticket balances are the sums of the updates.
+      const tb = await sql<{
+        bad: number;
+      }>`SELECT count(*)::int AS bad FROM ticket_balances b WHERE network = 'fx' AND amount <>
+      (SELECT sum(amount) FROM ticket_updates u WHERE u.ticket_id = b.ticket_id AND u.account = b.account)`.execute(
+        db(),
+      );
+      expect(tb.rows[0]!.bad).toBe(0);
+      // Search finds a contract by entrypoint words and by address fragment (tsvector and trigram).
+      const byWord = await sql<{
+        key: string;
+      }>`SELECT key FROM search_documents WHERE network = 'fx' AND tsv @@ plainto_tsquery('simple', 'update_operators')`.execute(
+        db(),
+      );
+      expect(byWord.rows.length).toBeGreaterThan(0);
+      const fragment = byWord.rows[0]!.key.slice(5, 14);
+      const byTrgm = await sql<{
+        key: string;
+      }>`SELECT key FROM search_documents WHERE network = 'fx' AND key % ${fragment} OR key ILIKE ${'%' + fragment + '%'}`.execute(
+        db(),
+      );
+      expect(byTrgm.rows.map((r) => r.key)).toContain(byWord.rows[0]!.key);
+    },
+  );
 
-  it.skipIf(!hasShared)('reverting blocks restores every table exactly (counters, key states, balances, stats)', async () => {
-    const half = Math.floor(list.length / 2);
-    await indexAll(db(), 'rv', list.slice(0, half));
-    const before = await dump(db(), 'rv');
-    // The second half touches accounts, big maps, tickets and stats written by the first half.
-    await indexAll(db(), 'rv', list.slice(half), half + 1);
-    const after = await dump(db(), 'rv');
-    expect(after.operations!.length).toBeGreaterThan(before.operations!.length);
-    for (let l = list.length; l > half; l--) await revertBlock(db(), 'rv', l);
-    const reverted = await dump(db(), 'rv');
-    for (const t of TABLES) expect(reverted[t], t).toEqual(before[t]);
-  });
+  it.skipIf(!hasShared)(
+    'reverting blocks restores every table exactly (counters, key states, balances, stats)',
+    async () => {
+      const half = Math.floor(list.length / 2);
+      await indexAll(db(), 'rv', list.slice(0, half));
+      const before = await dump(db(), 'rv');
+      // The second half touches accounts, big maps, tickets and stats written by the first half.
+      await indexAll(db(), 'rv', list.slice(half), half + 1);
+      const after = await dump(db(), 'rv');
+      expect(after.operations!.length).toBeGreaterThan(before.operations!.length);
+      for (let l = list.length; l > half; l--) await revertBlock(db(), 'rv', l);
+      const reverted = await dump(db(), 'rv');
+      for (const t of TABLES) expect(reverted[t], t).toEqual(before[t]);
+    },
+  );
 });

@@ -79,6 +79,8 @@ export class FakeNode {
   readonly hang = new Set<number>();
   /** Per-level replacements of the served JSON (e.g. a malformed block). */
   readonly override = new Map<number, Json>();
+  /** The answer of `/blocks/{level}/context/contracts/{address}/script` (undefined: 404). */
+  script: (address: string, level: number) => Json | undefined | Promise<Json | undefined> = () => undefined;
   private app: FastifyInstance | null = null;
   private release: () => void = () => {};
   private released = new Promise<void>((r) => (this.release = r));
@@ -153,6 +155,17 @@ export class FakeNode {
       if (!b) return reply.code(404).send([{ kind: 'temporary', id: 'rpc.not_found' }]);
       return constantsFor(b.protocol as string);
     });
+    app.get<{ Params: { id: string; address: string } }>(
+      '/chains/main/blocks/:id/context/contracts/:address/script',
+      async (req, reply) => {
+        this.requests.push(`script ${req.params.address} ${req.params.id}`);
+        const b = this.find(req.params.id);
+        const level = b ? ((b.header as Json).level as number) : -1;
+        const s = b ? await this.script(req.params.address, level) : undefined;
+        if (!s) return reply.code(404).send([{ kind: 'temporary', id: 'rpc.not_found' }]);
+        return s;
+      },
+    );
     await app.listen({ host: '127.0.0.1', port });
     this.app = app;
     const addr = app.server.address();

@@ -102,14 +102,16 @@ async function killAndCompare(
     const schema = (await sql<{ s: string }>`SELECT current_schema() AS s`.execute(db)).rows[0]!.s;
     target = [process.env.TEST_DATABASE_URL!, schema];
   }
-  const args = [rpcUrl, `killed-${tag}`, String(levels), ...target];
+  const args = (until: string) => [rpcUrl, `killed-${tag}`, until, ...target];
   const kills: number[] = [];
   for (const at of killAt) {
-    const r = await runChild(args, at);
+    // A child to be killed keeps following the node instead of exiting at the last level: a fast run could
+    // otherwise finish (and exit by itself) inside the random delay before the kill.
+    const r = await runChild(args('follow'), at);
     expect(r.signal).toBe('SIGKILL');
     kills.push(r.level);
   }
-  const last = await runChild(args, null);
+  const last = await runChild(args(String(levels)), null);
   expect(last.done).toBe(true);
   expect(kills.every((l, i) => i === 0 || l >= kills[i - 1]!)).toBe(true);
 

@@ -84,7 +84,10 @@ export async function dumpTables(db: Db, network: string): Promise<Record<string
     }
     if (t === 'undo_log' && Array.isArray(row.rows))
       // The order inside one before-image (jsonb_agg over a scan) carries no meaning: sort it.
-      out.rows = (row.rows as Row[]).map((r) => JSON.stringify(norm(String(row.tbl), r))).sort();
+      // Column before-images (`<table>.<columns>`) rank ids as rows of their table.
+      out.rows = (row.rows as Row[])
+        .map((r) => JSON.stringify(norm(String(row.tbl).split('.')[0]!, r)))
+        .sort();
     return out;
   };
   const out: Record<string, string[]> = {};

@@ -145,6 +145,40 @@ export interface SearchDocumentRow {
   body: string;
 }
 
+/** A contract whose script a protocol migration changed: it points to `script_hash` from then on. */
+export interface ContractScriptUpdate {
+  address: string;
+  script_hash: string;
+  /** The contract's tags under the new script. */
+  tags: number;
+  /** The body of the contract's search document under the new script. */
+  search_body: string;
+}
+
+/** A big map found in a contract's storage when Babylon gave pre-Babylon big maps real pointers. */
+export interface MigrationBigMap {
+  contract: string;
+  ptr: number;
+  key_type: unknown;
+  value_type: unknown;
+  name: string | null;
+}
+
+/**
+ * What a protocol migration that changes the script generation does at the first block of the new protocol
+ * (§6.12 `update`): stores the new scripts, points the contracts whose script changed to them with one
+ * `update` migration each, and (Babylon) moves the pointer -1 rows of pre-Babylon big maps to their pointer.
+ */
+export interface ScriptMigration {
+  /** Hash of the protocol before the change (the `prev_protocol` of the migration rows). */
+  prevProtocol: string;
+  scripts: ScriptRow[];
+  contracts: ContractScriptUpdate[];
+  bigMaps: MigrationBigMap[];
+  /** contract -> the pointer its pre-Babylon big map (rows with pointer -1) gets. */
+  legacyPointers: Array<{ contract: string; ptr: number }>;
+}
+
 export interface BlockData {
   operations: OperationRow[];
   accounts: AccountDelta[];
@@ -159,6 +193,8 @@ export interface BlockData {
   smartRollups: SmartRollupRow[];
   migrations: MigrationRow[];
   searchDocuments: SearchDocumentRow[];
+  /** Set on the first block of a protocol that migrates contract scripts. */
+  scriptMigration?: ScriptMigration;
 }
 
 export const emptyBlockData = (): BlockData => ({

@@ -8,6 +8,7 @@ import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Database } from '../schema';
 import type { BlockData } from './block-data';
 import { queueMetadata } from './metadata-queue';
+import { writeScriptMigration } from './script-migration';
 import { pruneSnapshots, restoreSnapshots, snapshot } from './undo';
 
 type Trx = Transaction<Database>;
@@ -190,6 +191,9 @@ async function writeBlockRest(
   const ts = b.timestamp.toISOString();
   const base = { network, level, timestamp: ts };
 
+  // a protocol migration happens before the block's operations (their big-map rows use the new pointers)
+  if (d.scriptMigration) await writeScriptMigration(trx, b, d.scriptMigration);
+
   // accounts
   if (d.accounts.length > 0) {
     const addrs = d.accounts.map((a) => a.address);
@@ -305,8 +309,10 @@ async function writeBlockRest(
 }
 
 /**
- * Current key states. `count` is the reference's: 0 when a key is first written, then one more for each later
- * block that writes it (bcdhub's upsert), reproduced exactly so existing clients read the same numbers.
+ * Current key states, one per pointer, key and contract (pre-Babylon big maps of every contract share
+ * pointer -1, as in the reference, whose states are per contract too). `count` is the reference's: 0 when a
+ * key is first written, then one more for each later block that writes it (bcdhub's upsert), reproduced
+ * exactly so existing clients read the same numbers.
  */
 async function writeStates(trx: Trx, b: BlockContext, removedPtrs: number[]): Promise<void> {
   const { network, level } = b;
@@ -318,12 +324,12 @@ async function writeStates(trx: Trx, b: BlockContext, removedPtrs: number[]): Pr
     sql`((t.ptr, t.key_hash) IN (SELECT ptr, key_hash FROM big_map_diffs WHERE network = ${network} AND level = ${level}) OR t.ptr = ANY(${removedPtrs}::bigint[]))`,
   );
   await sql`INSERT INTO big_map_states (network, ptr, key_hash, contract, key, value, removed, last_update_level, last_update_time, count, level)
-    SELECT DISTINCT ON (ptr, key_hash) network, ptr, key_hash, contract, key, value, value IS NULL, level, timestamp, 0, level
+    SELECT DISTINCT ON (ptr, key_hash, contract) network, ptr, key_hash, contract, key, value, value IS NULL, level, timestamp, 0, level
     FROM big_map_diffs WHERE network = ${network} AND level = ${level}
-    ORDER BY ptr, key_hash, id DESC
-    ON CONFLICT (network, ptr, key_hash) DO UPDATE SET
+    ORDER BY ptr, key_hash, contract, id DESC
+    ON CONFLICT (network, ptr, key_hash, contract) DO UPDATE SET
       value = CASE WHEN excluded.removed THEN big_map_states.value ELSE excluded.value END,
-      removed = excluded.removed, contract = excluded.contract,
+      removed = excluded.removed,
       last_update_level = excluded.last_update_level, last_update_time = excluded.last_update_time,
       count = big_map_states.count + 1`.execute(trx);
   if (removedPtrs.length > 0) {
@@ -453,6 +459,8 @@ const CREATED_BY_LEVEL = [
 
 /** Undoes everything `writeBlockData` did for `level` (call from the top block down, inside its transaction). */
 export async function revertBlockData(trx: Trx, network: string, level: number): Promise<void> {
+  // Contracts a protocol migration re-pointed go back to their scripts before this block's scripts are deleted.
+  await restoreSnapshots(trx, network, level, ['contracts.script']);
   for (const tbl of CREATED_BY_LEVEL) {
     await sql`DELETE FROM ${sql.table(tbl)} WHERE network = ${network} AND level = ${level}`.execute(trx);
   }

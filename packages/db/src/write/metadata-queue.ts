@@ -21,7 +21,16 @@ function tokenInfo(v: M | undefined): Record<string, string> | null {
   for (const e of v) {
     if (Array.isArray(e) || e.prim !== 'Elt') continue;
     const [k, val] = e.args ?? [];
-    if (k && !Array.isArray(k) && typeof k.string === 'string' && !k.string.includes('\u0000') && val && !Array.isArray(val) && typeof val.bytes === 'string') out[k.string] = val.bytes;
+    if (
+      k &&
+      !Array.isArray(k) &&
+      typeof k.string === 'string' &&
+      !k.string.includes('\u0000') &&
+      val &&
+      !Array.isArray(val) &&
+      typeof val.bytes === 'string'
+    )
+      out[k.string] = val.bytes;
   }
   return out;
 }
@@ -31,9 +40,14 @@ export async function queueMetadata(trx: Trx, b: BlockContext): Promise<void> {
   const rows = await sql<{ contract: string; key: M; value: M | null; name: string }>`
     SELECT d.contract, d.key, d.value, m.name FROM big_map_diffs d
     JOIN big_maps m ON m.network = d.network AND m.ptr = d.ptr
-    WHERE d.network = ${network} AND d.level = ${level} AND m.name IN ('metadata', 'token_metadata') ORDER BY d.id`.execute(trx);
+    WHERE d.network = ${network} AND d.level = ${level} AND m.name IN ('metadata', 'token_metadata') ORDER BY d.id`.execute(
+    trx,
+  );
   const contracts = new Map<string, string>();
-  const tokens = new Map<string, { contract: string; token_id: string; token_info: Record<string, string>; link: string | null }>();
+  const tokens = new Map<
+    string,
+    { contract: string; token_id: string; token_info: Record<string, string>; link: string | null }
+  >();
   for (const r of rows.rows) {
     const key = Array.isArray(r.key) ? undefined : r.key;
     const value = r.value && !Array.isArray(r.value) ? r.value : undefined;
@@ -42,21 +56,41 @@ export async function queueMetadata(trx: Trx, b: BlockContext): Promise<void> {
     } else if (r.name === 'token_metadata' && typeof key?.int === 'string' && value?.prim === 'Pair') {
       const info = tokenInfo(value.args?.[1]);
       if (info) {
-        const link = info[''] === undefined ? null : hexToText(info['']).replaceAll('\u0000', '').slice(0, 2000);
-        tokens.set(`${r.contract}:${key.int}`, { contract: r.contract, token_id: key.int, token_info: info, link });
+        const link =
+          info[''] === undefined ? null : hexToText(info['']).replaceAll('\u0000', '').slice(0, 2000);
+        tokens.set(`${r.contract}:${key.int}`, {
+          contract: r.contract,
+          token_id: key.int,
+          token_info: info,
+          link,
+        });
       }
     }
   }
   if (contracts.size > 0) {
     const list = [...contracts].map(([address, link]) => ({ address, link }));
-    await snapshot(trx, network, level, 'contract_metadata', sql`t.address = ANY(${list.map((x) => x.address)}::text[])`);
+    await snapshot(
+      trx,
+      network,
+      level,
+      'contract_metadata',
+      sql`t.address = ANY(${list.map((x) => x.address)}::text[])`,
+    );
     await sql`INSERT INTO contract_metadata (network, address, level, link, status, retry_count, next_attempt_at)
       SELECT ${network}, r.address, ${level}, r.link, 1, 0, now() FROM jsonb_to_recordset(${JSON.stringify(list)}::jsonb) AS r(address text, link text)
-      ON CONFLICT (network, address) DO UPDATE SET link = excluded.link, status = 1, retry_count = 0, error = NULL, next_attempt_at = now(), updated_at = now()`.execute(trx);
+      ON CONFLICT (network, address) DO UPDATE SET link = excluded.link, status = 1, retry_count = 0, error = NULL, next_attempt_at = now(), updated_at = now()`.execute(
+      trx,
+    );
   }
   if (tokens.size > 0) {
     const list = [...tokens.values()];
-    await snapshot(trx, network, level, 'token_metadata', sql`(t.contract, t.token_id) IN (SELECT r.contract, r.token_id FROM jsonb_to_recordset(${JSON.stringify(list)}::jsonb) AS r(contract text, token_id numeric))`);
+    await snapshot(
+      trx,
+      network,
+      level,
+      'token_metadata',
+      sql`(t.contract, t.token_id) IN (SELECT r.contract, r.token_id FROM jsonb_to_recordset(${JSON.stringify(list)}::jsonb) AS r(contract text, token_id numeric))`,
+    );
     await sql`INSERT INTO token_metadata (network, contract, token_id, level, token_info, link, status, retry_count, next_attempt_at)
       SELECT ${network}, r.contract, r.token_id, ${level}, r.token_info, r.link, 1, 0, now()
       FROM jsonb_to_recordset(${JSON.stringify(list)}::jsonb) AS r(contract text, token_id numeric, token_info jsonb, link text)

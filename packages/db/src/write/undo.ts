@@ -22,26 +22,91 @@ export const UNDO_KEYS = {
 
 export type UndoTable = keyof typeof UNDO_KEYS;
 
+/**
+ * Column before-images: rows a block changed in a few columns only (a protocol migration re-points contracts
+ * to new scripts and pre-Babylon big-map rows to their real pointer), kept as `id` + those columns and restored
+ * with an UPDATE. Keyed by the `tbl` value written in undo_log (`<table>.<what>`).
+ */
+export const UNDO_COLUMNS = {
+  'contracts.script': { table: 'contracts', columns: ['script_id', 'script_hash', 'tags'] },
+  'big_map_diffs.ptr': { table: 'big_map_diffs', columns: ['ptr'] },
+  'big_map_actions.ptr': { table: 'big_map_actions', columns: ['source_ptr', 'destination_ptr'] },
+  'search_documents.body': { table: 'search_documents', columns: ['body'] },
+} as const;
+
+export type UndoColumns = keyof typeof UNDO_COLUMNS;
+
 /** Records the current rows of `tbl` matching `where` (alias `t`) as the before-image of this block. */
-export async function snapshot(trx: Trx, network: string, level: number, tbl: UndoTable, where: RawBuilder<unknown>): Promise<void> {
+export async function snapshot(
+  trx: Trx,
+  network: string,
+  level: number,
+  tbl: UndoTable,
+  where: RawBuilder<unknown>,
+): Promise<void> {
   await sql`INSERT INTO undo_log (network, level, tbl, rows)
     SELECT ${network}, ${level}, ${tbl}, jsonb_agg(to_jsonb(t)) FROM ${sql.table(tbl)} t
     WHERE t.network = ${network} AND ${where} HAVING count(*) > 0`.execute(trx);
 }
 
-/** Restores the before-images of a block, newest first, and drops them. */
-export async function restoreSnapshots(trx: Trx, network: string, level: number): Promise<void> {
-  const entries = await sql<{ id: number; tbl: string }>`SELECT id, tbl FROM undo_log WHERE network = ${network} AND level = ${level} ORDER BY id DESC`.execute(trx);
+/** Records `id` and the columns of `what` of the rows matching `where` (alias `t`) as this block's before-image. */
+export async function snapshotColumns(
+  trx: Trx,
+  network: string,
+  level: number,
+  what: UndoColumns,
+  where: RawBuilder<unknown>,
+): Promise<void> {
+  const { table, columns } = UNDO_COLUMNS[what];
+  const fields = sql.join(['id', ...columns].map((c) => sql`${sql.lit(c)}::text, t.${sql.ref(c)}`));
+  await sql`INSERT INTO undo_log (network, level, tbl, rows)
+    SELECT ${network}, ${level}, ${what}, jsonb_agg(jsonb_build_object(${fields})) FROM ${sql.table(table)} t
+    WHERE t.network = ${network} AND ${where} HAVING count(*) > 0`.execute(trx);
+}
+
+/**
+ * Restores the before-images of a block, newest first, and drops them; with `only`, just the entries of
+ * those tables (a revert restores the contracts' scripts before it deletes the scripts the block created).
+ */
+export async function restoreSnapshots(
+  trx: Trx,
+  network: string,
+  level: number,
+  only?: ReadonlyArray<UndoTable | UndoColumns>,
+): Promise<void> {
+  const entries = await sql<{
+    id: number;
+    tbl: string;
+  }>`SELECT id, tbl FROM undo_log WHERE network = ${network} AND level = ${level} ORDER BY id DESC`.execute(
+    trx,
+  );
   for (const { id, tbl } of entries.rows) {
+    if (only && !(only as readonly string[]).includes(tbl)) continue;
+    if (tbl in UNDO_COLUMNS) {
+      const { table, columns } = UNDO_COLUMNS[tbl as UndoColumns];
+      const t = sql.table(table);
+      const sets = sql.join(columns.map((c) => sql`${sql.ref(c)} = r.${sql.ref(c)}`));
+      await sql`UPDATE ${t} t SET ${sets} FROM jsonb_populate_recordset(NULL::${t}, (SELECT rows FROM undo_log WHERE id = ${id})) r
+        WHERE t.network = ${network} AND t.id = r.id`.execute(trx);
+      continue;
+    }
     if (!(tbl in UNDO_KEYS)) throw new Error(`undo_log ${id}: unknown table ${tbl}`);
     const keys = UNDO_KEYS[tbl as UndoTable];
     const t = sql.table(tbl);
-    const match = sql.join(keys.map((k) => sql`t.${sql.ref(k)} = r.${sql.ref(k)}`), sql` AND `);
+    const match = sql.join(
+      keys.map((k) => sql`t.${sql.ref(k)} = r.${sql.ref(k)}`),
+      sql` AND `,
+    );
     const rows = sql`(SELECT rows FROM undo_log WHERE id = ${id})`;
-    await sql`DELETE FROM ${t} t USING jsonb_populate_recordset(NULL::${t}, ${rows}) r WHERE ${match}`.execute(trx);
+    await sql`DELETE FROM ${t} t USING jsonb_populate_recordset(NULL::${t}, ${rows}) r WHERE ${match}`.execute(
+      trx,
+    );
     await sql`INSERT INTO ${t} SELECT * FROM jsonb_populate_recordset(NULL::${t}, ${rows})`.execute(trx);
   }
-  await sql`DELETE FROM undo_log WHERE network = ${network} AND level = ${level}`.execute(trx);
+  if (only) {
+    const ids = entries.rows.filter((e) => (only as readonly string[]).includes(e.tbl)).map((e) => e.id);
+    if (ids.length > 0) await sql`DELETE FROM undo_log WHERE id = ANY(${ids}::bigint[])`.execute(trx);
+  } else await sql`DELETE FROM undo_log WHERE network = ${network} AND level = ${level}`.execute(trx);
 }
 
 /** Before-images older than this many levels below the head are dropped (deeper reorgs are not expected). */

@@ -40,21 +40,53 @@ export function applyBigMapEvents(
   for (const ev of events) {
     switch (ev.kind) {
       case 'alloc':
-        if (ev.id < 0) temps.set(ev.id, { source: null, keyType: ev.keyType, valueType: ev.valueType, keys: new Map() });
+        if (ev.id < 0)
+          temps.set(ev.id, { source: null, keyType: ev.keyType, valueType: ev.valueType, keys: new Map() });
         else {
-          d.bigMaps.push({ op, ptr: ev.id, contract, key_type: ev.keyType, value_type: ev.valueType, name: names.get(ev.id) ?? null });
-          d.bigMapActions.push({ op, action: 'alloc', source_ptr: ev.id, destination_ptr: null, address: contract });
+          d.bigMaps.push({
+            op,
+            ptr: ev.id,
+            contract,
+            key_type: ev.keyType,
+            value_type: ev.valueType,
+            name: names.get(ev.id) ?? null,
+          });
+          d.bigMapActions.push({
+            op,
+            action: 'alloc',
+            source_ptr: ev.id,
+            destination_ptr: null,
+            address: contract,
+          });
         }
         break;
       case 'copy': {
         const src = ev.source < 0 ? temps.get(ev.source) : undefined;
         const origin = ev.source >= 0 ? ev.source : (src?.source ?? null);
         if (ev.id < 0) {
-          temps.set(ev.id, { source: origin, keyType: src?.keyType ?? null, valueType: src?.valueType ?? null, keys: new Map(src?.keys ?? []) });
+          temps.set(ev.id, {
+            source: origin,
+            keyType: src?.keyType ?? null,
+            valueType: src?.valueType ?? null,
+            keys: new Map(src?.keys ?? []),
+          });
           break;
         }
-        d.bigMaps.push({ op, ptr: ev.id, contract, key_type: src?.keyType ?? null, value_type: src?.valueType ?? null, name: names.get(ev.id) ?? null });
-        d.bigMapActions.push({ op, action: 'copy', source_ptr: origin, destination_ptr: ev.id, address: contract });
+        d.bigMaps.push({
+          op,
+          ptr: ev.id,
+          contract,
+          key_type: src?.keyType ?? null,
+          value_type: src?.valueType ?? null,
+          name: names.get(ev.id) ?? null,
+        });
+        d.bigMapActions.push({
+          op,
+          action: 'copy',
+          source_ptr: origin,
+          destination_ptr: ev.id,
+          address: contract,
+        });
         for (const [keyHash, k] of src?.keys ?? []) diff(ev.id, keyHash, k.key, k.value);
         break;
       }
@@ -66,7 +98,14 @@ export function applyBigMapEvents(
         break;
       case 'remove':
         if (ev.id < 0) temps.delete(ev.id);
-        else d.bigMapActions.push({ op, action: 'remove', source_ptr: ev.id, destination_ptr: null, address: contract });
+        else
+          d.bigMapActions.push({
+            op,
+            action: 'remove',
+            source_ptr: ev.id,
+            destination_ptr: null,
+            address: contract,
+          });
         break;
     }
   }
@@ -82,20 +121,28 @@ export function originatedStorage(
   storage: Micheline,
   events: BigMapEvent[],
 ): { storage: Micheline; names: Map<number, string | null> } {
-  const allocs = events.filter((e) => e.kind === 'alloc' && e.id >= 0).map((e) => e.id).sort((a, c) => a - c);
+  const allocs = events
+    .filter((e) => e.kind === 'alloc' && e.id >= 0)
+    .map((e) => e.id)
+    .sort((a, c) => a - c);
   const copies = new Map<number, number>();
   for (const e of events) if (e.kind === 'copy' && e.id >= 0) copies.set(e.source, e.id);
   const names = new Map<number, string | null>();
   let next = 0;
-  const out = mapBigMaps(storageType, storage, (t: MichelinePrim, v: Micheline) => {
-    let ptr: number | undefined;
-    if (!Array.isArray(v) && 'int' in v) {
-      const n = Number(v.int);
-      ptr = copies.get(n) ?? (n >= 0 ? n : undefined);
-    } else ptr = allocs[next++];
-    if (ptr === undefined) return v;
-    names.set(ptr, fieldName(t));
-    return { int: String(ptr) };
-  }, true);
+  const out = mapBigMaps(
+    storageType,
+    storage,
+    (t: MichelinePrim, v: Micheline) => {
+      let ptr: number | undefined;
+      if (!Array.isArray(v) && 'int' in v) {
+        const n = Number(v.int);
+        ptr = copies.get(n) ?? (n >= 0 ? n : undefined);
+      } else ptr = allocs[next++];
+      if (ptr === undefined) return v;
+      names.set(ptr, fieldName(t));
+      return { int: String(ptr) };
+    },
+    true,
+  );
   return { storage: out, names };
 }

@@ -5,15 +5,53 @@ import { BlockBuilder, type ParseContext } from './builder';
 import { parseGroup, parseImplicit } from './operations';
 import { arr, isObj, obj } from './read';
 
-export function parseBlockOperations(raw: unknown, ctx: ParseContext, where: string): BlockData {
+/** Parses a block's operations, pausing (yield) after each operation group; returns the block's data. */
+function* parseSteps(raw: unknown, ctx: ParseContext, where: string): Generator<void, BlockData> {
   const block = obj(raw, where);
   const b = new BlockBuilder(ctx);
   if (isObj(block.metadata) && block.metadata.implicit_operations_results !== undefined)
     parseImplicit(b, block.metadata.implicit_operations_results, `${where} implicit_operations_results`);
-  arr(block.operations, `${where} operations`).forEach((pass, p) => {
-    arr(pass, `${where} operations[${p}]`).forEach((group, g) => parseGroup(b, group, `${where} operations[${p}][${g}]`));
-  });
+  const passes = arr(block.operations, `${where} operations`);
+  for (let p = 0; p < passes.length; p++) {
+    const groups = arr(passes[p], `${where} operations[${p}]`);
+    for (let g = 0; g < groups.length; g++) {
+      parseGroup(b, groups[g], `${where} operations[${p}][${g}]`);
+      yield;
+    }
+  }
   return b.data;
+}
+
+export function parseBlockOperations(raw: unknown, ctx: ParseContext, where: string): BlockData {
+  const steps = parseSteps(raw, ctx, where);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * The same parse, handing the thread back to the event loop after every `sliceMs` of work. A dense block
+ * takes tens of milliseconds to parse; the indexer writes the previous blocks meanwhile, and each of the
+ * writer's statements needs a turn of this thread to send the next one: without the pauses, the writer
+ * advanced by one statement per parsed block and parsing and writing ran one after the other.
+ */
+export async function parseBlockOperationsInSlices(
+  raw: unknown,
+  ctx: ParseContext,
+  where: string,
+  sliceMs = 3,
+): Promise<BlockData> {
+  const steps = parseSteps(raw, ctx, where);
+  let sliceStart = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - sliceStart >= sliceMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
 }
 
 export interface BlockReferences {
@@ -46,7 +84,7 @@ export function blockReferences(raw: unknown): BlockReferences {
       if (!isObj(group) || !Array.isArray(group.contents)) continue;
       for (const c of group.contents) {
         visit(c);
-        const meta = isObj(c) ? (c).metadata : undefined;
+        const meta = isObj(c) ? c.metadata : undefined;
         if (!isObj(meta)) continue;
         const internals = meta.internal_operation_results ?? meta.internal_operations;
         if (Array.isArray(internals)) for (const i of internals) visit(i);

@@ -66,7 +66,14 @@ export class BlockBuilder {
     if (!a) {
       const kind = accountKind(addr);
       const type = kind === 'contract' && !this.contract(addr) ? 'ghost' : kind;
-      a = { address: addr, type, operations_count: 0, events_count: 0, migrations_count: 0, ticket_updates_count: 0 };
+      a = {
+        address: addr,
+        type,
+        operations_count: 0,
+        events_count: 0,
+        migrations_count: 0,
+        ticket_updates_count: 0,
+      };
       this.accounts.set(addr, a);
       this.data.accounts.push(a);
     } else if (a.type === 'ghost' && this.contracts.has(addr)) {
@@ -97,7 +104,12 @@ export class BlockBuilder {
       arr((item as Obj).updates, `${w} updates`).forEach((u, j) => {
         const uo = obj(u, `${w} updates[${j}]`);
         const account = address(uo, 'account', `${w} updates[${j}]`);
-        this.data.ticketUpdates.push({ op, ticket_hash: hash, account, amount: bigStr(uo, 'amount', `${w} updates[${j}]`) });
+        this.data.ticketUpdates.push({
+          op,
+          ticket_hash: hash,
+          account,
+          amount: bigStr(uo, 'amount', `${w} updates[${j}]`),
+        });
         this.touch(account, 'ticket_updates_count');
         n++;
       });
@@ -106,12 +118,22 @@ export class BlockBuilder {
   }
 
   contractSearchDocument(addr: string, row: BlockData['scripts'][number], tags: number): void {
-    const words = [
-      ...row.entrypoints,
-      ...row.annotations.map((a) => a.replace(/^[%:@]/, '')),
-      ...row.fail_strings,
-      ...tagsFromMask(tags),
-    ];
-    this.data.searchDocuments.push({ kind: 'contract', key: addr, title: addr, body: [...new Set(words)].join(' ').slice(0, 20_000) });
+    this.data.searchDocuments.push({
+      kind: 'contract',
+      key: addr,
+      title: addr,
+      body: contractSearchBody(row, tags),
+    });
   }
+}
+
+/** The searchable words of a contract: its script's entrypoints, annotations and fail strings, its tags. */
+export function contractSearchBody(row: BlockData['scripts'][number], tags: number): string {
+  const words = [
+    ...row.entrypoints,
+    ...row.annotations.map((a) => a.replace(/^[%:@]/, '')),
+    ...row.fail_strings,
+    ...tagsFromMask(tags),
+  ];
+  return [...new Set(words)].join(' ').slice(0, 20_000);
 }

@@ -35,7 +35,8 @@ const ADDRESS_IN_TEXT = /(?:tz[1-4]|KT1)[1-9A-HJ-NP-Za-km-z]{33}/g;
 function hardcoded(code: Micheline): string[] {
   const out = new Set<string>();
   walkMicheline(code, (n) => {
-    if (isString(n) && n.string.length >= 36) for (const m of n.string.matchAll(ADDRESS_IN_TEXT)) out.add(m[0]);
+    if (isString(n) && n.string.length >= 36)
+      for (const m of n.string.matchAll(ADDRESS_IN_TEXT)) out.add(m[0]);
   });
   return [...out];
 }
@@ -50,7 +51,11 @@ export interface BuiltScript {
  * is the sha-256 of the compact code JSON. A malformed script is InvalidNodeDataError; a constant registered
  * before the indexed range (unknown here) gives null: the contract is then stored as an account only.
  */
-export function buildScript(rawCode: Micheline, constantOf: (address: string) => Micheline | undefined, where: string): BuiltScript | null {
+export function buildScript(
+  rawCode: Micheline,
+  constantOf: (address: string) => Micheline | undefined,
+  where: string,
+): BuiltScript | null {
   const used = globalConstantsOf(rawCode);
   let code: Micheline = rawCode;
   const usedAll = new Set<string>();
@@ -85,7 +90,9 @@ export function buildScript(rawCode: Micheline, constantOf: (address: string) =>
     tags = tagsMask(scriptTags(code));
     entrypoints = entrypointNames(parameter);
   } catch (e) {
-    throw new InvalidNodeDataError(`${where}: unusable script types (${e instanceof Error ? e.message : String(e)})`);
+    throw new InvalidNodeDataError(
+      `${where}: unusable script types (${e instanceof Error ? e.message : String(e)})`,
+    );
   }
   const row: ScriptRow = {
     hash: scriptHash(code),

@@ -50,7 +50,14 @@ export function mapBigMaps(
           const rest = types.slice(i);
           const sub = readable && rest.length > 1 ? pairItems(v) : null;
           if (sub && sub.length >= 2) out.push(...flat(sub, rest));
-          else out.push(rest.length === 1 ? map(rest[0]!, v) : rest.length > 1 ? map({ prim: 'pair', args: rest }, v) : v);
+          else
+            out.push(
+              rest.length === 1
+                ? map(rest[0]!, v)
+                : rest.length > 1
+                  ? map({ prim: 'pair', args: rest }, v)
+                  : v,
+            );
         });
         return out;
       };
@@ -63,7 +70,11 @@ export function mapBigMaps(
         return { ...value, args: [map(type.args[0], value.args[0])] };
       return value;
     case 'or':
-      if (isPrim(value) && (value.prim === 'Left' || value.prim === 'Right') && value.args?.[0] !== undefined) {
+      if (
+        isPrim(value) &&
+        (value.prim === 'Left' || value.prim === 'Right') &&
+        value.args?.[0] !== undefined
+      ) {
         const t = type.args?.[value.prim === 'Left' ? 0 : 1];
         return t ? { ...value, args: [map(t, value.args[0])] } : value;
       }

@@ -42,6 +42,13 @@ export interface ProtocolConstants {
  * handler and overrides only that (see registry.ts). v0 handlers parse headers and constants; operation
  * parsers join here later.
  */
+/**
+ * The generation of contract scripts a protocol runs: Babylon (005) rewrote pre-Babylon scripts and gave their
+ * big maps real pointers; Jakarta (013) rewrote some again. A change of generation between two protocols
+ * re-reads every contract's script (§6.12 `update` migrations).
+ */
+export type ScriptGeneration = 'alpha' | 'babylon' | 'jakarta';
+
 export interface ProtocolHandler {
   /** Short name of the protocol family, e.g. `granada`. */
   readonly name: string;
@@ -52,6 +59,8 @@ export interface ProtocolHandler {
   parseConstants(raw: unknown, where: string): ProtocolConstants;
   /** How this protocol's operation receipts are read (big-map diffs, gas, consensus kinds). */
   readonly era: EraHandler;
+  /** Script generation; null for genesis/activation protocols (never a migration from or to them). */
+  readonly scriptGeneration: ScriptGeneration | null;
 }
 
 /** Reads the fields of the block header shared by every protocol. */
@@ -100,6 +109,7 @@ export const modernHandler: ProtocolHandler = {
   name: 'default',
   hasConstants: true,
   era: tenderbakeEra,
+  scriptGeneration: 'jakarta',
   parseHeader(raw, where) {
     const top = asObject(raw, where);
     return parseShellHeader(top, top, where);

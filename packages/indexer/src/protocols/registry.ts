@@ -7,7 +7,13 @@ import { legacyConstantsParser, modernConstantsParser, modernHandler, type Proto
  */
 
 /** Genesis/activation protocols: no constants, header only. */
-const genesis: ProtocolHandler = { ...modernHandler, name: 'genesis', hasConstants: false, era: babylonEra };
+const genesis: ProtocolHandler = {
+  ...modernHandler,
+  name: 'genesis',
+  hasConstants: false,
+  era: babylonEra,
+  scriptGeneration: null,
+};
 /**
  * Athens … Florence (001–009): `time_between_blocks` instead of `minimal_block_delay`. Before Babylon
  * (001–004) originations write their single big map as a literal in the storage (alpha era).
@@ -17,16 +23,20 @@ const athens: ProtocolHandler = {
   name: 'athens',
   parseConstants: legacyConstantsParser,
   era: alphaEra,
+  scriptGeneration: 'alpha',
 };
-const babylon: ProtocolHandler = { ...athens, name: 'babylon', era: babylonEra };
+/** Babylon (005) migrated every pre-Babylon script and gave the single big map of those contracts a pointer. */
+const babylon: ProtocolHandler = { ...athens, name: 'babylon', era: babylonEra, scriptGeneration: 'babylon' };
 /** Florence (009) introduced `lazy_storage_diff` (and `consumed_milligas`). */
 const florence: ProtocolHandler = { ...babylon, name: 'florence', era: florenceEra };
 /** Granada (010) introduced `minimal_block_delay`. */
 const granada: ProtocolHandler = { ...florence, name: 'granada', parseConstants: modernConstantsParser };
 /** Ithaca (012) introduced Tenderbake (preendorsements; Oxford renamed endorsements to attestations). */
 const tenderbake: ProtocolHandler = { ...granada, name: 'tenderbake', era: modernHandler.era };
+/** Jakarta (013) migrated some scripts again (the reference re-reads a fixed list of 48 mainnet contracts). */
+const jakarta: ProtocolHandler = { ...tenderbake, name: 'jakarta', scriptGeneration: 'jakarta' };
 
-export const defaultHandler: ProtocolHandler = tenderbake;
+export const defaultHandler: ProtocolHandler = jakarta;
 
 const KNOWN: ReadonlyArray<readonly [string, ProtocolHandler]> = [
   ['PrihK96nBAFSxVL1GLJTVhu9YnzkMFiBeuJRPA8NwuZVZCE1L6i', genesis],
@@ -50,21 +60,21 @@ const KNOWN: ReadonlyArray<readonly [string, ProtocolHandler]> = [
   ['PtHangz2aRngywmSRGGvrcTyMbbdpWdpFKuS4uMWxg2RaH9i1qx', granada],
   ['PsiThaCaT47Zboaw71QWScM8sXeMM7bbQFncK9FLqYc6EKdpjVP', tenderbake],
   ['Psithaca2MLRFYargivpo7YvUr7wUDqyxrdhC5CQq78mRvimz6A', tenderbake],
-  ['PtJakartaiDz69SfDDLXJSiuZqTSeSKRDbKVZC8MNzJnvRjvnGw', tenderbake],
-  ['PtJakart2xVj7pYXJBXrqHgd82rdkLey5ZeeGwDgPp9rhQUbSqY', tenderbake],
-  ['PtKathmankSpLLDALzWw7CGD2j2MtyveTwboEYokqUCP4a1LxMg', tenderbake],
-  ['PtLimaPtLMwfNinJi9rCfDPWea8dFgTZ1MeJ9f1m2SRic6ayiwW', tenderbake],
-  ['PtMumbaiiFFEGbew1rRjzSPyzRbA51Tm3RVZL5suHPxSZYDhCEc', tenderbake],
-  ['PtMumbai2TmsJHNGRkD8v8YDbtao7BLUC3wjASn1inAKLFCjaH1', tenderbake],
-  ['PtNairobiyssHuh87hEhfVBGCVrK3WnS8Z2FT4ymB5tAa4r1nQf', tenderbake],
-  ['ProxfordYmVfjWnRcgjWH36fW6PArwqykTFzotUxRs6gmTcZDuH', tenderbake],
-  ['PtParisBxoLz5gzMmn3d9WBQNoPSZakgnkMC2VNuQ3KXfUtUQeZ', tenderbake],
-  ['PsParisCZo7KAh1Z1smVd9ZMZ1HHn5gkzbM94V3PLCpknFWhUAi', tenderbake],
-  ['PsQuebecnLByd3JwTiGadoG4nGWi3HYiLXUjkibeFV8dCFeVMUg', tenderbake],
-  ['PsRiotumaAMotcRoDWW1bysEhQy2n1M5fy8JgRp8jjRfHGmfeA7', tenderbake],
-  ['PtSeouLouXkxhg39oWzjxDWaCydNfR3RxCUrNe4Q9Ro8BTehcbh', tenderbake],
-  ['PtTALLiNtPec7mE7yY4m3k26J8Qukef3E3ehzhfXgFZKGtDdAXu', tenderbake],
-  ['PsUshuai9QapM5TGj1JpuVGkdxz5GykdnEvS6Rh8SUVrARvZLCY', tenderbake],
+  ['PtJakartaiDz69SfDDLXJSiuZqTSeSKRDbKVZC8MNzJnvRjvnGw', jakarta],
+  ['PtJakart2xVj7pYXJBXrqHgd82rdkLey5ZeeGwDgPp9rhQUbSqY', jakarta],
+  ['PtKathmankSpLLDALzWw7CGD2j2MtyveTwboEYokqUCP4a1LxMg', jakarta],
+  ['PtLimaPtLMwfNinJi9rCfDPWea8dFgTZ1MeJ9f1m2SRic6ayiwW', jakarta],
+  ['PtMumbaiiFFEGbew1rRjzSPyzRbA51Tm3RVZL5suHPxSZYDhCEc', jakarta],
+  ['PtMumbai2TmsJHNGRkD8v8YDbtao7BLUC3wjASn1inAKLFCjaH1', jakarta],
+  ['PtNairobiyssHuh87hEhfVBGCVrK3WnS8Z2FT4ymB5tAa4r1nQf', jakarta],
+  ['ProxfordYmVfjWnRcgjWH36fW6PArwqykTFzotUxRs6gmTcZDuH', jakarta],
+  ['PtParisBxoLz5gzMmn3d9WBQNoPSZakgnkMC2VNuQ3KXfUtUQeZ', jakarta],
+  ['PsParisCZo7KAh1Z1smVd9ZMZ1HHn5gkzbM94V3PLCpknFWhUAi', jakarta],
+  ['PsQuebecnLByd3JwTiGadoG4nGWi3HYiLXUjkibeFV8dCFeVMUg', jakarta],
+  ['PsRiotumaAMotcRoDWW1bysEhQy2n1M5fy8JgRp8jjRfHGmfeA7', jakarta],
+  ['PtSeouLouXkxhg39oWzjxDWaCydNfR3RxCUrNe4Q9Ro8BTehcbh', jakarta],
+  ['PtTALLiNtPec7mE7yY4m3k26J8Qukef3E3ehzhfXgFZKGtDdAXu', jakarta],
+  ['PsUshuai9QapM5TGj1JpuVGkdxz5GykdnEvS6Rh8SUVrARvZLCY', jakarta],
 ];
 
 export class ProtocolRegistry {
@@ -84,6 +94,18 @@ export class ProtocolRegistry {
 
   has(hash: string): boolean {
     return this.handlers.has(hash);
+  }
+
+  /**
+   * What the change from protocol `prev` to `next` does to contract scripts: null when nothing (same
+   * generation, or a genesis-like protocol on either side); otherwise every contract's script is re-read at the
+   * first block of `next`, and `legacyBigMaps` says that pre-Babylon big maps (pointer -1) get their pointer.
+   */
+  scriptMigration(prev: string, next: string): { legacyBigMaps: boolean } | null {
+    const from = this.get(prev).scriptGeneration;
+    const to = this.get(next).scriptGeneration;
+    if (from === null || to === null || from === to) return null;
+    return { legacyBigMaps: from === 'alpha' };
   }
 
   /** Adds or replaces the handler of a protocol (e.g. a sandbox's own protocol hash). */

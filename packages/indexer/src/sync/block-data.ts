@@ -6,7 +6,7 @@
 import { toMicheline, type Micheline } from '@michelscope/michelson';
 import type { Db } from '@michelscope/db';
 import type { BlockData } from '@michelscope/db/write';
-import { blockReferences, parseBlockOperations } from '../parse/block';
+import { blockReferences, parseBlockOperationsInSlices } from '../parse/block';
 import type { ContractInfo } from '../parse/scripts';
 import type { EraHandler } from '../parse/era';
 import type { NodeRpc } from '../rpc/client';
@@ -49,6 +49,11 @@ export class ContractCache {
     }
     for (const g of data.globalConstants)
       this.pendingConstants.set(g.address, { level, value: g.value as Micheline });
+  }
+
+  /** Contracts whose script a protocol migration at `level` changed (pending until that level is stored). */
+  migrated(level: number, changed: ReadonlyMap<string, ContractInfo>): void {
+    for (const [address, info] of changed) this.pendingContracts.set(address, { level, info });
   }
 
   /** Levels up to `level` are committed: their contracts and constants are ordinary cache entries now. */
@@ -136,7 +141,7 @@ export async function buildBlockData(
     };
     implicit.set(a, script);
   }
-  return parseBlockOperations(
+  return parseBlockOperationsInSlices(
     block.raw,
     {
       level: block.level,

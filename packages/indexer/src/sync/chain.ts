@@ -11,6 +11,7 @@ import type { ProtocolRegistry } from '../protocols/registry';
 import { InvalidNodeDataError } from '../protocols/validate';
 import { RpcError, type NodeRpc } from '../rpc/client';
 import { buildBlockData, type ContractCache } from './block-data';
+import { migrateScripts, type MigrationResult } from './migrate';
 
 /** Everything the sync steps need; `head` mirrors the stored indexer_state. */
 export interface ChainContext {
@@ -23,6 +24,8 @@ export interface ChainContext {
   cache: ContractCache;
   /** cost_per_byte per protocol hash (filled from the protocols table or the constants read). */
   costPerByte: Map<string, number>;
+  /** A protocol migration logs its progress every this many contracts (default 1,000). */
+  migrationProgressEvery?: number;
 }
 
 /** A fetched block: the validated header part and the raw node JSON (operations are parsed at commit). */
@@ -111,6 +114,13 @@ export async function prepareBlock(
     };
   }
   if (protocol) ctx.costPerByte.set(protocol.hash, protocol.costPerByte);
+  // A change of script generation migrates contract scripts before the block's operations run.
+  let migration: MigrationResult | undefined;
+  const plan = migratesScripts(ctx, block.protocol, currentProtocol);
+  if (plan && currentProtocol !== null) {
+    migration = await migrateScripts(ctx, block.level, currentProtocol, block.protocol, plan);
+    ctx.cache.migrated(block.level, migration.changed);
+  }
   const costPerByte = ctx.costPerByte.get(block.protocol) ?? (await storedCostPerByte(ctx, block.protocol));
   const data = await buildBlockData(
     ctx.rpc,
@@ -119,6 +129,7 @@ export async function prepareBlock(
     costPerByte,
     block,
   );
+  if (migration) data.scriptMigration = migration.migration;
   ctx.cache.remember(block.level, data);
   return {
     write: {
@@ -133,12 +144,28 @@ export async function prepareBlock(
       ...(protocol ? { protocol } : {}),
       data,
     },
-    rows: data.operations.length + data.bigMapDiffs.length,
+    rows:
+      data.operations.length +
+      data.bigMapDiffs.length +
+      (migration ? migration.migration.contracts.length + migration.migration.legacyPointers.length : 0),
     note:
       protocol && currentProtocol !== null
         ? `protocol ${protocol.hash} starts at level ${block.level} (after ${currentProtocol})`
         : null,
   };
+}
+
+/**
+ * What a block of `protocol` above a block of `currentProtocol` does to contract scripts (null: nothing). The
+ * follower stores every block below such a block before preparing it: the migration reads the stored contracts.
+ */
+export function migratesScripts(
+  ctx: ChainContext,
+  protocol: string,
+  currentProtocol: string | null,
+): { legacyBigMaps: boolean } | null {
+  if (currentProtocol === null || protocol === currentProtocol) return null;
+  return ctx.registry.scriptMigration(currentProtocol, protocol);
 }
 
 /** Stores prepared consecutive blocks in one transaction, then logs their notes. */

@@ -10,6 +10,7 @@ import { RpcError, StoppedError } from '../rpc/client';
 import {
   fetchBlock,
   fetchHeader,
+  migratesScripts,
   prepareBlock,
   revertToCommonAncestor,
   storeBlocks,
@@ -255,6 +256,8 @@ export class Follower {
         // without the turn, answers of the database wait behind consecutive parses (fetched blocks resolve
         // at once), and the writer and the parser take turns instead of working at the same time.
         await new Promise<void>((resolve) => setImmediate(resolve));
+        // A protocol migration reads the stored contracts: everything below it must be written first.
+        if (migratesScripts(this.ctx, block.protocol, tipProtocol)) await writer.flush();
         const prepared = await prepareBlock(this.ctx, block, tipProtocol);
         tip = { level: block.level, hash: block.hash };
         tipProtocol = block.protocol;
