@@ -1,5 +1,5 @@
 import { describeDb } from '@michelscope/db/testing';
-import { operationGroups } from '@michelscope/db/read';
+import { accountOperationGroups, operationGroups } from '@michelscope/db/read';
 import { beforeAll, expect, it } from 'vitest';
 import { insertProtocol } from './helpers';
 
@@ -71,5 +71,80 @@ describeDb('operation groups across the small and the full window', ({ db }) => 
     expect(next[1]).toMatchObject({ last_id: Math.min(...fatIds), internals: 59, flow: 60 });
     const last = await operationGroups(db(), NET, X, 2, next[1]!.last_id);
     expect(last.map((g) => [g.hash, g.internals])).toEqual([[hash(1), 4]]);
+  });
+});
+
+const Y = 'KT1YProtocolMadeRowsTestxxxxxxxxxxxxx';
+const OTHER = 'KT1OtherContractOfTheLevelxxxxxxxxxxx';
+
+/**
+ * Groups without a hash (rows the protocol made, e.g. migrations): one group per level and counter, totals
+ * over every hashless row of that level and counter; and whether the account is known.
+ */
+describeDb('operation groups of protocol-made rows (no hash)', ({ db }) => {
+  beforeAll(async () => {
+    const protocol = await insertProtocol(db(), NET, { hash: 'PtParisB', startLevel: 1 });
+    const row = (level: number, destination: string, amount: string, burned: number) => ({
+      network: NET,
+      level,
+      timestamp: new Date(Date.UTC(2026, 0, 2, 0, level)),
+      protocol_id: protocol,
+      hash: level >= 9 ? hash(level) : null,
+      counter: level >= 9 ? level : null,
+      content_index: 0,
+      internal: false,
+      kind: level >= 9 ? 'transaction' : 'migration',
+      status: 'applied' as const,
+      source: level === 10 ? Y : null,
+      entrypoint: level === 10 ? 'self' : null,
+      destination,
+      amount,
+      burned,
+      tags: 0,
+      allocated_destination_contract: false,
+      big_map_diffs_count: 0,
+      ticket_updates_count: 0,
+    });
+    // level 7: Y credited twice and another contract once (one hashless group); level 9: a hashed call of Y;
+    // level 10: Y calls itself (one row, on both sides)
+    await db()
+      .insertInto('operations')
+      .values([
+        row(7, Y, '5', 1),
+        row(7, Y, '7', 2),
+        row(7, OTHER, '100', 0),
+        row(9, Y, '3', 0),
+        row(10, Y, '4', 0),
+      ])
+      .execute();
+    await db()
+      .insertInto('accounts')
+      .values({
+        network: NET,
+        address: Y,
+        type: 'contract',
+        level: 7,
+        last_action: new Date(Date.UTC(2026, 0, 2)),
+      })
+      .execute();
+  });
+
+  it('a hashless group has the totals of all the hashless rows of its level', async () => {
+    const { known, rows } = await accountOperationGroups(db(), NET, Y, 10);
+    expect(known).toBe(true);
+    expect(rows.map((g) => [g.hash, g.level, g.flow, g.total_cost, g.kind, g.entrypoint])).toEqual([
+      [hash(10), 10, -4, 0, 'transaction', 'self'],
+      [hash(9), 9, 3, 0, 'transaction', ''],
+      [null, 7, 112, 3, 'migration', ''],
+    ]);
+    const next = await accountOperationGroups(db(), NET, Y, 1, rows[1]!.last_id);
+    expect(next.rows.map((g) => [g.level, g.flow])).toEqual([[7, 112]]);
+  });
+
+  it('an address without an accounts row is unknown, even with operations', async () => {
+    const { known, rows } = await accountOperationGroups(db(), NET, OTHER, 10);
+    expect(known).toBe(false);
+    expect(rows.map((g) => [g.level, g.flow])).toEqual([[7, 112]]);
+    expect(await operationGroups(db(), NET, OTHER, 10)).toEqual(rows);
   });
 });

@@ -5,6 +5,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect';
+import { usePreparedStatements } from './read/prepared';
 import type { Database, Db } from './schema';
 
 export interface OpenDatabaseOptions {
@@ -70,6 +71,7 @@ async function openPostgres(url: string, schema: string | undefined, max = 10): 
     types,
     ...(schema ? { options: `-c search_path="${schema}",public` } : {}),
   });
+  pool.on('connect', usePreparedStatements); // marked queries: named prepared statements (read/prepared.ts)
   // Fail fast with a clear message when the server is unreachable.
   const client = await pool.connect().catch((err: unknown) => {
     void pool.end();

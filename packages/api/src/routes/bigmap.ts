@@ -12,8 +12,10 @@ import {
   bigMapKeyCounts,
   bigMapKeyDiffs,
   bigMapKeys,
+  bigMapKeysPage,
   bigMapKeyState,
   getBigMap,
+  type BigMapKeyRow,
   type BigMapRow,
 } from '@michelscope/db/read';
 import {
@@ -24,6 +26,7 @@ import {
   typedefOf,
   type TypeNode,
 } from '@michelscope/michelson';
+import { LRUCache } from 'lru-cache';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { cacheKey, type ApiContext } from '../context';
@@ -50,7 +53,7 @@ interface Types {
   map: TypeNode;
 }
 
-function typesOf(row: BigMapRow | undefined): Types | undefined {
+function typesOf(row: Pick<BigMapRow, 'key_type' | 'value_type'> | undefined): Types | undefined {
   if (!row) return undefined;
   try {
     const map = buildTypeTree({
@@ -61,6 +64,22 @@ function typesOf(row: BigMapRow | undefined): Types | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Types built from the JSON text of a big map's key and value types (bounded; keyed by the text itself, so
+ * an entry stays right whatever big map, or reorg, the text comes from).
+ */
+const typesByText = new LRUCache<string, { types: Types | undefined }>({ max: 1000 });
+
+function typesOfText(keyType: string, valueType: string): Types | undefined {
+  const k = `${keyType}\u0000${valueType}`;
+  let hit = typesByText.get(k);
+  if (!hit) {
+    hit = { types: typesOf({ key_type: JSON.parse(keyType), value_type: JSON.parse(valueType) }) };
+    typesByText.set(k, hit);
+  }
+  return hit.types;
 }
 
 function miguel(t: TypeNode | undefined, v: unknown): unknown {
@@ -198,15 +217,30 @@ export const bigMapRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
       if (q.max_level !== undefined && q.min_level !== undefined && q.max_level <= q.min_level)
         throw new HttpError(400, 'max_level must be greater than min_level');
       const search = q.search?.trim();
-      const rows = await bigMapKeys(ctx.db, network, ptr, {
+      const filter = {
         size: pageSize(q.size),
         offset: q.offset ?? 0,
         minLevel: q.min_level,
         maxLevel: q.max_level,
         activeOnly: q.active_only,
         search: search && search.length > 2 ? search : undefined,
-      });
-      const t = typesOf(await getBigMap(ctx.db, network, ptr));
+      };
+      let rows: BigMapKeyRow[];
+      let t: Types | undefined;
+      if (
+        filter.minLevel === undefined &&
+        filter.maxLevel === undefined &&
+        !filter.activeOnly &&
+        !filter.search
+      ) {
+        // the usual page: keys and types in one statement, the types built once per distinct type text
+        const page = await bigMapKeysPage(ctx.db, network, ptr, filter.size, filter.offset);
+        rows = page.rows;
+        t = page.types && typesOfText(page.types.key_type, page.types.value_type);
+      } else {
+        rows = await bigMapKeys(ctx.db, network, ptr, filter);
+        t = typesOf(await getBigMap(ctx.db, network, ptr));
+      }
       return rows.map((s) => ({
         data: {
           key: miguel(t?.key, s.key) ?? null,

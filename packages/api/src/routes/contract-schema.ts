@@ -3,9 +3,8 @@ import {
   bigMapsOfContract,
   bigMapStatesOf,
   bigMapDiffsOfOperation,
-  getStorageType,
   latestCall,
-  latestStorage,
+  storageAndType,
   operationsByHashCounter,
   originationOf,
 } from '@michelscope/db/read';
@@ -69,17 +68,14 @@ export const contractSchemaRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }
     async (request) => {
       const { network, address } = request.params;
       check(request.params);
-      // the storage type only (not the code), read with the latest stored storage
-      const [type, stored] = await Promise.all([
-        getStorageType(ctx.db, network, address),
-        latestStorage(ctx.db, network, address, request.query.level),
-      ]);
-      if (!type) throw new HttpError(404, 'not found');
+      // the storage type only (not the code) and the latest stored storage, in one statement
+      const stored = await storageAndType(ctx.db, network, address, request.query.level);
+      if (!stored) throw new HttpError(404, 'not found');
       const value =
-        stored?.storage != null
-          ? toMicheline(stored.storage)
+        stored.value != null
+          ? toMicheline(stored.value)
           : await resolveStorage(ctx, network, address, request.query.level);
-      return decode(() => toMiguel(toMicheline(type.storage), value), 'storage');
+      return decode(() => toMiguel(toMicheline(stored.type), value), 'storage');
     },
   );
 

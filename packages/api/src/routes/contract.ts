@@ -11,12 +11,11 @@ import {
   TicketUpdate,
 } from '@michelscope/api-types';
 import {
+  accountOperationGroups,
   constantsOfContract,
   contractEvents,
-  getAccount,
   getContract,
   migrationsOf,
-  operationGroups,
   protocolsOf,
   sameContracts,
   ticketsOfTicketer,
@@ -115,16 +114,16 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
       const { network, address } = request.params;
       requireNetwork(ctx, network);
       requireAddress(address, ADDRESS_RE, 'address', 404);
-      const acc = await getAccount(ctx.db, network, address);
-      if (!acc) throw new HttpError(404, 'not found');
       const { last_id } = request.query;
-      const rows = await operationGroups(
+      // the account's existence comes with the window (one statement): unknown → 404
+      const { known, rows } = await accountOperationGroups(
         ctx.db,
         network,
         address,
         pageSize(request.query.size),
         last_id || undefined,
       );
+      if (!known) throw new HttpError(404, 'not found');
       return rows.map((r) => ({
         last_id: r.last_id,
         content_index: r.content_index,

@@ -22,7 +22,26 @@ import { ADDRESS_RE, AddressParams, CONTRACT_RE, requireAddress, requireNetwork 
 
 const E = { 400: ErrorBody, 404: ErrorBody, 500: ErrorBody };
 
+/**
+ * When this server first saw each pending operation group, per network: the mempool service of the reference
+ * stamped a pending operation with the time it saw it (`timestamp` = `updated_at`), and the list shows them
+ * newest first. Groups that left the node's mempool are forgotten at the next read.
+ */
+class MempoolClock {
+  private readonly seen = new Map<string, Map<string, number>>();
+
+  /** Stamps the groups (in the node's order, oldest first) and forgets the groups no longer pending. */
+  stamp(network: string, hashes: readonly string[], now: number): Map<string, number> {
+    const previous = this.seen.get(network) ?? new Map<string, number>();
+    const current = new Map<string, number>();
+    for (const h of hashes) current.set(h, previous.get(h) ?? now);
+    this.seen.set(network, current);
+    return current;
+  }
+}
+
 export const legacyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  const mempoolClock = new MempoolClock();
   const check = (p: { network: string; address: string }) => {
     requireNetwork(ctx, p.network);
     requireAddress(p.address, CONTRACT_RE, 'contract address', 404);
@@ -140,11 +159,20 @@ export const legacyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
         return [];
       }
       const groups = [...asList(pending.applied), ...asList(pending.validated)].slice(0, 5000);
-      const out: Operation[] = [];
+      const seen = mempoolClock.stamp(
+        network,
+        groups.flatMap((g) => {
+          const h = (g as { hash?: unknown }).hash;
+          return typeof h === 'string' ? [h] : [];
+        }),
+        ctx.now(),
+      );
+      const out: Array<{ op: Operation; seen: number; order: number }> = [];
       const types = await getScriptTypes(ctx.db, network, [address]);
-      for (const g of groups) {
+      for (const [order, g] of groups.entries()) {
         const group = g as { hash?: unknown; contents?: unknown };
         const contents = Array.isArray(group.contents) ? group.contents : [];
+        const seenAt = (typeof group.hash === 'string' && seen.get(group.hash)) || ctx.now();
         contents.forEach((c, i) => {
           const o = (c ?? {}) as Record<string, unknown>;
           if (o.source !== address && o.destination !== address) return;
@@ -153,7 +181,7 @@ export const legacyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
             content_index: i,
             ticket_updates_count: 0,
             big_map_diffs_count: 0,
-            timestamp: formatTime(new Date(ctx.now())),
+            timestamp: formatTime(new Date(seenAt)),
             protocol: '',
             network,
             kind: String(o.kind),
@@ -182,10 +210,17 @@ export const legacyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
               /* undecodable: left out */
             }
           }
-          out.push(op);
+          out.push({ op, seen: seenAt, order });
         });
       }
-      return out;
+      // Newest first: latest seen first, then (seen together) later in the node's list first; contents of a
+      // group stay in their order.
+      return out
+        .sort(
+          (a, b) =>
+            b.seen - a.seen || b.order - a.order || (a.op.content_index ?? 0) - (b.op.content_index ?? 0),
+        )
+        .map((o) => o.op);
     },
   );
 

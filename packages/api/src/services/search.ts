@@ -10,6 +10,9 @@ import {
   searchDocuments,
   searchOperations,
   SEARCH_TOTAL_CAP,
+  suggestReads,
+  type KeyHit,
+  type KeyLookup,
   type OperationHit,
   type SearchDocHit,
 } from '@michelscope/db/read';
@@ -19,8 +22,8 @@ import { formatTime } from '../time';
 import { ADDRESS_RE, EXPR_RE } from '../validate';
 
 export const MAX_QUERY = 255;
-/** Suggestions rank at most this many matching documents, the newest (see `DocSearch.rankWindow`). */
-export const SUGGEST_RANK_WINDOW = 200;
+/** Suggestions rank at most this many candidates per strategy: key prefix, each word (`DocSearch.rankWindow`). */
+export const SUGGEST_RANK_WINDOW = 25;
 
 type Index = 'accounts' | 'operations' | 'big-maps' | 'tokens' | 'global_constants';
 const INDEX_ALIASES: Record<string, Index> = {
@@ -72,7 +75,11 @@ interface Filters {
 
 const strList = (v: unknown): string[] | undefined =>
   Array.isArray(v)
-    ? v.filter((x): x is string => typeof x === 'string' && x.length > 0 && x.length <= 255).slice(0, 50)
+    ? v
+        .filter(
+          (x): x is string => typeof x === 'string' && x.length > 0 && x.length <= 255 && !x.includes('\0'),
+        )
+        .slice(0, 50)
     : undefined;
 
 /** Reads the filters of the reference client (`{search: {...}}` or `{tokens: {...}}`) and of this API. */
@@ -142,9 +149,9 @@ function timeRange(raw: unknown): { from?: Date; to?: Date } {
   return { ...(from ? { from } : {}), ...(to ? { to } : {}) };
 }
 
-/** Trimmed and cut to 255 characters. */
+/** Trimmed and cut to 255 characters; NUL characters (which PostgreSQL text cannot hold) read as spaces. */
 export function cleanQuery(q: string): string {
-  return q.trim().slice(0, MAX_QUERY).trim();
+  return q.replace(/\0/g, ' ').trim().slice(0, MAX_QUERY).trim();
 }
 
 export async function runSearch(
@@ -195,45 +202,47 @@ export async function runSearch(
     for (const o of ops) items.push(operationItem(o, input.highlight, 'Hash'));
     total += ops.length;
   }
-  if (f.indices.has('big-maps') && input.offset === 0) {
-    const keys = await searchBigMapKeys(ctx.db, keyHashCandidates(query), f.networks, input.size, {
-      ptr: f.ptr,
-      activeOnly: f.activeOnly,
-    });
-    for (const k of keys) {
-      items.push({
-        type: 'bigmapkey',
-        value: k.key_hash,
-        body: {
-          Network: k.network,
-          BigMapID: k.ptr,
-          KeyHash: k.key_hash,
-          Key: k.key,
-          Address: k.contract,
-          IsActive: !k.removed,
-          '@timestamp': formatTime(k.last_update_time),
-        },
-        ...(input.highlight ? { highlights: { KeyHash: [`<em>${k.key_hash}</em>`] } } : {}),
-        found_by: EXPR_RE.test(query) ? 'KeyHash' : 'Key',
-      });
-    }
-    total += keys.length;
-  }
-
   const kinds = [...f.indices].flatMap((i) => DOC_KINDS[i]);
+  const keyLookup = f.indices.has('big-maps') && input.offset === 0;
+  const keys: KeyLookup = {
+    keyHashes: keyLookup ? keyHashCandidates(query) : [],
+    networks: f.networks,
+    limit: input.size,
+    ptr: f.ptr,
+    activeOnly: f.activeOnly,
+  };
+  const docSearch = { query, networks: f.networks, kinds, offset: input.offset };
+  const pushKeys = (hits: KeyHit[]) => {
+    for (const k of hits) items.push(keyItem(k, query, input.highlight));
+    total += hits.length;
+  };
+  const pushDocs = (hits: SearchDocHit[]) => {
+    for (const d of hits.slice(0, Math.max(0, input.size - items.length)))
+      items.push(docItem(d, query, input.highlight));
+  };
+  if (input.withTotal === false && keyLookup && kinds.length && items.length < input.size) {
+    // a suggestion: keys and documents in one statement; documents fill what the keys leave of the page
+    const r = await suggestReads(ctx.db, keys, {
+      ...docSearch,
+      size: input.size - items.length,
+      count: false,
+      rankWindow: SUGGEST_RANK_WINDOW,
+    });
+    pushKeys(r.keys);
+    pushDocs(r.docs);
+    return { items, total: Math.min(total, SEARCH_TOTAL_CAP) };
+  }
+  if (keyLookup) pushKeys(await searchBigMapKeys(ctx.db, keys.keyHashes, keys.networks, keys.limit, keys));
   if (kinds.length && items.length < input.size) {
     const docs = await searchDocuments(ctx.db, {
-      query,
-      networks: f.networks,
-      kinds,
+      ...docSearch,
       size: input.size - items.length,
-      offset: input.offset,
       count: input.withTotal !== false,
-      // suggestions rank the newest matches only (bounded cost for broad words); /search ranks them all
+      // suggestions rank bounded index ranges (key prefix, each word's newest documents); /search ranks every match
       rankWindow: input.withTotal === false ? SUGGEST_RANK_WINDOW : undefined,
     });
     total += docs.total;
-    for (const d of docs.hits) items.push(docItem(d, query, input.highlight));
+    pushDocs(docs.hits);
   }
   return { items, total: Math.min(total, SEARCH_TOTAL_CAP) };
 }
@@ -257,6 +266,24 @@ export function keyHashCandidates(query: string): string[] {
     }
   }
   return out;
+}
+
+function keyItem(k: KeyHit, query: string, highlight: boolean): SearchItem {
+  return {
+    type: 'bigmapkey',
+    value: k.key_hash,
+    body: {
+      Network: k.network,
+      BigMapID: k.ptr,
+      KeyHash: k.key_hash,
+      Key: k.key,
+      Address: k.contract,
+      IsActive: !k.removed,
+      '@timestamp': formatTime(k.last_update_time),
+    },
+    ...(highlight ? { highlights: { KeyHash: [`<em>${k.key_hash}</em>`] } } : {}),
+    found_by: EXPR_RE.test(query) ? 'KeyHash' : 'Key',
+  };
 }
 
 function docItem(d: SearchDocHit, query: string, highlight: boolean): SearchItem {

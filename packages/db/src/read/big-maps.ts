@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../schema';
 import { toDate } from './contracts';
+import { preparedQuery } from './prepared';
 
 export interface BigMapRow {
   ptr: number;
@@ -123,6 +124,61 @@ export async function bigMapKeys(
   }
   const rows = await q.orderBy('id', 'desc').limit(f.size).offset(f.offset).execute();
   return rows.map(toState);
+}
+
+/** A key of {@link bigMapKeysPage}: the columns `GET /bigmap/…/keys` shows (not the value). */
+export interface BigMapKeyRow {
+  id: number;
+  key_hash: string;
+  key: unknown;
+  removed: boolean;
+  last_update_level: number;
+  last_update_time: Date;
+  count: number;
+}
+
+type KeysPageRow = Omit<BigMapKeyRow, 'id'> & { id: number | null; key_type: string; value_type: string };
+
+/**
+ * A page of keys (newest update first, no filter, $3 rows from offset $4) and, in one more row (id null),
+ * the big map's key and value types as JSON text, or no such row for an unknown pointer.
+ */
+const keysPageQuery = preparedQuery<KeysPageRow>(`
+  (SELECT id, key_hash, key, removed, last_update_level, last_update_time, count,
+      NULL::text AS key_type, NULL::text AS value_type
+    FROM big_map_states WHERE network = $1 AND ptr = $2 ORDER BY id DESC LIMIT $3 OFFSET $4)
+  UNION ALL
+  SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, key_type::text, value_type::text
+  FROM big_maps WHERE network = $1 AND ptr = $2`);
+
+/**
+ * {@link bigMapKeys} without filters (the keys shown, not their values) and the big map's types as JSON text
+ * (the text can key a cache of what is built from it), in one statement.
+ */
+export async function bigMapKeysPage(
+  db: Db,
+  network: string,
+  ptr: number,
+  size: number,
+  offset: number,
+): Promise<{ rows: BigMapKeyRow[]; types?: { key_type: string; value_type: string } }> {
+  let types: { key_type: string; value_type: string } | undefined;
+  const rows: BigMapKeyRow[] = [];
+  for (const r of await keysPageQuery(db, [network, ptr, size, offset])) {
+    if (r.id === null) types = { key_type: r.key_type, value_type: r.value_type };
+    else
+      rows.push({
+        id: Number(r.id),
+        key_hash: r.key_hash,
+        key: r.key,
+        removed: r.removed,
+        last_update_level: r.last_update_level,
+        last_update_time: toDate(r.last_update_time),
+        count: Number(r.count),
+      });
+  }
+  rows.sort((a, b) => b.id - a.id);
+  return { rows, types };
 }
 
 export async function bigMapKeyState(

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../schema';
+import { preparedQuery } from './prepared';
 
 /** An account row (`accounts`), counters as numbers. */
 export interface AccountRow {
@@ -108,15 +109,20 @@ function toContract(
   };
 }
 
+/** {@link contractQuery} for one address, in plain SQL (a prepared statement, no query building). */
+const contractByAddress = preparedQuery<Parameters<typeof toContract>[0]>(`
+  SELECT c.id, c.network, c.address, c.level, c.timestamp, c.manager, c.delegate, c.tags, c.script_id,
+    c.script_hash, a.last_action, s.entrypoints, s.fail_strings, s.annotations, s.hardcoded
+  FROM contracts c JOIN scripts s ON s.id = c.script_id
+  LEFT JOIN accounts a ON a.network = c.network AND a.address = c.address
+  WHERE c.network = $1 AND c.address = $2`);
+
 export async function getContract(
   db: Db,
   network: string,
   address: string,
 ): Promise<ContractRow | undefined> {
-  const row = await contractQuery(db)
-    .where('c.network', '=', network)
-    .where('c.address', '=', address)
-    .executeTakeFirst();
+  const [row] = await contractByAddress(db, [network, address]);
   return row ? toContract(row) : undefined;
 }
 
@@ -241,4 +247,30 @@ export async function contractsUsingConstant(
 
 export function toDate(value: unknown): Date {
   return value instanceof Date ? value : new Date(String(value));
+}
+
+const LATEST_STORAGE = `SELECT o.storage FROM operations o
+  WHERE o.network = $1 AND o.destination = $2 AND o.status = 'applied' AND o.storage IS NOT NULL`;
+const storageQuery = preparedQuery<{ type: unknown; value: unknown }>(`
+  SELECT s.storage AS type, (${LATEST_STORAGE} ORDER BY o.id DESC LIMIT 1) AS value
+  FROM contracts c JOIN scripts s ON s.id = c.script_id WHERE c.network = $1 AND c.address = $2`);
+const storageAtLevelQuery = preparedQuery<{ type: unknown; value: unknown }>(`
+  SELECT s.storage AS type, (${LATEST_STORAGE} AND o.level = $3 ORDER BY o.id DESC LIMIT 1) AS value
+  FROM contracts c JOIN scripts s ON s.id = c.script_id WHERE c.network = $1 AND c.address = $2`);
+
+/**
+ * The storage type of a contract and its latest stored storage (of an applied operation, at block `level`
+ * when given; null when none is stored) in one statement, or undefined for an unknown contract.
+ */
+export async function storageAndType(
+  db: Db,
+  network: string,
+  address: string,
+  level?: number,
+): Promise<{ type: unknown; value: unknown } | undefined> {
+  const rows =
+    level === undefined
+      ? await storageQuery(db, [network, address])
+      : await storageAtLevelQuery(db, [network, address, level]);
+  return rows[0];
 }

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { Db } from '../schema';
+import { preparedQuery } from './prepared';
 
 /** One operation group of an account (`GET /contract/{network}/{address}/opg`, reference §6.9). */
 export interface OpgRow {
@@ -53,9 +53,24 @@ export async function operationGroups(
   size: number,
   lastId?: number,
 ): Promise<OpgRow[]> {
+  return (await accountOperationGroups(db, network, address, size, lastId)).rows;
+}
+
+/**
+ * {@link operationGroups} and whether the account is known (a row in `accounts`), read in the same
+ * statement as the window: the route answers 404 for an unknown account without a query of its own.
+ */
+export async function accountOperationGroups(
+  db: Db,
+  network: string,
+  address: string,
+  size: number,
+  lastId?: number,
+): Promise<{ known: boolean; rows: OpgRow[] }> {
   const first = await groupsInWindow(db, network, address, size, lastId, Math.max(FIRST_WINDOW, size * 4));
-  if (first.complete) return first.rows;
-  return (await groupsInWindow(db, network, address, size, lastId, WINDOW)).rows;
+  if (first.complete) return { known: first.known, rows: first.rows };
+  const full = await groupsInWindow(db, network, address, size, lastId, WINDOW);
+  return { known: full.known, rows: full.rows };
 }
 
 /** A row of the account's window (the columns a group's summary needs). */
@@ -78,10 +93,57 @@ const rank = (list: readonly string[], v: string, none: number) => {
   return i < 0 ? none : i + 1;
 };
 
+const SUMS = `sum(CASE WHEN o.source = $2 THEN -o.amount ELSE o.amount END)::text AS flow,
+  count(*) FILTER (WHERE o.internal) AS internals, (sum(o.fee) + sum(o.burned))::text AS total_cost`;
+const COUNTED = `o.kind NOT IN (${NOT_COUNTED.map((k) => `'${k}'`).join(', ')})`;
+/** Columns of a window row; timestamps as epoch milliseconds (a number, no date parsing per row). */
+const COLUMNS = `id, hash, counter, level, (extract(epoch FROM timestamp) * 1000)::float8 AS timestamp,
+  content_index, status, kind, entrypoint`;
+
+/** A row of {@link pageQuery}: `w` a window row, `t` the totals of a group, `a` the account exists. */
+type PageRow = Omit<WindowRow, 'id'> &
+  Totals & { row: 'w' | 't' | 'a'; id: number | null; hash: string | null; level: number | null };
+
 /**
- * One page from the account's newest `window` rows. Simple index queries (the account's rows as source and
- * as destination, then the totals of the page's groups) grouped here: a single query doing all of it cost
- * PostgreSQL more to plan than to run (bench/RESULTS.md, API).
+ * One statement for a page: the account's newest $4 rows as source or as destination (two index ranges, ids
+ * below $3; a row with the account on both sides comes from the first), the totals over all the rows of the page's groups (the window's first $5 groups by their
+ * smallest id: hashed groups by hash and counter, hashless protocol-made ones by level and counter), and a
+ * row telling whether the account has a row in `accounts`. Grouping the rows into the page is done in Node
+ * from the window rows; the groups chosen here for totals are the same ones by construction. The totals are
+ * read per hash (index on hash) and per level (index on level) in lateral subqueries: a hashless group never
+ * makes the plan scan every hashless row of the network.
+ */
+const pageQuery = preparedQuery<PageRow>(`
+  WITH w AS (
+    (SELECT ${COLUMNS} FROM operations WHERE network = $1 AND source = $2 AND id < $3 ORDER BY id DESC LIMIT $4)
+    UNION ALL
+    (SELECT ${COLUMNS} FROM operations
+      WHERE network = $1 AND destination = $2 AND id < $3 AND source IS DISTINCT FROM $2
+      ORDER BY id DESC LIMIT $4)
+    ORDER BY id DESC LIMIT $4
+  ), g AS (
+    SELECT hash, counter, min(level) AS level FROM w GROUP BY hash, counter ORDER BY min(id) DESC LIMIT $5
+  )
+  SELECT 'w' AS row, id, hash, counter, level, timestamp, content_index, status, kind, entrypoint,
+    NULL::text AS flow, NULL::bigint AS internals, NULL::text AS total_cost FROM w
+  UNION ALL
+  SELECT 't', NULL, h.hash, t.counter, NULL, NULL, NULL, NULL, NULL, NULL, t.flow, t.internals, t.total_cost
+  FROM (SELECT DISTINCT hash FROM g WHERE hash IS NOT NULL) h CROSS JOIN LATERAL (
+    SELECT o.counter, ${SUMS} FROM operations o
+    WHERE o.network = $1 AND o.hash = h.hash AND ${COUNTED} GROUP BY o.counter) t
+  UNION ALL
+  SELECT 't', NULL, NULL, t.counter, l.level, NULL, NULL, NULL, NULL, NULL, t.flow, t.internals, t.total_cost
+  FROM (SELECT DISTINCT level FROM g WHERE hash IS NULL) l CROSS JOIN LATERAL (
+    SELECT o.counter, ${SUMS} FROM operations o
+    WHERE o.network = $1 AND o.level = l.level AND o.hash IS NULL AND ${COUNTED} GROUP BY o.counter) t
+  UNION ALL
+  SELECT 'a', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM accounts
+  WHERE network = $1 AND address = $2`);
+
+/**
+ * One page from the account's newest `window` rows, read in one statement ({@link pageQuery}), a named
+ * prepared statement planned once per connection (read/prepared.ts): planning the statement each time cost
+ * PostgreSQL more than running it (bench/RESULTS.md, API).
  */
 async function groupsInWindow(
   db: Db,
@@ -90,25 +152,21 @@ async function groupsInWindow(
   size: number,
   lastId: number | undefined,
   window: number,
-): Promise<{ rows: OpgRow[]; complete: boolean }> {
-  // one statement for both sides (an account's rows as source and as destination: two index ranges);
-  // timestamps as epoch milliseconds (a number, no date parsing per row)
-  const bound = lastId !== undefined ? sql`AND id < ${lastId}` : sql``;
-  const cols = sql`id, hash, counter, level, (extract(epoch FROM timestamp) * 1000)::float8 AS timestamp,
-    content_index, status, kind, entrypoint`;
-  const both = await sql<WindowRow>`
-    (SELECT ${cols} FROM operations WHERE network = ${network} AND source = ${address} ${bound}
-      ORDER BY id DESC LIMIT ${window})
-    UNION ALL
-    (SELECT ${cols} FROM operations WHERE network = ${network} AND destination = ${address} ${bound}
-      ORDER BY id DESC LIMIT ${window})`.execute(db);
-  const byId = new Map<number, WindowRow>();
-  for (const r of both.rows) byId.set(Number(r.id), { ...r, id: Number(r.id) });
-  const win = [...byId.values()].sort((a, b) => b.id - a.id).slice(0, window);
+): Promise<{ rows: OpgRow[]; complete: boolean; known: boolean }> {
+  const all = await pageQuery(db, [network, address, lastId ?? Number.MAX_SAFE_INTEGER, window, size]);
+  let known = false;
+  const win: WindowRow[] = [];
+  const totalsOf = new Map<string, Totals>();
+  for (const r of all) {
+    if (r.row === 'w') win.push({ ...r, id: Number(r.id), level: Number(r.level) });
+    else if (r.row === 't') totalsOf.set(totalsKey(r.hash, r.counter, r.level), r);
+    else known = true;
+  }
+  win.sort((a, b) => a.id - b.id);
 
   // groups (hash, counter) of the window, rows in id order, newest group (by its smallest id) first
   const groups = new Map<string, WindowRow[]>();
-  for (const r of [...win].reverse()) {
+  for (const r of win) {
     const k = `${r.hash ?? ''}\u0000${r.counter ?? ''}`;
     const g = groups.get(k);
     if (g) g.push(r);
@@ -117,8 +175,7 @@ async function groupsInWindow(
   const page = [...groups.values()].sort((a, b) => b[0]!.id - a[0]!.id).slice(0, size + 1);
   const complete = page.length > size || win.length < window;
   const shown = page.slice(0, size);
-  const totals = await groupTotals(db, network, address, shown);
-  const rows = shown.map((g, i) => {
+  const rows = shown.map((g) => {
     const first = g[0]!;
     let status = 0;
     let kind = 101;
@@ -126,12 +183,13 @@ async function groupsInWindow(
       status = Math.max(status, rank(STATUS_ORDER, r.status, 5));
       kind = Math.min(kind, rank(KIND_ORDER, r.kind, 100));
     }
-    const t = totals[i]!;
+    const level = Math.min(...g.map((r) => r.level));
+    const t = totalsOf.get(totalsKey(first.hash, first.counter, level)) ?? NO_TOTALS;
     return {
       last_id: first.id,
       hash: first.hash ?? null,
       counter: Number(first.counter ?? 0),
-      level: Math.min(...g.map((r) => r.level)),
+      level,
       timestamp: new Date(Math.min(...g.map((r) => Number(r.timestamp)))),
       content_index: Math.min(...g.map((r) => r.content_index)),
       status: STATUS_ORDER[status - 1] ?? 'applied',
@@ -145,7 +203,7 @@ async function groupsInWindow(
       total_cost: Number(t.total_cost),
     };
   });
-  return { rows, complete };
+  return { rows, complete, known };
 }
 
 interface Totals {
@@ -154,48 +212,8 @@ interface Totals {
   total_cost: string;
 }
 
-/**
- * Per group, over all its rows (not only the account's): `flow` = Σ(−amount where the account is the source,
- * +amount otherwise), `internals` = internal rows, `total_cost` = Σ fee + Σ burned; in the order of `groups`.
- */
-async function groupTotals(
-  db: Db,
-  network: string,
-  address: string,
-  groups: readonly WindowRow[][],
-): Promise<Totals[]> {
-  const hashes = [...new Set(groups.map((g) => g[0]!.hash).filter((h): h is string => h !== null))];
-  const sums = sql`sum(CASE WHEN source = ${address} THEN -amount ELSE amount END)::text AS flow,
-      count(*) FILTER (WHERE internal) AS internals, (sum(fee) + sum(burned))::text AS total_cost`;
-  const found = new Map<string, Totals>();
-  const key = (hash: string | null, counter: unknown, level: unknown) =>
-    `${hash ?? `@${String(level)}`}\u0000${counter === null || counter === undefined ? '' : Number(counter)}`;
-  if (hashes.length) {
-    const r = await sql<Totals & { hash: string; counter: number | null }>`
-      SELECT hash, counter, ${sums} FROM operations
-      WHERE network = ${network} AND hash = ANY(${hashes}::text[])
-        AND kind NOT IN (${sql.join(NOT_COUNTED)})
-      GROUP BY hash, counter`.execute(db);
-    for (const t of r.rows) found.set(key(t.hash, t.counter, null), t);
-  }
-  // groups without a hash (protocol-made rows): the rows of the same level and counter
-  const levels = [
-    ...new Set(groups.filter((g) => g[0]!.hash === null).map((g) => Math.min(...g.map((r) => r.level)))),
-  ];
-  if (levels.length) {
-    const r = await sql<Totals & { level: number; counter: number | null }>`
-      SELECT level, counter, ${sums} FROM operations
-      WHERE network = ${network} AND hash IS NULL AND level = ANY(${levels}::int[])
-        AND kind NOT IN (${sql.join(NOT_COUNTED)})
-      GROUP BY level, counter`.execute(db);
-    for (const t of r.rows) found.set(key(null, t.counter, t.level), t);
-  }
-  return groups.map(
-    (g) =>
-      found.get(key(g[0]!.hash, g[0]!.counter, Math.min(...g.map((r) => r.level)))) ?? {
-        flow: '0',
-        internals: 0,
-        total_cost: '0',
-      },
-  );
-}
+const NO_TOTALS: Totals = { flow: '0', internals: 0, total_cost: '0' };
+
+/** Key of a group's totals: hash and counter, or for a hashless group its (smallest) level and counter. */
+const totalsKey = (hash: string | null, counter: unknown, level: unknown) =>
+  `${hash ?? `@${String(level)}`}\u0000${counter === null || counter === undefined ? '' : Number(counter)}`;

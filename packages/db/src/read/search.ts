@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Db } from '../schema';
 import { toDate } from './contracts';
+import { PREPARED } from './prepared';
 
 /** Totals are counted up to this many hits (the search service reports "more than 10000"). */
 export const SEARCH_TOTAL_CAP = 10_000;
@@ -25,15 +26,34 @@ export interface DocSearch {
   /** Count the hits (up to SEARCH_TOTAL_CAP); false skips the count (suggestions) and `total` is 0. */
   count?: boolean;
   /**
-   * Rank only the newest `rankWindow` matches (suggestions): the matches are read by a bitmap of the indexes
-   * and cut to the newest ones before `ts_rank`/`similarity` are computed, so a broad word ("transfer" over
-   * 20,000 documents) costs a top-N by level instead of ranking every match. Smaller match sets rank whole,
-   * as without this option.
+   * Suggestions: rank at most `rankWindow` candidates per strategy, each strategy an index range cut by a LIMIT
+   * (no query reads every match of a broad word or a short prefix; /search, without this option, ranks every
+   * match): keys by prefix (the first in byte order: an exact key first), the last word as a prefix (its
+   * first terms in byte order, each term newest first, from `search_terms`) and, with several words, the
+   * documents holding every word among each word's newest `SUGGEST_AND_WINDOW` (instead of each
+   * word alone). The candidates that match the query as /search would are ranked as /search ranks; a word
+   * found only inside a title (`title ILIKE '%q%'` without a word starting with it) is not suggested.
+   * PostgreSQL function `search_suggest` (migrations 0100–0104: one generic plan per connection).
    */
   rankWindow?: number;
 }
 
+/** Per word, how many of its newest documents a suggestion of several words checks for the other words. */
+export const SUGGEST_AND_WINDOW = 200;
+/** Words of a query used for suggestion candidates (the last ones; all words still have to match). */
+const SUGGEST_WORDS = 6;
+
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The to_tsquery text of a query: its words (at most 16), all required, the last one as a prefix. */
+function tsQuery(query: string): string | null {
+  const words = query
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}_]+/u)
+    .filter(Boolean)
+    .slice(0, 16);
+  return words.length ? words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ') : null;
+}
 
 /**
  * Search documents (contracts, constants, rollups, tokens, contract metadata) over every network:
@@ -44,12 +64,7 @@ export async function searchDocuments(
   db: Db,
   q: DocSearch,
 ): Promise<{ total: number; hits: SearchDocHit[] }> {
-  const words = q.query
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}_]+/u)
-    .filter(Boolean)
-    .slice(0, 16);
-  const tsq = words.length ? words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ') : null;
+  const tsq = tsQuery(q.query);
   const prefix = `${likeEscape(q.query)}%`;
   const contains = `%${likeEscape(q.query)}%`;
   const where = sql`(
@@ -67,36 +82,68 @@ export async function searchDocuments(
         }>`SELECT count(*) AS n FROM (SELECT 1 FROM search_documents d WHERE ${where} LIMIT ${SEARCH_TOTAL_CAP}) x`.execute(
           db,
         ),
-    sql<Record<string, unknown>>`
+    q.rankWindow
+      ? db.executeQuery<Record<string, unknown>>(
+          CompiledQuery.raw(
+            `${PREPARED} SELECT * FROM ${SUGGEST_CALL}`,
+            suggestParams({ ...q, rankWindow: q.rankWindow }),
+          ),
+        )
+      : sql<Record<string, unknown>>`
       SELECT d.network, d.kind, d.key, d.title, left(d.body, 2000) AS body, d.level,
         CASE WHEN d.key ILIKE ${prefix} THEN 'key' WHEN d.title ILIKE ${contains} THEN 'title' ELSE 'body' END AS matched
       FROM search_documents d
-      WHERE ${
-        q.rankWindow
-          ? // (level + 0): the bitmap of the GIN indexes, not a backward walk of the level index that filters
-            // the whole table when few documents match
-            sql`d.id IN (SELECT d.id FROM search_documents d WHERE ${where}
-              ORDER BY d.level + 0 DESC, d.id DESC LIMIT ${q.rankWindow})`
-          : where
-      }
+      WHERE ${where}
       ORDER BY (lower(d.key) = lower(${q.query})) DESC,
         ${tsq ? sql`ts_rank(d.tsv, to_tsquery('simple', ${tsq})) DESC,` : sql``}
         similarity(d.title, ${q.query}) DESC, d.level DESC, d.id DESC
       LIMIT ${q.size} OFFSET ${q.offset}`.execute(db),
   ]);
-  return {
-    total: Number(count.rows[0]?.n ?? 0),
-    hits: rows.rows.map((r) => ({
-      network: String(r.network as string),
-      kind: String(r.kind as string),
-      key: String(r.key as string),
-      title: String(r.title as string),
-      body: String(r.body as string),
-      level: Number(r.level),
-      matched: r.matched as SearchDocHit['matched'],
-    })),
-  };
+  return { total: Number(count.rows[0]?.n ?? 0), hits: rows.rows.map(docHit) };
 }
+
+const docHit = (r: Record<string, unknown>): SearchDocHit => ({
+  network: String(r.network),
+  kind: String(r.kind),
+  key: String(r.key),
+  title: String(r.title),
+  body: String(r.body),
+  level: Number(r.level),
+  matched: r.matched as SearchDocHit['matched'],
+});
+
+/**
+ * A suggestion page (see `DocSearch.rankWindow`) from the function `search_suggest` (migrations 0100–0104):
+ * one statement, planned once per connection. Words are split as the `simple` parser splits plain words
+ * (letters and digits); a word the parser reads otherwise (`fa1-2`, `x.y`) finds no term of its own, and
+ * the other words or the key prefix still do.
+ */
+function suggestParams(q: DocSearch & { rankWindow: number }): unknown[] {
+  const words = q.query
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .slice(-SUGGEST_WORDS);
+  return [
+    q.query,
+    `${likeEscape(q.query)}%`,
+    `%${likeEscape(q.query)}%`,
+    tsQuery(q.query),
+    words.slice(0, -1),
+    words.at(-1) ?? null,
+    list(q.networks),
+    list(q.kinds),
+    q.rankWindow,
+    SUGGEST_AND_WINDOW,
+    q.size,
+    q.offset,
+  ];
+}
+
+const SUGGEST_CALL = `search_suggest($1, $2, $3, $4, $5::text[], $6, $7::text[], $8::text[], $9::integer,
+  $10::integer, $11::integer, $12::integer)`;
+
+const list = (v: readonly string[] | undefined) => (v?.length ? [...v] : null);
 
 export interface OperationHit {
   network: string;
@@ -208,15 +255,77 @@ export async function searchBigMapKeys(
   f: { ptr?: number; activeOnly?: boolean } = {},
 ): Promise<KeyHit[]> {
   if (keyHashes.length === 0) return [];
-  let q = db
-    .selectFrom('big_map_states')
-    .select(['network', 'ptr', 'key_hash', 'key', 'removed', 'last_update_time', 'contract'])
-    .where('key_hash', 'in', [...keyHashes]);
-  if (networks?.length) q = q.where('network', 'in', [...networks]);
-  if (f.ptr !== undefined) q = q.where('ptr', '=', f.ptr);
-  if (f.activeOnly) q = q.where('removed', '=', false);
-  const rows = await q.orderBy('id', 'desc').limit(limit).execute();
-  return rows.map((r) => ({ ...r, last_update_time: toDate(r.last_update_time) }));
+  const r = await sql<KeyRow>`SELECT * FROM ${keysCall({ keyHashes, networks, limit, ...f })}`.execute(db);
+  return r.rows.map(keyHit);
+}
+
+export interface KeyLookup {
+  keyHashes: readonly string[];
+  networks: readonly string[] | undefined;
+  limit: number;
+  ptr?: number;
+  activeOnly?: boolean;
+}
+
+type KeyRow = Omit<KeyHit, 'last_update_time'> & { last_update_time: Date | string };
+const keyHit = (r: KeyRow): KeyHit => ({
+  network: r.network,
+  ptr: Number(r.ptr),
+  key_hash: r.key_hash,
+  key: r.key,
+  removed: r.removed,
+  last_update_time: toDate(r.last_update_time),
+  contract: r.contract,
+});
+
+/** The function `search_big_map_keys` (migration 0102): newest first, one generic plan per connection. */
+const keysCall = (k: KeyLookup) =>
+  sql`search_big_map_keys(${[...k.keyHashes]}::text[], ${list(k.networks)}::text[], ${k.ptr ?? null}::bigint,
+    ${k.activeOnly === true}, ${k.limit}::integer)`;
+
+/**
+ * The function `search_suggest_page` (migration 0103): documents (src 0), then big-map keys (src 1); a named
+ * prepared statement on PostgreSQL (read/prepared.ts: parsed once per connection).
+ */
+const SUGGEST_READS = `${PREPARED} SELECT * FROM search_suggest_page($1, $2, $3, $4, $5::text[], $6, $7::text[], $8::text[],
+  $9::integer, $10::integer, $11::integer, $12::integer, $13::text[], $14::bigint, $15, $16::integer)`;
+
+/**
+ * A suggestion's big-map keys (searchBigMapKeys) and documents (searchDocuments with `rankWindow`) in one
+ * statement: one round trip instead of two.
+ */
+export async function suggestReads(
+  db: Db,
+  keys: KeyLookup,
+  docs: DocSearch & { rankWindow: number },
+): Promise<{ keys: KeyHit[]; docs: SearchDocHit[] }> {
+  // a fixed text (no query builder: compiling one cost more Node CPU than the rest of the call)
+  const r = await db.executeQuery<Record<string, unknown>>(
+    CompiledQuery.raw(SUGGEST_READS, [
+      ...suggestParams(docs),
+      [...keys.keyHashes],
+      keys.ptr ?? null,
+      keys.activeOnly === true,
+      keys.limit,
+    ]),
+  );
+  const out = { keys: [] as KeyHit[], docs: [] as SearchDocHit[] };
+  for (const x of r.rows) {
+    if (Number(x.src) === 0) out.docs.push(docHit(x));
+    else
+      out.keys.push(
+        keyHit({
+          network: x.network as string,
+          ptr: x.ptr as number,
+          key_hash: x.key_hash as string,
+          key: x.bkey,
+          removed: x.removed as boolean,
+          last_update_time: x.updated as Date | string,
+          contract: x.contract as string,
+        }),
+      );
+  }
+  return out;
 }
 
 /** The names known for an address: contract metadata name, then a token-metadata name. */

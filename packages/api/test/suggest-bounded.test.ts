@@ -1,0 +1,256 @@
+import { describeDb } from '@michelscope/db/testing';
+import { searchDocuments, SUGGEST_AND_WINDOW } from '@michelscope/db/read';
+import { sql } from 'kysely';
+import { beforeAll, expect, it } from 'vitest';
+import { bigMapKeyHash } from '@michelscope/michelson';
+import { makeApi } from './helpers';
+import { NET as API_NET } from './seed';
+import { SUGGEST_RANK_WINDOW } from '../src/services/search';
+
+const NET = 'suggestnet';
+const OTHER = 'othernet';
+const W = SUGGEST_RANK_WINDOW;
+const key = (n: number) => `KT1Bounded${String(n).padStart(26, '0')}`;
+
+/**
+ * Suggestions read bounded index ranges (key prefix in byte order, each word's newest documents, the
+ * intersection of several words' newest documents), kept in `search_terms` by a trigger on search_documents.
+ */
+describeDb('bounded suggestions', ({ db }) => {
+  const suggest = (query: string, networks = [NET], kinds?: string[]) =>
+    searchDocuments(db(), { query, networks, kinds, size: 10, offset: 0, count: false, rankWindow: W });
+
+  beforeAll(async () => {
+    const docs = [];
+    // W + 100 contracts sharing a key prefix; the word "alpha" in the newest W + 50, "beta" in others
+    for (let i = 0; i < W + 100; i++)
+      docs.push({
+        network: NET,
+        kind: 'contract' as const,
+        key: key(i),
+        level: 1000 + i,
+        title: '',
+        body: i >= 50 ? 'alpha common' : 'common',
+      });
+    for (let i = 0; i < W + 10; i++)
+      docs.push({
+        network: NET,
+        kind: 'contract' as const,
+        key: `KT1OnlyBeta${String(i).padStart(25, '0')}`,
+        level: 5000 + i,
+        title: '',
+        body: 'beta common',
+      });
+    // both words, older than every document of either word alone
+    docs.push({
+      network: NET,
+      kind: 'contract' as const,
+      key: 'KT1BothWords',
+      level: 10,
+      title: '',
+      body: 'alpha beta',
+    });
+    docs.push({
+      network: NET,
+      kind: 'token' as const,
+      key: `${key(7)}:0`,
+      level: 3,
+      title: 'Seven',
+      body: '',
+    });
+    // a word newer and more frequent on another network
+    for (let i = 0; i < W + 10; i++)
+      docs.push({
+        network: OTHER,
+        kind: 'contract' as const,
+        key: `KT1Other${i}`,
+        level: 9000 + i,
+        title: '',
+        body: 'gamma',
+      });
+    docs.push({
+      network: NET,
+      kind: 'contract' as const,
+      key: 'KT1GammaHere',
+      level: 1,
+      title: '',
+      body: 'gamma',
+    });
+    await db().insertInto('search_documents').values(docs).execute();
+  });
+
+  it('an address: the exact key first, then its tokens; a shared prefix answers from the first keys', async () => {
+    const exact = await suggest(key(7));
+    expect(exact.hits.map((h) => [h.key, h.matched])).toEqual([
+      [key(7), 'key'],
+      [`${key(7)}:0`, 'key'],
+    ]);
+    // case-insensitive, as `key ILIKE 'q%'`
+    expect((await suggest(key(7).toLowerCase())).hits[0]?.key).toBe(key(7));
+    const shared = await suggest('KT1Bounded');
+    expect(shared.hits).toHaveLength(10);
+    expect(shared.hits.every((h) => h.matched === 'key' && h.key.startsWith('KT1Bounded'))).toBe(true);
+  });
+
+  it('a broad word: its newest documents; a one-letter prefix still answers', async () => {
+    const r = await suggest('alpha');
+    expect(r.hits.map((h) => h.key)).toEqual(Array.from({ length: 10 }, (_, i) => key(W + 99 - i)));
+    const letter = await suggest('a');
+    expect(letter.hits).toHaveLength(10);
+    expect(letter.hits.every((h) => h.matched === 'body')).toBe(true);
+  });
+
+  it('several words: a document with every word, older than each word’s newest documents', async () => {
+    const r = await suggest('alpha be');
+    expect(r.hits.map((h) => h.key)).toEqual(['KT1BothWords']);
+    // the same document /search finds by ranking every match
+    const full = await searchDocuments(db(), { query: 'alpha be', networks: [NET], size: 10, offset: 0 });
+    expect(full.hits.map((h) => h.key)).toEqual(['KT1BothWords']);
+  });
+
+  it('several words, one of them in many newer documents: the documents of the rarer word that hold both', async () => {
+    const many = SUGGEST_AND_WINDOW + 20;
+    await db()
+      .insertInto('search_documents')
+      .values([
+        ...Array.from({ length: many }, (_, i) => ({
+          network: NET,
+          kind: 'token' as const,
+          key: `KT1DeltaToken:${i}`,
+          level: 20_000 + i,
+          title: `Delta Token ${i}`,
+          body: '',
+        })),
+        ...Array.from({ length: 12 }, (_, i) => ({
+          network: NET,
+          kind: 'contract_metadata' as const,
+          key: `KT1DeltaEpsilon${i}`,
+          level: 100 + i,
+          title: `Delta Epsilon ${i}`,
+          body: '',
+        })),
+      ])
+      .execute();
+    const r = await suggest('delta eps');
+    // ranked as /search ranks them (the shorter titles first): ten of the twelve
+    expect(r.hits).toHaveLength(10);
+    expect(r.hits.every((h) => h.key.startsWith('KT1DeltaEpsilon') && h.matched === 'title')).toBe(true);
+  });
+
+  it('network and kind filters apply before the window', async () => {
+    expect((await suggest('gamma')).hits.map((h) => h.key)).toEqual(['KT1GammaHere']);
+    expect((await suggest('gamma', [NET, OTHER])).hits[0]?.key).toBe(`KT1Other${W + 9}`);
+    expect((await suggest(key(7), [NET], ['token'])).hits.map((h) => h.key)).toEqual([`${key(7)}:0`]);
+  });
+
+  it('follows inserts, updates (as the metadata resolver upserts) and deletes of documents', async () => {
+    const upsert = (title: string) =>
+      sql`INSERT INTO search_documents (network, kind, key, level, title, body)
+        VALUES (${NET}, 'contract_metadata', 'KT1Renamed', 42, ${title}, '')
+        ON CONFLICT (network, kind, key) DO UPDATE SET title = excluded.title`.execute(db());
+    await upsert('Zephyr Vault');
+    expect((await suggest('zeph')).hits.map((h) => [h.key, h.matched])).toEqual([['KT1Renamed', 'title']]);
+    await upsert('Quartz Vault');
+    expect((await suggest('zeph')).hits).toEqual([]);
+    expect((await suggest('quartz vau')).hits.map((h) => h.key)).toEqual(['KT1Renamed']);
+    await db().deleteFrom('search_documents').where('key', '=', 'KT1Renamed').execute();
+    expect((await suggest('quartz')).hits).toEqual([]);
+    const left = await sql<{ n: number }>`SELECT count(*)::int AS n FROM search_terms t
+      WHERE NOT EXISTS (SELECT 1 FROM search_documents d WHERE d.id = t.doc_id)`.execute(db());
+    expect(left.rows[0]?.n).toBe(0);
+  });
+
+  it('a suggestion lists big-map keys first, then documents, within the page size', async () => {
+    await db()
+      .insertInto('big_map_states')
+      .values({
+        network: API_NET,
+        ptr: 7,
+        key_hash: bigMapKeyHash({ string: 'keyword' }, { prim: 'string' }),
+        contract: key(1),
+        key: JSON.stringify({ string: 'keyword' }),
+        value: JSON.stringify({ int: '1' }),
+        removed: false,
+        last_update_level: 5,
+        last_update_time: new Date('2026-01-01T00:00:00Z'),
+        count: 0,
+        level: 5,
+      })
+      .execute();
+    await db()
+      .insertInto('search_documents')
+      .values(
+        [1, 2].map((i) => ({
+          network: API_NET,
+          kind: 'contract',
+          key: `KT1Keyword${i}`,
+          level: i,
+          title: '',
+          body: 'keyword',
+        })),
+      )
+      .execute();
+    const app = await makeApi(db());
+    try {
+      const items = async (size: number) =>
+        (
+          await app.inject({ method: 'POST', url: '/search/v1/suggest', payload: { query: 'keyword', size } })
+        ).json<{
+          items: { type: string; value: string; found_by: string; body: Record<string, unknown> }[];
+        }>().items;
+      const three = await items(3);
+      expect(three.map((i) => [i.type, i.found_by])).toEqual([
+        ['bigmapkey', 'Key'],
+        ['account', 'Body'],
+        ['account', 'Body'],
+      ]);
+      expect(three[0]!.body).toMatchObject({
+        Network: API_NET,
+        BigMapID: 7,
+        Address: key(1),
+        IsActive: true,
+      });
+      expect(three.slice(1).map((i) => i.value)).toEqual(['KT1Keyword2', 'KT1Keyword1']);
+      expect((await items(2)).map((i) => i.value)).toEqual([three[0]!.value, 'KT1Keyword2']);
+      expect((await items(1)).map((i) => i.type)).toEqual(['bigmapkey']);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('odd queries answer 200 through the route (no 5xx)', async () => {
+    const app = await makeApi(db());
+    try {
+      for (const query of [
+        '\u0000',
+        'a\u0000b',
+        '%_\\',
+        '\u{10FFFF}',
+        'x'.repeat(300),
+        '  ',
+        '💥 🦄',
+        "'; --",
+        '-',
+        'a b c d e f g h',
+      ]) {
+        const res = await app.inject({ method: 'POST', url: '/search/v1/suggest', payload: { query } });
+        expect([res.statusCode, query]).toEqual([200, query]);
+      }
+      const filters = { search: { entrypoints: ['a\u0000'], status: ['\u0000'], network: ['\u0000'] } };
+      const res = await app.inject({
+        method: 'POST',
+        url: '/search/v1/search',
+        payload: { query: 'oo1234\u0000', size: 10, filters },
+      });
+      expect(res.statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('is emptied with its documents', async () => {
+    await sql`TRUNCATE search_documents`.execute(db());
+    const n = await sql<{ n: number }>`SELECT count(*)::int AS n FROM search_terms`.execute(db());
+    expect(n.rows[0]?.n).toBe(0);
+  });
+});
