@@ -15,7 +15,7 @@
  *   npm run build:web && node --import tsx bench/web-render.ts [RUNS]
  *   MS_BENCH_URL=http://127.0.0.1:PORT node --import tsx bench/web-render.ts   # reuse a running product
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +24,7 @@ import { TezosToolkit } from '@taquito/taquito';
 import { InMemorySigner } from '@taquito/signer';
 import type { Page } from 'playwright-core';
 import { BOOTSTRAP_ACCOUNTS } from '@michelscope/sandbox';
+import { defaultValue, largestFixtureContract, type Prim } from '../e2e/fixture-contracts';
 import {
   ROOT,
   hasChromium,
@@ -35,17 +36,12 @@ import {
   type RunningServer,
 } from '../e2e/harness';
 
-interface Prim {
-  prim: string;
-  args?: Prim[];
-  annots?: string[];
-}
-
 const NETWORK = 'sandboxnet';
 const RUNS = Number(process.argv[2] ?? 5);
 const FIXTURES = path.resolve(ROOT, '../shared/fixtures/contracts');
 const TREE_ITEMS = 3333; // list of 3,333 pairs: 1 + 3,333 × 3 = 10,000 nodes
 
+const bootstrap = BOOTSTRAP_ACCOUNTS[0]!;
 if (!existsSync(FIXTURES)) {
   console.warn(`${FIXTURES} not found: nothing to benchmark`);
   process.exit(0);
@@ -53,64 +49,6 @@ if (!existsSync(FIXTURES)) {
 if (!hasChromium || !hasWebBuild) {
   console.warn('chromium or apps/web/dist missing (apt-get install chromium; npm run build:web)');
   process.exit(0);
-}
-
-/** Every code.json under the fixtures' contracts folder, the largest first. */
-function largestContract(): { file: string; bytes: number } {
-  const found: { file: string; bytes: number }[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const full = path.join(dir, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else if (name === 'code.json') found.push({ file: full, bytes: statSync(full).size });
-    }
-  };
-  walk(FIXTURES);
-  found.sort((a, b) => b.bytes - a.bytes);
-  if (!found[0]) throw new Error('no code.json under the fixtures');
-  return found[0];
-}
-
-const bootstrap = BOOTSTRAP_ACCOUNTS[0]!;
-
-/** A value of a storage type that a fresh origination accepts (empty collections, zeros, None). */
-function defaultValue(t: Prim): unknown {
-  const args = t.args ?? [];
-  switch (t.prim) {
-    case 'unit':
-      return { prim: 'Unit' };
-    case 'bool':
-      return { prim: 'False' };
-    case 'nat':
-    case 'int':
-    case 'mutez':
-    case 'timestamp':
-      return { int: '0' };
-    case 'string':
-      return { string: '' };
-    case 'bytes':
-      return { bytes: '' };
-    case 'address':
-    case 'key_hash':
-      return { string: bootstrap.pkh };
-    case 'key':
-      return { string: bootstrap.pk };
-    case 'option':
-      return { prim: 'None' };
-    case 'list':
-    case 'set':
-    case 'map':
-    case 'big_map':
-      return [];
-    case 'pair':
-      return { prim: 'Pair', args: args.map(defaultValue) };
-    case 'or':
-      return { prim: 'Left', args: [defaultValue(args[0]!)] };
-    case 'lambda':
-      return [{ prim: 'DROP' }, { prim: 'UNIT' }, { prim: 'FAILWITH' }];
-    default:
-      throw new Error(`no default value for a storage of type ${t.prim}`);
-  }
 }
 
 async function originate(tezos: TezosToolkit, code: unknown, init: unknown): Promise<string> {
@@ -154,7 +92,8 @@ async function measureTab(
 }
 
 async function main() {
-  const big = largestContract();
+  const big = largestFixtureContract(FIXTURES);
+  if (!big) throw new Error('no code.json under the fixtures');
   const code = JSON.parse(readFileSync(big.file, 'utf8')) as Prim[];
   const storageType = code.find((s) => s.prim === 'storage')?.args?.[0];
   if (!storageType) throw new Error(`${big.file} has no storage section`);

@@ -14,6 +14,7 @@ import {
   axeViolations,
   hasChromium,
   hasWebBuild,
+  heads,
   launchBrowser,
   startServer,
   tempDataDir,
@@ -100,17 +101,25 @@ describe.skipIf(!canBrowse)('discovery pages on the seeded sandbox', () => {
       url = server.url;
     }
     browser = await launchBrowser();
-    // The seeded chain: contracts called by the demo seed, a global constant and an operation group.
-    seed = await waitFor('the seeded sandbox indexed', 90_000, async () => {
+    // The seed is baked before the product answers: the node's head then is the seed's last block or later.
+    // Everything below is read once the indexer has reached it. (Read earlier, mid-seed, the most recently
+    // called contract's newest group could be one of the seed's failed calls, and its card said 'failed'.)
+    const seeded = await getJson<{ level: number }>(`${url}/rpc/${SANDBOX}/chains/main/blocks/head/header`);
+    // The seeded chain: contracts called by the demo seed, a global constant and an applied operation group.
+    seed = await waitFor('the seeded sandbox indexed', 170_000, async () => {
+      const head = (await heads(url)).find((h) => h.network === SANDBOX);
+      if (!head || head.level < seeded.level) return undefined;
       const called = await getJson<{ address: string }[]>(
         `${url}/v1/stats/${SANDBOX}/recently_called_contracts?size=10&offset=0`,
       );
       const constants = await getJson<{ address: string }[]>(`${url}/v1/global_constants/${SANDBOX}`);
       if (called.length < 10 || constants.length === 0) return undefined;
-      const opg = await getJson<{ hash: string }[]>(
+      const opg = await getJson<{ hash: string; status: string }[]>(
         `${url}/v1/contract/${SANDBOX}/${called[0]!.address}/opg`,
       );
-      const withHash = Array.isArray(opg) ? opg.find((o) => typeof o.hash === 'string' && o.hash) : undefined;
+      const withHash = Array.isArray(opg)
+        ? opg.find((o) => typeof o.hash === 'string' && o.hash && o.status === 'applied')
+        : undefined;
       if (!withHash) return undefined;
       const bigMap = await getJson<{ ptr: number; address: string }>(`${url}/v1/bigmap/${SANDBOX}/0`);
       return {
