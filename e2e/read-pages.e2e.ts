@@ -668,11 +668,18 @@ describe.skipIf(!canBrowse)('read-only contract pages on the seeded sandbox', ()
     await page.getByRole('button', { name: 'Show details' }).first().click();
     await repeat.waitFor({ timeout: 15_000 });
     expect(await repeat.getAttribute('href')).toMatch(
-      new RegExp(`^/${NETWORK}/KT1\\w+/interact/\\w+\\?hash=${opgHash}&counter=\\d+$`),
+      new RegExp(`^/${NETWORK}/KT1\\w+/interact/[\\w%]+\\?hash=${opgHash}&counter=\\d+$`),
     );
     await page.getByRole('button', { name: 'Raw JSON' }).click();
     await page.getByTestId('raw-json').getByText(opgHash).first().waitFor({ timeout: 15_000 });
     await page.getByRole('button', { name: 'Close' }).click();
+    // Following it opens the interact tab on that entrypoint (or the contract's only one) with the
+    // group still in the query, which prefills the form.
+    await repeat.click();
+    await page.waitForURL(new RegExp(`/interact/[^/?]+\\?hash=${opgHash}&counter=\\d+$`), {
+      timeout: 30_000,
+    });
+    await page.getByRole('list', { name: 'Entrypoints' }).waitFor({ timeout: 30_000 });
     // An unknown group: the empty-state texts of the spec.
     const unknown = `oo${'1'.repeat(49)}`;
     await page.goto(`${server.url}/${NETWORK}/opg/${unknown}/contents`);

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import List from '@mui/material/List';
@@ -28,17 +28,19 @@ function InteractTab({ data }: { data: ContractPageData }) {
   const { network, address } = data;
   const params = useParams();
   const navigate = useNavigate();
+  const { search } = useLocation();
   const entrypoints = useQuery(entrypointsQuery(network, address));
   const list = entrypoints.data ?? [];
   const selectedName = params.entrypoint ?? null;
   const selected = list.find((e) => e.name === (selectedName ?? NO_NAME_PARAM)) ?? null;
   const base = `/${network}/${address}/interact`;
 
-  // The selected entrypoint lives in the URL; an unknown or missing one falls back to the first (replace).
+  // The selected entrypoint lives in the URL; an unknown or missing one falls back to the first (replace),
+  // keeping the query: a repeated call of `default` stored as `@entrypoint_0` still fills the form.
   useEffect(() => {
     if (!entrypoints.data || entrypoints.data.length === 0 || selected) return;
-    void navigate(`${base}/${encodeURIComponent(entrypoints.data[0]!.name)}`, { replace: true });
-  }, [entrypoints.data, selected, base, navigate]);
+    void navigate(`${base}/${encodeURIComponent(entrypoints.data[0]!.name)}${search}`, { replace: true });
+  }, [entrypoints.data, selected, base, navigate, search]);
 
   if (entrypoints.isPending)
     return <Skeleton variant="rounded" height={240} aria-label="Loading entrypoints" />;
