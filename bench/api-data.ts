@@ -202,9 +202,10 @@ export async function openBenchDb(
  * load, also after an interrupted generation); returns how many statements ran.
  */
 async function createIndexes(db: Db): Promise<number> {
+  // in migration order, so that an index a later migration drops is not rebuilt
   const statements = (await loadMigrations()).flatMap((m) =>
-    [...m.sql.matchAll(/CREATE (UNIQUE )?INDEX (\w+) ON [^;]+;/g)].map((x) =>
-      x[0].replace(/INDEX (\w+) ON/, 'INDEX IF NOT EXISTS $1 ON'),
+    [...m.sql.matchAll(/CREATE (UNIQUE )?INDEX (\w+) ON [^;]+;|DROP INDEX [^;]+;/g)].map((x) =>
+      x[0].replace(/^CREATE (UNIQUE )?INDEX (\w+) ON/, 'CREATE $1INDEX IF NOT EXISTS $2 ON'),
     ),
   );
   for (const s of statements) await sql.raw(s).execute(db);
@@ -231,7 +232,9 @@ async function generate(handle: DbHandle, log: (line: string) => void): Promise<
     const t = performance.now();
     const n = await createIndexes(db);
     await sql
-      .raw(`VACUUM ANALYZE ${[...BULK_TABLES, 'big_maps', 'contracts', 'scripts', 'blocks'].join(', ')}`)
+      .raw(
+        `VACUUM ANALYZE ${[...BULK_TABLES, 'big_maps', 'contracts', 'scripts', 'blocks', 'search_terms'].join(', ')}`,
+      )
       .execute(db);
     log(`[bench] built ${n} indexes and analysed in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   });

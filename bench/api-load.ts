@@ -8,7 +8,7 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/api-load.ts [seconds per route]
  *
  * BENCH_SCHEMA (default bench_api) is the PostgreSQL schema holding the data (kept between runs);
- * BENCH_ROUTES=contract,opg limits the routes.
+ * BENCH_ROUTES=contract,opg limits the routes; BENCH_CPU_PROF=<folder> writes a CPU profile of the API process.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -236,7 +236,12 @@ async function main(): Promise<void> {
   const seconds = Number(process.argv[2] ?? 20);
   const only = process.env.BENCH_ROUTES?.split(',');
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['serve'], {
-    execArgv: ['--import', 'tsx'],
+    // BENCH_CPU_PROF=<folder>: a V8 CPU profile of the API process, written there when it ends
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ],
     env: process.env,
   });
   try {
