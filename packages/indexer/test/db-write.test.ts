@@ -1,12 +1,16 @@
 import { describeDb } from '@michelscope/db/testing';
 import {
   applyBlock,
+  applyBlocks,
   ChainConsistencyError,
+  emptyBlockData,
   getBlockHash,
   getCurrentProtocol,
   getIndexerHead,
   revertBlock,
+  type BlockData,
   type BlockRecord,
+  type OperationRow,
   type ProtocolRecord,
 } from '@michelscope/db/write';
 import { expect, it } from 'vitest';
@@ -94,5 +98,124 @@ describeDb('db write API', ({ db }) => {
     expect(await db().selectFrom('blocks').select('level').where('network', '=', net).execute()).toHaveLength(
       2,
     );
+  });
+
+  it('stores text and Micheline with backslashes, tabs, line breaks, quotes and non-ASCII as given', async () => {
+    // On PostgreSQL operations and big-map diffs go through COPY's text format, which escapes these.
+    const net = 'w4';
+    const odd = 'a\\b\tc\nd\re "q" \\N \\. é ✓ 🙂';
+    const op = (n: number): OperationRow => ({
+      hash: `oo${n}`,
+      counter: n,
+      content_index: 0,
+      nonce: null,
+      internal: false,
+      kind: 'transaction',
+      status: 'applied',
+      source: 'tz1source',
+      destination: 'KT1destination',
+      initiator: null,
+      delegate: null,
+      fee: 1,
+      gas_limit: 2,
+      storage_limit: 3,
+      amount: '12345678901234567890',
+      consumed_gas: 4,
+      storage_size: 5,
+      paid_storage_size_diff: 6,
+      burned: 7,
+      allocated_destination_contract_burned: 0,
+      allocated_destination_contract: n === 2,
+      entrypoint: odd,
+      tag: null,
+      tags: 0,
+      parameters: { entrypoint: 'default', value: { string: odd } },
+      storage: { prim: 'Pair', args: [{ string: odd }, { bytes: '00' }] },
+      payload: null,
+      payload_type: null,
+      errors: [{ kind: 'temporary', id: odd }],
+      big_map_diffs_count: 1,
+      ticket_updates_count: 0,
+    });
+    const data = (n: number): BlockData => ({
+      ...emptyBlockData(),
+      operations: [op(n)],
+      bigMapDiffs: [
+        {
+          op: 0,
+          ptr: 7,
+          contract: 'KT1destination',
+          key: { string: odd },
+          key_hash: `expru${n}`,
+          value: null,
+        },
+        {
+          op: 0,
+          ptr: 7,
+          contract: 'KT1destination',
+          key: { int: '1' },
+          key_hash: 'expruint',
+          value: { string: odd },
+        },
+      ],
+    });
+    await applyBlock(db(), net, block(1), protocol(SEOUL, 1));
+    // block 2 alone, 3 and 4 in one batch
+    await applyBlock(db(), net, block(2), undefined, data(2));
+    await applyBlocks(db(), net, [
+      { block: block(3), data: data(3) },
+      { block: block(4), data: data(4) },
+    ]);
+    const ops = await db()
+      .selectFrom('operations')
+      .select([
+        'level',
+        'hash',
+        'entrypoint',
+        'amount',
+        'allocated_destination_contract',
+        'parameters',
+        'storage',
+        'errors',
+      ])
+      .where('network', '=', net)
+      .orderBy('id')
+      .execute();
+    expect(ops.map((o) => ({ ...o, amount: String(o.amount) }))).toEqual(
+      [2, 3, 4].map((n) => ({
+        level: n,
+        hash: `oo${n}`,
+        entrypoint: odd,
+        amount: '12345678901234567890',
+        allocated_destination_contract: n === 2,
+        parameters: op(n).parameters,
+        storage: op(n).storage,
+        errors: op(n).errors,
+      })),
+    );
+    const diffs = await db()
+      .selectFrom('big_map_diffs')
+      .select(['level', 'key', 'key_hash', 'value'])
+      .where('network', '=', net)
+      .orderBy('id')
+      .execute();
+    expect(diffs).toEqual(
+      [2, 3, 4].flatMap((n) => [
+        { level: n, key: { string: odd }, key_hash: `expru${n}`, value: null },
+        { level: n, key: { int: '1' }, key_hash: 'expruint', value: { string: odd } },
+      ]),
+    );
+    const states = await db()
+      .selectFrom('big_map_states')
+      .select(['key_hash', 'value', 'removed'])
+      .where('network', '=', net)
+      .orderBy('key_hash')
+      .execute();
+    expect(states).toEqual([
+      { key_hash: 'expru2', value: null, removed: true },
+      { key_hash: 'expru3', value: null, removed: true },
+      { key_hash: 'expru4', value: null, removed: true },
+      { key_hash: 'expruint', value: { string: odd }, removed: false },
+    ]);
   });
 });

@@ -6,7 +6,8 @@
  */
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Database } from '../schema';
-import type { BlockData } from './block-data';
+import type { BigMapDiffRow, BlockData, OperationRow } from './block-data';
+import { canCopy, copyRows, copyValue } from './copy';
 import { queueMetadata } from './metadata-queue';
 import { writeScriptMigration } from './script-migration';
 import { pruneSnapshots, restoreSnapshots, snapshot } from './undo';
@@ -77,6 +78,8 @@ const OP_COLUMNS = [
   'big_map_diffs_count',
   'ticket_updates_count',
 ];
+/** The columns of OP_COLUMNS that an OperationRow holds (after id, network, level, timestamp, protocol_id). */
+const ROW_OP_COLUMNS = OP_COLUMNS.slice(5) as Array<keyof OperationRow>;
 
 /** A block's context and parsed data, as given to `writeBlocksData`. */
 export interface BlockDataWrite {
@@ -99,13 +102,33 @@ function blocksJson(
   return sql`${`[${parts.join(',')}]`}::jsonb`;
 }
 
+type RowsOf<R> = Array<{ b: BlockContext; ids: number[]; rows: readonly R[] }>;
+
+/** The columns of a row that the block context gives. */
+const blockColumns = (network: string, b: BlockContext) =>
+  `${copyValue(network)}\t${b.level}\t${b.timestamp.toISOString()}\t${b.protocolId}`;
+
 /** Operations of consecutive blocks in one statement, in order, with the ids allocated for them. */
 async function insertOperations(
   trx: Trx,
   network: string,
-  items: Array<{ b: BlockContext; ids: number[]; rows: readonly object[] }>,
+  items: RowsOf<OperationRow>,
+  copy: boolean,
 ): Promise<void> {
   if (!items.some((i) => i.rows.length > 0)) return;
+  if (copy) {
+    const lines: string[] = [];
+    for (const { b, ids, rows } of items) {
+      const head = blockColumns(network, b);
+      for (const [i, r] of rows.entries()) {
+        let line = `${ids[i]!}\t${head}`;
+        for (const c of ROW_OP_COLUMNS) line += `\t${copyValue(r[c])}`;
+        lines.push(line);
+      }
+    }
+    await copyRows(trx, 'operations', OP_COLUMNS, lines.join('\n') + '\n');
+    return;
+  }
   const select = OP_COLUMNS.map((c) =>
     c === 'id'
       ? sql`(x.ids->>(r.ordinality::int - 1))::bigint`
@@ -121,13 +144,39 @@ async function insertOperations(
     CROSS JOIN LATERAL jsonb_populate_recordset(NULL::operations, x.rows) WITH ORDINALITY AS r`.execute(trx);
 }
 
+const DIFF_COLUMNS = [
+  'network',
+  'level',
+  'timestamp',
+  'protocol_id',
+  'operation_id',
+  'ptr',
+  'contract',
+  'key',
+  'key_hash',
+  'value',
+];
+
 /** Big-map diffs of consecutive blocks in one statement, in order (their ids follow the row order). */
 async function insertDiffs(
   trx: Trx,
   network: string,
-  items: Array<{ b: BlockContext; ids: number[]; rows: readonly object[] }>,
+  items: RowsOf<BigMapDiffRow>,
+  copy: boolean,
 ): Promise<void> {
   if (!items.some((i) => i.rows.length > 0)) return;
+  if (copy) {
+    const lines: string[] = [];
+    for (const { b, ids, rows } of items) {
+      const head = blockColumns(network, b);
+      for (const r of rows)
+        lines.push(
+          `${head}\t${ids[r.op]!}\t${r.ptr}\t${copyValue(r.contract)}\t${copyValue(r.key)}\t${copyValue(r.key_hash)}\t${copyValue(r.value)}`,
+        );
+    }
+    await copyRows(trx, 'big_map_diffs', DIFF_COLUMNS, lines.join('\n') + '\n');
+    return;
+  }
   await sql`INSERT INTO big_map_diffs (network, level, timestamp, protocol_id, operation_id, ptr, contract, key, key_hash, value)
     SELECT ${network}, x.level, x.timestamp, x.protocol_id, (x.ids->>r.op)::bigint, r.ptr, r.contract, r.key, r.key_hash, r.value
     FROM jsonb_to_recordset(${blocksJson(items)}) AS x(level integer, timestamp timestamptz, protocol_id integer, ids jsonb, rows jsonb)
@@ -158,10 +207,12 @@ export async function writeBlocksData(trx: Trx, blocks: BlockDataWrite[]): Promi
     at += d.operations.length;
   }
   const network = blocks[0]!.b.network;
+  const copy = await canCopy(trx);
   await insertOperations(
     trx,
     network,
     blocks.map(({ b, d }, i) => ({ b, ids: opIds[i]!, rows: d.operations })),
+    copy,
   );
   const mergeDiffs = !blocks.some(({ d }) => hasCopies(d));
   if (mergeDiffs) {
@@ -169,9 +220,10 @@ export async function writeBlocksData(trx: Trx, blocks: BlockDataWrite[]): Promi
       trx,
       network,
       blocks.map(({ b, d }, i) => ({ b, ids: opIds[i]!, rows: d.bigMapDiffs })),
+      copy,
     );
   }
-  for (const [i, { b, d }] of blocks.entries()) await writeBlockRest(trx, b, d, opIds[i]!, !mergeDiffs);
+  for (const [i, { b, d }] of blocks.entries()) await writeBlockRest(trx, b, d, opIds[i]!, !mergeDiffs, copy);
 }
 
 /** Stores one block's data (operations included) inside the block's transaction. */
@@ -186,6 +238,7 @@ async function writeBlockRest(
   d: BlockData,
   opIds: number[],
   withDiffs: boolean,
+  copy: boolean,
 ): Promise<void> {
   const { network, level } = b;
   const ts = b.timestamp.toISOString();
@@ -243,7 +296,7 @@ async function writeBlockRest(
       trx,
     );
   }
-  if (withDiffs) await insertDiffs(trx, network, [{ b, ids: opIds, rows: d.bigMapDiffs }]);
+  if (withDiffs) await insertDiffs(trx, network, [{ b, ids: opIds, rows: d.bigMapDiffs }], copy);
   const removed = d.bigMapActions.filter((a) => a.action === 'remove').map((a) => a.source_ptr!);
   if (d.bigMapDiffs.length > 0 || removed.length > 0 || copySource.size > 0)
     await writeStates(trx, b, removed);
