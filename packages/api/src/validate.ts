@@ -50,3 +50,11 @@ export function requireAddress(value: string, re: RegExp, what: string, status =
 export function jsonString(reply: FastifyReply, text: string): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(text));
 }
+
+/**
+ * Answers a JSON text already in the route's response shape (built by PostgreSQL for hot reads): sent as it
+ * is, without the response schema's serialiser.
+ */
+export function rawJson(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(json);
+}

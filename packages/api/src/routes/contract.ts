@@ -11,7 +11,7 @@ import {
   TicketUpdate,
 } from '@michelscope/api-types';
 import {
-  accountOperationGroups,
+  accountOperationGroupsJson,
   constantsOfContract,
   contractEvents,
   getContract,
@@ -34,6 +34,7 @@ import {
   AddressParams,
   CONTRACT_RE,
   jsonString,
+  rawJson,
   PAGE_SIZE,
   Paging,
   pageSize,
@@ -110,13 +111,14 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
         response: { 200: Type.Array(OPGResponse), ...E },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { network, address } = request.params;
       requireNetwork(ctx, network);
       requireAddress(address, ADDRESS_RE, 'address', 404);
       const { last_id } = request.query;
-      // the account's existence comes with the window (one statement): unknown → 404
-      const { known, rows } = await accountOperationGroups(
+      // the account's existence comes with the window (one statement): unknown → 404; the page is the JSON
+      // text PostgreSQL builds in the answer's shape (OPGResponse), sent as it is
+      const { known, json } = await accountOperationGroupsJson(
         ctx.db,
         network,
         address,
@@ -124,20 +126,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
         last_id || undefined,
       );
       if (!known) throw new HttpError(404, 'not found');
-      return rows.map((r) => ({
-        last_id: r.last_id,
-        content_index: r.content_index,
-        counter: r.counter,
-        level: r.level,
-        total_cost: r.total_cost,
-        flow: r.flow,
-        internals: r.internals,
-        hash: r.hash ?? '',
-        entrypoint: r.entrypoint,
-        timestamp: formatTime(r.timestamp),
-        status: r.status,
-        kind: r.kind,
-      }));
+      return rawJson(reply, json);
     },
   );
 

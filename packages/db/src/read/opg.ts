@@ -32,8 +32,6 @@ const KIND_ORDER = [
 ];
 /** Rows of one account looked at per page at the most (the reference's 1000-row window). */
 const WINDOW = 1000;
-/** The first, small window tried: enough for a page unless groups hold many of the account's rows. */
-const FIRST_WINDOW = 40;
 
 /**
  * Operation groups `(hash, counter)` an account took part in, newest first, keyset-paged by `last_id`
@@ -41,10 +39,6 @@ const FIRST_WINDOW = 40;
  * `status` is the worst status of the account's rows, `kind` the first by the reference's kind order,
  * `flow` = Σ(−amount where the account is the source, +amount otherwise) over the group,
  * `internals` = internal rows of the group, `total_cost` = Σ fee + Σ burned.
- *
- * The account's newest rows are read in a window of 40 first: the rows of a group are written together
- * (consecutive ids), so when that window holds more than `size` groups the first `size` are complete and
- * the answer is the one the 1000-row window gives; otherwise the query runs again with 1000 rows.
  */
 export async function operationGroups(
   db: Db,
@@ -67,153 +61,88 @@ export async function accountOperationGroups(
   size: number,
   lastId?: number,
 ): Promise<{ known: boolean; rows: OpgRow[] }> {
-  const first = await groupsInWindow(db, network, address, size, lastId, Math.max(FIRST_WINDOW, size * 4));
-  if (first.complete) return { known: first.known, rows: first.rows };
-  const full = await groupsInWindow(db, network, address, size, lastId, WINDOW);
-  return { known: full.known, rows: full.rows };
+  const { known, json } = await accountOperationGroupsJson(db, network, address, size, lastId);
+  const rows = (
+    JSON.parse(json) as Array<Omit<OpgRow, 'timestamp' | 'hash'> & { hash: string; timestamp: string }>
+  ).map((r) => ({ ...r, hash: r.hash === '' ? null : r.hash, timestamp: new Date(r.timestamp) }));
+  return { known, rows };
 }
 
-/** A row of the account's window (the columns a group's summary needs). */
-interface WindowRow {
-  id: number;
-  hash: string | null;
-  counter: number | null;
-  level: number;
-  /** epoch milliseconds */
-  timestamp: number;
-  content_index: number;
-  status: string;
-  kind: string;
-  entrypoint: string | null;
-}
-
-const NOT_COUNTED = ['endorsement', 'attestation', 'preendorsement', 'preattestation'];
-const rank = (list: readonly string[], v: string, none: number) => {
-  const i = list.indexOf(v);
-  return i < 0 ? none : i + 1;
-};
-
-const SUMS = `sum(CASE WHEN o.source = $2 THEN -o.amount ELSE o.amount END)::text AS flow,
-  count(*) FILTER (WHERE o.internal) AS internals, (sum(o.fee) + sum(o.burned))::text AS total_cost`;
-const COUNTED = `o.kind NOT IN (${NOT_COUNTED.map((k) => `'${k}'`).join(', ')})`;
-/** Columns of a window row; timestamps as epoch milliseconds (a number, no date parsing per row). */
-const COLUMNS = `id, hash, counter, level, (extract(epoch FROM timestamp) * 1000)::float8 AS timestamp,
-  content_index, status, kind, entrypoint`;
-
-/** A row of {@link pageQuery}: `w` a window row, `t` the totals of a group, `a` the account exists. */
-type PageRow = Omit<WindowRow, 'id'> &
-  Totals & { row: 'w' | 't' | 'a'; id: number | null; hash: string | null; level: number | null };
-
 /**
- * One statement for a page: the account's newest $4 rows as source or as destination (two index ranges, ids
- * below $3; a row with the account on both sides comes from the first), the totals over all the rows of the page's groups (the window's first $5 groups by their
- * smallest id: hashed groups by hash and counter, hashless protocol-made ones by level and counter), and a
- * row telling whether the account has a row in `accounts`. Grouping the rows into the page is done in Node
- * from the window rows; the groups chosen here for totals are the same ones by construction. The totals are
- * read per hash (index on hash) and per level (index on level) in lateral subqueries: a hashless group never
- * makes the plan scan every hashless row of the network.
+ * {@link accountOperationGroups} with the page as the JSON text of the API's answer (`GET
+ * /contract/{network}/{address}/opg`: an array of `OPGResponse`, fields in its order, `hash` '' for a
+ * hashless group, timestamps as `formatTime` writes them), built by PostgreSQL: the route sends it as it
+ * is, without reading the window's rows into objects, grouping them and serialising the page (half of the
+ * route's Node CPU, bench/RESULTS.md "API").
+ *
+ * The account's newest rows are read in a small window first (2 × size + 2: a page unless the account's
+ * groups hold more than two of its rows each), then 200, then the reference's 1000: the rows of a group are
+ * written together (consecutive ids), so when a window holds more than `size` groups the first `size` are
+ * complete and the answer is the one the 1000-row window gives.
  */
-const pageQuery = preparedQuery<PageRow>(`
-  WITH w AS (
-    (SELECT ${COLUMNS} FROM operations WHERE network = $1 AND source = $2 AND id < $3 ORDER BY id DESC LIMIT $4)
-    UNION ALL
-    (SELECT ${COLUMNS} FROM operations
-      WHERE network = $1 AND destination = $2 AND id < $3 AND source IS DISTINCT FROM $2
-      ORDER BY id DESC LIMIT $4)
-    ORDER BY id DESC LIMIT $4
-  ), g AS (
-    SELECT hash, counter, min(level) AS level FROM w GROUP BY hash, counter ORDER BY min(id) DESC LIMIT $5
-  )
-  SELECT 'w' AS row, id, hash, counter, level, timestamp, content_index, status, kind, entrypoint,
-    NULL::text AS flow, NULL::bigint AS internals, NULL::text AS total_cost FROM w
-  UNION ALL
-  SELECT 't', NULL, h.hash, t.counter, NULL, NULL, NULL, NULL, NULL, NULL, t.flow, t.internals, t.total_cost
-  FROM (SELECT DISTINCT hash FROM g WHERE hash IS NOT NULL) h CROSS JOIN LATERAL (
-    SELECT o.counter, ${SUMS} FROM operations o
-    WHERE o.network = $1 AND o.hash = h.hash AND ${COUNTED} GROUP BY o.counter) t
-  UNION ALL
-  SELECT 't', NULL, NULL, t.counter, l.level, NULL, NULL, NULL, NULL, NULL, t.flow, t.internals, t.total_cost
-  FROM (SELECT DISTINCT level FROM g WHERE hash IS NULL) l CROSS JOIN LATERAL (
-    SELECT o.counter, ${SUMS} FROM operations o
-    WHERE o.network = $1 AND o.level = l.level AND o.hash IS NULL AND ${COUNTED} GROUP BY o.counter) t
-  UNION ALL
-  SELECT 'a', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM accounts
-  WHERE network = $1 AND address = $2`);
-
-/**
- * One page from the account's newest `window` rows, read in one statement ({@link pageQuery}), a named
- * prepared statement planned once per connection (read/prepared.ts): planning the statement each time cost
- * PostgreSQL more than running it (bench/RESULTS.md, API).
- */
-async function groupsInWindow(
+export async function accountOperationGroupsJson(
   db: Db,
   network: string,
   address: string,
   size: number,
-  lastId: number | undefined,
-  window: number,
-): Promise<{ rows: OpgRow[]; complete: boolean; known: boolean }> {
-  const all = await pageQuery(db, [network, address, lastId ?? Number.MAX_SAFE_INTEGER, window, size]);
-  let known = false;
-  const win: WindowRow[] = [];
-  const totalsOf = new Map<string, Totals>();
-  for (const r of all) {
-    if (r.row === 'w') win.push({ ...r, id: Number(r.id), level: Number(r.level) });
-    else if (r.row === 't') totalsOf.set(totalsKey(r.hash, r.counter, r.level), r);
-    else known = true;
+  lastId?: number,
+): Promise<{ known: boolean; json: string }> {
+  for (const window of [size * 2 + 2, 200, WINDOW]) {
+    if (window > WINDOW) continue;
+    const [r] = await pageQuery(db, [network, address, lastId ?? Number.MAX_SAFE_INTEGER, window, size]);
+    if (r!.complete || window === WINDOW) return { known: r!.known, json: r!.json };
   }
-  win.sort((a, b) => a.id - b.id);
-
-  // groups (hash, counter) of the window, rows in id order, newest group (by its smallest id) first
-  const groups = new Map<string, WindowRow[]>();
-  for (const r of win) {
-    const k = `${r.hash ?? ''}\u0000${r.counter ?? ''}`;
-    const g = groups.get(k);
-    if (g) g.push(r);
-    else groups.set(k, [r]);
-  }
-  const page = [...groups.values()].sort((a, b) => b[0]!.id - a[0]!.id).slice(0, size + 1);
-  const complete = page.length > size || win.length < window;
-  const shown = page.slice(0, size);
-  const rows = shown.map((g) => {
-    const first = g[0]!;
-    let status = 0;
-    let kind = 101;
-    for (const r of g) {
-      status = Math.max(status, rank(STATUS_ORDER, r.status, 5));
-      kind = Math.min(kind, rank(KIND_ORDER, r.kind, 100));
-    }
-    const level = Math.min(...g.map((r) => r.level));
-    const t = totalsOf.get(totalsKey(first.hash, first.counter, level)) ?? NO_TOTALS;
-    return {
-      last_id: first.id,
-      hash: first.hash ?? null,
-      counter: Number(first.counter ?? 0),
-      level,
-      timestamp: new Date(Math.min(...g.map((r) => Number(r.timestamp)))),
-      content_index: Math.min(...g.map((r) => r.content_index)),
-      status: STATUS_ORDER[status - 1] ?? 'applied',
-      kind: KIND_ORDER[kind - 1] ?? first.kind,
-      entrypoint: g
-        .map((r) => r.entrypoint)
-        .filter((e): e is string => e !== null)
-        .join(','),
-      flow: Number(t.flow),
-      internals: Number(t.internals),
-      total_cost: Number(t.total_cost),
-    };
-  });
-  return { rows, complete, known };
+  throw new Error('unreachable');
 }
 
-interface Totals {
-  flow: string;
-  internals: number;
-  total_cost: string;
-}
+const STATUSES = `'{${STATUS_ORDER.join(',')}}'::text[]`;
+const KINDS = `'{${KIND_ORDER.join(',')}}'::text[]`;
+const NOT_COUNTED = ['endorsement', 'attestation', 'preendorsement', 'preattestation'];
+const COUNTED = `o.kind NOT IN (${NOT_COUNTED.map((k) => `'${k}'`).join(', ')})`;
+const SUMS = `sum(CASE WHEN o.source = $2 THEN -o.amount ELSE o.amount END) AS flow,
+  count(*) FILTER (WHERE o.internal) AS internals, sum(o.fee) + sum(o.burned) AS total_cost`;
+/** The account's newest $4 rows below id $3 as source or as destination (a row on both sides once). */
+const WINDOW_ROWS = ['source = $2', 'destination = $2 AND source IS DISTINCT FROM $2']
+  .map(
+    (side) => `(SELECT id, hash, counter, level, timestamp, content_index, status, kind, entrypoint
+      FROM operations WHERE network = $1 AND ${side} AND id < $3 ORDER BY id DESC LIMIT $4)`,
+  )
+  .join(' UNION ALL ');
 
-const NO_TOTALS: Totals = { flow: '0', internals: 0, total_cost: '0' };
-
-/** Key of a group's totals: hash and counter, or for a hashless group its (smallest) level and counter. */
-const totalsKey = (hash: string | null, counter: unknown, level: unknown) =>
-  `${hash ?? `@${String(level)}`}\u0000${counter === null || counter === undefined ? '' : Number(counter)}`;
+/**
+ * One statement for a page, a named prepared statement planned once per connection (read/prepared.ts):
+ * the window (two index ranges), its groups (rows in id order within a group: the sorted subquery feeds
+ * the aggregates in that order), the first $5 groups by their smallest id with their totals over all the
+ * rows of the group (hashed groups by hash and counter on the hash index, hashless protocol-made ones by
+ * level and counter on the level index), as JSON; `complete` tells whether the window held more than $5
+ * groups (or every row of the account), `known` whether the account has a row in `accounts`.
+ */
+const pageQuery = preparedQuery<{ complete: boolean; known: boolean; json: string }>(`
+  WITH w AS (${WINDOW_ROWS} ORDER BY id DESC LIMIT $4),
+  g AS (
+    SELECT hash, counter, min(id) AS last_id, min(level) AS level, min(timestamp) AS ts,
+      min(content_index) AS content_index, max(coalesce(array_position(${STATUSES}, status), 5)) AS status,
+      min(coalesce(array_position(${KINDS}, kind), 100)) AS kind, (array_agg(kind))[1] AS first_kind,
+      coalesce(string_agg(entrypoint, ','), '') AS entrypoint
+    FROM (SELECT * FROM w ORDER BY hash, counter, id) r GROUP BY hash, counter
+  ), p AS (
+    SELECT g.last_id, g.content_index, coalesce(g.counter, 0) AS counter, g.level,
+      coalesce(coalesce(h.total_cost, l.total_cost), 0) AS total_cost, coalesce(coalesce(h.flow, l.flow), 0) AS flow,
+      coalesce(coalesce(h.internals, l.internals), 0) AS internals, coalesce(g.hash, '') AS hash, g.entrypoint,
+      replace(to_char(g.ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), '.000Z', 'Z') AS timestamp,
+      coalesce((${STATUSES})[g.status], 'applied') AS status, coalesce((${KINDS})[g.kind], g.first_kind) AS kind
+    FROM (SELECT * FROM g ORDER BY last_id DESC LIMIT $5) g
+    LEFT JOIN LATERAL (
+      SELECT ${SUMS} FROM operations o
+      WHERE g.hash IS NOT NULL AND o.network = $1 AND o.hash = g.hash
+        AND (o.counter = g.counter OR (o.counter IS NULL AND g.counter IS NULL)) AND ${COUNTED}
+    ) h ON g.hash IS NOT NULL
+    LEFT JOIN LATERAL (
+      SELECT ${SUMS} FROM operations o
+      WHERE g.hash IS NULL AND o.network = $1 AND o.level = g.level AND (o.hash IS NULL) IS TRUE
+        AND (o.counter = g.counter OR (o.counter IS NULL AND g.counter IS NULL)) AND ${COUNTED}
+    ) l ON g.hash IS NULL
+  )
+  SELECT (SELECT count(*) FROM g) > $5 OR (SELECT count(*) FROM w) < $4 AS complete,
+    EXISTS (SELECT 1 FROM accounts WHERE network = $1 AND address = $2) AS known,
+    '[' || coalesce((SELECT string_agg(row_to_json(p)::text, ',' ORDER BY last_id DESC) FROM p), '') || ']' AS json`);
