@@ -60,54 +60,73 @@ export function denseNode(blocks: number, perBlock: number): { node: FakeNode; d
   return { node, distinctGroups: groups.length };
 }
 
+/** The fake node's HTTP server (a worker thread; CommonJS text for `new Worker(…, { eval: true })`). */
+const SERVER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { createServer } = require('node:http');
+const blocks = new Map(workerData.blocks);
+const headers = new Map(workerData.headers);
+const constants = workerData.constants;
+const server = createServer((req, res) => {
+  const m = /^\\/chains\\/main\\/blocks\\/(\\w+)(\\/header|\\/context\\/constants)?$/.exec(req.url || '');
+  const body = !m ? undefined : m[2] === '/header' ? headers.get(m[1]) : m[2] ? constants : blocks.get(m[1]);
+  if (!body) {
+    res.writeHead(404, { 'content-type': 'application/json' }).end('[]');
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
+});
+// PGlite runs in the indexer's thread and can hold it for seconds: keep idle connections open (Node's
+// default 5 s closes them under a request the indexer is sending: ECONNRESET).
+server.keepAliveTimeout = 600000;
+server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
+parentPort.on('message', () => {
+  server.closeAllConnections();
+  server.close(() => parentPort.postMessage('stopped'));
+});
+`;
+
 /**
- * Serves a FakeNode's blocks from JSON texts serialised once before the run (node:http, no framework),
- * so that a benchmark measures the indexer, not the node producing 2 MB of JSON per block in the same
- * process (a real node is another process with its own cores).
+ * Serves a FakeNode's blocks from JSON texts serialised once before the run (node:http, no framework) in
+ * a worker thread, so that a benchmark measures the indexer, not the node producing 2 MB of JSON per block
+ * in the same process, nor the node's sending on the indexer's thread (a real node is another process
+ * with its own thread; the worker's CPU time still counts in the process's).
  */
 export async function servePrepared(node: FakeNode): Promise<{ url: string; stop(): Promise<void> }> {
-  const { createServer } = await import('node:http');
+  const { Worker } = await import('node:worker_threads');
   const { constantsFor } = await import('../packages/indexer/test/fake-node');
-  const blocks = new Map<string, Buffer>();
-  const headers = new Map<string, Buffer>();
+  const blocks: Array<[string, Buffer]> = [];
+  const headers: Array<[string, Buffer]> = [];
   for (const [level, b] of node.blocks) {
-    blocks.set(String(level), Buffer.from(JSON.stringify(b)));
-    headers.set(
+    blocks.push([String(level), Buffer.from(JSON.stringify(b))]);
+    headers.push([
       String(level),
       Buffer.from(
         JSON.stringify({ protocol: b.protocol, chain_id: b.chain_id, hash: b.hash, ...(b.header as Json) }),
       ),
-    );
+    ]);
   }
-  headers.set('head', headers.get(String(node.headLevel))!);
+  headers.push(['head', headers.find(([l]) => l === String(node.headLevel))![1]]);
   const constants = Buffer.from(JSON.stringify(constantsFor(TALLINN)));
-  const server = createServer((req, res) => {
-    const m = /^\/chains\/main\/blocks\/(\w+)(\/header|\/context\/constants)?$/.exec(req.url ?? '');
-    const body = !m
-      ? undefined
-      : m[2] === '/header'
-        ? headers.get(m[1]!)
-        : m[2]
-          ? constants
-          : blocks.get(m[1]!);
-    if (!body) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end('[]');
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
+  // the blocks' own buffers move to the worker (no copy); small ones share Node's pool and are copied
+  const own = (b: Buffer) => b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
+  const worker = new Worker(SERVER, {
+    eval: true,
+    workerData: { blocks, headers, constants },
+    transferList: blocks.filter(([, b]) => own(b)).map(([, b]) => b.buffer as ArrayBuffer),
   });
-  // PGlite runs in the indexer's thread and can hold it for seconds: keep idle connections open (Node's
-  // default 5 s closes them under a request the indexer is sending: ECONNRESET).
-  server.keepAliveTimeout = 600_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  const port = await new Promise<number>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
   return {
     url: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    stop: async () => {
+      await new Promise((resolve) => {
+        worker.once('message', resolve);
+        worker.postMessage('stop');
+      });
+      await worker.terminate();
+    },
   };
 }

@@ -104,6 +104,7 @@ const { startIndexer } = (await import(
 const load0 = loadavg()[0]!;
 const cpu0 = process.cpuUsage();
 const started = performance.now();
+const elu0 = performance.eventLoopUtilization();
 const indexer = startIndexer({
   db,
   network: 'bench',
@@ -120,6 +121,7 @@ await waitFor(
 );
 const seconds = (performance.now() - started) / 1000;
 const cpu = process.cpuUsage(cpu0);
+const elu = performance.eventLoopUtilization(elu0).utilization;
 const cpuSeconds = (cpu.user + cpu.system) / 1e6;
 const status = indexer.status();
 await indexer.stop();
@@ -143,7 +145,7 @@ const diffs = await count('big_map_diffs');
 console.log(
   `${url ? 'postgresql' : pgliteDir ? 'pglite (disk)' : 'pglite (memory)'}: ${blocks} blocks × ${perBlock} groups (${distinctGroups} distinct real groups): ${ops} operations, ` +
     `${diffs} big-map diffs in ${seconds.toFixed(1)} s = ${(blocks / seconds).toFixed(2)} blocks/s, ${Math.round(ops / seconds)} operations/s; ` +
-    `indexer process CPU ${cpuSeconds.toFixed(1)} s = ${((cpuSeconds * 1000) / blocks).toFixed(1)} ms/block; ` +
+    `indexer process CPU ${cpuSeconds.toFixed(1)} s = ${((cpuSeconds * 1000) / blocks).toFixed(1)} ms/block (event loop busy ${Math.round(elu * 100)} %); ` +
     (url
       ? `PostgreSQL backends CPU ${pgCpu.toFixed(1)} s = ${((pgCpu * 1000) / blocks).toFixed(1)} ms/block; `
       : '') +
