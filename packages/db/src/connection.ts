@@ -6,7 +6,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect';
 import { usePreparedStatements } from './read/prepared';
-import { useCopy } from './write/copy';
+import { useBulkWrites } from './write/copy';
 import type { Database, Db } from './schema';
 
 export interface OpenDatabaseOptions {
@@ -74,7 +74,7 @@ async function openPostgres(url: string, schema: string | undefined, max = 10): 
   });
   pool.on('connect', (client) => {
     usePreparedStatements(client); // marked queries: named prepared statements (read/prepared.ts)
-    useCopy(client); // the writer's COPY … FROM STDIN (write/copy.ts)
+    useBulkWrites(client); // the writer's COPY and deferred statements (write/copy.ts)
   });
   // Fail fast with a clear message when the server is unreachable.
   const client = await pool.connect().catch((err: unknown) => {

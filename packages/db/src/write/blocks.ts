@@ -1,4 +1,5 @@
 import { sql, type Transaction } from 'kysely';
+import { deferred } from './copy';
 import type { Database, Db } from '../schema';
 import type { BlockData } from './block-data';
 import { revertBlockData, writeBlocksData, type BlockContext } from './chain-data';
@@ -81,7 +82,7 @@ export async function applyBlocks(db: Db, network: string, writes: BlockWrite[])
   await db.transaction().execute(async (trx) => {
     // Large values (operation storage and parameters, scripts) are TOASTed: lz4 costs a fraction of the
     // default pglz's CPU, which mostly fails to compress Micheline JSON anyway (PostgreSQL built with lz4).
-    if (lz4) await sql`SET LOCAL default_toast_compression = 'lz4'`.execute(trx);
+    if (lz4) await deferred(sql`SET LOCAL default_toast_compression = 'lz4'`).execute(trx);
     const head = await lockHead(trx, network);
     let below: { level: number; hash: string } | undefined = head;
     for (const { block } of writes) {
@@ -97,7 +98,7 @@ export async function applyBlocks(db: Db, network: string, writes: BlockWrite[])
       const protocolId = await resolveProtocol(trx, network, block, protocol);
       contexts.push({ network, level: block.level, timestamp: block.timestamp, protocolId });
     }
-    await sql`INSERT INTO blocks (network, level, hash, predecessor, timestamp, protocol_id, chain_id)
+    await deferred(sql`INSERT INTO blocks (network, level, hash, predecessor, timestamp, protocol_id, chain_id)
       SELECT ${network}, r.level, r.hash, r.predecessor, r.timestamp, r.protocol_id, r.chain_id
       FROM jsonb_to_recordset(${JSON.stringify(
         writes.map(({ block }, i) => ({
@@ -109,35 +110,19 @@ export async function applyBlocks(db: Db, network: string, writes: BlockWrite[])
           chain_id: block.chainId,
         })),
       )}::jsonb) AS r(level integer, hash text, predecessor text, timestamp timestamptz, protocol_id integer, chain_id text)
-      ORDER BY r.level`.execute(trx);
-    await trx
-      .insertInto('stats')
-      .values({ network })
-      .onConflict((oc) => oc.column('network').doNothing())
-      .execute();
+      ORDER BY r.level`).execute(trx);
+    await deferred(
+      sql`INSERT INTO stats (network) VALUES (${network}) ON CONFLICT (network) DO NOTHING`,
+    ).execute(trx);
     await writeBlocksData(
       trx,
       writes.flatMap(({ data }, i) => (data ? [{ b: contexts[i]!, d: data }] : [])),
     );
     const top = writes[writes.length - 1]!.block;
-    await trx
-      .insertInto('indexer_state')
-      .values({
-        network,
-        level: top.level,
-        hash: top.hash,
-        timestamp: top.timestamp,
-        updated_at: new Date(),
-      })
-      .onConflict((oc) =>
-        oc.column('network').doUpdateSet({
-          level: top.level,
-          hash: top.hash,
-          timestamp: top.timestamp,
-          updated_at: new Date(),
-        }),
-      )
-      .execute();
+    await deferred(sql`INSERT INTO indexer_state (network, level, hash, timestamp, updated_at)
+      VALUES (${network}, ${top.level}, ${top.hash}, ${top.timestamp}, now())
+      ON CONFLICT (network) DO UPDATE SET level = excluded.level, hash = excluded.hash, timestamp = excluded.timestamp,
+        updated_at = excluded.updated_at`).execute(trx);
   });
 }
 

@@ -4,10 +4,10 @@
  * search → metadata → stats), and reverts it. Bulk inserts go through one JSON parameter per table
  * (jsonb_populate_recordset), so a block costs a fixed number of statements whatever its size.
  */
-import { sql, type RawBuilder, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import { canCopy, copyRows, copyValue, deferred } from './copy';
 import type { Database } from '../schema';
 import type { BigMapDiffRow, BlockData, OperationRow } from './block-data';
-import { canCopy, copyRows, copyValue } from './copy';
 import { queueMetadata } from './metadata-queue';
 import { writeScriptMigration } from './script-migration';
 import { pruneSnapshots, restoreSnapshots, snapshot } from './undo';
@@ -27,9 +27,9 @@ const json = (v: unknown) => sql`${JSON.stringify(v)}::jsonb`;
 async function insert(trx: Trx, tbl: string, columns: string[], rows: object[]): Promise<void> {
   if (rows.length === 0) return;
   const cols = sql.join(columns.map((c) => sql.ref(c)));
-  await sql`INSERT INTO ${sql.table(tbl)} (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(NULL::${sql.table(tbl)}, ${json(rows)})`.execute(
-    trx,
-  );
+  await deferred(
+    sql`INSERT INTO ${sql.table(tbl)} (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(NULL::${sql.table(tbl)}, ${json(rows)})`,
+  ).execute(trx);
 }
 
 async function nextIds(trx: Trx, seq: string, n: number): Promise<number[]> {
@@ -108,6 +108,50 @@ type RowsOf<R> = Array<{ b: BlockContext; ids: number[]; rows: readonly R[] }>;
 const blockColumns = (network: string, b: BlockContext) =>
   `${copyValue(network)}\t${b.level}\t${b.timestamp.toISOString()}\t${b.protocolId}`;
 
+/** An operation's COPY columns after id and the block's columns, each after a tab. */
+function operationText(r: OperationRow): string {
+  let line = '';
+  for (const c of ROW_OP_COLUMNS) line += `\t${copyValue(r[c])}`;
+  return line;
+}
+
+/** A diff's COPY columns after its block's columns and operation id, each after a tab. */
+const diffText = (r: BigMapDiffRow): string =>
+  `\t${r.ptr}\t${copyValue(r.contract)}\t${copyValue(r.key)}\t${copyValue(r.key_hash)}\t${copyValue(r.value)}`;
+
+/** Rows already in COPY text (prepareRows), by their array in BlockData. */
+const encoded = new WeakMap<readonly object[], string[]>();
+
+function textOf<R extends object>(rows: readonly R[], encode: (r: R) => string): string[] {
+  const done = encoded.get(rows);
+  return done && done.length === rows.length ? done : rows.map(encode);
+}
+
+async function encodeInSlices<R extends object>(rows: readonly R[], encode: (r: R) => string): Promise<void> {
+  const out: string[] = [];
+  let since = performance.now();
+  for (const r of rows) {
+    out.push(encode(r));
+    if ((out.length & 15) === 0 && performance.now() - since > 2) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      since = performance.now();
+    }
+  }
+  encoded.set(rows, out);
+}
+
+/**
+ * Turns a block's operations and big-map diffs into COPY text ahead of its write, in slices of ~2 ms
+ * (PostgreSQL only, a no-op on PGlite): called by the indexer once the block is parsed, so that the
+ * writer's transaction does not hold the database idle while its rows are serialised. The rows must not
+ * change afterwards.
+ */
+export async function prepareRows(db: Kysely<Database>, d: BlockData): Promise<void> {
+  if (!(await canCopy(db))) return;
+  await encodeInSlices(d.operations, operationText);
+  await encodeInSlices(d.bigMapDiffs, diffText);
+}
+
 /** Operations of consecutive blocks in one statement, in order, with the ids allocated for them. */
 async function insertOperations(
   trx: Trx,
@@ -120,11 +164,7 @@ async function insertOperations(
     const lines: string[] = [];
     for (const { b, ids, rows } of items) {
       const head = blockColumns(network, b);
-      for (const [i, r] of rows.entries()) {
-        let line = `${ids[i]!}\t${head}`;
-        for (const c of ROW_OP_COLUMNS) line += `\t${copyValue(r[c])}`;
-        lines.push(line);
-      }
+      for (const [i, text] of textOf(rows, operationText).entries()) lines.push(`${ids[i]!}\t${head}${text}`);
     }
     await copyRows(trx, 'operations', OP_COLUMNS, lines.join('\n') + '\n');
     return;
@@ -138,10 +178,10 @@ async function insertOperations(
           ? sql`x.${sql.ref(c)}`
           : sql`r.${sql.ref(c)}`,
   );
-  await sql`INSERT INTO operations (${sql.join(OP_COLUMNS.map((c) => sql.ref(c)))})
+  await deferred(sql`INSERT INTO operations (${sql.join(OP_COLUMNS.map((c) => sql.ref(c)))})
     SELECT ${sql.join(select)}
     FROM jsonb_to_recordset(${blocksJson(items)}) AS x(level integer, timestamp timestamptz, protocol_id integer, ids jsonb, rows jsonb)
-    CROSS JOIN LATERAL jsonb_populate_recordset(NULL::operations, x.rows) WITH ORDINALITY AS r`.execute(trx);
+    CROSS JOIN LATERAL jsonb_populate_recordset(NULL::operations, x.rows) WITH ORDINALITY AS r`).execute(trx);
 }
 
 const DIFF_COLUMNS = [
@@ -169,18 +209,16 @@ async function insertDiffs(
     const lines: string[] = [];
     for (const { b, ids, rows } of items) {
       const head = blockColumns(network, b);
-      for (const r of rows)
-        lines.push(
-          `${head}\t${ids[r.op]!}\t${r.ptr}\t${copyValue(r.contract)}\t${copyValue(r.key)}\t${copyValue(r.key_hash)}\t${copyValue(r.value)}`,
-        );
+      const texts = textOf(rows, diffText);
+      for (const [i, r] of rows.entries()) lines.push(`${head}\t${ids[r.op]!}${texts[i]!}`);
     }
     await copyRows(trx, 'big_map_diffs', DIFF_COLUMNS, lines.join('\n') + '\n');
     return;
   }
-  await sql`INSERT INTO big_map_diffs (network, level, timestamp, protocol_id, operation_id, ptr, contract, key, key_hash, value)
+  await deferred(sql`INSERT INTO big_map_diffs (network, level, timestamp, protocol_id, operation_id, ptr, contract, key, key_hash, value)
     SELECT ${network}, x.level, x.timestamp, x.protocol_id, (x.ids->>r.op)::bigint, r.ptr, r.contract, r.key, r.key_hash, r.value
     FROM jsonb_to_recordset(${blocksJson(items)}) AS x(level integer, timestamp timestamptz, protocol_id integer, ids jsonb, rows jsonb)
-    CROSS JOIN LATERAL jsonb_to_recordset(x.rows) AS r(op integer, ptr bigint, contract text, key jsonb, key_hash text, value jsonb)`.execute(
+    CROSS JOIN LATERAL jsonb_to_recordset(x.rows) AS r(op integer, ptr bigint, contract text, key jsonb, key_hash text, value jsonb)`).execute(
     trx,
   );
 }
@@ -251,7 +289,7 @@ async function writeBlockRest(
   if (d.accounts.length > 0) {
     const addrs = d.accounts.map((a) => a.address);
     await snapshot(trx, network, level, 'accounts', sql`t.address = ANY(${addrs}::text[])`);
-    await sql`INSERT INTO accounts (network, address, type, level, last_action, operations_count, events_count, migrations_count, ticket_updates_count)
+    await deferred(sql`INSERT INTO accounts (network, address, type, level, last_action, operations_count, events_count, migrations_count, ticket_updates_count)
       SELECT ${network}, r.address, r.type, ${level}, ${ts}::timestamptz, r.operations_count, r.events_count, r.migrations_count, r.ticket_updates_count
       FROM jsonb_to_recordset(${json(d.accounts)}) AS r(address text, type text, operations_count bigint, events_count bigint, migrations_count bigint, ticket_updates_count bigint)
       ON CONFLICT (network, address) DO UPDATE SET
@@ -260,7 +298,7 @@ async function writeBlockRest(
         migrations_count = accounts.migrations_count + excluded.migrations_count,
         ticket_updates_count = accounts.ticket_updates_count + excluded.ticket_updates_count,
         last_action = excluded.last_action,
-        type = CASE WHEN accounts.type = 'ghost' THEN excluded.type ELSE accounts.type END`.execute(trx);
+        type = CASE WHEN accounts.type = 'ghost' THEN excluded.type ELSE accounts.type END`).execute(trx);
   }
 
   const opId = (i: number | null) => (i === null ? null : opIds[i]!);
@@ -275,12 +313,12 @@ async function writeBlockRest(
       operation_id: opId(m.op),
       source_ptr: copySource.get(m.ptr) ?? null,
     }));
-    await sql`INSERT INTO big_maps (network, ptr, contract, key_type, value_type, level, timestamp, operation_id, name)
+    await deferred(sql`INSERT INTO big_maps (network, ptr, contract, key_type, value_type, level, timestamp, operation_id, name)
       SELECT ${network}, r.ptr, r.contract, COALESCE(r.key_type, s.key_type, '{"prim":"unknown"}'), COALESCE(r.value_type, s.value_type, '{"prim":"unknown"}'),
         ${level}, ${ts}::timestamptz, r.operation_id, COALESCE(r.name, s.name)
       FROM jsonb_to_recordset(${json(rows)}) AS r(ptr bigint, contract text, key_type jsonb, value_type jsonb, operation_id bigint, name text, source_ptr bigint)
       LEFT JOIN big_maps s ON s.network = ${network} AND s.ptr = r.source_ptr
-      ON CONFLICT (network, ptr) DO NOTHING`.execute(trx);
+      ON CONFLICT (network, ptr) DO NOTHING`).execute(trx);
   }
   await insert(
     trx,
@@ -290,9 +328,9 @@ async function writeBlockRest(
   );
   for (const a of d.bigMapActions) {
     if (a.action !== 'copy' || a.source_ptr === null || a.source_ptr < 0) continue;
-    await sql`INSERT INTO big_map_diffs (network, operation_id, level, timestamp, protocol_id, ptr, contract, key, key_hash, value)
+    await deferred(sql`INSERT INTO big_map_diffs (network, operation_id, level, timestamp, protocol_id, ptr, contract, key, key_hash, value)
       SELECT network, ${opId(a.op)}, ${level}, ${ts}::timestamptz, ${b.protocolId}, ${a.destination_ptr}, ${a.address}, key, key_hash, value
-      FROM big_map_states WHERE network = ${network} AND ptr = ${a.source_ptr} AND NOT removed ORDER BY id`.execute(
+      FROM big_map_states WHERE network = ${network} AND ptr = ${a.source_ptr} AND NOT removed ORDER BY id`).execute(
       trx,
     );
   }
@@ -303,21 +341,21 @@ async function writeBlockRest(
 
   // scripts and contracts
   if (d.scripts.length > 0) {
-    await sql`INSERT INTO scripts (network, hash, level, code, parameter, storage, views, entrypoints, fail_strings, annotations, hardcoded, constants, tags)
+    await deferred(sql`INSERT INTO scripts (network, hash, level, code, parameter, storage, views, entrypoints, fail_strings, annotations, hardcoded, constants, tags)
       SELECT ${network}, r.hash, ${level}, r.code, r.parameter, r.storage, r.views, r.entrypoints, r.fail_strings, r.annotations, r.hardcoded, r.constants, r.tags
       FROM jsonb_populate_recordset(NULL::scripts, ${json(d.scripts)}) r
-      ON CONFLICT (network, hash) DO NOTHING`.execute(trx);
-    await sql`INSERT INTO script_constants (network, script_id, constant_address)
+      ON CONFLICT (network, hash) DO NOTHING`).execute(trx);
+    await deferred(sql`INSERT INTO script_constants (network, script_id, constant_address)
       SELECT ${network}, s.id, c FROM scripts s, unnest(s.constants) c WHERE s.network = ${network} AND s.level = ${level}
-      ON CONFLICT DO NOTHING`.execute(trx);
+      ON CONFLICT DO NOTHING`).execute(trx);
   }
   if (d.contracts.length > 0) {
-    await sql`INSERT INTO contracts (network, address, level, timestamp, manager, delegate, script_id, script_hash, tags, operation_id)
+    await deferred(sql`INSERT INTO contracts (network, address, level, timestamp, manager, delegate, script_id, script_hash, tags, operation_id)
       SELECT ${network}, r.address, ${level}, ${ts}::timestamptz, r.manager, r.delegate, s.id, r.script_hash, r.tags, r.operation_id
       FROM jsonb_to_recordset(${json(d.contracts.map((c) => ({ ...c, operation_id: opId(c.op) })))})
         AS r(address text, manager text, delegate text, script_hash text, tags integer, operation_id bigint)
       JOIN scripts s ON s.network = ${network} AND s.hash = r.script_hash
-      ON CONFLICT (network, address) DO NOTHING`.execute(trx);
+      ON CONFLICT (network, address) DO NOTHING`).execute(trx);
   }
 
   // global constants, tickets, rollups, migrations, search documents
@@ -352,9 +390,9 @@ async function writeBlockRest(
     d.migrations.map((m) => ({ ...m, ...base, protocol_id: b.protocolId, operation_id: opId(m.op) })),
   );
   if (d.searchDocuments.length > 0) {
-    await sql`INSERT INTO search_documents (network, kind, key, level, title, body)
+    await deferred(sql`INSERT INTO search_documents (network, kind, key, level, title, body)
       SELECT ${network}, r.kind, r.key, ${level}, r.title, r.body FROM jsonb_to_recordset(${json(d.searchDocuments)}) AS r(kind text, key text, title text, body text)
-      ON CONFLICT (network, kind, key) DO NOTHING`.execute(trx);
+      ON CONFLICT (network, kind, key) DO NOTHING`).execute(trx);
   }
   if (d.bigMapDiffs.length > 0) await queueMetadata(trx, b);
   await writeStats(trx, b, d);
@@ -376,7 +414,7 @@ async function writeStates(trx: Trx, b: BlockContext, removedPtrs: number[]): Pr
     'big_map_states',
     sql`((t.ptr, t.key_hash) IN (SELECT ptr, key_hash FROM big_map_diffs WHERE network = ${network} AND level = ${level}) OR t.ptr = ANY(${removedPtrs}::bigint[]))`,
   );
-  await sql`INSERT INTO big_map_states (network, ptr, key_hash, contract, key, value, removed, last_update_level, last_update_time, count, level)
+  await deferred(sql`INSERT INTO big_map_states (network, ptr, key_hash, contract, key, value, removed, last_update_level, last_update_time, count, level)
     SELECT DISTINCT ON (ptr, key_hash, contract) network, ptr, key_hash, contract, key, value, value IS NULL, level, timestamp, 0, level
     FROM big_map_diffs WHERE network = ${network} AND level = ${level}
     ORDER BY ptr, key_hash, contract, id DESC
@@ -384,10 +422,10 @@ async function writeStates(trx: Trx, b: BlockContext, removedPtrs: number[]): Pr
       value = CASE WHEN excluded.removed THEN big_map_states.value ELSE excluded.value END,
       removed = excluded.removed,
       last_update_level = excluded.last_update_level, last_update_time = excluded.last_update_time,
-      count = big_map_states.count + 1`.execute(trx);
+      count = big_map_states.count + 1`).execute(trx);
   if (removedPtrs.length > 0) {
-    await sql`UPDATE big_map_states SET removed = true, last_update_level = ${level}, last_update_time = ${b.timestamp.toISOString()}::timestamptz
-      WHERE network = ${network} AND ptr = ANY(${removedPtrs}::bigint[])`.execute(trx);
+    await deferred(sql`UPDATE big_map_states SET removed = true, last_update_level = ${level}, last_update_time = ${b.timestamp.toISOString()}::timestamptz
+      WHERE network = ${network} AND ptr = ANY(${removedPtrs}::bigint[])`).execute(trx);
   }
 }
 
@@ -403,19 +441,19 @@ async function writeTickets(
   const counts = new Map<string, number>();
   for (const u of d.ticketUpdates) counts.set(u.ticket_hash, (counts.get(u.ticket_hash) ?? 0) + 1);
   await snapshot(trx, network, level, 'tickets', sql`t.hash = ANY(${hashes}::text[])`);
-  await sql`INSERT INTO tickets (network, hash, ticketer, content_type, content, level, updates_count)
+  await deferred(sql`INSERT INTO tickets (network, hash, ticketer, content_type, content, level, updates_count)
     SELECT ${network}, r.hash, r.ticketer, r.content_type, r.content, ${level}, r.updates_count
     FROM jsonb_to_recordset(${json(d.tickets.map((t) => ({ ...t, updates_count: counts.get(t.hash) ?? 0 })))})
       AS r(hash text, ticketer text, content_type jsonb, content jsonb, updates_count bigint)
-    ON CONFLICT (network, hash) DO UPDATE SET updates_count = tickets.updates_count + excluded.updates_count`.execute(
+    ON CONFLICT (network, hash) DO UPDATE SET updates_count = tickets.updates_count + excluded.updates_count`).execute(
     trx,
   );
   if (d.ticketUpdates.length === 0) return;
   const rows = d.ticketUpdates.map((u, n) => ({ ...u, n, operation_id: opId(u.op) }));
-  await sql`INSERT INTO ticket_updates (network, operation_id, level, timestamp, ticket_id, account, amount)
+  await deferred(sql`INSERT INTO ticket_updates (network, operation_id, level, timestamp, ticket_id, account, amount)
     SELECT ${network}, r.operation_id, ${level}, ${b.timestamp.toISOString()}::timestamptz, t.id, r.account, r.amount
     FROM jsonb_to_recordset(${json(rows)}) AS r(operation_id bigint, ticket_hash text, account text, amount numeric, n bigint)
-    JOIN tickets t ON t.network = ${network} AND t.hash = r.ticket_hash ORDER BY r.n`.execute(trx);
+    JOIN tickets t ON t.network = ${network} AND t.hash = r.ticket_hash ORDER BY r.n`).execute(trx);
   await snapshot(
     trx,
     network,
@@ -423,9 +461,9 @@ async function writeTickets(
     'ticket_balances',
     sql`(t.ticket_id, t.account) IN (SELECT ticket_id, account FROM ticket_updates WHERE network = ${network} AND level = ${level})`,
   );
-  await sql`INSERT INTO ticket_balances (network, ticket_id, account, amount, level)
+  await deferred(sql`INSERT INTO ticket_balances (network, ticket_id, account, amount, level)
     SELECT ${network}, ticket_id, account, sum(amount), ${level} FROM ticket_updates WHERE network = ${network} AND level = ${level} GROUP BY ticket_id, account
-    ON CONFLICT (network, ticket_id, account) DO UPDATE SET amount = ticket_balances.amount + excluded.amount`.execute(
+    ON CONFLICT (network, ticket_id, account) DO UPDATE SET amount = ticket_balances.amount + excluded.amount`).execute(
     trx,
   );
 }
@@ -450,7 +488,7 @@ async function writeStats(trx: Trx, b: BlockContext, d: BlockData): Promise<void
   await snapshot(trx, network, level, 'stats', sql`true`);
   if (Object.values(deltas).some((v) => v > 0)) {
     const sets = sql.join(Object.entries(deltas).map(([k, v]) => sql`${sql.ref(k)} = ${sql.ref(k)} + ${v}`));
-    await sql`UPDATE stats SET ${sets} WHERE network = ${network}`.execute(trx);
+    await deferred(sql`UPDATE stats SET ${sets} WHERE network = ${network}`).execute(trx);
   }
   const day = b.timestamp.toISOString().slice(0, 10);
   const daily = {
@@ -477,9 +515,9 @@ async function writeStats(trx: Trx, b: BlockContext, d: BlockData): Promise<void
   const sets = sql.join(
     cols.map((k) => sql`${sql.ref(k)} = stats_daily.${sql.ref(k)} + excluded.${sql.ref(k)}`),
   );
-  await sql`INSERT INTO stats_daily (network, day, level, volume, ${sql.join(cols.map((c) => sql.ref(c)))})
+  await deferred(sql`INSERT INTO stats_daily (network, day, level, volume, ${sql.join(cols.map((c) => sql.ref(c)))})
     VALUES (${network}, ${day}::date, ${level}, ${volume}::numeric, ${sql.join(Object.values(daily))})
-    ON CONFLICT (network, day) DO UPDATE SET ${sets}, volume = stats_daily.volume + excluded.volume`.execute(
+    ON CONFLICT (network, day) DO UPDATE SET ${sets}, volume = stats_daily.volume + excluded.volume`).execute(
     trx,
   );
 }
@@ -515,7 +553,9 @@ export async function revertBlockData(trx: Trx, network: string, level: number):
   // Contracts a protocol migration re-pointed go back to their scripts before this block's scripts are deleted.
   await restoreSnapshots(trx, network, level, ['contracts.script']);
   for (const tbl of CREATED_BY_LEVEL) {
-    await sql`DELETE FROM ${sql.table(tbl)} WHERE network = ${network} AND level = ${level}`.execute(trx);
+    await deferred(
+      sql`DELETE FROM ${sql.table(tbl)} WHERE network = ${network} AND level = ${level}`,
+    ).execute(trx);
   }
   await restoreSnapshots(trx, network, level);
 }

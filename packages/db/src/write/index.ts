@@ -12,6 +12,7 @@ export {
   type IndexerHead,
   type ProtocolRecord,
 } from './blocks';
+export { prepareRows } from './chain-data';
 export { getBlockHash, getCurrentProtocol, getIndexerHead, type CurrentProtocol } from './state';
 export * from './block-data';
 export * from './metadata-store';

@@ -5,6 +5,7 @@
  * UTF-8 text of the URI (token_info[""] decoded for tokens), NUL characters removed.
  */
 import { sql, type Transaction } from 'kysely';
+import { deferred } from './copy';
 import type { Database } from '../schema';
 import type { BlockContext } from './chain-data';
 import { snapshot } from './undo';
@@ -76,9 +77,9 @@ export async function queueMetadata(trx: Trx, b: BlockContext): Promise<void> {
       'contract_metadata',
       sql`t.address = ANY(${list.map((x) => x.address)}::text[])`,
     );
-    await sql`INSERT INTO contract_metadata (network, address, level, link, status, retry_count, next_attempt_at)
+    await deferred(sql`INSERT INTO contract_metadata (network, address, level, link, status, retry_count, next_attempt_at)
       SELECT ${network}, r.address, ${level}, r.link, 1, 0, now() FROM jsonb_to_recordset(${JSON.stringify(list)}::jsonb) AS r(address text, link text)
-      ON CONFLICT (network, address) DO UPDATE SET link = excluded.link, status = 1, retry_count = 0, error = NULL, next_attempt_at = now(), updated_at = now()`.execute(
+      ON CONFLICT (network, address) DO UPDATE SET link = excluded.link, status = 1, retry_count = 0, error = NULL, next_attempt_at = now(), updated_at = now()`).execute(
       trx,
     );
   }
@@ -91,10 +92,10 @@ export async function queueMetadata(trx: Trx, b: BlockContext): Promise<void> {
       'token_metadata',
       sql`(t.contract, t.token_id) IN (SELECT r.contract, r.token_id FROM jsonb_to_recordset(${JSON.stringify(list)}::jsonb) AS r(contract text, token_id numeric))`,
     );
-    await sql`INSERT INTO token_metadata (network, contract, token_id, level, token_info, link, status, retry_count, next_attempt_at)
+    await deferred(sql`INSERT INTO token_metadata (network, contract, token_id, level, token_info, link, status, retry_count, next_attempt_at)
       SELECT ${network}, r.contract, r.token_id, ${level}, r.token_info, r.link, 1, 0, now()
       FROM jsonb_to_recordset(${JSON.stringify(list)}::jsonb) AS r(contract text, token_id numeric, token_info jsonb, link text)
       ON CONFLICT (network, contract, token_id) DO UPDATE SET token_info = excluded.token_info, link = excluded.link, status = 1, retry_count = 0,
-        error = NULL, next_attempt_at = now(), updated_at = now()`.execute(trx);
+        error = NULL, next_attempt_at = now(), updated_at = now()`).execute(trx);
   }
 }

@@ -4,6 +4,7 @@
  * its level and are deleted instead (see chain-data.ts).
  */
 import { sql, type RawBuilder, type Transaction } from 'kysely';
+import { deferred } from './copy';
 import type { Database } from '../schema';
 
 type Trx = Transaction<Database>;
@@ -44,9 +45,9 @@ export async function snapshot(
   tbl: UndoTable,
   where: RawBuilder<unknown>,
 ): Promise<void> {
-  await sql`INSERT INTO undo_log (network, level, tbl, rows)
+  await deferred(sql`INSERT INTO undo_log (network, level, tbl, rows)
     SELECT ${network}, ${level}, ${tbl}, jsonb_agg(to_jsonb(t)) FROM ${sql.table(tbl)} t
-    WHERE t.network = ${network} AND ${where} HAVING count(*) > 0`.execute(trx);
+    WHERE t.network = ${network} AND ${where} HAVING count(*) > 0`).execute(trx);
 }
 
 /** Records `id` and the columns of `what` of the rows matching `where` (alias `t`) as this block's before-image. */
@@ -59,9 +60,9 @@ export async function snapshotColumns(
 ): Promise<void> {
   const { table, columns } = UNDO_COLUMNS[what];
   const fields = sql.join(['id', ...columns].map((c) => sql`${sql.lit(c)}::text, t.${sql.ref(c)}`));
-  await sql`INSERT INTO undo_log (network, level, tbl, rows)
+  await deferred(sql`INSERT INTO undo_log (network, level, tbl, rows)
     SELECT ${network}, ${level}, ${what}, jsonb_agg(jsonb_build_object(${fields})) FROM ${sql.table(table)} t
-    WHERE t.network = ${network} AND ${where} HAVING count(*) > 0`.execute(trx);
+    WHERE t.network = ${network} AND ${where} HAVING count(*) > 0`).execute(trx);
 }
 
 /**
@@ -86,8 +87,8 @@ export async function restoreSnapshots(
       const { table, columns } = UNDO_COLUMNS[tbl as UndoColumns];
       const t = sql.table(table);
       const sets = sql.join(columns.map((c) => sql`${sql.ref(c)} = r.${sql.ref(c)}`));
-      await sql`UPDATE ${t} t SET ${sets} FROM jsonb_populate_recordset(NULL::${t}, (SELECT rows FROM undo_log WHERE id = ${id})) r
-        WHERE t.network = ${network} AND t.id = r.id`.execute(trx);
+      await deferred(sql`UPDATE ${t} t SET ${sets} FROM jsonb_populate_recordset(NULL::${t}, (SELECT rows FROM undo_log WHERE id = ${id})) r
+        WHERE t.network = ${network} AND t.id = r.id`).execute(trx);
       continue;
     }
     if (!(tbl in UNDO_KEYS)) throw new Error(`undo_log ${id}: unknown table ${tbl}`);
@@ -98,15 +99,19 @@ export async function restoreSnapshots(
       sql` AND `,
     );
     const rows = sql`(SELECT rows FROM undo_log WHERE id = ${id})`;
-    await sql`DELETE FROM ${t} t USING jsonb_populate_recordset(NULL::${t}, ${rows}) r WHERE ${match}`.execute(
+    await deferred(
+      sql`DELETE FROM ${t} t USING jsonb_populate_recordset(NULL::${t}, ${rows}) r WHERE ${match}`,
+    ).execute(trx);
+    await deferred(sql`INSERT INTO ${t} SELECT * FROM jsonb_populate_recordset(NULL::${t}, ${rows})`).execute(
       trx,
     );
-    await sql`INSERT INTO ${t} SELECT * FROM jsonb_populate_recordset(NULL::${t}, ${rows})`.execute(trx);
   }
   if (only) {
     const ids = entries.rows.filter((e) => (only as readonly string[]).includes(e.tbl)).map((e) => e.id);
-    if (ids.length > 0) await sql`DELETE FROM undo_log WHERE id = ANY(${ids}::bigint[])`.execute(trx);
-  } else await sql`DELETE FROM undo_log WHERE network = ${network} AND level = ${level}`.execute(trx);
+    if (ids.length > 0)
+      await deferred(sql`DELETE FROM undo_log WHERE id = ANY(${ids}::bigint[])`).execute(trx);
+  } else
+    await deferred(sql`DELETE FROM undo_log WHERE network = ${network} AND level = ${level}`).execute(trx);
 }
 
 /** Before-images older than this many levels below the head are dropped (deeper reorgs are not expected). */
@@ -114,5 +119,7 @@ export const UNDO_DEPTH = 1000;
 
 export async function pruneSnapshots(trx: Trx, network: string, level: number): Promise<void> {
   if (level % 100 !== 0) return;
-  await sql`DELETE FROM undo_log WHERE network = ${network} AND level < ${level - UNDO_DEPTH}`.execute(trx);
+  await deferred(
+    sql`DELETE FROM undo_log WHERE network = ${network} AND level < ${level - UNDO_DEPTH}`,
+  ).execute(trx);
 }

@@ -4,6 +4,7 @@ import {
   getBlockHash,
   getCurrentProtocol,
   getIndexerHead,
+  prepareRows,
 } from '@michelscope/db/write';
 import { InvalidNodeDataError } from '../protocols/validate';
 import { RpcError, StoppedError } from '../rpc/client';
@@ -259,6 +260,8 @@ export class Follower {
         // A protocol migration reads the stored contracts: everything below it must be written first.
         if (migratesScripts(this.ctx, block.protocol, tipProtocol)) await writer.flush();
         const prepared = await prepareBlock(this.ctx, block, tipProtocol);
+        // PostgreSQL: its rows become COPY text now, while the writer's statements run
+        if (prepared.write.data) await prepareRows(this.ctx.db, prepared.write.data);
         tip = { level: block.level, hash: block.hash };
         tipProtocol = block.protocol;
         await writer.push(prepared);
