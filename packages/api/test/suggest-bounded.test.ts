@@ -87,6 +87,8 @@ describeDb('bounded suggestions', ({ db }) => {
     ]);
     // case-insensitive, as `key ILIKE 'q%'`
     expect((await suggest(key(7).toLowerCase())).hits[0]?.key).toBe(key(7));
+    // a key match reads no body (its highlight is the address); a body match has its body (its highlight)
+    expect(exact.hits[0]!.body).toBe('');
     const shared = await suggest('KT1Bounded');
     expect(shared.hits).toHaveLength(10);
     expect(shared.hits.every((h) => h.matched === 'key' && h.key.startsWith('KT1Bounded'))).toBe(true);
@@ -95,6 +97,7 @@ describeDb('bounded suggestions', ({ db }) => {
   it('a broad word: its newest documents; a one-letter prefix still answers', async () => {
     const r = await suggest('alpha');
     expect(r.hits.map((h) => h.key)).toEqual(Array.from({ length: 10 }, (_, i) => key(W + 99 - i)));
+    expect(r.hits.map((h) => [h.matched, h.body])).toContainEqual(['body', 'alpha common']);
     const letter = await suggest('a');
     expect(letter.hits).toHaveLength(10);
     expect(letter.hits.every((h) => h.matched === 'body')).toBe(true);

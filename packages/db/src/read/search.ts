@@ -11,6 +11,7 @@ export interface SearchDocHit {
   kind: string;
   key: string;
   title: string;
+  /** For a suggestion (`rankWindow`), only when the body matched (its highlight); '' otherwise. */
   body: string;
   level: number;
   /** Which part matched: `key`, `title` or `body`. */
@@ -33,7 +34,7 @@ export interface DocSearch {
    * documents holding every word among each word's newest `SUGGEST_AND_WINDOW` (instead of each
    * word alone). The candidates that match the query as /search would are ranked as /search ranks; a word
    * found only inside a title (`title ILIKE '%q%'` without a word starting with it) is not suggested.
-   * PostgreSQL function `search_suggest` (migrations 0100–0104: one generic plan per connection).
+   * PostgreSQL function `search_suggest` (migration 0100: one generic plan per connection).
    */
   rankWindow?: number;
 }
@@ -113,7 +114,7 @@ const docHit = (r: Record<string, unknown>): SearchDocHit => ({
 });
 
 /**
- * A suggestion page (see `DocSearch.rankWindow`) from the function `search_suggest` (migrations 0100–0104):
+ * A suggestion page (see `DocSearch.rankWindow`) from the function `search_suggest` (migration 0100):
  * one statement, planned once per connection. Words are split as the `simple` parser splits plain words
  * (letters and digits); a word the parser reads otherwise (`fa1-2`, `x.y`) finds no term of its own, and
  * the other words or the key prefix still do.
@@ -278,13 +279,13 @@ const keyHit = (r: KeyRow): KeyHit => ({
   contract: r.contract,
 });
 
-/** The function `search_big_map_keys` (migration 0102): newest first, one generic plan per connection. */
+/** The function `search_big_map_keys` (migration 0100): newest first, one generic plan per connection. */
 const keysCall = (k: KeyLookup) =>
   sql`search_big_map_keys(${[...k.keyHashes]}::text[], ${list(k.networks)}::text[], ${k.ptr ?? null}::bigint,
     ${k.activeOnly === true}, ${k.limit}::integer)`;
 
 /**
- * The function `search_suggest_page` (migration 0103): documents (src 0), then big-map keys (src 1); a named
+ * The function `search_suggest_page` (migration 0100): documents (src 0), then big-map keys (src 1); a named
  * prepared statement on PostgreSQL (read/prepared.ts: parsed once per connection).
  */
 const SUGGEST_READS = `${PREPARED} SELECT * FROM search_suggest_page($1, $2, $3, $4, $5::text[], $6, $7::text[], $8::text[],
