@@ -13,6 +13,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
@@ -80,7 +81,7 @@ interface Subjects {
 }
 
 /** Random subjects: a mix of hot (most operations / keys) and uniformly drawn ones. */
-async function subjects(): Promise<Subjects> {
+export async function subjects(): Promise<Subjects> {
   const bench = await openBenchDb(url!, schema, log, 2);
   const db = bench.handle.db;
   try {
@@ -130,7 +131,7 @@ interface RouteRun {
   request: () => { path: string; method?: 'GET' | 'POST'; body?: string };
 }
 
-function routes(s: Subjects): RouteRun[] {
+export function routes(s: Subjects): RouteRun[] {
   const n = BENCH_NETWORK;
   return [
     {
@@ -289,8 +290,10 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[2] === 'serve') void serve();
-else
+// run as a script (also the API's child process), not when imported (bench/api-serial.ts)
+const isEntry = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isEntry && process.argv[2] === 'serve') void serve();
+else if (isEntry)
   void main().catch((err: unknown) => {
     console.error(err);
     process.exit(1);
