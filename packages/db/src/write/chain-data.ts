@@ -94,12 +94,13 @@ export interface BlockDataWrite {
  */
 function blocksJson(
   items: Array<{ b: BlockContext; ids: number[]; rows: readonly object[] }>,
+  type: 'json' | 'jsonb' = 'jsonb',
 ): RawBuilder<unknown> {
   const parts = items.map(
     ({ b, ids, rows }) =>
       `{"level":${b.level},"timestamp":${JSON.stringify(b.timestamp.toISOString())},"protocol_id":${b.protocolId},"ids":${JSON.stringify(ids)},"rows":${JSON.stringify(rows)}}`,
   );
-  return sql`${`[${parts.join(',')}]`}::jsonb`;
+  return sql`${`[${parts.join(',')}]`}::${sql.raw(type)}`;
 }
 
 type RowsOf<R> = Array<{ b: BlockContext; ids: number[]; rows: readonly R[] }>;
@@ -180,8 +181,8 @@ async function insertOperations(
   );
   await deferred(sql`INSERT INTO operations (${sql.join(OP_COLUMNS.map((c) => sql.ref(c)))})
     SELECT ${sql.join(select)}
-    FROM jsonb_to_recordset(${blocksJson(items)}) AS x(level integer, timestamp timestamptz, protocol_id integer, ids jsonb, rows jsonb)
-    CROSS JOIN LATERAL jsonb_populate_recordset(NULL::operations, x.rows) WITH ORDINALITY AS r`).execute(trx);
+    FROM json_to_recordset(${blocksJson(items, 'json')}) AS x(level integer, timestamp timestamptz, protocol_id integer, ids json, rows json)
+    CROSS JOIN LATERAL json_populate_recordset(NULL::operations, x.rows) WITH ORDINALITY AS r`).execute(trx);
 }
 
 const DIFF_COLUMNS = [
