@@ -12,6 +12,7 @@
 import { sql } from 'kysely';
 import { openDatabase, migrateToLatest } from '@michelscope/db';
 import { loadavg } from 'node:os';
+import { PerformanceObserver } from 'node:perf_hooks';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readFileSync } from 'node:fs';
@@ -105,6 +106,12 @@ const load0 = loadavg()[0]!;
 const cpu0 = process.cpuUsage();
 const started = performance.now();
 const elu0 = performance.eventLoopUtilization();
+// garbage collection on the indexer's thread (pauses of the main thread, from perf_hooks)
+let gcMs = 0;
+const gcObserver = new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcMs += e.duration;
+});
+gcObserver.observe({ entryTypes: ['gc'] });
 const indexer = startIndexer({
   db,
   network: 'bench',
@@ -122,6 +129,7 @@ await waitFor(
 const seconds = (performance.now() - started) / 1000;
 const cpu = process.cpuUsage(cpu0);
 const elu = performance.eventLoopUtilization(elu0).utilization;
+gcObserver.disconnect();
 const cpuSeconds = (cpu.user + cpu.system) / 1e6;
 const status = indexer.status();
 await indexer.stop();
@@ -145,7 +153,7 @@ const diffs = await count('big_map_diffs');
 console.log(
   `${url ? 'postgresql' : pgliteDir ? 'pglite (disk)' : 'pglite (memory)'}: ${blocks} blocks × ${perBlock} groups (${distinctGroups} distinct real groups): ${ops} operations, ` +
     `${diffs} big-map diffs in ${seconds.toFixed(1)} s = ${(blocks / seconds).toFixed(2)} blocks/s, ${Math.round(ops / seconds)} operations/s; ` +
-    `indexer process CPU ${cpuSeconds.toFixed(1)} s = ${((cpuSeconds * 1000) / blocks).toFixed(1)} ms/block (event loop busy ${Math.round(elu * 100)} %); ` +
+    `indexer process CPU ${cpuSeconds.toFixed(1)} s = ${((cpuSeconds * 1000) / blocks).toFixed(1)} ms/block (event loop busy ${Math.round(elu * 100)} %, GC ${(gcMs / blocks).toFixed(1)} ms/block); ` +
     (url
       ? `PostgreSQL backends CPU ${pgCpu.toFixed(1)} s = ${((pgCpu * 1000) / blocks).toFixed(1)} ms/block; `
       : '') +
