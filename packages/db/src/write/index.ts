@@ -13,6 +13,7 @@ export {
   type ProtocolRecord,
 } from './blocks';
 export { prepareRows } from './chain-data';
+export { canCopy as writesOverServer } from './copy';
 export { getBlockHash, getCurrentProtocol, getIndexerHead, type CurrentProtocol } from './state';
 export * from './block-data';
 export * from './metadata-store';

@@ -5,6 +5,7 @@ import {
   getCurrentProtocol,
   getIndexerHead,
   prepareRows,
+  writesOverServer,
 } from '@michelscope/db/write';
 import { InvalidNodeDataError } from '../protocols/validate';
 import { RpcError, StoppedError } from '../rpc/client';
@@ -42,6 +43,12 @@ export interface FollowerOptions {
  */
 export const BATCH_BLOCKS = 50;
 export const BATCH_ROWS = 2_000;
+/**
+ * On a PostgreSQL server the statements run in another process: ~10 dense blocks per transaction, and as
+ * many may wait behind the batch being written, so that the parser is rarely held by a full queue (one
+ * dense block per transaction: 2,870 operations/s on the dense benchmark; 20,000 rows: 3,820–3,930).
+ */
+export const BATCH_ROWS_SERVER = 20_000;
 
 /**
  * Writes prepared blocks in the background, in order, one transaction per batch: while a batch is being
@@ -234,10 +241,11 @@ export class Follower {
     }
 
     const prefetch = new Prefetcher((level) => fetchBlock(this.ctx, level), this.opts.fetchAhead);
+    const server = await writesOverServer(this.ctx.db);
     const writer = new BatchWriter(
       (batch) => this.store(batch, nodeHead.level, next, recovered),
       this.opts.batchBlocks ?? BATCH_BLOCKS,
-      this.opts.batchRows ?? BATCH_ROWS,
+      this.opts.batchRows ?? (server ? BATCH_ROWS_SERVER : BATCH_ROWS),
     );
     // The last block parsed (the writer may be behind it): the next one must extend it.
     let tip = this.head;
