@@ -15,6 +15,7 @@ import { blockReferences } from '../src/parse/block';
 import { ContractCache } from '../src/sync/block-data';
 import { ProtocolRegistry } from '../src/protocols/registry';
 import { blockHash, SEOUL } from './fake-node';
+import { INDEXED_TABLES } from './table-dump';
 
 const RPC = path.resolve(__dirname, '../../../../shared/fixtures/rpc');
 const hasShared = existsSync(RPC);
@@ -63,31 +64,8 @@ const protocol: ProtocolRecord = {
   constants: {},
 };
 
-const TABLES = [
-  'accounts',
-  'operations',
-  'scripts',
-  'contracts',
-  'global_constants',
-  'script_constants',
-  'big_maps',
-  'big_map_actions',
-  'big_map_diffs',
-  'big_map_states',
-  'tickets',
-  'ticket_updates',
-  'ticket_balances',
-  'smart_rollups',
-  'migrations',
-  'stats',
-  'stats_daily',
-  'search_documents',
-  'contract_metadata',
-  'token_metadata',
-  'undo_log',
-  'blocks',
-  'indexer_state',
-];
+// the tables compared around a revert: every table the indexer writes but `protocols`
+const TABLES = INDEXED_TABLES.filter((t) => t !== 'protocols');
 
 async function dump(db: Db, network: string): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
