@@ -9,7 +9,7 @@ import { canCopy, copyRows, copyValue, deferred } from './copy';
 import type { Database } from '../schema';
 import type { BigMapDiffRow, BlockData, OperationRow } from './block-data';
 import { queueMetadata } from './metadata-queue';
-import { writeScriptMigration } from './script-migration';
+import { insertScripts, writeScriptMigration } from './script-migration';
 import { pruneSnapshots, restoreSnapshots, snapshot } from './undo';
 
 type Trx = Transaction<Database>;
@@ -341,15 +341,7 @@ async function writeBlockRest(
     await writeStates(trx, b, removed);
 
   // scripts and contracts
-  if (d.scripts.length > 0) {
-    await deferred(sql`INSERT INTO scripts (network, hash, level, code, parameter, storage, views, entrypoints, fail_strings, annotations, hardcoded, constants, tags)
-      SELECT ${network}, r.hash, ${level}, r.code, r.parameter, r.storage, r.views, r.entrypoints, r.fail_strings, r.annotations, r.hardcoded, r.constants, r.tags
-      FROM jsonb_populate_recordset(NULL::scripts, ${json(d.scripts)}) r
-      ON CONFLICT (network, hash) DO NOTHING`).execute(trx);
-    await deferred(sql`INSERT INTO script_constants (network, script_id, constant_address)
-      SELECT ${network}, s.id, c FROM scripts s, unnest(s.constants) c WHERE s.network = ${network} AND s.level = ${level}
-      ON CONFLICT DO NOTHING`).execute(trx);
-  }
+  await insertScripts(trx, network, level, d.scripts);
   if (d.contracts.length > 0) {
     await deferred(sql`INSERT INTO contracts (network, address, level, timestamp, manager, delegate, script_id, script_hash, tags, operation_id)
       SELECT ${network}, r.address, ${level}, ${ts}::timestamptz, r.manager, r.delegate, s.id, r.script_hash, r.tags, r.operation_id

@@ -8,7 +8,7 @@
 import { sql, type Transaction } from 'kysely';
 import { deferred } from './copy';
 import type { Database } from '../schema';
-import type { ScriptMigration } from './block-data';
+import type { ScriptMigration, ScriptRow } from './block-data';
 import { snapshot, snapshotColumns } from './undo';
 
 type Trx = Transaction<Database>;
@@ -25,18 +25,27 @@ export interface MigrationContext {
   protocolId: number;
 }
 
+/** Scripts first seen at `level` (stored once per hash) and the global constants each uses. */
+export async function insertScripts(
+  trx: Trx,
+  network: string,
+  level: number,
+  scripts: ScriptRow[],
+): Promise<void> {
+  if (scripts.length === 0) return;
+  await deferred(sql`INSERT INTO scripts (network, hash, level, code, parameter, storage, views, entrypoints, fail_strings, annotations, hardcoded, constants, tags)
+      SELECT ${network}, r.hash, ${level}, r.code, r.parameter, r.storage, r.views, r.entrypoints, r.fail_strings, r.annotations, r.hardcoded, r.constants, r.tags
+      FROM jsonb_populate_recordset(NULL::scripts, ${json(scripts)}) r
+      ON CONFLICT (network, hash) DO NOTHING`).execute(trx);
+  await deferred(sql`INSERT INTO script_constants (network, script_id, constant_address)
+      SELECT ${network}, s.id, c FROM scripts s, unnest(s.constants) c WHERE s.network = ${network} AND s.level = ${level}
+      ON CONFLICT DO NOTHING`).execute(trx);
+}
+
 export async function writeScriptMigration(trx: Trx, b: MigrationContext, m: ScriptMigration): Promise<void> {
   const { network, level } = b;
   const ts = b.timestamp.toISOString();
-  if (m.scripts.length > 0) {
-    await deferred(sql`INSERT INTO scripts (network, hash, level, code, parameter, storage, views, entrypoints, fail_strings, annotations, hardcoded, constants, tags)
-      SELECT ${network}, r.hash, ${level}, r.code, r.parameter, r.storage, r.views, r.entrypoints, r.fail_strings, r.annotations, r.hardcoded, r.constants, r.tags
-      FROM jsonb_populate_recordset(NULL::scripts, ${json(m.scripts)}) r
-      ON CONFLICT (network, hash) DO NOTHING`).execute(trx);
-    await deferred(sql`INSERT INTO script_constants (network, script_id, constant_address)
-      SELECT ${network}, s.id, c FROM scripts s, unnest(s.constants) c WHERE s.network = ${network} AND s.level = ${level}
-      ON CONFLICT DO NOTHING`).execute(trx);
-  }
+  await insertScripts(trx, network, level, m.scripts);
   if (m.contracts.length > 0) {
     const addrs = m.contracts.map((c) => c.address);
     await snapshotColumns(trx, network, level, 'contracts.script', sql`t.address = ANY(${addrs}::text[])`);
