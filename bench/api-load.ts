@@ -16,9 +16,10 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { apiPlugin, frameworkErrors } from '@michelscope/api';
+import type { Db } from '@michelscope/db';
 import { BENCH_NETWORK, openBenchDb, SIZES } from './api-data';
 
 const APP_NAME = 'ms-api-bench';
@@ -53,20 +54,7 @@ async function serve(): Promise<void> {
         process.send!({ cpu: { api: (u.user + u.system) / 1000, backends } });
       });
   });
-  const app = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024, frameworkErrors });
-  await app.register(apiPlugin, {
-    db,
-    networks: [
-      {
-        name: BENCH_NETWORK,
-        rpcUrl: 'http://127.0.0.1:9/unreachable',
-        publicRpcUrl: 'http://127.0.0.1:9/unreachable',
-        statsEnabled: true,
-      },
-    ],
-    // one client IP sends everything: the per-IP limit (600/min by default) would answer 429
-    rateLimit: false,
-  });
+  const app = await benchApiApp(db);
   await app.listen({ host: '127.0.0.1', port: 0 });
   process.on('SIGTERM', () => process.exit(0)); // a normal exit (writes --cpu-prof profiles)
   const address = app.server.address();
@@ -298,3 +286,22 @@ else if (isEntry)
     console.error(err);
     process.exit(1);
   });
+
+/** The real API (`apiPlugin` on Fastify, as apps/server mounts it) over the bench data, rate limit off. */
+export async function benchApiApp(db: Db): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024, frameworkErrors });
+  await app.register(apiPlugin, {
+    db,
+    networks: [
+      {
+        name: BENCH_NETWORK,
+        rpcUrl: 'http://127.0.0.1:9/unreachable',
+        publicRpcUrl: 'http://127.0.0.1:9/unreachable',
+        statsEnabled: true,
+      },
+    ],
+    // one client IP sends everything: the per-IP limit (600/min by default) would answer 429
+    rateLimit: false,
+  });
+  return app;
+}
