@@ -35,6 +35,41 @@ const protocol = (hash: string, startLevel: number): ProtocolRecord => ({
   constants: { cost_per_byte: '250' },
 });
 
+/** A transaction whose text fields (entrypoint, parameters, storage, error id) hold `text`. */
+const operation = (n: number, text: string): OperationRow => ({
+  hash: `oo${n}`,
+  counter: n,
+  content_index: 0,
+  nonce: null,
+  internal: false,
+  kind: 'transaction',
+  status: 'applied',
+  source: 'tz1source',
+  destination: 'KT1destination',
+  initiator: null,
+  delegate: null,
+  fee: 1,
+  gas_limit: 2,
+  storage_limit: 3,
+  amount: '12345678901234567890',
+  consumed_gas: 4,
+  storage_size: 5,
+  paid_storage_size_diff: 6,
+  burned: 7,
+  allocated_destination_contract_burned: 0,
+  allocated_destination_contract: n === 2,
+  entrypoint: text,
+  tag: null,
+  tags: 0,
+  parameters: { entrypoint: 'default', value: { string: text } },
+  storage: { prim: 'Pair', args: [{ string: text }, { bytes: '00' }] },
+  payload: null,
+  payload_type: null,
+  errors: [{ kind: 'temporary', id: text }],
+  big_map_diffs_count: 1,
+  ticket_updates_count: 0,
+});
+
 describeDb('db write API', ({ db }) => {
   it('stores blocks on top of the head only, and writes nothing for a block that does not extend it', async () => {
     const net = 'w1';
@@ -104,39 +139,7 @@ describeDb('db write API', ({ db }) => {
     // On PostgreSQL operations and big-map diffs go through COPY's text format, which escapes these.
     const net = 'w4';
     const odd = 'a\\b\tc\nd\re "q" \\N \\. é ✓ 🙂';
-    const op = (n: number): OperationRow => ({
-      hash: `oo${n}`,
-      counter: n,
-      content_index: 0,
-      nonce: null,
-      internal: false,
-      kind: 'transaction',
-      status: 'applied',
-      source: 'tz1source',
-      destination: 'KT1destination',
-      initiator: null,
-      delegate: null,
-      fee: 1,
-      gas_limit: 2,
-      storage_limit: 3,
-      amount: '12345678901234567890',
-      consumed_gas: 4,
-      storage_size: 5,
-      paid_storage_size_diff: 6,
-      burned: 7,
-      allocated_destination_contract_burned: 0,
-      allocated_destination_contract: n === 2,
-      entrypoint: odd,
-      tag: null,
-      tags: 0,
-      parameters: { entrypoint: 'default', value: { string: odd } },
-      storage: { prim: 'Pair', args: [{ string: odd }, { bytes: '00' }] },
-      payload: null,
-      payload_type: null,
-      errors: [{ kind: 'temporary', id: odd }],
-      big_map_diffs_count: 1,
-      ticket_updates_count: 0,
-    });
+    const op = (n: number) => operation(n, odd);
     const data = (n: number): BlockData => ({
       ...emptyBlockData(),
       operations: [op(n)],
@@ -217,5 +220,88 @@ describeDb('db write API', ({ db }) => {
       { key_hash: 'expru4', value: null, removed: true },
       { key_hash: 'expruint', value: { string: odd }, removed: false },
     ]);
+  });
+  it('queues metadata for writes to metadata and token_metadata big maps, copies of them included', async () => {
+    const net = 'w5';
+    const hex = (t: string) => Buffer.from(t, 'utf8').toString('hex');
+    const tokenInfo = (link: string) => ({
+      prim: 'Pair',
+      args: [
+        { int: '0' },
+        [
+          { prim: 'Elt', args: [{ string: '' }, { bytes: hex(link) }] },
+          { prim: 'Elt', args: [{ string: 'name' }, { bytes: hex('Wombat') }] },
+        ],
+      ],
+    });
+    const bigMap = (ptr: number, contract: string, name: string | null) => ({
+      op: 0,
+      ptr,
+      contract,
+      key_type: { prim: 'string' },
+      value_type: { prim: 'bytes' },
+      name,
+    });
+    const diff = (ptr: number, contract: string, key: unknown, value: unknown) => ({
+      op: 0,
+      ptr,
+      contract,
+      key,
+      key_hash: `expru${ptr}:${JSON.stringify(key)}`,
+      value,
+    });
+    await applyBlock(db(), net, block(1), protocol(SEOUL, 1));
+    // level 2: KT1a's three big maps; only its metadata and token_metadata writes are queued
+    await applyBlock(db(), net, block(2), undefined, {
+      ...emptyBlockData(),
+      operations: [operation(2, 'default')],
+      bigMaps: [
+        bigMap(10, 'KT1a', 'metadata'),
+        bigMap(11, 'KT1a', 'token_metadata'),
+        bigMap(12, 'KT1a', 'ledger'),
+      ],
+      bigMapDiffs: [
+        diff(10, 'KT1a', { string: '' }, { bytes: hex('tezos-storage:first') }),
+        diff(10, 'KT1a', { string: '' }, { bytes: hex('tezos-storage:here') }),
+        diff(11, 'KT1a', { int: '0' }, tokenInfo('ipfs://token-zero')),
+        diff(12, 'KT1a', { string: '' }, { bytes: hex('not metadata') }),
+      ],
+    });
+    // level 3: KT1b copies KT1a's token_metadata (its keys are copied by the server), and writes nothing else
+    await applyBlock(db(), net, block(3), undefined, {
+      ...emptyBlockData(),
+      operations: [operation(3, 'default')],
+      bigMaps: [{ ...bigMap(13, 'KT1b', null), key_type: null, value_type: null }],
+      bigMapActions: [{ op: 0, action: 'copy', source_ptr: 11, destination_ptr: 13, address: 'KT1b' }],
+    });
+    // level 4: only the ledger is written: nothing is queued again
+    await db().updateTable('contract_metadata').set({ status: 3 }).where('network', '=', net).execute();
+    await applyBlock(db(), net, block(4), undefined, {
+      ...emptyBlockData(),
+      operations: [operation(4, 'default')],
+      bigMapDiffs: [diff(12, 'KT1a', { string: 'x' }, { bytes: '00' })],
+    });
+    const contracts = await db()
+      .selectFrom('contract_metadata')
+      .select(['address', 'link', 'status', 'level'])
+      .where('network', '=', net)
+      .execute();
+    expect(contracts).toEqual([{ address: 'KT1a', link: 'tezos-storage:here', status: 3, level: 2 }]);
+    const tokens = await db()
+      .selectFrom('token_metadata')
+      .select(['contract', 'token_id', 'link', 'status', 'level', 'token_info'])
+      .where('network', '=', net)
+      .orderBy('contract')
+      .execute();
+    expect(tokens.map((t) => ({ ...t, token_id: String(t.token_id) }))).toEqual(
+      ['KT1a', 'KT1b'].map((contract, i) => ({
+        contract,
+        token_id: '0',
+        link: 'ipfs://token-zero',
+        status: 1,
+        level: 2 + i,
+        token_info: { '': hex('ipfs://token-zero'), name: hex('Wombat') },
+      })),
+    );
   });
 });

@@ -387,7 +387,7 @@ async function writeBlockRest(
       SELECT ${network}, r.kind, r.key, ${level}, r.title, r.body FROM jsonb_to_recordset(${json(d.searchDocuments)}) AS r(kind text, key text, title text, body text)
       ON CONFLICT (network, kind, key) DO NOTHING`).execute(trx);
   }
-  if (d.bigMapDiffs.length > 0) await queueMetadata(trx, b);
+  await queueMetadata(trx, b, d);
   await writeStats(trx, b, d);
   await pruneSnapshots(trx, network, level);
 }

@@ -8,6 +8,7 @@ import { sql, type Transaction } from 'kysely';
 import { deferred } from './copy';
 import type { Database } from '../schema';
 import type { BlockContext } from './chain-data';
+import type { BlockData } from './block-data';
 import { snapshot } from './undo';
 
 type Trx = Transaction<Database>;
@@ -36,20 +37,64 @@ function tokenInfo(v: M | undefined): Record<string, string> | null {
   return out;
 }
 
-export async function queueMetadata(trx: Trx, b: BlockContext): Promise<void> {
+const NAMES = ['metadata', 'token_metadata'];
+
+/**
+ * The block's writes to `metadata` / `token_metadata` big maps, in id order. The block's own diffs are in
+ * memory; only the names of the pointers they touch are read (a small lookup by primary key), so a block
+ * that writes no such big map costs one short statement instead of reading its diffs back. A copy of a
+ * stored big map into one of them (its keys are copied by the server) reads the level's diffs back.
+ */
+async function metadataWrites(
+  trx: Trx,
+  b: BlockContext,
+  d: Pick<BlockData, 'bigMapDiffs' | 'bigMapActions'>,
+): Promise<{ contract: string; key: M; value: M | null; name: string }[]> {
   const { network, level } = b;
-  const rows = await sql<{ contract: string; key: M; value: M | null; name: string }>`
-    SELECT d.contract, d.key, d.value, m.name FROM big_map_diffs d
-    JOIN big_maps m ON m.network = d.network AND m.ptr = d.ptr
-    WHERE d.network = ${network} AND d.level = ${level} AND m.name IN ('metadata', 'token_metadata') ORDER BY d.id`.execute(
+  const copied = d.bigMapActions.filter(
+    (a) => a.action === 'copy' && a.source_ptr !== null && a.source_ptr >= 0,
+  );
+  const touched = new Set(d.bigMapDiffs.map((r) => r.ptr));
+  for (const a of copied) if (a.destination_ptr !== null) touched.add(a.destination_ptr);
+  if (touched.size === 0) return [];
+  const named = await sql<{ ptr: string; name: string }>`
+    SELECT ptr::text AS ptr, name FROM big_maps
+    WHERE network = ${network} AND ptr = ANY(${[...touched]}::bigint[]) AND name = ANY(${NAMES}::text[])`.execute(
     trx,
   );
+  if (named.rows.length === 0) return [];
+  const names = new Map(named.rows.map((r) => [Number(r.ptr), r.name]));
+  if (copied.some((a) => a.destination_ptr !== null && names.has(a.destination_ptr))) {
+    const rows = await sql<{ contract: string; key: M; value: M | null; name: string }>`
+      SELECT d.contract, d.key, d.value, m.name FROM big_map_diffs d
+      JOIN big_maps m ON m.network = d.network AND m.ptr = d.ptr
+      WHERE d.network = ${network} AND d.level = ${level} AND d.ptr = ANY(${[...names.keys()]}::bigint[]) ORDER BY d.id`.execute(
+      trx,
+    );
+    return rows.rows;
+  }
+  const out: { contract: string; key: M; value: M | null; name: string }[] = [];
+  for (const r of d.bigMapDiffs) {
+    const name = names.get(r.ptr);
+    if (name !== undefined)
+      out.push({ contract: r.contract, key: r.key as M, value: r.value as M | null, name });
+  }
+  return out;
+}
+
+export async function queueMetadata(
+  trx: Trx,
+  b: BlockContext,
+  d: Pick<BlockData, 'bigMapDiffs' | 'bigMapActions'>,
+): Promise<void> {
+  const { network, level } = b;
+  const rows = await metadataWrites(trx, b, d);
   const contracts = new Map<string, string>();
   const tokens = new Map<
     string,
     { contract: string; token_id: string; token_info: Record<string, string>; link: string | null }
   >();
-  for (const r of rows.rows) {
+  for (const r of rows) {
     const key = Array.isArray(r.key) ? undefined : r.key;
     const value = r.value && !Array.isArray(r.value) ? r.value : undefined;
     if (r.name === 'metadata' && key?.string === '' && typeof value?.bytes === 'string') {
