@@ -128,12 +128,15 @@ function textOf<R extends object>(rows: readonly R[], encode: (r: R) => string):
   return done && done.length === rows.length ? done : rows.map(encode);
 }
 
+/** Longest run of COPY text encoding between two turns of the event loop (see the indexer's PARSE_SLICE_MS). */
+const ENCODE_SLICE_MS = 0.5;
+
 async function encodeInSlices<R extends object>(rows: readonly R[], encode: (r: R) => string): Promise<void> {
   const out: string[] = [];
   let since = performance.now();
   for (const r of rows) {
     out.push(encode(r));
-    if ((out.length & 15) === 0 && performance.now() - since > 2) {
+    if ((out.length & 15) === 0 && performance.now() - since > ENCODE_SLICE_MS) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       since = performance.now();
     }
@@ -142,7 +145,7 @@ async function encodeInSlices<R extends object>(rows: readonly R[], encode: (r: 
 }
 
 /**
- * Turns a block's operations and big-map diffs into COPY text ahead of its write, in slices of ~2 ms
+ * Turns a block's operations and big-map diffs into COPY text ahead of its write, in slices of ~0.5 ms
  * (PostgreSQL only, a no-op on PGlite): called by the indexer once the block is parsed, so that the
  * writer's transaction does not hold the database idle while its rows are serialised. The rows must not
  * change afterwards.

@@ -31,16 +31,25 @@ export function parseBlockOperations(raw: unknown, ctx: ParseContext, where: str
 }
 
 /**
+ * Longest run of parsing between two turns of the event loop. Short, because on PostgreSQL the writer's
+ * COPY data (megabytes per batch) leaves through a socket whose buffer drains only when this thread turns:
+ * with 3 ms slices PostgreSQL waited for data about a third of the time (dense benchmark, 5,400–5,600
+ * operations/s); with 0.5 ms, 6,800 (bench/RESULTS.md). A turn costs a few microseconds.
+ */
+export const PARSE_SLICE_MS = 0.5;
+
+/**
  * The same parse, handing the thread back to the event loop after every `sliceMs` of work. A dense block
  * takes tens of milliseconds to parse; the indexer writes the previous blocks meanwhile, and each of the
- * writer's statements needs a turn of this thread to send the next one: without the pauses, the writer
- * advanced by one statement per parsed block and parsing and writing ran one after the other.
+ * writer's statements (and each chunk of its COPY data) needs a turn of this thread to go out: without the
+ * pauses, the writer advanced by one statement per parsed block and parsing and writing ran one after the
+ * other.
  */
 export async function parseBlockOperationsInSlices(
   raw: unknown,
   ctx: ParseContext,
   where: string,
-  sliceMs = 3,
+  sliceMs = PARSE_SLICE_MS,
 ): Promise<BlockData> {
   const steps = parseSteps(raw, ctx, where);
   let sliceStart = performance.now();
