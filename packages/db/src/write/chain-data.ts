@@ -165,12 +165,13 @@ async function insertOperations(
 ): Promise<void> {
   if (!items.some((i) => i.rows.length > 0)) return;
   if (copy) {
-    const lines: string[] = [];
-    for (const { b, ids, rows } of items) {
+    const chunks = items.map(({ b, ids, rows }) => {
       const head = blockColumns(network, b);
-      for (const [i, text] of textOf(rows, operationText).entries()) lines.push(`${ids[i]!}\t${head}${text}`);
-    }
-    await copyRows(trx, 'operations', OP_COLUMNS, lines.join('\n') + '\n');
+      let chunk = '';
+      for (const [i, text] of textOf(rows, operationText).entries()) chunk += `${ids[i]!}\t${head}${text}\n`;
+      return chunk;
+    });
+    await copyRows(trx, 'operations', OP_COLUMNS, chunks);
     return;
   }
   const select = OP_COLUMNS.map((c) =>
@@ -210,13 +211,14 @@ async function insertDiffs(
 ): Promise<void> {
   if (!items.some((i) => i.rows.length > 0)) return;
   if (copy) {
-    const lines: string[] = [];
-    for (const { b, ids, rows } of items) {
+    const chunks = items.map(({ b, ids, rows }) => {
       const head = blockColumns(network, b);
       const texts = textOf(rows, diffText);
-      for (const [i, r] of rows.entries()) lines.push(`${head}\t${ids[r.op]!}${texts[i]!}`);
-    }
-    await copyRows(trx, 'big_map_diffs', DIFF_COLUMNS, lines.join('\n') + '\n');
+      let chunk = '';
+      for (const [i, r] of rows.entries()) chunk += `${head}\t${ids[r.op]!}${texts[i]!}\n`;
+      return chunk;
+    });
+    await copyRows(trx, 'big_map_diffs', DIFF_COLUMNS, chunks);
     return;
   }
   await deferred(sql`INSERT INTO big_map_diffs (network, level, timestamp, protocol_id, operation_id, ptr, contract, key, key_hash, value)

@@ -17,6 +17,7 @@
  * INSERT, and deferred statements run at once.
  */
 import { createRequire } from 'node:module';
+import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import { from as copyFrom } from 'pg-copy-streams';
@@ -75,11 +76,25 @@ export function useBulkWrites(client: QueryableClient): void {
   };
   const copy = async (text: string, values: unknown): Promise<Result> => {
     const data = (values as unknown[] | undefined)?.[0];
+    const chunks = typeof data === 'string' ? [data] : data;
     const at = text.lastIndexOf(DATA);
-    if (typeof data !== 'string' || at < 0) throw new Error('COPY without its data');
+    if (!Array.isArray(chunks) || !chunks.every((c) => typeof c === 'string') || at < 0)
+      throw new Error('COPY without its data');
     const stream = query(copyFrom(text.slice(COPY.length, at))) as unknown as ReturnType<typeof copyFrom>;
-    stream.end(data);
-    await finished(stream);
+    // Chunk by chunk, with a turn of the event loop between two: the server works on the first rows while
+    // the next are encoded, and the thread is never held for the whole transaction's data at once.
+    // After a failure (the server's error arrives as the stream's) nothing more is written: pg-copy-streams
+    // has let go of the connection by then, and a write would throw.
+    let failed = false;
+    const done = finished(stream);
+    done.catch(() => (failed = true)); // awaited below; a failure must not go unhandled meanwhile
+    for (const [i, chunk] of chunks.entries()) {
+      if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (failed || stream.destroyed) break;
+      if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), done]);
+    }
+    if (!failed && !stream.destroyed) stream.end();
+    await done;
     return { command: 'COPY', rowCount: stream.rowCount, rows: [] };
   };
   client.query = (...args: unknown[]) => {
@@ -126,14 +141,18 @@ async function probe(db: Kysely<Database>): Promise<boolean> {
   return r.rows[0]?.copy === true;
 }
 
-/** Appends rows (COPY text format, see {@link copyValue}) to `table`'s `columns`; only where {@link canCopy}. */
+/**
+ * Appends rows (COPY text format, see {@link copyValue}) to `table`'s `columns`; only where {@link canCopy}.
+ * `data` may come in chunks (each of whole lines), sent one after the other in one COPY.
+ */
 export async function copyRows(
   trx: Transaction<Database>,
   table: string,
   columns: readonly string[],
-  data: string,
+  data: string | string[],
 ): Promise<void> {
-  if (data === '') return;
+  if (typeof data !== 'string') data = data.filter((c) => c !== '');
+  if (data.length === 0) return;
   const cols = sql.join(columns.map((c) => sql.ref(c)));
   await sql`${sql.raw(COPY)} COPY ${sql.table(table)} (${cols}) FROM STDIN${sql.raw(DATA)}${data}`.execute(
     trx,
