@@ -119,7 +119,6 @@ const indexer = startIndexer({
   startLevel: 1,
   log: () => {},
   pollIntervalMs: 50,
-  fetchAhead: 8,
 });
 await waitFor(
   () => indexer.status().level === blocks || indexer.status().state === 'unreachable',
