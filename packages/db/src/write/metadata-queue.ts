@@ -39,6 +39,9 @@ function tokenInfo(v: M | undefined): Record<string, string> | null {
 
 const NAMES = ['metadata', 'token_metadata'];
 
+/** One write of a block to a big map named in NAMES. */
+type MetadataWrite = { contract: string; key: M; value: M | null; name: string };
+
 /**
  * The block's writes to `metadata` / `token_metadata` big maps, in id order. The block's own diffs are in
  * memory; only the names of the pointers they touch are read (a small lookup by primary key), so a block
@@ -49,7 +52,7 @@ async function metadataWrites(
   trx: Trx,
   b: BlockContext,
   d: Pick<BlockData, 'bigMapDiffs' | 'bigMapActions'>,
-): Promise<{ contract: string; key: M; value: M | null; name: string }[]> {
+): Promise<MetadataWrite[]> {
   const { network, level } = b;
   const copied = d.bigMapActions.filter(
     (a) => a.action === 'copy' && a.source_ptr !== null && a.source_ptr >= 0,
@@ -65,7 +68,7 @@ async function metadataWrites(
   if (named.rows.length === 0) return [];
   const names = new Map(named.rows.map((r) => [Number(r.ptr), r.name]));
   if (copied.some((a) => a.destination_ptr !== null && names.has(a.destination_ptr))) {
-    const rows = await sql<{ contract: string; key: M; value: M | null; name: string }>`
+    const rows = await sql<MetadataWrite>`
       SELECT d.contract, d.key, d.value, m.name FROM big_map_diffs d
       JOIN big_maps m ON m.network = d.network AND m.ptr = d.ptr
       WHERE d.network = ${network} AND d.level = ${level} AND d.ptr = ANY(${[...names.keys()]}::bigint[]) ORDER BY d.id`.execute(
@@ -73,7 +76,7 @@ async function metadataWrites(
     );
     return rows.rows;
   }
-  const out: { contract: string; key: M; value: M | null; name: string }[] = [];
+  const out: MetadataWrite[] = [];
   for (const r of d.bigMapDiffs) {
     const name = names.get(r.ptr);
     if (name !== undefined)
