@@ -2,7 +2,7 @@
  * Parsers for the account / contract / storage answers. Everything is untrusted: malformed items are
  * dropped, malformed answers give a clear ApiError, never a crash in a component.
  */
-import { invalid, isObject, type Json } from './parse';
+import { invalid, isObject, listItems, type Json } from './parse';
 import { num, optStr, str, strList } from './json-fields';
 import type {
   AccountInfo,
@@ -23,16 +23,9 @@ import type {
 /** Trees deeper than this are cut (a hostile answer must not blow the stack). */
 export const MAX_TREE_DEPTH = 256;
 
+/** A list answer's items; `null` (an empty list the way the reference writes it) is no item. */
 export function listOf<T>(body: unknown, what: string, item: (obj: Json) => T | null): T[] {
-  if (body === null) return [];
-  if (!Array.isArray(body)) throw invalid(what, 'not a list');
-  const out: T[] = [];
-  for (const entry of body) {
-    if (!isObject(entry)) continue;
-    const parsed = item(entry);
-    if (parsed !== null) out.push(parsed);
-  }
-  return out;
+  return body === null ? [] : listItems(body, what, item);
 }
 
 function scalar(value: unknown): string | number | boolean | null {

@@ -2,7 +2,7 @@
  * Parsers for the main-API answers of the discovery pages (network page, home table, global constants,
  * search cards). Malformed items are dropped; a malformed answer is a clear ApiError.
  */
-import { invalid, isObject, type Json } from './parse';
+import { invalid, isObject, listItems, type Json } from './parse';
 import { num, optStr, str, strList } from './json-fields';
 import type {
   AccountSummary,
@@ -13,19 +13,8 @@ import type {
   RecentlyCalledContract,
 } from './types';
 
-function list<T>(body: unknown, what: string, item: (obj: Json) => T | null): T[] {
-  if (!Array.isArray(body)) throw invalid(what, 'not a list');
-  const out: T[] = [];
-  for (const entry of body) {
-    if (!isObject(entry)) continue;
-    const parsed = item(entry);
-    if (parsed !== null) out.push(parsed);
-  }
-  return out;
-}
-
 export function parseNetworkStates(body: unknown): NetworkState[] {
-  return list(body, 'network list', (o) => {
+  return listItems(body, 'network list', (o) => {
     const network = optStr(o, 'network');
     if (network === null) return null;
     const stats = isObject(o.stats)
@@ -52,7 +41,7 @@ export function parseNetworkStates(body: unknown): NetworkState[] {
 }
 
 export function parseRecentlyCalled(body: unknown): RecentlyCalledContract[] {
-  return list(body, 'recently called contracts', (o) => {
+  return listItems(body, 'recently called contracts', (o) => {
     const address = optStr(o, 'address');
     if (address === null) return null;
     return {
@@ -65,7 +54,7 @@ export function parseRecentlyCalled(body: unknown): RecentlyCalledContract[] {
 }
 
 export function parseGlobalConstantItems(body: unknown): GlobalConstantItem[] {
-  return list(body, 'global constants', (o) => {
+  return listItems(body, 'global constants', (o) => {
     const address = optStr(o, 'address');
     if (address === null) return null;
     return {
@@ -103,7 +92,7 @@ function contractOf(o: Json): ContractSummary | null {
 }
 
 export function parseContracts(body: unknown): ContractSummary[] {
-  return list(body, 'contract list', contractOf);
+  return listItems(body, 'contract list', contractOf);
 }
 
 export function parseContract(body: unknown): ContractSummary {

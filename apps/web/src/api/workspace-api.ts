@@ -7,11 +7,11 @@ import { queryOptions } from '@tanstack/react-query';
 import type { JsonSchema, Micheline } from '@michelscope/michelson';
 import { API_BASE, getJson, requestJson, type RequestOptions } from './client';
 import type { Typedef } from './contract-types';
+import { isObject } from './parse';
 
 const enc = encodeURIComponent;
 const base = (network: string, address: string) => `/contract/${enc(network)}/${enc(address)}`;
 type Json = Record<string, unknown>;
-const isObj = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** One entrypoint (or view / storage) form: name, type docs, JSON schema and an optional default model. */
 export interface FormSchema {
@@ -22,11 +22,11 @@ export interface FormSchema {
 }
 
 export function parseFormSchema(raw: unknown): FormSchema | null {
-  if (!isObj(raw)) return null;
+  if (!isObject(raw)) return null;
   const name = typeof raw.name === 'string' ? raw.name : '';
-  const typedef = Array.isArray(raw.typedef) ? (raw.typedef.filter(isObj) as unknown as Typedef[]) : [];
-  const schema = isObj(raw.schema) ? (raw.schema as unknown as JsonSchema) : null;
-  const model = isObj(raw.default_model) ? raw.default_model : undefined;
+  const typedef = Array.isArray(raw.typedef) ? (raw.typedef.filter(isObject) as unknown as Typedef[]) : [];
+  const schema = isObject(raw.schema) ? (raw.schema as unknown as JsonSchema) : null;
+  const model = isObject(raw.default_model) ? raw.default_model : undefined;
   return { name, typedef, schema, ...(model ? { default_model: model } : {}) };
 }
 
@@ -95,7 +95,7 @@ const s = (o: Json, k: string) => (typeof o[k] === 'string' ? o[k] : null);
 
 export function parseSimulation(raw: unknown): SimulatedOperation[] {
   if (!Array.isArray(raw)) throw new Error('The simulation answer is not a list of operations');
-  return raw.filter(isObj).map((o) => ({
+  return raw.filter(isObject).map((o) => ({
     kind: s(o, 'kind') ?? 'transaction',
     status: s(o, 'status') ?? 'unknown',
     source: s(o, 'source'),
@@ -144,7 +144,7 @@ export async function prepareFork(body: {
 }): Promise<{ code: Micheline; storage: Micheline }> {
   const res = await requestJson(`${API_BASE}/fork`, { method: 'POST', body });
   const b = res.body;
-  if (!isObj(b) || b.code === undefined || b.storage === undefined)
+  if (!isObject(b) || b.code === undefined || b.storage === undefined)
     throw new Error('The fork answer has no code and storage');
   return { code: b.code as Micheline, storage: b.storage as Micheline };
 }
@@ -157,7 +157,7 @@ export async function fetchScript(
 ): Promise<{ code: Micheline[]; storage: Micheline }> {
   const url = `/rpc/${enc(network)}/chains/main/blocks/head/context/contracts/${enc(address)}/script`;
   const { body } = await requestJson(url, options);
-  if (!isObj(body) || !Array.isArray(body.code)) throw new Error(`No script for ${address} on ${network}`);
+  if (!isObject(body) || !Array.isArray(body.code)) throw new Error(`No script for ${address} on ${network}`);
   return { code: body.code as Micheline[], storage: body.storage as Micheline };
 }
 
@@ -178,7 +178,7 @@ export interface ViewForm extends FormSchema {
 
 export function parseViewForms(raw: unknown): ViewForm[] {
   if (!Array.isArray(raw)) return [];
-  return raw.filter(isObj).flatMap((v) => {
+  return raw.filter(isObject).flatMap((v) => {
     const f = parseFormSchema(v);
     if (!f) return [];
     return [
@@ -210,35 +210,5 @@ export class ViewExecutionError extends Error {
     readonly statusText: string,
   ) {
     super(message);
-  }
-}
-
-/** POST …/views/execute; the answer is a Miguel tree list (null for None). */
-export async function runView(
-  network: string,
-  address: string,
-  body: { kind: string; name: string; implementation: number; data: unknown },
-): Promise<unknown> {
-  let statusText = '';
-  try {
-    const res = await requestJson(`${API_BASE}${base(network, address)}/views/execute`, {
-      method: 'POST',
-      body,
-      errorMessage: (response, text) => {
-        statusText = response.statusText;
-        try {
-          const parsed: unknown = JSON.parse(text);
-          if (isObj(parsed) && typeof parsed.message === 'string') return parsed.message;
-        } catch {
-          // not JSON
-        }
-        return text || response.statusText;
-      },
-    });
-    return res.body;
-  } catch (e) {
-    if (e instanceof Error && 'status' in e && typeof e.status === 'number' && e.status > 0)
-      throw new ViewExecutionError(e.message, e.status, statusText);
-    throw e;
   }
 }

@@ -4,6 +4,7 @@
  */
 import { requestJson } from '../../api/client';
 import type { Micheline } from '@michelscope/michelson';
+import { isObject } from '../../api/parse';
 
 /** The all-zero placeholder signature simulations carry (the node does not check it). */
 export const SIMULATION_SIGNATURE =
@@ -22,7 +23,6 @@ export interface OriginationSimulation {
 }
 
 type Json = Record<string, unknown>;
-const isObj = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
 const num = (o: Json, k: string) => {
   const n = Number(o[k] ?? 0);
   return Number.isFinite(n) ? n : 0;
@@ -33,14 +33,14 @@ export function parseOriginationResult(
   body: unknown,
   constants: { costPerByte: number; originationSize: number },
 ): OriginationSimulation {
-  const content = isObj(body) && Array.isArray(body.contents) ? body.contents[0] : undefined;
-  const metadata = isObj(content) && isObj(content.metadata) ? content.metadata : {};
-  const result = isObj(metadata.operation_result) ? metadata.operation_result : {};
+  const content = isObject(body) && Array.isArray(body.contents) ? body.contents[0] : undefined;
+  const metadata = isObject(content) && isObject(content.metadata) ? content.metadata : {};
+  const result = isObject(metadata.operation_result) ? metadata.operation_result : {};
   const status = typeof result.status === 'string' ? result.status : 'unknown';
   const paid = num(result, 'paid_storage_size_diff');
   const originated = Array.isArray(result.originated_contracts) ? result.originated_contracts[0] : undefined;
   const errors = (Array.isArray(result.errors) ? result.errors : [])
-    .filter(isObj)
+    .filter(isObject)
     .map((e) => [e.id, e.with === undefined ? undefined : JSON.stringify(e.with)].filter(Boolean).join(': '));
   return {
     status,
@@ -69,8 +69,8 @@ export async function simulateOrigination(opts: {
     get(`/chains/main/blocks/head/context/contracts/${encodeURIComponent(opts.source)}/counter`),
     get('/chains/main/blocks/head/context/constants'),
   ]);
-  const branch = isObj(header) && typeof header.hash === 'string' ? header.hash : '';
-  const c = isObj(constants) ? constants : {};
+  const branch = isObject(header) && typeof header.hash === 'string' ? header.hash : '';
+  const c = isObject(constants) ? constants : {};
   const operation = {
     branch,
     contents: [

@@ -6,6 +6,7 @@
  */
 import { checkAddress, checkContract, checkNat, type Micheline } from '@michelscope/michelson';
 import type { WalletTransaction } from '../../../features/wallet/wallet-ops';
+import { isObject } from '../../../api/parse';
 
 export const FA12 = 1;
 export const FA2 = 2;
@@ -80,9 +81,6 @@ const SCHEMA_FIELDS: Record<string, ApprovalField> = {
   token_id: 'tokenId',
 };
 
-const isObj = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /**
  * The approval form shape read from GET /v1/helpers/approve/schema:
  * `allowances[].token_type` is a `oneOf` of FA1.2 (schemaKey 1) and FA2 (schemaKey 2), each with its fields.
@@ -90,17 +88,17 @@ const isObj = (v: unknown): v is Record<string, unknown> =>
 export function parseApprovalSchema(schema: unknown): ApprovalTypeShape[] {
   const path = ['properties', 'allowances', 'items', 'properties', 'token_type', 'oneOf'];
   let node: unknown = schema;
-  for (const key of path) node = isObj(node) ? node[key] : undefined;
+  for (const key of path) node = isObject(node) ? node[key] : undefined;
   const out: ApprovalTypeShape[] = [];
   for (const branch of Array.isArray(node) ? node : []) {
-    if (!isObj(branch) || !isObj(branch.properties)) continue;
+    if (!isObject(branch) || !isObject(branch.properties)) continue;
     const { schemaKey, ...props } = branch.properties;
-    const key = isObj(schemaKey) ? schemaKey.const : undefined;
+    const key = isObject(schemaKey) ? schemaKey.const : undefined;
     if (key !== FA12 && key !== FA2) continue;
     const fields: ApprovalFieldShape[] = [];
     for (const [name, prop] of Object.entries(props)) {
       const field = SCHEMA_FIELDS[name];
-      if (!field || !isObj(prop)) continue;
+      if (!field || !isObject(prop)) continue;
       fields.push({
         field,
         maxLength: typeof prop.maxLength === 'number' ? prop.maxLength : undefined,
@@ -155,7 +153,12 @@ const BAD_ANSWER = 'The token approval answer is not understood';
 const calls = (v: unknown): ApproveCall[] => {
   if (!Array.isArray(v)) throw new Error(BAD_ANSWER);
   return v.map((c) => {
-    if (!isObj(c) || typeof c.entrypoint !== 'string' || typeof c.destination !== 'string' || !('value' in c))
+    if (
+      !isObject(c) ||
+      typeof c.entrypoint !== 'string' ||
+      typeof c.destination !== 'string' ||
+      !('value' in c)
+    )
       throw new Error(BAD_ANSWER);
     return { entrypoint: c.entrypoint, destination: c.destination, value: c.value as Micheline };
   });
@@ -163,14 +166,14 @@ const calls = (v: unknown): ApproveCall[] => {
 const groups = (v: unknown): ApproveGroup[] => {
   if (!Array.isArray(v)) throw new Error(BAD_ANSWER);
   return v.map((g) => {
-    if (!isObj(g)) throw new Error(BAD_ANSWER);
+    if (!isObject(g)) throw new Error(BAD_ANSWER);
     return { allows: calls(g.allows), revokes: calls(g.revokes) };
   });
 };
 
 /** Checks the answer of POST /v1/helpers/approve/data. */
 export function parseApproveData(body: unknown): ApproveData {
-  if (!isObj(body)) throw new Error(BAD_ANSWER);
+  if (!isObject(body)) throw new Error(BAD_ANSWER);
   return { fa1_2: groups(body.fa1_2), fa2: groups(body.fa2) };
 }
 

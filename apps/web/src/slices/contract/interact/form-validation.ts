@@ -3,6 +3,7 @@
  * the data together and returns one message per invalid leaf, with its path in the data.
  */
 import { checkAddress, checkBytes, checkContract, checkNat, type JsonSchema } from '@michelscope/michelson';
+import { isObject } from '../../../api/parse';
 
 export interface FieldError {
   path: (string | number)[];
@@ -16,9 +17,6 @@ type Schema = JsonSchema & {
   oneOf?: Schema[];
   const?: unknown;
 };
-
-const isObj = (x: unknown): x is Record<string, unknown> =>
-  typeof x === 'object' && x !== null && !Array.isArray(x);
 
 const CHECKS: Record<string, (value: string) => unknown> = {
   nat: checkNat,
@@ -46,7 +44,7 @@ function leaf(schema: Schema, value: unknown, path: (string | number)[], out: Fi
 
 function walk(schema: Schema | undefined, value: unknown, path: (string | number)[], out: FieldError[]) {
   if (!schema) return;
-  if (schema.oneOf && isObj(value)) {
+  if (schema.oneOf && isObject(value)) {
     const chosen = schema.oneOf.find((o) => o.properties?.schemaKey?.const === value.schemaKey);
     if (chosen?.properties) {
       for (const [k, s] of Object.entries(chosen.properties))
@@ -55,7 +53,7 @@ function walk(schema: Schema | undefined, value: unknown, path: (string | number
     return;
   }
   if (schema.properties) {
-    const obj = isObj(value) ? value : {};
+    const obj = isObject(value) ? value : {};
     for (const [k, s] of Object.entries(schema.properties)) walk(s, obj[k], [...path, k], out);
     return;
   }

@@ -2,6 +2,8 @@
  * Reads a TZIP-16 contract metadata document (untrusted JSON) into what the Metadata tab shows.
  * Unknown or ill-typed fields are dropped; strings are cut so a hostile document cannot flood the page.
  */
+import { isObject } from '../../../api/parse';
+
 const MAX_TEXT = 2000;
 const MAX_ITEMS = 100;
 
@@ -24,8 +26,6 @@ export interface MetadataSummary {
   views: MetadataView[];
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 const text = (v: unknown): string | null =>
   typeof v === 'string' && v.trim() !== '' ? v.slice(0, MAX_TEXT) : null;
 const texts = (v: unknown): string[] =>
@@ -45,7 +45,7 @@ function implementationKinds(v: unknown): string[] {
   if (!Array.isArray(v)) return [];
   const kinds: string[] = [];
   for (const impl of v.slice(0, MAX_ITEMS)) {
-    if (!isRecord(impl)) continue;
+    if (!isObject(impl)) continue;
     for (const key of Object.keys(impl)) {
       const kind = IMPLEMENTATION_KINDS[key];
       if (kind && !kinds.includes(kind)) kinds.push(kind);
@@ -67,12 +67,12 @@ export function safeHomepage(v: unknown): string | null {
 }
 
 export function metadataSummary(doc: unknown): MetadataSummary {
-  const d = isRecord(doc) ? doc : {};
-  const license = isRecord(d.license) ? text(d.license.name) : text(d.license);
+  const d = isObject(doc) ? doc : {};
+  const license = isObject(d.license) ? text(d.license.name) : text(d.license);
   const views = Array.isArray(d.views)
     ? d.views
         .slice(0, MAX_ITEMS)
-        .filter(isRecord)
+        .filter(isObject)
         .map((v) => ({
           name: text(v.name) ?? 'NO NAME',
           description: text(v.description) ?? '',

@@ -5,12 +5,10 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import { API_BASE, requestJson } from '../../../api/client';
+import { isObject } from '../../../api/parse';
 import { parseViewForms, ViewExecutionError, type ViewForm } from '../../../api/workspace-api';
 
 export const OFF_CHAIN_ERROR = (error: string) => `Error while fetching off-chain views: ${error}`;
-
-const isObj = (x: unknown): x is Record<string, unknown> =>
-  typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** A TZIP-16 view as declared in the metadata. */
 export interface MetadataView {
@@ -21,8 +19,8 @@ export interface MetadataView {
 
 /** The `views` of a metadata document that have a name and a list of implementations. */
 export function metadataViews(doc: unknown): MetadataView[] {
-  if (!isObj(doc) || !Array.isArray(doc.views)) return [];
-  return doc.views.filter(isObj).flatMap((v) => {
+  if (!isObject(doc) || !Array.isArray(doc.views)) return [];
+  return doc.views.filter(isObject).flatMap((v) => {
     if (typeof v.name !== 'string' || !v.name || !Array.isArray(v.implementations)) return [];
     return [
       {
@@ -80,7 +78,7 @@ export async function executeView(
         statusText = response.statusText;
         try {
           const parsed: unknown = JSON.parse(text);
-          if (isObj(parsed) && typeof parsed.message === 'string') return parsed.message;
+          if (isObject(parsed) && typeof parsed.message === 'string') return parsed.message;
         } catch {
           // not JSON
         }
