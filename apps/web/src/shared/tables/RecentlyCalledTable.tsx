@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Paper from '@mui/material/Paper';
-import Skeleton from '@mui/material/Skeleton';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -12,6 +11,7 @@ import { recentlyCalledQuery } from '../../api/queries';
 import { formatCompact, formatTime } from '../format/format';
 import { AccountLink } from './AccountLink';
 import { ServerPagination } from './ServerPagination';
+import { ListStateRows } from './ListStateRows';
 
 export const NO_CALLED_CONTRACTS = 'No called contracts found';
 
@@ -47,22 +47,14 @@ export function RecentlyCalledTable({ network, pageSize, aliasMax, label }: Prop
             </TableRow>
           </TableHead>
           <TableBody>
-            {query.isPending
-              ? Array.from({ length: pageSize }, (_, i) => (
-                  <TableRow key={i}>
-                    <TableCell colSpan={3}>
-                      <Skeleton variant="text" />
-                    </TableCell>
-                  </TableRow>
-                ))
-              : null}
-            {!query.isPending && rows.length === 0 ? (
-              <TableRow>
-                <TableCell colSpan={3} align="center" sx={{ color: 'text.secondary', py: 3 }}>
-                  {query.isError ? 'The list could not be loaded.' : NO_CALLED_CONTRACTS}
-                </TableCell>
-              </TableRow>
-            ) : null}
+            <ListStateRows
+              pending={query.isPending}
+              error={query.isError}
+              empty={rows.length === 0}
+              columns={3}
+              emptyText={NO_CALLED_CONTRACTS}
+              skeletonRows={pageSize}
+            />
             {rows.map((row) => (
               <TableRow key={row.address} hover>
                 <TableCell>

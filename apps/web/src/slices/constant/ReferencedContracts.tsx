@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Paper from '@mui/material/Paper';
-import Skeleton from '@mui/material/Skeleton';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -13,6 +12,7 @@ import { constantContractsQuery } from '../../api/queries';
 import { ALIAS_MAX_TABLE, formatTime } from '../../shared/format/format';
 import { AccountLink } from '../../shared/tables/AccountLink';
 import { ServerPagination } from '../../shared/tables/ServerPagination';
+import { ListStateRows } from '../../shared/tables/ListStateRows';
 
 export const REFERENCES_PAGE = 10;
 export const NO_REFERENCES = 'There are no references to this constant';
@@ -39,20 +39,13 @@ export function ReferencedContracts({ network, address }: { network: string; add
             </TableRow>
           </TableHead>
           <TableBody>
-            {query.isPending ? (
-              <TableRow>
-                <TableCell colSpan={2}>
-                  <Skeleton />
-                </TableCell>
-              </TableRow>
-            ) : null}
-            {!query.isPending && rows.length === 0 ? (
-              <TableRow>
-                <TableCell colSpan={2} align="center" sx={{ color: 'text.secondary', py: 3 }}>
-                  {query.isError ? 'The list could not be loaded.' : NO_REFERENCES}
-                </TableCell>
-              </TableRow>
-            ) : null}
+            <ListStateRows
+              pending={query.isPending}
+              error={query.isError}
+              empty={rows.length === 0}
+              columns={2}
+              emptyText={NO_REFERENCES}
+            />
             {rows.map((c) => (
               <TableRow key={c.address} hover>
                 <TableCell>

@@ -3,7 +3,6 @@ import { Link as RouterLink } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
-import Skeleton from '@mui/material/Skeleton';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -13,6 +12,7 @@ import TableRow from '@mui/material/TableRow';
 import { globalConstantsQuery } from '../../api/queries';
 import { formatNumber, formatTime, shorten } from '../../shared/format/format';
 import { ServerPagination } from '../../shared/tables/ServerPagination';
+import { ListStateRows } from '../../shared/tables/ListStateRows';
 
 export const GLOBAL_CONSTANTS_PAGE = 10;
 export const NO_GLOBAL_CONSTANTS = 'No global constants found';
@@ -38,20 +38,13 @@ export function GlobalConstantsTab({ network }: { network: string }) {
             </TableRow>
           </TableHead>
           <TableBody>
-            {query.isPending ? (
-              <TableRow>
-                <TableCell colSpan={4}>
-                  <Skeleton />
-                </TableCell>
-              </TableRow>
-            ) : null}
-            {!query.isPending && rows.length === 0 ? (
-              <TableRow>
-                <TableCell colSpan={4} align="center" sx={{ color: 'text.secondary', py: 3 }}>
-                  {query.isError ? 'The list could not be loaded.' : NO_GLOBAL_CONSTANTS}
-                </TableCell>
-              </TableRow>
-            ) : null}
+            <ListStateRows
+              pending={query.isPending}
+              error={query.isError}
+              empty={rows.length === 0}
+              columns={4}
+              emptyText={NO_GLOBAL_CONSTANTS}
+            />
             {rows.map((row) => (
               <TableRow key={row.address} hover>
                 <TableCell>
