@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -29,28 +29,53 @@ const pre = {
   m: 0,
 } as const;
 
-/** A text dialog (Michelson viewer) of width 800. */
-export function TextDialog(props: { open: boolean; title: string; text: string; onClose: () => void }) {
+/**
+ * The interact tab's dialogs: full width up to `width` pixels, titled by `title` (its id labels the
+ * dialog), the content, then the actions (`actions` before the Close button).
+ */
+function FramedDialog(props: {
+  open: boolean;
+  onClose: () => void;
+  titleId: string;
+  title: ReactNode;
+  width: number;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <Dialog
       open={props.open}
       onClose={props.onClose}
-      aria-labelledby="text-dialog-title"
+      aria-labelledby={props.titleId}
       fullWidth
       maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: 800 } } }}
+      slotProps={{ paper: { sx: { maxWidth: props.width } } }}
     >
-      <DialogTitle id="text-dialog-title">{props.title}</DialogTitle>
-      <DialogContent>
-        <Box component="pre" sx={pre}>
-          {props.text}
-        </Box>
-      </DialogContent>
+      <DialogTitle id={props.titleId}>{props.title}</DialogTitle>
+      <DialogContent>{props.children}</DialogContent>
       <DialogActions>
-        <CopyButton text={props.text} label="Copy" />
+        {props.actions}
         <Button onClick={props.onClose}>Close</Button>
       </DialogActions>
     </Dialog>
+  );
+}
+
+/** A text dialog (Michelson viewer) of width 800. */
+export function TextDialog(props: { open: boolean; title: string; text: string; onClose: () => void }) {
+  return (
+    <FramedDialog
+      open={props.open}
+      onClose={props.onClose}
+      titleId="text-dialog-title"
+      title={props.title}
+      width={800}
+      actions={<CopyButton text={props.text} label="Copy" />}
+    >
+      <Box component="pre" sx={pre}>
+        {props.text}
+      </Box>
+    </FramedDialog>
   );
 }
 
@@ -66,42 +91,35 @@ export function CommandLineDialog(props: {
   const error = 'error' in parsed ? parsed.error : null;
   const text = error ? '' : props.build('value' in parsed ? parsed.value : '', dryRun);
   return (
-    <Dialog
+    <FramedDialog
       open={props.open}
       onClose={props.onClose}
-      aria-labelledby="cli-title"
-      fullWidth
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: 800 } } }}
+      titleId="cli-title"
+      title="Command line"
+      width={800}
+      actions={<CopyButton text={text} label="Copy" />}
     >
-      <DialogTitle id="cli-title">Command line</DialogTitle>
-      <DialogContent>
-        <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', my: 1 }}>
-          <TextField
-            size="small"
-            label="Burn cap"
-            value={burnCap}
-            error={error !== null}
-            helperText={error ?? ' '}
-            onKeyDown={(e) => {
-              if (!burnCapKeyAllowed(e.key)) e.preventDefault();
-            }}
-            onChange={(e) => setBurnCap(e.target.value)}
-          />
-          <FormControlLabel
-            control={<Checkbox checked={dryRun} onChange={(e) => setDryRun(e.target.checked)} />}
-            label="Dry run"
-          />
-        </Box>
-        <Box component="pre" aria-label="tezos-client instruction" sx={pre}>
-          {text}
-        </Box>
-      </DialogContent>
-      <DialogActions>
-        <CopyButton text={text} label="Copy" />
-        <Button onClick={props.onClose}>Close</Button>
-      </DialogActions>
-    </Dialog>
+      <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', my: 1 }}>
+        <TextField
+          size="small"
+          label="Burn cap"
+          value={burnCap}
+          error={error !== null}
+          helperText={error ?? ' '}
+          onKeyDown={(e) => {
+            if (!burnCapKeyAllowed(e.key)) e.preventDefault();
+          }}
+          onChange={(e) => setBurnCap(e.target.value)}
+        />
+        <FormControlLabel
+          control={<Checkbox checked={dryRun} onChange={(e) => setDryRun(e.target.checked)} />}
+          label="Dry run"
+        />
+      </Box>
+      <Box component="pre" aria-label="tezos-client instruction" sx={pre}>
+        {text}
+      </Box>
+    </FramedDialog>
   );
 }
 
@@ -115,66 +133,59 @@ export function SimulationDialog(props: {
   const totals = simulationTotals(props.ops);
   const diff = useMemo(() => parseMiguelList(props.ops[0]?.storage_diff ?? null), [props.ops]);
   return (
-    <Dialog
+    <FramedDialog
       open={props.open}
       onClose={props.onClose}
-      aria-labelledby="simulation-title"
-      fullWidth
-      maxWidth={false}
-      slotProps={{ paper: { sx: { maxWidth: 1200 } } }}
+      titleId="simulation-title"
+      title="Simulation result"
+      width={1200}
     >
-      <DialogTitle id="simulation-title">Simulation result</DialogTitle>
-      <DialogContent>
-        <Typography variant="body2" sx={{ mb: 1 }}>
-          Consumed gas: {totals.gas.toLocaleString('en-US')} · Burned: {mutezToTez(totals.burned)} ꜩ
-        </Typography>
-        <Table size="small" aria-label="Simulated operations">
-          <TableHead>
-            <TableRow>
-              <TableCell>Kind</TableCell>
-              <TableCell>Status</TableCell>
-              <TableCell>Destination</TableCell>
-              <TableCell>Entrypoint</TableCell>
-              <TableCell align="right">Gas</TableCell>
-              <TableCell align="right">Burned</TableCell>
+      <Typography variant="body2" sx={{ mb: 1 }}>
+        Consumed gas: {totals.gas.toLocaleString('en-US')} · Burned: {mutezToTez(totals.burned)} ꜩ
+      </Typography>
+      <Table size="small" aria-label="Simulated operations">
+        <TableHead>
+          <TableRow>
+            <TableCell>Kind</TableCell>
+            <TableCell>Status</TableCell>
+            <TableCell>Destination</TableCell>
+            <TableCell>Entrypoint</TableCell>
+            <TableCell align="right">Gas</TableCell>
+            <TableCell align="right">Burned</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {props.ops.map((op, i) => (
+            <TableRow key={i}>
+              <TableCell>{op.internal ? `internal ${op.kind}` : op.kind}</TableCell>
+              <TableCell>{op.status}</TableCell>
+              <TableCell sx={{ fontFamily: 'monospace' }}>{op.destination ?? ''}</TableCell>
+              <TableCell>{op.entrypoint ?? ''}</TableCell>
+              <TableCell align="right">{(op.consumed_gas / 1000).toLocaleString('en-US')}</TableCell>
+              <TableCell align="right">{op.burned}</TableCell>
             </TableRow>
-          </TableHead>
-          <TableBody>
-            {props.ops.map((op, i) => (
-              <TableRow key={i}>
-                <TableCell>{op.internal ? `internal ${op.kind}` : op.kind}</TableCell>
-                <TableCell>{op.status}</TableCell>
-                <TableCell sx={{ fontFamily: 'monospace' }}>{op.destination ?? ''}</TableCell>
-                <TableCell>{op.entrypoint ?? ''}</TableCell>
-                <TableCell align="right">{(op.consumed_gas / 1000).toLocaleString('en-US')}</TableCell>
-                <TableCell align="right">{op.burned}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-        {props.ops.some((o) => o.errors.length > 0) ? (
-          <Alert severity="error" sx={{ mt: 1 }}>
-            <Box component="pre" sx={pre}>
-              {JSON.stringify(
-                props.ops.flatMap((o) => o.errors),
-                null,
-                2,
-              )}
-            </Box>
-          </Alert>
-        ) : null}
-        {diff.length > 0 ? (
-          <Box component="section" aria-label="Storage diff" sx={{ mt: 2 }}>
-            <Typography variant="overline" component="h3">
-              Storage diff
-            </Typography>
-            <MiguelTree roots={diff} label="Storage diff" network={props.network} diffMode open="changed" />
+          ))}
+        </TableBody>
+      </Table>
+      {props.ops.some((o) => o.errors.length > 0) ? (
+        <Alert severity="error" sx={{ mt: 1 }}>
+          <Box component="pre" sx={pre}>
+            {JSON.stringify(
+              props.ops.flatMap((o) => o.errors),
+              null,
+              2,
+            )}
           </Box>
-        ) : null}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={props.onClose}>Close</Button>
-      </DialogActions>
-    </Dialog>
+        </Alert>
+      ) : null}
+      {diff.length > 0 ? (
+        <Box component="section" aria-label="Storage diff" sx={{ mt: 2 }}>
+          <Typography variant="overline" component="h3">
+            Storage diff
+          </Typography>
+          <MiguelTree roots={diff} label="Storage diff" network={props.network} diffMode open="changed" />
+        </Box>
+      ) : null}
+    </FramedDialog>
   );
 }
