@@ -7,11 +7,10 @@ import { encodeExpr } from '@taquito/utils';
 import { BOOTSTRAP_ACCOUNTS } from '../src/index';
 import { originatedAddress } from '../src/execute';
 import { seedContractSource } from '../src/seed/index';
-import { contractSource, openHarness, signedOperation, type Harness } from './helpers';
+import { contractSource, groupInjector, openHarness, type Harness } from './helpers';
 
 const b2 = BOOTSTRAP_ACCOUNTS[1]!;
 let h: Harness;
-let counter = 0;
 const parser = new Parser();
 
 beforeAll(async () => {
@@ -26,24 +25,7 @@ async function code(name: string): Promise<unknown> {
 }
 
 /** Injects one operation of bootstrap2 with generous limits, bakes, returns its contents and hash. */
-async function run(
-  contents: Array<Record<string, unknown>>,
-): Promise<{ hash: string; contents: any[]; level: number }> {
-  const branch = (await h.get('/chains/main/blocks/head/hash')).body;
-  const full = contents.map((c) => ({
-    source: b2.pkh,
-    fee: '10000',
-    counter: String(++counter),
-    gas_limit: '100000',
-    storage_limit: '5000',
-    ...c,
-  }));
-  const r = await h.post('/injection/operation', await signedOperation(b2.sk, branch, full));
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  const block = await h.sandbox.bakeBlock();
-  const op = block.operations[3]!.find((o) => o.hash === r.body)!;
-  return { hash: r.body, contents: op.contents, level: block.header.level };
-}
+const run = groupInjector(() => h, b2);
 
 const call = (destination: string, entrypoint: string, value: unknown) => ({
   kind: 'transaction',

@@ -124,6 +124,43 @@ export async function signedOperation(sk: string, branch: string, contents: unkn
   return signed.sbytes;
 }
 
+/** An operation group as the baked block includes it. */
+export interface IncludedGroup {
+  hash: string;
+  contents: any[];
+  level: number;
+}
+
+/**
+ * Returns a function that signs `contents` as `signer` (fee, a fresh counter and limits filled in, each
+ * content's own fields winning), injects the group into the harness, bakes a block and returns the group
+ * as included. Counters count from 1 per returned function: one per signer and sandbox.
+ */
+export function groupInjector(
+  harness: () => Harness,
+  signer: { pkh: string; sk: string },
+): (contents: Array<Record<string, unknown>>) => Promise<IncludedGroup> {
+  let counter = 0;
+  return async (contents) => {
+    const h = harness();
+    const branch = (await h.get('/chains/main/blocks/head/hash')).body as string;
+    const full = contents.map((c) => ({
+      source: signer.pkh,
+      fee: '10000',
+      counter: String(++counter),
+      gas_limit: '100000',
+      storage_limit: '5000',
+      ...c,
+    }));
+    const r = await h.post('/injection/operation', await signedOperation(signer.sk, branch, full));
+    if (r.status !== 200) throw new Error(`injection refused (${r.status}): ${JSON.stringify(r.body)}`);
+    const block = await h.sandbox.bakeBlock();
+    const op = block.operations[3]!.find((o) => o.hash === r.body);
+    if (!op) throw new Error(`group ${String(r.body)} is not in the baked block`);
+    return { hash: r.body as string, contents: op.contents as any[], level: block.header.level };
+  };
+}
+
 /** Michelson source of a test contract under test/contracts. */
 export async function contractSource(name: string): Promise<string> {
   return fs.readFile(path.join(import.meta.dirname, 'contracts', `${name}.tz`), 'utf8');

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Parser } from '@taquito/michel-codec';
 import { BOOTSTRAP_ACCOUNTS, Sandbox } from '../src/index';
-import { contractSource, openHarness, signedOperation, tempDir, type Harness } from './helpers';
+import { contractSource, groupInjector, openHarness, tempDir, type Harness } from './helpers';
 import { seedContractSource } from '../src/seed/index';
 
 const shared = path.resolve(import.meta.dirname, '../../../../shared/fixtures');
@@ -180,25 +180,13 @@ function compareShapes(ours: Shapes, real: Shapes): string[] {
 
 const b3 = BOOTSTRAP_ACCOUNTS[2]!;
 let h: Harness;
-let counter = 0;
 const ours: Shapes = new Map();
 
+const inject = groupInjector(() => h, b3);
 async function run(contents: Array<Record<string, unknown>>): Promise<any[]> {
-  const branch = (await h.get('/chains/main/blocks/head/hash')).body;
-  const full = contents.map((c) => ({
-    source: b3.pkh,
-    fee: '10000',
-    counter: String(++counter),
-    gas_limit: '100000',
-    storage_limit: '5000',
-    ...c,
-  }));
-  const r = await h.post('/injection/operation', await signedOperation(b3.sk, branch, full));
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  const block = await h.sandbox.bakeBlock();
-  const op = block.operations[3]!.find((o) => o.hash === r.body)!;
-  walkContents(ours, op.contents);
-  return op.contents;
+  const { contents: included } = await inject(contents);
+  walkContents(ours, included);
+  return included;
 }
 
 describe.skipIf(!hasShared)('receipt shapes against real node receipts', () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Parser } from '@taquito/michel-codec';
 import { BOOTSTRAP_ACCOUNTS } from '../src/index';
 import { seedContractSource } from '../src/seed/index';
-import { openHarness, signedOperation, type Harness } from './helpers';
+import { groupInjector, openHarness, type Harness } from './helpers';
 
 const shared = path.resolve(import.meta.dirname, '../../../../shared/fixtures/rpc/operations');
 const FIXTURE = path.join(shared, 'oozKKBjBK44uGCrMcT6wwPbUD62mF7ddenwXSyJKJAAiSRxq4JQ.json');
@@ -25,7 +25,6 @@ if (!hasFixture)
 const b2 = BOOTSTRAP_ACCOUNTS[1]!;
 const parser = new Parser();
 let h: Harness;
-let counter = 0;
 
 beforeAll(async () => {
   h = await openHarness();
@@ -35,21 +34,8 @@ afterAll(async () => {
 });
 
 /** Injects one operation of bootstrap2 with generous limits, bakes, returns its contents. */
-async function run(contents: Array<Record<string, unknown>>): Promise<any[]> {
-  const branch = (await h.get('/chains/main/blocks/head/hash')).body;
-  const full = contents.map((c) => ({
-    source: b2.pkh,
-    fee: '10000',
-    counter: String(++counter),
-    gas_limit: '100000',
-    storage_limit: '5000',
-    ...c,
-  }));
-  const r = await h.post('/injection/operation', await signedOperation(b2.sk, branch, full));
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  const block = await h.sandbox.bakeBlock();
-  return block.operations[3]!.find((o) => o.hash === r.body)!.contents;
-}
+const inject = groupInjector(() => h, b2);
+const run = async (contents: Array<Record<string, unknown>>) => (await inject(contents)).contents;
 
 async function originate(code: unknown, storage: unknown): Promise<{ address: string; size: number }> {
   const [c] = await run([{ kind: 'origination', balance: '0', script: { code, storage } }]);

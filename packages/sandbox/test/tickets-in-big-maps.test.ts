@@ -4,11 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Parser } from '@taquito/michel-codec';
 import { BOOTSTRAP_ACCOUNTS } from '../src/index';
 import { originatedAddress } from '../src/execute';
-import { openHarness, signedOperation, type Harness } from './helpers';
+import { groupInjector, openHarness, type Harness } from './helpers';
 
 const b2 = BOOTSTRAP_ACCOUNTS[1]!;
 let h: Harness;
-let counter = 0;
 
 beforeAll(async () => {
   h = await openHarness();
@@ -17,21 +16,7 @@ afterAll(async () => {
   await h.close();
 });
 
-async function run(contents: Array<Record<string, unknown>>): Promise<{ hash: string; contents: any[] }> {
-  const branch = (await h.get('/chains/main/blocks/head/hash')).body;
-  const full = contents.map((c) => ({
-    source: b2.pkh,
-    fee: '10000',
-    counter: String(++counter),
-    gas_limit: '100000',
-    storage_limit: '5000',
-    ...c,
-  }));
-  const r = await h.post('/injection/operation', await signedOperation(b2.sk, branch, full));
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  const block = await h.sandbox.bakeBlock();
-  return { hash: r.body, contents: block.operations[3]!.find((o) => o.hash === r.body)!.contents };
-}
+const run = groupInjector(() => h, b2);
 
 // Stores under key n a ticket (content n, amount 3) minted by itself.
 const VAULT = `parameter nat; storage (big_map nat (ticket nat));
