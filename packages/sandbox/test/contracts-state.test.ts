@@ -7,35 +7,18 @@ import { Parser } from '@taquito/michel-codec';
 import { BOOTSTRAP_ACCOUNTS } from '../src/index';
 import { exprHash } from '../src/apply';
 import { originatedAddress } from '../src/execute';
-import { openHarness, signedOperation, type Harness } from './helpers';
+import { groupInjector, openHarness, type Harness } from './helpers';
 
 const b4 = BOOTSTRAP_ACCOUNTS[3]!;
 const parser = new Parser();
 let h: Harness | undefined;
-let counter = 0;
 afterEach(async () => {
   await h?.close();
   h = undefined;
 });
 
-async function run(
-  x: Harness,
-  contents: Array<Record<string, unknown>>,
-): Promise<{ hash: string; contents: any[] }> {
-  const branch = (await x.get('/chains/main/blocks/head/hash')).body;
-  const full = contents.map((c) => ({
-    source: b4.pkh,
-    fee: '10000',
-    counter: String(++counter),
-    gas_limit: '100000',
-    storage_limit: '5000',
-    ...c,
-  }));
-  const r = await x.post('/injection/operation', await signedOperation(b4.sk, branch, full));
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  const block = await x.sandbox.bakeBlock();
-  return { hash: r.body, contents: block.operations[3]!.find((o) => o.hash === r.body)!.contents };
-}
+/** Groups signed by b4 into the current harness; a test that opens a new sandbox takes a new one. */
+let run = groupInjector(() => h!, b4);
 
 // `set` adds a key; `reset` replaces the big map by a new empty one (the old one is removed).
 const RESETTER = `parameter (or (pair %set nat nat) (unit %reset)); storage (big_map nat nat);
@@ -43,16 +26,16 @@ code { UNPAIR; IF_LEFT { UNPAIR; DIP { SOME }; UPDATE } { DROP 2; EMPTY_BIG_MAP 
 
 describe('contract state', () => {
   it('allocates, updates and removes big maps, and keeps contracts across restarts and replays', async () => {
-    counter = 0;
+    run = groupInjector(() => h!, b4);
     h = await openHarness();
     const init = [{ prim: 'Elt', args: [{ int: '1' }, { int: '10' }] }];
-    const orig = await run(h, [
+    const orig = await run([
       { kind: 'origination', balance: '0', script: { code: parser.parseScript(RESETTER), storage: init } },
     ]);
     const kt1 = originatedAddress(orig.hash, 0);
     const first = orig.contents[0].metadata.operation_result.lazy_storage_diff[0].id;
     const call = (value: unknown) =>
-      run(h!, [
+      run([
         { kind: 'transaction', amount: '0', destination: kt1, parameters: { entrypoint: 'default', value } },
       ]);
     await call({ prim: 'Left', args: [{ prim: 'Pair', args: [{ int: '2' }, { int: '20' }] }] });
@@ -91,10 +74,10 @@ describe('contract state', () => {
   });
 
   it('registers a global constant that scripts can use, and serves it by hash', async () => {
-    counter = 0;
+    run = groupInjector(() => h!, b4);
     h = await openHarness();
     const value = JSON.parse(JSON.stringify(parser.parseMichelineExpression('{ PUSH int 1 ; ADD }')));
-    const reg = await run(h, [{ kind: 'register_global_constant', value }]);
+    const reg = await run([{ kind: 'register_global_constant', value }]);
     const result = reg.contents[0].metadata.operation_result;
     const hash = exprHash(value as never);
     expect(result).toMatchObject({ status: 'applied', global_address: hash });
@@ -106,8 +89,7 @@ describe('contract state', () => {
     });
     expect((await h.get(`/chains/main/blocks/head/context/global_constants/${hash}`)).body).toEqual(value);
     expect(
-      (await run(h, [{ kind: 'register_global_constant', value }])).contents[0].metadata.operation_result
-        .status,
+      (await run([{ kind: 'register_global_constant', value }])).contents[0].metadata.operation_result.status,
     ).toBe('failed');
     const code = JSON.parse(
       JSON.stringify(
@@ -116,12 +98,10 @@ describe('contract state', () => {
         ),
       ),
     );
-    const orig = await run(h, [
-      { kind: 'origination', balance: '0', script: { code, storage: { int: '1' } } },
-    ]);
+    const orig = await run([{ kind: 'origination', balance: '0', script: { code, storage: { int: '1' } } }]);
     const kt1 = orig.contents[0].metadata.operation_result.originated_contracts[0];
     expect((await h.get(`/chains/main/blocks/head/context/contracts/${kt1}/script`)).body.code).toEqual(code);
-    await run(h, [
+    await run([
       {
         kind: 'transaction',
         amount: '0',
@@ -135,13 +115,13 @@ describe('contract state', () => {
   });
 
   it('delegates to a registered delegate and refuses an unregistered one', async () => {
-    counter = 0;
+    run = groupInjector(() => h!, b4);
     h = await openHarness();
     const b2 = BOOTSTRAP_ACCOUNTS[1]!.pkh;
-    const ok = await run(h, [{ kind: 'delegation', delegate: b2 }]);
+    const ok = await run([{ kind: 'delegation', delegate: b2 }]);
     expect(ok.contents[0].metadata.operation_result.status).toBe('applied');
     expect((await h.get(`/chains/main/blocks/head/context/contracts/${b4.pkh}/delegate`)).body).toBe(b2);
-    const bad = await run(h, [{ kind: 'delegation', delegate: 'tz1burnburnburnburnburnburnburjAYjjX' }]);
+    const bad = await run([{ kind: 'delegation', delegate: 'tz1burnburnburnburnburnburnburjAYjjX' }]);
     expect(bad.contents[0].metadata.operation_result.errors[0].id).toBe(
       'proto.024-PtTALLiN.contract.manager.unregistered_delegate',
     );
