@@ -61,9 +61,9 @@ type Result = { command: string; rowCount: number | null; rows: unknown[] };
 
 /**
  * Hooks a node-postgres client (`pool.on('connect', …)`): `query('/*copy*\/ COPY t (…) FROM STDIN -- $1',
- * [data])` sends the COPY and `data` (text format, one line per row) and resolves like an INSERT; the probe
- * of {@link canCopy} answers true without a round trip; {@link deferred} statements inside a transaction
- * wait for the next other statement, which carries them.
+ * [chunks])` sends the COPY and its data (text format, one line per row, in chunks of whole lines) and
+ * resolves like an INSERT; the probe of {@link canCopy} answers true without a round trip; {@link deferred}
+ * statements inside a transaction wait for the next other statement, which carries them.
  */
 export function useBulkWrites(client: QueryableClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<Result | Result[]>;
@@ -75,8 +75,7 @@ export function useBulkWrites(client: QueryableClient): void {
     return text;
   };
   const copy = async (text: string, values: unknown): Promise<Result> => {
-    const data = (values as unknown[] | undefined)?.[0];
-    const chunks = typeof data === 'string' ? [data] : data;
+    const chunks = (values as unknown[] | undefined)?.[0];
     const at = text.lastIndexOf(DATA);
     if (!Array.isArray(chunks) || !chunks.every((c) => typeof c === 'string') || at < 0)
       throw new Error('COPY without its data');
@@ -143,15 +142,15 @@ async function probe(db: Kysely<Database>): Promise<boolean> {
 
 /**
  * Appends rows (COPY text format, see {@link copyValue}) to `table`'s `columns`; only where {@link canCopy}.
- * `data` may come in chunks (each of whole lines), sent one after the other in one COPY.
+ * `chunks` hold whole lines (the writer's: one per block), sent one after the other in one COPY.
  */
 export async function copyRows(
   trx: Transaction<Database>,
   table: string,
   columns: readonly string[],
-  data: string | string[],
+  chunks: readonly string[],
 ): Promise<void> {
-  if (typeof data !== 'string') data = data.filter((c) => c !== '');
+  const data = chunks.filter((c) => c !== '');
   if (data.length === 0) return;
   const cols = sql.join(columns.map((c) => sql.ref(c)));
   await sql`${sql.raw(COPY)} COPY ${sql.table(table)} (${cols}) FROM STDIN${sql.raw(DATA)}${data}`.execute(
