@@ -58,6 +58,7 @@ async function buildRoot(
     gaEnabled: config.gaEnabled,
     sandboxMode: config.sandboxMode,
     mempoolEnabled: config.mempoolEnabled,
+    ipfsGateway: config.ipfsGateway,
     rateLimit: config.rateLimit,
     cors: config.cors,
   });

@@ -47,6 +47,10 @@ export const ConfigResponse = Type.Object(
     ga_enabled: Type.Boolean(),
     sandbox_mode: Type.Boolean(),
     mempool_enabled: Type.Boolean(),
+    ipfs_gateway: Type.String({
+      description:
+        'IPFS gateway for token images and ipfs:// links: `{ipfs_gateway}/{cid}` (e.g. https://ipfs.io/ipfs)',
+    }),
     network_info: Type.Array(NetworkInfo, { description: 'Michelscope extension: same order as `networks`' }),
   },
   { title: 'ConfigResponse' },

@@ -44,6 +44,7 @@ describe('api-types schemas', () => {
       ga_enabled: false,
       sandbox_mode: false,
       mempool_enabled: true,
+      ipfs_gateway: 'https://ipfs.io/ipfs',
       network_info: [{ name: 'mainnet', rpc_endpoint: 'https://rpc', stats_enabled: true }],
     };
     expect(Value.Check(ConfigResponse, config)).toBe(true);

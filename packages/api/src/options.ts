@@ -20,6 +20,8 @@ export interface ApiOptions {
   gaEnabled?: boolean;
   sandboxMode?: boolean;
   mempoolEnabled?: boolean;
+  /** IPFS gateway base (`{gateway}/{cid}`) sent to browsers in /v1/config. Default https://ipfs.io/ipfs. */
+  ipfsGateway?: string;
   /** Timeout of one node RPC pass-through request, in ms. Default 30000. */
   rpcTimeoutMs?: number;
   /**

@@ -11,6 +11,7 @@ describeDb('GET /v1/config', ({ db }) => {
       sentryDsn: 'https://key@sentry.example/1',
       gaEnabled: true,
       mempoolEnabled: true,
+      ipfsGateway: 'https://gw.example/ipfs',
     });
   });
   afterAll(() => app.close());
@@ -37,6 +38,7 @@ describeDb('GET /v1/config', ({ db }) => {
       ga_enabled: true,
       sandbox_mode: false,
       mempool_enabled: true,
+      ipfs_gateway: 'https://gw.example/ipfs',
     });
   });
 
@@ -64,6 +66,7 @@ describeDb('GET /v1/config', ({ db }) => {
       ga_enabled: false,
       sandbox_mode: false,
       mempool_enabled: false,
+      ipfs_gateway: 'https://ipfs.io/ipfs',
     });
   });
 });

@@ -29,6 +29,7 @@ function buildConfig(ctx: ApiContext): ConfigResponse {
     ga_enabled: options.gaEnabled ?? false,
     sandbox_mode: options.sandboxMode ?? false,
     mempool_enabled: options.mempoolEnabled ?? false,
+    ipfs_gateway: options.ipfsGateway ?? 'https://ipfs.io/ipfs',
     network_info: networks.list.map((n) => ({
       name: n.name,
       rpc_endpoint: n.publicRpcUrl,

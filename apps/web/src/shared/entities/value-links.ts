@@ -4,7 +4,7 @@
  * multihash strings. Values are untrusted: anything else gets no link.
  */
 import { BASE58_CHARS, isAddress, isContractAddress } from '../chain/patterns';
-import { DEFAULT_IPFS_GATEWAY } from '../media/image-uri';
+import { DEFAULT_IPFS_GATEWAY, gatewayUrl } from '../media/image-uri';
 
 export interface ValueLink {
   label: 'View' | 'View Storage' | 'View IPFS';
@@ -32,7 +32,7 @@ export function ipfsUrl(value: string, gateway: string = DEFAULT_IPFS_GATEWAY): 
   else return null;
   const cid = path.split('/')[0] ?? '';
   if (!MULTIHASH.test(cid) || /[\s?#]/.test(path)) return null;
-  return `${gateway.replace(/\/+$/, '')}/ipfs/${path}`;
+  return gatewayUrl(gateway, path);
 }
 
 export function valueLinks(value: string, network: string, gateway?: string): ValueLink[] {

@@ -8,6 +8,10 @@ describe('imageUrl', () => {
     ).toBe('https://gw.example/ipfs/QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG/thumb.png');
     expect(imageUrl('ipfs://bafyabc')).toBe('https://ipfs.io/ipfs/bafyabc');
   });
+  it('takes the server gateway form ({gateway}/{cid}) as well', () => {
+    expect(imageUrl('ipfs://bafyabc', 'https://gw.example/ipfs')).toBe('https://gw.example/ipfs/bafyabc');
+    expect(imageUrl('ipfs://bafyabc', 'https://gw.example/ipfs/')).toBe('https://gw.example/ipfs/bafyabc');
+  });
   it('keeps https and refuses every other scheme', () => {
     expect(imageUrl('https://example.org/a.png')).toBe('https://example.org/a.png');
     for (const uri of [
