@@ -1,10 +1,13 @@
 /**
  * Base58check with Tezos prefixes: `tz1…` ⇄ 20-byte hash, `o…` ⇄ operation hash, `Net…` ⇄ chain id…
- * The codec is @scure/base's base58check (double SHA-256 checksum); the prefix table is Tezos's
- * (bytes and payload length per human prefix, as Octez defines them).
+ * The prefix table is @taquito/utils' (its `PrefixV2` names and payload lengths; the prefix bytes are
+ * read back from an encoded zero payload), plus `SG1` (baker hash), which Taquito does not know. The
+ * codec is @scure/base's base58check, for raw prefix bytes too.
  */
 import { createBase58check } from '@scure/base';
 import { sha256 } from '@noble/hashes/sha2.js';
+import { b58Encode, payloadLength, PrefixV2 } from '@taquito/utils';
+import { bytesToHex, hexToBytes } from './hex';
 import { MichelsonDataError } from './micheline';
 
 const codec = createBase58check(sha256);
@@ -18,38 +21,23 @@ export interface Base58Prefix {
   length: number;
 }
 
-const p = (name: string, bytes: number[], length: number): Base58Prefix => ({ name, bytes, length });
+/** Taquito's entry for `name`, when its encodings do start with `name` (a few of its lengths are off). */
+function fromTaquito(name: PrefixV2): Base58Prefix[] {
+  const length = payloadLength[name];
+  const zero = b58Encode(new Uint8Array(length), name);
+  const top = b58Encode(new Uint8Array(length).fill(255), name);
+  if (!zero.startsWith(name) || !top.startsWith(name)) return [];
+  const all = codec.decode(zero);
+  return [{ name, bytes: Array.from(all.subarray(0, all.length - length)), length }];
+}
 
 /** Tezos base58 prefixes (longest human prefixes first, so that `spsig1` wins over `sig`). */
 export const BASE58_PREFIXES: readonly Base58Prefix[] = [
-  p('tz1', [6, 161, 159], 20),
-  p('tz2', [6, 161, 161], 20),
-  p('tz3', [6, 161, 164], 20),
-  p('tz4', [6, 161, 166], 20),
-  p('KT1', [2, 90, 121], 20),
-  p('txr1', [1, 128, 120, 31], 20),
-  p('sr1', [6, 124, 117], 20),
-  p('SG1', [3, 56, 226], 20),
-  p('expr', [13, 44, 64, 27], 32),
-  p('edpk', [13, 15, 37, 217], 32),
-  p('sppk', [3, 254, 226, 86], 33),
-  p('p2pk', [3, 178, 139, 127], 33),
-  p('BLpk', [6, 149, 135, 204], 48),
-  p('edsig', [9, 245, 205, 134, 18], 64),
-  p('spsig1', [13, 115, 101, 19, 63], 64),
-  p('p2sig', [54, 240, 44, 52], 64),
-  p('BLsig', [40, 171, 64, 207], 96),
-  p('sig', [4, 130, 43], 64),
-  p('src1', [17, 165, 134, 138], 32),
-  p('srs1', [17, 165, 235, 240], 32),
-  p('Net', [87, 82, 0], 4),
-  p('LLo', [29, 159, 109], 32),
-  p('Lo', [133, 233], 32),
-  p('Co', [79, 199], 32),
-  p('B', [1, 52], 32),
-  p('P', [2, 170], 32),
-  p('o', [5, 116], 32),
-];
+  ...Object.values(PrefixV2)
+    .filter((name) => !name.startsWith('_'))
+    .flatMap(fromTaquito),
+  { name: 'SG1', bytes: [3, 56, 226], length: 20 },
+].sort((a, b) => b.name.length - a.name.length);
 
 const byName = new Map(BASE58_PREFIXES.map((x) => [x.name, x]));
 
@@ -60,21 +48,6 @@ export function base58Prefix(name: string): Base58Prefix | undefined {
 
 function fail(msg: string): never {
   throw new MichelsonDataError(msg);
-}
-
-function hexToBytes(hex: string): Uint8Array {
-  const h = hex.startsWith('0x') ? hex.slice(2) : hex;
-  if (h.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(h))
-    fail(`invalid hex ${JSON.stringify(hex.slice(0, 80))}`);
-  const out = new Uint8Array(h.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(h.slice(2 * i, 2 * i + 2), 16);
-  return out;
-}
-
-function bytesToHex(b: Uint8Array): string {
-  let s = '';
-  for (const x of b) s += x.toString(16).padStart(2, '0');
-  return s;
 }
 
 function resolvePrefix(prefix: string | readonly number[] | Uint8Array): readonly number[] {

@@ -2,32 +2,29 @@
  * Hashes: script-expression (`expr…`) hashes of values and big-map keys, global-constant hashes,
  * the script hash used to find "same" contracts, and ticket hashes.
  */
-import { packDataBytes } from '@taquito/michel-codec';
-import { encodeExpr } from '@taquito/utils';
+import { blake2b } from '@noble/hashes/blake2.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { MichelsonDataError } from './micheline';
+import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { exprHash } from './binary-forms';
+import { bytesToHex, hexToBytes } from './hex';
 import type { Micheline } from './micheline';
-
-function pack(value: Micheline, type?: Micheline): string {
-  try {
-    return packDataBytes(value as never, type as never).bytes;
-  } catch (e) {
-    throw new MichelsonDataError(`cannot pack value: ${e instanceof Error ? e.message : String(e)}`);
-  }
-}
+import { packData } from './pack';
+import type { TypeNode } from './type-tree';
 
 /** PACK of a value (hex, with the 0x05 prefix). A type is needed for optimized forms (addresses, timestamps...). */
-export function packValue(value: Micheline, type?: Micheline): string {
-  return pack(value, type);
+export const packValue = packData;
+
+/** `expr…` hash of bytes (hex): base58 of their blake2b-256. */
+export function exprHashOf(hex: string): string {
+  return exprHash(bytesToHex(blake2b(hexToBytes(hex), { dkLen: 32 })));
 }
 
 /**
  * Script-expression hash (`expr…`) of a value: blake2b-256 of its PACK (0x05 included). This is the
  * big-map key hash (`key_hash`) when given the key and the key type.
  */
-export function scriptExpressionHash(value: Micheline, type?: Micheline): string {
-  return encodeExpr(pack(value, type));
+export function scriptExpressionHash(value: Micheline, type?: Micheline | TypeNode): string {
+  return exprHashOf(packData(value, type));
 }
 
 /** Big-map key hash: {@link scriptExpressionHash} of the key. */
@@ -35,7 +32,7 @@ export const bigMapKeyHash = scriptExpressionHash;
 
 /** Address (`expr…`) of a global constant: blake2b-256 of the binary Micheline without the 0x05 prefix. */
 export function globalConstantHash(value: Micheline): string {
-  return encodeExpr(pack(value).slice(2));
+  return exprHashOf(packData(value).slice(2));
 }
 
 /**

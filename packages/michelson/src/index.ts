@@ -64,8 +64,31 @@ export {
 } from './entrypoints';
 export type { Tag, InterfaceName } from './tags';
 export { TAG_BITS, scriptTags, tagsMask, tagsFromMask, hasInterface, contractInterfaces } from './tags';
+export { packData, unpackData } from './pack';
+export { bytesToHex, hexToBytes, isHex } from './hex';
+export type { SigScheme } from './binary-forms';
+export {
+  addressFromHex,
+  addressToHex,
+  chainIdFromHex,
+  chainIdToHex,
+  contractHashFromBytes,
+  exprHash,
+  keyBinLength,
+  keyFromHex,
+  keyHashB58FromRaw,
+  keyHashFromHex,
+  keyHashToHex,
+  keyToHex,
+  l2AddressFromHex,
+  l2AddressToHex,
+  signatureFromHex,
+  signatureToHex,
+  splitAddress,
+} from './binary-forms';
 export {
   packValue,
+  exprHashOf,
   scriptExpressionHash,
   bigMapKeyHash,
   globalConstantHash,
@@ -87,6 +110,8 @@ export type { ValueForm, BigMapDiffEntry } from './value-forms';
 export { normalizeValue, enrichBigMaps } from './value-forms';
 export { decodeAddressBytes, unixToRfc3339, parseTimestamp } from './value';
 export {
+  encodeMicheline,
+  decodeMicheline,
   forgeMicheline,
   unforgeMicheline,
   forgeInt,

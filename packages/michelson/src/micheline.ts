@@ -25,6 +25,13 @@ export type Micheline = MichelinePrim | MichelineInt | MichelineString | Micheli
 /** Error thrown for malformed input (bad Micheline, bad Michelson text, value not matching a type...). */
 export class MichelsonDataError extends Error {
   override name = 'MichelsonDataError';
+  /** Octez-like error detail (`invalid_address`, `invalid_key`…) when the input was a bad literal. */
+  constructor(
+    message: string,
+    readonly detail?: string,
+  ) {
+    super(message);
+  }
 }
 
 export const isPrim = (n: unknown): n is MichelinePrim =>

@@ -4,12 +4,15 @@
  * (bytes / int) forms. Also fills big-map pointers with their entries (`EnrichBigMap`).
  */
 import {
-  b58DecodeAddress,
-  b58DecodePublicKey,
-  b58DecodePublicKeyHash,
-  b58DecodeAndCheckPrefix,
-} from '@taquito/utils';
+  addressToHex,
+  chainIdToHex,
+  keyHashToHex,
+  keyToHex,
+  l2AddressToHex,
+  signatureToHex,
+} from './binary-forms';
 import { compareValues } from './compare';
+import { bytesToHex } from './hex';
 import { isBytes, isInt, isPrim, isString, MichelsonDataError } from './micheline';
 import type { Micheline } from './micheline';
 import { buildTypeTree } from './type-tree';
@@ -18,19 +21,37 @@ import { eltParts, mismatch, pairParts, readableScalar, seqItems } from './value
 
 export type ValueForm = 'keep' | 'readable' | 'optimized';
 
-const CONVERTIBLE = new Set(['address', 'contract', 'key_hash', 'key', 'signature', 'chain_id', 'timestamp']);
+const CONVERTIBLE = new Set([
+  'address',
+  'contract',
+  'key_hash',
+  'key',
+  'signature',
+  'chain_id',
+  'timestamp',
+  'tx_rollup_l2_address',
+  'bls12_381_fr',
+]);
 
-function utf8Hex(s: string): string {
-  let out = '';
-  for (const b of new TextEncoder().encode(s)) out += b.toString(16).padStart(2, '0');
-  return out;
+/** The BLS12-381 scalar field order: `bls12_381_fr` ints are taken modulo it. */
+const FR_ORDER = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n;
+
+/** 32 little-endian bytes of an `int` scalar, as Octez writes `bls12_381_fr`. */
+function frBytes(int: string): string {
+  let n = ((BigInt(int) % FR_ORDER) + FR_ORDER) % FR_ORDER;
+  const out = new Uint8Array(32);
+  for (let i = 0; i < 32; i++, n >>= 8n) out[i] = Number(n & 0xffn);
+  return bytesToHex(out);
 }
 
+/** The optimized (bytes / int) form of a scalar in its readable form; others are returned as they are. */
 function optimize(prim: string, v: Micheline): Micheline {
+  if (prim === 'bls12_381_fr') return isInt(v) ? { bytes: frBytes(v.int) } : v;
   if (!isString(v)) return v;
   try {
     switch (prim) {
       case 'timestamp': {
+        if (/^-?\d+$/.test(v.string)) return { int: v.string };
         const ms = Date.parse(v.string);
         if (Number.isNaN(ms)) throw new Error('bad timestamp');
         return { int: String(Math.floor(ms / 1000)) };
@@ -38,16 +59,18 @@ function optimize(prim: string, v: Micheline): Micheline {
       case 'address':
       case 'contract': {
         const [addr = '', ep] = v.string.split('%', 2);
-        return { bytes: b58DecodeAddress(addr) + (ep ? utf8Hex(ep) : '') };
+        return { bytes: addressToHex(addr) + (ep ? bytesToHex(new TextEncoder().encode(ep)) : '') };
       }
       case 'key_hash':
-        return { bytes: b58DecodePublicKeyHash(v.string) };
+        return { bytes: keyHashToHex(v.string) };
       case 'key':
-        return { bytes: b58DecodePublicKey(v.string) };
-      default: {
-        const [bytes] = b58DecodeAndCheckPrefix(v.string);
-        return { bytes: Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('') };
-      }
+        return { bytes: keyToHex(v.string) };
+      case 'signature':
+        return { bytes: signatureToHex(v.string).hex };
+      case 'chain_id':
+        return { bytes: chainIdToHex(v.string) };
+      default:
+        return { bytes: l2AddressToHex(v.string) };
     }
   } catch {
     throw mismatch(prim, v);
@@ -106,6 +129,7 @@ class Normaliser {
         readableScalar(t.prim, v); // validates the literal against the type
         if (this.form === 'keep' || !CONVERTIBLE.has(t.prim)) return v;
         if (this.form === 'optimized') return optimize(t.prim, v);
+        if (t.prim === 'bls12_381_fr') return v;
         if (isBytes(v) || isInt(v)) return { string: String(readableScalar(t.prim, v)) };
         return v;
       }

@@ -2,9 +2,16 @@
  * Helpers to read Micheline values against their types: pairs in every accepted form, and the
  * optimized (bytes / int) forms of addresses, keys, signatures, chain ids and timestamps.
  */
-import { b58Encode, encodeAddress, encodeKey, encodeKeyHash, PrefixV2 } from '@taquito/utils';
 import { isBytes, isInt, isPrim, isString, MichelsonDataError } from './micheline';
 import type { Micheline } from './micheline';
+import {
+  addressFromHex,
+  chainIdFromHex,
+  keyFromHex,
+  keyHashFromHex,
+  l2AddressFromHex,
+  signatureFromHex,
+} from './binary-forms';
 
 /** Splits a pair value (`Pair a b`, `Pair a b c…`, or the sequence form `{a; b; c}`) into [left, right]. */
 export function pairParts(v: Micheline): [Micheline, Micheline] {
@@ -80,19 +87,23 @@ export function readableScalar(prim: string, v: Micheline): string | boolean | u
       throw mismatch(prim, v);
     case 'key_hash':
       if (isString(v)) return v.string;
-      if (isBytes(v)) return safe(() => encodeKeyHash(v.bytes), prim, v);
+      if (isBytes(v)) return safe(() => keyHashFromHex(v.bytes), prim, v);
       throw mismatch(prim, v);
     case 'key':
       if (isString(v)) return v.string;
-      if (isBytes(v)) return safe(() => encodeKey(v.bytes), prim, v);
+      if (isBytes(v)) return safe(() => keyFromHex(v.bytes), prim, v);
       throw mismatch(prim, v);
     case 'signature':
       if (isString(v)) return v.string;
-      if (isBytes(v)) return safe(() => b58Encode(v.bytes, PrefixV2.GenericSignature), prim, v);
+      if (isBytes(v)) return safe(() => signatureFromHex(v.bytes), prim, v);
       throw mismatch(prim, v);
     case 'chain_id':
       if (isString(v)) return v.string;
-      if (isBytes(v)) return safe(() => b58Encode(v.bytes, PrefixV2.ChainID), prim, v);
+      if (isBytes(v)) return safe(() => chainIdFromHex(v.bytes), prim, v);
+      throw mismatch(prim, v);
+    case 'tx_rollup_l2_address':
+      if (isString(v)) return v.string;
+      if (isBytes(v)) return safe(() => l2AddressFromHex(v.bytes), prim, v);
       throw mismatch(prim, v);
     case 'string':
       if (isString(v)) return v.string;
@@ -108,7 +119,7 @@ export function readableScalar(prim: string, v: Micheline): string | boolean | u
 /** Base58 address of its 22-byte binary form, with `%entrypoint` when bytes follow. */
 export function decodeAddressBytes(hex: string): string {
   if (hex.length < 44 || !/^[0-9a-fA-F]*$/.test(hex)) throw new MichelsonDataError('invalid address bytes');
-  const addr = encodeAddress(hex.slice(0, 44));
+  const addr = addressFromHex(hex.slice(0, 44).toLowerCase());
   if (hex.length === 44) return addr;
   const ep = hex.slice(44);
   let text = '';
