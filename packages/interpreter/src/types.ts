@@ -2,6 +2,7 @@
  * Michelson types as the interpreter sees them: annotation-free, with every `pair` a binary right comb.
  * Field annotations are kept apart (see `entrypoints.ts`) because only parameter types need them.
  */
+import type { Micheline as Expr, MichelinePrim as ExprPrim } from '@michelscope/michelson';
 import { MichelsonError, staticError } from './errors';
 
 export interface Ty {
@@ -9,21 +10,14 @@ export interface Ty {
   readonly args: readonly Ty[];
 }
 
-export type Expr = ExprInt | ExprString | ExprBytes | ExprPrim | Expr[];
-export interface ExprInt {
-  int: string;
-}
-export interface ExprString {
-  string: string;
-}
-export interface ExprBytes {
-  bytes: string;
-}
-export interface ExprPrim {
-  prim: string;
-  args?: Expr[];
-  annots?: string[];
-}
+/** Micheline expressions: @michelscope/michelson's one Micheline type. */
+export type {
+  Micheline as Expr,
+  MichelineInt as ExprInt,
+  MichelineString as ExprString,
+  MichelineBytes as ExprBytes,
+  MichelinePrim as ExprPrim,
+} from '@michelscope/michelson';
 
 const ARITY: Record<string, number> = {
   int: 0,
