@@ -2,9 +2,9 @@
 // node's receipts. Validation failures (the node refuses the operation) throw an RpcError; an
 // application failure gives `failed` on the failing content, `backtracked` on those applied before
 // it and `skipped` after it, with the fees kept, as the protocol does.
-import { blake2b } from '@noble/hashes/blake2.js';
-import { b58Encode, getPkhfromPk, PrefixV2 } from '@taquito/utils';
+import { getPkhfromPk } from '@taquito/utils';
 import { encodeExpr, type Expr } from '@michelscope/interpreter';
+import { globalConstantHash } from '@michelscope/michelson';
 import {
   balanceTooLow,
   consume,
@@ -78,15 +78,6 @@ function safePkh(pk: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** `expr…` hash of a Micheline expression: BLAKE2B-256(0x05 ‖ binary). */
-export function exprHash(e: Expr): string {
-  const bytes = encodeExpr(e);
-  const data = new Uint8Array(bytes.length + 1);
-  data[0] = 5;
-  data.set(bytes, 1);
-  return b58Encode(blake2b(data, { dkLen: 32 }), PrefixV2.ScriptExpr);
 }
 
 /** Fee phase: counters, keys, limits and fees, for every content. Any error refuses the operation. */
@@ -321,7 +312,7 @@ function dispatch(ex: Exec, c: ManagerContent): Applied {
     }
     case 'register_global_constant': {
       const value = c.value as Expr;
-      const hash = exprHash(value);
+      const hash = globalConstantHash(value);
       if (ex.state.constant(hash)) fail('Expression_already_registered', {}, 'permanent');
       const size = BigInt(encodeExpr(value).length) + CONSTANT_EXTRA_BYTES;
       consume(ex, size * 10n);

@@ -7,7 +7,7 @@ import { entrypointsOf, expandedCode, scriptSections } from './chain-context';
 import { normalizeData, objectBody, unparsingMode } from './normalize';
 import { RpcError } from './operation-types';
 import { blockOf } from './block-id';
-import { exprHash } from './apply';
+import { scriptExpressionHash } from '@michelscope/michelson';
 import { ticketBalances, ticketHoldings } from './tickets';
 import type { Sandbox } from './sandbox';
 import { isOriginated, type ContractRecord, type ImplicitRecord, type State } from './state';
@@ -166,7 +166,7 @@ export function registerContractRoutes(app: FastifyInstance, sandbox: Sandbox): 
   post('/big_map_get', (a, state, body) => {
     const c = originated(a);
     const key = normalizeData(state, body.key, body.type, 'Optimized');
-    const hash = exprHash(key);
+    const hash = scriptExpressionHash(key);
     for (const id of bigMapIdsOf(c.storage)) {
       const entry = state.bigMapEntry(id, hash);
       if (entry) return entry.value;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Parser } from '@taquito/michel-codec';
 import { BOOTSTRAP_ACCOUNTS } from '../src/index';
-import { exprHash } from '../src/apply';
+import { globalConstantHash } from '@michelscope/michelson';
 import { originatedAddress } from '../src/execute';
 import { groupInjector, openHarness, type Harness } from './helpers';
 
@@ -79,7 +79,7 @@ describe('contract state', () => {
     const value = JSON.parse(JSON.stringify(parser.parseMichelineExpression('{ PUSH int 1 ; ADD }')));
     const reg = await run([{ kind: 'register_global_constant', value }]);
     const result = reg.contents[0].metadata.operation_result;
-    const hash = exprHash(value as never);
+    const hash = globalConstantHash(value);
     expect(result).toMatchObject({ status: 'applied', global_address: hash });
     expect(result.balance_updates[1]).toEqual({
       kind: 'burned',

@@ -9,7 +9,7 @@ import { LocalForger } from '@taquito/local-forging';
 import { InMemorySigner } from '@taquito/signer';
 import { defaultEnv, Interpreter, packValue, toTy, type Expr } from '@michelscope/interpreter';
 import { BOOTSTRAP_ACCOUNTS } from '../accounts';
-import { exprHash } from '../apply';
+import { globalConstantHash } from '@michelscope/michelson';
 import { originatedAddress } from '../execute';
 import { CHAIN_ID } from '../protocol';
 import { smartRollupAddress } from '../smart-rollups';
@@ -162,7 +162,7 @@ export async function runSeed(chain: SeedTarget, rounds = 24): Promise<SeedResul
   await s.bake();
 
   // Block 2: originations.
-  const constant = exprHash(CONSTANT_CODE);
+  const constant = globalConstantHash(CONSTANT_CODE);
   const fa12 = await s.originate(
     b1,
     code('fa12'),
