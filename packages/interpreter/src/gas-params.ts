@@ -144,3 +144,18 @@ export const LIMITS = {
   originationSize: 257,
   managerOperationGas: 100_000, // milligas
 } as const;
+
+/**
+ * Gas of the parts of an operation the interpreter does not meter (milligas): loading code and storage and
+ * writing them back, calibrated on Octez's recorded figures for store_input.tz (578.254 gas to originate,
+ * 1279.192 to call); a smart-rollup origination is the figure Octez recorded for a 408-byte wasm kernel
+ * (2,748.269 gas, of which 100 for the manager operation). The sandbox charges these.
+ */
+export const OPERATION_COST = {
+  manager: LIMITS.managerOperationGas,
+  call: 1_175_000,
+  origination: 474_000,
+  internalTransfer: 100_000,
+  event: 100_000,
+  smartRollupOrigination: 2_748_269,
+} as const;

@@ -41,7 +41,7 @@ export { loadScript, parseScript, entrypointPath } from './script';
 export type { LoadedScript } from './script';
 export type { BigMapDiffItem, BigMapUpdate, LazyStorageDiffItem } from './lazy-storage';
 export type { InternalOperationJson } from './operations-json';
-export { BASE_COST, LIMITS, STORAGE_COST } from './gas-params';
+export { BASE_COST, LIMITS, OPERATION_COST, STORAGE_COST } from './gas-params';
 export { toTy, tyToExpr, tyToExprComb, showTy } from './types';
 export type { Expr, Ty } from './types';
 export type { Operation, V } from './values';

@@ -5,6 +5,7 @@ import { blake2b } from '@noble/hashes/blake2.js';
 import { b58DecodeAndCheckPrefix, b58Encode, PrefixV2 } from '@taquito/utils';
 import {
   encodeExpr,
+  OPERATION_COST,
   originateContract,
   parseData,
   runContract,
@@ -40,15 +41,12 @@ import { isOriginated, type State } from './state';
 export type Origin = 'block' | 'simulation';
 const PROTO = P.slice('proto.'.length, -1);
 
-/**
- * Gas of the parts the interpreter does not meter (loading code and storage, writing them back),
- * calibrated on Octez's recorded figures for store_input.tz (578.254 gas to originate, 1279.192 to call).
- */
-export const MANAGER_MILLIGAS = 100_000n;
-export const CALL_MILLIGAS = 1_175_000n;
-export const ORIGINATION_MILLIGAS = 474_000n;
-export const INTERNAL_TRANSFER_MILLIGAS = 100_000n;
-export const EVENT_MILLIGAS = 100_000n;
+/** Gas of the parts the interpreter does not meter: its `OPERATION_COST` parameters, as bigints. */
+export const MANAGER_MILLIGAS = BigInt(OPERATION_COST.manager);
+export const CALL_MILLIGAS = BigInt(OPERATION_COST.call);
+export const ORIGINATION_MILLIGAS = BigInt(OPERATION_COST.origination);
+export const INTERNAL_TRANSFER_MILLIGAS = BigInt(OPERATION_COST.internalTransfer);
+export const EVENT_MILLIGAS = BigInt(OPERATION_COST.event);
 const SCRIPT_PREFIX_BYTES = 8n;
 
 /** What one operation group shares: its hash and the index of the next originated contract. */

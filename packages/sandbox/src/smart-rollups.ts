@@ -11,7 +11,7 @@ import {
   validateKeyHash,
   ValidationResult,
 } from '@taquito/utils';
-import { encodeExpr, toTy, type Expr } from '@michelscope/interpreter';
+import { encodeExpr, OPERATION_COST, toTy, type Expr } from '@michelscope/interpreter';
 import { blockOf } from './block-id';
 import { consume, fail, MANAGER_MILLIGAS, type Applied, type Exec, type Group } from './execute';
 import { RpcError, type ManagerContent, type NodeError } from './operation-types';
@@ -23,11 +23,10 @@ import type { State } from './state';
 export const SMART_ROLLUP_ORIGINATION_SIZE = 6314;
 
 /**
- * Gas of an origination: Octez spends it computing the PVM's genesis state from the kernel. The
- * figure is the one Octez recorded for a 408-byte wasm kernel (2,748.269 gas, of which 100 for the
- * manager operation); we charge it whatever the kernel.
+ * Gas of an origination: Octez spends it computing the PVM's genesis state from the kernel; we charge
+ * the interpreter's `OPERATION_COST.smartRollupOrigination` whatever the kernel.
  */
-export const SMART_ROLLUP_ORIGINATION_MILLIGAS = 2_748_269n;
+export const SMART_ROLLUP_ORIGINATION_MILLIGAS = BigInt(OPERATION_COST.smartRollupOrigination);
 
 /** PVM kinds of the node's `pvm_kind` encoding; Tallinn enables only wasm_2_0_0 (arith, riscv disabled). */
 const PVM_KINDS = new Set(['wasm_2_0_0', 'arith', 'riscv']);
