@@ -44,7 +44,7 @@ export {
   checkContract,
 } from './form-data';
 export type { MiguelNode, DiffType } from './miguel';
-export { toMiguel, toMiguelNode, keyText } from './miguel';
+export { toMiguel, toMiguelNode, keyText, readableText, readableValue } from './miguel';
 export { diffValues } from './diff';
 export { compareValues, compareAddresses } from './compare';
 export { readableBytes, tryUnpack, bytesToText, formatFailwithValue } from './bytes';

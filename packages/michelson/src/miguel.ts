@@ -10,6 +10,7 @@ import { buildTypeTree, isSynthetic } from './type-tree';
 import type { TypeNode } from './type-tree';
 import { eltParts, mismatch, pairParts, readableScalar, seqItems } from './value';
 import { compareValues } from './compare';
+import { normalizeValue } from './value-forms';
 
 export type DiffType = 'create' | 'update' | 'delete';
 
@@ -79,7 +80,25 @@ function orLeaves(n: TypeNode): TypeNode[] {
   return out;
 }
 
-/** Text naming a map entry: the key's scalar value, or inline Michelson for complex keys. */
+/**
+ * A value of `type` in its readable form: addresses, key hashes, keys, signatures, chain ids (base58) and
+ * timestamps (RFC 3339) instead of their optimized bytes / int, contracts with their entrypoint. A value that
+ * does not match the type comes back unchanged. The one decoder of typed values for display (API and web).
+ */
+export function readableValue(type: Micheline | TypeNode, value: Micheline): Micheline {
+  try {
+    return normalizeValue(type, value, 'readable');
+  } catch {
+    return value;
+  }
+}
+
+/** {@link readableValue} as one line of Michelson (`Pair "tz1…" 1`). */
+export function readableText(type: Micheline | TypeNode, value: Micheline): string {
+  return formatMichelsonInline(readableValue(type, value));
+}
+
+/** Text naming a map entry: the key's scalar value, or readable inline Michelson for complex keys. */
 export function keyText(keyType: TypeNode, key: Micheline): string {
   if (keyType.prim === 'bytes' && isString(key)) return key.string;
   if (keyType.prim === 'bytes' && !isString(key) && !isInt(key) && !isPrim(key) && !Array.isArray(key))
@@ -88,7 +107,7 @@ export function keyText(keyType: TypeNode, key: Micheline): string {
   const v = scalarValue(keyType, key);
   if (typeof v === 'string') return v;
   if (typeof v === 'boolean') return v ? 'True' : 'False';
-  return formatMichelsonInline(key);
+  return readableText(keyType, key);
 }
 
 /** Scalar value of a leaf as Miguel shows it; undefined for unit. */

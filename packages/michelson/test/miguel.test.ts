@@ -3,7 +3,8 @@ import { compareAddresses, compareValues } from '../src/compare';
 import { diffValues } from '../src/diff';
 import type { Micheline } from '../src/micheline';
 import { parseMichelsonExpression } from '../src/micheline';
-import { toMiguel, toMiguelNode } from '../src/miguel';
+import { encodeAddress } from '@taquito/utils';
+import { keyText, readableText, toMiguel, toMiguelNode } from '../src/miguel';
 import { buildTypeTree } from '../src/type-tree';
 import { isTypeEqualShape } from '../src/type-equal';
 import { goldenCases, hasShared } from './golden';
@@ -130,5 +131,28 @@ describe('miguel', () => {
       ['3', null],
       ['4', null],
     ]);
+  });
+});
+
+describe('readable text of typed values', () => {
+  const addrBytes = '0000a9ceae0d7d4b2ae0b3a8e8b0d0fcc2c4e8b70d83';
+  it('decodes optimized addresses, timestamps and contracts inside complex keys', () => {
+    const t = buildTypeTree({ prim: 'pair', args: [{ prim: 'address' }, { prim: 'nat' }] });
+    const key = { prim: 'Pair', args: [{ bytes: addrBytes }, { int: '1' }] };
+    const addr = encodeAddress(addrBytes);
+    expect(addr).toMatch(/^tz1[1-9A-HJ-NP-Za-km-z]{33}$/);
+    expect(readableText(t, key)).toBe(`Pair "${addr}" 1`);
+    expect(keyText(t, key)).toBe(`Pair "${addr}" 1`);
+    const ts = buildTypeTree({
+      prim: 'pair',
+      args: [{ prim: 'timestamp' }, { prim: 'contract', args: [{ prim: 'unit' }] }],
+    });
+    expect(readableText(ts, { prim: 'Pair', args: [{ int: '0' }, { bytes: `${addrBytes}616263` }] })).toBe(
+      `Pair "1970-01-01T00:00:00Z" "${addr}%abc"`,
+    );
+  });
+  it('keeps a value that does not match its type as it is', () => {
+    const t = buildTypeTree({ prim: 'pair', args: [{ prim: 'address' }, { prim: 'nat' }] });
+    expect(readableText(t, { int: '5' })).toBe('5');
   });
 });
