@@ -1,6 +1,7 @@
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
+import { jsonNestedTooDeeply, MAX_INPUT_DEPTH } from '@michelscope/michelson';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { createContext } from './context';
 import { errorHandler, HttpError } from './errors';
@@ -42,6 +43,11 @@ export const OPENAPI_INFO = {
 export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   const ctx = createContext(opts);
   app.setErrorHandler(errorHandler);
+  // before schema validation and every route: deep JSON would overflow the stack of the recursive tools
+  app.addHook('preValidation', async (request) => {
+    if (jsonNestedTooDeeply(request.body))
+      throw new HttpError(400, `request body nested deeper than ${MAX_INPUT_DEPTH} levels`);
+  });
   addSharedSchemas(app);
   await app.register(swagger, {
     openapi: { openapi: '3.0.3', info: OPENAPI_INFO },

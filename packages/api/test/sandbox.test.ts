@@ -273,4 +273,70 @@ describeDb('API over the indexed demo sandbox', ({ db }) => {
     expect(fork.status).toBe(200);
     expect((fork.body as { storage: unknown }).storage).toEqual({ prim: 'Pair', args: [{ int: '3' }, []] });
   });
+
+  it('nesting limits: 400 with a message at every depth past the limit, for fork, views and Michelson text', async () => {
+    const counter = contracts.counter!;
+    const raw = async (url: string, payload: string) => {
+      const res = await app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
+      return { status: res.statusCode, body: JSON.parse(res.body) as unknown };
+    };
+    // JSON text built as text: JSON.stringify itself overflows the stack on these depths
+    const optionType = (d: number) =>
+      '{"prim":"option","args":['.repeat(d) + '{"prim":"int"}' + ']}'.repeat(d);
+    const seq = (d: number, inner: string) => '['.repeat(d) + inner + ']'.repeat(d);
+    const forkOf = (d: number) =>
+      raw(
+        '/v1/fork',
+        JSON.stringify({
+          script:
+            `[{"prim":"parameter","args":[{"prim":"unit"}]},{"prim":"storage","args":[${optionType(d)}]},` +
+            '{"prim":"code","args":[[{"prim":"FAILWITH"}]]}]',
+          storage: {},
+        }),
+      );
+    const viewOf = (d: number) =>
+      raw(
+        `/v1/contract/${NET}/${counter}/views/execute`,
+        `{"kind":"off-chain","data":{},"view":{"michelsonStorageView":{"returnType":{"prim":"int"},"code":` +
+          `${seq(d, '{"prim":"CAR"},{"prim":"PUSH","args":[{"prim":"int"},{"int":"2"}]},{"prim":"MUL"}')}}}}`,
+      );
+    const michelsonOf = (d: number) =>
+      app.inject({
+        method: 'POST',
+        url: '/v1/michelson',
+        headers: { 'content-type': 'text/plain' },
+        payload: `parameter unit; storage ${'(option '.repeat(d)}int${')'.repeat(d)}; code { FAILWITH }`,
+      });
+    const raw100 = (await call('GET', `/v1/contract/${NET}/${counter}/storage/raw`)).body as string;
+    const current = Number(/^Pair (-?\d+)/.exec(raw100)?.[1]);
+    const fork = await forkOf(100);
+    expect(fork.status).toBe(200);
+    expect(JSON.stringify((fork.body as { code: unknown }).code)).toContain(optionType(100));
+    const view = await viewOf(100);
+    expect(view.status).toBe(200);
+    expect(view.body).toEqual([{ prim: 'int', type: 'int', name: '@int_1', value: String(current * 2) }]);
+    const parsed = await michelsonOf(100);
+    expect(parsed.statusCode).toBe(200);
+    expect(parsed.json<{ storage: { type: unknown[] } }>().storage.type.length).toBeGreaterThan(0);
+    for (const depth of [3000, 5000, 10_000]) {
+      expect(await forkOf(depth), `fork ${depth}`).toEqual({
+        status: 400,
+        body: { message: 'Micheline nested deeper than 1000 levels' },
+      });
+      expect(await viewOf(depth), `view ${depth}`).toEqual({
+        status: 400,
+        body: { message: 'request body nested deeper than 1000 levels' },
+      });
+      const text = await michelsonOf(depth);
+      expect(text.statusCode, `michelson ${depth}`).toBe(400);
+      expect(text.json(), `michelson ${depth}`).toEqual({
+        message: 'Michelson parse error: Michelson text nested deeper than 1000 levels',
+      });
+    }
+  });
 });

@@ -43,14 +43,56 @@ export const isString = (n: unknown): n is MichelineString =>
 export const isBytes = (n: unknown): n is MichelineBytes =>
   typeof n === 'object' && n !== null && typeof (n as MichelineBytes).bytes === 'string';
 
-const MAX_DEPTH = 10_000;
+/**
+ * Deepest nesting accepted from users (API bodies, sandbox RPC bodies, Micheline JSON, Michelson text):
+ * real contracts stay under ~70 levels, and every recursive tool (typechecker, forms, printers,
+ * JSON.stringify) is safe well past this. Deeper input is refused with a 400 before any of them runs.
+ */
+export const MAX_INPUT_DEPTH = 1000;
+
+/** Whether JSON (objects and arrays) nests deeper than `limit` levels; iterative, stops at the first excess. */
+export function jsonNestedTooDeeply(value: unknown, limit = MAX_INPUT_DEPTH): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (d > limit) return true;
+    for (const x of Array.isArray(v) ? v : Object.values(v))
+      if (typeof x === 'object' && x !== null) stack.push([x, d + 1]);
+  }
+  return false;
+}
+
+/** Whether Michelson text nests `(`/`{`/`[` deeper than `limit` (strings and comments skipped). */
+export function textNestedTooDeeply(src: string, limit = MAX_INPUT_DEPTH): boolean {
+  let depth = 0;
+  for (let i = 0; i < src.length; i++) {
+    const c = src.charCodeAt(i);
+    if (c === 0x28 || c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x29 || c === 0x7d || c === 0x5d) depth--;
+    else if (c === 0x22) {
+      // string literal: skip to the closing quote (backslash escapes)
+      for (i++; i < src.length && src.charCodeAt(i) !== 0x22; i++) if (src.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x23) {
+      const nl = src.indexOf('\n', i);
+      i = nl < 0 ? src.length : nl;
+    } else if (c === 0x2f && src.charCodeAt(i + 1) === 0x2a) {
+      const end = src.indexOf('*/', i + 2);
+      i = end < 0 ? src.length : end + 1;
+    }
+  }
+  return false;
+}
+
+const nestedMessage = (what: string) => `${what} nested deeper than ${MAX_INPUT_DEPTH} levels`;
 
 /**
  * Checks that untrusted JSON is well-formed Micheline and returns a clean copy (unknown keys dropped).
  * Throws MichelsonDataError with the JSON path of the first problem.
  */
 export function toMicheline(input: unknown, path = '$', depth = 0): Micheline {
-  if (depth > MAX_DEPTH) throw new MichelsonDataError(`Micheline nested too deeply at ${path}`);
+  if (depth > MAX_INPUT_DEPTH) throw new MichelsonDataError(nestedMessage('Micheline'));
   if (Array.isArray(input)) return input.map((x, i) => toMicheline(x, `${path}[${i}]`, depth + 1));
   if (typeof input !== 'object' || input === null)
     throw new MichelsonDataError(`invalid Micheline at ${path}: expected object or array`);
@@ -94,7 +136,8 @@ export interface ParseOptions {
   globalConstants?: Record<string, Micheline>;
 }
 
-function parser(opts: ParseOptions): Parser {
+function parser(opts: ParseOptions, src?: string): Parser {
+  if (src !== undefined && textNestedTooDeeply(src)) throw new Error(nestedMessage('Michelson text'));
   return new Parser({
     expandMacros: opts.expandMacros ?? false,
     ...(opts.globalConstants ? { expandGlobalConstant: opts.globalConstants } : {}),
@@ -117,7 +160,7 @@ function wrapError(e: unknown): MichelsonDataError {
  */
 export function parseMichelsonScript(src: string, opts: ParseOptions = {}): Micheline[] {
   try {
-    const r = parser(opts).parseScript(src);
+    const r = parser(opts, src).parseScript(src);
     if (r === null) throw new Error('empty source');
     return plain(r) as Micheline[];
   } catch (e) {
@@ -130,7 +173,7 @@ export function parseMichelsonScript(src: string, opts: ParseOptions = {}): Mich
  */
 export function parseMichelsonExpression(src: string, opts: ParseOptions = {}): Micheline {
   try {
-    const p = parser(opts);
+    const p = parser(opts, src);
     const r = /^\s*[A-Za-z_]/.test(src) ? p.parseData(src) : p.parseMichelineExpression(src);
     if (r === null) throw new Error('empty source');
     return plain(r);
@@ -142,6 +185,7 @@ export function parseMichelsonExpression(src: string, opts: ParseOptions = {}): 
 /** Validates Micheline JSON and expands macros / global constants when asked. */
 export function expandMicheline(expr: Micheline, opts: ParseOptions = {}): Micheline {
   try {
+    if (jsonNestedTooDeeply(expr)) throw new Error(nestedMessage('Micheline'));
     const r = parser({ expandMacros: true, ...opts }).parseJSON(expr);
     return plain(r);
   } catch (e) {

@@ -1,7 +1,9 @@
 // The Tezos node RPC subset served by the sandbox, as a Fastify plugin (routes at its root).
+import { jsonNestedTooDeeply, MAX_INPUT_DEPTH } from '@michelscope/michelson';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
 import { blockJson, blockMetadata, levelInfo } from './block-builder';
 import { blockOf, checkChain } from './block-id';
+import { badBody } from './normalize';
 import { RpcError } from './operation-types';
 import { CHAIN_ID, MAX_OPERATIONS_TTL, NODE_VERSION, PROTOCOL, protocolConstants } from './protocol';
 import { registerContractRoutes } from './rpc-contracts';
@@ -34,6 +36,10 @@ export function sandboxRpcPlugin(sandbox: Sandbox): FastifyPluginAsync {
       return send(reply.code(500), [
         { kind: 'temporary', id: 'sandbox.internal_error', msg: 'internal error' },
       ]);
+    });
+    // Micheline deeper than this would overflow the stack of the recursive typechecker: a 400, not a crash
+    app.addHook('preValidation', async (req) => {
+      if (jsonNestedTooDeeply(req.body)) throw badBody(`JSON nested deeper than ${MAX_INPUT_DEPTH} levels`);
     });
     app.setNotFoundHandler((_req, reply) =>
       send(reply.code(404), [{ kind: 'permanent', id: 'rpc.not_found', msg: 'Not found' }]),
