@@ -220,6 +220,8 @@ export interface BigMapStatesTable {
   count: Int8;
   /** First level of the key (the row is deleted when that block is reverted). */
   level: number;
+  /** Readable key text (`Pair "tz1…" 1`) for the keys filter; null when the key type was unknown. */
+  key_text: string | null;
 }
 
 export interface TicketsTable {

@@ -103,7 +103,7 @@ export interface KeysFilter {
   maxLevel?: number;
   /** Only keys not removed. */
   activeOnly?: boolean;
-  /** Key hash prefix or text contained in the key JSON. */
+  /** Key hash, or text contained in the readable key text (`Pair "tz1…" 1`) or the key JSON. */
   search?: string;
 }
 
@@ -120,7 +120,13 @@ export async function bigMapKeys(
   if (f.search) {
     const s = f.search;
     const like = `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where((eb) => eb.or([eb('key_hash', '=', s), eb(sql<string>`key::text`, 'ilike', like)]));
+    q = q.where((eb) =>
+      eb.or([
+        eb('key_hash', '=', s),
+        eb('key_text', 'ilike', like),
+        eb(sql<string>`key::text`, 'ilike', like),
+      ]),
+    );
   }
   const rows = await q.orderBy('id', 'desc').limit(f.size).offset(f.offset).execute();
   return rows.map(toState);

@@ -66,6 +66,8 @@ export interface BigMapDiffRow {
   key_hash: string;
   /** null = removal. */
   value: unknown;
+  /** The key in readable Michelson (`Pair "tz1…" 1`) when its type is known: what the keys filter matches. */
+  key_text?: string | null;
 }
 
 export interface ScriptRow {

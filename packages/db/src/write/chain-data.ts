@@ -343,7 +343,7 @@ async function writeBlockRest(
   if (withDiffs) await insertDiffs(trx, network, [{ b, ids: opIds, rows: d.bigMapDiffs }], copy);
   const removed = d.bigMapActions.filter((a) => a.action === 'remove').map((a) => a.source_ptr!);
   if (d.bigMapDiffs.length > 0 || removed.length > 0 || copySource.size > 0)
-    await writeStates(trx, b, removed);
+    await writeStates(trx, b, d, removed);
 
   // scripts and contracts
   await insertScripts(trx, network, level, d.scripts);
@@ -403,7 +403,7 @@ async function writeBlockRest(
  * key is first written, then one more for each later block that writes it (bcdhub's upsert), reproduced
  * exactly so existing clients read the same numbers.
  */
-async function writeStates(trx: Trx, b: BlockContext, removedPtrs: number[]): Promise<void> {
+async function writeStates(trx: Trx, b: BlockContext, d: BlockData, removedPtrs: number[]): Promise<void> {
   const { network, level } = b;
   await snapshot(
     trx,
@@ -421,9 +421,37 @@ async function writeStates(trx: Trx, b: BlockContext, removedPtrs: number[]): Pr
       removed = excluded.removed,
       last_update_level = excluded.last_update_level, last_update_time = excluded.last_update_time,
       count = big_map_states.count + 1`).execute(trx);
+  await writeKeyTexts(trx, b, d);
   if (removedPtrs.length > 0) {
     await deferred(sql`UPDATE big_map_states SET removed = true, last_update_level = ${level}, last_update_time = ${b.timestamp.toISOString()}::timestamptz
       WHERE network = ${network} AND ptr = ANY(${removedPtrs}::bigint[])`).execute(trx);
+  }
+}
+
+/**
+ * The readable key texts of the block's diffs (the indexer's), and those of keys copied from another big map
+ * (the source's), on states that lack them.
+ */
+async function writeKeyTexts(trx: Trx, b: BlockContext, d: BlockData): Promise<void> {
+  const { network } = b;
+  const texts = new Map<string, { ptr: number; key_hash: string; key_text: string }>();
+  for (const r of d.bigMapDiffs)
+    if (r.key_text)
+      texts.set(`${r.ptr}:${r.key_hash}`, { ptr: r.ptr, key_hash: r.key_hash, key_text: r.key_text });
+  if (texts.size > 0) {
+    await deferred(sql`UPDATE big_map_states t SET key_text = r.key_text
+      FROM jsonb_to_recordset(${json([...texts.values()])}) AS r(ptr bigint, key_hash text, key_text text)
+      WHERE t.network = ${network} AND t.ptr = r.ptr AND t.key_hash = r.key_hash AND t.key_text IS NULL`).execute(
+      trx,
+    );
+  }
+  for (const a of d.bigMapActions) {
+    if (a.action !== 'copy' || a.source_ptr === null || a.source_ptr < 0) continue;
+    await deferred(sql`UPDATE big_map_states t SET key_text = s.key_text FROM big_map_states s
+      WHERE t.network = ${network} AND t.ptr = ${a.destination_ptr} AND t.key_text IS NULL
+        AND s.network = ${network} AND s.ptr = ${a.source_ptr} AND s.key_hash = t.key_hash AND s.key_text IS NOT NULL`).execute(
+      trx,
+    );
   }
 }
 

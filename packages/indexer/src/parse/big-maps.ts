@@ -3,7 +3,14 @@
  * operation group content (a parent may allocate what an internal origination copies) and are never stored:
  * a copy into a real pointer takes their keys, and their stored origin (`source_ptr`) when they were a copy.
  */
-import { lambdasInValue, type Micheline, type MichelinePrim } from '@michelscope/michelson';
+import {
+  buildTypeTree,
+  lambdasInValue,
+  readableText,
+  type Micheline,
+  type MichelinePrim,
+  type TypeNode,
+} from '@michelscope/michelson';
 import type { BlockBuilder } from './builder';
 import type { BigMapEvent } from './era';
 import { fieldName, mapBigMaps } from './storage-walk';
@@ -17,6 +24,25 @@ interface TempBigMap {
 
 export type TempBigMaps = Map<number, TempBigMap>;
 
+/** Longest stored key text (the keys filter matches at most 255 characters anywhere in it). */
+const KEY_TEXT_MAX = 2000;
+
+/**
+ * Key types of the big maps a contract's storage points to (`type` its storage type, `value` the storage
+ * after the operation, pointers as ints), for the readable key text of their updates.
+ */
+function storageKeyTypes(
+  storage: { type: Micheline; value: Micheline | null } | undefined,
+): Map<number, Micheline> {
+  const out = new Map<number, Micheline>();
+  if (!storage?.value) return out;
+  mapBigMaps(storage.type, storage.value, (t, v) => {
+    if (!Array.isArray(v) && 'int' in v && t.args?.[0]) out.set(Number(v.int), t.args[0]);
+    return v;
+  });
+  return out;
+}
+
 /**
  * Writes the diffs/actions/big-map rows of `events` for contract `contract` under operation `op`.
  * Returns the number of diffs and whether a stored value holds a PACKed lambda (a `lambda` migration).
@@ -28,12 +54,42 @@ export function applyBigMapEvents(
   op: number,
   temps: TempBigMaps,
   names: Map<number, string | null>,
+  storage?: { type: Micheline; value: Micheline | null },
 ): { diffs: number; lambda: boolean } {
   const d = b.data;
   let diffs = 0;
   let lambda = false;
-  const diff = (ptr: number, keyHash: string, key: Micheline, value: Micheline | null) => {
-    d.bigMapDiffs.push({ op, ptr, contract, key, key_hash: keyHash, value });
+  let keyTypes: Map<number, Micheline> | undefined;
+  const trees = new Map<number, TypeNode | null>();
+  const keyTree = (ptr: number): TypeNode | null => {
+    let t = trees.get(ptr);
+    if (t !== undefined) return t;
+    keyTypes ??= storageKeyTypes(storage);
+    for (const ev of events) if (ev.kind === 'alloc' && ev.id === ptr) keyTypes.set(ptr, ev.keyType);
+    const type = keyTypes.get(ptr);
+    try {
+      t = type ? buildTypeTree(type) : null;
+    } catch {
+      t = null;
+    }
+    trees.set(ptr, t);
+    return t;
+  };
+  const diff = (
+    ptr: number,
+    keyHash: string,
+    key: Micheline,
+    value: Micheline | null,
+    keyType?: Micheline | null,
+  ) => {
+    let key_text: string | null = null;
+    try {
+      const type = keyTree(ptr) ?? (keyType ? buildTypeTree(keyType) : null);
+      if (type) key_text = readableText(type, key).slice(0, KEY_TEXT_MAX);
+    } catch {
+      // a key type that does not build keeps no text (the filter still matches the key JSON)
+    }
+    d.bigMapDiffs.push({ op, ptr, contract, key, key_hash: keyHash, value, key_text });
     diffs++;
     if (value !== null && lambdasInValue(value).length > 0) lambda = true;
   };
@@ -87,7 +143,7 @@ export function applyBigMapEvents(
           destination_ptr: ev.id,
           address: contract,
         });
-        for (const [keyHash, k] of src?.keys ?? []) diff(ev.id, keyHash, k.key, k.value);
+        for (const [keyHash, k] of src?.keys ?? []) diff(ev.id, keyHash, k.key, k.value, src?.keyType);
         break;
       }
       case 'update':

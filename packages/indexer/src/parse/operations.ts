@@ -121,7 +121,8 @@ function parseOne(
         row.storage = optMicheline(result.storage, `${where} storage`);
         row.allocated_destination_contract = result.allocated_destination_contract === true;
         const events = b.ctx.era.bigMapEvents(result, `${where} result`);
-        const r = applyBigMapEvents(b, events, dest, op, common.temps, new Map());
+        const storage = info && row.storage ? { type: info.storage, value: row.storage as Micheline } : undefined;
+        const r = applyBigMapEvents(b, events, dest, op, common.temps, new Map(), storage);
         row.big_map_diffs_count = r.diffs;
         lambda = r.lambda;
         ticketsRaw = result.ticket_updates ?? result.ticket_receipt;
@@ -161,7 +162,10 @@ function parseOne(
         tags: built.info.tags,
       });
       b.contractSearchDocument(addr, built.row, built.info.tags);
-      const r = applyBigMapEvents(b, events, addr, op, common.temps, names);
+      const r = applyBigMapEvents(b, events, addr, op, common.temps, names, {
+        type: built.info.storage,
+        value: storage,
+      });
       row.big_map_diffs_count = r.diffs;
       break;
     }
@@ -357,6 +361,7 @@ export function parseImplicit(b: BlockBuilder, raw: unknown, where: string): voi
             op,
             common.temps,
             st.names,
+            { type: built.info.storage, value: st.storage },
           );
         }
         b.data.migrations.push({ op, kind: 'bootstrap', contract: addr, hash: null });
