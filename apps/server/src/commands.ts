@@ -5,7 +5,8 @@ import { migrateToLatest, openDatabase, redact, type DbHandle } from '@michelsco
 import { startIndexer, startMetadataResolver } from '@michelscope/indexer';
 import { Sandbox, sandboxRpcPlugin, startStandaloneSandbox } from '@michelscope/sandbox';
 import { lockDataDir } from './data-dir-lock';
-import { ConfigError, type AppConfig, type NetworkConfig } from './config';
+import { ConfigError, StartupError, type AppConfig, type NetworkConfig } from './config';
+import { assertPortFree, listenOn } from './port-check';
 import { registerWeb } from './static-web';
 
 const log = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
@@ -15,7 +16,10 @@ async function openDb(config: AppConfig): Promise<DbHandle> {
     config.databaseUrl
       ? { databaseUrl: config.databaseUrl }
       : { dataDir: path.join(config.dataDir, 'pglite') },
-  );
+  ).catch((err: unknown) => {
+    // unreachable server, wrong password, missing database: the message says which; no stack
+    throw new StartupError(err instanceof Error ? err.message : String(err));
+  });
   const applied = await migrateToLatest(handle.db);
   log(
     `[db] ${handle.kind === 'postgres' ? `PostgreSQL ${redact(config.databaseUrl!)}` : `PGlite in ${path.join(config.dataDir, 'pglite')}`}` +
@@ -86,6 +90,7 @@ function onShutdown(task: () => Promise<void>): void {
 
 /** Everything in one process: migrations, sandbox chain, indexers, API and web app. */
 export async function runStart(config: AppConfig): Promise<void> {
+  await assertPortFree(config.port, config.host);
   const unlock = lockDataDir(config.dataDir);
   const handle = await openDb(config);
   const hasSandbox = config.networks.some((n) => n.rpcUrl === 'embedded');
@@ -98,7 +103,7 @@ export async function runStart(config: AppConfig): Promise<void> {
       })
     : undefined;
   const app = await buildRoot(config, handle, sandbox);
-  await app.listen({ port: config.port, host: config.host });
+  await listenOn(app, config.port, config.host);
   sandbox?.start();
   if (sandbox)
     log(`[sandbox] sandboxnet at level ${sandbox.headLevel}, baking every ${config.sandbox.blockTimeMs} ms`);
@@ -139,9 +144,10 @@ export async function runApi(config: AppConfig): Promise<void> {
       '[api] note: "embedded" sandboxnet has no node in this process; point networks.sandboxnet.rpc_url at `michelscope sandbox`',
     );
   }
+  await assertPortFree(config.port, config.host);
   const handle = await openDb(config);
   const app = await buildRoot(config, handle, undefined);
-  await app.listen({ port: config.port, host: config.host });
+  await listenOn(app, config.port, config.host);
   log(`[api] serving ${config.publicUrl}`);
   onShutdown(async () => {
     await app.close();
@@ -186,6 +192,7 @@ export async function runIndexer(config: AppConfig, name: string): Promise<void>
 export async function runSandbox(config: AppConfig, port: number): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new ConfigError('--port must be a port number');
+  await assertPortFree(port, config.host);
   const unlock = lockDataDir(config.dataDir);
   const node = await startStandaloneSandbox({
     dataDir: config.dataDir,

@@ -1,5 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { ConfigError, readConfigFile, type FileConfig } from './config-file';
+
+export { ConfigError, StartupError } from './config-file';
 
 /** One network the product knows: where its node RPC is and what the UI may link to. */
 export interface NetworkConfig {
@@ -37,31 +39,6 @@ export interface AppConfig {
   cors: boolean | string[];
 }
 
-/** Shape of michelscope.config.json (every key optional). */
-interface FileConfig {
-  host?: string;
-  public_url?: string;
-  mempool_enabled?: boolean;
-  sandbox_mode?: boolean;
-  ga_enabled?: boolean;
-  sentry_dsn?: string;
-  sandbox?: { block_time_ms?: number; seed?: boolean };
-  rate_limit?: false | { max?: number; time_window_ms?: number };
-  cors?: boolean | string[];
-  ipfs_gateway?: string;
-  networks?: Record<
-    string,
-    | false
-    | {
-        rpc_url?: string;
-        public_rpc_url?: string;
-        stats?: boolean;
-        explorer_url?: string;
-        start_level?: number | 'head';
-      }
-  >;
-}
-
 const NETWORK_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
 
 /** The embedded defaults: the local sandbox chain plus mainnet and ghostnet through public RPC nodes. */
@@ -90,8 +67,6 @@ export function sortNetworks<T extends { name: string }>(list: T[]): T[] {
     return a.name < b.name ? 1 : -1;
   });
 }
-
-export class ConfigError extends Error {}
 
 /**
  * Reads configuration: defaults, then michelscope.config.json (path from MICHELSCOPE_CONFIG, else the
@@ -138,7 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     port,
     host,
     dataDir: path.resolve(cwd, env.DATA_DIR ?? './data'),
-    ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
+    ...(env.DATABASE_URL ? { databaseUrl: parseDatabaseUrl(env.DATABASE_URL) } : {}),
     publicUrl,
     networks: sortNetworks(networks),
     mempoolEnabled: file.mempool_enabled ?? true,
@@ -152,22 +127,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   };
 }
 
-function readConfigFile(env: NodeJS.ProcessEnv, cwd: string): FileConfig {
-  const explicit = env.MICHELSCOPE_CONFIG;
-  const file = path.resolve(cwd, explicit ?? 'michelscope.config.json');
-  if (!existsSync(file)) {
-    if (explicit) throw new ConfigError(`MICHELSCOPE_CONFIG points to ${file}, which does not exist`);
-    return {};
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new ConfigError(`${file} is not valid JSON: ${(err as Error).message}`);
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    throw new ConfigError(`${file} must hold a JSON object`);
-  return parsed;
+/** Only PostgreSQL speaks our SQL: another scheme (mysql://…) is refused before any connection. */
+function parseDatabaseUrl(url: string): string {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1];
+  if (!scheme || !/^postgres(ql)?$/i.test(scheme))
+    throw new ConfigError(
+      `DATABASE_URL must be a postgres:// or postgresql:// URL${scheme ? `, not ${scheme}://` : ''}`,
+    );
+  return url;
 }
 
 function parsePort(value: string): number {

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { StartupError } from './config-file';
 
 /**
  * One process per DATA_DIR: the sandbox chain and embedded PGlite must never be opened twice. Takes
@@ -16,7 +17,7 @@ export function lockDataDir(dataDir: string): () => void {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const owner = Number(readFileSync(file, 'utf8').trim());
       if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
-        throw new Error(
+        throw new StartupError(
           `${dataDir} is in use by another Michelscope process (pid ${owner}); stop it or choose another DATA_DIR`,
         );
       }

@@ -9,7 +9,7 @@
  *   michelscope migrate                     apply database migrations and exit
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, StartupError } from './config';
 import { runApi, runIndexer, runMigrate, runSandbox, runStart } from './commands';
 
 const USAGE = `usage: michelscope <start|api|indexer --network NAME|sandbox [--port N]|migrate>`;
@@ -45,6 +45,6 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   const message = err instanceof Error ? err.message : String(err);
-  console.error(err instanceof ConfigError ? `michelscope: ${message}` : err);
+  console.error(err instanceof StartupError ? `michelscope: ${message}` : err);
   process.exit(1);
 });

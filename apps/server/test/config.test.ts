@@ -60,6 +60,61 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig({}, cwd)).toThrow('network "mainnet": rpc_url must be http(s) or "embedded"');
   });
+
+  it.each([
+    [{ rate_limt: { max: 10 } }, 'unknown key "rate_limt" in michelscope.config.json'],
+    [{ sandbox: { block_time: 500 } }, 'unknown key "sandbox.block_time" in michelscope.config.json'],
+    [
+      { networks: { mainnet: { rpc: 'https://x' } } },
+      'unknown key "networks.mainnet.rpc" in michelscope.config.json',
+    ],
+    [{ rate_limit: { max: 5, window: 1 } }, 'unknown key "rate_limit.window" in michelscope.config.json'],
+    [{ cors: 'yes' }, '"cors" in michelscope.config.json must be true or false, or a list of strings'],
+    [{ networks: 'mainnet' }, '"networks" in michelscope.config.json must be an object'],
+    [
+      { networks: { mainnet: 'on' } },
+      '"networks.mainnet" in michelscope.config.json must be false, or an object',
+    ],
+    [
+      { networks: { x: { stats: 'yes' } } },
+      '"networks.x.stats" in michelscope.config.json must be true or false',
+    ],
+    [
+      { networks: { x: { start_level: 'tail' } } },
+      '"networks.x.start_level" in michelscope.config.json must be a whole number, or "head"',
+    ],
+    [{ sandbox: { seed: 1 } }, '"sandbox.seed" in michelscope.config.json must be true or false'],
+    [{ ipfs_gateway: 42 }, '"ipfs_gateway" in michelscope.config.json must be a string'],
+    [[], 'michelscope.config.json must hold a JSON object'],
+  ])('refuses %j with one line', (file, message) => {
+    const cwd = tmp();
+    writeFileSync(path.join(cwd, 'michelscope.config.json'), JSON.stringify(file));
+    expect(() => loadConfig({}, cwd)).toThrow(message);
+    try {
+      loadConfig({}, cwd);
+    } catch (e) {
+      expect((e as Error).message).toBe(message);
+    }
+  });
+
+  it('names the file MICHELSCOPE_CONFIG points to', () => {
+    const cwd = tmp();
+    writeFileSync(path.join(cwd, 'prod.json'), JSON.stringify({ mempool: true }));
+    expect(() => loadConfig({ MICHELSCOPE_CONFIG: 'prod.json' }, cwd)).toThrow(
+      'unknown key "mempool" in prod.json',
+    );
+  });
+
+  it('accepts postgres:// and postgresql:// DATABASE_URLs only, before any connection', () => {
+    const cwd = tmp();
+    expect(loadConfig({ DATABASE_URL: 'postgresql://u@h/db' }, cwd).databaseUrl).toBe('postgresql://u@h/db');
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://root@127.0.0.1/x' }, cwd)).toThrow(
+      'DATABASE_URL must be a postgres:// or postgresql:// URL, not mysql://',
+    );
+    expect(() => loadConfig({ DATABASE_URL: '127.0.0.1:5432' }, cwd)).toThrow(
+      /^DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL$/,
+    );
+  });
 });
 
 describe('sortNetworks', () => {
