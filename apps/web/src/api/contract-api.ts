@@ -124,13 +124,15 @@ export const eventsQuery = (network: string, address: string, offset: number) =>
       ),
   });
 
+/** Updates the account holds or issued: as many as its `ticket_updates_count` (contracts and implicit accounts). */
 export const ticketUpdatesQuery = (network: string, address: string, offset: number) =>
   queryOptions({
-    queryKey: ['contract_ticket_updates', network, address, offset] as const,
+    queryKey: ['account_ticket_updates', network, address, offset] as const,
     queryFn: ({ signal }) =>
-      getJson(`${base(network, address)}/ticket_updates${query({ offset, size: LIST_PAGE_SIZE })}`, {
-        signal,
-      }).then(parseTicketUpdates),
+      getJson(
+        `/account/${enc(network)}/${enc(address)}/ticket_updates${query({ offset, size: LIST_PAGE_SIZE })}`,
+        { signal },
+      ).then(parseTicketUpdates),
   });
 
 export const contractConstantsQuery = (network: string, address: string, offset: number) =>

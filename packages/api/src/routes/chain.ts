@@ -7,6 +7,7 @@ import {
   RecentlyCalledContract,
   SmartRollup,
   TicketBalance,
+  TicketUpdate,
 } from '@michelscope/api-types';
 import {
   contractByTags,
@@ -20,6 +21,7 @@ import {
   listSmartRollups,
   recentlyCalledContracts,
   ticketBalancesOf,
+  ticketUpdatesOfAccount,
   type SmartRollupRow,
 } from '@michelscope/db/read';
 import { formatMichelson, TAG_BITS, tagsMask, toMicheline, typedef, type Tag } from '@michelscope/michelson';
@@ -27,7 +29,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { cacheKey, type ApiContext } from '../context';
 import { HttpError } from '../errors';
-import { ticketContent } from '../render/tickets';
+import { ticketContent, ticketUpdate } from '../render/tickets';
 import { toContract } from '../services/contracts';
 import { nodeRpc } from '../services/node-rpc';
 import { formatTime } from '../time';
@@ -121,6 +123,31 @@ export const chainRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
         ...ticketContent(r.content_type, r.content),
         ticket_id: r.id,
       }));
+    },
+  );
+
+  app.get(
+    '/account/:network/:address/ticket_updates',
+    {
+      schema: {
+        summary: 'Ticket updates an account takes part in (Michelscope extension)',
+        description:
+          'Updates of tickets the account holds or issued, newest first: as many as its `ticket_updates_count`.',
+        tags: ['account'],
+        params: AddressParams,
+        querystring: Type.Object(Paging),
+        response: { 200: Type.Array(TicketUpdate), ...E },
+      },
+    },
+    async (request) => {
+      const { network, address } = request.params;
+      requireNetwork(ctx, network);
+      requireAddress(address, ADDRESS_RE, 'address');
+      const rows = await ticketUpdatesOfAccount(ctx.db, network, address, {
+        size: pageSize(request.query.size),
+        offset: request.query.offset ?? 0,
+      });
+      return rows.map(ticketUpdate);
     },
   );
 

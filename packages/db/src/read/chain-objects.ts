@@ -67,6 +67,38 @@ export async function ticketUpdatesOfTicketer(
   return rows.map(toUpdate);
 }
 
+/**
+ * Updates an account takes part in: it holds the ticket (`account`) or issued it (`ticketer`), newest first:
+ * what its `ticket_updates_count` counts (the indexer counts each update for the holder and, when another
+ * account, for the ticketer). Two index ranges (holder; the ticketer's tickets), each cut at offset + size.
+ */
+export async function ticketUpdatesOfAccount(
+  db: Db,
+  network: string,
+  address: string,
+  f: { size: number; offset: number },
+): Promise<TicketUpdateRow[]> {
+  const window = f.offset + f.size;
+  const ids = await sql<{ id: number }>`
+    SELECT id FROM (
+      (SELECT id FROM ticket_updates WHERE network = ${network} AND account = ${address} ORDER BY id DESC LIMIT ${window})
+      UNION
+      (SELECT u.id FROM ticket_updates u JOIN tickets t ON t.id = u.ticket_id
+        WHERE t.network = ${network} AND t.ticketer = ${address} AND u.network = ${network}
+        ORDER BY u.id DESC LIMIT ${window})
+    ) x ORDER BY id DESC LIMIT ${f.size} OFFSET ${f.offset}`.execute(db);
+  if (ids.rows.length === 0) return [];
+  const rows = await ticketUpdatesQuery(db)
+    .where(
+      'u.id',
+      'in',
+      ids.rows.map((r) => Number(r.id)),
+    )
+    .orderBy('u.id', 'desc')
+    .execute();
+  return rows.map(toUpdate);
+}
+
 export type TicketRow = Pick<
   Selectable<TicketsTable>,
   'id' | 'ticketer' | 'content_type' | 'content' | 'updates_count' | 'level'

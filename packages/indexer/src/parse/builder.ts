@@ -111,6 +111,8 @@ export class BlockBuilder {
           amount: bigStr(uo, 'amount', `${w} updates[${j}]`),
         });
         this.touch(account, 'ticket_updates_count');
+        // the ticketer takes part too: its count is the updates of the tickets it issued that others hold
+        if (ticketer !== account) this.touch(ticketer, 'ticket_updates_count');
         n++;
       });
     });

@@ -2,40 +2,12 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import LinearProgress from '@mui/material/LinearProgress';
 import Pagination from '@mui/material/Pagination';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
 import { LIST_PAGE_SIZE, ticketUpdatesQuery } from '../../api/contract-api';
-import type { TicketUpdate } from '../../api/contract-types';
-import { AddressEntity } from '../../shared/entities/AddressEntity';
-import { OperationHashEntity } from '../../shared/entities/OperationHashEntity';
-import { formatNumber, formatTime } from '../../shared/format/format';
+import { TicketUpdateCard } from '../../shared/entities/TicketUpdateCard';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { ContractFrame } from '../contract/ContractFrame';
 import type { ContractPageData } from '../contract/useContractPage';
-
-/** One ticket update card: account, amount (signed delta), ticketer, level, time and operation. */
-export function TicketUpdateCard({ network, update }: { network: string; update: TicketUpdate }) {
-  const positive = !update.amount.startsWith('-');
-  return (
-    <Paper variant="outlined" sx={{ p: 1.5 }} component="li">
-      <Stack direction="row" sx={{ gap: 2, flexWrap: 'wrap', alignItems: 'center' }}>
-        <AddressEntity network={network} address={update.address} />
-        <Typography color={positive ? 'success.main' : 'error.main'} sx={{ fontFamily: 'monospace' }}>
-          {positive ? '+' : ''}
-          {update.amount}
-        </Typography>
-        <Typography variant="body2" color="text.secondary">
-          ticketer <AddressEntity network={network} address={update.ticketer} />
-        </Typography>
-        <Typography variant="body2" color="text.secondary">
-          {formatNumber(update.level)} · {formatTime(update.timestamp)}
-        </Typography>
-        <OperationHashEntity network={network} hash={update.operation_hash} />
-      </Stack>
-    </Paper>
-  );
-}
 
 function TicketUpdatesTab({ data }: { data: ContractPageData }) {
   const [page, setPage] = useState(1);

@@ -11,6 +11,8 @@ const OP = 'oocFt4vkkgQGfoRH54328cJUbDdWvj3x6KEs5Arm4XhqwwJmnJ8';
 
 function frame(extra: [string | RegExp, unknown][], account: Record<string, unknown> = {}) {
   return mockFetch([
+    // the specific routes first: an entry also answers the paths it is a prefix of
+    ...extra,
     [
       `GET /v1/account/mainnet/${KT}`,
       {
@@ -25,7 +27,6 @@ function frame(extra: [string | RegExp, unknown][], account: Record<string, unkn
     [`GET /v1/contract/mainnet/${KT}?stats=true`, { address: KT, network: 'mainnet', tags: [] }],
     [`GET /v1/contract/mainnet/${KT}/views/schema`, []],
     ['POST /metadata/v1/graphql', { data: { contract_metadata: [] } }],
-    ...extra,
   ]);
 }
 
@@ -132,7 +133,7 @@ describe('events and ticket updates tabs', () => {
   it('shows ticket update cards, 10 per page', async () => {
     frame([
       [
-        `GET /v1/contract/mainnet/${KT}/ticket_updates`,
+        `GET /v1/account/mainnet/${KT}/ticket_updates`,
         Array.from({ length: 10 }, (_, i) => ({
           id: i + 1,
           level: 100 + i,

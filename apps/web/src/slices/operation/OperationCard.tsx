@@ -10,9 +10,10 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
-import { operationDiffQuery } from '../../api/operation-api';
+import { operationDiffQuery, operationTicketUpdatesQuery } from '../../api/operation-api';
 import type { Operation } from '../../api/opg-types';
 import { AccountBox } from '../../shared/entities/AccountBox';
+import { TicketUpdateCard } from '../../shared/entities/TicketUpdateCard';
 import { formatNumber, formatTez } from '../../shared/format/format';
 import { MiguelTree } from '../../shared/micheline/MiguelTree';
 import { OperationErrors } from './OperationErrors';
@@ -62,6 +63,23 @@ function DiffSection({ roots, op }: { roots: Operation['parameters']; op: Operat
         open="changed"
         maxHeight={400}
       />
+    </Box>
+  );
+}
+
+/** The ticket updates an operation made (holder, signed amount, ticketer). */
+function TicketUpdatesSection({ op }: { op: Operation }) {
+  const query = useQuery(operationTicketUpdatesQuery(op.network, op.id ?? 0));
+  if (query.isPending) return <LinearProgress aria-label="Loading ticket updates" />;
+  if (query.isError || query.data.length === 0) return null;
+  return (
+    <Box sx={{ mt: 1 }}>
+      <Typography variant="overline">Ticket updates</Typography>
+      <Stack component="ol" spacing={1} aria-label="Ticket updates" sx={{ p: 0, m: 0, listStyle: 'none' }}>
+        {query.data.map((u) => (
+          <TicketUpdateCard key={u.id} network={op.network} update={u} />
+        ))}
+      </Stack>
     </Box>
   );
 }
@@ -197,6 +215,9 @@ export function OperationCard({ op }: { op: Operation }) {
           ) : null}
           {op.storage_diff ? <DiffSection roots={[op.storage_diff]} op={op} /> : null}
           {everOpened && needsLazyDiff(op) ? <LazyDiff op={op} /> : null}
+          {everOpened && op.id !== null && op.ticket_updates_count > 0 ? (
+            <TicketUpdatesSection op={op} />
+          ) : null}
           {repeat ? (
             <Button component={RouterLink} to={repeat} size="small" sx={{ mt: 1 }}>
               Repeat in Interact
