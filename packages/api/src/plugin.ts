@@ -23,6 +23,7 @@ import { searchServiceRoutes } from './routes/search-service';
 import { simulateRoutes } from './routes/simulate';
 import { networkStatsRoutes, statsServiceRoutes } from './routes/stats-service';
 import { addSharedSchemas, componentName } from './schemas';
+import { checkIntegerParams } from './validate';
 
 /** Per-IP limit when `rateLimit` is not given. */
 export const DEFAULT_RATE_LIMIT = { max: 600, timeWindowMs: 60_000 };
@@ -48,6 +49,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
     if (jsonNestedTooDeeply(request.body))
       throw new HttpError(400, `request body nested deeper than ${MAX_INPUT_DEPTH} levels`);
   });
+  app.addHook('preValidation', checkIntegerParams);
   addSharedSchemas(app);
   await app.register(swagger, {
     openapi: { openapi: '3.0.3', info: OPENAPI_INFO },

@@ -5,7 +5,7 @@
 import { NetworkName } from '@michelscope/api-types';
 import { Type } from '@sinclair/typebox';
 import type { ApiContext } from './context';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './errors';
 
 const B58 = '[1-9A-HJ-NP-Za-km-z]';
@@ -57,4 +57,33 @@ export function jsonString(reply: FastifyReply, text: string): FastifyReply {
  */
 export function rawJson(reply: FastifyReply, json: string): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(json);
+}
+
+const INTEGER_TEXT = /^-?\d{1,16}$/;
+
+/**
+ * preValidation hook of the API: an integer path or query parameter must be written as a safe decimal
+ * integer. The validator alone would coerce "1e309" or "Infinity" to Infinity (which passes its integer and
+ * maximum checks) and "0x10" to 16; those answer 400 `{"message"}` instead of reaching the database.
+ */
+export async function checkIntegerParams(request: FastifyRequest): Promise<void> {
+  const schema = request.routeOptions.schema as
+    | Partial<Record<'params' | 'querystring', { properties?: Record<string, { type?: unknown }> }>>
+    | undefined;
+  for (const [part, values] of [
+    ['params', request.params],
+    ['querystring', request.query],
+  ] as const) {
+    const properties = schema?.[part]?.properties;
+    if (!properties || !values || typeof values !== 'object') continue;
+    for (const [name, property] of Object.entries(properties)) {
+      const raw = (values as Record<string, unknown>)[name];
+      if (property.type !== 'integer' || typeof raw !== 'string') continue;
+      if (!INTEGER_TEXT.test(raw) || !Number.isSafeInteger(Number(raw)))
+        throw new HttpError(
+          400,
+          `${part}/${name} must be a safe integer, got ${JSON.stringify(raw.slice(0, 40))}`,
+        );
+    }
+  }
 }

@@ -26,6 +26,49 @@ describeDb('API errors', ({ db }) => {
       }
     });
 
+    it('answers 400 {"message"} for every integer path or query parameter that is not a safe integer', async () => {
+      const doc = (await app.inject('/v1/openapi.json')).json<{
+        paths: Record<
+          string,
+          Record<string, { parameters?: { in: string; name: string; schema?: { type?: string } }[] }>
+        >;
+      }>();
+      const urls: string[] = [];
+      for (const [path, methods] of Object.entries(doc.paths)) {
+        const params = methods.get?.parameters ?? [];
+        const ints = params.filter((p) => p.in === 'path' && p.schema?.type === 'integer');
+        if (!ints.length) continue;
+        for (const bad of ['1e309', 'Infinity', '9007199254740993', '1e3', '0x10', '1.5']) {
+          let url = path;
+          for (const p of params.filter((x) => x.in === 'path'))
+            url = url.replace(
+              `{${p.name}}`,
+              ints.includes(p)
+                ? bad
+                : p.name === 'network'
+                  ? 'mainnet'
+                  : 'KT1Hkg5qeNhfwpKW4fXvq7HGZB9z2EnmCCA9',
+            );
+          urls.push(url);
+        }
+      }
+      // the two URLs of the report, plus every other route with an integer path parameter
+      expect(urls).toContain('/v1/bigmap/mainnet/1e309');
+      expect(urls).toContain('/v1/operation/mainnet/1e309/error_location');
+      expect(urls.length).toBeGreaterThanOrEqual(6 * 9);
+      urls.push('/v1/bigmap/mainnet/1/keys?offset=1e309', '/v1/bigmap/mainnet/1/keys?size=Infinity');
+      for (const url of urls) {
+        const res = await app.inject(url);
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json<{ message: string }>().message, url).toMatch(
+          /^(params|querystring)\/\w+ must be a safe integer/,
+        );
+      }
+      expect((await app.inject('/v1/bigmap/mainnet/1e309')).json()).toEqual({
+        message: 'params/ptr must be a safe integer, got "1e309"',
+      });
+    });
+
     it('answers malformed URLs with 400 {"message"}, not a 500', async () => {
       for (const url of ['/v1/head/%zz', '/v1/head/%']) {
         const res = await app.inject(url);
