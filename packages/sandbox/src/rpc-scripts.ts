@@ -13,24 +13,67 @@ import {
   type RunContractInput,
   type StepEvent,
 } from '@michelscope/interpreter';
-import { blake2b } from '@noble/hashes/blake2.js';
-import { b58Encode, PrefixV2, validateAddress, ValidationResult } from '@taquito/utils';
+import { b58Encode, PrefixV2, validateAddress, validateChain, ValidationResult } from '@taquito/utils';
 import { chainContext, entrypointsOf, expandedCode, scriptSections } from './chain-context';
 import { blockOf } from './block-id';
 import { badBody, interpreterFor, objectBody, unparsingMode } from './normalize';
 import { RpcError } from './operation-types';
 import { typeMap, type TypeMapEntry } from './type-map';
+import { originatedAddress } from './execute';
 import { CHAIN_ID, HARD_GAS_LIMIT_PER_OPERATION, PROTO_ERROR_PREFIX as P } from './protocol';
 import type { Sandbox } from './sandbox';
 import type { State } from './state';
 
 type Params = Record<string, string>;
 const PROTO = P.slice('proto.'.length, -1);
-/** Address of the callback contract that `run_view` pretends to originate. */
-const VIEW_CALLBACK = b58Encode(
-  blake2b(new TextEncoder().encode('michelscope run_view callback'), { dkLen: 20 }),
-  PrefixV2.ContractHash,
-);
+/**
+ * Octez's script RPCs (src/proto_alpha/lib_plugin/RPC.ml, `originate_dummy_contract`) originate their dummy
+ * contract (run_code's SELF when none is given, run_view's callback) from an origination nonce initialised with
+ * the zero operation hash: index 0, then CREATE_CONTRACT during the run takes indexes 1, 2, …
+ */
+const ZERO_OPERATION_HASH = b58Encode(new Uint8Array(32), PrefixV2.OperationHash);
+export const DUMMY_CONTRACT = originatedAddress(ZERO_OPERATION_HASH, 0);
+
+/** Octez's `undefined_operation_nonce`: CREATE_CONTRACT when no dummy contract initialised the nonce. */
+class UndefinedOperationNonce extends Error {}
+
+/**
+ * The origination nonce of a run: after a dummy origination, CREATE_CONTRACT takes the next indexes of the
+ * zero operation hash; without one (run_code given `self`, run_script_view), Octez has no nonce and
+ * CREATE_CONTRACT fails with `undefined_operation_nonce`.
+ */
+function originations(dummy: boolean): { originatedAddress: () => string; failed: () => boolean } {
+  let index = 1;
+  let failed = false;
+  return {
+    originatedAddress: () => {
+      if (dummy) return originatedAddress(ZERO_OPERATION_HASH, index++);
+      failed = true;
+      throw new UndefinedOperationNonce('undefined_operation_nonce');
+    },
+    failed: () => failed,
+  };
+}
+
+function undefinedNonce(self: string): RpcError {
+  return new RpcError(500, [
+    {
+      kind: 'temporary',
+      id: `${P}michelson_v1.runtime_error`,
+      contract_handle: self,
+      contract_code: 'Deprecated',
+    },
+    { kind: 'permanent', id: `${P}undefined_operation_nonce` },
+  ]);
+}
+
+/** A chain id is any well-encoded one (Octez validates its encoding only): CHAIN_ID pushes it. */
+function chainIdOf(v: unknown): string {
+  if (v === undefined || v === null) return CHAIN_ID;
+  if (typeof v !== 'string' || validateChain(v) !== ValidationResult.VALID)
+    throw badBody(`chain_id must be a base58 chain id (Net…), got ${JSON.stringify(v).slice(0, 80)}`);
+  return v;
+}
 
 function send(reply: FastifyReply, value: unknown): FastifyReply {
   return reply.type('application/json').send(JSON.stringify(value));
@@ -72,8 +115,7 @@ function gasOf(v: unknown): number {
 
 /** The common "who/when" fields of run_code-like bodies, with the node's defaults. */
 function envFields(b: Record<string, unknown>, sandbox: Sandbox, level: number): Partial<RunContractInput> {
-  if (b.chain_id !== undefined && b.chain_id !== CHAIN_ID)
-    throw badBody(`unknown chain_id ${JSON.stringify(b.chain_id)}`);
+  const chainId = chainIdOf(b.chain_id);
   const head = sandbox.block(level)!.header;
   const sender = optAddress(b.source, 'source');
   const payer = optAddress(b.payer, 'payer');
@@ -84,7 +126,7 @@ function envFields(b: Record<string, unknown>, sandbox: Sandbox, level: number):
     ...(self ? { self } : {}),
     now: optTimestamp(b.now) ?? BigInt(Math.floor(Date.parse(head.timestamp) / 1000)),
     level: optNat(b.level, 'level') ?? BigInt(level),
-    chainId: CHAIN_ID,
+    chainId,
     gasLimit: gasOf(b.gas),
   };
 }
@@ -93,6 +135,17 @@ function gasString(milligas: number): string {
   const whole = Math.floor(milligas / 1000);
   const frac = milligas % 1000;
   return frac === 0 ? String(whole) : `${whole}.${String(frac).padStart(3, '0').replace(/0+$/, '')}`;
+}
+
+/** The chain seen by run_code: the dummy SELF is originated with the script (CONTRACT finds it), as in Octez. */
+function runChain(state: State, script: unknown, dummy: boolean, next: () => string): ChainContext {
+  const base = chainContext(state);
+  const parameter = dummy ? scriptSections(expandedCode(state, script)).parameter : undefined;
+  return {
+    ...base,
+    originatedAddress: next,
+    contract: (addr) => (parameter && addr === DUMMY_CONTRACT ? { parameter } : base.contract!(addr)),
+  };
 }
 
 function runCode(sandbox: Sandbox, p: Params, body: unknown, trace: boolean) {
@@ -105,6 +158,9 @@ function runCode(sandbox: Sandbox, p: Params, body: unknown, trace: boolean) {
   const balance = optNat(b.balance, 'balance');
   const steps: Array<{ location: number; gas: string; stack: Expr[] }> = [];
   const mode = unparsingMode(b.unparsing_mode);
+  const env = envFields(b, sandbox, level);
+  const self = env.self ?? DUMMY_CONTRACT;
+  const nonce = originations(env.self === undefined);
   const run = runContract({
     script: b.script as Expr,
     storage: b.storage as Expr,
@@ -112,8 +168,9 @@ function runCode(sandbox: Sandbox, p: Params, body: unknown, trace: boolean) {
     entrypoint: typeof b.entrypoint === 'string' ? b.entrypoint : 'default',
     amount,
     ...(balance !== undefined ? { balance: balance + amount } : {}),
-    ...envFields(b, sandbox, level),
-    chain: chainContext(state),
+    ...env,
+    self,
+    chain: runChain(state, b.script, env.self === undefined, nonce.originatedAddress),
     unparsingMode: mode,
     ...(trace
       ? {
@@ -122,7 +179,7 @@ function runCode(sandbox: Sandbox, p: Params, body: unknown, trace: boolean) {
         }
       : {}),
   });
-  if (!run.ok) throw scriptError(run.error);
+  if (!run.ok) throw nonce.failed() ? undefinedNonce(self) : scriptError(run.error);
   const out: Record<string, unknown> = {
     storage: run.storage,
     operations: run.operations.map((o) => o.json),
@@ -164,12 +221,13 @@ function runCallbackView(sandbox: Sandbox, p: Params, body: unknown) {
   const base = chainContext(state);
   const chain: ChainContext = {
     ...base,
-    contract: (addr) => (addr === VIEW_CALLBACK ? { parameter: cbType } : base.contract!(addr)),
+    contract: (addr) => (addr === DUMMY_CONTRACT ? { parameter: cbType } : base.contract!(addr)),
+    originatedAddress: originations(true).originatedAddress,
   };
   const run = runContract({
     script: c.code,
     storage: c.storage,
-    parameter: { prim: 'Pair', args: [b.input as Expr, { string: VIEW_CALLBACK }] },
+    parameter: { prim: 'Pair', args: [b.input as Expr, { string: DUMMY_CONTRACT }] },
     entrypoint: b.entrypoint,
     balance: BigInt(c.balance),
     ...envFields(b, sandbox, level),
@@ -180,10 +238,10 @@ function runCallbackView(sandbox: Sandbox, p: Params, body: unknown) {
   if (!run.ok) throw scriptError(run.error);
   const call = run.operations
     .map((o) => o.json)
-    .find((o) => o.kind === 'transaction' && o.destination === VIEW_CALLBACK);
+    .find((o) => o.kind === 'transaction' && o.destination === DUMMY_CONTRACT);
   if (!call || call.kind !== 'transaction')
     throw new RpcError(500, [
-      { kind: 'permanent', id: `${P}michelson_v1.run_view.view_never_returns`, callback: VIEW_CALLBACK },
+      { kind: 'permanent', id: `${P}michelson_v1.run_view.view_never_returns`, callback: DUMMY_CONTRACT },
     ]);
   return { data: call.parameters?.value ?? { prim: 'Unit' } };
 }

@@ -1,0 +1,169 @@
+// The sandbox's script RPCs (run_code, trace_code, run_view, run_script_view) as Octez's: each test holds the
+// figure Octez gives, with the Octez source or regression output it comes from (tezos/tezos-mirror).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Parser } from '@taquito/michel-codec';
+import { BOOTSTRAP_ACCOUNTS } from '../src/index';
+import { originatedAddress } from '../src/execute';
+import { groupInjector, openHarness, type Harness } from './helpers';
+
+const SCRIPTS = '/chains/main/blocks/head/helpers/scripts';
+const parser = new Parser();
+const code = (text: string) => parser.parseScript(text) as unknown[];
+const b4 = BOOTSTRAP_ACCOUNTS[3]!;
+let h: Harness;
+const run = groupInjector(() => h, b4);
+
+beforeAll(async () => {
+  h = await openHarness();
+});
+afterAll(() => h.close());
+
+/** run_code's body with Octez's own defaults (amount 0, storage and input as given). */
+function runCode(script: string, storage: unknown, input: unknown, extra: Record<string, unknown> = {}) {
+  return h.post(`${SCRIPTS}/run_code`, { script: code(script), storage, input, amount: '0', ...extra });
+}
+
+describe('chain_id (item 1)', () => {
+  // Octez's lib_plugin/RPC.ml takes `chain_id` as `req "chain_id" Chain_id.encoding` and passes it to the step
+  // constants unchanged: CHAIN_ID pushes whatever well-encoded id the caller gives (here Ghostnet's).
+  const OTHER = 'NetXnHfVqm9iesp';
+  const CHAIN_ID_SCRIPT = `parameter (or (pair %ask unit (contract chain_id)) (unit %default)); storage (option chain_id);
+    code { CAR; IF_LEFT { CDR; PUSH mutez 0; CHAIN_ID; TRANSFER_TOKENS; NIL operation; SWAP; CONS; NONE chain_id; SWAP; PAIR }
+                        { DROP; CHAIN_ID; SOME; NIL operation; PAIR } };
+    view "chain" unit chain_id { DROP; CHAIN_ID }`;
+  let kt1: string;
+  beforeAll(async () => {
+    const orig = await run([
+      {
+        kind: 'origination',
+        balance: '0',
+        script: { code: code(CHAIN_ID_SCRIPT), storage: { prim: 'None' } },
+      },
+    ]);
+    kt1 = originatedAddress(orig.hash, 0);
+  });
+
+  it('run_code and trace_code: CHAIN_ID pushes the given chain id', async () => {
+    for (const rpc of ['run_code', 'trace_code']) {
+      const r = await h.post(`${SCRIPTS}/${rpc}`, {
+        script: code(CHAIN_ID_SCRIPT),
+        storage: { prim: 'None' },
+        input: { prim: 'Unit' },
+        amount: '0',
+        chain_id: OTHER,
+      });
+      expect(r.status, rpc).toBe(200);
+      expect(r.body.storage, rpc).toEqual({ prim: 'Some', args: [{ string: OTHER }] });
+    }
+  });
+
+  it('run_view and run_script_view: the view sees the given chain id', async () => {
+    const view = await h.post(`${SCRIPTS}/run_view`, {
+      contract: kt1,
+      entrypoint: 'ask',
+      input: { prim: 'Unit' },
+      chain_id: OTHER,
+      unparsing_mode: 'Readable',
+    });
+    expect(view.status).toBe(200);
+    expect(view.body).toEqual({ data: { string: OTHER } });
+    const scriptView = await h.post(`${SCRIPTS}/run_script_view`, {
+      contract: kt1,
+      view: 'chain',
+      input: { prim: 'Unit' },
+      chain_id: OTHER,
+      unparsing_mode: 'Readable',
+    });
+    expect(scriptView.status).toBe(200);
+    expect(scriptView.body).toEqual({ data: { string: OTHER } });
+  });
+
+  it('the sandbox own chain id when none is given; a malformed one is a 400', async () => {
+    const own = (await h.get('/chains/main/chain_id')).body as string;
+    const r = await runCode(CHAIN_ID_SCRIPT, { prim: 'None' }, { prim: 'Unit' });
+    expect(r.body.storage).toEqual({ prim: 'Some', args: [{ string: own }] });
+    for (const bad of ['NetXnHfVqm9iesq', 'tz1Ke2h7sDdakHJQh8WX4Z372du1KChsksyU', 42]) {
+      const res = await runCode(
+        CHAIN_ID_SCRIPT,
+        { prim: 'None' },
+        { prim: 'Unit' },
+        {
+          chain_id: bad,
+        },
+      );
+      expect(res.status, String(bad)).toBe(400);
+      expect(JSON.stringify(res.body), String(bad)).toContain('chain_id must be a base58 chain id');
+    }
+  });
+});
+
+describe('origination nonce (item 3)', () => {
+  // Octez's lib_plugin/RPC.ml `originate_dummy_contract`: Origination_nonce.init ctxt Operation_hash.zero, then
+  // fresh_contract_from_current_nonce (index 0) is SELF; a CREATE_CONTRACT during the run takes index 1.
+  // Figures from tezt/tests/expected/contract_opcodes.ml/"Alpha- opcodes -self_address-…" and
+  // "Alpha- opcodes -create_contract--storage921624073--input125992234-.out".
+  const DUMMY = 'KT1BEqzn5Wx8uJrZNvuS9DVHmLvG9td3fDLi';
+  const CREATED = 'KT1Mjjcb6tmSsLm7Cb3DSQszePjfchPM4Uxm';
+  // michelson_test_scripts/opcodes/create_contract.tz
+  const CREATE = `parameter unit; storage (option address);
+    code { DROP; UNIT; AMOUNT; NONE key_hash;
+           CREATE_CONTRACT { parameter unit; storage unit; code { CDR; NIL operation; PAIR } };
+           DIP { SOME; NIL operation }; CONS; PAIR }`;
+
+  it('SELF_ADDRESS is the dummy contract KT1BEqzn5Wx8uJrZNvuS9DVHmLvG9td3fDLi, SENDER too', async () => {
+    const r = await runCode(
+      'parameter unit; storage (pair address address); code { DROP; SENDER; SELF_ADDRESS; PAIR; NIL operation; PAIR }',
+      { prim: 'Pair', args: [{ string: DUMMY }, { string: DUMMY }] },
+      { prim: 'Unit' },
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.storage).toEqual({ prim: 'Pair', args: [{ string: DUMMY }, { string: DUMMY }] });
+  });
+
+  it('CREATE_CONTRACT takes the next index: KT1Mjjcb6tmSsLm7Cb3DSQszePjfchPM4Uxm, then index 2', async () => {
+    for (const rpc of ['run_code', 'trace_code']) {
+      const r = await h.post(`${SCRIPTS}/${rpc}`, {
+        script: code(CREATE),
+        storage: { prim: 'None' },
+        input: { prim: 'Unit' },
+        amount: '50000',
+      });
+      expect(r.status, rpc).toBe(200);
+      expect(r.body.storage, rpc).toEqual({ prim: 'Some', args: [{ string: CREATED }] });
+      expect(r.body.operations[0], rpc).toMatchObject({
+        kind: 'origination',
+        source: DUMMY,
+        balance: '50000',
+      });
+    }
+    // Two in one run: indexes 1 and 2 of the zero operation hash (BLAKE2B-160(hash ‖ int32 index), contract_hash.ml).
+    const twice = await runCode(
+      `parameter unit; storage (pair address address);
+       code { DROP;
+              UNIT; PUSH mutez 0; NONE key_hash; CREATE_CONTRACT { parameter unit; storage unit; code { CDR; NIL operation; PAIR } };
+              UNIT; PUSH mutez 0; NONE key_hash; CREATE_CONTRACT { parameter unit; storage unit; code { CDR; NIL operation; PAIR } };
+              DIG 2; NIL operation; SWAP; CONS; SWAP; CONS; DUG 2; SWAP; PAIR; SWAP; PAIR }`,
+      { prim: 'Pair', args: [{ string: DUMMY }, { string: DUMMY }] },
+      { prim: 'Unit' },
+    );
+    expect(twice.status).toBe(200);
+    expect(twice.body.storage).toEqual({
+      prim: 'Pair',
+      args: [{ string: CREATED }, { string: 'KT1HMCxCyeGbZaGBsLMKVyMbMRzFpZBxKoY7' }],
+    });
+  });
+
+  it('with `self` given, CREATE_CONTRACT fails with undefined_operation_nonce (Octez sets no nonce then)', async () => {
+    const r = await runCode(CREATE, { prim: 'None' }, { prim: 'Unit' }, { self: DUMMY });
+    expect(r.status).toBe(500);
+    expect(r.body).toEqual([
+      {
+        kind: 'temporary',
+        id: 'proto.024-PtTALLiN.michelson_v1.runtime_error',
+        contract_handle: DUMMY,
+        contract_code: 'Deprecated',
+      },
+      { kind: 'permanent', id: 'proto.024-PtTALLiN.undefined_operation_nonce' },
+    ]);
+  });
+});
