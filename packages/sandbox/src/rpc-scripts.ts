@@ -150,7 +150,9 @@ function runChain(state: State, script: unknown, dummy: boolean, next: () => str
 
 function runCode(sandbox: Sandbox, p: Params, body: unknown, trace: boolean) {
   const level = blockOf(sandbox, p).header.level;
-  const state = sandbox.stateAt(level);
+  // A throwaway context, as Octez's: big maps the run creates or copies take the block's next fresh ids.
+  const state = sandbox.stateAt(level).fork();
+  let temporary = 0n;
   const b = objectBody(body, '{script, storage, input, amount, chain_id}');
   if (b.script === undefined || b.storage === undefined || b.input === undefined)
     throw badBody('script, storage and input are required');
@@ -171,6 +173,9 @@ function runCode(sandbox: Sandbox, p: Params, body: unknown, trace: boolean) {
     ...env,
     self,
     chain: runChain(state, b.script, env.self === undefined, nonce.originatedAddress),
+    allocateBigMapId: () => state.nextBigMapId(),
+    // Big maps carried by emitted operations: temporary ids (-1, -2, …), as in Octez.
+    allocateTemporaryBigMapId: () => --temporary,
     unparsingMode: mode,
     ...(trace
       ? {

@@ -167,3 +167,75 @@ describe('origination nonce (item 3)', () => {
     ]);
   });
 });
+
+describe('big-map ids (item 2)', () => {
+  // Octez runs the script in a throwaway copy of the block's context (lib_plugin/RPC.ml run_code →
+  // Script_interpreter.execute): a big map the run creates or copies takes the context's next fresh id, with a
+  // matching lazy_storage_diff. tezt/tests/expected/contract_opcodes.ml/"Alpha- opcodes -big_map_mem_nat--
+  // storage56274299--input453441034-.out": storage (Pair 4 (Some True)), "New map(4) of type (big_map nat nat)",
+  // "Set map(4)[1] to 4", "Set map(4)[2] to 11", 4 being the mockup context's next id.
+  // michelson_test_scripts/opcodes/big_map_mem_nat.tz
+  const MEM_NAT = `parameter nat; storage (pair (big_map nat nat) (option bool));
+    code { UNPAIR; DIP { CAR; DUP }; MEM; SOME; SWAP; PAIR; NIL operation; PAIR }`;
+  const KEEP = 'parameter unit; storage (big_map nat nat); code { CDR; NIL operation; PAIR }';
+  const elt = (k: number, v: number) => ({ prim: 'Elt', args: [{ int: String(k) }, { int: String(v) }] });
+  const originateBigMap = async () => {
+    const orig = await run([
+      { kind: 'origination', balance: '0', script: { code: code(KEEP), storage: [elt(7, 70)] } },
+    ]);
+    return Number(orig.contents[0].metadata.operation_result.lazy_storage_diff[0].id);
+  };
+
+  it('a big map created by the run takes the next fresh id, with its alloc diff; the chain keeps that id', async () => {
+    const used = await originateBigMap();
+    const next = used + 1;
+    for (let i = 0; i < 2; i++) {
+      const r = await runCode(
+        MEM_NAT,
+        { prim: 'Pair', args: [[elt(1, 4), elt(2, 11)], { prim: 'None' }] },
+        { int: '1' },
+      );
+      expect(r.status).toBe(200);
+      expect(r.body.storage).toEqual({
+        prim: 'Pair',
+        args: [{ int: String(next) }, { prim: 'Some', args: [{ prim: 'True' }] }],
+      });
+      expect(r.body.lazy_storage_diff).toEqual([
+        {
+          kind: 'big_map',
+          id: String(next),
+          diff: {
+            action: 'alloc',
+            updates: [
+              { key_hash: expect.stringMatching(/^expr/), key: { int: '1' }, value: { int: '4' } },
+              { key_hash: expect.stringMatching(/^expr/), key: { int: '2' }, value: { int: '11' } },
+            ],
+            key_type: { prim: 'nat' },
+            value_type: { prim: 'nat' },
+          },
+        },
+      ]);
+    }
+    // the runs changed nothing: the next origination gets the id the runs showed
+    expect(await originateBigMap()).toBe(next);
+  });
+
+  it('a big map copied by the run takes the next fresh id (copy diff from the source id)', async () => {
+    const source = await originateBigMap();
+    const r = await runCode(
+      'parameter unit; storage (pair (big_map nat nat) (big_map nat nat)); code { CDR; CAR; DUP; PAIR; NIL operation; PAIR }',
+      { prim: 'Pair', args: [{ int: String(source) }, []] },
+      { prim: 'Unit' },
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.storage).toEqual({
+      prim: 'Pair',
+      args: [{ int: String(source) }, { int: String(source + 1) }],
+    });
+    expect(r.body.lazy_storage_diff).toContainEqual({
+      kind: 'big_map',
+      id: String(source + 1),
+      diff: { action: 'copy', source: String(source), updates: [] },
+    });
+  });
+});
