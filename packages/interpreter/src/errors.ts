@@ -2,8 +2,7 @@
  * The closed set of failures the interpreter can produce, and their Octez JSON shape
  * (`{kind, id: "proto.<protocol>.<id>", ...}` as found in operation receipts and RPC errors).
  */
-import type { Expr } from './types';
-import type { V } from './values';
+import type { Micheline as Expr } from '@michelscope/michelson';
 
 export type ErrorKind =
   /** FAILWITH (or a failing macro); carries the failing value. */
@@ -47,8 +46,6 @@ export class MichelsonError extends Error {
       detail?: string;
       prim?: string;
       contract?: string;
-      /** The failing value itself (script_rejected), for callers that need its type. */
-      value?: V;
       /** ill_typed: a count argument Octez refuses (`invalid_syntactic_constant` at `location`). */
       syntactic?: { expectedForm: string; wrongExpression: Expr };
       /** ill_typed_contract: the whole script (Octez's `ill_typed_code`). */

@@ -17,6 +17,7 @@ import { typecheckCode } from './typecheck-patches';
 import type { Expr, ExprPrim, Ty } from './types';
 import { isPrim, showTy, toTy, tyEq } from './types';
 import type { BigMapV, V } from './values';
+import { ScriptRejected } from './values';
 import './instructions/register-all';
 
 export interface TztResult {
@@ -102,8 +103,8 @@ export function runTzt(src: string, opts: TztOptions = {}): TztResult {
 }
 
 function judgeError(e: MichelsonError, expected: Expected): TztResult {
-  if (expected.kind === 'failed' && e.kind === 'script_rejected' && e.data.value) {
-    const v = e.data.value;
+  if (expected.kind === 'failed' && e instanceof ScriptRejected) {
+    const v = e.value;
     try {
       if (valuesEqual(v, parseData(expected.with, v.t, { allowTickets: true })))
         return { pass: true, reason: 'failed as expected' };

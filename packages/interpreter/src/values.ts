@@ -200,6 +200,16 @@ export const list = (elt: Ty, v: V[]): ListV => ({ k: 'list', t: listT(elt), v }
 
 export const MUTEZ_MAX = (1n << 63n) - 1n;
 
+/** FAILWITH's error (`script_rejected`), with the failing value itself for callers that need its type. */
+export class ScriptRejected extends MichelsonError {
+  constructor(
+    readonly value: V,
+    withExpr: Expr,
+  ) {
+    super('script_rejected', 'script rejected', { with: withExpr });
+  }
+}
+
 export function nat(v: bigint): NumV {
   return { k: 'num', t: T.nat, v };
 }

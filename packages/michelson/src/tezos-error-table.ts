@@ -4,7 +4,11 @@
  * (baking-bad/bcdhub `internal/bcd/tezerrors/errors.go`, MIT licence, "Copyright (c) 2020 Baking Bad,
  * Artem Poltorzhitskiy, Roman Serikov, Michael Zaikin"). Data only: `[title, descr]` per id.
  */
-import type { TezosErrorDescription } from './tezos-errors';
+/** Title and description of an error id. */
+export interface TezosErrorDescription {
+  title: string;
+  descr: string;
+}
 
 // prettier-ignore
 const TABLE: Record<string, [string, string]> = {

@@ -8,11 +8,9 @@ import { formatMichelson } from './format';
 import { MichelsonDataError, toMicheline } from './micheline';
 import type { Micheline } from './micheline';
 import { TEZOS_ERROR_DESCRIPTIONS } from './tezos-error-table';
+import type { TezosErrorDescription } from './tezos-error-table';
 
-export interface TezosErrorDescription {
-  title: string;
-  descr: string;
-}
+export type { TezosErrorDescription } from './tezos-error-table';
 
 /** What follows the common fields, by the id (the reference's three detail types). */
 export type TezosErrorDetails =

@@ -12,11 +12,10 @@ import {
   ValidationResult,
 } from '@taquito/utils';
 import { encodeExpr, OPERATION_COST, toTy, type Expr } from '@michelscope/interpreter';
-import { blockOf } from './block-id';
+import { blockOf, type ChainView } from './block-id';
 import { consume, fail, MANAGER_MILLIGAS, type Applied, type Exec, type Group } from './execute';
 import { RpcError, type ManagerContent, type NodeError } from './operation-types';
 import { PROTO_ERROR_PREFIX as P } from './protocol';
-import type { Sandbox } from './sandbox';
 import type { State } from './state';
 
 /** `smart_rollup_origination_size` of the protocol constants. */
@@ -165,7 +164,12 @@ function send(reply: FastifyReply, value: unknown): FastifyReply {
  * last_cemented_commitment_hash_with_level,stakers,whitelist}`. Nothing is ever cemented or staked
  * here: the last cemented commitment is the genesis one and there are no stakers.
  */
-export function registerSmartRollupRoutes(app: FastifyInstance, sandbox: Sandbox): void {
+/** What the smart-rollup routes read of the sandbox (its blocks and the state at a level). */
+export interface RollupChainView extends ChainView {
+  stateAt(level: number): State;
+}
+
+export function registerSmartRollupRoutes(app: FastifyInstance, sandbox: RollupChainView): void {
   const base = '/chains/:chain/blocks/:block/context/smart_rollups';
   const stateOf = (p: Params) => sandbox.stateAt(blockOf(sandbox, p).header.level);
   app.get<{ Params: Params }>(`${base}/all`, async (req, reply) =>

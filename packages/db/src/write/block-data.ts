@@ -4,6 +4,14 @@
  * network, level, timestamp, protocol and ids. JSON values are Micheline / node JSON as parsed.
  */
 
+/** The block a write belongs to. */
+export interface BlockContext {
+  network: string;
+  level: number;
+  timestamp: Date;
+  protocolId: number;
+}
+
 export interface OperationRow {
   hash: string | null;
   counter: number | null;

@@ -7,19 +7,14 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import { canCopy, copyRows, copyValue, deferred } from './copy';
 import type { Database } from '../schema';
-import type { BigMapDiffRow, BlockData, OperationRow } from './block-data';
+import type { BigMapDiffRow, BlockContext, BlockData, OperationRow } from './block-data';
 import { queueMetadata } from './metadata-queue';
 import { insertScripts, writeScriptMigration } from './script-migration';
 import { pruneSnapshots, restoreSnapshots, snapshot } from './undo';
 
 type Trx = Transaction<Database>;
 
-export interface BlockContext {
-  network: string;
-  level: number;
-  timestamp: Date;
-  protocolId: number;
-}
+export type { BlockContext } from './block-data';
 
 const json = (v: unknown) => sql`${JSON.stringify(v)}::jsonb`;
 

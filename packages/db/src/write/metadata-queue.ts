@@ -7,8 +7,7 @@
 import { sql, type Transaction } from 'kysely';
 import { deferred } from './copy';
 import type { Database } from '../schema';
-import type { BlockContext } from './chain-data';
-import type { BlockData } from './block-data';
+import type { BlockContext, BlockData } from './block-data';
 import { snapshot } from './undo';
 
 type Trx = Transaction<Database>;

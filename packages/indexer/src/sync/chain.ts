@@ -1,4 +1,3 @@
-import type { Db } from '@michelscope/db';
 import {
   applyBlocks,
   getBlockHash,
@@ -7,26 +6,13 @@ import {
   type ProtocolRecord,
 } from '@michelscope/db/write';
 import type { BlockHeader, ParsedBlock, ProtocolConstants } from '../protocols/handler';
-import type { ProtocolRegistry } from '../protocols/registry';
 import { InvalidNodeDataError } from '../protocols/validate';
-import { RpcError, type NodeRpc } from '../rpc/client';
-import { buildBlockData, type ContractCache } from './block-data';
+import { RpcError } from '../rpc/client';
+import { buildBlockData } from './block-data';
+import type { ChainContext } from './chain-context';
 import { migrateScripts, type MigrationResult } from './migrate';
 
-/** Everything the sync steps need; `head` mirrors the stored indexer_state. */
-export interface ChainContext {
-  db: Db;
-  network: string;
-  rpc: NodeRpc;
-  registry: ProtocolRegistry;
-  line(text: string): void;
-  /** Scripts/constants read back for parsing (cleared on reorgs). */
-  cache: ContractCache;
-  /** cost_per_byte per protocol hash (filled from the protocols table or the constants read). */
-  costPerByte: Map<string, number>;
-  /** A protocol migration logs its progress every this many contracts (default 1,000). */
-  migrationProgressEvery?: number;
-}
+export type { ChainContext } from './chain-context';
 
 /** A fetched block: the validated header part and the raw node JSON (operations are parsed at commit). */
 export type FetchedBlock = ParsedBlock & { raw: unknown };

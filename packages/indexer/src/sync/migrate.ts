@@ -21,7 +21,7 @@ import { buildScript, type ContractInfo } from '../parse/scripts';
 import { fieldName, mapBigMaps } from '../parse/storage-walk';
 import { InvalidNodeDataError } from '../protocols/validate';
 import { RpcError } from '../rpc/client';
-import type { ChainContext } from './chain';
+import type { ChainContext } from './chain-context';
 
 /** Contracts read from the database per query, and scripts requested from the node at once. */
 const PAGE = 1000;

@@ -1,12 +1,12 @@
 /** Stack manipulation and control flow: DROP…DUG, PUSH, IF*, LOOP*, DIP, EXEC, APPLY, LAMBDA*, FAILWITH. */
 import { unparse } from '../data';
-import { MichelsonError, staticError } from '../errors';
+import { staticError } from '../errors';
 import type { Handler, Interpreter } from '../interpreter';
 import { peek, pop, register } from '../interpreter';
 import type { Expr, ExprPrim, Ty } from '../types';
 import { NOT_DUPABLE, NOT_PUSHABLE, assertTyEq, hasForbidden, showTy, tyToExprComb } from '../types';
 import type { LambdaV, V } from '../values';
-import { asKind, unit } from '../values';
+import { asKind, ScriptRejected, unit } from '../values';
 
 /** Octez refuses Micheline expressions nested deeper than this (binary encoding limit). */
 const MAX_APPLY_DEPTH = 10_000;
@@ -98,10 +98,7 @@ const table: Record<string, Handler> = {
     if (hasForbidden(v.t, new Set(['operation', 'big_map', 'ticket', 'sapling_state']))) {
       throw staticError('unexpected_type', `FAILWITH on ${showTy(v.t)}`);
     }
-    throw new MichelsonError('script_rejected', 'script rejected', {
-      with: unparse(v, 'Optimized'),
-      value: v,
-    });
+    throw new ScriptRejected(v, unparse(v, 'Optimized'));
   },
   IF(it, ins, s) {
     branch(it, ins, asKind(pop(s), 'bool').v ? 0 : 1);
