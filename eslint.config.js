@@ -41,4 +41,64 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
+  // Dependency rules (docs/ARCHITECTURE.md §2); import cycles are checked by scripts/check-cycles.mjs.
+  {
+    // Only the indexer writes to the database (tests may seed one through db/write).
+    files: ['**/*.{ts,tsx}'],
+    ignores: ['packages/indexer/src/**', 'packages/db/src/**', '**/test/**', '**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '@michelscope/db/write',
+                '@michelscope/db/write/*',
+                '**/db/src/write',
+                '**/db/src/write/*',
+              ],
+              message: 'Only the indexer writes to the database: read through @michelscope/db/read.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The web app uses the API's shapes as types only, and no server-side package.
+    files: ['apps/web/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@michelscope/api-types',
+              allowTypeImports: true,
+              message: 'The web imports @michelscope/api-types with `import type` only.',
+            },
+          ],
+          patterns: [
+            {
+              group: ['@michelscope/api-types/*'],
+              allowTypeImports: true,
+              message: 'The web imports @michelscope/api-types with `import type` only.',
+            },
+            {
+              group: [
+                '@michelscope/db',
+                '@michelscope/db/*',
+                '@michelscope/api',
+                '@michelscope/indexer',
+                '@michelscope/sandbox',
+                '@michelscope/interpreter',
+              ],
+              message: 'The web depends on api-types (types) and michelson only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );
