@@ -121,7 +121,8 @@ function parseOne(
         row.storage = optMicheline(result.storage, `${where} storage`);
         row.allocated_destination_contract = result.allocated_destination_contract === true;
         const events = b.ctx.era.bigMapEvents(result, `${where} result`);
-        const storage = info && row.storage ? { type: info.storage, value: row.storage as Micheline } : undefined;
+        const storage =
+          info && row.storage ? { type: info.storage, value: row.storage as Micheline } : undefined;
         const r = applyBigMapEvents(b, events, dest, op, common.temps, new Map(), storage);
         row.big_map_diffs_count = r.diffs;
         lambda = r.lambda;
