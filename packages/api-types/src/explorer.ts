@@ -36,6 +36,21 @@ export const OperationError = Type.Object(
 );
 export type OperationError = Static<typeof OperationError>;
 
+/**
+ * What the node reported for one simulated operation (`result` of trace/run_operation answers, the shape BCD's
+ * `OperationResult` had): the original frontend sums `result.consumed_gas` into the gas limit it suggests.
+ */
+export const OperationResult = Type.Object(
+  {
+    consumed_gas: optInt('gas units (milligas / 1000, rounded up), what a gas limit needs'),
+    storage_size: optInt(),
+    paid_storage_size_diff: optInt(),
+    allocated_destination_contract: Type.Optional(Type.Boolean()),
+  },
+  { title: 'OperationResult' },
+);
+export type OperationResult = Static<typeof OperationResult>;
+
 export const Operation = Type.Object(
   {
     id: optInt('row id, for /operation/{network}/{id}/…'),
@@ -55,6 +70,7 @@ export const Operation = Type.Object(
     ticket_updates_count: Type.Integer(),
     big_map_diffs_count: Type.Integer(),
     errors: Type.Optional(Type.Array(OperationError)),
+    result: Type.Optional(OperationResult),
     parameters: Type.Optional(Type.Array(Miguel)),
     storage_diff: Type.Optional(Miguel),
     payload: Type.Optional(Type.Array(Miguel)),

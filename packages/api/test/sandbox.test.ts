@@ -2,26 +2,18 @@
  * End to end on the seeded sandbox: the real sandbox chain (demo seed) is indexed by the real indexer into a
  * migrated database, and the API answers from that data and simulates through the sandbox's node RPC.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describeDb } from '@michelscope/db/testing';
-import { startIndexer, type IndexerHandle } from '@michelscope/indexer';
-import { BOOTSTRAP_ACCOUNTS, Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import { BOOTSTRAP_ACCOUNTS } from '@michelscope/sandbox';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildApi } from '../src/index';
+import { openIndexedSandbox, SANDBOX_NET as NET, type IndexedSandbox } from './indexed-sandbox';
 
-const NET = 'sandboxnet';
 const ALICE = BOOTSTRAP_ACCOUNTS[0]!.pkh;
 
 describeDb('API over the indexed demo sandbox', ({ db }) => {
-  let dir: string;
-  let sandbox: Sandbox;
-  let node: FastifyInstance;
-  let indexer: IndexerHandle;
+  let env: IndexedSandbox;
   let app: FastifyInstance;
-  const contracts: Record<string, string> = {};
+  let contracts: Record<string, string>;
   const call = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
     const res = await app.inject({
       method,
@@ -32,44 +24,11 @@ describeDb('API over the indexed demo sandbox', ({ db }) => {
   };
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'ms-api-sandbox-'));
-    sandbox = await Sandbox.open({
-      dataDir: dir,
-      blockTimeMs: 3_600_000,
-      seed: true,
-      log: (line) => {
-        for (const m of line.matchAll(/(\w+)=(KT1\w{33})/g)) contracts[m[1]!] = m[2]!;
-      },
-    });
-    node = Fastify({ forceCloseConnections: true });
-    await node.register(sandboxRpcPlugin(sandbox), { prefix: '/rpc/sandboxnet' });
-    const url = await node.listen({ host: '127.0.0.1', port: 0 });
-    const rpcUrl = `${url}/rpc/sandboxnet`;
-    indexer = startIndexer({
-      db: db(),
-      network: NET,
-      rpcUrl,
-      startLevel: 1,
-      pollIntervalMs: 100,
-      log: () => {},
-    });
-    const target = sandbox.headLevel;
-    const deadline = Date.now() + 60_000;
-    while ((indexer.status().level ?? 0) < target && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 100));
-    app = await buildApi({
-      db: db(),
-      networks: [{ name: NET, rpcUrl, publicRpcUrl: rpcUrl, statsEnabled: false }],
-    });
+    env = await openIndexedSandbox(db());
+    ({ app, contracts } = env);
   }, 90_000);
 
-  afterAll(async () => {
-    await app?.close();
-    await indexer?.stop();
-    await node?.close();
-    await sandbox?.stop();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => env?.close());
 
   it('indexed the seed: contract, storage, entrypoints and operation groups', async () => {
     const counter = contracts.counter!;

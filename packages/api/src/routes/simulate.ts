@@ -3,7 +3,7 @@
  * entrypoints/run_operation (run_operation), views/execute (run_script_view; off-chain views wrapped and
  * run with run_code). The node's Michelson errors come back as a failed operation, not as an HTTP error.
  */
-import { ErrorBody, Miguel, Operation } from '@michelscope/api-types';
+import { ErrorBody, Miguel, Operation, type OperationResult } from '@michelscope/api-types';
 import { getHeads, getScriptTypes } from '@michelscope/db/read';
 import {
   decodeParameters,
@@ -29,6 +29,10 @@ const E = { 400: ErrorBody, 404: ErrorBody, 500: ErrorBody, 502: ErrorBody, 504:
 const VIEW_TIMEOUT_MS = 20_000;
 const DUMMY_SIGNATURE =
   'sigUHx32f9wesZ1n2BWpixXz4AQaZggEtchaQNHYGRCoWNAXx45WGW2ua3apUUUAGMLPwAU41QoaFCzVSL61VaessLg4YbbP';
+/** run_code's SELF when the body names none; the node reports it as the source of what the contract emits. */
+const RUN_CODE_DEFAULT_SELF = 'KT1BEqzn5Wx8uJrZNvuS9DVHmLvG9td3fDLi';
+/** Bytes burned when a transaction allocates a new implicit account (reference §6.10). */
+const ALLOCATION_BYTES = 257;
 const Mutez = Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }));
 const Addr = Type.Optional(Type.String({ maxLength: 64 }));
 
@@ -200,6 +204,7 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
         ...(b.gas_limit ? { gas: String(b.gas_limit) } : {}),
         ...(b.source ? { source: b.source } : {}),
         ...(b.sender ? { payer: b.sender } : {}),
+        self: address,
         ...(params.entrypoint !== 'default' ? { entrypoint: params.entrypoint } : {}),
       };
       let res: { storage?: unknown; operations?: unknown[] };
@@ -214,12 +219,13 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
         );
         if (d) main.storage_diff = d;
       }
-      const internals = Array.isArray(res.operations) ? res.operations.slice(0, 1000) : [];
+      // what the contract emitted comes from the called contract (a node that ignores `self` says otherwise)
+      const internals = (Array.isArray(res.operations) ? res.operations.slice(0, 1000) : []).map((o) => {
+        const op = o as Record<string, unknown>;
+        return op.source === RUN_CODE_DEFAULT_SELF ? { ...op, source: address } : op;
+      });
       const types = await getScriptTypes(ctx.db, network, destinations(internals));
-      return [
-        main,
-        ...internals.map((o) => internalOperation(main, o as Record<string, unknown>, 'applied', types)),
-      ];
+      return [main, ...internals.map((o) => internalOperation(main, o, 'applied', types))];
     },
   );
 
@@ -246,6 +252,7 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
       const constants = await nodeRpc<{
         hard_gas_limit_per_operation?: string;
         hard_storage_limit_per_operation?: string;
+        cost_per_byte?: string;
       }>(ctx, network, '/chains/main/blocks/head/context/constants');
       const branch = await nodeRpc<string>(ctx, network, '/chains/main/blocks/head/hash');
       const content = {
@@ -259,6 +266,8 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
         destination: address,
         parameters: params,
       };
+      main.gas_limit = Number(content.gas_limit);
+      main.storage_limit = Number(content.storage_limit);
       let res: { contents?: unknown[] };
       try {
         res = await nodeRpc(ctx, network, '/chains/main/blocks/head/helpers/scripts/run_operation', {
@@ -269,7 +278,11 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
         return rejection(e, main);
       }
       const previous = await resolveStorage(ctx, network, address).catch(() => undefined);
-      return simulatedOperations(ctx, res, main, toMicheline(script.storage), previous ?? { prim: 'Unit' });
+      return simulatedOperations(ctx, res, main, {
+        storageType: toMicheline(script.storage),
+        previous: previous ?? { prim: 'Unit' },
+        costPerByte: Number(constants.cost_per_byte ?? 0) || 0,
+      });
     },
   );
 
@@ -406,13 +419,35 @@ function viewError(e: unknown): unknown {
   return e;
 }
 
+/**
+ * The node's result of one operation → `result` (gas in gas units, as a gas limit needs it) and the
+ * top-level fields of an indexed operation: consumed_gas (milligas), storage sizes, burned (reference §6.10).
+ */
+function applyResult(op: Operation, r: Record<string, unknown>, costPerByte: number): void {
+  const milligas = Number(r.consumed_milligas ?? 0) || Number(r.consumed_gas ?? 0) * 1000 || 0;
+  const size = Number(r.storage_size ?? 0) || 0;
+  const paid = Number(r.paid_storage_size_diff ?? 0) || 0;
+  const allocated = r.allocated_destination_contract === true;
+  const result: OperationResult = { consumed_gas: Math.ceil(milligas / 1000) };
+  if (size) result.storage_size = op.storage_size = size;
+  if (paid) result.paid_storage_size_diff = op.paid_storage_size_diff = paid;
+  if (milligas) op.consumed_gas = milligas;
+  let burned = paid * costPerByte;
+  if (allocated) {
+    result.allocated_destination_contract = op.allocated_destination_contract = true;
+    op.allocated_destination_contract_burned = ALLOCATION_BYTES * costPerByte;
+    burned += op.allocated_destination_contract_burned;
+  }
+  if (burned) op.burned = burned;
+  op.result = result;
+}
+
 /** The run_operation answer (contents with metadata) → main and internal operations with storage diffs. */
 async function simulatedOperations(
   ctx: ApiContext,
   res: { contents?: unknown[] },
   main: Operation,
-  storageType: Micheline,
-  previous: Micheline,
+  o: { storageType: Micheline; previous: Micheline; costPerByte: number },
 ): Promise<Operation[]> {
   const c = (res.contents?.[0] ?? {}) as {
     metadata?: { operation_result?: Record<string, unknown>; internal_operation_results?: unknown[] };
@@ -420,22 +455,19 @@ async function simulatedOperations(
   const result = c.metadata?.operation_result ?? {};
   const out: Operation = { ...main, status: typeof result.status === 'string' ? result.status : 'applied' };
   if (Array.isArray(result.errors)) out.errors = formatTezosErrors(result.errors);
-  const gas = Number(result.consumed_milligas ?? 0);
-  if (gas) out.consumed_gas = gas;
-  const size = Number(result.storage_size ?? 0);
-  if (size) out.storage_size = size;
-  const paid = Number(result.paid_storage_size_diff ?? 0);
-  if (paid) out.paid_storage_size_diff = paid;
+  applyResult(out, result, o.costPerByte);
   if (result.storage !== undefined) {
-    const d = safeMiguel(() => diffValues(storageType, toMicheline(result.storage), previous));
+    const d = safeMiguel(() => diffValues(o.storageType, toMicheline(result.storage), o.previous));
     if (d) out.storage_diff = d;
   }
   const raw = (c.metadata?.internal_operation_results ?? []).slice(0, 1000);
   const types = await getScriptTypes(ctx.db, main.network, destinations(raw));
   const internals = raw.map((x) => {
-    const o = x as Record<string, unknown>;
-    const r = (o.result ?? {}) as { status?: unknown };
-    return internalOperation(main, o, typeof r.status === 'string' ? r.status : 'applied', types);
+    const io = x as Record<string, unknown>;
+    const r = (io.result ?? {}) as Record<string, unknown>;
+    const op = internalOperation(main, io, typeof r.status === 'string' ? r.status : 'applied', types);
+    applyResult(op, r, o.costPerByte);
+    return op;
   });
   return [out, ...internals];
 }
