@@ -37,6 +37,7 @@ import type {
 import { RpcError } from './operation-types';
 import { originateSmartRollup, validateSmartRollupOriginate } from './smart-rollups';
 import type { State } from './state';
+import type { Listings } from './voting';
 
 export type { Origin } from './execute';
 export const TRANSFER_MILLIGAS = MANAGER_MILLIGAS;
@@ -52,6 +53,8 @@ export interface ApplyContext {
   /** Timestamp of the block the operation goes into, in seconds. */
   now: bigint;
   origin?: Origin;
+  /** The voting listings of the block's context (VOTING_POWER). */
+  listings?: () => Listings;
 }
 
 export interface AppliedGroup {
@@ -192,6 +195,7 @@ export function applyOperation(state: State, contents: ManagerContent[], ctx: Ap
       origin,
       level: ctx.level,
       now: ctx.now,
+      ...(ctx.listings ? { listings: ctx.listings } : {}),
       gasLeft: BigInt(c.gas_limit) * 1000n,
       nonce: 0,
       lastTemporaryBigMap: 0n,

@@ -2,6 +2,7 @@
 // address registry), and small helpers over stored scripts.
 import { parseScript, toTy, type ChainContext, type ContractInfo, type Expr } from '@michelscope/interpreter';
 import type { State } from './state';
+import type { Listings } from './voting';
 
 type Prim = { prim: string; args?: Expr[]; annots?: string[] };
 
@@ -74,6 +75,8 @@ export function entrypointsOf(parameter: Expr): Record<string, Expr> {
 export interface ContextOptions {
   /** Gives the address of the next contract originated in the current operation group. */
   nextOriginatedAddress?: () => string;
+  /** The voting listings the context reads (VOTING_POWER, TOTAL_VOTING_POWER); none: every power is 0. */
+  listings?: () => Listings;
 }
 
 export function chainContext(state: State, opts: ContextOptions = {}): ChainContext {
@@ -106,5 +109,11 @@ export function chainContext(state: State, opts: ContextOptions = {}): ChainCont
     addressIndex(address: string, create: boolean) {
       return state.addressIndex(address, create);
     },
+    ...(opts.listings
+      ? {
+          votingPower: (keyHash: string) => opts.listings!().power.get(keyHash) ?? 0n,
+          totalVotingPower: () => opts.listings!().total,
+        }
+      : {}),
   };
 }

@@ -36,6 +36,7 @@ import type {
   OperationResult,
 } from './operation-types';
 import { CHAIN_ID, PROTO_ERROR_PREFIX as P } from './protocol';
+import type { Listings } from './voting';
 import { isOriginated, type State } from './state';
 
 export type Origin = 'block' | 'simulation';
@@ -64,6 +65,8 @@ export interface Exec {
   level: number;
   /** Block timestamp, seconds. */
   now: bigint;
+  /** The voting listings of the block's context (VOTING_POWER). */
+  listings?: () => Listings;
   gasLeft: bigint;
   nonce: number;
   /** Last temporary big-map id given out in this manager content (0, then -1, -2, …). */
@@ -265,7 +268,10 @@ export function transfer(
     level: BigInt(ex.level),
     chainId: CHAIN_ID,
     gasLimit: Number(ex.gasLeft),
-    chain: chainContext(ex.state, { nextOriginatedAddress: () => nextAddress(ex.group) }),
+    chain: chainContext(ex.state, {
+      nextOriginatedAddress: () => nextAddress(ex.group),
+      ...(ex.listings ? { listings: ex.listings } : {}),
+    }),
     allocateBigMapId: () => ex.state.nextBigMapId(),
     // Big maps passed on to other contracts get temporary negative ids, as in Octez.
     allocateTemporaryBigMapId: () => (ex.lastTemporaryBigMap -= 1n),

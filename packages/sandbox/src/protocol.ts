@@ -24,6 +24,9 @@ export const NODE_VERSION = {
 };
 
 export const BLOCKS_PER_CYCLE = 128;
+export const CYCLES_PER_VOTING_PERIOD = 14;
+/** Tallinn's minimal_stake (mutez): a delegate below it is not in the voting listings. */
+export const MINIMAL_STAKE = 6_000_000_000n;
 export const COST_PER_BYTE = 250n;
 export const ORIGINATION_SIZE = 257;
 export const HARD_GAS_LIMIT_PER_OPERATION = 1_040_000;
@@ -54,11 +57,11 @@ export function protocolConstants(blockTimeMs: number): Record<string, unknown> 
     blocks_per_cycle: BLOCKS_PER_CYCLE,
     blocks_per_commitment: 16,
     nonce_revelation_threshold: 32,
-    cycles_per_voting_period: 14,
+    cycles_per_voting_period: CYCLES_PER_VOTING_PERIOD,
     hard_gas_limit_per_operation: String(HARD_GAS_LIMIT_PER_OPERATION),
     hard_gas_limit_per_block: '1386666',
     proof_of_work_threshold: '-1',
-    minimal_stake: '6000000000',
+    minimal_stake: String(MINIMAL_STAKE),
     minimal_frozen_stake: '600000000',
     vdf_difficulty: '10000000000',
     origination_size: ORIGINATION_SIZE,

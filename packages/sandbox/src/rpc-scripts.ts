@@ -23,6 +23,7 @@ import { originatedAddress } from './execute';
 import { CHAIN_ID, HARD_GAS_LIMIT_PER_OPERATION, PROTO_ERROR_PREFIX as P } from './protocol';
 import type { Sandbox } from './sandbox';
 import type { State } from './state';
+import type { Listings } from './voting';
 
 type Params = Record<string, string>;
 const PROTO = P.slice('proto.'.length, -1);
@@ -138,8 +139,14 @@ function gasString(milligas: number): string {
 }
 
 /** The chain seen by run_code: the dummy SELF is originated with the script (CONTRACT finds it), as in Octez. */
-function runChain(state: State, script: unknown, dummy: boolean, next: () => string): ChainContext {
-  const base = chainContext(state);
+function runChain(
+  state: State,
+  script: unknown,
+  dummy: boolean,
+  next: () => string,
+  listings: () => Listings,
+): ChainContext {
+  const base = chainContext(state, { listings });
   const parameter = dummy ? scriptSections(expandedCode(state, script)).parameter : undefined;
   return {
     ...base,
@@ -172,7 +179,9 @@ function runCode(sandbox: Sandbox, p: Params, body: unknown, trace: boolean) {
     ...(balance !== undefined ? { balance: balance + amount } : {}),
     ...env,
     self,
-    chain: runChain(state, b.script, env.self === undefined, nonce.originatedAddress),
+    chain: runChain(state, b.script, env.self === undefined, nonce.originatedAddress, () =>
+      sandbox.listingsAt(level),
+    ),
     allocateBigMapId: () => state.nextBigMapId(),
     // Big maps carried by emitted operations: temporary ids (-1, -2, …), as in Octez.
     allocateTemporaryBigMapId: () => --temporary,
@@ -223,7 +232,7 @@ function runCallbackView(sandbox: Sandbox, p: Params, body: unknown) {
         entrypoint: b.entrypoint,
       },
     ]);
-  const base = chainContext(state);
+  const base = chainContext(state, { listings: () => sandbox.listingsAt(level) });
   const chain: ChainContext = {
     ...base,
     contract: (addr) => (addr === DUMMY_CONTRACT ? { parameter: cbType } : base.contract!(addr)),
@@ -277,7 +286,7 @@ export function registerScriptRoutes(app: FastifyInstance, sandbox: Sandbox): vo
       ...envFields(b, sandbox, level),
       ...(unlimited ? { gasLimit: Number.MAX_SAFE_INTEGER } : {}),
       self: address,
-      chain: chainContext(state),
+      chain: chainContext(state, { listings: () => sandbox.listingsAt(level) }),
       unparsingMode: unparsingMode(b.unparsing_mode),
     });
     if (!run.ok) {

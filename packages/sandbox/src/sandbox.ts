@@ -12,6 +12,7 @@ import { RpcError } from './operation-types';
 import { CHAIN_ID, MAX_OPERATIONS_TTL, PROTOCOL } from './protocol';
 import { Kv, State, type Changes } from './state';
 import { runSeed, seedBlocks } from './seed/index';
+import { computeListings, listingsLevel, type Listings } from './voting';
 
 const SEED_ROUNDS = 24;
 
@@ -241,6 +242,7 @@ export class Sandbox {
             hash: op.hash,
             level,
             now: seconds(timestamp),
+            listings: () => this.listingsAt(level - 1),
           });
           work.commit();
           fees += applied.fees;
@@ -341,10 +343,11 @@ export class Sandbox {
   }
 
   /** Level, timestamp (s) and hash context for applying an operation on top of the head. */
-  nextBlockContext(): { level: number; now: bigint } {
+  nextBlockContext(): { level: number; now: bigint; listings: () => Listings } {
     const head = this.head.header;
     return {
       level: head.level + 1,
+      listings: () => this.listingsAt(head.level),
       now: seconds(head.timestamp) + BigInt(Math.max(1, Math.round(this.blockTimeMs / 1000))),
     };
   }
@@ -441,6 +444,24 @@ export class Sandbox {
   }
 
   private readonly historic = new Map<string, State>();
+
+  /**
+   * The voting listings a context at the end of block `level` reads: computed from the state of the period's
+   * listings level (genesis, then each period's last block), kept per block hash (a fork recomputes).
+   */
+  listingsAt(level: number): Listings {
+    const at = listingsLevel(level);
+    const key = this.store.hashAt(at) ?? String(at);
+    let found = this.listingsCache.get(key);
+    if (!found) {
+      found = computeListings(this.stateAt(at));
+      this.listingsCache.set(key, found);
+      if (this.listingsCache.size > 4) this.listingsCache.delete(this.listingsCache.keys().next().value!);
+    }
+    return found;
+  }
+
+  private readonly listingsCache = new Map<string, Listings>();
 
   /** The state including operations waiting in the mempool (what a simulation runs on). */
   pendingState(): State {

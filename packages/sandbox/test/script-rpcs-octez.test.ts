@@ -3,8 +3,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Parser } from '@taquito/michel-codec';
 import { BOOTSTRAP_ACCOUNTS } from '../src/index';
+import { genesisState } from '../src/accounts';
 import { originatedAddress } from '../src/execute';
-import { groupInjector, openHarness, type Harness } from './helpers';
+import { computeListings, listingsLevel } from '../src/voting';
+import { InMemorySigner } from '@taquito/signer';
+import { freshSecretKey, groupInjector, openHarness, type Harness } from './helpers';
 
 const SCRIPTS = '/chains/main/blocks/head/helpers/scripts';
 const parser = new Parser();
@@ -237,5 +240,79 @@ describe('big-map ids (item 2)', () => {
       id: String(source + 1),
       diff: { action: 'copy', source: String(source), updates: [] },
     });
+  });
+});
+
+describe('voting power (item 5)', () => {
+  // tezt/tests/contract_opcodes.ml, "Test VOTING_POWER": voting_power.tz on a bootstrap key gives
+  // (Pair 4000000000000 20000000000000): each of the five bootstrap bakers' 4,000,000 tez, and their sum
+  // (also tezt/tests/expected/RPC_test.ml/"… votes.out": listings 4000000000000 each, total_voting_power
+  // "20000000000000"). Octez reads the listings of the voting period (vote_storage.ml update_listings), not the
+  // current balances. michelson_test_scripts/opcodes/voting_power.tz:
+  const VOTING_POWER = `parameter key; storage (pair nat nat);
+    code { CAR; HASH_KEY; VOTING_POWER; DIP { TOTAL_VOTING_POWER }; PAIR; NIL operation; PAIR }`;
+  const figures = { prim: 'Pair', args: [{ int: '4000000000000' }, { int: '20000000000000' }] };
+
+  it('VOTING_POWER and TOTAL_VOTING_POWER in run_code: the bootstrap figures', async () => {
+    for (const a of BOOTSTRAP_ACCOUNTS) {
+      const r = await runCode(
+        VOTING_POWER,
+        { prim: 'Pair', args: [{ int: '0' }, { int: '0' }] },
+        { string: a.pk },
+      );
+      expect(r.status, a.name).toBe(200);
+      expect(r.body.storage, a.name).toEqual(figures);
+    }
+    // b4 paid fees in this file's operations: its balance moved, its listed power did not
+    expect(
+      BigInt((await h.get(`/chains/main/blocks/head/context/contracts/${b4.pkh}/balance`)).body),
+    ).toBeLessThan(4_000_000_000_000n);
+    // a key that is no delegate has no power
+    const none = await runCode(
+      VOTING_POWER,
+      { prim: 'Pair', args: [{ int: '0' }, { int: '0' }] },
+      { string: await (await InMemorySigner.fromSecretKey(freshSecretKey())).publicKey() },
+    );
+    expect(none.body.storage).toEqual({ prim: 'Pair', args: [{ int: '0' }, { int: '20000000000000' }] });
+  });
+
+  it('the same figures in an applied operation', async () => {
+    const orig = await run([
+      {
+        kind: 'origination',
+        balance: '0',
+        script: { code: code(VOTING_POWER), storage: { prim: 'Pair', args: [{ int: '0' }, { int: '0' }] } },
+      },
+    ]);
+    const kt1 = originatedAddress(orig.hash, 0);
+    const call = await run([
+      {
+        kind: 'transaction',
+        amount: '0',
+        destination: kt1,
+        parameters: { entrypoint: 'default', value: { string: BOOTSTRAP_ACCOUNTS[1]!.pk } },
+      },
+    ]);
+    expect(call.contents[0].metadata.operation_result.status).toBe('applied');
+    expect((await h.get(`/chains/main/blocks/head/context/contracts/${kt1}/storage`)).body).toEqual(figures);
+  });
+});
+
+describe('voting listings of a later period (item 5)', () => {
+  it('counts delegators, drops delegates under the minimal stake, and is taken at each period end', () => {
+    const state = genesisState();
+    const [d1, d2] = [BOOTSTRAP_ACCOUNTS[0]!.pkh, BOOTSTRAP_ACCOUNTS[1]!.pkh];
+    state.setImplicit('tz1Ke2h7sDdakHJQh8WX4Z372du1KChsksyU', {
+      balance: '1000000',
+      counter: '0',
+      delegate: d1,
+    });
+    state.setImplicit(d2, { ...state.implicit(d2)!, balance: '5999999999' });
+    const l = computeListings(state);
+    expect(l.power.get(d1)).toBe(4_000_001_000_000n);
+    expect(l.power.has(d2)).toBe(false); // under minimal_stake (6,000 tez)
+    expect(l.total).toBe(4_000_001_000_000n + 3n * 4_000_000_000_000n);
+    // Tallinn: 14 cycles of 128 blocks; the listings of a period come from its predecessor's last block
+    expect([0, 1791, 1792, 3583, 3584].map(listingsLevel)).toEqual([0, 0, 1792, 1792, 3584]);
   });
 });
