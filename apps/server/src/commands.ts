@@ -7,6 +7,7 @@ import { Sandbox, sandboxRpcPlugin, startStandaloneSandbox } from '@michelscope/
 import { lockDataDir } from './data-dir-lock';
 import { ConfigError, StartupError, type AppConfig, type NetworkConfig } from './config';
 import { assertPortFree, listenOn } from './port-check';
+import { registerSecurityHeaders } from './security-headers';
 import { registerWeb } from './static-web';
 
 const log = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
@@ -54,6 +55,7 @@ async function buildRoot(
     frameworkErrors,
     forceCloseConnections: true,
   });
+  await registerSecurityHeaders(app, config);
   if (sandbox) await app.register(sandboxRpcPlugin(sandbox), { prefix: '/rpc/sandboxnet' });
   await app.register(apiPlugin, {
     db: handle.db,
