@@ -19,6 +19,15 @@ const canRun = hasChromium && hasWebBuild;
 if (!canRun)
   console.warn('[e2e security-headers] needs chromium and apps/web/dist (npm run build:web): skipped.');
 
+// page-side code (the e2e tsconfig has no DOM library)
+declare const document: {
+  addEventListener(
+    type: 'securitypolicyviolation',
+    fn: (e: { violatedDirective: string; blockedURI: string }) => void,
+  ): void;
+  body: { children: ArrayLike<{ shadowRoot: { childElementCount: number } | null }> };
+};
+
 /** Records the CSP violations and the uncaught errors of a page. */
 async function watched(browser: Browser): Promise<{ page: Page; violations: string[]; errors: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
@@ -147,7 +156,7 @@ describe.skipIf(!canRun)('security headers', () => {
     await waitFor('the octez.connect UI', 60_000, () =>
       page
         .evaluate(() =>
-          [...document.body.children].some((e) => e.shadowRoot && e.shadowRoot.childElementCount > 0),
+          Array.from(document.body.children).some((e) => e.shadowRoot && e.shadowRoot.childElementCount > 0),
         )
         .then((shown) => (shown ? true : undefined)),
     );
