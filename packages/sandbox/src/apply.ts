@@ -266,6 +266,7 @@ const RESULT_FIELDS = [
   'allocated_destination_contract',
   'global_address',
   'lazy_storage_diff',
+  'address_registry_diff',
   'errors',
 ] as const;
 

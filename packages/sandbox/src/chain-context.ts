@@ -77,6 +77,8 @@ export interface ContextOptions {
   nextOriginatedAddress?: () => string;
   /** The voting listings the context reads (VOTING_POWER, TOTAL_VOTING_POWER); none: every power is 0. */
   listings?: () => Listings;
+  /** Told of each address INDEX_ADDRESS adds to the registry (a receipt's `address_registry_diff`). */
+  onAddressIndexed?: (address: string, index: bigint) => void;
 }
 
 export function chainContext(state: State, opts: ContextOptions = {}): ChainContext {
@@ -107,7 +109,11 @@ export function chainContext(state: State, opts: ContextOptions = {}): ChainCont
     },
     ...(opts.nextOriginatedAddress ? { originatedAddress: () => opts.nextOriginatedAddress!() } : {}),
     addressIndex(address: string, create: boolean) {
-      return state.addressIndex(address, create);
+      const found = state.addressIndex(address, false);
+      if (found !== null || !create) return found;
+      const index = state.addressIndex(address, true)!;
+      opts.onAddressIndexed?.(address, index);
+      return index;
     },
     ...(opts.listings
       ? {

@@ -254,6 +254,7 @@ export function transfer(
   const updates = moveTez(ex, t.source, t.destination, t.amount);
   const oldStorageSize = exprSize(contract.storage);
   const ticketsBefore = ticketHoldings(ex.state, contract.code, contract.storage);
+  const indexed: Array<{ address: string; index: string }> = [];
   const run = runContract({
     script: contract.code,
     storage: contract.storage,
@@ -271,6 +272,7 @@ export function transfer(
     chain: chainContext(ex.state, {
       nextOriginatedAddress: () => nextAddress(ex.group),
       ...(ex.listings ? { listings: ex.listings } : {}),
+      onAddressIndexed: (address, index) => indexed.push({ address, index: String(index) }),
     }),
     allocateBigMapId: () => ex.state.nextBigMapId(),
     // Big maps passed on to other contracts get temporary negative ids, as in Octez.
@@ -313,6 +315,8 @@ export function transfer(
   // As in Octez: the contract's own growth plus the growth of the ticket-balance table.
   if (paidDiff + ticketPaid > 0n) result.paid_storage_size_diff = String(paidDiff + ticketPaid);
   if (run.lazyStorageDiff.length > 0) result.lazy_storage_diff = run.lazyStorageDiff;
+  // Octez's apply_results.ml: the registry entries this call added, after lazy_storage_diff
+  if (indexed.length > 0) result.address_registry_diff = indexed;
   return { result, emitted: run.operations, self: t.destination };
 }
 

@@ -20,6 +20,8 @@ export interface OperationResult {
   paid_storage_size_diff?: string;
   allocated_destination_contract?: boolean;
   lazy_storage_diff?: unknown[];
+  /** Tallinn: address-registry entries added by the call (INDEX_ADDRESS). */
+  address_registry_diff?: Array<{ address: string; index: string }>;
   global_address?: string;
   /** smart_rollup_originate: the rollup, its genesis commitment and the bytes burned. */
   address?: string;

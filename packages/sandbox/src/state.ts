@@ -114,6 +114,9 @@ export interface BigMapEntryRecord {
   value: Expr;
 }
 
+/** The zero implicit account (tz1 of 20 zero bytes), the address registry's entry 0. */
+export const ZERO_ADDRESS = 'tz1Ke2h7sDdakHJQh8WX4Z372du1KChsksyU';
+
 export function isOriginated(address: string): boolean {
   return address.startsWith('KT1');
 }
@@ -241,12 +244,19 @@ export class State {
     return this.kv.keys(`t:${owner}:`).map((k) => this.kv.get(k) as { token: object; amount: string });
   }
 
-  /** Tallinn's address registry (INDEX_ADDRESS). */
+  /**
+   * Tallinn's address registry (INDEX_ADDRESS). As Octez's address_registry_storage.ml `init`, the zero implicit
+   * account holds index 0, so the first address indexed gets 1 (a chain that indexed before this rule keeps its
+   * own numbering: its counter is already stored).
+   */
   addressIndex(address: string, create: boolean): bigint | null {
     const found = this.kv.get(`x:${address}`) as string | undefined;
     if (found !== undefined) return BigInt(found);
+    const next = this.kv.get('n:address_index') as string | undefined;
+    if (next === undefined && address === ZERO_ADDRESS) return 0n;
     if (!create) return null;
-    const n = BigInt((this.kv.get('n:address_index') as string | undefined) ?? '0');
+    if (next === undefined) this.kv.set(`x:${ZERO_ADDRESS}`, '0');
+    const n = next === undefined ? 1n : BigInt(next);
     this.kv.set('n:address_index', String(n + 1n));
     this.kv.set(`x:${address}`, String(n));
     return n;

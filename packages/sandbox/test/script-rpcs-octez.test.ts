@@ -316,3 +316,58 @@ describe('voting listings of a later period (item 5)', () => {
     expect([0, 1791, 1792, 3583, 3584].map(listingsLevel)).toEqual([0, 0, 1792, 1792, 3584]);
   });
 });
+
+describe('address registry (item 6)', () => {
+  // Tallinn (src/proto_024_PtTALLiN/lib_protocol/address_registry_storage.ml `init`): the registry starts with the
+  // zero implicit account at index 0 and a counter at 1; INDEX_ADDRESS adds a missing address at the counter and
+  // the call's receipt lists it in `address_registry_diff` ({address, index}, apply_results.ml). run_code works on
+  // a throwaway context: what it indexes is not kept.
+  const ZERO = 'tz1Ke2h7sDdakHJQh8WX4Z372du1KChsksyU';
+  const INDEXER =
+    'parameter address; storage (option nat); code { CAR; INDEX_ADDRESS; SOME; NIL operation; PAIR }';
+  const READER =
+    'parameter address; storage (option nat); code { CAR; GET_ADDRESS_INDEX; NIL operation; PAIR }';
+  const some = (n: number) => ({ prim: 'Some', args: [{ int: String(n) }] });
+
+  it('agrees across operations and run_code', async () => {
+    const x = BOOTSTRAP_ACCOUNTS[4]!.pkh;
+    const read = async (address: string) =>
+      (await runCode(READER, { prim: 'None' }, { string: address })).body.storage;
+    expect(await read(ZERO)).toEqual(some(0));
+    expect(await read(x)).toEqual({ prim: 'None' });
+    // run_code indexes in its throwaway context: the first free index, then forgotten
+    expect((await runCode(INDEXER, { prim: 'None' }, { string: x })).body.storage).toEqual(some(1));
+    expect(await read(x)).toEqual({ prim: 'None' });
+
+    const originate = async (script: string) =>
+      originatedAddress(
+        (
+          await run([
+            { kind: 'origination', balance: '0', script: { code: code(script), storage: { prim: 'None' } } },
+          ])
+        ).hash,
+        0,
+      );
+    const indexer = await originate(INDEXER);
+    const reader = await originate(READER);
+    const call = (destination: string) =>
+      run([
+        {
+          kind: 'transaction',
+          amount: '0',
+          destination,
+          parameters: { entrypoint: 'default', value: { string: x } },
+        },
+      ]);
+    const first = (await call(indexer)).contents[0].metadata.operation_result;
+    expect(first.storage).toEqual(some(1));
+    expect(first.address_registry_diff).toEqual([{ address: x, index: '1' }]);
+    const again = (await call(indexer)).contents[0].metadata.operation_result;
+    expect(again.storage).toEqual(some(1));
+    expect(again.address_registry_diff).toBeUndefined();
+    expect((await call(reader)).contents[0].metadata.operation_result.storage).toEqual(some(1));
+    expect(await read(x)).toEqual(some(1));
+    // the next address takes the next index, in run_code as in an operation
+    expect((await runCode(INDEXER, { prim: 'None' }, { string: b4.pkh })).body.storage).toEqual(some(2));
+  });
+});
