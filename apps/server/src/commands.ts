@@ -56,7 +56,6 @@ async function buildRoot(
     forceCloseConnections: true,
   });
   await registerSecurityHeaders(app, config);
-  if (sandbox) await app.register(sandboxRpcPlugin(sandbox), { prefix: '/rpc/sandboxnet' });
   await app.register(apiPlugin, {
     db: handle.db,
     networks: apiNetworks(config, config.port),
@@ -67,6 +66,7 @@ async function buildRoot(
     ipfsGateway: config.ipfsGateway,
     rateLimit: config.rateLimit,
     cors: config.cors,
+    ...(sandbox ? { embeddedNode: { network: 'sandboxnet', plugin: sandboxRpcPlugin(sandbox) } } : {}),
   });
   await registerWeb(app);
   return app;

@@ -86,6 +86,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   for (const [name, raw] of Object.entries(merged)) {
     if (raw === false) continue;
     if (!NETWORK_NAME.test(name)) throw new ConfigError(`invalid network name "${name}"`);
+    if (name === 'embedded')
+      throw new ConfigError('"embedded" is reserved (the embedded node is at /rpc/embedded)');
     const base = DEFAULT_NETWORKS[name] || {};
     const n = { ...(base || {}), ...raw };
     const rpcUrl = n.rpc_url;
@@ -100,7 +102,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     networks.push({
       name,
       rpcUrl,
-      publicRpcUrl: n.public_rpc_url ?? (rpcUrl === 'embedded' ? `${publicUrl}/rpc/${name}` : rpcUrl),
+      // the embedded node's public path has no "sandbox" in it: the BCD frontend rewrites that word in RPC URLs
+      publicRpcUrl: n.public_rpc_url ?? (rpcUrl === 'embedded' ? `${publicUrl}/rpc/embedded` : rpcUrl),
       statsEnabled: n.stats ?? false,
       ...(n.explorer_url ? { explorerUrl: n.explorer_url } : {}),
       startLevel,

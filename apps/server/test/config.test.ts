@@ -13,7 +13,8 @@ describe('loadConfig', () => {
     expect(config.networks.map((n) => n.name)).toEqual(['mainnet', 'sandboxnet', 'ghostnet']);
     const sandbox = config.networks.find((n) => n.name === 'sandboxnet')!;
     expect(sandbox.rpcUrl).toBe('embedded');
-    expect(sandbox.publicRpcUrl).toBe('http://localhost:8080/rpc/sandboxnet');
+    // no "sandbox" in the URL: the BCD frontend rewrites that word (issue 17)
+    expect(sandbox.publicRpcUrl).toBe('http://localhost:8080/rpc/embedded');
     expect(sandbox.statsEnabled).toBe(false);
     const mainnet = config.networks.find((n) => n.name === 'mainnet')!;
     expect(mainnet.rpcUrl).toMatch(/^https:\/\//);
@@ -30,7 +31,7 @@ describe('loadConfig', () => {
     expect(config.dataDir).toBe(path.join(cwd, 'state'));
     expect(config.databaseUrl).toBe('postgres://u@h/db');
     expect(config.networks.find((n) => n.name === 'sandboxnet')!.publicRpcUrl).toBe(
-      'http://localhost:9090/rpc/sandboxnet',
+      'http://localhost:9090/rpc/embedded',
     );
   });
 

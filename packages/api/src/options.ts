@@ -1,4 +1,5 @@
 import type { Db } from '@michelscope/db/read';
+import type { FastifyPluginAsync } from 'fastify';
 
 /** One network the API serves. */
 export interface ApiNetwork {
@@ -34,6 +35,12 @@ export interface ApiOptions {
    * `false` sends no CORS headers.
    */
   cors?: boolean | string[];
+  /**
+   * A node served by this process (the embedded sandbox chain's RPC): mounted at `/rpc/{network}` and at
+   * `/rpc/embedded` (a path without the word "sandbox", which the BCD frontend rewrites in RPC URLs), with the
+   * same CORS headers as the API.
+   */
+  embeddedNode?: { network: string; plugin: FastifyPluginAsync };
   /** Clock in ms since the epoch for `synced` and the response cache (tests). Default Date.now. */
   now?: () => number;
 }

@@ -25,6 +25,9 @@ import { networkStatsRoutes, statsServiceRoutes } from './routes/stats-service';
 import { addSharedSchemas, componentName } from './schemas';
 import { checkIntegerParams } from './validate';
 
+/** `/rpc/embedded`: the embedded node under a path without the word "sandbox" (see ApiOptions.embeddedNode). */
+export const EMBEDDED_RPC_PATH = 'embedded';
+
 /** Per-IP limit when `rateLimit` is not given. */
 export const DEFAULT_RATE_LIMIT = { max: 600, timeWindowMs: 60_000 };
 
@@ -123,6 +126,10 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   await app.register(
     async (rpc) => {
       await withCors(rpc);
+      if (opts.embeddedNode) {
+        for (const prefix of [`/${opts.embeddedNode.network}`, `/${EMBEDDED_RPC_PATH}`])
+          await rpc.register(opts.embeddedNode.plugin, { prefix });
+      }
       await rpc.register(rpcProxyRoutes, { ctx });
     },
     { prefix: '/rpc' },

@@ -3,8 +3,9 @@
  * request the original BCD frontend sends, verbatim, and asserts the field that client reads.
  */
 import { describeDb } from '@michelscope/db/testing';
-import { BOOTSTRAP_ACCOUNTS } from '@michelscope/sandbox';
+import { BOOTSTRAP_ACCOUNTS, sandboxRpcPlugin } from '@michelscope/sandbox';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildApi } from '../src/index';
 import { openIndexedSandbox, SANDBOX_NET as NET, type IndexedSandbox } from './indexed-sandbox';
 
 const ALICE = BOOTSTRAP_ACCOUNTS[0]!.pkh;
@@ -84,5 +85,50 @@ describeDb('BCD frontend requests over the indexed sandbox', ({ db }) => {
     const internals = (s.body as Op[]).slice(1);
     expect(internals).toHaveLength(2);
     for (const op of internals) expect(op.source).toBe(splitter);
+  });
+
+  it('node RPC from the browser: the embedded node answers with CORS, also under a path without "sandbox"', async () => {
+    // the composition of `npm start`: the sandbox's RPC served by the API plugin as its embedded node
+    const app = await buildApi({
+      db: db(),
+      networks: [
+        {
+          name: NET,
+          rpcUrl: env.rpcUrl,
+          publicRpcUrl: 'http://sandbox:8080/rpc/embedded',
+          statsEnabled: false,
+        },
+      ],
+      rateLimit: false,
+      embeddedNode: { network: NET, plugin: sandboxRpcPlugin(env.sandbox) },
+    });
+    try {
+      const origin = { origin: 'http://127.0.0.1:8081' };
+      // NodeRPC (taquito RpcClient) of the BCD frontend: plain GETs from another origin
+      for (const base of ['/rpc/sandboxnet', '/rpc/embedded']) {
+        const r = await app.inject({ url: `${base}/chains/main/blocks/head/header`, headers: origin });
+        expect(r.statusCode, base).toBe(200);
+        expect(r.headers['access-control-allow-origin'], base).toBe('*');
+        expect(r.json<{ level: number }>().level).toBe(env.sandbox.headLevel);
+        const post = await app.inject({
+          method: 'POST',
+          url: `${base}/chains/main/blocks/head/helpers/scripts/pack_data`,
+          headers: origin,
+          payload: { data: { int: '1' }, type: { prim: 'int' } },
+        });
+        expect(post.headers['access-control-allow-origin'], base).toBe('*');
+        expect(post.json<{ packed: string }>().packed).toBe('050001');
+      }
+      // main.js: rpc_endpoints[n].replace('sandbox', '127.0.0.1') only touches the host, not the node's path
+      const config = (await app.inject('/v1/config')).json<{ rpc_endpoints: Record<string, string> }>();
+      const url = config.rpc_endpoints[NET]!.replace('sandbox', '127.0.0.1');
+      expect(url).toBe('http://127.0.0.1:8080/rpc/embedded');
+      const path = new URL(url).pathname;
+      expect((await app.inject({ url: `${path}/chains/main/chain_id`, headers: origin })).statusCode).toBe(
+        200,
+      );
+    } finally {
+      await app.close();
+    }
   });
 });
