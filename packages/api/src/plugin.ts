@@ -1,7 +1,7 @@
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
-import { jsonNestedTooDeeply, MAX_INPUT_DEPTH } from '@michelscope/michelson';
+import { inputExcess } from '@michelscope/michelson';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { createContext } from './context';
 import { errorHandler, HttpError } from './errors';
@@ -47,10 +47,11 @@ export const OPENAPI_INFO = {
 export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   const ctx = createContext(opts);
   app.setErrorHandler(errorHandler);
-  // before schema validation and every route: deep JSON would overflow the stack of the recursive tools
+  // before schema validation and every route: deep JSON would overflow the stack of the recursive tools,
+  // and huge int literals cost quadratic time in the codecs
   app.addHook('preValidation', async (request) => {
-    if (jsonNestedTooDeeply(request.body))
-      throw new HttpError(400, `request body nested deeper than ${MAX_INPUT_DEPTH} levels`);
+    const excess = inputExcess(request.body);
+    if (excess) throw new HttpError(400, excess.replace(/^JSON/, 'request body'));
   });
   app.addHook('preValidation', checkIntegerParams);
   addSharedSchemas(app);

@@ -21,6 +21,8 @@ export {
   expandMicheline,
   walkMicheline,
   jsonNestedTooDeeply,
+  inputExcess,
+  MAX_INT_DIGITS,
   textNestedTooDeeply,
   MAX_INPUT_DEPTH,
   isPrim,

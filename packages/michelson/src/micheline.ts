@@ -50,17 +50,40 @@ export const isBytes = (n: unknown): n is MichelineBytes =>
  */
 export const MAX_INPUT_DEPTH = 1000;
 
-/** Whether JSON (objects and arrays) nests deeper than `limit` levels; iterative, stops at the first excess. */
-export function jsonNestedTooDeeply(value: unknown, limit = MAX_INPUT_DEPTH): boolean {
+/**
+ * Longest int literal accepted from users, in digits. Octez has no such limit (its Zarith is fast); ours is
+ * far below what an operation can hold because the Taquito codecs the sandbox forges with are quadratic
+ * (bignumber.js base conversions: 1,000 digits ~0.3 s, 10,000 digits ~26 s on a loaded 2-core machine).
+ * Real contracts use ints of at most ~80 digits (2^256, BLS12-381 scalars).
+ */
+export const MAX_INT_DIGITS = 1000;
+
+/**
+ * The first excess of untrusted JSON, in one iterative pass: nesting deeper than `depthLimit`, or an
+ * `{"int": …}` literal longer than `intLimit` digits. Undefined when the input is within both.
+ */
+export function inputExcess(
+  value: unknown,
+  depthLimit = MAX_INPUT_DEPTH,
+  intLimit = MAX_INT_DIGITS,
+): string | undefined {
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length > 0) {
     const [v, d] = stack.pop()!;
     if (typeof v !== 'object' || v === null) continue;
-    if (d > limit) return true;
+    if (d > depthLimit) return `JSON nested deeper than ${depthLimit} levels`;
+    const int = (v as { int?: unknown }).int;
+    if (typeof int === 'string' && int.replace(/^-/, '').length > intLimit)
+      return `int literal longer than ${intLimit} digits`;
     for (const x of Array.isArray(v) ? v : Object.values(v))
       if (typeof x === 'object' && x !== null) stack.push([x, d + 1]);
   }
-  return false;
+  return undefined;
+}
+
+/** Whether JSON (objects and arrays) nests deeper than `limit` levels; iterative, stops at the first excess. */
+export function jsonNestedTooDeeply(value: unknown, limit = MAX_INPUT_DEPTH): boolean {
+  return inputExcess(value, limit, Infinity) !== undefined;
 }
 
 /** Whether Michelson text nests `(`/`{`/`[` deeper than `limit` (strings and comments skipped). */
@@ -114,6 +137,10 @@ export function toMicheline(input: unknown, path = '$', depth = 0): Micheline {
   if ('int' in o) {
     if (typeof o.int !== 'string' || !/^-?[0-9]+$/.test(o.int))
       throw new MichelsonDataError(`invalid int literal at ${path}`);
+    if (o.int.replace(/^-/, '').length > MAX_INT_DIGITS)
+      throw new MichelsonDataError(
+        `int literal longer than ${MAX_INT_DIGITS} digits at ${path.slice(0, 200)}`,
+      );
     return { int: o.int };
   }
   if ('string' in o) {
@@ -138,6 +165,8 @@ export interface ParseOptions {
 
 function parser(opts: ParseOptions, src?: string): Parser {
   if (src !== undefined && textNestedTooDeeply(src)) throw new Error(nestedMessage('Michelson text'));
+  if (src !== undefined && new RegExp(`\\d{${MAX_INT_DIGITS + 1}}`).test(src))
+    throw new Error(`int literal longer than ${MAX_INT_DIGITS} digits`);
   return new Parser({
     expandMacros: opts.expandMacros ?? false,
     ...(opts.globalConstants ? { expandGlobalConstant: opts.globalConstants } : {}),
@@ -185,7 +214,8 @@ export function parseMichelsonExpression(src: string, opts: ParseOptions = {}): 
 /** Validates Micheline JSON and expands macros / global constants when asked. */
 export function expandMicheline(expr: Micheline, opts: ParseOptions = {}): Micheline {
   try {
-    if (jsonNestedTooDeeply(expr)) throw new Error(nestedMessage('Micheline'));
+    const excess = inputExcess(expr);
+    if (excess) throw new Error(excess.replace(/^JSON/, 'Micheline'));
     const r = parser({ expandMacros: true, ...opts }).parseJSON(expr);
     return plain(r);
   } catch (e) {

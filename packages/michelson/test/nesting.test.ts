@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  inputExcess,
   jsonNestedTooDeeply,
   MAX_INPUT_DEPTH,
   parseMichelsonExpression,
@@ -42,5 +43,19 @@ describe('input nesting limits', () => {
     expect(parseMichelsonExpression(`${'(Some '.repeat(100)}1${')'.repeat(100)}`)).toMatchObject({
       prim: 'Some',
     });
+  });
+});
+
+describe('int literal limit', () => {
+  it('refuses ints longer than 1,000 digits in JSON, Micheline and Michelson text', () => {
+    const big = { prim: 'PUSH', args: [{ prim: 'int' }, { int: '-' + '9'.repeat(1001) }] };
+    expect(inputExcess([big])).toBe('int literal longer than 1000 digits');
+    expect(inputExcess({ int: '9'.repeat(1000) })).toBeUndefined();
+    expect(inputExcess(nest(2000))).toBe('JSON nested deeper than 1000 levels');
+    expect(() => toMicheline({ int: '1'.repeat(1_000_000) })).toThrow('int literal longer than 1000 digits');
+    expect(() => parseMichelsonExpression(`Pair ${'7'.repeat(1_000_000)} 1`)).toThrow(
+      'int literal longer than 1000 digits',
+    );
+    expect(parseMichelsonExpression('9'.repeat(1000))).toEqual({ int: '9'.repeat(1000) });
   });
 });

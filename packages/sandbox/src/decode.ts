@@ -1,6 +1,6 @@
 // Decoding of a signed operation given to /injection/operation: parse, re-forge check, hash and
 // signature verification.
-import { jsonNestedTooDeeply, MAX_INPUT_DEPTH } from '@michelscope/michelson';
+import { inputExcess } from '@michelscope/michelson';
 import { LocalForger } from '@taquito/local-forging';
 import { b58Encode, encodeOpHash, PrefixV2, verifySignature } from '@taquito/utils';
 import type { State } from './state';
@@ -46,8 +46,8 @@ export async function parseUnsigned(
     parsed = (await forger.parse(unsigned)) as unknown as typeof parsed;
     const again = await forger.forge(parsed as never);
     if (again !== unsigned) throw new Error('bytes do not re-forge identically');
-    if (jsonNestedTooDeeply(parsed.contents))
-      throw new Error(`Micheline nested deeper than ${MAX_INPUT_DEPTH} levels`);
+    const excess = inputExcess(parsed.contents);
+    if (excess) throw new Error(excess.replace(/^JSON/, 'Micheline'));
   } catch (e) {
     throw parseError(`cannot parse operation bytes: ${e instanceof Error ? e.message : String(e)}`);
   }

@@ -1,5 +1,5 @@
 // The Tezos node RPC subset served by the sandbox, as a Fastify plugin (routes at its root).
-import { jsonNestedTooDeeply, MAX_INPUT_DEPTH } from '@michelscope/michelson';
+import { inputExcess } from '@michelscope/michelson';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
 import { blockJson, blockMetadata, levelInfo } from './block-builder';
 import { blockOf, checkChain } from './block-id';
@@ -37,9 +37,11 @@ export function sandboxRpcPlugin(sandbox: Sandbox): FastifyPluginAsync {
         { kind: 'temporary', id: 'sandbox.internal_error', msg: 'internal error' },
       ]);
     });
-    // Micheline deeper than this would overflow the stack of the recursive typechecker: a 400, not a crash
+    // deep Micheline would overflow the stack of the recursive typechecker, huge ints cost quadratic time in
+    // the codecs: a 400 before any work
     app.addHook('preValidation', async (req) => {
-      if (jsonNestedTooDeeply(req.body)) throw badBody(`JSON nested deeper than ${MAX_INPUT_DEPTH} levels`);
+      const excess = inputExcess(req.body);
+      if (excess) throw badBody(excess);
     });
     app.setNotFoundHandler((_req, reply) =>
       send(reply.code(404), [{ kind: 'permanent', id: 'rpc.not_found', msg: 'Not found' }]),

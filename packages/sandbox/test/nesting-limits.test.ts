@@ -50,3 +50,39 @@ describe('nesting limits of the sandbox RPC', () => {
     expect((await h.get('/chains/main/blocks/head/hash')).status).toBe(200);
   });
 });
+
+describe('int literal limit of the sandbox RPC', () => {
+  it('refuses a 1,000,000-digit int before typechecking, and runs a 1,000-digit one', async () => {
+    const chainId = (await h.get('/chains/main/chain_id')).body as string;
+    const run = (digits: number) =>
+      h.post('/chains/main/blocks/head/helpers/scripts/run_code', {
+        script: [
+          { prim: 'parameter', args: [{ prim: 'unit' }] },
+          { prim: 'storage', args: [{ prim: 'int' }] },
+          {
+            prim: 'code',
+            args: [
+              [
+                { prim: 'DROP' },
+                { prim: 'PUSH', args: [{ prim: 'int' }, { int: '9'.repeat(digits) }] },
+                { prim: 'NIL', args: [{ prim: 'operation' }] },
+                { prim: 'PAIR' },
+              ],
+            ],
+          },
+        ],
+        storage: { int: '0' },
+        input: { prim: 'Unit' },
+        amount: '0',
+        chain_id: chainId,
+      });
+    const huge = await run(1_000_000);
+    expect(huge.status).toBe(400);
+    expect(huge.body).toEqual([
+      { kind: 'permanent', id: 'rpc.invalid_body', msg: 'int literal longer than 1000 digits' },
+    ]);
+    const ok = await run(1000);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ storage: { int: '9'.repeat(1000) } });
+  });
+});
