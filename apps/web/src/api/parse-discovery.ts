@@ -5,7 +5,6 @@
 import { invalid, isObject, listItems, type Json } from './parse';
 import { num, optStr, str, strList } from './json-fields';
 import type {
-  AccountSummary,
   ContractSummary,
   GlobalConstant,
   GlobalConstantItem,
@@ -93,22 +92,4 @@ function contractOf(o: Json): ContractSummary | null {
 
 export function parseContracts(body: unknown): ContractSummary[] {
   return listItems(body, 'contract list', contractOf);
-}
-
-export function parseContract(body: unknown): ContractSummary {
-  const contract = isObject(body) ? contractOf(body) : null;
-  if (contract === null) throw invalid('contract', 'no address');
-  return contract;
-}
-
-export function parseAccount(body: unknown): AccountSummary {
-  if (!isObject(body) || typeof body.address !== 'string') throw invalid('account', 'no address');
-  return {
-    address: body.address,
-    alias: optStr(body, 'alias'),
-    balance: num(body, 'balance'),
-    operations_count: num(body, 'operations_count'),
-    last_action: str(body, 'last_action'),
-    account_type: str(body, 'account_type'),
-  };
 }

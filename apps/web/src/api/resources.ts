@@ -6,8 +6,6 @@
 import { ApiError, getJson, requestJson, type RequestOptions } from './client';
 import { parseBigMapInfo, parseConfig, parseHeads } from './parse';
 import {
-  parseAccount,
-  parseContract,
   parseContracts,
   parseGlobalConstant,
   parseGlobalConstantItems,
@@ -15,7 +13,6 @@ import {
   parseRecentlyCalled,
 } from './parse-discovery';
 import type {
-  AccountSummary,
   BigMapInfo,
   ConfigResponse,
   ContractSummary,
@@ -83,22 +80,6 @@ export function fetchConstantContracts(
     `/global_constants/${enc(network)}/${enc(address)}/contracts?size=${page.size}&offset=${page.offset}`,
     options,
   ).then(parseContracts);
-}
-
-export function fetchContract(
-  network: string,
-  address: string,
-  options?: RequestOptions,
-): Promise<ContractSummary> {
-  return getJson(`/contract/${enc(network)}/${enc(address)}`, options).then(parseContract);
-}
-
-export function fetchAccount(
-  network: string,
-  address: string,
-  options?: RequestOptions,
-): Promise<AccountSummary> {
-  return getJson(`/account/${enc(network)}/${enc(address)}`, options).then(parseAccount);
 }
 
 /** The spec's text for a network without a node RPC endpoint in the configuration. */

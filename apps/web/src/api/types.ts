@@ -114,13 +114,3 @@ export interface ContractSummary {
   last_action: string | null;
   tags: string[];
 }
-
-/** GET /v1/account/{network}/{address} (AccountInfo), the fields the search card shows. */
-export interface AccountSummary {
-  address: string;
-  alias: string | null;
-  balance: number;
-  operations_count: number;
-  last_action: string;
-  account_type: string;
-}

@@ -9,7 +9,8 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { fetchAccount, fetchContract } from '../../api/resources';
+import { accountInfoQuery } from '../../api/account-api';
+import { contractQuery } from '../../api/contract-api';
 import type { SearchItem } from '../../api/search-types';
 import { useAlias } from '../../features/aliases/useAlias';
 import {
@@ -25,6 +26,10 @@ import { suggestionPath } from '../home/search-box-logic';
 import { operationStatus } from './search-logic';
 
 type Field = [string, ReactNode];
+
+/** A field's placeholder: a skeleton while its query loads, a dash when there is nothing to show. */
+const placeholder = (pending: boolean, width: number): ReactNode =>
+  pending ? <Skeleton width={width} /> : '—';
 
 function Fields({ fields }: { fields: Field[] }) {
   return (
@@ -79,10 +84,8 @@ function Card({
 function AccountCard({ item }: { item: SearchItem }) {
   const { Network: network, Address: address } = item.body;
   const alias = useAlias(network, address, item.body.Name || null);
-  const info = useQuery({
-    queryKey: ['account', network, address],
-    queryFn: ({ signal }) => fetchAccount(network, address, { signal }),
-  });
+  // The account page's own query: one key, one shape (a card's data is the page's when it opens).
+  const info = useQuery(accountInfoQuery(network, address));
   const a = info.data;
   return (
     <Card
@@ -95,9 +98,9 @@ function AccountCard({ item }: { item: SearchItem }) {
       <Fields
         fields={[
           ['Address', address],
-          ['Balance', a ? formatTez(a.balance) : <Skeleton width={80} />],
-          ['Operations', a ? formatCompact(a.operations_count) : <Skeleton width={40} />],
-          ['Last action', a ? formatTime(a.last_action) : <Skeleton width={100} />],
+          ['Balance', a ? formatTez(a.balance) : placeholder(info.isPending, 80)],
+          ['Operations', a ? formatCompact(a.operations_count) : placeholder(info.isPending, 40)],
+          ['Last action', a ? formatTime(a.last_action) : placeholder(info.isPending, 100)],
         ]}
       />
     </Card>
@@ -107,10 +110,8 @@ function AccountCard({ item }: { item: SearchItem }) {
 function ContractCard({ item }: { item: SearchItem }) {
   const { Network: network, Address: address } = item.body;
   const alias = useAlias(network, address, item.body.Name || null);
-  const info = useQuery({
-    queryKey: ['contract', network, address],
-    queryFn: ({ signal }) => fetchContract(network, address, { signal }),
-  });
+  // The contract page's own query (full shape, null for an unknown contract): one key, one shape.
+  const info = useQuery(contractQuery(network, address));
   const c = info.data;
   return (
     <Card
@@ -128,9 +129,9 @@ function ContractCard({ item }: { item: SearchItem }) {
       <Fields
         fields={[
           ['Address', address],
-          ['Deployed by', c ? (c.manager ?? '—') : <Skeleton width={120} />],
-          ['Deployed', c ? formatTime(c.timestamp) : <Skeleton width={100} />],
-          ['Last action', c ? formatTime(c.last_action ?? '') : <Skeleton width={100} />],
+          ['Deployed by', c ? (c.manager ?? '—') : placeholder(info.isPending, 120)],
+          ['Deployed', c ? formatTime(c.timestamp) : placeholder(info.isPending, 100)],
+          ['Last action', c ? formatTime(c.last_action ?? '') : placeholder(info.isPending, 100)],
         ]}
       />
     </Card>

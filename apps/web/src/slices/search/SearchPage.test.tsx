@@ -184,3 +184,56 @@ describe('search page', () => {
     expect(await screen.findByText("Let's search")).toBeTruthy();
   });
 });
+
+describe('detail cards share the pages’ queries', () => {
+  it('a contract card and the contract page read one contract query (full shape): the page opened from the card shows its Events and Ticket updates tabs', async () => {
+    const TZ = 'tz1UBZUkXpKGhYsP5KtzDNqLLchwF4uHrGjw';
+    const contractItem = {
+      type: 'account',
+      value: KT,
+      found_by: 'Address',
+      highlights: {},
+      body: { Network: 'mainnet', Address: KT, IsContract: true, Name: '' },
+    };
+    const net = mockFetch([
+      ['POST /search/v1/search', { items: [contractItem], total: 1, took: 1 }],
+      [
+        `GET /v1/account/mainnet/${KT}`,
+        {
+          address: KT,
+          account_type: 'contract',
+          operations_count: 3,
+          events_count: 12,
+          ticket_updates_count: 25,
+          balance: 0,
+          last_action: '2021-01-01T00:00:00Z',
+        },
+      ],
+      [`GET /v1/contract/mainnet/${KT}/views/schema`, []],
+      [
+        `GET /v1/contract/mainnet/${KT}?stats=true`,
+        {
+          address: KT,
+          network: 'mainnet',
+          manager: TZ,
+          timestamp: '2021-01-01T00:00:00Z',
+          level: 1,
+          tags: ['fa2'],
+          entrypoints: ['mint'],
+          same_count: 0,
+        },
+      ],
+      ['POST /metadata/v1/graphql', { data: { contract_metadata: [] } }],
+    ]);
+    renderApp('/search?text=objkt');
+    const card = await screen.findByRole('region', { name: 'Contract details' }, { timeout: 40_000 });
+    expect(await within(card).findByText(TZ, {}, { timeout: 40_000 })).toBeTruthy();
+    fireEvent.click(within(card).getByRole('link', { name: 'Open contract' }));
+    const tabs = await screen.findByRole('tablist', { name: 'Account tabs' }, { timeout: 40_000 });
+    expect(await within(tabs).findByRole('tab', { name: 'Events' }, { timeout: 40_000 })).toBeTruthy();
+    expect(within(tabs).getByRole('tab', { name: 'Ticket updates' })).toBeTruthy();
+    // one key, one shape: the card asked for the page's full contract, never a summary under its key
+    expect(net.callsTo(`GET /v1/contract/mainnet/${KT}?stats=true`).length).toBeGreaterThan(0);
+    expect(net.calls.filter((c) => c.url === `/v1/contract/mainnet/${KT}`)).toHaveLength(0);
+  }, 150_000);
+});
