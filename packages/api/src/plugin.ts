@@ -102,9 +102,14 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
     },
     { prefix: '/v1' },
   );
+  // the stats service also per network (/stats/{network}/v1/…): BCD clients give each network its own base
   for (const [prefix, routes] of [
-    ['/search/v1', searchServiceRoutes],
-    ['/stats/v1', statsServiceRoutes],
+    ['/search/v1', (svc: FastifyInstance) => svc.register(searchServiceRoutes, { ctx })],
+    ['/stats/v1', (svc: FastifyInstance) => svc.register(statsServiceRoutes, { ctx })],
+    [
+      '/stats/:network/v1',
+      (svc: FastifyInstance) => svc.register(statsServiceRoutes, { ctx, perNetwork: true }),
+    ],
   ] as const) {
     await app.register(
       async (svc) => {
@@ -112,7 +117,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
         svc.setNotFoundHandler(() => {
           throw new HttpError(404, 'not found');
         });
-        await svc.register(routes, { ctx });
+        await routes(svc);
       },
       { prefix },
     );

@@ -250,6 +250,30 @@ describeDb('search and stats services', ({ db }) => {
     expect(uc.body).toEqual({ users: '1', calls: '2' });
   });
 
+  it('stats service per network: the BCD frontend requests against the base /stats/{network}', async () => {
+    // StatsAPI: one axios base per network, no network in the query (issue 17)
+    const base = `/stats/${NET}`;
+    const calls = await get(`${base}/v1/summary/transactions/count?Entrypoint.isnotnull=&Status=1`);
+    expect(calls.body).toEqual({ value: '2' });
+    const deployments = await get(`${base}/v1/histogram/originations/count/month`);
+    expect(deployments.body).toEqual([{ ts: Date.parse('2026-01-01T00:00:00Z') / 1000, value: '2' }]);
+    // the same answers as the network-in-the-query form
+    for (const path of ['transactions/count', 'consumed_gas/sum', 'paid_storage_size_diff/sum']) {
+      const perNetwork = await get(`${base}/v1/histogram/${path}/month`);
+      expect(perNetwork.status, path).toBe(200);
+      expect(perNetwork.body, path).toEqual(
+        (await get(`/stats/v1/histogram/${path}/month?network=${NET}`)).body,
+      );
+    }
+    const gas = (await get(`${base}/v1/histogram/consumed_gas/sum/month`)).body as Array<{ value: string }>;
+    expect(gas.map((p) => p.value)).toEqual(['2054659']);
+    const uc = await post(`${base}/v1/users_and_calls_count/month`, { contracts: [TOKEN] });
+    expect(uc.body).toEqual({ users: '1', calls: '2' });
+    const unknown = await get('/stats/nowhere/v1/histogram/transactions/count/month');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toEqual({ message: expect.stringContaining('nowhere') });
+  });
+
   it('/v1/stats/{network} and /series', async () => {
     const s = (await get(`/v1/stats/${NET}`)).body;
     expect(s).toMatchObject({

@@ -64,8 +64,9 @@ function seriesQuery(
   table: string,
   fn: string,
   q: Record<string, string | undefined>,
+  mountedFor?: string,
 ): SeriesQuery {
-  const network = q.network ?? '';
+  const network = mountedFor ?? q.network ?? '';
   requireNetwork(ctx, network);
   const t = TABLES[table];
   if (!t) throw new HttpError(400, `unknown table: ${table.slice(0, 64)}`);
@@ -94,21 +95,37 @@ function seriesQuery(
 
 const Query = Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 2000 }));
 
-/** The statistics service, mounted at /stats/v1. */
-export const statsServiceRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+/**
+ * The statistics service, mounted at /stats/v1 (network in the query, `users_and_calls_count/{network}`) and,
+ * with `perNetwork`, at /stats/{network}/v1 as one service per network the way BCD clients use it (no network
+ * in the query, `users_and_calls_count/{timeframe}`); the per-network routes stay out of the OpenAPI document.
+ */
+export const statsServiceRoutes: FastifyPluginAsyncTypebox<{
+  ctx: ApiContext;
+  perNetwork?: boolean;
+}> = async (app, { ctx, perNetwork = false }) => {
+  const mounted = (params: unknown) =>
+    perNetwork ? ((params as { network?: string }).network ?? '') : undefined;
   app.get(
     '/summary/:table/:fn',
     {
       schema: {
         summary: 'A total over a table (count or sum) with filters',
         tags: ['stats service'],
+        hide: perNetwork,
         params: Type.Object({ table: Type.String({ maxLength: 64 }), fn: Type.String({ maxLength: 32 }) }),
         querystring: Query,
         response: { 200: Type.Object({ value: Type.String() }), ...E },
       },
     },
     async (request) => {
-      const q = seriesQuery(ctx, request.params.table, request.params.fn, request.query);
+      const q = seriesQuery(
+        ctx,
+        request.params.table,
+        request.params.fn,
+        request.query,
+        mounted(request.params),
+      );
       return ctx.cache.get(`stats:${request.url}`, STATS_TTL_MS, async () => ({
         value: await operationSummary(ctx.db, q),
       }));
@@ -121,6 +138,7 @@ export const statsServiceRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> 
       schema: {
         summary: 'Points {ts, value} per day, week, month or year',
         tags: ['stats service'],
+        hide: perNetwork,
         params: Type.Object({
           table: Type.String({ maxLength: 64 }),
           fn: Type.String({ maxLength: 32 }),
@@ -131,7 +149,13 @@ export const statsServiceRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> 
       },
     },
     async (request) => {
-      const q = seriesQuery(ctx, request.params.table, request.params.fn, request.query);
+      const q = seriesQuery(
+        ctx,
+        request.params.table,
+        request.params.fn,
+        request.query,
+        mounted(request.params),
+      );
       return ctx.cache.get(`stats:${request.url}`, STATS_TTL_MS, () =>
         operationHistogram(ctx.db, q, request.params.timeframe as Bucket),
       );
@@ -139,12 +163,18 @@ export const statsServiceRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> 
   );
 
   app.post(
-    '/users_and_calls_count/:network',
+    perNetwork ? '/users_and_calls_count/:timeframe' : '/users_and_calls_count/:network',
     {
       schema: {
         summary: 'Distinct callers and calls of contracts',
         tags: ['stats service'],
-        params: Type.Object({ network: NetworkName }),
+        hide: perNetwork,
+        params: perNetwork
+          ? Type.Object({
+              network: NetworkName,
+              timeframe: Type.Union(TIMEFRAMES.map((t) => Type.Literal(t))),
+            })
+          : Type.Object({ network: NetworkName }),
         body: Type.Object({
           contracts: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 50 }),
           from: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000_000 })),
