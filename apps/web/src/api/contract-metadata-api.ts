@@ -36,8 +36,14 @@ const TOKENS_QUERY = `query GetTokenMetadata($network: String!, $contract: Strin
   token_metadata(where: {network: {_eq: $network}, contract: {_eq: $contract}}, order_by: {token_id: asc}, limit: $limit, offset: $offset) { token_id ${FIELDS} }
 }`;
 
+/** Tokens whose name or symbol contains the text (not the whole metadata JSON, whose images match anything). */
 const FIND_TOKENS_QUERY = `query FindTokenMetadata($network: String!, $contract: String!, $name: String!, $limit: Int!) {
-  token_metadata(where: {network: {_eq: $network}, contract: {_eq: $contract}, _or: [{metadata: {_cast: {String: {_ilike: $name}}}}, {token_id: {_eq: $name}}]}, order_by: {token_id: asc}, limit: $limit) { token_id ${FIELDS} }
+  token_metadata(where: {network: {_eq: $network}, contract: {_eq: $contract}, _or: [{name: {_ilike: $name}}, {symbol: {_ilike: $name}}]}, order_by: {token_id: asc}, limit: $limit) { token_id ${FIELDS} }
+}`;
+
+/** A number also finds the token with that id (`?search={tokenId}` from a search card). */
+const FIND_TOKENS_BY_ID_QUERY = `query FindTokenMetadataById($network: String!, $contract: String!, $name: String!, $id: String!, $limit: Int!) {
+  token_metadata(where: {network: {_eq: $network}, contract: {_eq: $contract}, _or: [{token_id: {_eq: $id}}, {name: {_ilike: $name}}, {symbol: {_ilike: $name}}]}, order_by: {token_id: asc}, limit: $limit) { token_id ${FIELDS} }
 }`;
 
 async function graphql(
@@ -110,8 +116,8 @@ export function tokensQuery(network: string, address: string, offset: number, se
               { signal },
             )
           : await graphql(
-              FIND_TOKENS_QUERY,
-              { network, contract: address, name: `%${search}%`, limit: TOKENS_PAGE_SIZE },
+              /^\d{1,78}$/.test(search) ? FIND_TOKENS_BY_ID_QUERY : FIND_TOKENS_QUERY,
+              { network, contract: address, name: `%${search}%`, id: search, limit: TOKENS_PAGE_SIZE },
               'token_metadata',
               { signal },
             );

@@ -114,6 +114,8 @@ const COLUMNS: { name: MetadataColumn; cmp: GraphQLInputObjectType; tokenOnly?: 
   { name: 'network', cmp: StringCmp },
   { name: 'contract', cmp: StringCmp },
   { name: 'token_id', cmp: NumericCmp, tokenOnly: true },
+  { name: 'name', cmp: StringCmp, tokenOnly: true },
+  { name: 'symbol', cmp: StringCmp, tokenOnly: true },
   { name: 'status', cmp: IntCmp },
   { name: 'retry_count', cmp: IntCmp },
   { name: 'link', cmp: StringCmp },

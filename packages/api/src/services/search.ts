@@ -15,6 +15,7 @@ import {
   type KeyLookup,
   type OperationHit,
   type SearchDocHit,
+  type TokenFilters,
 } from '@michelscope/db/read';
 import { bigMapKeyHash, type Micheline } from '@michelscope/michelson';
 import type { ApiContext } from '../context';
@@ -71,6 +72,8 @@ interface Filters {
   address?: string;
   from?: Date;
   to?: Date;
+  /** Tokens tab filters (tags, creators, minters, mime types); undefined when none is set. */
+  tokens?: TokenFilters;
 }
 
 const strList = (v: unknown): string[] | undefined =>
@@ -111,7 +114,18 @@ export function readFilters(ctx: ApiContext, raw: unknown): Filters {
     ...timeRange(inner.map((o) => o.timestamp).find((t) => t && typeof t === 'object')),
     ptr: typeof bms.ptr === 'number' && Number.isSafeInteger(bms.ptr) ? bms.ptr : undefined,
     activeOnly: bms.is_active === true,
+    tokens: tokenFilters(pick),
   };
+}
+
+function tokenFilters(pick: (k: string) => string[] | undefined): TokenFilters | undefined {
+  const f: TokenFilters = {
+    tags: pick('tags'),
+    creators: pick('creators'),
+    minters: pick('minters'),
+    mimeTypes: pick('mime_types'),
+  };
+  return Object.values(f).some((v) => v?.length) ? f : undefined;
 }
 
 /** A search hit for an operation (its group's hash and counter). */
@@ -175,6 +189,22 @@ export async function runSearch(
     });
     const items = ops.map((o) => operationItem(o, input.highlight && query !== '', 'Hash'));
     return { items, total: items.length < input.size ? input.offset + items.length : SEARCH_TOTAL_CAP };
+  }
+  if (f.tokens) {
+    // the Tokens tab with filters: token documents whose metadata passes them (an empty text lists them all)
+    const docs = await searchDocuments(ctx.db, {
+      query,
+      networks: f.networks,
+      kinds: ['token'],
+      offset: input.offset,
+      size: input.size,
+      count: input.withTotal !== false,
+      tokens: f.tokens,
+    });
+    return {
+      items: docs.hits.map((d) => docItem(d, query, input.highlight && query !== '')),
+      total: Math.min(docs.total, SEARCH_TOTAL_CAP),
+    };
   }
   if (!query) return { items: [], total: 0 };
   const items: SearchItem[] = [];

@@ -3,7 +3,7 @@ import type { Db } from '../schema';
 
 /** Filterable columns of the metadata GraphQL service (`contract` is `address` in contract_metadata). */
 export type MetadataColumn =
-  'network' | 'contract' | 'token_id' | 'status' | 'retry_count' | 'link' | 'error';
+  'network' | 'contract' | 'token_id' | 'status' | 'retry_count' | 'link' | 'error' | 'name' | 'symbol';
 export type MetadataOp = 'eq' | 'neq' | 'in' | 'nin' | 'gt' | 'gte' | 'lt' | 'lte' | 'like' | 'ilike';
 
 /** A boolean filter tree (Hasura `where`), built by the API from validated input. */
@@ -50,6 +50,7 @@ function column(table: MetadataQuery['table'], c: MetadataColumn): RawBuilder<un
   // qualified: a bare name in ORDER BY would mean the output column (token_id as text)
   if (c === 'contract') return sql.ref(table === 'token_metadata' ? `${table}.contract` : `${table}.address`);
   if (c === 'token_id' && table === 'contract_metadata') return sql`NULL::numeric`;
+  if ((c === 'name' || c === 'symbol') && table === 'contract_metadata') return sql`NULL::text`;
   return sql.ref(`${table}.${c}`);
 }
 

@@ -37,6 +37,40 @@ export interface DocSearch {
    * PostgreSQL function `search_suggest` (migration 0100: one generic plan per connection).
    */
   rankWindow?: number;
+  /** Token documents only, whose resolved metadata has one of each given list (Tokens tab filters). */
+  tokens?: TokenFilters;
+}
+
+/** Token filters of the search service: a token matches when it has one of the values of every given list. */
+export interface TokenFilters {
+  tags?: readonly string[];
+  creators?: readonly string[];
+  minters?: readonly string[];
+  mimeTypes?: readonly string[];
+}
+
+const nonEmpty = (v: readonly string[] | undefined) => (v?.length ? [...v] : null);
+
+/** `d` (a search document) is a token whose metadata passes `f`. */
+function tokenFilterSql(f: TokenFilters) {
+  const [tags, creators, minters, mimes] = [
+    nonEmpty(f.tags),
+    nonEmpty(f.creators),
+    nonEmpty(f.minters),
+    nonEmpty(f.mimeTypes),
+  ];
+  return sql`AND d.kind = 'token' AND EXISTS (SELECT 1 FROM token_metadata tm
+      WHERE tm.network = d.network AND tm.contract = split_part(d.key, ':', 1)
+        AND tm.token_id = (CASE WHEN split_part(d.key, ':', 2) ~ '^[0-9]{1,78}$' THEN split_part(d.key, ':', 2) ELSE '-1' END)::numeric
+        ${tags ? sql`AND jsonb_typeof(tm.metadata->'tags') = 'array' AND (tm.metadata->'tags') ?| ${tags}::text[]` : sql``}
+        ${creators ? sql`AND jsonb_typeof(tm.metadata->'creators') = 'array' AND (tm.metadata->'creators') ?| ${creators}::text[]` : sql``}
+        ${minters ? sql`AND tm.metadata->>'minter' = ANY(${minters}::text[])` : sql``}
+        ${
+          mimes
+            ? sql`AND jsonb_typeof(tm.metadata->'formats') = 'array' AND EXISTS (SELECT 1 FROM jsonb_array_elements(tm.metadata->'formats') fm
+                WHERE jsonb_typeof(fm) = 'object' AND fm->>'mimeType' = ANY(${mimes}::text[]))`
+            : sql``
+        })`;
 }
 
 /** Per word, how many of its newest documents a suggestion of several words checks for the other words. */
@@ -68,13 +102,19 @@ export async function searchDocuments(
   const tsq = tsQuery(q.query);
   const prefix = `${likeEscape(q.query)}%`;
   const contains = `%${likeEscape(q.query)}%`;
-  const where = sql`(
+  // with token filters an empty text lists every token that passes them
+  const text =
+    q.query === '' && q.tokens
+      ? sql`TRUE`
+      : sql`(
       d.key ILIKE ${prefix}
       OR d.title ILIKE ${contains}
       ${tsq ? sql`OR d.tsv @@ to_tsquery('simple', ${tsq})` : sql``}
-    )
+    )`;
+  const where = sql`${text}
     ${q.networks?.length ? sql`AND d.network IN (${sql.join(q.networks)})` : sql``}
-    ${q.kinds?.length ? sql`AND d.kind IN (${sql.join(q.kinds)})` : sql``}`;
+    ${q.kinds?.length ? sql`AND d.kind IN (${sql.join(q.kinds)})` : sql``}
+    ${q.tokens ? tokenFilterSql(q.tokens) : sql``}`;
   const [count, rows] = await Promise.all([
     q.count === false
       ? { rows: [] }
@@ -83,7 +123,7 @@ export async function searchDocuments(
         }>`SELECT count(*) AS n FROM (SELECT 1 FROM search_documents d WHERE ${where} LIMIT ${SEARCH_TOTAL_CAP}) x`.execute(
           db,
         ),
-    q.rankWindow
+    q.rankWindow && !q.tokens
       ? db.executeQuery<Record<string, unknown>>(
           CompiledQuery.raw(
             `${PREPARED} SELECT * FROM ${SUGGEST_CALL}`,

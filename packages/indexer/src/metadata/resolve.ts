@@ -151,7 +151,7 @@ export async function resolveToken(ctx: ResolveContext, job: TokenMetadataJob): 
   if (!info) throw new MetadataError('no token_info for this token', true);
   const onChain: JsonObject = {};
   for (const [k, hex] of Object.entries(info))
-    if (k !== '' && /^([0-9a-fA-F]{2})*$/.test(hex)) onChain[k] = textOfHex(hex);
+    if (k !== '' && /^([0-9a-fA-F]{2})*$/.test(hex)) onChain[k] = onChainField(textOfHex(hex));
   const link = info[''] !== undefined ? textOfHex(info['']) : null;
   // On-chain fields override the off-chain JSON (they are what the contract itself states).
   const offChain = link ? parseMetadataJson(await loadUri(ctx, job.contract, link)) : {};
@@ -168,4 +168,17 @@ export async function resolveToken(ctx: ResolveContext, job: TokenMetadataJob): 
     searchTitle: name ?? symbol ?? '',
     searchBody: tokenSearchBody(metadata),
   };
+}
+
+/**
+ * An on-chain TZIP-21 field: arrays and objects (tags, creators, formats, attributes…) are stored JSON-encoded
+ * (TZIP-21 "Token metadata values"), so a text that parses as a JSON array or object is that value.
+ */
+function onChainField(text: string): JsonObject[string] {
+  if (!/^\s*[[{]/.test(text)) return text;
+  try {
+    return JSON.parse(text) as JsonObject[string];
+  } catch {
+    return text;
+  }
 }

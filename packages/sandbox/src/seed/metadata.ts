@@ -66,6 +66,9 @@ function tokenInfo(fields: Record<string, string>): Expr {
     .map((k) => ({ prim: 'Elt', args: [{ string: k }, bytesOf(fields[k]!)] }));
 }
 
+/** Creator and minter named in the demo NFTs' metadata (the first bootstrap account). */
+export const NFT_CREATOR = 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx';
+
 export const FA2_TOKENS: Array<{ id: number; info: Record<string, string> }> = [
   { id: 0, info: { name: 'Demo Coin', symbol: 'DMC', decimals: '6', thumbnailUri: svg('#1565c0', 'DMC') } },
   ...['Aurora', 'Basalt', 'Cobalt'].map((name, i) => ({
@@ -78,6 +81,13 @@ export const FA2_TOKENS: Array<{ id: number; info: Record<string, string> }> = [
       displayUri: svg(['#6a1b9a', '#2e7d32', '#ef6c00'][i]!, name),
       thumbnailUri: svg(['#6a1b9a', '#2e7d32', '#ef6c00'][i]!, name.slice(0, 3)),
       isBooleanAmount: 'true',
+      // JSON-encoded (TZIP-21) so the search service's token filters have tags, creators, minter, mime types
+      tags: JSON.stringify(['demo', i === 0 ? 'aurora' : 'mineral']),
+      creators: JSON.stringify([NFT_CREATOR]),
+      minter: NFT_CREATOR,
+      formats: JSON.stringify([
+        { uri: 'ipfs://QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG', mimeType: 'image/svg+xml' },
+      ]),
     },
   })),
 ];

@@ -1,0 +1,252 @@
+/**
+ * Read pages show the data a user came for (issue 16) against the real product: `michelscope start` on a
+ * temporary DATA_DIR (the sandbox seeds the demo contracts on first start), Debian's chromium. Big-map keys
+ * and storage diffs decoded with their types, the keys filter matching readable key text, ticket updates
+ * counted and listed alike, and the IPFS gateway reaching the browser. Any page error or console error of
+ * the app fails the test that opened the page.
+ */
+import { rm } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  hasChromium,
+  hasWebBuild,
+  launchBrowser,
+  startServer,
+  tempDataDir,
+  waitFor,
+  type RunningServer,
+} from './harness';
+
+const NETWORK = 'sandboxnet';
+const GATEWAY = 'https://gw.example/ipfs';
+const canBrowse = hasChromium && hasWebBuild;
+if (!canBrowse)
+  console.warn('[e2e read-data] chromium or apps/web/dist missing (npm run build:web): skipped.');
+
+interface KeyItem {
+  data: { key_string: string; key_hash: string; is_active: boolean };
+}
+interface TicketUpdateItem {
+  address: string;
+  ticketer: string;
+  amount: string;
+  operation_hash: string;
+}
+
+describe.skipIf(!canBrowse)('read pages show decoded data on the seeded sandbox', () => {
+  let dataDir: string;
+  let server: RunningServer;
+  let browser: Browser;
+  /** Errors of the pages the running test opened. */
+  let errors: string[] = [];
+  const api = async <T>(route: string): Promise<T> => {
+    const res = await fetch(`${server.url}/v1${route}`);
+    if (!res.ok) throw new Error(`GET /v1${route}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+  const open = async (to: string, width = 1440): Promise<Page> => {
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    page.on('pageerror', (e) => errors.push(`page error on ${to}: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(`console error on ${to}: ${m.text()}`);
+    });
+    await page.goto(`${server.url}${to}`);
+    return page;
+  };
+  const noErrors = () => {
+    const seen = errors;
+    errors = [];
+    expect(seen).toEqual([]);
+  };
+
+  /** The seeded FA2 contract and its ledger big map (keys `Pair address nat`). */
+  let fa2 = '';
+  let ledger = -1;
+
+  beforeAll(async () => {
+    // MS_E2E_URL reuses a product already running (seeded sandbox, IPFS_GATEWAY as above)
+    const reuse = process.env.MS_E2E_URL;
+    if (reuse)
+      server = { url: reuse, port: Number(new URL(reuse).port), output: () => '', stop: async () => {} };
+    else {
+      dataDir = await tempDataDir();
+      server = await startServer({ dataDir, env: { IPFS_GATEWAY: GATEWAY }, timeoutMs: 170_000 });
+    }
+    browser = await launchBrowser();
+    // the seed is indexed once the FA2 ledger holds the keys of its last transfers
+    ({ fa2, ledger } = await waitFor('the seeded FA2 ledger', 300_000, async () => {
+      const found = await api<{ address?: string }>(`/helpers/contracts/${NETWORK}?tags=fa2`);
+      if (!found.address) return undefined;
+      for (let ptr = 0; ptr < 40; ptr++) {
+        const info = await fetch(`${server.url}/v1/bigmap/${NETWORK}/${ptr}`);
+        if (!info.ok) continue;
+        const body = (await info.json()) as { address: string; total_keys: number };
+        if (body.address !== found.address || body.total_keys < 8) continue;
+        const keys = await api<KeyItem[]>(`/bigmap/${NETWORK}/${ptr}/keys?size=1`);
+        if (keys[0]?.data.key_string.startsWith('Pair ')) return { fa2: found.address, ledger: ptr };
+      }
+      return undefined;
+    }).catch((e: unknown) => {
+      throw new Error(`${String(e)}\n${server.output().split('\n').slice(-30).join('\n')}`);
+    }));
+  }, 520_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('sends the configured IPFS gateway to the browser in /v1/config', async () => {
+    const config = await api<{ ipfs_gateway?: string }>('/config');
+    expect(config.ipfs_gateway).toBe(GATEWAY);
+  });
+
+  it('lists big-map keys decoded with their type, not packed bytes', async () => {
+    const keys = await api<KeyItem[]>(`/bigmap/${NETWORK}/${ledger}/keys?size=10`);
+    const page = await open(`/${NETWORK}/${fa2}/storage/big_map/${ledger}/keys`);
+    const first = page.getByText(/^Pair "(tz1|KT1)/).first();
+    await first.waitFor();
+    const shown = await page.getByText(/^Pair /).allInnerTexts();
+    expect(shown.length).toBe(keys.length);
+    for (const text of shown) expect(text).toMatch(/^Pair "(tz[1-4]|KT1)[1-9A-HJ-NP-Za-km-z]{33}" \d+$/);
+    expect(shown).toEqual(keys.map((k) => k.data.key_string));
+    await page.close();
+    noErrors();
+  });
+
+  it('finds keys by a prefix of a holder address, by the full address, and by key hash', async () => {
+    const keys = await api<KeyItem[]>(`/bigmap/${NETWORK}/${ledger}/keys?size=10`);
+    const holder = /"(tz1[1-9A-HJ-NP-Za-km-z]{33})"/.exec(keys[0]!.data.key_string)![1]!;
+    const expected = keys.filter((k) => k.data.key_string.includes(holder)).map((k) => k.data.key_string);
+    expect(expected.length).toBeGreaterThan(0);
+    const page = await open(`/${NETWORK}/${fa2}/storage/big_map/${ledger}/keys`);
+    await page
+      .getByText(/^Pair "/)
+      .first()
+      .waitFor();
+    const filter = page.getByRole('searchbox', { name: 'Filter keys' });
+    const rowsFor = async (text: string): Promise<string[]> => {
+      await filter.fill(text);
+      return waitFor(`the keys matching ${text}`, 20_000, async () => {
+        const rows = await page.getByText(/^Pair /).allInnerTexts();
+        return rows.length > 0 && rows.every((r) => r.includes(holder)) ? rows : undefined;
+      });
+    };
+    // trimmed, more than two characters: the first characters of the address
+    expect((await rowsFor(`  ${holder.slice(0, 8)} `)).sort()).toEqual([...expected].sort());
+    expect((await rowsFor(holder)).sort()).toEqual([...expected].sort());
+    // a key hash finds its one key
+    await filter.fill(keys[0]!.data.key_hash);
+    await waitFor('the key of the pasted hash', 20_000, async () => {
+      const rows = await page.getByText(/^Pair /).allInnerTexts();
+      return rows.length === 1 && rows[0] === keys[0]!.data.key_string ? rows : undefined;
+    });
+    await page.close();
+    noErrors();
+  });
+
+  it('shows storage diffs of a transfer with readable keys', async () => {
+    const opg = await api<{ hash: string; entrypoint?: string }[]>(`/contract/${NETWORK}/${fa2}/opg?size=10`);
+    const transfer = opg.find((o) => o.entrypoint === 'transfer');
+    expect(transfer).toBeDefined();
+    const page = await open(`/${NETWORK}/opg/${transfer!.hash}/contents`);
+    await page
+      .getByRole('button', { name: /show details/i })
+      .first()
+      .click();
+    const diff = page.getByRole('tree', { name: 'Storage diff' }).first();
+    await diff.waitFor();
+    const text = await diff.innerText();
+    expect(text).toMatch(/Pair "tz1[1-9A-HJ-NP-Za-km-z]{33}" \d+/);
+    expect(text).not.toMatch(/Pair 0x/);
+    await page.close();
+    noErrors();
+  });
+
+  it('applies token filters in the search service and finds tokens by name, symbol or id', async () => {
+    const search = async (filters: Record<string, string[]>) => {
+      const res = await fetch(`${server.url}/search/v1/search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query: 'demo',
+          size: 10,
+          filters: { tokens: { ...filters, index: ['token'] } },
+        }),
+      });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { total: number; items: { body: { Name: string } }[] };
+      expect(body.total).toBe(body.items.length);
+      return body.items.map((i) => i.body.Name).sort();
+    };
+    expect(await search({ tags: ['zzzz'] })).toEqual([]);
+    expect(await search({ tags: ['mineral'] })).toEqual(['Basalt #2', 'Cobalt #3']);
+    expect(await search({ mime_types: ['image/svg+xml'], tags: ['aurora'] })).toEqual(['Aurora #1']);
+    expect(await search({ minters: ['tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx'] })).toHaveLength(3);
+    expect(await search({ creators: ['tz1b7tUupMgCNw2cCLpKTkSD1NZzB5TkP2sv'] })).toEqual([]);
+
+    // the Tokens tab: a name prefix lists that token alone, and ?search={tokenId} (a search card) too
+    const titles = async (page: Page) => {
+      await page.getByRole('textbox', { name: 'Token search' }).waitFor();
+      return waitFor('the token panels', 20_000, async () => {
+        const shown = await page.getByText(/^(Demo Coin|Aurora #1|Basalt #2|Cobalt #3)$/).allInnerTexts();
+        return shown.length > 0 ? shown : undefined;
+      });
+    };
+    for (const [to, expected] of [
+      ['?search=Bas', ['Basalt #2']],
+      ['?search=3', ['Cobalt #3']],
+      ['?search=0', ['Demo Coin']],
+    ] as const) {
+      const page = await open(`/${NETWORK}/${fa2}/tokens${to}`);
+      await page.waitForTimeout(1000);
+      expect([...new Set(await titles(page))]).toEqual(expected);
+      await page.close();
+    }
+    noErrors();
+  });
+
+  it('counts, lists and shows ticket updates alike for holders, ticketers and operations', async () => {
+    const contracts = await api<{ address: string }[]>(
+      `/stats/${NETWORK}/recently_called_contracts?size=10`,
+    ).then(async (first) => [
+      ...first,
+      ...(await api<{ address: string }[]>(`/stats/${NETWORK}/recently_called_contracts?size=10&offset=10`)),
+      ...(await api<{ address: string }[]>(`/stats/${NETWORK}/recently_called_contracts?size=10&offset=20`)),
+    ]);
+    const involved: { address: string; count: number }[] = [];
+    for (const { address } of contracts) {
+      const acc = await api<{ ticket_updates_count: number }>(`/account/${NETWORK}/${address}`);
+      if (acc.ticket_updates_count > 0) involved.push({ address, count: acc.ticket_updates_count });
+    }
+    const updates = await api<TicketUpdateItem[]>(
+      `/account/${NETWORK}/${involved[0]?.address ?? fa2}/ticket_updates?size=10`,
+    );
+    // the seed has a ticketer sending to a receiver: both take part
+    expect(updates.length).toBeGreaterThan(0);
+    const { ticketer, address: holder } = updates[0]!;
+    expect(involved.map((i) => i.address)).toEqual(expect.arrayContaining([ticketer, holder]));
+    for (const { address, count } of involved.filter((i) => i.address === ticketer || i.address === holder)) {
+      const page = await open(`/${NETWORK}/${address}/ticket_updates`);
+      const list = page.getByRole('list', { name: 'Ticket updates' });
+      await list.waitFor();
+      expect(await list.getByRole('listitem').count()).toBe(Math.min(count, 10));
+      expect(await page.getByRole('tab', { name: /ticket updates/i }).count()).toBe(1);
+      await page.close();
+    }
+    // the operation that moved the tickets lists them in its details
+    const page = await open(`/${NETWORK}/opg/${updates[0]!.operation_hash}/contents`);
+    const show = page.getByRole('button', { name: /show details/i });
+    await show.first().waitFor();
+    while ((await show.count()) > 0) await show.first().click();
+    const list = page.getByRole('list', { name: 'Ticket updates' });
+    await list.waitFor();
+    const card = await list.getByRole('listitem').first().innerText();
+    expect(card).toContain(
+      updates[0]!.amount.startsWith('-') ? updates[0]!.amount : `+${updates[0]!.amount}`,
+    );
+    await page.close();
+    noErrors();
+  });
+});
