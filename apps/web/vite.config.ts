@@ -1,5 +1,6 @@
 import { defineConfig, type ProxyOptions } from 'vite';
 import react from '@vitejs/plugin-react';
+import { compression } from 'vite-plugin-compression2';
 
 /** Where `npm start` serves the API; the dev and preview servers forward these prefixes to it. */
 const API_ORIGIN = 'http://localhost:8080';
@@ -14,7 +15,11 @@ const proxy: Record<string, ProxyOptions> = Object.fromEntries(
 );
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    // Brotli and gzip files beside every text asset; the server sends them by accept-encoding.
+    compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, logLevel: 'silent' }),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -68,7 +68,13 @@ async function buildRoot(
     cors: config.cors,
     ...(sandbox ? { embeddedNode: { network: 'sandboxnet', plugin: sandboxRpcPlugin(sandbox) } } : {}),
   });
-  await registerWeb(app);
+  await registerWeb(app, {
+    bootConfig: async () => {
+      const res = await app.inject({ url: '/v1/config' });
+      if (res.statusCode !== 200) throw new Error(`GET /v1/config: ${res.statusCode}`);
+      return res.json();
+    },
+  });
   return app;
 }
 

@@ -2,17 +2,33 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { registerWeb } from '../src/static-web';
+import { BOOT_CONFIG_ID, registerWeb, type WebOptions } from '../src/static-web';
 
-async function app(built: boolean, dist = mkdtempSync(path.join(os.tmpdir(), 'ms-dist-'))) {
+async function app(
+  built: boolean,
+  dist = mkdtempSync(path.join(os.tmpdir(), 'ms-dist-')),
+  extra: Omit<WebOptions, 'distDir'> = {},
+) {
   if (built) {
-    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Michelscope</title>');
+    writeFileSync(
+      path.join(dist, 'index.html'),
+      '<!doctype html><html><head><title>Michelscope</title></head><body></body></html>',
+    );
     writeFileSync(path.join(dist, 'app.js'), 'console.log(1)');
   }
   const server = Fastify();
-  await registerWeb(server, dist);
+  await registerWeb(server, { distDir: dist, ...extra });
   return server;
+}
+
+/** A hashed asset as the build writes it: the file and its brotli and gzip forms. */
+function writeAsset(dist: string, name: string, text: string) {
+  mkdirSync(path.join(dist, 'assets'), { recursive: true });
+  writeFileSync(path.join(dist, 'assets', name), text);
+  writeFileSync(path.join(dist, 'assets', `${name}.br`), brotliCompressSync(text));
+  writeFileSync(path.join(dist, 'assets', `${name}.gz`), gzipSync(text));
 }
 
 describe('serving the web app', () => {
@@ -60,5 +76,64 @@ describe('serving the web app', () => {
     expect(missing.statusCode).toBe(404);
     expect(missing.body).not.toContain('<title>');
     expect((await server.inject({ url: '/assets/..%2F..%2Fetc%2Fpasswd' })).statusCode).toBe(404);
+  });
+
+  it('sends the precompressed form the browser accepts, hashed assets immutable for a year', async () => {
+    const dist = mkdtempSync(path.join(os.tmpdir(), 'ms-dist-'));
+    const code = `export const x = "${'a'.repeat(4000)}";`;
+    writeAsset(dist, 'index-Ab12.js', code);
+    const server = await app(true, dist);
+    const br = await server.inject({
+      url: '/assets/index-Ab12.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br, zstd' },
+    });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toContain('javascript');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(code);
+    const gz = await server.inject({ url: '/assets/index-Ab12.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(code);
+    const plain = await server.inject({ url: '/assets/index-Ab12.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(code);
+    // An asset built after start takes the same path.
+    writeAsset(dist, 'late-Cd34.js', code);
+    const late = await server.inject({ url: '/assets/late-Cd34.js', headers: { 'accept-encoding': 'br' } });
+    expect(late.headers['content-encoding']).toBe('br');
+    expect(late.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('sends the page no-cache, compressed, with /v1/config inlined as an inert JSON block', async () => {
+    const config = { networks: ['mainnet'], explorer: '</script><script>alert(1)</script>&\u2028' };
+    const server = await app(true, undefined, { bootConfig: () => Promise.resolve(config) });
+    for (const url of ['/', '/mainnet/KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXitn/storage']) {
+      const res = await server.inject({ url, headers: { accept: 'text/html', 'accept-encoding': 'br' } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(res.headers['content-encoding'], url).toBe('br');
+      const html = brotliDecompressSync(res.rawPayload).toString();
+      const block = new RegExp(`<script type="application/json" id="${BOOT_CONFIG_ID}">([^<]*)</script>`);
+      const inlined = block.exec(html)?.[1];
+      expect(inlined, url).toBeDefined();
+      expect(JSON.parse(inlined!), url).toEqual(config);
+      expect(html.match(/<script/g)).toHaveLength(1); // the value did not open an element of its own
+      expect(html.indexOf(BOOT_CONFIG_ID)).toBeLessThan(html.indexOf('</head>'));
+    }
+    const unsupported = await server.inject({ url: '/', headers: { 'accept-encoding': 'zstd' } });
+    expect(unsupported.headers['content-encoding']).toBeUndefined();
+    expect(unsupported.body).toContain(BOOT_CONFIG_ID);
+    // An unhashed file beside the page (favicon, app.js here) is revalidated too.
+    expect((await server.inject({ url: '/app.js' })).headers['cache-control']).toBe('no-cache');
+  });
+
+  it('still serves the page when the configuration cannot be read (the app then asks for it)', async () => {
+    const server = await app(true, undefined, { bootConfig: () => Promise.reject(new Error('db down')) });
+    const res = await server.inject({ url: '/', headers: { accept: 'text/html' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<title>Michelscope</title>');
+    expect(res.body).not.toContain(BOOT_CONFIG_ID);
   });
 });

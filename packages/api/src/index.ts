@@ -8,7 +8,7 @@ import { frameworkErrors } from './errors';
 import type { ApiOptions } from './options';
 import { apiPlugin } from './plugin';
 
-export { apiPlugin, DEFAULT_RATE_LIMIT, EMBEDDED_RPC_PATH, OPENAPI_INFO } from './plugin';
+export { apiPlugin, COMPRESS_THRESHOLD, DEFAULT_RATE_LIMIT, EMBEDDED_RPC_PATH, OPENAPI_INFO } from './plugin';
 export { frameworkErrors, HttpError } from './errors';
 export { sortNetworks } from './networks';
 export { DEFAULT_RPC_TIMEOUT_MS, HOP_HEADER } from './routes/rpc-proxy';

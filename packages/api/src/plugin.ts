@@ -1,3 +1,4 @@
+import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
@@ -30,6 +31,8 @@ export const EMBEDDED_RPC_PATH = 'embedded';
 
 /** Per-IP limit when `rateLimit` is not given. */
 export const DEFAULT_RATE_LIMIT = { max: 600, timeWindowMs: 60_000 };
+/** API answers smaller than this (bytes) are sent as they are: compressing them saves less than a packet. */
+export const COMPRESS_THRESHOLD = 1024;
 
 export const OPENAPI_INFO = {
   title: 'Michelscope API',
@@ -80,9 +83,15 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
     });
   };
 
+  // JSON answers of 1 kB and more are sent with brotli (quality 4) or gzip by accept-encoding. Not on the
+  // /rpc pass-through, which relays the node's body as it comes.
+  const withCompression = (scope: FastifyInstance) =>
+    scope.register(compress, { encodings: ['br', 'gzip'], threshold: COMPRESS_THRESHOLD });
+
   await app.register(
     async (v1) => {
       await withCors(v1);
+      await withCompression(v1);
       v1.setNotFoundHandler(() => {
         throw new HttpError(404, 'not found');
       });
@@ -114,6 +123,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
     await app.register(
       async (svc) => {
         await withCors(svc);
+        await withCompression(svc);
         svc.setNotFoundHandler(() => {
           throw new HttpError(404, 'not found');
         });
@@ -125,6 +135,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   await app.register(
     async (svc) => {
       await withCors(svc);
+      await withCompression(svc);
       await svc.register(metadataGraphqlRoutes, { ctx });
     },
     { prefix: '/metadata/v1' },

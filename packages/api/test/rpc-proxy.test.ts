@@ -55,6 +55,8 @@ async function startUpstream(seen: Seen[]): Promise<FastifyInstance> {
         return reply.code(404).type('text/plain').send('Not found');
       if (request.url.startsWith('/node/broken'))
         return reply.code(500).send([{ kind: 'temporary', id: 'failure' }]);
+      if (request.url.startsWith('/node/large'))
+        return reply.type('application/json').send(JSON.stringify({ code: 'x'.repeat(5000) }));
       if (request.url.startsWith('/node/chains/main/chain_id'))
         return reply.type('application/json').send('"NetXdQprcVkpaWU"\n');
       return { echoed: request.url };
@@ -108,6 +110,13 @@ describe('node RPC pass-through /rpc/{network}/*', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.body).toBe('"NetXdQprcVkpaWU"\n');
+  });
+
+  it('relays a large node answer uncompressed, even to a client that accepts brotli', async () => {
+    const res = await app.inject({ url: '/rpc/mainnet/large', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.json()).toEqual({ code: 'x'.repeat(5000) });
   });
 
   it('forwards a POST body and content type unchanged', async () => {

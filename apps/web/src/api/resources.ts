@@ -29,6 +29,23 @@ export function fetchConfig(options?: RequestOptions): Promise<ConfigResponse> {
   return getJson('/config', options).then(parseConfig);
 }
 
+/** The id of the JSON block in which the server inlines GET /v1/config (apps/server static-web.ts). */
+export const BOOT_CONFIG_ID = 'ms-boot-config';
+
+/**
+ * The configuration the server inlined in index.html (`<script type="application/json">`), so that the app
+ * starts without a round trip; undefined when it is absent or unreadable (the app then asks /v1/config).
+ */
+export function inlinedConfig(doc: Document = document): ConfigResponse | undefined {
+  const text = doc.getElementById(BOOT_CONFIG_ID)?.textContent;
+  if (!text) return undefined;
+  try {
+    return parseConfig(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
 export function fetchHeads(options?: RequestOptions): Promise<Head[]> {
   return getJson('/head', options).then(parseHeads);
 }
