@@ -20,11 +20,13 @@ import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { TezosToolkit } from '@taquito/taquito';
-import { InMemorySigner } from '@taquito/signer';
 import type { Page } from 'playwright-core';
-import { BOOTSTRAP_ACCOUNTS } from '@michelscope/sandbox';
-import { defaultValue, largestFixtureContract, type Prim } from '../e2e/fixture-contracts';
+import {
+  defaultValue,
+  largestFixtureContract,
+  originateAsBootstrap,
+  type Prim,
+} from '../e2e/fixture-contracts';
 import {
   ROOT,
   hasChromium,
@@ -41,7 +43,6 @@ const RUNS = Number(process.argv[2] ?? 5);
 const FIXTURES = path.resolve(ROOT, '../shared/fixtures/contracts');
 const TREE_ITEMS = 3333; // list of 3,333 pairs: 1 + 3,333 × 3 = 10,000 nodes
 
-const bootstrap = BOOTSTRAP_ACCOUNTS[0]!;
 if (!existsSync(FIXTURES)) {
   console.warn(`${FIXTURES} not found: nothing to benchmark`);
   process.exit(0);
@@ -49,13 +50,6 @@ if (!existsSync(FIXTURES)) {
 if (!hasChromium || !hasWebBuild) {
   console.warn('chromium or apps/web/dist missing (apt-get install chromium; npm run build:web)');
   process.exit(0);
-}
-
-async function originate(tezos: TezosToolkit, code: unknown, init: unknown): Promise<string> {
-  const op = await tezos.contract.originate({ code: code as object[], init: init as object });
-  await op.confirmation(1);
-  if (!op.contractAddress) throw new Error(`origination ${op.hash} has no contract address`);
-  return op.contractAddress;
 }
 
 const median = (xs: number[]) => {
@@ -109,12 +103,8 @@ async function main() {
   }
   const browser = await launchBrowser();
   try {
-    const tezos = new TezosToolkit(`${server.url}/rpc/${NETWORK}`);
-    tezos.setProvider({
-      signer: await InMemorySigner.fromSecretKey(bootstrap.sk),
-      config: { confirmationPollingTimeoutSecond: 120 },
-    });
-    const codeAddress = await originate(tezos, code, defaultValue(storageType));
+    const rpc = `${server.url}/rpc/${NETWORK}`;
+    const codeAddress = await originateAsBootstrap(rpc, code, defaultValue(storageType));
     const treeCode = [
       { prim: 'parameter', args: [{ prim: 'unit' }] },
       {
@@ -130,7 +120,7 @@ async function main() {
       prim: 'Pair',
       args: [{ int: String(i) }, { int: String(i % 64) }],
     }));
-    const treeAddress = await originate(tezos, treeCode, treeStorage);
+    const treeAddress = await originateAsBootstrap(rpc, treeCode, treeStorage);
     for (const address of [codeAddress, treeAddress]) {
       await waitFor(`${address} indexed`, 180_000, async () => {
         const res = await fetch(`${server.url}/v1/contract/${NETWORK}/${address}`);

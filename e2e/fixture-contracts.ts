@@ -4,6 +4,8 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { InMemorySigner } from '@taquito/signer';
+import { TezosToolkit } from '@taquito/taquito';
 import { BOOTSTRAP_ACCOUNTS } from '@michelscope/sandbox';
 
 export interface Prim {
@@ -67,4 +69,17 @@ export function defaultValue(t: Prim): unknown {
     default:
       throw new Error(`no default value for a storage of type ${t.prim}`);
   }
+}
+
+/** Originates `code` with storage `init` from the first bootstrap account; resolves to the new address. */
+export async function originateAsBootstrap(rpcUrl: string, code: unknown, init: unknown): Promise<string> {
+  const tezos = new TezosToolkit(rpcUrl);
+  tezos.setProvider({
+    signer: await InMemorySigner.fromSecretKey(bootstrap.sk),
+    config: { confirmationPollingTimeoutSecond: 120 },
+  });
+  const op = await tezos.contract.originate({ code: code as object[], init: init as object });
+  await op.confirmation(1);
+  if (!op.contractAddress) throw new Error(`origination ${op.hash} has no contract address`);
+  return op.contractAddress;
 }

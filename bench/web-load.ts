@@ -1,0 +1,192 @@
+/**
+ * What a browser really downloads and waits for (issue 18): the built product (`michelscope start`) in
+ * Debian's chromium through playwright-core, each visit in a fresh browser context (cold cache), with the
+ * network throttled through CDP to 20 Mbit/s both ways and 40 ms round trips (a second pass without
+ * throttling: localhost).
+ *
+ * Pages: home (its recently called table, sandbox mode so that it lists sandboxnet's contracts), the seeded
+ * FA1.2 contract's operations, storage and code tabs, and the code tab of the largest contract of
+ * ../shared/fixtures/contracts (by its Micheline JSON size), originated into the sandbox with Taquito.
+ * For each: bytes transferred as the browser counts them (CDP `encodedDataLength`: compressed bodies and
+ * headers), of which JavaScript, the number of requests, and the time from the navigation's start to the
+ * page's data shown (measured in the page: `performance.now()` at the first animation frame where the
+ * data is in the DOM). One warm-up visit, then RUNS measured visits per page; medians are printed.
+ *
+ *   npm run build:web && node --import tsx bench/web-load.ts [RUNS]
+ *   MS_BENCH_URL=http://127.0.0.1:PORT node --import tsx bench/web-load.ts   # reuse a running product
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import {
+  defaultValue,
+  largestFixtureContract,
+  originateAsBootstrap,
+  type Prim,
+} from '../e2e/fixture-contracts';
+import {
+  ROOT,
+  hasChromium,
+  hasWebBuild,
+  launchBrowser,
+  startServer,
+  tempDataDir,
+  waitFor,
+  type RunningServer,
+} from '../e2e/harness';
+
+const NETWORK = 'sandboxnet';
+const RUNS = Number(process.argv[2] ?? 3);
+const FIXTURES = path.resolve(ROOT, '../shared/fixtures/contracts');
+/** 20 Mbit/s in bytes per second, 40 ms round trip. */
+const THROTTLED = { latency: 40, downloadThroughput: 20e6 / 8, uploadThroughput: 20e6 / 8 };
+
+if (!hasChromium || !hasWebBuild) {
+  console.warn('chromium or apps/web/dist missing (apt-get install chromium; npm run build:web)');
+  process.exit(0);
+}
+
+/** A DOM condition, evaluated in the page, that is true once the page shows its data. */
+interface Target {
+  name: string;
+  path: string;
+  shown: string;
+}
+
+const HOME_SHOWN = `document.querySelector('table[aria-label^="Recently called contracts"] tbody a[href*="/KT1"]')`;
+const OPS_SHOWN = `document.querySelector('ul[aria-label="Operation groups"] li[data-testid="opg-row"]')`;
+const STORAGE_SHOWN = `document.querySelector('[role="tree"][aria-label="Storage"] [role="treeitem"]')`;
+const CODE_SHOWN = `document.querySelector('[role="region"][aria-label="Michelson code"][aria-busy="false"] .cm-line span')`;
+
+interface Visit {
+  ms: number;
+  bytes: number;
+  jsBytes: number;
+  requests: number;
+  jsRequests: number;
+}
+
+async function visit(browser: Browser, base: string, target: Target, throttle: boolean): Promise<Visit> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  if (throttle) await cdp.send('Network.emulateNetworkConditions', { offline: false, ...THROTTLED });
+  const types = new Map<string, string>();
+  const sizes = new Map<string, number>();
+  cdp.on('Network.responseReceived', (e) => types.set(e.requestId, e.type));
+  cdp.on('Network.loadingFinished', (e) => sizes.set(e.requestId, e.encodedDataLength));
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  try {
+    await page.goto(`${base}${target.path}`, { waitUntil: 'commit' });
+    const handle = await page.waitForFunction(`(${target.shown}) ? performance.now() : false`, undefined, {
+      polling: 'raf',
+      timeout: 60_000,
+    });
+    const ms = (await handle.jsonValue()) as number;
+    // Requests still in flight when the data shows count with what they transfer.
+    await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => {});
+    let bytes = 0;
+    let jsBytes = 0;
+    let jsRequests = 0;
+    for (const [id, size] of sizes) {
+      bytes += size;
+      if (types.get(id) === 'Script') {
+        jsBytes += size;
+        jsRequests++;
+      }
+    }
+    if (errors.length > 0) throw new Error(`page errors on ${target.path}: ${errors.join('; ')}`);
+    return { ms, bytes, jsBytes, requests: sizes.size, jsRequests };
+  } finally {
+    await context.close();
+  }
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+};
+
+async function main() {
+  let server: RunningServer;
+  let dataDir = '';
+  if (process.env.MS_BENCH_URL) {
+    const url = process.env.MS_BENCH_URL;
+    server = { url, port: Number(new URL(url).port), output: () => '', stop: async () => {} };
+  } else {
+    dataDir = await tempDataDir();
+    const configFile = path.join(dataDir, 'bench-config.json');
+    writeFileSync(configFile, JSON.stringify({ sandbox_mode: true }));
+    server = await startServer({ dataDir, timeoutMs: 170_000, env: { MICHELSCOPE_CONFIG: configFile } });
+  }
+  const browser = await launchBrowser();
+  try {
+    const fa12 = await waitFor('the seeded FA1.2 contract and its operations', 180_000, async () => {
+      const res = await fetch(`${server.url}/v1/helpers/contracts/${NETWORK}?tags=fa1-2`);
+      if (!res.ok) return undefined;
+      const { address } = (await res.json()) as { address: string };
+      const opg = await fetch(`${server.url}/v1/contract/${NETWORK}/${address}/opg`);
+      return opg.ok && ((await opg.json()) as unknown[]).length >= 3 ? address : undefined;
+    });
+    const targets: Target[] = [
+      { name: 'home', path: '/', shown: HOME_SHOWN },
+      { name: 'contract operations', path: `/${NETWORK}/${fa12}/operations`, shown: OPS_SHOWN },
+      { name: 'contract storage', path: `/${NETWORK}/${fa12}/storage`, shown: STORAGE_SHOWN },
+      { name: 'contract code', path: `/${NETWORK}/${fa12}/code`, shown: CODE_SHOWN },
+    ];
+    const big = largestFixtureContract(FIXTURES);
+    if (big) {
+      const code = JSON.parse(readFileSync(big.file, 'utf8')) as Prim[];
+      const storageType = code.find((s) => s.prim === 'storage')?.args?.[0];
+      if (!storageType) throw new Error(`${big.file} has no storage section`);
+      const address = await originateAsBootstrap(
+        `${server.url}/rpc/${NETWORK}`,
+        code,
+        defaultValue(storageType),
+      );
+      await waitFor(`${address} indexed`, 180_000, async () => {
+        const res = await fetch(`${server.url}/v1/contract/${NETWORK}/${address}`);
+        return res.status === 200 ? true : undefined;
+      });
+      const name = `largest fixture code (${path.relative(path.resolve(ROOT, '..'), big.file)}, ${big.bytes} B)`;
+      targets.push({ name, path: `/${NETWORK}/${address}/code`, shown: CODE_SHOWN });
+    } else {
+      console.warn(`${FIXTURES} not found: the largest fixture contract is not measured`);
+    }
+
+    console.log(
+      `machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}, ` +
+        `load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}; ${RUNS} cold visits per page, medians`,
+    );
+    for (const throttle of [true, false]) {
+      console.log(
+        throttle ? '\nthrottled: 20 Mbit/s, 40 ms RTT' : '\nlocalhost, no throttling (transfer as above)',
+      );
+      console.log('page | time to data | transferred | of which JS | requests (JS)');
+      for (const target of targets) {
+        await visit(browser, server.url, target, throttle); // warm-up (server caches, chromium)
+        const runs: Visit[] = [];
+        for (let i = 0; i < RUNS; i++) runs.push(await visit(browser, server.url, target, throttle));
+        const kB = (b: number) => `${(b / 1000).toFixed(1)} kB`;
+        console.log(
+          `${target.name} | ${Math.round(median(runs.map((r) => r.ms)))} ms | ` +
+            `${kB(median(runs.map((r) => r.bytes)))} | ${kB(median(runs.map((r) => r.jsBytes)))} | ` +
+            `${median(runs.map((r) => r.requests))} (${median(runs.map((r) => r.jsRequests))})`,
+        );
+      }
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
