@@ -14,6 +14,20 @@ const proxy: Record<string, ProxyOptions> = Object.fromEntries(
   PROXIED.map((prefix) => [prefix, { target: API_ORIGIN, changeOrigin: true }]),
 );
 
+/**
+ * A page needs a handful of requests, not dozens (HTTP/1.1: six connections per host): everything the entry
+ * imports statically is one file, the code editor another, and the MUI components and app modules that
+ * several screens share are merged into few chunks (small per-screen combinations go to their neighbour).
+ */
+const CHUNK_GROUPS = [
+  { name: 'boot', tags: ['$initial' as const], priority: 100 },
+  {
+    name: 'codemirror',
+    test: /node_modules[\\/](@codemirror|@lezer|style-mod|w3c-keyname|crelt)[\\/]/,
+    priority: 50,
+  },
+];
+
 export default defineConfig({
   plugins: [
     react(),
@@ -24,6 +38,7 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
+    rolldownOptions: { output: { codeSplitting: { groups: CHUNK_GROUPS } } },
   },
   server: { proxy },
   preview: { proxy },
