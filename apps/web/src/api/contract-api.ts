@@ -1,5 +1,5 @@
 /** Contract endpoints (/v1/contract/{network}/{address}/…) with their query factories. */
-import { queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { getJson, type RequestOptions } from './client';
 import {
   parseContractConstants,
@@ -56,6 +56,24 @@ export const opgPage = (network: string, address: string, lastId: number | null,
     `${base(network, address)}/opg${query({ last_id: lastId ?? undefined, size: OPG_PAGE_SIZE })}`,
     options,
   ).then(parseOpgRows);
+
+/**
+ * The operations tab's unfiltered list: pages of OPG_PAGE_SIZE groups, each after the smallest `last_id` of
+ * the previous one; a short page ends it. Shared by the route loader (started with the screen's code) and
+ * the tab, so that the tab finds the first page loading or loaded.
+ */
+export const opgListQuery = (network: string, address: string) =>
+  infiniteQueryOptions({
+    queryKey: ['opg_list', network, address] as const,
+    initialPageParam: null as number | null,
+    queryFn: ({ pageParam, signal }) => opgPage(network, address, pageParam, { signal }),
+    getNextPageParam: nextOpgCursor,
+  });
+
+/** The `last_id` of the page after `last`, or undefined when `last` is short (the end of the list). */
+export function nextOpgCursor(last: readonly { last_id: number }[]): number | undefined {
+  return last.length < OPG_PAGE_SIZE ? undefined : Math.min(...last.map((r) => r.last_id));
+}
 
 export const codeQuery = (network: string, address: string, protocol: string | null) =>
   queryOptions({

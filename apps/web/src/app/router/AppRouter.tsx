@@ -1,15 +1,18 @@
 import { useMemo } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { fetchBigMap } from '../../api/resources';
 import type { ConfigResponse } from '../../api/types';
 import { PageSkeleton } from '../../shared/ui/PageSkeleton';
 import { RouteErrorPage } from '../errors/RouteErrorPage';
 import { Shell } from '../shell/Shell';
+import { routeData } from './route-data';
 import { buildRouteTable } from './route-table';
 import { screens } from './screens';
 
 /** The browser router over the route table, for the configured networks. */
 export function AppRouter({ config }: { config: ConfigResponse }) {
+  const client = useQueryClient();
   const router = useMemo(
     () =>
       createBrowserRouter(
@@ -19,9 +22,10 @@ export function AppRouter({ config }: { config: ConfigResponse }) {
           shell: { Component: Shell, ErrorBoundary: RouteErrorPage, HydrateFallback: PageSkeleton },
           screenErrorBoundary: RouteErrorPage,
           lookupBigMap: (network, ptr) => fetchBigMap(network, ptr),
+          data: routeData(client, config),
         }),
       ),
-    [config.networks],
+    [client, config],
   );
   return <RouterProvider router={router} />;
 }

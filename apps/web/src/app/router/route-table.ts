@@ -2,7 +2,8 @@
  * The complete route table of discovery spec §2 as React Router data routes.
  *
  * Screens load lazily (one chunk per screen); guards run in loaders before anything renders and redirect
- * through the pure functions of ./route-guards. Route ids are the screen ids, so a test or a component can
+ * through the pure functions of ./route-guards, then the loader starts the screen's data (`data`), so that
+ * it loads together with the screen's chunk. Route ids are the screen ids, so a test or a component can
  * tell which screen a URL shows from `router.state.matches`.
  */
 import { replace, type LoaderFunction, type LoaderFunctionArgs, type RouteObject } from 'react-router';
@@ -71,7 +72,12 @@ export interface RouteTableOptions {
   screenErrorBoundary?: RouteObject['ErrorBoundary'] | undefined;
   /** Finds the contract that owns a big map; null when there is none. */
   lookupBigMap: (network: string, ptr: string) => Promise<BigMapOwner | null>;
+  /** Starts the data of a screen when its route is entered (not awaited): see ./route-data. */
+  data?: Partial<Record<ScreenId, ScreenData>> | undefined;
 }
+
+/** Starts loading a screen's data; called by its loader once the guard lets the page through. */
+export type ScreenData = (args: { params: Partial<Record<string, string>>; url: URL }) => void;
 
 const renderNothing = (): null => null;
 
@@ -80,19 +86,26 @@ type Guard = (p: RouteParams, pathname: string, networks: readonly string[]) => 
 export function buildRouteTable(options: RouteTableOptions): RouteObject[] {
   const { networks, screens } = options;
 
+  // The guard decides first; a page that stays starts its data (options.data) while its chunk loads.
   const guarded =
-    (guard: Guard): LoaderFunction =>
+    (guard: Guard | undefined, data?: ScreenData): LoaderFunction =>
     ({ params, request }: LoaderFunctionArgs) => {
-      const decision = guard(params, new URL(request.url).pathname, networks);
-      return decision === null ? null : replace(decision);
+      const url = new URL(request.url);
+      const decision = guard ? guard(params, url.pathname, networks) : null;
+      if (decision !== null) return replace(decision);
+      data?.({ params, url });
+      return null;
     };
 
-  const screen = (id: ScreenId, path: string | undefined, guard?: Guard): RouteObject => ({
-    id,
-    ...(path === undefined ? { index: true } : { path }),
-    ...(guard ? { loader: guarded(guard) } : {}),
-    lazy: screens[id],
-  });
+  const screen = (id: ScreenId, path: string | undefined, guard?: Guard): RouteObject => {
+    const data = options.data?.[id];
+    return {
+      id,
+      ...(path === undefined ? { index: true } : { path }),
+      ...(guard || data ? { loader: guarded(guard, data) } : {}),
+      lazy: screens[id],
+    };
+  };
 
   // A route that always redirects (or rejects) in its loader; it renders nothing of its own.
   const redirectOnly = (path: string | undefined, guard: Guard): RouteObject => ({

@@ -9,7 +9,7 @@ import TextField from '@mui/material/TextField';
 import FilterListIcon from '@mui/icons-material/FilterList';
 import { searchOperations } from '../../api/account-search-api';
 import { getJson } from '../../api/client';
-import { OPG_PAGE_SIZE, opgPage } from '../../api/contract-api';
+import { nextOpgCursor, opgListQuery, opgPage } from '../../api/contract-api';
 import { parseOperations } from '../../api/opg-parse';
 import type { OpgRow } from '../../api/opg-types';
 import { OPERATION_SEARCH_PAGE_SIZE } from '../../api/account-search-api';
@@ -70,8 +70,10 @@ export function OperationsTab({ data }: { data: ContractPageData }) {
   const filterCount = filters.statuses.length + filters.entrypoints.length + (range ? 1 : 0);
   const filtering = search !== '' || filterCount > 0;
 
+  const unfiltered = opgListQuery(network, address);
   const list = useInfiniteQuery({
-    queryKey: ['opg_list', network, address, filtering, search, filters] as const,
+    // The unfiltered list is the route loader's query (opgListQuery); a search or filter adds to its key.
+    queryKey: filtering ? [...unfiltered.queryKey, search, filters] : unfiltered.queryKey,
     enabled: !filtering || statuses !== null,
     initialPageParam: filtering ? 0 : (null as number | null),
     queryFn: ({ pageParam, signal }) =>
@@ -90,10 +92,10 @@ export function OperationsTab({ data }: { data: ContractPageData }) {
           )
         : opgPage(network, address, pageParam, { signal }),
     getNextPageParam: (last, pages) => {
-      const size = filtering ? OPERATION_SEARCH_PAGE_SIZE : OPG_PAGE_SIZE;
-      if (isLastPage(last.length, size)) return undefined;
-      if (filtering) return pages.length * OPERATION_SEARCH_PAGE_SIZE;
-      return Math.min(...last.map((r) => r.last_id));
+      if (!filtering) return nextOpgCursor(last);
+      return isLastPage(last.length, OPERATION_SEARCH_PAGE_SIZE)
+        ? undefined
+        : pages.length * OPERATION_SEARCH_PAGE_SIZE;
     },
   });
   const mempool = useMempool(network, address, config.mempool_enabled);

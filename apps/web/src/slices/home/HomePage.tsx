@@ -9,11 +9,10 @@ import { useAppConfig } from '../../shared/config/useAppConfig';
 import { defaultNetwork } from '../../shared/config/network-defaults';
 import { ALIAS_MAX_HOME } from '../../shared/format/format';
 import { RecentlyCalledTable } from '../../shared/tables/RecentlyCalledTable';
+import { HOME_TABLE_ROWS } from './home-table';
 import { NetworkToggle } from './NetworkToggle';
 import { SearchBox } from './SearchBox';
 
-/** Rows of the home table (discovery spec §9). */
-export const HOME_TABLE_ROWS = 3;
 export const FRAMEWORK_AD_URL = 'https://dipdup.io';
 
 /** Home: title, search box, the framework line, and the recently called contracts of the chosen network. */

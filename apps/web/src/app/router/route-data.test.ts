@@ -1,0 +1,104 @@
+/**
+ * Route data: entering a screen's route starts that screen's requests while its chunk loads (the memory
+ * router stands for the browser router; the screens are stubs that never render).
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
+import { createMemoryRouter } from 'react-router';
+import { opgListQuery } from '../../api/contract-api';
+import { mockFetch } from '../testing/mock-fetch';
+import { routeData } from './route-data';
+import { SCREEN_IDS, buildRouteTable, type LazyScreen, type ScreenId } from './route-table';
+
+const KT1 = 'KT18bAxHmJh511Co2nuFJQn888JxYX939RU3';
+const NETWORKS = ['mainnet', 'sandboxnet'];
+const OPG_ROW = {
+  last_id: 41,
+  content_index: 0,
+  counter: 7,
+  level: 12,
+  total_cost: 0,
+  flow: 0,
+  internals: 0,
+  hash: 'ooWFa5HJd9tUiHfPyVoqdksspRzBgW1kC8AjoAFWZhrn2v54wNY',
+  entrypoint: 'transfer',
+  timestamp: '2026-11-25T10:00:00Z',
+  status: 'applied',
+  kind: 'transaction',
+};
+
+/** A lazy screen that never resolves: the data must not wait for the screen's code. */
+const pending: LazyScreen = () => new Promise(() => {});
+const screens = Object.fromEntries(SCREEN_IDS.map((id) => [id, pending])) as Record<ScreenId, LazyScreen>;
+
+function enter(url: string, client: QueryClient, sandboxMode = false) {
+  const router = createMemoryRouter(
+    buildRouteTable({
+      networks: NETWORKS,
+      screens,
+      lookupBigMap: () => Promise.resolve(null),
+      data: routeData(client, { networks: NETWORKS, sandbox_mode: sandboxMode }),
+    }),
+    { initialEntries: [url] },
+  );
+  router.initialize();
+  return router;
+}
+
+const paths = (calls: { url: string }[]) =>
+  calls.map((c) => new URL(c.url, 'http://x').pathname + new URL(c.url, 'http://x').search);
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('route data', () => {
+  it("a contract's operations tab asks for the frame and the first page of groups before its code is there", async () => {
+    const api = mockFetch([[/\/opg\?size=10$/, [OPG_ROW]]]);
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const router = enter(`/sandboxnet/${KT1}/operations`, client);
+    await vi.waitFor(() =>
+      expect(client.getQueryData(opgListQuery('sandboxnet', KT1).queryKey)).toBeDefined(),
+    );
+    expect(client.getQueryData(opgListQuery('sandboxnet', KT1).queryKey)?.pages[0]?.[0]?.hash).toBe(
+      OPG_ROW.hash,
+    );
+    expect(paths(api.calls)).toEqual(
+      expect.arrayContaining([
+        `/v1/account/sandboxnet/${KT1}`,
+        `/v1/contract/sandboxnet/${KT1}?stats=true`,
+        `/v1/contract/sandboxnet/${KT1}/views/schema`,
+        `/v1/contract/sandboxnet/${KT1}/opg?size=10`,
+      ]),
+    );
+    router.dispose();
+  });
+
+  it('storage and code tabs ask for their own data; ?level= is left to the tab', async () => {
+    const api = mockFetch([]);
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    enter(`/mainnet/${KT1}/storage`, client).dispose();
+    enter(`/mainnet/${KT1}/code`, client).dispose();
+    enter(`/sandboxnet/${KT1}/storage?level=5`, client).dispose();
+    await vi.waitFor(() => expect(api.calls.length).toBeGreaterThan(0));
+    const asked = paths(api.calls);
+    expect(asked).toContain(`/v1/contract/mainnet/${KT1}/storage`);
+    expect(asked).toContain(`/v1/contract/mainnet/${KT1}/storage/schema`);
+    expect(asked).toContain(`/v1/contract/mainnet/${KT1}/code`);
+    expect(asked.filter((p) => p.startsWith(`/v1/contract/sandboxnet/${KT1}/storage`))).toEqual([
+      `/v1/contract/sandboxnet/${KT1}/storage/schema`,
+    ]);
+  });
+
+  it("home asks for the default network's recently called contracts; a redirected URL asks for nothing", async () => {
+    const api = mockFetch([]);
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    enter('/', client, true).dispose();
+    await vi.waitFor(() => expect(api.calls.length).toBeGreaterThan(1));
+    expect(paths(api.calls)).toEqual(
+      expect.arrayContaining(['/v1/head', '/v1/stats/sandboxnet/recently_called_contracts?size=3&offset=0']),
+    );
+    const before = api.calls.length;
+    enter(`/oxfordnet/${KT1}/operations`, client).dispose();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(api.calls.length).toBe(before);
+  });
+});
