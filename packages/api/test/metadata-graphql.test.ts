@@ -95,6 +95,43 @@ describeDb('metadata GraphQL', ({ db }) => {
     expect(none.body.data?.contract_metadata).toEqual([]);
   });
 
+  it('FindTokenMetadata with $token_id: [numeric] (BCD frontend) or [String] (DipDup), as Hasura accepts', async () => {
+    for (const type of ['[numeric]', '[String]']) {
+      // the BCD frontend's token_metadata.js query, with its variable type
+      const query = `query FindTokenMetadata($address: String, $network: String, $token_id: ${type}) {
+        token_metadata(
+            where: {
+              token_id: {_in: $token_id},
+              contract: {_eq: $address},
+              network: {_eq: $network}
+            }
+          ) {
+            network
+            contract
+            token_id
+          }
+        }`;
+      const r = await post({
+        query,
+        variables: {
+          address: NFT,
+          network: 'mainnet',
+          token_id: type === '[numeric]' ? [1, '10', BIG_ID] : ['1', '10', BIG_ID],
+        },
+      });
+      expect(r.body.errors, type).toBeUndefined();
+      expect(r.body.data?.token_metadata.map((t) => t.token_id).sort(), type).toEqual(
+        ['1', '10', BIG_ID].sort(),
+      );
+    }
+    // other position mismatches stay errors
+    const bad = await post({
+      query: 'query Q($n: Int) { token_metadata(where: {network: {_eq: $n}}) { token_id } }',
+      variables: { n: 1 },
+    });
+    expect(bad.body.errors?.[0]?.message).toMatch(/used in position expecting type/);
+  });
+
   it('pages GetTokenMetadata in numeric token_id order, ids as decimal strings', async () => {
     const page = async (limit: number, offset: number) =>
       (await post({ query: TOKENS_QUERY, variables: { network: 'mainnet', contract: NFT, limit, offset } }))
