@@ -120,7 +120,7 @@ describeDb('metadata GraphQL', ({ db }) => {
         },
       });
       expect(r.body.errors, type).toBeUndefined();
-      expect(r.body.data?.token_metadata.map((t) => t.token_id).sort(), type).toEqual(
+      expect((r.body.data?.token_metadata ?? []).map((t) => t.token_id).sort(), type).toEqual(
         ['1', '10', BIG_ID].sort(),
       );
     }
