@@ -56,25 +56,38 @@ export function entrypointType(parameterType: Micheline | TypeNode, name: string
 }
 
 /**
- * Name the indexer stores for a call: the entrypoint given, or for `default` the leaf its value
- * selects: its field annotation, else `@entrypoint_<k>` with k = the Left(0)/Right(1) path read as
- * a binary number (the reference's numbering, different from the docs' `entrypoint_<n>`).
+ * Name the indexer stores for a call: the entrypoint given, or for `default` the entrypoint its value
+ * selects, named as `entrypointNames` lists it (field annotation, else `entrypoint_<n>`; a parameter that
+ * is not an `or` is `default`). One name per entrypoint everywhere: the reference stored unnamed leaves as
+ * `@entrypoint_<k>` (k = the Left/Right path as a binary number), which matched nothing in its own list.
  */
 export function resolveEntrypoint(parameterType: Micheline | TypeNode, params?: Parameters): string {
   if (!params) return 'default';
   if (params.entrypoint !== 'default') return params.entrypoint;
-  let t = tree(parameterType);
+  const root = tree(parameterType);
+  if (root.prim !== 'or') return 'default';
+  let t = root;
   let v = params.value;
-  let bits = '0';
+  let path = '';
   while (t.prim === 'or' && isPrim(v) && (v.prim === 'Left' || v.prim === 'Right') && v.args?.length === 1) {
-    if (t.fieldName !== undefined && bits !== '0') break;
-    bits += v.prim === 'Left' ? '0' : '1';
+    path += v.prim === 'Left' ? 'L' : 'R';
     t = t.args[v.prim === 'Left' ? 0 : 1]!;
     v = v.args[0]!;
-    if (t.fieldName !== undefined) return t.fieldName;
   }
-  if (t.fieldName !== undefined) return t.fieldName;
-  return `@entrypoint_${BigInt(`0b${bits}`).toString()}`;
+  // the leaf reached (the list descends into named inner ors too); a value that stops early keeps `default`
+  return entrypointLeaves(root).find((l) => l.path === path)?.name ?? 'default';
+}
+
+/**
+ * Names a stored call may carry for entrypoint `name`: itself, plus the reference's `@entrypoint_<k>` of the
+ * same leaf (rows indexed before the names were unified, or imported from the reference).
+ */
+export function storedEntrypointNames(parameterType: Micheline | TypeNode, name: string): string[] {
+  const root = tree(parameterType);
+  if (root.prim !== 'or') return name === 'default' ? ['default', '@entrypoint_0'] : [name];
+  const leaf = entrypointLeaves(root).find((l) => l.name === name);
+  if (!leaf || leaf.node.fieldName !== undefined) return [name];
+  return [name, `@entrypoint_${BigInt(`0b0${leaf.path.replace(/L/g, '0').replace(/R/g, '1')}`).toString()}`];
 }
 
 /** Full parameter value from `{entrypoint, value}` (wraps the value in the Left/Right path of the entrypoint). */

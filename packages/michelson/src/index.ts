@@ -31,7 +31,8 @@ export {
   isBytes,
 } from './micheline';
 export type { FormatOptions, TextLocation } from './format';
-export { formatMichelson, formatMichelsonInline, locateNode, DEFAULT_LINE_SIZE } from './format';
+export { formatMichelson, formatMichelsonInline, locateNode, errorWindow, DEFAULT_LINE_SIZE } from './format';
+export type { ErrorWindow } from './format';
 export type { TypeNode, EntrypointLeaf } from './type-tree';
 export { buildTypeTree, entrypointLeaves, scriptSection, typeToMicheline } from './type-tree';
 export type { Typedef, TypedefArg, EntrypointDoc } from './typedef';
@@ -62,6 +63,7 @@ export {
   findEntrypoint,
   entrypointType,
   resolveEntrypoint,
+  storedEntrypointNames,
   fromParameters,
   toParameters,
   decodeParameters,

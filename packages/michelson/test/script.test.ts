@@ -8,6 +8,7 @@ import {
   findByName,
   fromParameters,
   resolveEntrypoint,
+  storedEntrypointNames,
   toParameters,
 } from '../src/entrypoints';
 import { bigMapKeyHash, globalConstantHash, scriptExpressionHash, scriptHash, ticketHash } from '../src/hash';
@@ -111,20 +112,27 @@ describe('hashes', () => {
 
 describe('entrypoint resolution', () => {
   const t = parseMichelsonExpression('or (or (nat %a) int) string');
-  it('names the leaf a default call selects, numbering unnamed ones by path', () => {
-    expect(
-      resolveEntrypoint(t, { entrypoint: 'default', value: parseMichelsonExpression('Left (Left 1)') }),
-    ).toBe('a');
-    expect(
-      resolveEntrypoint(t, { entrypoint: 'default', value: parseMichelsonExpression('Left (Right 1)') }),
-    ).toBe('@entrypoint_1');
-    expect(
-      resolveEntrypoint(t, { entrypoint: 'default', value: parseMichelsonExpression('Right "x"') }),
-    ).toBe('@entrypoint_1');
+  it('names the leaf a default call selects as the entrypoint list does', () => {
+    const names = entrypointNames(t);
+    expect(names).toEqual(['a', 'entrypoint_1', 'entrypoint_2']);
+    const resolve = (v: string) =>
+      resolveEntrypoint(t, { entrypoint: 'default', value: parseMichelsonExpression(v) });
+    expect(resolve('Left (Left 1)')).toBe('a');
+    expect(resolve('Left (Right 1)')).toBe('entrypoint_1');
+    expect(resolve('Right "x"')).toBe('entrypoint_2');
+    for (const v of ['Left (Left 1)', 'Left (Right 1)', 'Right "x"']) expect(names).toContain(resolve(v));
+    // a parameter that is not an or has one entrypoint, default, for calls and list alike
     expect(resolveEntrypoint({ prim: 'nat' }, { entrypoint: 'default', value: { int: '1' } })).toBe(
-      '@entrypoint_0',
+      'default',
     );
+    expect(entrypointNames({ prim: 'nat' })).toEqual(['default']);
     expect(resolveEntrypoint(t, { entrypoint: 'a', value: { int: '1' } })).toBe('a');
+  });
+  it("knows the reference's stored names of an entrypoint", () => {
+    expect(storedEntrypointNames({ prim: 'nat' }, 'default')).toEqual(['default', '@entrypoint_0']);
+    expect(storedEntrypointNames(t, 'entrypoint_1')).toEqual(['entrypoint_1', '@entrypoint_1']);
+    expect(storedEntrypointNames(t, 'entrypoint_2')).toEqual(['entrypoint_2', '@entrypoint_1']);
+    expect(storedEntrypointNames(t, 'a')).toEqual(['a']);
   });
   it('decodes calls under their entrypoint and gives its type', () => {
     expect(decodeParameters(t, { entrypoint: 'a', value: { int: '7' } })).toEqual([

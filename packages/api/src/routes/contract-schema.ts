@@ -23,6 +23,7 @@ import {
   typedefOf,
   wrapEntrypointSchema,
   entrypointModel,
+  storedEntrypointNames,
   type Micheline,
 } from '@michelscope/michelson';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -244,14 +245,19 @@ export const contractSchemaRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }
           }
         : { name: '', typedef: [], schema: null };
       let params: unknown;
+      const names = doc ? storedEntrypointNames(tree, doc.name) : [entrypoint];
       if (fill_type === 'latest') {
-        const op = await latestCall(ctx.db, network, address, entrypoint);
+        const op = await latestCall(ctx.db, network, address, names);
         if (!op) throw new HttpError(404, 'not found');
         params = op.parameters;
       } else if (fill_type === 'operation') {
         if (!hash || !OPG_RE.test(hash) || counter === undefined)
           throw new HttpError(400, 'hash and counter are required');
-        const [op] = await operationsByHashCounter(ctx.db, network, hash, counter);
+        // a group's internal calls share its counter: the call is the one of this contract and entrypoint
+        const ops = (await operationsByHashCounter(ctx.db, network, hash, counter)).filter(
+          (o) => o.destination === address && o.parameters != null,
+        );
+        const op = ops.find((o) => o.entrypoint !== null && names.includes(o.entrypoint)) ?? ops[0];
         if (!op) throw new HttpError(404, 'not found');
         params = op.parameters;
       }

@@ -115,19 +115,23 @@ export async function latestStorage(
   return q.orderBy('id', 'desc').limit(1).executeTakeFirst();
 }
 
-/** The latest applied call of an entrypoint of a contract (entrypoint schema `fill_type=latest`). */
+/**
+ * The latest applied call of an entrypoint of a contract (entrypoint schema `fill_type=latest`), stored
+ * under any of `names` (an entrypoint's name and the reference's old name of it).
+ */
 export async function latestCall(
   db: Db,
   network: string,
   address: string,
-  entrypoint: string,
+  names: readonly string[],
 ): Promise<OperationRow | undefined> {
+  if (names.length === 0) return undefined;
   const row = await opQuery(db)
     .where('o.network', '=', network)
     .where('o.destination', '=', address)
     .where('o.kind', '=', 'transaction')
     .where('o.status', '=', 'applied')
-    .where('o.entrypoint', '=', entrypoint)
+    .where('o.entrypoint', 'in', [...names])
     .where('o.parameters', 'is not', null)
     .orderBy('o.id', 'desc')
     .limit(1)
