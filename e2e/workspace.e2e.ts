@@ -1,6 +1,6 @@
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   hasChromium,
@@ -12,6 +12,7 @@ import {
   waitFor,
   type RunningServer,
 } from './harness';
+import { connectSandboxWallet, counterContract, json, seededContracts, tokensAndSwap } from './sandbox-seed';
 
 // The workspace on the seeded sandbox: a call sent with the sandbox wallet, and a deployment of our own contract.
 const canRun = hasChromium && hasWebBuild;
@@ -21,66 +22,6 @@ const ADDER = `parameter int;
 storage (pair (int %total) (string %label));
 code { UNPAIR; DIP { UNPAIR }; ADD; PAIR; NIL operation; PAIR }
 `;
-
-async function json(url: string): Promise<unknown> {
-  const res = await fetch(url);
-  if (res.status !== 200) return undefined;
-  return res.json();
-}
-
-/** A seeded contract with an `increment` entrypoint (the sandbox's counter). */
-async function counterContract(url: string): Promise<string> {
-  const rows = (await json(`${url}/v1/stats/sandboxnet/recently_called_contracts?size=10`)) as {
-    address: string;
-  }[];
-  for (const { address } of rows ?? []) {
-    const eps = (await json(`${url}/v1/contract/sandboxnet/${address}/entrypoints`)) as
-      { name: string }[] | undefined;
-    if (eps?.some((e) => e.name === 'increment')) return address;
-  }
-  throw new Error('no seeded contract with an increment entrypoint');
-}
-
-/** Seeded contracts found through the API: every recently called contract with its tags. */
-async function seededContracts(url: string): Promise<{ address: string; tags: string[] }[]> {
-  const out: { address: string; tags: string[] }[] = [];
-  for (let offset = 0; offset < 100; offset += 10) {
-    const rows = (await json(
-      `${url}/v1/stats/sandboxnet/recently_called_contracts?size=10&offset=${offset}`,
-    )) as { address: string }[] | undefined;
-    if (!rows?.length) break;
-    for (const { address } of rows) {
-      const c = (await json(`${url}/v1/contract/sandboxnet/${address}`)) as { tags?: string[] } | undefined;
-      out.push({ address, tags: c?.tags ?? [] });
-    }
-  }
-  return out;
-}
-
-/** The seed's FA1.2 and FA2 tokens and the swap contract that pulls FA1.2 tokens (storage: fa12, fa2). */
-async function tokensAndSwap(url: string) {
-  const all = await seededContracts(url);
-  const fa12 = all.find((c) => c.tags.includes('fa1-2'))?.address;
-  const fa2 = all.find((c) => c.tags.includes('fa2'))?.address;
-  if (!fa12 || !fa2) throw new Error('no seeded FA1.2 / FA2 token');
-  for (const { address, tags } of all) {
-    if (!tags.includes('view_nat')) continue;
-    // The swap's storage is the pair of the two token addresses.
-    const storage = JSON.stringify(await json(`${url}/v1/contract/sandboxnet/${address}/storage`));
-    if (storage.includes(fa12) && storage.includes(fa2)) return { fa12, fa2, swap: address };
-  }
-  throw new Error('no seeded swap contract');
-}
-
-async function connectSandboxWallet(page: Page, account = 'bootstrap2') {
-  const dialog = page.getByRole('dialog', { name: 'Connect a wallet' });
-  // Either the wallet dialog opens, or the page says why it cannot go on.
-  const failure = page.locator('.MuiAlert-standardError, .MuiAlert-colorError');
-  await dialog.or(failure).first().waitFor({ timeout: 60_000 });
-  if (!(await dialog.isVisible())) throw new Error(`no wallet dialog: ${await failure.first().innerText()}`);
-  await dialog.getByRole('radio', { name: new RegExp(`${account} `) }).check();
-  await dialog.getByRole('button', { name: 'Connect' }).click();
-}
 
 describe.skipIf(!canRun)('workspace on sandboxnet', () => {
   let dataDir: string;
@@ -169,7 +110,7 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
     await page.goto(`${server.url}/sandboxnet/${swap}/interact`);
     const params = page.getByRole('region', { name: 'Parameters' });
     await params.waitFor({ timeout: 30_000 });
-    await params.getByLabel('@nat_1').fill('5');
+    await params.getByLabel('nat', { exact: true }).fill('5');
 
     const approvals = page.getByRole('region', { name: 'Token approvals' });
     await approvals.getByRole('button', { name: 'Add' }).click();
@@ -269,8 +210,8 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
     expect(await item.innerText()).toContain('Balance of an owner for a token id.');
     const run = async (owner: string, tokenId: string) => {
       const fields = page.getByRole('region', { name: 'Parameters' });
-      await fields.getByLabel('@address_2').fill(owner);
-      await fields.getByLabel('@nat_3').fill(tokenId);
+      await fields.getByLabel('address', { exact: true }).fill(owner);
+      await fields.getByLabel('nat', { exact: true }).fill(tokenId);
       await page.getByRole('button', { name: 'Execute' }).click();
       result = page.getByRole('dialog', { name: 'View result' });
       await result.waitFor({ timeout: 30_000 });
@@ -299,13 +240,13 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
     await page.getByLabel('label').fill('e2e');
     // The simulate step: the node runs the origination for the wallet's account.
     await page.getByRole('button', { name: 'Simulate' }).click();
-    await connectSandboxWallet(page);
     const simulated = page.getByRole('region', { name: 'Simulation result' });
     await simulated.waitFor({ timeout: 60_000 });
     const simulatedText = await simulated.innerText();
     expect(simulatedText).toMatch(/Status\s+applied/);
     expect(simulatedText).toMatch(/Burned\s+0\.\d+ ꜩ/);
     await page.getByRole('button', { name: 'Deploy' }).click();
+    await connectSandboxWallet(page);
     await page.getByText('Operation has been sucessfully injected').waitFor({ timeout: 60_000 });
     const open = page.getByRole('link', { name: /^Open contract KT1/ });
     const kt = ((await open.innerText()).match(/KT1\w{33}/) ?? [])[0] ?? '';

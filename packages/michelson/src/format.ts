@@ -215,3 +215,28 @@ export function locateNode(
   const col = byteLength(before.slice(lineStart));
   return { row, col_start: col, col_end: col + byteLength(firstLine) };
 }
+
+/** The failed-code window of an error location: 5 lines around the node, rows 1-based (`error_location`). */
+export interface ErrorWindow {
+  text: string;
+  failed_row: number;
+  first_row: number;
+  start_col: number;
+  end_col: number;
+}
+
+/** The window of formatted `code` around the node at Tezos error `location`, or undefined when none is there. */
+export function errorWindow(code: Micheline, location: number): ErrorWindow | undefined {
+  const loc = locateNode(code, location);
+  if (!loc) return undefined;
+  const lines = formatMichelson(code).split('\n');
+  const start = Math.max(0, loc.row - 2);
+  const end = Math.min(lines.length, loc.row + 3);
+  return {
+    text: lines.slice(start, end).join('\n'),
+    failed_row: loc.row + 1,
+    first_row: start + 1,
+    start_col: loc.col_start,
+    end_col: loc.col_end,
+  };
+}

@@ -8,6 +8,8 @@ import type { JsonSchema, Micheline } from '@michelscope/michelson';
 import { API_BASE, getJson, requestJson, type RequestOptions } from './client';
 import type { Typedef } from './contract-types';
 import { isObject } from './parse';
+import { parseOperations } from './opg-parse';
+import type { Operation } from './opg-types';
 
 const enc = encodeURIComponent;
 const base = (network: string, address: string) => `/contract/${enc(network)}/${enc(address)}`;
@@ -74,42 +76,8 @@ export function fetchStorageSchema(
   );
 }
 
-/** One operation of a simulation (bcd-api §3.0 Operation), only the fields the result dialog shows. */
-export interface SimulatedOperation {
-  kind: string;
-  status: string;
-  source: string | null;
-  destination: string | null;
-  entrypoint: string | null;
-  amount: number;
-  consumed_gas: number;
-  burned: number;
-  internal: boolean;
-  parameters: unknown;
-  storage_diff: unknown;
-  errors: unknown[];
-}
-
 const n = (o: Json, k: string) => (typeof o[k] === 'number' && Number.isFinite(o[k]) ? o[k] : 0);
 const s = (o: Json, k: string) => (typeof o[k] === 'string' ? o[k] : null);
-
-export function parseSimulation(raw: unknown): SimulatedOperation[] {
-  if (!Array.isArray(raw)) throw new Error('The simulation answer is not a list of operations');
-  return raw.filter(isObject).map((o) => ({
-    kind: s(o, 'kind') ?? 'transaction',
-    status: s(o, 'status') ?? 'unknown',
-    source: s(o, 'source'),
-    destination: s(o, 'destination'),
-    entrypoint: s(o, 'entrypoint'),
-    amount: n(o, 'amount'),
-    consumed_gas: n(o, 'consumed_gas'),
-    burned: n(o, 'burned'),
-    internal: o.internal === true,
-    parameters: o.parameters ?? null,
-    storage_diff: o.storage_diff ?? null,
-    errors: Array.isArray(o.errors) ? o.errors : [],
-  }));
-}
 
 export interface CallSettings {
   source?: string | undefined;
@@ -117,23 +85,29 @@ export interface CallSettings {
   amount?: number | undefined;
 }
 
-/** POST …/entrypoints/trace: the main operation then its internal operations. */
+/**
+ * Simulates a call: the main operation then its internal operations. With a source, POST
+ * …/entrypoints/run_operation (the node applies it: gas, storage, burn, big-map changes, events); without
+ * one, POST …/entrypoints/trace (run_code: the storage and internal operations only).
+ */
 export async function simulateCall(
   network: string,
   address: string,
   name: string,
   data: unknown,
   settings: CallSettings,
-): Promise<SimulatedOperation[]> {
+): Promise<Operation[]> {
   const body: Json = { name, data };
   if (settings.source) body.source = settings.source;
   if (settings.sender) body.sender = settings.sender;
   if (settings.amount) body.amount = settings.amount;
-  const res = await requestJson(`${API_BASE}${base(network, address)}/entrypoints/trace`, {
+  const route = settings.source ? 'run_operation' : 'trace';
+  const res = await requestJson(`${API_BASE}${base(network, address)}/entrypoints/${route}`, {
     method: 'POST',
     body,
   });
-  return parseSimulation(res.body);
+  if (!Array.isArray(res.body)) throw new Error('The simulation answer is not a list of operations');
+  return parseOperations(res.body);
 }
 
 /** POST /v1/fork: code and storage ready for an origination. */

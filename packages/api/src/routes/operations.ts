@@ -7,7 +7,7 @@ import {
   operationsByHashCounter,
   ticketUpdatesOfOperation,
 } from '@michelscope/db/read';
-import { locateNode, formatMichelson } from '@michelscope/michelson';
+import { errorWindow } from '@michelscope/michelson';
 import { NetworkName } from '@michelscope/api-types';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -149,18 +149,9 @@ export const operationRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = a
       const script = await getContractScript(ctx.db, network, op.destination);
       if (!script) throw new HttpError(404, 'not found');
       const code = fullScript(script);
-      const loc = locateNode(code, rejected.location);
-      if (!loc) throw new HttpError(400, 'The error location is not in the script');
-      const lines = formatMichelson(code).split('\n');
-      const start = Math.max(0, loc.row - 2);
-      const end = Math.min(lines.length, loc.row + 3);
-      return {
-        text: lines.slice(start, end).join('\n'),
-        failed_row: loc.row + 1,
-        first_row: start + 1,
-        start_col: loc.col_start,
-        end_col: loc.col_end,
-      };
+      const found = errorWindow(code, rejected.location);
+      if (!found) throw new HttpError(400, 'The error location is not in the script');
+      return found;
     },
   );
 

@@ -4,10 +4,11 @@
  * run with run_code). The node's Michelson errors come back as a failed operation, not as an HTTP error.
  */
 import { ErrorBody, Miguel, Operation, type OperationResult } from '@michelscope/api-types';
-import { getHeads, getScriptTypes } from '@michelscope/db/read';
+import { getHeads, getScriptTypes, previousKeyValues } from '@michelscope/db/read';
 import {
   decodeParameters,
   diffValues,
+  enrichBigMaps,
   formToMicheline,
   formatTezosErrors,
   parametersForExecution,
@@ -442,7 +443,66 @@ function applyResult(op: Operation, r: Record<string, unknown>, costPerByte: num
   op.result = result;
 }
 
-/** The run_operation answer (contents with metadata) → main and internal operations with storage diffs. */
+/** Big-map updates of a result's `lazy_storage_diff` (allocations and copies of temporary maps skipped). */
+function bigMapUpdates(
+  lazy: unknown,
+): { ptr: number; key_hash: string; key: Micheline; value: Micheline | null }[] {
+  const out: { ptr: number; key_hash: string; key: Micheline; value: Micheline | null }[] = [];
+  if (!Array.isArray(lazy)) return out;
+  for (const raw of lazy.slice(0, 100)) {
+    const d = raw as { kind?: unknown; id?: unknown; diff?: { updates?: unknown } };
+    const ptr = Number(d.id);
+    if (d.kind !== 'big_map' || !Number.isInteger(ptr) || ptr < 0 || !Array.isArray(d.diff?.updates))
+      continue;
+    for (const u of (d.diff.updates as Record<string, unknown>[]).slice(0, 1000)) {
+      if (typeof u.key_hash !== 'string' || u.key === undefined) continue;
+      out.push({
+        ptr,
+        key_hash: u.key_hash,
+        key: toMicheline(u.key),
+        value: u.value === undefined ? null : toMicheline(u.value),
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Storage diff of a simulated call with its big-map changes decoded (key → old value → new value): the
+ * updates of `lazy_storage_diff` against the keys' current values in the database.
+ */
+async function simulatedStorageDiff(
+  ctx: ApiContext,
+  network: string,
+  storageType: Micheline,
+  storage: unknown,
+  previous: Micheline,
+  lazy: unknown,
+) {
+  const updates = bigMapUpdates(lazy);
+  const before = updates.length
+    ? await previousKeyValues(ctx.db, network, updates, Number.MAX_SAFE_INTEGER)
+    : new Map<string, unknown>();
+  return safeMiguel(() => {
+    const curr = enrichBigMaps(
+      storageType,
+      toMicheline(storage),
+      updates.map(({ ptr, key, value }) => ({ ptr, key, value })),
+    );
+    const prevEntries = updates
+      .filter((u) => before.has(`${u.ptr}:${u.key_hash}`))
+      .map((u) => {
+        const v = before.get(`${u.ptr}:${u.key_hash}`);
+        return { ptr: u.ptr, key: u.key, value: v == null ? null : toMicheline(v) };
+      });
+    return diffValues(storageType, curr, enrichBigMaps(storageType, previous, prevEntries));
+  });
+}
+
+/**
+ * The run_operation answer (contents with metadata) → main and internal operations, with the storage diff
+ * of the main one carrying its decoded big-map changes.
+ */
 async function simulatedOperations(
   ctx: ApiContext,
   res: { contents?: unknown[] },
@@ -457,7 +517,14 @@ async function simulatedOperations(
   if (Array.isArray(result.errors)) out.errors = formatTezosErrors(result.errors);
   applyResult(out, result, o.costPerByte);
   if (result.storage !== undefined) {
-    const d = safeMiguel(() => diffValues(o.storageType, toMicheline(result.storage), o.previous));
+    const d = await simulatedStorageDiff(
+      ctx,
+      main.network,
+      o.storageType,
+      result.storage,
+      o.previous,
+      result.lazy_storage_diff,
+    );
     if (d) out.storage_diff = d;
   }
   const raw = (c.metadata?.internal_operation_results ?? []).slice(0, 1000);
@@ -467,6 +534,7 @@ async function simulatedOperations(
     const r = (io.result ?? {}) as Record<string, unknown>;
     const op = internalOperation(main, io, typeof r.status === 'string' ? r.status : 'applied', types);
     applyResult(op, r, o.costPerByte);
+    if (Array.isArray(r.errors)) op.errors = formatTezosErrors(r.errors);
     return op;
   });
   return [out, ...internals];

@@ -19,8 +19,9 @@ import { useWallet } from '../../features/wallet/useWallet';
 import { useWalletResetOnOpen } from '../../features/wallet/wallet-reset';
 import { WalletMenu } from '../../features/wallet/WalletMenu';
 import { InjectionAlert, useInjection } from '../../features/wallet/useInjection';
-import { SANDBOX_NETWORK } from '../../features/wallet/sandbox-accounts';
 import { SchemaForm, type FormData, type SchemaFormHandle } from '../contract/interact/SchemaForm';
+import { formModel } from '../contract/interact/form-schema';
+import { SANDBOX_ACCOUNTS, SANDBOX_NETWORK } from '../../features/wallet/sandbox-accounts';
 import { DEPLOY_MESSAGES, fileError, parseCode, storageValue, type ParsedCode } from './deploy-logic';
 import { simulateOrigination, type OriginationSimulation } from './simulate-origination';
 import { OriginationSimulationResult } from './OriginationSimulationResult';
@@ -52,7 +53,7 @@ export function DeployPage() {
     try {
       const result = parseCode(await file.text());
       setParsed(result);
-      setFormData(result.model);
+      setFormData(formModel(result.schema, result.model));
       setUploadError(null);
       setStep(1);
     } catch (e) {
@@ -83,11 +84,15 @@ export function DeployPage() {
     const storage = checkedStorage();
     if (!parsed || !storage) return;
     await injection.run(async () => {
-      const wallet = await session.requestWallet();
+      // simulating signs nothing: any funded account is a source (the wallet's, or the sandbox's first
+      // bootstrap account); only a public network without a connected wallet asks for one
+      const source =
+        session.wallet?.address ??
+        (network === SANDBOX_NETWORK ? SANDBOX_ACCOUNTS[0]!.pkh : (await session.requestWallet()).address);
       setSimulation(
         await simulateOrigination({
           network,
-          source: wallet.address,
+          source,
           code: parsed.code,
           storage,
           balance: balance.trim() || '0',

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
@@ -8,6 +8,7 @@ import Grid from '@mui/material/Grid';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { errorWindow, type Micheline } from '@michelscope/michelson';
 import { errorLocationQuery } from '../../api/operation-api';
 import type { ErrorLocation, Operation, OperationError } from '../../api/opg-types';
 import { formatTez } from '../../shared/format/format';
@@ -79,10 +80,24 @@ function FailedCodeLoader({ network, id }: { network: string; id: number }) {
   return <FailedCode location={query.data} />;
 }
 
-function ErrorAlert({ op, error }: { op: Operation; error: OperationError }) {
+function ErrorAlert({
+  op,
+  error,
+  code,
+}: {
+  op: Operation;
+  error: OperationError;
+  code?: Micheline | undefined;
+}) {
   const [showCode, setShowCode] = useState(false);
   const [showMismatch, setShowMismatch] = useState(false);
-  const canLocate = isScriptRejected(error) && op.id !== null;
+  // a stored operation's failed code comes from the API; a simulated one's from the script it ran
+  const simulated = op.id === null && code !== undefined && error.location !== null;
+  const local = useMemo(
+    () => (simulated && showCode ? (errorWindow(code, error.location!) ?? null) : null),
+    [simulated, showCode, code, error.location],
+  );
+  const canLocate = isScriptRejected(error) && (op.id !== null || simulated);
   return (
     <Alert severity="error" variant="outlined" sx={{ '& .MuiAlert-message': { minWidth: 0, flexGrow: 1 } }}>
       <AlertTitle>{error.title}</AlertTitle>
@@ -118,6 +133,7 @@ function ErrorAlert({ op, error }: { op: Operation; error: OperationError }) {
         ) : null}
       </Stack>
       {showCode && op.id !== null ? <FailedCodeLoader network={op.network} id={op.id} /> : null}
+      {showCode && local ? <FailedCode location={local} /> : null}
       {showMismatch ? (
         <Grid container spacing={1} sx={{ mt: 1 }}>
           {(
@@ -142,14 +158,17 @@ function ErrorAlert({ op, error }: { op: Operation; error: OperationError }) {
   );
 }
 
-/** Error alerts of an operation (runtime_error entries hidden). */
-export function OperationErrors({ op }: { op: Operation }) {
+/**
+ * Error alerts of an operation (runtime_error entries hidden). `code`: the script a simulated operation ran,
+ * for its 'Show failed code'.
+ */
+export function OperationErrors({ op, code }: { op: Operation; code?: Micheline | undefined }) {
   const errors = visibleErrors(op);
   if (errors.length === 0) return null;
   return (
     <Stack spacing={1} sx={{ my: 1 }}>
       {errors.map((error, i) => (
-        <ErrorAlert key={`${error.id}-${i}`} op={op} error={error} />
+        <ErrorAlert key={`${error.id}-${i}`} op={op} error={error} code={code} />
       ))}
     </Stack>
   );

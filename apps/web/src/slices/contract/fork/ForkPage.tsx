@@ -17,6 +17,7 @@ import { WalletMenu } from '../../../features/wallet/WalletMenu';
 import { ContractFrame } from '../ContractFrame';
 import type { ContractPageData } from '../useContractPage';
 import { SchemaForm, type FormData, type SchemaFormHandle } from '../interact/SchemaForm';
+import { formModel } from '../interact/form-schema';
 
 type FillType = 'empty' | 'current' | 'initial';
 
@@ -49,7 +50,7 @@ function ForkTab({ data }: { data: ContractPageData }) {
     fetchStorageSchema(network, address, fillType, { signal: controller.signal })
       .then((s) => {
         setSchema(s);
-        setFormData(s?.default_model ?? {});
+        setFormData(formModel(s?.schema ?? null, s?.default_model));
         setFormKey((k) => k + 1);
       })
       .catch((e: unknown) => {

@@ -9,13 +9,9 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { formatMichelson, type Micheline } from '@michelscope/michelson';
-import {
-  fetchEntrypointModel,
-  scriptQuery,
-  simulateCall,
-  type FormSchema,
-  type SimulatedOperation,
-} from '../../../api/workspace-api';
+import { fetchEntrypointModel, scriptQuery, simulateCall, type FormSchema } from '../../../api/workspace-api';
+import type { Operation } from '../../../api/opg-types';
+import { SANDBOX_ACCOUNTS, SANDBOX_NETWORK } from '../../../features/wallet/sandbox-accounts';
 import { isOperationHash } from '../../../shared/chain/patterns';
 import { RawJsonDialog } from '../../../shared/json/RawJsonDialog';
 import { TypedefPanel } from '../../../shared/micheline/TypedefPanel';
@@ -23,9 +19,11 @@ import { useWallet } from '../../../features/wallet/useWallet';
 import { WalletMenu } from '../../../features/wallet/WalletMenu';
 import { useWalletResetOnOpen } from '../../../features/wallet/wallet-reset';
 import { callParameters, commandLine, entrypointLabel } from './call-logic';
-import { CommandLineDialog, SimulationDialog, TextDialog } from './InteractDialogs';
+import { CommandLineDialog, TextDialog } from './InteractDialogs';
+import { SimulationDialog } from './SimulationDialog';
 import { InjectionAlert, useInjection } from '../../../features/wallet/useInjection';
 import { SchemaForm, type FormData, type SchemaFormHandle } from './SchemaForm';
+import { formModel, hasNoFields } from './form-schema';
 import { SettingsFields, settingsError, type Settings } from './SettingsFields';
 import { ApprovalsSection } from './ApprovalsSection';
 import { approvalBatch, type ApprovalEntry } from './approvals';
@@ -33,6 +31,7 @@ import { fetchApproveData } from './approvals-api';
 
 export const NO_TYPEDEF = 'No typedef for this entrypoint.';
 export const NOT_CALLED = 'This contract most likely has not been called yet.';
+export const NO_PARAMETERS = 'This entrypoint takes no parameters (unit).';
 
 type Dialog = 'json' | 'michelson' | 'cli' | 'simulation' | null;
 type Params = { entrypoint: string; value: Micheline };
@@ -54,7 +53,7 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [params, setParams] = useState<Params | null>(null);
-  const [simulation, setSimulation] = useState<SimulatedOperation[]>([]);
+  const [simulation, setSimulation] = useState<Operation[]>([]);
   const [approvals, setApprovals] = useState<ApprovalEntry[]>([]);
   const script = useQuery(scriptQuery(network, address));
   // The wallet connection is reset when the form opens (spec, Forms and fill types).
@@ -62,8 +61,9 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
   const session = useWallet(network);
   const injection = useInjection(network);
 
+  // the API keys an entrypoint model by the entrypoint name: the form gets the entrypoint's own fields
   const load = (model: Record<string, unknown> | undefined) => {
-    setFormData(model ?? {});
+    setFormData(formModel(entrypoint.schema, model, entrypoint.name));
     setFormKey((k) => k + 1);
   };
 
@@ -80,6 +80,8 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
     })
       .then((s) => load(s?.default_model))
       .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+    // load only depends on the entrypoint, whose change remounts this panel
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [hash, counter, network, address, entrypoint.name]);
 
   const changeFill = (next: 'empty' | 'latest') => {
@@ -112,8 +114,14 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
   const simulate = async () => {
     if (!build()) return;
     await injection.run(async () => {
+      // the node applies the call for a source: the one given, the wallet's, or on the sandbox its first
+      // bootstrap account (public test keys); without one only the code runs (no gas or burn figures)
+      const source =
+        settings.source ||
+        session.wallet?.address ||
+        (network === SANDBOX_NETWORK ? SANDBOX_ACCOUNTS[0]!.pkh : '');
       const ops = await simulateCall(network, address, entrypoint.name, formData, {
-        source: settings.source,
+        source,
         sender: settings.sender,
         amount,
       });
@@ -173,7 +181,9 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
         <MenuItem value="empty">Empty</MenuItem>
         <MenuItem value="latest">Latest call</MenuItem>
       </TextField>
-      {entrypoint.schema ? (
+      {entrypoint.schema && hasNoFields(entrypoint.schema) ? (
+        <Typography color="text.secondary">{NO_PARAMETERS}</Typography>
+      ) : entrypoint.schema ? (
         <Box component="section" aria-label="Parameters">
           <SchemaForm
             key={formKey}
@@ -255,6 +265,7 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
         onClose={() => setDialog(null)}
         ops={simulation}
         network={network}
+        code={script.data?.code}
       />
       {session.dialogs}
     </Stack>

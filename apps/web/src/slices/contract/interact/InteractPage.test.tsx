@@ -122,8 +122,9 @@ describe('interact tab', { timeout: 90_000 }, () => {
   it('builds the tezos-client instruction and validates the burn cap', async () => {
     setup();
     renderApp(`/sandboxnet/${KT}/interact/note`);
-    fireEvent.change(await screen.findByLabelText('@string_7'), { target: { value: 'hello' } });
-    fireEvent.change(screen.getByLabelText('@nat_8'), { target: { value: '7' } });
+    // fields without annotation are labelled by their type, never by a generated id (@string_7)
+    fireEvent.change(await screen.findByLabelText('string'), { target: { value: 'hello' } });
+    fireEvent.change(screen.getByLabelText('nat'), { target: { value: '7' } });
     fireEvent.change(screen.getByLabelText('Source'), {
       target: { value: 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx' },
     });
@@ -138,14 +139,15 @@ describe('interact tab', { timeout: 90_000 }, () => {
     fireEvent.change(burnCap, { target: { value: '1.2.3' } });
     expect(within(dialog).getByText('The value must be a float number')).toBeTruthy();
     fireEvent.change(burnCap, { target: { value: '00.35' } });
+    expect((burnCap as HTMLInputElement).value).toBe('0.35');
     fireEvent.click(within(dialog).getByLabelText('Dry run'));
     expect(cli.textContent).toMatch(/--burn-cap 0\.35 --dry-run$/);
   });
 
-  it('simulates through the trace route and sums gas and burned over internal operations', async () => {
+  it("simulates with run_operation for the sandbox's first account and sums gas and burned over internal operations", async () => {
     const mock = setup([
       [
-        `POST /v1/contract/sandboxnet/${KT}/entrypoints/trace`,
+        `POST /v1/contract/sandboxnet/${KT}/entrypoints/run_operation`,
         [
           {
             kind: 'transaction',
@@ -153,7 +155,10 @@ describe('interact tab', { timeout: 90_000 }, () => {
             destination: KT,
             entrypoint: 'increment',
             consumed_gas: 1_520_000,
-            burned: 0,
+            gas_limit: 1_040_000,
+            storage_limit: 60_000,
+            paid_storage_size_diff: 120,
+            burned: 30_000,
             internal: false,
             storage_diff: { prim: 'int', value: '5' },
           },
@@ -172,10 +177,18 @@ describe('interact tab', { timeout: 90_000 }, () => {
     fireEvent.change(await screen.findByLabelText('increment'), { target: { value: '5' } });
     fireEvent.click(screen.getByRole('button', { name: 'Simulate' }));
     const dialog = await screen.findByRole('dialog', { name: 'Simulation result' });
-    expect(within(dialog).getByText(/Consumed gas: 1,620 · Burned: 0.06425 ꜩ/)).toBeTruthy();
+    const figures = within(dialog)
+      .getAllByRole('definition')
+      .map((d) => d.textContent);
+    // gas 1,520 + 100 of 1,040,000 (0.16 %); storage 120 of 60,000 bytes (0.2 %); burned 30,000 + 64,250 mutez
+    expect(figures).toEqual(['1,620 (0.16%)', '120 bytes (0.2%)', '0.09425 ꜩ', '1,040,000', '60,000']);
     expect(within(dialog).getAllByRole('row')).toHaveLength(3);
-    const [call] = mock.callsTo(`POST /v1/contract/sandboxnet/${KT}/entrypoints/trace`) as [Call];
-    expect(call.body).toEqual({ name: 'increment', data: { increment: 5 } });
+    const [call] = mock.callsTo(`POST /v1/contract/sandboxnet/${KT}/entrypoints/run_operation`) as [Call];
+    expect(call.body).toEqual({
+      name: 'increment',
+      data: { increment: '5' },
+      source: 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx',
+    });
   });
 
   it('says the contract was not called yet when the latest-call model is missing', async () => {

@@ -1,10 +1,11 @@
-import { forwardRef, type ForwardedRef } from 'react';
+import { forwardRef, useMemo, type ForwardedRef } from 'react';
 import Form from '@rjsf/mui';
 import type { FormValidation, RJSFValidationError, UiSchema } from '@rjsf/utils';
 import validator from '@rjsf/validator-ajv8';
 import type { JsonSchema } from '@michelscope/michelson';
 import { validateFormData } from './form-validation';
 import { TextWidget, type SchemaFormContext } from './ContractFillWidget';
+import { rjsfForm } from './form-schema';
 
 export type FormData = Record<string, unknown>;
 
@@ -19,11 +20,14 @@ interface Props {
 
 const widgets = { TextWidget };
 
-const uiSchema: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
+const submit: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
 
-/** Length and pattern errors of address-like fields are given by the spec's own texts (customValidate). */
-const transformErrors = (errors: RJSFValidationError[]) =>
-  errors.filter((e) => e.name !== 'minLength' && e.name !== 'maxLength' && e.name !== 'pattern');
+/**
+ * Every field error is one of the spec's texts (customValidate): the schema validator's own messages ('must be
+ * integer', 'must NOT have fewer than 36 characters', …) never reach the user.
+ */
+const transformErrors = (_errors: RJSFValidationError[]) => [];
+const ignoreErrors = () => undefined;
 
 function customValidate(schema: JsonSchema) {
   return (data: FormData | undefined, errors: FormValidation<FormData>) => {
@@ -53,11 +57,12 @@ export const SchemaForm = forwardRef(function SchemaForm(
   { schema, formData, onChange, disabled, network }: Props,
   ref: ForwardedRef<SchemaFormHandle>,
 ) {
+  const form = useMemo(() => rjsfForm(schema), [schema]);
   return (
     <Form
       ref={ref as never}
-      schema={schema as never}
-      uiSchema={uiSchema}
+      schema={form.schema as never}
+      uiSchema={{ ...form.uiSchema, ...submit }}
       formData={formData}
       validator={validator}
       widgets={widgets}
@@ -65,6 +70,8 @@ export const SchemaForm = forwardRef(function SchemaForm(
       customValidate={customValidate(schema)}
       transformErrors={transformErrors}
       showErrorList={false}
+      // the errors show under their fields; without a handler RJSF also logs them to the console
+      onError={ignoreErrors}
       noHtml5Validate
       disabled={disabled ?? false}
       onChange={(e) => onChange((e.formData ?? {}) as FormData)}

@@ -91,6 +91,6 @@ describe('burn cap and amounts', () => {
         { consumed_gas: 2000, burned: 5 },
         { consumed_gas: 500, burned: 10 },
       ]),
-    ).toEqual({ gas: 2.5, burned: 15 });
+    ).toEqual({ gas: 2.5, burned: 15, storage: 0 });
   });
 });

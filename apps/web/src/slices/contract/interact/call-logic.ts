@@ -80,10 +80,20 @@ export function commandLine(c: CommandLineInput): string {
   return parts.join(' ');
 }
 
-/** Simulation totals: gas and burned summed over the main and internal operations (gas in milligas). */
-export function simulationTotals(ops: { consumed_gas: number; burned: number }[]) {
+/**
+ * Simulation totals (spec §9): gas and burned summed over the main and internal operations (gas in milligas,
+ * shown in gas units), and the paid storage bytes.
+ */
+export function simulationTotals(
+  ops: { consumed_gas: number; burned: number; paid_storage_size_diff?: number }[],
+) {
   return {
     gas: ops.reduce((a, o) => a + o.consumed_gas, 0) / 1000,
     burned: ops.reduce((a, o) => a + o.burned, 0),
+    storage: ops.reduce((a, o) => a + (o.paid_storage_size_diff ?? 0), 0),
   };
 }
+
+/** `part` as a percentage of `limit`, to 2 decimals (null without a limit). */
+export const percentOf = (part: number, limit: number): number | null =>
+  limit > 0 ? Math.round((part / limit) * 10_000) / 100 : null;

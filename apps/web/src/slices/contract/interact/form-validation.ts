@@ -2,7 +2,13 @@
  * The spec's field rules (workspace spec §5) over a form generated from a JSON schema: walks the schema and
  * the data together and returns one message per invalid leaf, with its path in the data.
  */
-import { checkAddress, checkBytes, checkContract, checkNat, type JsonSchema } from '@michelscope/michelson';
+import {
+  checkAddress,
+  checkContract,
+  checkNat,
+  FORM_MESSAGES,
+  type JsonSchema,
+} from '@michelscope/michelson';
 import { isObject } from '../../../api/parse';
 
 export interface FieldError {
@@ -18,10 +24,24 @@ type Schema = JsonSchema & {
   const?: unknown;
 };
 
+/** An int: the nat rules with an optional sign ('Int field is required', 'Only digits are allowed'). */
+function checkInt(value: string) {
+  const s = value.trim();
+  if (s === '') throw new Error('Int field is required');
+  if (!/^-?\d+$/.test(s)) throw new Error(FORM_MESSAGES.natDigits);
+}
+
+/** Bytes as the form takes them: lower-case hex digits only (no '0x', no 'AB'), an even count. */
+function checkBytesField(value: string) {
+  if (!/^[0-9a-f]*$/.test(value)) throw new Error(FORM_MESSAGES.bytesChars);
+  if (value.length % 2 !== 0) throw new Error(FORM_MESSAGES.bytesEven);
+}
+
 const CHECKS: Record<string, (value: string) => unknown> = {
+  int: checkInt,
   nat: checkNat,
   mutez: checkNat,
-  bytes: checkBytes,
+  bytes: checkBytesField,
   address: checkAddress,
   contract: (v) => checkContract(v, '', true),
 };

@@ -118,7 +118,7 @@ describe('views tab', { timeout: 90_000 }, () => {
       }),
     );
     renderApp(`/sandboxnet/${KT}/views/get_note`);
-    fireEvent.change(await screen.findByLabelText('@string_1'), { target: { value: 'zz' } });
+    fireEvent.change(await screen.findByLabelText('string'), { target: { value: 'zz' } });
     fireEvent.click(screen.getByRole('button', { name: 'Execute' }));
     const dialog = await screen.findByRole('dialog', { name: 'Bad Request — 400' });
     expect(within(dialog).getByText('script failed: NotFound')).toBeTruthy();

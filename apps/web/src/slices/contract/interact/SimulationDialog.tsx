@@ -1,0 +1,149 @@
+import Box from '@mui/material/Box';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import type { Micheline } from '@michelscope/michelson';
+import type { Operation } from '../../../api/opg-types';
+import { formatTez } from '../../../shared/format/format';
+import { MiguelTree } from '../../../shared/micheline/MiguelTree';
+import { OperationErrors } from '../../operation/OperationErrors';
+import { FramedDialog } from './InteractDialogs';
+import { percentOf, simulationTotals } from './call-logic';
+
+const int = (n: number) => n.toLocaleString('en-US');
+const pct = (part: number, limit: number) => {
+  const p = percentOf(part, limit);
+  return p === null ? '' : ` (${p}%)`;
+};
+
+/**
+ * Simulation result (width 1200): per operation its status, consumed gas (% of the gas limit), paid storage
+ * (% of the storage limit) and burn; the totals over the main and internal operations; the limits it ran
+ * with; errors (formatted, with 'Show failed code'); emitted events; the storage diff with big-map changes.
+ */
+export function SimulationDialog(props: {
+  open: boolean;
+  onClose: () => void;
+  ops: Operation[];
+  network: string;
+  /** the called script, to show where a rejected call failed */
+  code?: Micheline | undefined;
+}) {
+  const { ops } = props;
+  const main = ops[0];
+  const totals = simulationTotals(ops);
+  const gasLimit = main?.gas_limit ?? 0;
+  const storageLimit = main?.storage_limit ?? 0;
+  const events = ops.filter((o) => o.kind === 'event');
+  return (
+    <FramedDialog
+      open={props.open}
+      onClose={props.onClose}
+      titleId="simulation-title"
+      title="Simulation result"
+      width={1200}
+    >
+      <Stack
+        component="dl"
+        direction="row"
+        aria-label="Simulation totals"
+        sx={{ gap: 3, flexWrap: 'wrap', m: 0, mb: 1 }}
+      >
+        {(
+          [
+            ['Consumed gas', `${int(totals.gas)}${pct(totals.gas, gasLimit)}`],
+            ['Storage size diff', `${int(totals.storage)} bytes${pct(totals.storage, storageLimit)}`],
+            ['Burned', formatTez(totals.burned)],
+            ['Gas limit', gasLimit ? int(gasLimit) : '—'],
+            ['Storage limit', storageLimit ? int(storageLimit) : '—'],
+          ] as const
+        ).map(([k, v]) => (
+          <Box key={k}>
+            <Typography component="dt" variant="caption" color="text.secondary">
+              {k}
+            </Typography>
+            <Typography component="dd" variant="body2" sx={{ m: 0 }}>
+              {v}
+            </Typography>
+          </Box>
+        ))}
+      </Stack>
+      <Table size="small" aria-label="Simulated operations">
+        <TableHead>
+          <TableRow>
+            <TableCell>Kind</TableCell>
+            <TableCell>Status</TableCell>
+            <TableCell>Destination</TableCell>
+            <TableCell>Entrypoint</TableCell>
+            <TableCell align="right">Consumed gas</TableCell>
+            <TableCell align="right">Storage size diff</TableCell>
+            <TableCell align="right">Burned</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {ops.map((op, i) => (
+            <TableRow key={i}>
+              <TableCell>{op.internal ? `internal ${op.kind}` : op.kind}</TableCell>
+              <TableCell>{op.status}</TableCell>
+              <TableCell sx={{ fontFamily: 'monospace' }}>{op.destination ?? ''}</TableCell>
+              <TableCell>{op.kind === 'event' ? (op.tag ?? '') : (op.entrypoint ?? '')}</TableCell>
+              <TableCell align="right">
+                {int(op.consumed_gas / 1000)}
+                {pct(op.consumed_gas / 1000, gasLimit)}
+              </TableCell>
+              <TableCell align="right">
+                {int(op.paid_storage_size_diff)}
+                {pct(op.paid_storage_size_diff, storageLimit)}
+              </TableCell>
+              <TableCell align="right">{formatTez(op.burned)}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      {ops.map((op, i) =>
+        op.errors.length > 0 ? (
+          <OperationErrors key={i} op={op} code={i === 0 ? props.code : undefined} />
+        ) : null,
+      )}
+      {events.length > 0 ? (
+        <Box component="section" aria-label="Events" sx={{ mt: 2 }}>
+          <Typography variant="overline" component="h3">
+            Events
+          </Typography>
+          {events.map((e, i) => (
+            <Box key={i} sx={{ mb: 1 }}>
+              <Typography variant="body2" sx={{ fontFamily: 'monospace' }}>
+                {e.tag ?? 'event'} · {e.source ?? ''}
+              </Typography>
+              {e.payload.length > 0 ? (
+                <MiguelTree
+                  roots={e.payload}
+                  label={`Event ${e.tag ?? ''} payload`}
+                  network={props.network}
+                />
+              ) : null}
+            </Box>
+          ))}
+        </Box>
+      ) : null}
+      {main?.storage_diff ? (
+        <Box component="section" aria-label="Storage diff" sx={{ mt: 2 }}>
+          <Typography variant="overline" component="h3">
+            Storage diff
+          </Typography>
+          <MiguelTree
+            roots={[main.storage_diff]}
+            label="Storage diff"
+            network={props.network}
+            diffMode
+            open="changed"
+          />
+        </Box>
+      ) : null}
+    </FramedDialog>
+  );
+}

@@ -1,0 +1,83 @@
+/**
+ * The seeded sandbox as the workspace e2e tests find it through the API (contracts by tag or entrypoint),
+ * the sandbox wallet's connect dialog, and a guard that fails a test on any page error of the app.
+ */
+import type { Page } from 'playwright-core';
+
+export async function json(url: string): Promise<unknown> {
+  const res = await fetch(url);
+  if (res.status !== 200) return undefined;
+  return res.json();
+}
+
+/** A seeded contract with an `increment` entrypoint (the sandbox's counter). */
+export async function counterContract(url: string): Promise<string> {
+  const rows = (await json(`${url}/v1/stats/sandboxnet/recently_called_contracts?size=10`)) as {
+    address: string;
+  }[];
+  for (const { address } of rows ?? []) {
+    const eps = (await json(`${url}/v1/contract/sandboxnet/${address}/entrypoints`)) as
+      { name: string }[] | undefined;
+    if (eps?.some((e) => e.name === 'increment')) return address;
+  }
+  throw new Error('no seeded contract with an increment entrypoint');
+}
+
+/** Seeded contracts found through the API: every recently called contract with its tags and entrypoints. */
+export async function seededContracts(
+  url: string,
+): Promise<{ address: string; tags: string[]; entrypoints: string[] }[]> {
+  const out: { address: string; tags: string[]; entrypoints: string[] }[] = [];
+  for (let offset = 0; offset < 100; offset += 10) {
+    const rows = (await json(
+      `${url}/v1/stats/sandboxnet/recently_called_contracts?size=10&offset=${offset}`,
+    )) as { address: string }[] | undefined;
+    if (!rows?.length) break;
+    for (const { address } of rows) {
+      const c = (await json(`${url}/v1/contract/sandboxnet/${address}`)) as
+        { tags?: string[]; entrypoints?: string[] } | undefined;
+      out.push({ address, tags: c?.tags ?? [], entrypoints: c?.entrypoints ?? [] });
+    }
+  }
+  return out;
+}
+
+/** The seed's FA1.2 and FA2 tokens and the swap contract that pulls FA1.2 tokens (storage: fa12, fa2). */
+export async function tokensAndSwap(url: string) {
+  const all = await seededContracts(url);
+  const fa12 = all.find((c) => c.tags.includes('fa1-2'))?.address;
+  const fa2 = all.find((c) => c.tags.includes('fa2'))?.address;
+  if (!fa12 || !fa2) throw new Error('no seeded FA1.2 / FA2 token');
+  for (const { address, tags } of all) {
+    if (!tags.includes('view_nat')) continue;
+    // The swap's storage is the pair of the two token addresses.
+    const storage = JSON.stringify(await json(`${url}/v1/contract/sandboxnet/${address}/storage`));
+    if (storage.includes(fa12) && storage.includes(fa2)) return { fa12, fa2, swap: address };
+  }
+  throw new Error('no seeded swap contract');
+}
+
+export async function connectSandboxWallet(page: Page, account = 'bootstrap2') {
+  const dialog = page.getByRole('dialog', { name: 'Connect a wallet' });
+  // Either the wallet dialog opens, or the page says why it cannot go on.
+  const failure = page.locator('.MuiAlert-standardError, .MuiAlert-colorError');
+  await dialog.or(failure).first().waitFor({ timeout: 60_000 });
+  if (!(await dialog.isVisible())) throw new Error(`no wallet dialog: ${await failure.first().innerText()}`);
+  await dialog.getByRole('radio', { name: new RegExp(`${account} `) }).check();
+  await dialog.getByRole('button', { name: 'Connect' }).click();
+}
+
+/** Collects uncaught page errors and console errors of the app; `check()` fails the test when there was one. */
+export function watchErrors(page: Page) {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console error: ${m.text()}`);
+  });
+  return {
+    errors,
+    check() {
+      if (errors.length > 0) throw new Error(errors.join('\n'));
+    },
+  };
+}
