@@ -100,9 +100,7 @@ describe('interact tab', { timeout: 90_000 }, () => {
     expect(await screen.findByRole('heading', { name: 'decrement', level: 2 })).toBeTruthy();
     expect(router.state.location.pathname).toBe(`/sandboxnet/${KT}/interact/decrement`);
     fireEvent.click(within(list).getByRole('link', { name: 'note' }));
-    expect(
-      await screen.findByRole('heading', { name: 'note', level: 2 }, { timeout: 10_000 }),
-    ).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'note', level: 2 }, { timeout: 10_000 })).toBeTruthy();
     expect(router.state.location.pathname).toBe(`/sandboxnet/${KT}/interact/note`);
     expect(screen.getByRole('region', { name: 'Parameter type' }).textContent).toContain('nat');
   });
