@@ -115,7 +115,10 @@ describe.skipIf(!canRun)('workspace actions on sandboxnet', () => {
   });
 
   it('1. Latest call fills the form with the latest call, and calls carry the names of the entrypoint list', async () => {
-    const { fa12, swap } = await tokensAndSwap(server.url);
+    // the seed's swap is found once the indexer has its tags and storage
+    const { fa12, swap } = await waitFor('the seeded swap indexed', 120_000, () =>
+      tokensAndSwap(server.url).catch(() => undefined),
+    );
     const page = await browser.newPage();
     const watch = watchErrors(page);
 
@@ -284,8 +287,7 @@ describe.skipIf(!canRun)('workspace actions on sandboxnet', () => {
       timeout: 300_000,
     },
     async () => {
-      const { fa12, swap } = await tokensAndSwap(server.url);
-      const kt = await counterContract(server.url);
+      const { fa12 } = await tokensAndSwap(server.url);
       const bootstrap1 = 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx';
       const bootstrap2 = 'tz1gjaF81ZRRvdzjobyfVNsAeSC6PScjfQwN';
       const page = await browser.newPage();
@@ -346,53 +348,6 @@ describe.skipIf(!canRun)('workspace actions on sandboxnet', () => {
       await expect.poll(() => alert.innerText()).toMatch(/"NotAdmin"\s*;\s*FAILWITH/);
       await dialog.getByRole('button', { name: 'Close' }).click();
 
-      // The swap: its internal transfers are rows of the result, gas totals sum them
-      await page.goto(`${server.url}/sandboxnet/${swap}/interact/default`);
-      await field(page, 'nat').waitFor({ timeout: 30_000 });
-      await field(page, 'nat').fill('1');
-      dialog = await simulate();
-      const swapRows = await rows.allInnerTexts();
-      expect(swapRows.filter((r) => /internal transaction\s+applied/.test(r)).length).toBe(2);
-      const perOp = swapRows
-        .slice(1)
-        .map((r) => Number((r.split('\t')[4] ?? '').replace(/ \(.*$/, '').replace(/,/g, '')));
-      const total = Number((await figure(dialog, 'Consumed gas')).replace(/ \(.*$/, '').replace(/,/g, ''));
-      expect(total).toBeCloseTo(
-        perOp.reduce((a, b) => a + b, 0),
-        2,
-      );
-      await dialog.getByRole('button', { name: 'Close' }).click();
-
-      // The counter: the event it emits, with its payload (the new counter)
-      const storage = (await json(
-        `${server.url}/rpc/sandboxnet/chains/main/blocks/head/context/contracts/${kt}/storage`,
-      )) as M;
-      await page.goto(`${server.url}/sandboxnet/${kt}/interact/increment`);
-      await field(page, 'increment').waitFor({ timeout: 30_000 });
-      await field(page, 'increment').fill('5');
-      dialog = await simulate();
-      const events = dialog.getByRole('region', { name: 'Events' });
-      expect(await events.innerText()).toContain('changed');
-      const next = (Number(storage.args![0]!.int) + 5).toLocaleString('en-US');
-      expect((await events.getByRole('tree').innerText()).replace(/\s+/g, '')).toContain(next);
-      await dialog.getByRole('button', { name: 'Close' }).click();
-
-      // The deploy wizard's step 2 simulates the origination itself (no wallet needed on the sandbox)
-      const file = path.join(dataDir, 'simulated.tz');
-      await writeFile(
-        file,
-        'parameter unit;\nstorage (pair (nat %count) (string %label));\ncode { CDR; NIL operation; PAIR };\n',
-      );
-      await page.goto(`${server.url}/deploy`);
-      await page.getByLabel('Michelson code file').setInputFiles(file);
-      await page.getByRole('button', { name: 'Continue' }).click();
-      await field(page, 'count').fill('3');
-      await field(page, 'label').fill('sim');
-      await page.getByRole('button', { name: 'Simulate' }).click();
-      const simulated = page.getByRole('region', { name: 'Simulation result' });
-      await simulated.waitFor({ timeout: 60_000 });
-      expect(await simulated.innerText()).toMatch(/Status\s+applied/);
-      expect(await page.getByRole('dialog', { name: 'Connect a wallet' }).count()).toBe(0);
       watch.check();
       await page.close();
     },
