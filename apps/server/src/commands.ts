@@ -1,9 +1,10 @@
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { apiPlugin, frameworkErrors, type ApiNetwork } from '@michelscope/api';
 import { migrateToLatest, openDatabase, redact, type DbHandle } from '@michelscope/db';
 import { startIndexer, startMetadataResolver } from '@michelscope/indexer';
-import { Sandbox, sandboxRpcPlugin, startStandaloneSandbox } from '@michelscope/sandbox';
+import { SandboxWorker, sandboxWorkerRpcPlugin, startStandaloneSandbox } from '@michelscope/sandbox';
 import { lockDataDir } from './data-dir-lock';
 import { ConfigError, StartupError, type AppConfig, type NetworkConfig } from './config';
 import { assertPortFree, listenOn } from './port-check';
@@ -29,7 +30,11 @@ async function openDb(config: AppConfig): Promise<DbHandle> {
   return handle;
 }
 
-/** The node RPC the server-side parts use for a network (the embedded chain is reached over loopback). */
+/**
+ * The node RPC the server-side parts use for a network. The embedded chain is reached over loopback at
+ * `port`: in `start`, an internal listener's (see `internalSandboxRpc`), so that the indexer and the API's
+ * own node calls are not counted by the public `/rpc` rate limit.
+ */
 function internalRpcUrl(network: NetworkConfig, config: AppConfig, port: number): string {
   return network.rpcUrl === 'embedded' ? `http://127.0.0.1:${port}/rpc/${network.name}` : network.rpcUrl;
 }
@@ -44,10 +49,18 @@ function apiNetworks(config: AppConfig, port: number): ApiNetwork[] {
   }));
 }
 
+/** The embedded chain's RPC for in-process callers only: 127.0.0.1 on a free port, no rate limit. */
+async function internalSandboxRpc(plugin: FastifyPluginAsync): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024, forceCloseConnections: true });
+  await app.register(plugin, { prefix: '/rpc/sandboxnet' });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return app;
+}
+
 async function buildRoot(
   config: AppConfig,
   handle: DbHandle,
-  sandbox: Sandbox | undefined,
+  sandboxRpc?: { plugin: FastifyPluginAsync; port: number },
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
@@ -58,7 +71,7 @@ async function buildRoot(
   await registerSecurityHeaders(app, config);
   await app.register(apiPlugin, {
     db: handle.db,
-    networks: apiNetworks(config, config.port),
+    networks: apiNetworks(config, sandboxRpc?.port ?? config.port),
     sentryDsn: config.sentryDsn,
     gaEnabled: config.gaEnabled,
     sandboxMode: config.sandboxMode,
@@ -66,7 +79,7 @@ async function buildRoot(
     ipfsGateway: config.ipfsGateway,
     rateLimit: config.rateLimit,
     cors: config.cors,
-    ...(sandbox ? { embeddedNode: { network: 'sandboxnet', plugin: sandboxRpcPlugin(sandbox) } } : {}),
+    ...(sandboxRpc ? { embeddedNode: { network: 'sandboxnet', plugin: sandboxRpc.plugin } } : {}),
   });
   await registerWeb(app, {
     bootConfig: async () => {
@@ -102,15 +115,20 @@ export async function runStart(config: AppConfig): Promise<void> {
   const unlock = lockDataDir(config.dataDir);
   const handle = await openDb(config);
   const hasSandbox = config.networks.some((n) => n.rpcUrl === 'embedded');
+  // The chain runs in its own worker thread: its script runs and block application never hold the event
+  // loop that serves the API, the web app and the indexers.
   const sandbox = hasSandbox
-    ? await Sandbox.open({
+    ? await SandboxWorker.open({
         dataDir: config.dataDir,
         blockTimeMs: config.sandbox.blockTimeMs,
         seed: config.sandbox.seed,
         log,
       })
     : undefined;
-  const app = await buildRoot(config, handle, sandbox);
+  const sandboxRpc = sandbox && sandboxWorkerRpcPlugin(sandbox);
+  const internal = sandboxRpc && (await internalSandboxRpc(sandboxRpc));
+  const rpcPort = internal ? (internal.server.address() as AddressInfo).port : config.port;
+  const app = await buildRoot(config, handle, sandboxRpc && { plugin: sandboxRpc, port: rpcPort });
   await listenOn(app, config.port, config.host);
   sandbox?.start();
   if (sandbox)
@@ -119,7 +137,7 @@ export async function runStart(config: AppConfig): Promise<void> {
     startIndexer({
       db: handle.db,
       network: n.name,
-      rpcUrl: internalRpcUrl(n, config, config.port),
+      rpcUrl: internalRpcUrl(n, config, rpcPort),
       startLevel: n.startLevel,
       log,
     }),
@@ -128,7 +146,7 @@ export async function runStart(config: AppConfig): Promise<void> {
     startMetadataResolver({
       db: handle.db,
       network: n.name,
-      rpcUrl: internalRpcUrl(n, config, config.port),
+      rpcUrl: internalRpcUrl(n, config, rpcPort),
       ipfsGateway: config.ipfsGateway,
       log,
     }),
@@ -139,6 +157,7 @@ export async function runStart(config: AppConfig): Promise<void> {
   onShutdown(async () => {
     await Promise.all([...indexers, ...resolvers].map((i) => i.stop()));
     await app.close();
+    await internal?.close();
     await sandbox?.stop();
     await handle.close();
     unlock();

@@ -29,6 +29,35 @@ describeDb('rate limit and CORS', ({ db }) => {
     expect((await from('10.0.0.2')).statusCode).toBe(200);
   });
 
+  it('counts a locally served /rpc/{network} (the embedded sandbox) in the same limit, with CORS', async () => {
+    const app = track(
+      await makeApi(db(), {
+        rateLimit: { max: 2, timeWindowMs: 60_000 },
+        embeddedNode: {
+          network: 'sandboxnet',
+          plugin: async (rpc) => {
+            rpc.get('/chains/main/chain_id', () => 'NetXlocal');
+          },
+        },
+      }),
+    );
+    const from = (url: string) => app.inject({ url, remoteAddress: '10.0.0.9' });
+    const local = await from('/rpc/sandboxnet/chains/main/chain_id');
+    expect(local.statusCode).toBe(200);
+    expect(local.body).toBe('NetXlocal');
+    expect(local.headers['x-ratelimit-remaining']).toBe('1');
+    expect((await from('/v1/config')).statusCode).toBe(200);
+    const over = await from('/rpc/sandboxnet/chains/main/chain_id');
+    expect(over.statusCode).toBe(429);
+    expect(over.json()).toEqual({ message: expect.stringMatching(/^rate limit exceeded/) });
+    const pre = await app.inject({
+      method: 'OPTIONS',
+      url: '/rpc/sandboxnet/chains/main/chain_id',
+      headers: { origin: 'https://a.example', 'access-control-request-method': 'POST' },
+    });
+    expect(pre.headers['access-control-allow-origin']).toBe('*');
+  });
+
   it('is on by default and off with rateLimit: false', async () => {
     expect(DEFAULT_RATE_LIMIT.max).toBeGreaterThanOrEqual(600);
     const limited = track(Fastify());

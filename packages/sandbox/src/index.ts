@@ -5,3 +5,5 @@ export { sandboxRpcPlugin } from './rpc-plugin';
 export { startStandaloneSandbox } from './standalone';
 export { CHAIN_ID, PROTOCOL } from './protocol';
 export { injectAs } from './inject-as';
+export { SandboxWorker, SandboxUnavailableError, type SandboxWorkerOptions } from './chain-host';
+export { sandboxWorkerRpcPlugin } from './chain-host-plugin';

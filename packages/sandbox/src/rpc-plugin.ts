@@ -11,6 +11,7 @@ import { registerHelperRoutes } from './rpc-helpers';
 import { registerScriptRoutes } from './rpc-scripts';
 import { registerSmartRollupRoutes } from './smart-rollups';
 import type { Sandbox } from './sandbox';
+import type { StoredBlock } from './chain-store';
 
 type Params = Record<string, string>;
 
@@ -138,22 +139,11 @@ export function sandboxRpcPlugin(sandbox: Sandbox): FastifyPluginAsync {
     // Chunked stream of new heads ({hash, level, proto, predecessor, ...shell header}), one JSON per chunk.
     app.get<{ Params: Params }>('/monitor/heads/:chain', (req, reply) => {
       checkChain(req.params.chain ?? '');
-      const render = (b: ReturnType<typeof blockOf>) => {
-        const {
-          payload_hash: _p,
-          payload_round: _r,
-          proof_of_work_nonce: _n,
-          liquidity_baking_toggle_vote: _v,
-          signature: _s,
-          ...shell
-        } = b.header;
-        return JSON.stringify({ hash: b.hash, ...shell, protocol_data: '' }) + '\n';
-      };
       reply.hijack();
       reply.raw.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
-      reply.raw.write(render(sandbox.head));
+      reply.raw.write(headChunk(sandbox.head));
       const off = sandbox.onHead((b) => {
-        if (!reply.raw.writableEnded && !reply.raw.destroyed) reply.raw.write(render(b));
+        if (!reply.raw.writableEnded && !reply.raw.destroyed) reply.raw.write(headChunk(b));
       });
       const stream = { end: () => reply.raw.end() };
       monitors.add(stream);
@@ -169,6 +159,19 @@ export function sandboxRpcPlugin(sandbox: Sandbox): FastifyPluginAsync {
     registerHelperRoutes(app, sandbox);
     registerScriptRoutes(app, sandbox);
   };
+}
+
+/** One chunk of `/monitor/heads/:chain`: the block's hash and shell header, as one JSON line. */
+export function headChunk(b: StoredBlock): string {
+  const {
+    payload_hash: _p,
+    payload_round: _r,
+    proof_of_work_nonce: _n,
+    liquidity_baking_toggle_vote: _v,
+    signature: _s,
+    ...shell
+  } = b.header;
+  return JSON.stringify({ hash: b.hash, ...shell, protocol_data: '' }) + '\n';
 }
 
 function passOf<T>(operations: T[][], pass: string | undefined): T[] {

@@ -1,0 +1,154 @@
+// The sandbox chain in a worker thread behind the main thread's Fastify: the same RPC answers, heads
+// streamed, the main event loop free while a script runs, a bounded queue and a time limit that
+// recreates a stuck worker.
+import http from 'node:http';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SandboxWorker, sandboxWorkerRpcPlugin, type SandboxWorkerOptions } from '../src/index';
+import { tempDir } from './helpers';
+
+let host: SandboxWorker | undefined;
+let app: FastifyInstance | undefined;
+afterEach(async () => {
+  await app?.close();
+  await host?.stop();
+  app = host = undefined;
+});
+
+async function serve(opts: Partial<SandboxWorkerOptions> = {}): Promise<string> {
+  host = await SandboxWorker.open({ dataDir: await tempDir(), blockTimeMs: 60_000, ...opts });
+  app = Fastify({ forceCloseConnections: true });
+  await app.register(sandboxWorkerRpcPlugin(host), { prefix: '/rpc/sandboxnet' });
+  return `${await app.listen({ port: 0, host: '127.0.0.1' })}/rpc/sandboxnet`;
+}
+
+/** An endless loop: with `unlimited_gas`, only the wall-clock limit stops it. */
+const LOOP_CODE = [
+  { prim: 'parameter', args: [{ prim: 'unit' }] },
+  { prim: 'storage', args: [{ prim: 'unit' }] },
+  {
+    prim: 'code',
+    args: [
+      [{ prim: 'DROP' }, { prim: 'UNIT' }, { prim: 'NIL', args: [{ prim: 'operation' }] }, { prim: 'PAIR' }],
+    ],
+  },
+];
+const runCode = (gas?: string) => ({
+  script: [
+    { prim: 'parameter', args: [{ prim: 'unit' }] },
+    { prim: 'storage', args: [{ prim: 'unit' }] },
+    {
+      prim: 'code',
+      args: [
+        [
+          { prim: 'DROP' },
+          { prim: 'PUSH', args: [{ prim: 'bool' }, { prim: 'True' }] },
+          { prim: 'LOOP', args: [[{ prim: 'PUSH', args: [{ prim: 'bool' }, { prim: 'True' }] }]] },
+          { prim: 'UNIT' },
+          { prim: 'NIL', args: [{ prim: 'operation' }] },
+          { prim: 'PAIR' },
+        ],
+      ],
+    },
+  ],
+  storage: { prim: 'Unit' },
+  input: { prim: 'Unit' },
+  amount: '0',
+  ...(gas ? { gas } : {}),
+});
+
+const post = (url: string, body: unknown) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+describe('the sandbox chain in a worker thread', () => {
+  it('answers the RPC as the in-process plugin does: blocks, errors, script runs', async () => {
+    const rpc = await serve();
+    const head = (await (await fetch(`${rpc}/chains/main/blocks/head/header`)).json()) as { level: number };
+    expect(head.level).toBe(host!.headLevel);
+    const bad = await fetch(`${rpc}/chains/main/blocks/nope/header`);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as Array<{ id: string }>)[0]!.id).toBe('rpc.argument_parsing');
+    const malformed = await fetch(`${rpc}/chains/main/blocks/head/helpers/scripts/run_code`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"script": [',
+    });
+    expect(malformed.status).toBe(400);
+    const res = await post(`${rpc}/chains/main/blocks/head/helpers/scripts/run_code`, {
+      script: LOOP_CODE,
+      storage: { prim: 'Unit' },
+      input: { prim: 'Unit' },
+      amount: '0',
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ storage: { prim: 'Unit' }, operations: [] });
+  });
+
+  it('streams /monitor/heads from the worker', async () => {
+    const rpc = await serve({ blockTimeMs: 200 });
+    host!.start();
+    const heads: Array<{ level: number; predecessor: string; hash: string }> = [];
+    await new Promise<void>((resolve, reject) => {
+      const req = http.get(`${rpc}/monitor/heads/main`, (res) => {
+        let buf = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buf += chunk;
+          let nl: number;
+          while ((nl = buf.indexOf('\n')) >= 0) {
+            heads.push(JSON.parse(buf.slice(0, nl)));
+            buf = buf.slice(nl + 1);
+          }
+          if (heads.length >= 3) {
+            req.destroy();
+            resolve();
+          }
+        });
+      });
+      req.on('error', reject);
+      setTimeout(() => reject(new Error('no heads streamed')), 10_000);
+    });
+    expect(heads[1]!.level).toBe(heads[0]!.level + 1);
+    expect(heads[2]!.predecessor).toBe(heads[1]!.hash);
+    const bad = await fetch(`${rpc}/monitor/heads/nope`);
+    expect(bad.status).toBe(400);
+  });
+
+  it('keeps the main event loop free while a script runs, and stops a run past the time limit', async () => {
+    const rpc = await serve({ requestTimeoutMs: 3000 });
+    const started = Date.now();
+    const attack = post(`${rpc}/chains/main/blocks/head/helpers/scripts/run_code`, runCode('1040000'));
+    // Timer ticks of the main thread during the run: none may be late by more than 100 ms.
+    let worst = 0;
+    let last = Date.now();
+    const ticker = setInterval(() => {
+      const now = Date.now();
+      worst = Math.max(worst, now - last - 20);
+      last = now;
+    }, 20);
+    const res = await attack;
+    clearInterval(ticker);
+    expect(worst).toBeLessThan(100);
+    if (res.status === 504) {
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
+      expect(((await res.json()) as { message: string }).message).toMatch(/time limit/);
+    } else {
+      // A faster interpreter spends the whole gas within the limit: the node's gas exhaustion error.
+      expect(res.status).toBe(500);
+      expect(JSON.stringify(await res.json())).toMatch(/gas_exhausted/);
+    }
+    // The (possibly recreated) worker answers again.
+    const head = await fetch(`${rpc}/chains/main/blocks/head/hash`);
+    expect(head.status).toBe(200);
+  });
+
+  it('refuses requests beyond the queue bound with 503 {"message"}', async () => {
+    const rpc = await serve({ requestTimeoutMs: 2000, maxPending: 1 });
+    const slow = post(`${rpc}/chains/main/blocks/head/helpers/scripts/run_code`, runCode('1040000'));
+    await new Promise((r) => setTimeout(r, 100));
+    const refused = await fetch(`${rpc}/chains/main/blocks/head/hash`);
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/busy/);
+    await slow;
+  });
+});
