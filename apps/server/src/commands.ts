@@ -122,6 +122,7 @@ export async function runStart(config: AppConfig): Promise<void> {
         dataDir: config.dataDir,
         blockTimeMs: config.sandbox.blockTimeMs,
         seed: config.sandbox.seed,
+        timeLimitMs: config.sandbox.timeLimitMs,
         log,
       })
     : undefined;
@@ -225,6 +226,7 @@ export async function runSandbox(config: AppConfig, port: number): Promise<void>
     dataDir: config.dataDir,
     blockTimeMs: config.sandbox.blockTimeMs,
     seed: config.sandbox.seed,
+    timeLimitMs: config.sandbox.timeLimitMs,
     port,
     host: config.host,
     log,

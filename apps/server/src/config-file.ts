@@ -33,7 +33,11 @@ export const FileConfigSchema = Type.Object(
     sentry_dsn: Type.Optional(Type.String()),
     sandbox: Type.Optional(
       Type.Object(
-        { block_time_ms: Type.Optional(Type.Number()), seed: Type.Optional(Type.Boolean()) },
+        {
+          block_time_ms: Type.Optional(Type.Number()),
+          seed: Type.Optional(Type.Boolean()),
+          time_limit_ms: Type.Optional(Type.Number()),
+        },
         closed,
       ),
     ),

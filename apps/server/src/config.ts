@@ -30,7 +30,8 @@ export interface AppConfig {
   gaEnabled: boolean;
   sentryDsn: string;
   /** The embedded chain: block time, and whether a new chain gets the demo contracts. */
-  sandbox: { blockTimeMs: number; seed: boolean };
+  /** timeLimitMs: wall-clock limit of one script run on the embedded chain (run_code, views, simulations). */
+  sandbox: { blockTimeMs: number; seed: boolean; timeLimitMs: number };
   /** Per-IP request limit of the APIs, or false (behind a proxy that limits already). */
   rateLimit: { max: number; timeWindowMs: number } | false;
   /** IPFS gateway for metadata (ipfs: URIs) and token images. */
@@ -80,6 +81,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const blockTimeMs = file.sandbox?.block_time_ms ?? 2000;
   if (!Number.isInteger(blockTimeMs) || blockTimeMs < 100)
     throw new ConfigError('sandbox.block_time_ms must be an integer ≥ 100');
+  const timeLimitMs = file.sandbox?.time_limit_ms ?? 10_000;
+  if (!Number.isInteger(timeLimitMs) || timeLimitMs < 100 || timeLimitMs > 600_000)
+    throw new ConfigError('sandbox.time_limit_ms must be an integer from 100 to 600000');
 
   const merged = { ...DEFAULT_NETWORKS, ...(file.networks ?? {}) };
   const networks: NetworkConfig[] = [];
@@ -123,7 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     sandboxMode: file.sandbox_mode ?? false,
     gaEnabled: file.ga_enabled ?? false,
     sentryDsn: file.sentry_dsn ?? '',
-    sandbox: { blockTimeMs, seed: file.sandbox?.seed ?? true },
+    sandbox: { blockTimeMs, seed: file.sandbox?.seed ?? true, timeLimitMs },
     rateLimit: parseRateLimit(file.rate_limit),
     cors: file.cors ?? true,
     ipfsGateway: parseGateway(env.IPFS_GATEWAY ?? file.ipfs_gateway ?? 'https://ipfs.io/ipfs'),

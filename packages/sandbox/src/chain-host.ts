@@ -6,9 +6,15 @@
 import { Worker } from 'node:worker_threads';
 import type { ChainWorkerData, FromWorker, RpcRequest, RpcResponse, ToWorker } from './chain-protocol';
 import type { SandboxOptions } from './sandbox';
+import { QUEUE_GRACE_MS } from './script-runner';
 
 export interface SandboxWorkerOptions extends SandboxOptions {
-  /** Wall-clock limit of one RPC request, in ms (default 30,000): past it the chain worker is recreated. */
+  /** Wall-clock limit of one script run, in ms (default 10,000): past it the run is stopped (504). */
+  timeLimitMs?: number;
+  /**
+   * Wall-clock limit of one RPC request, in ms (default 2 × timeLimitMs + 10 s): past it the chain worker itself
+   * is stuck (e.g. in a block application) and is recreated.
+   */
   requestTimeoutMs?: number;
   /** Requests in progress or waiting before new ones are refused with 503 (default 64). */
   maxPending?: number;
@@ -56,7 +62,8 @@ export class SandboxWorker {
 
   private constructor(private readonly opts: SandboxWorkerOptions) {
     this.log = opts.log ?? (() => {});
-    this.timeoutMs = opts.requestTimeoutMs ?? 30_000;
+    // Past a script run's longest wait and run (script-runner.ts), with a margin.
+    this.timeoutMs = opts.requestTimeoutMs ?? 2 * (opts.timeLimitMs ?? 10_000) + QUEUE_GRACE_MS + 5000;
     this.maxPending = opts.maxPending ?? 64;
   }
 
@@ -85,8 +92,13 @@ export class SandboxWorker {
   }
 
   private spawn(): Promise<void> {
-    const { log: _log, requestTimeoutMs: _t, maxPending: _m, bodyLimit, ...options } = this.opts;
-    const data: ChainWorkerData = { entry: CHAIN_WORKER, options, bodyLimit: bodyLimit ?? 4 * 1024 * 1024 };
+    const { log: _log, requestTimeoutMs: _t, maxPending: _m, bodyLimit, timeLimitMs, ...options } = this.opts;
+    const data: ChainWorkerData = {
+      entry: CHAIN_WORKER,
+      options,
+      bodyLimit: bodyLimit ?? 4 * 1024 * 1024,
+      timeLimitMs: timeLimitMs ?? 10_000,
+    };
     const worker = new Worker(WORKER_BOOT, { workerData: data });
     this.worker = worker;
     return new Promise<void>((resolve, reject) => {

@@ -6,6 +6,8 @@ export interface ChainWorkerData {
   options: Omit<SandboxOptions, 'log'>;
   /** Largest request body the worker's RPC accepts (bytes). */
   bodyLimit: number;
+  /** Wall-clock limit of one script run (ms), in the worker's pool of script workers. */
+  timeLimitMs: number;
 }
 
 export interface RpcRequest {

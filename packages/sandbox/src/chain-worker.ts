@@ -1,6 +1,6 @@
 // The sandbox chain in its own worker thread (started by chain-host.ts): the state, the mempool, baking
-// and every RPC (script runs included) execute here, off the main event loop that serves the API, the
-// web app and the indexers. Requests arrive as messages and go through the same Fastify plugin as a
+// and every RPC execute here, off the main event loop that serves the API, the web app and the indexers;
+// script runs and simulations go further, to this worker's pool of time-limited script workers. Requests arrive as messages and go through the same Fastify plugin as a
 // standalone node (`app.inject`); `/monitor/heads` streams are messages of chunks.
 import { parentPort, workerData } from 'node:worker_threads';
 import Fastify from 'fastify';
@@ -9,6 +9,7 @@ import type { ChainWorkerData, FromWorker, ToWorker } from './chain-protocol';
 import { RpcError } from './operation-types';
 import { headChunk, sandboxRpcPlugin } from './rpc-plugin';
 import { Sandbox } from './sandbox';
+import { ScriptRunner } from './script-runner';
 
 const port = parentPort!;
 const data = workerData as ChainWorkerData;
@@ -17,8 +18,9 @@ const text = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 async function main(): Promise<void> {
   const sandbox = await Sandbox.open({ ...data.options, log: (line) => post({ type: 'log', line }) });
+  const scripts = new ScriptRunner(sandbox, { timeLimitMs: data.timeLimitMs });
   const app = Fastify({ logger: false, bodyLimit: data.bodyLimit });
-  await app.register(sandboxRpcPlugin(sandbox));
+  await app.register(sandboxRpcPlugin(sandbox, { scripts }));
   await app.ready();
   sandbox.onHead((b) => post({ type: 'head', level: b.header.level }));
   const monitors = new Map<number, () => void>();
@@ -92,7 +94,7 @@ async function main(): Promise<void> {
         monitors.clear();
         app
           .close()
-          .then(() => sandbox.stop())
+          .then(() => Promise.all([sandbox.stop(), scripts.close()]))
           .then(
             () => post({ type: 'stopped' }),
             (e: unknown) => {

@@ -10,6 +10,8 @@ import { RpcError } from './operation-types';
 import { CHAIN_ID } from './protocol';
 import { blockOf, checkChain } from './block-id';
 import type { Sandbox } from './sandbox';
+import type { ScriptHost } from './script-host';
+import type { ScriptRunner } from './script-runner';
 
 const forger = new LocalForger();
 type Params = Record<string, string>;
@@ -41,60 +43,69 @@ function send(reply: FastifyReply, value: unknown): FastifyReply {
   return reply.type('application/json').send(JSON.stringify(value));
 }
 
-export function registerHelperRoutes(app: FastifyInstance, sandbox: Sandbox): void {
-  const simulate = async (req: { params: Params; body: unknown }, reply: FastifyReply) => {
-    blockOf(sandbox, req.params);
-    const body = req.body as { operation?: unknown; chain_id?: unknown } | null;
-    if (!body || typeof body !== 'object') throw badBody('expected {operation, chain_id}');
-    if (body.chain_id !== undefined && body.chain_id !== CHAIN_ID)
-      throw badBody(`unknown chain_id ${JSON.stringify(body.chain_id)}`);
-    const hex = await forge(body.operation);
-    const { contents } = await parseUnsigned(hex);
-    const hash = encodeOpHash(hex + '00'.repeat(64));
-    const applied = applyOperation(sandbox.pendingState().fork(), contents, {
-      hash,
-      ...sandbox.nextBlockContext(),
-      origin: 'simulation',
-    });
-    return send(reply, { contents: applied.contents });
-  };
-  app.post<{ Params: Params }>('/chains/:chain/blocks/:block/helpers/scripts/simulate_operation', simulate);
-  app.post<{ Params: Params }>('/chains/:chain/blocks/:block/helpers/scripts/run_operation', simulate);
+type Handler = (host: ScriptHost, p: Params, body: unknown) => Promise<unknown>;
 
-  app.post<{ Params: Params }>(
-    '/chains/:chain/blocks/:block/helpers/forge/operations',
-    async (req, reply) => {
-      blockOf(sandbox, req.params);
-      return send(reply, await forge(req.body));
-    },
-  );
+const simulate: Handler = async (sandbox, params, reqBody) => {
+  blockOf(sandbox, params);
+  const body = reqBody as { operation?: unknown; chain_id?: unknown } | null;
+  if (!body || typeof body !== 'object') throw badBody('expected {operation, chain_id}');
+  if (body.chain_id !== undefined && body.chain_id !== CHAIN_ID)
+    throw badBody(`unknown chain_id ${JSON.stringify(body.chain_id)}`);
+  const hex = await forge(body.operation);
+  const { contents } = await parseUnsigned(hex);
+  const hash = encodeOpHash(hex + '00'.repeat(64));
+  const applied = applyOperation(sandbox.pendingState().fork(), contents, {
+    hash,
+    ...sandbox.nextBlockContext(),
+    origin: 'simulation',
+  });
+  return { contents: applied.contents };
+};
 
-  app.post<{ Params: Params }>(
-    '/chains/:chain/blocks/:block/helpers/preapply/operations',
-    async (req, reply) => {
-      blockOf(sandbox, req.params);
-      if (!Array.isArray(req.body) || req.body.length === 0)
-        throw badBody('expected a list of signed operations');
-      const state = sandbox.pendingState().fork();
-      const out: unknown[] = [];
-      for (const op of req.body as Array<{ signature?: unknown }>) {
-        const hex = await forge(op);
-        let sig: string;
-        try {
-          sig = buf2hex(b58DecodeAndCheckPrefix(String(op.signature), signaturePrefixes, true));
-        } catch {
-          throw badBody('missing or malformed signature');
-        }
-        const decoded = await decodeSigned(hex + sig, state);
-        const applied = applyOperation(state, decoded.contents, {
-          hash: decoded.hash,
-          ...sandbox.nextBlockContext(),
-        });
-        out.push({ contents: applied.contents, signature: decoded.signature });
+/**
+ * The helpers that run operations or encode them (paths under `/chains/:chain/blocks/:block/helpers/`):
+ * they read the head state plus the mempool (`pendingState`) and change nothing.
+ */
+export const helperHandlers: Record<string, Handler> = {
+  'scripts/simulate_operation': simulate,
+  'scripts/run_operation': simulate,
+  'forge/operations': async (sandbox, params, body) => {
+    blockOf(sandbox, params);
+    return forge(body);
+  },
+  'preapply/operations': async (sandbox, params, body) => {
+    blockOf(sandbox, params);
+    if (!Array.isArray(body) || body.length === 0) throw badBody('expected a list of signed operations');
+    const state = sandbox.pendingState().fork();
+    const out: unknown[] = [];
+    for (const op of body as Array<{ signature?: unknown }>) {
+      const hex = await forge(op);
+      let sig: string;
+      try {
+        sig = buf2hex(b58DecodeAndCheckPrefix(String(op.signature), signaturePrefixes, true));
+      } catch {
+        throw badBody('missing or malformed signature');
       }
-      return send(reply, out);
-    },
-  );
+      const decoded = await decodeSigned(hex + sig, state);
+      const applied = applyOperation(state, decoded.contents, {
+        hash: decoded.hash,
+        ...sandbox.nextBlockContext(),
+      });
+      out.push({ contents: applied.contents, signature: decoded.signature });
+    }
+    return out;
+  },
+};
+
+/** Registers the helpers; with a `runner` they run in its script workers (see registerScriptRoutes). */
+export function registerHelperRoutes(app: FastifyInstance, sandbox: Sandbox, runner?: ScriptRunner): void {
+  for (const [path, handler] of Object.entries(helperHandlers)) {
+    app.post<{ Params: Params }>(`/chains/:chain/blocks/:block/helpers/${path}`, async (req, reply) =>
+      runner
+        ? reply.type('application/json').send(await runner.run(path, req.params, req.body))
+        : send(reply, await handler(sandbox, req.params, req.body)),
+    );
+  }
 
   app.get<{ Params: Params }>('/chains/:chain/blocks', async (req, reply) => {
     checkChain(req.params.chain ?? '');

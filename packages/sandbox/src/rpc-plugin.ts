@@ -11,6 +11,7 @@ import { registerHelperRoutes } from './rpc-helpers';
 import { registerScriptRoutes } from './rpc-scripts';
 import { registerSmartRollupRoutes } from './smart-rollups';
 import type { Sandbox } from './sandbox';
+import type { ScriptRunner } from './script-runner';
 import type { StoredBlock } from './chain-store';
 
 type Params = Record<string, string>;
@@ -19,7 +20,14 @@ function send(reply: FastifyReply, value: unknown): FastifyReply {
   return reply.type('application/json').send(JSON.stringify(value));
 }
 
-export function sandboxRpcPlugin(sandbox: Sandbox): FastifyPluginAsync {
+/**
+ * The node RPC of `sandbox`. With `scripts`, script runs and simulations go to that pool of script
+ * workers (time-limited, off this thread); without, they run in this thread.
+ */
+export function sandboxRpcPlugin(
+  sandbox: Sandbox,
+  opts: { scripts?: ScriptRunner } = {},
+): FastifyPluginAsync {
   return async (app: FastifyInstance) => {
     app.setErrorHandler((err, req, reply) => {
       if (err instanceof RpcError) return send(reply.code(err.status), err.errors);
@@ -156,8 +164,8 @@ export function sandboxRpcPlugin(sandbox: Sandbox): FastifyPluginAsync {
       for (const m of monitors) m.end();
     });
 
-    registerHelperRoutes(app, sandbox);
-    registerScriptRoutes(app, sandbox);
+    registerHelperRoutes(app, sandbox, opts.scripts);
+    registerScriptRoutes(app, sandbox, opts.scripts);
   };
 }
 

@@ -21,7 +21,8 @@ import { RpcError } from './operation-types';
 import { typeMap, type TypeMapEntry } from './type-map';
 import { originatedAddress } from './execute';
 import { CHAIN_ID, HARD_GAS_LIMIT_PER_OPERATION, PROTO_ERROR_PREFIX as P } from './protocol';
-import type { Sandbox } from './sandbox';
+import type { ScriptHost } from './script-host';
+import type { ScriptRunner } from './script-runner';
 import type { State } from './state';
 import type { Listings } from './voting';
 
@@ -115,7 +116,11 @@ function gasOf(v: unknown): number {
 }
 
 /** The common "who/when" fields of run_code-like bodies, with the node's defaults. */
-function envFields(b: Record<string, unknown>, sandbox: Sandbox, level: number): Partial<RunContractInput> {
+function envFields(
+  b: Record<string, unknown>,
+  sandbox: ScriptHost,
+  level: number,
+): Partial<RunContractInput> {
   const chainId = chainIdOf(b.chain_id);
   const head = sandbox.block(level)!.header;
   const sender = optAddress(b.source, 'source');
@@ -155,7 +160,7 @@ function runChain(
   };
 }
 
-function runCode(sandbox: Sandbox, p: Params, body: unknown, trace: boolean) {
+function runCode(sandbox: ScriptHost, p: Params, body: unknown, trace: boolean) {
   const level = blockOf(sandbox, p).header.level;
   // A throwaway context, as Octez's: big maps the run creates or copies take the block's next fresh ids.
   const state = sandbox.stateAt(level).fork();
@@ -214,7 +219,7 @@ function contractScript(state: State, address: unknown) {
 }
 
 /** run_view (TZIP-4): calls `entrypoint` with (input, callback) and returns what reaches the callback. */
-function runCallbackView(sandbox: Sandbox, p: Params, body: unknown) {
+function runCallbackView(sandbox: ScriptHost, p: Params, body: unknown) {
   const level = blockOf(sandbox, p).header.level;
   const state = sandbox.stateAt(level);
   const b = objectBody(body, '{contract, entrypoint, input, chain_id}');
@@ -260,17 +265,16 @@ function runCallbackView(sandbox: Sandbox, p: Params, body: unknown) {
   return { data: call.parameters?.value ?? { prim: 'Unit' } };
 }
 
-export function registerScriptRoutes(app: FastifyInstance, sandbox: Sandbox): void {
-  const route = (path: string, handler: (p: Params, body: unknown) => unknown) =>
-    app.post<{ Params: Params }>(`/chains/:chain/blocks/:block/helpers/scripts/${path}`, async (req, reply) =>
-      send(reply, handler(req.params, req.body)),
-    );
+/** A script RPC: what it answers, from the chain (`host`), the path's parameters and the body. */
+export type ScriptHandler = (host: ScriptHost, p: Params, body: unknown) => unknown;
 
-  route('run_code', (p, body) => runCode(sandbox, p, body, false));
-  route('trace_code', (p, body) => runCode(sandbox, p, body, true));
-  route('run_view', (p, body) => runCallbackView(sandbox, p, body));
+/** The RPCs under `/chains/:chain/blocks/:block/helpers/scripts/`, by name. */
+export const scriptHandlers: Record<string, ScriptHandler> = {
+  run_code: (sandbox, p, body) => runCode(sandbox, p, body, false),
+  trace_code: (sandbox, p, body) => runCode(sandbox, p, body, true),
+  run_view: (sandbox, p, body) => runCallbackView(sandbox, p, body),
 
-  route('run_script_view', (p, body) => {
+  run_script_view: (sandbox, p, body) => {
     const level = blockOf(sandbox, p).header.level;
     const state = sandbox.stateAt(level);
     const b = objectBody(body, '{contract, view, input, chain_id}');
@@ -298,9 +302,9 @@ export function registerScriptRoutes(app: FastifyInstance, sandbox: Sandbox): vo
       throw scriptError(run.error);
     }
     return { data: run.data };
-  });
+  },
 
-  route('pack_data', (p, body) => {
+  pack_data: (sandbox, p, body) => {
     const state = sandbox.stateAt(blockOf(sandbox, p).header.level);
     const b = objectBody(body, '{data, type}');
     try {
@@ -315,9 +319,9 @@ export function registerScriptRoutes(app: FastifyInstance, sandbox: Sandbox): vo
         },
       ]);
     }
-  });
+  },
 
-  route('typecheck_code', (p, body) => {
+  typecheck_code: (sandbox, p, body) => {
     const state = sandbox.stateAt(blockOf(sandbox, p).header.level);
     const b = objectBody(body, '{program}');
     let loaded: ReturnType<typeof loadScript>;
@@ -337,9 +341,9 @@ export function registerScriptRoutes(app: FastifyInstance, sandbox: Sandbox): vo
       }
     }
     return { type_map: types, gas: String(Math.ceil((loaded.size * 139) / 1000)) };
-  });
+  },
 
-  route('entrypoints', (_p, body) => {
+  entrypoints: (_sandbox, _p, body) => {
     const b = objectBody(body, '{script}');
     if (!Array.isArray(b.script)) throw badBody('script must be a Micheline sequence');
     try {
@@ -350,5 +354,20 @@ export function registerScriptRoutes(app: FastifyInstance, sandbox: Sandbox): vo
       throw badBody(e instanceof Error ? e.message : String(e));
     }
     return { entrypoints: entrypointsOf(scriptSections(b.script as Expr[]).parameter!) };
-  });
+  },
+};
+
+/**
+ * Registers the script RPCs. With a `runner` (a pool of script workers) each runs there, on a snapshot
+ * of the chain, under the runner's time limit; without, in this thread.
+ */
+export function registerScriptRoutes(app: FastifyInstance, sandbox: ScriptHost, runner?: ScriptRunner): void {
+  for (const name of Object.keys(scriptHandlers)) {
+    const path = `scripts/${name}`;
+    app.post<{ Params: Params }>(`/chains/:chain/blocks/:block/helpers/${path}`, async (req, reply) =>
+      runner
+        ? reply.type('application/json').send(await runner.run(path, req.params, req.body))
+        : send(reply, scriptHandlers[name]!(sandbox, req.params, req.body)),
+    );
+  }
 }

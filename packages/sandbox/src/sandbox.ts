@@ -58,19 +58,22 @@ function seconds(timestamp: string): bigint {
   return BigInt(Math.floor(Date.parse(timestamp) / 1000));
 }
 
-/** The state at the end of `level`, given the head state and the undo logs of later blocks. */
-function overlayAt(
-  head: State,
-  headLevel: number,
-  level: number,
-  block: (l: number) => StoredBlock | undefined,
-): State {
+/** What turns the head state into the state at the end of `level`: the undo logs of later blocks. */
+function undoSince(headLevel: number, level: number, block: (l: number) => StoredBlock | undefined): Changes {
   const overrides: Changes = {};
   for (let l = headLevel; l > level; l--) {
     const undo = block(l)?.undo;
     if (undo) Object.assign(overrides, undo);
   }
-  return new State(Kv.overlay(head.kv, overrides));
+  return overrides;
+}
+
+/** A state a script run in another thread rebuilds: the head state's JSON plus overrides. */
+export interface StateSnapshot {
+  /** Identifies `json` (the head block's hash), so that a worker parses each head state once. */
+  version: string;
+  json: string;
+  overrides: Changes;
 }
 
 export class Sandbox {
@@ -435,9 +438,7 @@ export class Sandbox {
     const key = `${this.headLevel}:${level}`;
     const cached = this.historic.get(key);
     if (cached) return cached;
-    const state = overlayAt(this.state, this.headLevel, level, (l) =>
-      this.store.hasOperations(l) ? this.store.get(l) : undefined,
-    );
+    const state = new State(Kv.overlay(this.state.kv, this.undoAt(level)));
     this.historic.set(key, state);
     if (this.historic.size > 8) this.historic.delete(this.historic.keys().next().value!);
     return state;
@@ -462,6 +463,31 @@ export class Sandbox {
   }
 
   private readonly listingsCache = new Map<string, Listings>();
+
+  private undoAt(level: number): Changes {
+    return undoSince(this.headLevel, level, (l) =>
+      this.store.hasOperations(l) ? this.store.get(l) : undefined,
+    );
+  }
+
+  private headJson: { version: string; json: string } | undefined;
+
+  /**
+   * The state of `stateAt(level)` (or of `pendingState()`) as data for another thread: the head state's
+   * JSON, made once per head, plus the undo logs of later blocks (or the mempool's changes).
+   */
+  snapshot(level: number | 'pending'): StateSnapshot {
+    const version = this.head.hash;
+    if (this.headJson?.version !== version)
+      this.headJson = { version, json: JSON.stringify(this.state.kv.toJSON()) };
+    const overrides =
+      level === 'pending'
+        ? this.mempoolState.kv.changes()
+        : level >= this.headLevel
+          ? {}
+          : this.undoAt(level);
+    return { ...this.headJson, overrides };
+  }
 
   /** The state including operations waiting in the mempool (what a simulation runs on). */
   pendingState(): State {

@@ -9,6 +9,7 @@ import { InMemorySigner } from '@taquito/signer';
 import { randomBytes } from 'node:crypto';
 import { b58Encode, PrefixV2 } from '@taquito/utils';
 import { Sandbox, sandboxRpcPlugin } from '../src/index';
+import { ScriptRunner } from '../src/script-runner';
 
 export async function tempDir(): Promise<string> {
   return fs.mkdtemp(path.join(os.tmpdir(), 'ms-sandbox-'));
@@ -23,11 +24,16 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function openHarness(dir?: string): Promise<Harness> {
+/**
+ * A sandbox behind Fastify, its script runs and simulations in a pool of script workers as in the product
+ * (`inThread: true` runs them in the test's thread instead).
+ */
+export async function openHarness(dir?: string, opts: { inThread?: boolean } = {}): Promise<Harness> {
   const d = dir ?? (await tempDir());
   const sandbox = await Sandbox.open({ dataDir: d, blockTimeMs: 60_000 });
+  const scripts = opts.inThread ? undefined : new ScriptRunner(sandbox, { timeLimitMs: 60_000 });
   const app = Fastify({ forceCloseConnections: true });
-  await app.register(sandboxRpcPlugin(sandbox), { prefix: '/rpc/sandboxnet' });
+  await app.register(sandboxRpcPlugin(sandbox, { scripts }), { prefix: '/rpc/sandboxnet' });
   await app.ready();
   const parse = (raw: string) => {
     try {
@@ -55,7 +61,7 @@ export async function openHarness(dir?: string): Promise<Harness> {
     },
     async close() {
       await app.close();
-      await sandbox.stop();
+      await Promise.all([sandbox.stop(), scripts?.close()]);
     },
   };
 }

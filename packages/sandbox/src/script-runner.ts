@@ -1,0 +1,141 @@
+// Script runs (run_code, trace_code, views, simulations, preapply, forge, pack, typecheck) in a pool of
+// worker threads (piscina), each on a snapshot of the chain (script-host.ts), so that the chain's own
+// thread keeps baking and answering while they run. Every run has a wall-clock limit: past it, its worker
+// is terminated (piscina aborts the task and starts a new worker) and the RPC answers a clear error;
+// `unlimited_gas` is bounded by it too. When every worker is busy and `maxQueue` runs wait, new ones are
+// refused (503).
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { blockOf } from './block-id';
+import { RpcError, type NodeError } from './operation-types';
+import type { Sandbox } from './sandbox';
+import type { HostSnapshot } from './script-host';
+
+export interface ScriptRunnerOptions {
+  /** Wall-clock limit of one run, in ms (default 10,000). */
+  timeLimitMs?: number;
+  /** Worker threads (default 2). */
+  threads?: number;
+  /** Runs waiting for a worker before new ones are refused (default 32). */
+  maxQueue?: number;
+}
+
+export interface ScriptTask {
+  /** Path under `/chains/:chain/blocks/:block/helpers/`, e.g. `scripts/run_code`. */
+  path: string;
+  params: Record<string, string>;
+  body: unknown;
+  host: HostSnapshot;
+  /** The worker posts one message here when it starts the run. */
+  started?: MessagePort;
+}
+
+/** A full queue (piscina's `maxQueue`) → 503; anything else is rethrown. */
+function busy(e: unknown): unknown {
+  if (!/queue is at limit/i.test(e instanceof Error ? e.message : String(e))) return e;
+  return new RpcError(503, [
+    {
+      kind: 'temporary',
+      id: 'sandbox.busy',
+      msg: 'sandboxnet is busy: too many script runs are waiting; retry shortly',
+    },
+  ]);
+}
+
+export type ScriptResult = { ok: true; json: string } | { ok: false; status: number; errors: NodeError[] };
+
+/** Helpers that run on the head state plus the mempool rather than on the named block's state. */
+const ON_MEMPOOL = new Set(['scripts/simulate_operation', 'scripts/run_operation', 'preapply/operations']);
+
+/** How much longer than the time limit a run may wait for a worker (a new worker takes ~1 s to boot). */
+export const QUEUE_GRACE_MS = 5000;
+
+const BOOT = new URL('./script-task-boot.mjs', import.meta.url).href;
+
+export class ScriptRunner {
+  private readonly pool: Piscina<ScriptTask, ScriptResult>;
+  readonly timeLimitMs: number;
+
+  constructor(
+    private readonly sandbox: Sandbox,
+    opts: ScriptRunnerOptions = {},
+  ) {
+    this.timeLimitMs = opts.timeLimitMs ?? 10_000;
+    this.pool = new Piscina({
+      filename: BOOT,
+      minThreads: 1,
+      maxThreads: opts.threads ?? 2,
+      maxQueue: opts.maxQueue ?? 32,
+      idleTimeout: 60_000,
+    });
+  }
+
+  /** Runs the helper at `path` for a request; returns its JSON answer or throws the node's RpcError. */
+  async run(path: string, params: Record<string, string>, body: unknown): Promise<string> {
+    const block = blockOf(this.sandbox, params);
+    const level = block.header.level;
+    const task: ScriptTask = {
+      path,
+      params: { ...params, block: String(level) },
+      body,
+      host: {
+        headLevel: this.sandbox.headLevel,
+        block: { hash: block.hash, header: block.header },
+        state: this.sandbox.snapshot(ON_MEMPOOL.has(path) ? 'pending' : level),
+        next: this.sandbox.nextBlockContext(),
+        listings: this.sandbox.listingsAt(level),
+      },
+    };
+    // The limit counts from the moment a worker starts the run (it says so on `started`), not while the
+    // run waits for a worker or a new worker boots (at most QUEUE_GRACE_MS more than the limit, then 503).
+    const { port1, port2 } = new MessageChannel();
+    const abort = new AbortController();
+    let stopped: 'waited' | 'ran' | undefined;
+    const stop = (why: 'waited' | 'ran') => () => {
+      stopped = why;
+      abort.abort();
+    };
+    let timer = setTimeout(stop('waited'), this.timeLimitMs + QUEUE_GRACE_MS);
+    port1.once('message', () => {
+      clearTimeout(timer);
+      timer = setTimeout(stop('ran'), this.timeLimitMs);
+    });
+    let result: ScriptResult;
+    try {
+      result = await this.pool.run(
+        { ...task, started: port2 },
+        { transferList: [port2], signal: abort.signal },
+      );
+    } catch (e) {
+      throw stopped ? this.stopped(stopped) : busy(e);
+    } finally {
+      clearTimeout(timer);
+      port1.close();
+    }
+    if (!result.ok) throw new RpcError(result.status, result.errors);
+    return result.json;
+  }
+
+  private stopped(why: 'waited' | 'ran'): RpcError {
+    const s = Math.round(this.timeLimitMs / 100) / 10;
+    if (why === 'waited')
+      return new RpcError(503, [
+        {
+          kind: 'temporary',
+          id: 'sandbox.busy',
+          msg: `sandboxnet is busy: no script worker was free for ${s} s`,
+        },
+      ]);
+    return new RpcError(504, [
+      {
+        kind: 'temporary',
+        id: 'sandbox.time_limit_exceeded',
+        msg: `the script ran longer than the ${s} s time limit of sandboxnet and was stopped`,
+      },
+    ]);
+  }
+
+  close(): Promise<void> {
+    return this.pool.destroy();
+  }
+}
