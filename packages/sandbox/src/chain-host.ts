@@ -12,7 +12,7 @@ export interface SandboxWorkerOptions extends SandboxOptions {
   /** Wall-clock limit of one script run, in ms (default 10,000): past it the run is stopped (504). */
   timeLimitMs?: number;
   /**
-   * Wall-clock limit of one RPC request, in ms (default 2 × timeLimitMs + 10 s): past it the chain worker itself
+   * Wall-clock limit of one RPC request, in ms (default 2 × timeLimitMs + 15 s): past it the chain worker itself
    * is stuck (e.g. in a block application) and is recreated.
    */
   requestTimeoutMs?: number;

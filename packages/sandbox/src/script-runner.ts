@@ -47,8 +47,8 @@ export type ScriptResult = { ok: true; json: string } | { ok: false; status: num
 /** Helpers that run on the head state plus the mempool rather than on the named block's state. */
 const ON_MEMPOOL = new Set(['scripts/simulate_operation', 'scripts/run_operation', 'preapply/operations']);
 
-/** How much longer than the time limit a run may wait for a worker (a new worker takes ~1 s to boot). */
-export const QUEUE_GRACE_MS = 5000;
+/** How much longer than the time limit a run may wait for a worker (a new worker takes 1 s to boot, several on a loaded machine). */
+export const QUEUE_GRACE_MS = 10_000;
 
 const BOOT = new URL('./script-task-boot.mjs', import.meta.url).href;
 
