@@ -9,7 +9,7 @@ import type { Listings } from './voting';
 export interface ScriptHost extends ChainView {
   stateAt(level: number): State;
   pendingState(): State;
-  nextBlockContext(): { level: number; now: bigint };
+  nextBlockContext(): { level: number; now: bigint; listings: () => Listings };
   listingsAt(level: number): Listings;
 }
 
@@ -19,7 +19,7 @@ export interface HostSnapshot {
   /** The block the request names (its header: level, timestamp). */
   block: Pick<StoredBlock, 'hash' | 'header'>;
   state: StateSnapshot;
-  next: { level: number; now: bigint };
+  next: { level: number; now: bigint; listings: Listings };
   /** The voting listings of the block's context. */
   listings: Listings;
 }
@@ -38,7 +38,7 @@ export function replicaHost(s: HostSnapshot): ScriptHost {
     block: (l) => (l === level ? { ...s.block, operations: [], fees: '0' } : undefined),
     stateAt: () => state,
     pendingState: () => state,
-    nextBlockContext: () => s.next,
+    nextBlockContext: () => ({ ...s.next, listings: () => s.next.listings }),
     listingsAt: () => s.listings,
   };
 }

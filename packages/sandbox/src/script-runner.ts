@@ -82,7 +82,10 @@ export class ScriptRunner {
         headLevel: this.sandbox.headLevel,
         block: { hash: block.hash, header: block.header },
         state: this.sandbox.snapshot(ON_MEMPOOL.has(path) ? 'pending' : level),
-        next: this.sandbox.nextBlockContext(),
+        // Data only (a function cannot cross threads): the next block's listings, computed here.
+        next: (({ level, now, listings }) => ({ level, now, listings: listings() }))(
+          this.sandbox.nextBlockContext(),
+        ),
         listings: this.sandbox.listingsAt(level),
       },
     };
