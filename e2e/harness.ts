@@ -1,15 +1,23 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
 export const hasWebBuild = existsSync(path.join(ROOT, 'apps/web/dist/index.html'));
+
+/** Whether a browser suite can run here; prints why not (tagged with the suite's name) when it cannot. */
+export function canBrowse(suite: string): boolean {
+  const ok = hasChromium && hasWebBuild;
+  if (!ok) console.warn(`[e2e ${suite}] needs chromium and apps/web/dist (npm run build:web): skipped.`);
+  return ok;
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -171,4 +179,35 @@ export async function axeViolations(page: import('playwright-core').Page): Promi
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.help} (${v.targets.slice(0, 5).join(', ')})`);
+}
+
+export interface ProductSession {
+  /** The product's DATA_DIR (tests may write their own files there). */
+  readonly dataDir: string;
+  readonly server: RunningServer;
+  readonly browser: Browser;
+}
+
+/**
+ * For the describe block it is called in: starts the product on a fresh DATA_DIR and a browser before its tests
+ * (waiting until sandboxnet is synced past level 5) and stops both, removing the directory, after them.
+ */
+export function syncedSandboxSession(): ProductSession {
+  const session = {} as { dataDir?: string; server: RunningServer; browser: Browser };
+  beforeAll(async () => {
+    session.dataDir = await tempDataDir();
+    session.server = await startServer({ dataDir: session.dataDir, timeoutMs: 240_000 });
+    session.browser = await launchBrowser();
+    await waitFor('sandboxnet synced', 150_000, async () =>
+      (await heads(session.server.url)).find((h) => h.network === 'sandboxnet' && h.synced && h.level > 5)
+        ? true
+        : undefined,
+    );
+  }, 420_000);
+  afterAll(async () => {
+    await session.browser?.close();
+    await session.server?.stop();
+    if (session.dataDir) await rm(session.dataDir, { recursive: true, force: true });
+  });
+  return session as ProductSession;
 }

@@ -3,9 +3,8 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  canBrowse,
   freePort,
-  hasChromium,
-  hasWebBuild,
   heads,
   launchBrowser,
   startServer,
@@ -15,9 +14,7 @@ import {
 } from './harness';
 
 // Security headers on every response, and the app (forms, sandbox wallet, octez.connect) working under its CSP.
-const canRun = hasChromium && hasWebBuild;
-if (!canRun)
-  console.warn('[e2e security-headers] needs chromium and apps/web/dist (npm run build:web): skipped.');
+const canRun = canBrowse('security-headers');
 
 // page-side code (the e2e tsconfig has no DOM library)
 declare const document: {

@@ -1,18 +1,9 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { encodeAddress } from '@taquito/utils';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  hasChromium,
-  hasWebBuild,
-  heads,
-  launchBrowser,
-  startServer,
-  tempDataDir,
-  waitFor,
-  type RunningServer,
-} from './harness';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { canBrowse, syncedSandboxSession, waitFor } from './harness';
 import {
   connectSandboxWallet,
   counterContract,
@@ -24,9 +15,7 @@ import {
 
 // The workspace actions a developer comes for (issue 15), driven with real values on the seeded sandbox:
 // fill types, repeat, fork, validation texts and forms. Each test fails on any page or console error.
-const canRun = hasChromium && hasWebBuild;
-if (!canRun)
-  console.warn('[e2e workspace-actions] needs chromium and apps/web/dist (npm run build:web): skipped.');
+const canRun = canBrowse('workspace-actions');
 
 type M = { prim?: string; args?: M[]; int?: string; string?: string; bytes?: string };
 interface Call {
@@ -94,38 +83,20 @@ async function chooseFill(page: Page, option: string) {
 }
 
 describe.skipIf(!canRun)('workspace actions on sandboxnet', () => {
-  let dataDir: string;
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    dataDir = await tempDataDir();
-    server = await startServer({ dataDir, timeoutMs: 240_000 });
-    browser = await launchBrowser();
-    await waitFor('sandboxnet synced', 150_000, async () =>
-      (await heads(server.url)).find((h) => h.network === 'sandboxnet' && h.synced && h.level > 5)
-        ? true
-        : undefined,
-    );
-  }, 420_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
+  const session = syncedSandboxSession();
 
   it('1. Latest call fills the form with the latest call, and calls carry the names of the entrypoint list', async () => {
     // the seed's swap is found once the indexer has its tags and storage
     const { fa12, swap } = await waitFor('the seeded swap indexed', 120_000, () =>
-      tokensAndSwap(server.url).catch(() => undefined),
+      tokensAndSwap(session.server.url).catch(() => undefined),
     );
-    const page = await browser.newPage();
+    const page = await session.browser.newPage();
     const watch = watchErrors(page);
 
     // FA1.2 transfer: the model keyed by the entrypoint is unwrapped into from / to / value
-    const transfer = await latestCallOnChain(server.url, fa12, (c) => c.entrypoint === 'transfer');
+    const transfer = await latestCallOnChain(session.server.url, fa12, (c) => c.entrypoint === 'transfer');
     const [from, to, value] = pairArgs(transfer.value);
-    await page.goto(`${server.url}/sandboxnet/${fa12}/interact/transfer`);
+    await page.goto(`${session.server.url}/sandboxnet/${fa12}/interact/transfer`);
     await page.getByRole('region', { name: 'Parameters' }).waitFor({ timeout: 30_000 });
     await chooseFill(page, 'Latest call');
     await expect.poll(() => field(page, 'from').inputValue(), { timeout: 15_000 }).toBe(addressText(from));
@@ -133,19 +104,19 @@ describe.skipIf(!canRun)('workspace actions on sandboxnet', () => {
     expect(await field(page, 'value').inputValue()).toBe(value!.int);
 
     // The swap: parameter `nat`, one entrypoint `default`, called many times
-    const eps = (await json(`${server.url}/v1/contract/sandboxnet/${swap}/entrypoints`)) as {
+    const eps = (await json(`${session.server.url}/v1/contract/sandboxnet/${swap}/entrypoints`)) as {
       name: string;
     }[];
     expect(eps.map((e) => e.name)).toEqual(['default']);
-    const rows = (await json(`${server.url}/v1/contract/sandboxnet/${swap}/opg?size=10`)) as {
+    const rows = (await json(`${session.server.url}/v1/contract/sandboxnet/${swap}/opg?size=10`)) as {
       entrypoint: string;
       kind: string;
     }[];
     const calls = rows.filter((r) => r.kind === 'transaction');
     expect(calls.length).toBeGreaterThan(0);
     for (const r of calls) expect(r.entrypoint.split(',')[0]).toBe('default');
-    const call = await latestCallOnChain(server.url, swap, () => true);
-    await page.goto(`${server.url}/sandboxnet/${swap}/interact/default`);
+    const call = await latestCallOnChain(session.server.url, swap, () => true);
+    await page.goto(`${session.server.url}/sandboxnet/${swap}/interact/default`);
     await page.getByRole('region', { name: 'Parameters' }).waitFor({ timeout: 30_000 });
     await chooseFill(page, 'Latest call');
     await expect.poll(() => field(page, 'nat').inputValue(), { timeout: 15_000 }).toBe(call.value.int);
@@ -163,19 +134,19 @@ describe.skipIf(!canRun)('workspace actions on sandboxnet', () => {
     '[workspace-actions] test 2 (Repeat in Interact) skipped: failing in CI, cause under investigation (issue 15)',
   );
   it.skip('2. Repeat in Interact opens the form filled from a top-level call and from an internal call', async () => {
-    const { fa12, swap } = await tokensAndSwap(server.url);
-    const call = await latestCallOnChain(server.url, swap, () => true);
+    const { fa12, swap } = await tokensAndSwap(session.server.url);
+    const call = await latestCallOnChain(session.server.url, swap, () => true);
     // the swap's call pulls FA1.2 tokens: an internal transfer in the same group
     const internal = await latestCallOnChain(
-      server.url,
+      session.server.url,
       fa12,
       (c) => c.entrypoint === 'transfer' && c.hash === call.hash,
     );
     expect(internal.internal).toBe(true);
-    const page = await browser.newPage();
+    const page = await session.browser.newPage();
     const watch = watchErrors(page);
 
-    await page.goto(`${server.url}/sandboxnet/opg/${call.hash}`);
+    await page.goto(`${session.server.url}/sandboxnet/opg/${call.hash}`);
     await page.getByRole('button', { name: 'Show details' }).first().waitFor({ timeout: 30_000 });
     const cards = page.getByRole('button', { name: /^(Show|Hide) details$/ });
     expect(await cards.count()).toBeGreaterThanOrEqual(3);
@@ -184,7 +155,7 @@ describe.skipIf(!canRun)('workspace actions on sandboxnet', () => {
     await page.waitForURL(/\/interact\/default\?hash=/);
     await expect.poll(() => field(page, 'nat').inputValue(), { timeout: 15_000 }).toBe(call.value.int);
 
-    await page.goto(`${server.url}/sandboxnet/opg/${call.hash}`);
+    await page.goto(`${session.server.url}/sandboxnet/opg/${call.hash}`);
     await cards.nth(1).click();
     await page.getByRole('link', { name: 'Repeat in Interact' }).first().click();
     await page.waitForURL(
@@ -205,18 +176,20 @@ describe.skipIf(!canRun)('workspace actions on sandboxnet', () => {
       timeout: 600_000,
     },
     async () => {
-      const kt = await counterContract(server.url);
-      const page = await browser.newPage();
+      const kt = await counterContract(session.server.url);
+      const page = await session.browser.newPage();
       const watch = watchErrors(page);
       const storage = (await json(
-        `${server.url}/rpc/sandboxnet/chains/main/blocks/head/context/contracts/${kt}/storage`,
+        `${session.server.url}/rpc/sandboxnet/chains/main/blocks/head/context/contracts/${kt}/storage`,
       )) as M;
-      const origination = (await json(`${server.url}/v1/contract/sandboxnet/${kt}`)) as { level: number };
+      const origination = (await json(`${session.server.url}/v1/contract/sandboxnet/${kt}`)) as {
+        level: number;
+      };
       const initial = (await json(
-        `${server.url}/rpc/sandboxnet/chains/main/blocks/${origination.level}/context/contracts/${kt}/storage`,
+        `${session.server.url}/rpc/sandboxnet/chains/main/blocks/${origination.level}/context/contracts/${kt}/storage`,
       )) as M;
 
-      await page.goto(`${server.url}/sandboxnet/${kt}/fork`);
+      await page.goto(`${session.server.url}/sandboxnet/${kt}/fork`);
       await page.getByRole('region', { name: 'Storage', exact: true }).waitFor({ timeout: 30_000 });
       await chooseFill(page, 'Initial');
       await expect
@@ -234,18 +207,20 @@ describe.skipIf(!canRun)('workspace actions on sandboxnet', () => {
       const open = page.getByRole('link', { name: /^Open contract KT1/ });
       const fork = ((await open.innerText()).match(/KT1\w{33}/) ?? [])[0] ?? '';
       const forked = (await waitFor('the fork on chain', 60_000, () =>
-        json(`${server.url}/rpc/sandboxnet/chains/main/blocks/head/context/contracts/${fork}/storage`),
+        json(
+          `${session.server.url}/rpc/sandboxnet/chains/main/blocks/head/context/contracts/${fork}/storage`,
+        ),
       )) as M;
       expect(forked.args![0]).toEqual(storage.args![0]);
 
       // Every seeded script: its Current and Initial storage fill a fork form that validates, and the latest
       // call of each entrypoint fills an entrypoint form that validates (Raw JSON builds the call).
       const seen = new Set<string>();
-      for (const c of await seededContracts(server.url)) {
+      for (const c of await seededContracts(session.server.url)) {
         const key = `${c.tags.join()}|${c.entrypoints.join()}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        await page.goto(`${server.url}/sandboxnet/${c.address}/fork`);
+        await page.goto(`${session.server.url}/sandboxnet/${c.address}/fork`);
         for (const fill of ['Current', 'Initial']) {
           await page.getByRole('combobox', { name: 'Fill type' }).waitFor({ timeout: 30_000 });
           await chooseFill(page, fill);
@@ -261,10 +236,10 @@ describe.skipIf(!canRun)('workspace actions on sandboxnet', () => {
         }
         for (const ep of c.entrypoints) {
           const schema = await fetch(
-            `${server.url}/v1/contract/sandboxnet/${c.address}/entrypoints/schema?entrypoint=${ep}&fill_type=latest`,
+            `${session.server.url}/v1/contract/sandboxnet/${c.address}/entrypoints/schema?entrypoint=${ep}&fill_type=latest`,
           );
           if (schema.status !== 200) continue; // never called: nothing to fill
-          await page.goto(`${server.url}/sandboxnet/${c.address}/interact/${ep}`);
+          await page.goto(`${session.server.url}/sandboxnet/${c.address}/interact/${ep}`);
           await page.getByRole('combobox', { name: 'Fill type' }).waitFor({ timeout: 30_000 });
           const filled = page.waitForResponse((r) => r.url().includes('fill_type=latest'));
           await chooseFill(page, 'Latest call');
@@ -292,10 +267,10 @@ describe.skipIf(!canRun)('workspace actions on sandboxnet', () => {
       timeout: 300_000,
     },
     async () => {
-      const { fa12 } = await tokensAndSwap(server.url);
+      const { fa12 } = await tokensAndSwap(session.server.url);
       const bootstrap1 = 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx';
       const bootstrap2 = 'tz1gjaF81ZRRvdzjobyfVNsAeSC6PScjfQwN';
-      const page = await browser.newPage();
+      const page = await session.browser.newPage();
       const watch = watchErrors(page);
       const simulate = async () => {
         await page.getByRole('button', { name: 'Simulate' }).click();
@@ -312,7 +287,7 @@ describe.skipIf(!canRun)('workspace actions on sandboxnet', () => {
         ).trim();
 
       // FA1.2 transfer: gas with its share of the limit, and the ledger's two balances moving by 7
-      await page.goto(`${server.url}/sandboxnet/${fa12}/interact/transfer`);
+      await page.goto(`${session.server.url}/sandboxnet/${fa12}/interact/transfer`);
       await field(page, 'from').waitFor({ timeout: 30_000 });
       await field(page, 'from').fill(bootstrap1);
       await field(page, 'to').fill(bootstrap2);
@@ -338,7 +313,7 @@ describe.skipIf(!canRun)('workspace actions on sandboxnet', () => {
       await dialog.getByRole('button', { name: 'Close' }).click();
 
       // FA1.2 mint from a non-admin: the formatted error and the failing instruction, no raw JSON
-      await page.goto(`${server.url}/sandboxnet/${fa12}/interact/mint`);
+      await page.goto(`${session.server.url}/sandboxnet/${fa12}/interact/mint`);
       await field(page, 'to').waitFor({ timeout: 30_000 });
       await field(page, 'to').fill(bootstrap2);
       await field(page, 'value').fill('5');
@@ -359,10 +334,10 @@ describe.skipIf(!canRun)('workspace actions on sandboxnet', () => {
   );
 
   it("6. validation texts are the spec's, one per field, and the burn cap strips leading zeros", async () => {
-    const { swap } = await tokensAndSwap(server.url);
-    const page = await browser.newPage();
+    const { swap } = await tokensAndSwap(session.server.url);
+    const page = await session.browser.newPage();
     const watch = watchErrors(page);
-    await page.goto(`${server.url}/sandboxnet/${swap}/interact/default`);
+    await page.goto(`${session.server.url}/sandboxnet/${swap}/interact/default`);
     const nat = field(page, 'nat');
     await nat.waitFor({ timeout: 30_000 });
     const errorsFor = async (text: string) => {
@@ -385,12 +360,12 @@ describe.skipIf(!canRun)('workspace actions on sandboxnet', () => {
     await cli.getByRole('button', { name: 'Close' }).click();
 
     // bytes and address texts on the deploy wizard's storage form
-    const file = path.join(dataDir, 'bytes-store.tz');
+    const file = path.join(session.dataDir, 'bytes-store.tz');
     await writeFile(
       file,
       'parameter unit;\nstorage (pair (bytes %payload) (address %owner));\ncode { CDR; NIL operation; PAIR };\n',
     );
-    await page.goto(`${server.url}/deploy`);
+    await page.goto(`${session.server.url}/deploy`);
     await page.getByLabel('Michelson code file').setInputFiles(file);
     await page.getByRole('button', { name: 'Continue' }).click();
     const bytes = field(page, 'payload');
@@ -413,22 +388,22 @@ describe.skipIf(!canRun)('workspace actions on sandboxnet', () => {
   });
 
   it('5. forms: a unit parameter has no field, an or is a choice by names, no generated ids show', async () => {
-    const all = await seededContracts(server.url);
+    const all = await seededContracts(session.server.url);
     const multisig = all.find((c) => c.tags.includes('multisig'))!.address;
     const fa2 = all.find((c) => c.tags.includes('fa2'))!.address;
-    const page = await browser.newPage();
+    const page = await session.browser.newPage();
     const watch = watchErrors(page);
     const visibleIds = async () =>
       (await page.getByRole('region', { name: 'Parameters' }).innerText()).match(/@\w+_\d+|schemaKey/g) ?? [];
 
-    await page.goto(`${server.url}/sandboxnet/${multisig}/interact/default`);
+    await page.goto(`${session.server.url}/sandboxnet/${multisig}/interact/default`);
     await page.getByText('This entrypoint takes no parameters (unit).').waitFor({ timeout: 30_000 });
     expect(await page.getByText(/Unsupported field schema/).count()).toBe(0);
     await page.getByRole('button', { name: 'Michelson' }).click();
     expect(await page.getByRole('dialog', { name: 'Michelson' }).innerText()).toContain('Unit');
     await page.getByRole('dialog', { name: 'Michelson' }).getByRole('button', { name: 'Close' }).click();
 
-    await page.goto(`${server.url}/sandboxnet/${fa2}/interact/update_operators`);
+    await page.goto(`${session.server.url}/sandboxnet/${fa2}/interact/update_operators`);
     const params = page.getByRole('region', { name: 'Parameters' });
     await params.waitFor({ timeout: 30_000 });
     await params.getByRole('button', { name: 'Add Item' }).click();

@@ -1,22 +1,11 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  hasChromium,
-  hasWebBuild,
-  heads,
-  launchBrowser,
-  startServer,
-  tempDataDir,
-  waitFor,
-  type RunningServer,
-} from './harness';
+import { describe, expect, it } from 'vitest';
+import { canBrowse, syncedSandboxSession, waitFor } from './harness';
 import { connectSandboxWallet, counterContract, json, seededContracts, tokensAndSwap } from './sandbox-seed';
 
 // The workspace on the seeded sandbox: a call sent with the sandbox wallet, and a deployment of our own contract.
-const canRun = hasChromium && hasWebBuild;
-if (!canRun) console.warn('[e2e workspace] needs chromium and apps/web/dist (npm run build:web): skipped.');
+const canRun = canBrowse('workspace');
 
 const ADDER = `parameter int;
 storage (pair (int %total) (string %label));
@@ -24,37 +13,19 @@ code { UNPAIR; DIP { UNPAIR }; ADD; PAIR; NIL operation; PAIR }
 `;
 
 describe.skipIf(!canRun)('workspace on sandboxnet', () => {
-  let dataDir: string;
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    dataDir = await tempDataDir();
-    server = await startServer({ dataDir, timeoutMs: 240_000 });
-    browser = await launchBrowser();
-    await waitFor('sandboxnet synced', 150_000, async () =>
-      (await heads(server.url)).find((h) => h.network === 'sandboxnet' && h.synced && h.level > 5)
-        ? true
-        : undefined,
-    );
-  }, 420_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
+  const session = syncedSandboxSession();
 
   it('calls a seeded contract through the sandbox wallet and finds the operation group', async () => {
     const kt = await waitFor('a seeded counter contract', 60_000, () =>
-      counterContract(server.url).catch(() => undefined),
+      counterContract(session.server.url).catch(() => undefined),
     );
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/sandboxnet/${kt}/interact/increment`);
+    const page = await session.browser.newPage();
+    await page.goto(`${session.server.url}/sandboxnet/${kt}/interact/increment`);
     await page.getByRole('heading', { name: 'increment', level: 2 }).waitFor({ timeout: 30_000 });
     await page.getByLabel('increment').fill('7');
 
     // Simulation needs POST …/entrypoints/trace on the API.
-    const trace = await fetch(`${server.url}/v1/contract/sandboxnet/${kt}/entrypoints/trace`, {
+    const trace = await fetch(`${session.server.url}/v1/contract/sandboxnet/${kt}/entrypoints/trace`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ name: 'increment', data: { increment: 7 } }),
@@ -72,7 +43,7 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
       );
       // The storage diff tree shows the counter moving by 7.
       const storage = (await json(
-        `${server.url}/rpc/sandboxnet/chains/main/blocks/head/context/contracts/${kt}/storage`,
+        `${session.server.url}/rpc/sandboxnet/chains/main/blocks/head/context/contracts/${kt}/storage`,
       )) as { args: { int: string }[] };
       const next = (Number(storage.args[0]!.int) + 7).toLocaleString('en-US');
       expect(await result.getByRole('tree', { name: 'Storage diff' }).innerText()).toContain(next);
@@ -93,7 +64,7 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
     ).toBe(1);
 
     const group = (await waitFor('the call indexed', 60_000, () =>
-      json(`${server.url}/v1/opg/sandboxnet/${hash}`).then((g) =>
+      json(`${session.server.url}/v1/opg/sandboxnet/${hash}`).then((g) =>
         Array.isArray(g) && g.length ? g : undefined,
       ),
     )) as { destination?: string; entrypoint?: string; status?: string }[];
@@ -104,10 +75,10 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
   });
 
   it('wraps a call in token approvals and injects them in the spec order', async () => {
-    const { fa12, fa2, swap } = await tokensAndSwap(server.url);
+    const { fa12, fa2, swap } = await tokensAndSwap(session.server.url);
     const bootstrap1 = 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx';
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/sandboxnet/${swap}/interact`);
+    const page = await session.browser.newPage();
+    await page.goto(`${session.server.url}/sandboxnet/${swap}/interact`);
     const params = page.getByRole('region', { name: 'Parameters' });
     await params.waitFor({ timeout: 30_000 });
     await params.getByLabel('nat', { exact: true }).fill('5');
@@ -145,13 +116,13 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
 
     // Read the injected group back: its level from the API, its contents from the node RPC.
     const group = (await waitFor('the batch indexed', 60_000, () =>
-      json(`${server.url}/v1/opg/sandboxnet/${hash}`).then((g) =>
+      json(`${session.server.url}/v1/opg/sandboxnet/${hash}`).then((g) =>
         Array.isArray(g) && g.length ? g : undefined,
       ),
     )) as { level: number; status: string; internal?: boolean }[];
     expect(group.filter((o) => !o.internal).every((o) => o.status === 'applied')).toBe(true);
     const ops = (await json(
-      `${server.url}/rpc/sandboxnet/chains/main/blocks/${group[0]!.level}/operations/3`,
+      `${session.server.url}/rpc/sandboxnet/chains/main/blocks/${group[0]!.level}/operations/3`,
     )) as {
       hash: string;
       contents: { destination: string; parameters: { entrypoint: string; value: unknown } }[];
@@ -180,9 +151,9 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
   });
 
   it('runs an on-chain view and an off-chain (TZIP-16) view', async () => {
-    const kt = await counterContract(server.url);
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/sandboxnet/${kt}/views/get_counter`);
+    const kt = await counterContract(session.server.url);
+    const page = await session.browser.newPage();
+    await page.goto(`${session.server.url}/sandboxnet/${kt}/views/get_counter`);
     const views = page.getByRole('list', { name: 'Views' });
     await views.waitFor({ timeout: 30_000 });
     expect(await views.getByRole('link', { name: /get_counter/ }).innerText()).toContain('on-chain');
@@ -191,7 +162,7 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
     let result = page.getByRole('dialog', { name: 'View result' });
     await result.waitFor({ timeout: 30_000 });
     const storage = (await json(
-      `${server.url}/rpc/sandboxnet/chains/main/blocks/head/context/contracts/${kt}/storage`,
+      `${session.server.url}/rpc/sandboxnet/chains/main/blocks/head/context/contracts/${kt}/storage`,
     )) as { args: { int: string }[] };
     const counter = Number(storage.args[0]!.int).toLocaleString('en-US');
     expect((await result.getByRole('tree').innerText()).replace(/\s+/g, '')).toMatch(
@@ -199,8 +170,8 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
     );
     await result.getByRole('button', { name: 'Close' }).click();
 
-    const fa2 = (await seededContracts(server.url)).find((c) => c.tags.includes('fa2'))!.address;
-    await page.goto(`${server.url}/sandboxnet/${fa2}/views/get_balance?kind=off-chain`);
+    const fa2 = (await seededContracts(session.server.url)).find((c) => c.tags.includes('fa2'))!.address;
+    await page.goto(`${session.server.url}/sandboxnet/${fa2}/views/get_balance?kind=off-chain`);
     const item = page
       .getByRole('list', { name: 'Views' })
       .getByRole('link', { name: /get_balance/ })
@@ -227,10 +198,10 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
   });
 
   it('deploys a .tz file through the wizard and opens the new contract', async () => {
-    const file = path.join(dataDir, 'adder.tz');
+    const file = path.join(session.dataDir, 'adder.tz');
     await writeFile(file, ADDER);
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/deploy`);
+    const page = await session.browser.newPage();
+    await page.goto(`${session.server.url}/deploy`);
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByText('You should select file to upload').waitFor();
     await page.getByLabel('Michelson code file').setInputFiles(file);
@@ -251,20 +222,20 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
     const open = page.getByRole('link', { name: /^Open contract KT1/ });
     const kt = ((await open.innerText()).match(/KT1\w{33}/) ?? [])[0] ?? '';
     await waitFor('the new contract indexed', 60_000, () =>
-      json(`${server.url}/v1/contract/sandboxnet/${kt}`),
+      json(`${session.server.url}/v1/contract/sandboxnet/${kt}`),
     );
     await open.click();
     await page.getByRole('heading', { level: 1, name: kt }).waitFor({ timeout: 30_000 });
     const storage = await waitFor('the new storage', 30_000, () =>
-      json(`${server.url}/rpc/sandboxnet/chains/main/blocks/head/context/contracts/${kt}/storage`),
+      json(`${session.server.url}/rpc/sandboxnet/chains/main/blocks/head/context/contracts/${kt}/storage`),
     );
     expect(storage).toEqual({ prim: 'Pair', args: [{ int: '40' }, { string: 'e2e' }] });
     await page.close();
   });
   it('forks a seeded contract with its current storage and opens the fork', async () => {
-    const kt = await counterContract(server.url);
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/sandboxnet/${kt}/fork`);
+    const kt = await counterContract(session.server.url);
+    const page = await session.browser.newPage();
+    await page.goto(`${session.server.url}/sandboxnet/${kt}/fork`);
     await page.getByRole('region', { name: 'Storage', exact: true }).waitFor({ timeout: 30_000 });
     await page.getByRole('combobox', { name: 'Fill type' }).click();
     await page.getByRole('option', { name: 'Current' }).click();
@@ -275,11 +246,13 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
     const open = page.getByRole('link', { name: /^Open contract KT1/ });
     const fork = ((await open.innerText()).match(/KT1\w{33}/) ?? [])[0] ?? '';
     expect(fork).not.toBe(kt);
-    await waitFor('the fork indexed', 60_000, () => json(`${server.url}/v1/contract/sandboxnet/${fork}`));
+    await waitFor('the fork indexed', 60_000, () =>
+      json(`${session.server.url}/v1/contract/sandboxnet/${fork}`),
+    );
     await open.click();
     await page.getByRole('heading', { level: 1, name: fork }).waitFor({ timeout: 30_000 });
     const storage = (await json(
-      `${server.url}/rpc/sandboxnet/chains/main/blocks/head/context/contracts/${fork}/storage`,
+      `${session.server.url}/rpc/sandboxnet/chains/main/blocks/head/context/contracts/${fork}/storage`,
     )) as {
       args?: unknown[];
     };
