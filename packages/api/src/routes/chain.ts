@@ -208,7 +208,7 @@ export const chainRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
     {
       schema: {
         summary: 'The newest contract with one of the tags',
-        description: 'Cached 1 h.',
+        description: 'Cached 1 h once found; a miss is not cached.',
         tags: ['helpers'],
         params: NetworkParams,
         querystring: Type.Object({ tags: Type.String({ minLength: 1, maxLength: 500 }) }),
@@ -226,12 +226,13 @@ export const chainRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
       const mask = tagsMask(known);
       if (!mask || known.length !== names.length)
         throw new HttpError(400, `unknown tags: ${request.query.tags.slice(0, 100)}`);
-      const row = await ctx.cache.get(
-        request.url,
-        3_600_000,
-        async () => (await contractByTags(ctx.db, network, mask)) ?? null,
-      );
-      if (!row) throw new HttpError(404, 'not found');
+      // A miss is not cached: on a network still being indexed the contract may appear a moment later, and
+      // a cached 'not found' would hide it for the whole hour (the cache keeps no failed load).
+      const row = await ctx.cache.get(request.url, 3_600_000, async () => {
+        const found = await contractByTags(ctx.db, network, mask);
+        if (!found) throw new HttpError(404, 'not found');
+        return found;
+      });
       return toContract(row);
     },
   );
