@@ -16,21 +16,13 @@ import {
   bigMapKeyState,
   getBigMap,
   type BigMapKeyRow,
-  type BigMapRow,
 } from '@michelscope/db/read';
-import {
-  buildTypeTree,
-  keyText,
-  toMicheline,
-  toMiguel,
-  typedefOf,
-  type TypeNode,
-} from '@michelscope/michelson';
-import { LRUCache } from 'lru-cache';
+import { toMicheline, toMiguel, typedefOf, type TypeNode } from '@michelscope/michelson';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { cacheKey, type ApiContext } from '../context';
 import { HttpError } from '../errors';
+import { keyString, typesOf, typesOfText, type Types } from '../render/big-map-keys';
 import { formatTime } from '../time';
 import { Paging, pageSize, requireNetwork } from '../validate';
 
@@ -47,41 +39,6 @@ const KeyParams = Type.Object({
 });
 export const BIGMAP_TTL_MS = 30_000;
 
-interface Types {
-  key: TypeNode;
-  value: TypeNode;
-  map: TypeNode;
-}
-
-function typesOf(row: Pick<BigMapRow, 'key_type' | 'value_type'> | undefined): Types | undefined {
-  if (!row) return undefined;
-  try {
-    const map = buildTypeTree({
-      prim: 'big_map',
-      args: [toMicheline(row.key_type), toMicheline(row.value_type)],
-    });
-    return { key: map.args[0]!, value: map.args[1]!, map };
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Types built from the JSON text of a big map's key and value types (bounded; keyed by the text itself, so
- * an entry stays right whatever big map, or reorg, the text comes from).
- */
-const typesByText = new LRUCache<string, { types: Types | undefined }>({ max: 1000 });
-
-function typesOfText(keyType: string, valueType: string): Types | undefined {
-  const k = `${keyType}\u0000${valueType}`;
-  let hit = typesByText.get(k);
-  if (!hit) {
-    hit = { types: typesOf({ key_type: JSON.parse(keyType), value_type: JSON.parse(valueType) }) };
-    typesByText.set(k, hit);
-  }
-  return hit.types;
-}
-
 function miguel(t: TypeNode | undefined, v: unknown): unknown {
   if (!t || v == null) return undefined;
   try {
@@ -89,15 +46,6 @@ function miguel(t: TypeNode | undefined, v: unknown): unknown {
   } catch {
     return undefined;
   }
-}
-
-function keyString(t: TypeNode | undefined, key: unknown): string {
-  try {
-    if (t) return keyText(t, toMicheline(key));
-  } catch {
-    /* fall through */
-  }
-  return JSON.stringify(key).slice(0, 1000);
 }
 
 export const bigMapRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
