@@ -6,6 +6,9 @@ import { Type, type Static } from '@sinclair/typebox';
 
 const StrList = Type.Array(Type.String({ maxLength: 255 }), { maxItems: 50 });
 
+/** A big-map pointer (-1: the single big map of a pre-Babylon contract). */
+const BigMapPtr = Type.Integer({ minimum: -1, maximum: Number.MAX_SAFE_INTEGER });
+
 export const SearchFilters = Type.Object(
   {
     networks: Type.Optional(StrList),
@@ -26,7 +29,20 @@ export const SearchFilters = Type.Object(
       }),
     ),
     big_maps: Type.Optional(
-      Type.Object({ ptr: Type.Optional(Type.Integer()), is_active: Type.Optional(Type.Boolean()) }),
+      Type.Object(
+        {
+          network: Type.Optional(Type.String({ maxLength: 64 })),
+          big_map_id: Type.Optional(BigMapPtr),
+          ptr: Type.Optional(BigMapPtr),
+          is_active: Type.Optional(Type.Boolean()),
+        },
+        {
+          description:
+            'One big map (`big_map_id`, or `ptr`, on `network`): the search answers only its keys (`bigmapkey` ' +
+            'items, newest first): every key for an empty query, else those whose hash or readable key matches; ' +
+            '`is_active: true` leaves out removed keys.',
+        },
+      ),
     ),
     operations: Type.Optional(
       Type.Object({
@@ -58,7 +74,10 @@ export const SearchItem = Type.Object(
     type: Type.String({ description: 'account, operation, bigmapkey, token' }),
     value: Type.String(),
     body: Type.Record(Type.String(), Type.Unknown(), {
-      description: 'Network, Address, IsContract, Hash, KeyHash, TokenID, Name, … (spec discovery §3)',
+      description:
+        'Network, Address, IsContract, Hash, KeyHash, TokenID, Name, … (spec discovery §3). A contract `account` ' +
+        'carries its names as `TzKT: {Name}` (contract metadata) and `TZIP: {Name}` (token metadata); a ' +
+        '`bigmapkey` its readable key as `Name`.',
     }),
     highlights: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
     found_by: Type.Optional(Type.String()),

@@ -3,6 +3,7 @@
  * request the original BCD frontend sends, verbatim, and asserts the field that client reads.
  */
 import { describeDb } from '@michelscope/db/testing';
+import { startMetadataResolver } from '@michelscope/indexer';
 import { BOOTSTRAP_ACCOUNTS, sandboxRpcPlugin } from '@michelscope/sandbox';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApi } from '../src/index';
@@ -10,6 +11,23 @@ import { openIndexedSandbox, SANDBOX_NET as NET, type IndexedSandbox } from './i
 
 const ALICE = BOOTSTRAP_ACCOUNTS[0]!.pkh;
 type Op = Record<string, unknown> & { result?: { consumed_gas?: number }; internal?: boolean };
+type Body = Record<string, unknown> & {
+  TzKT?: { Name?: string };
+  TZIP?: { Name?: string };
+  Profiles?: { Name?: string };
+  Domains?: { Name?: string };
+};
+type Item = { type: string; value: string; body: Body; found_by?: string };
+type Page = { items: Item[]; total: number };
+
+/** The alias the BCD frontend shows for an account item (api/search.js `getAccountAlias`). */
+function getAccountAlias(body: Body): string | null | undefined {
+  if (body.TzKT) return body.TzKT.Name;
+  if (body.TZIP) return body.TZIP.Name;
+  if (body.Profiles) return body.Profiles.Name;
+  if (body.Domains) return body.Domains.Name;
+  return null;
+}
 
 describeDb('BCD frontend requests over the indexed sandbox', ({ db }) => {
   let env: IndexedSandbox;
@@ -20,6 +38,17 @@ describeDb('BCD frontend requests over the indexed sandbox', ({ db }) => {
 
   beforeAll(async () => {
     env = await openIndexedSandbox(db());
+    // the metadata resolver of `npm start`: names the FA1.2 and FA2 demo contracts and the FA2 tokens
+    const resolver = startMetadataResolver({
+      db: db(),
+      network: NET,
+      rpcUrl: env.rpcUrl,
+      background: false,
+      batchSize: 50,
+      log: () => {},
+    });
+    await resolver.runOnce();
+    await resolver.stop();
   }, 90_000);
   afterAll(() => env?.close());
 
@@ -130,5 +159,180 @@ describeDb('BCD frontend requests over the indexed sandbox', ({ db }) => {
     } finally {
       await app.close();
     }
+  });
+
+  /** ExtendedSearch.vue `requestFilters` on the Everywhere tab: `{search: this.filters}`. */
+  const searchPage = (text: string, offset = 0) =>
+    post('/search/v1/search', {
+      query: text,
+      size: 10,
+      offset,
+      disable_highlight: false,
+      filters: {
+        search: { tags: [], creators: [], minters: [], mime_types: [], network: [NET], index: [] },
+      },
+    });
+  /** SearchBox.vue → SearchService.suggest(text): size 10, empty filters. */
+  const suggest = (text: string) => post('/search/v1/suggest', { query: text, size: 10, filters: {} });
+  const accounts = (page: unknown) => (page as Page).items.filter((i) => i.type === 'account');
+
+  it('search: account names in the shape getAccountAlias reads (TzKT, TZIP), as /account answers', async () => {
+    const { fa12, fa2, counter } = env.contracts;
+    // SearchBox: "contract → <alias>" for a name typed in the box
+    const byName = await suggest('Michelscope Demo');
+    expect(byName.status).toBe(200);
+    expect(
+      accounts(byName.body)
+        .map((i) => [i.body.Address, i.body.IsContract, getAccountAlias(i.body)])
+        .sort(),
+    ).toEqual(
+      [
+        [fa2, true, 'Michelscope Demo Collection'],
+        [fa12, true, 'Michelscope Demo Token'],
+      ].sort(),
+    );
+    // a contract found by its address or an entrypoint word (its code's document) is named too
+    for (const r of [await suggest(fa2!), await searchPage(fa2!), await searchPage('balance_of')]) {
+      const item = accounts(r.body).find((i) => i.value === fa2);
+      expect(item, JSON.stringify(r.body)).toBeDefined();
+      expect(getAccountAlias(item!.body)).toBe('Michelscope Demo Collection');
+      // the same sources as GET /v1/account/{network}/{address} (AccountBox, RecentlyCalledContracts)
+      const alias = (await env.app.inject(`/search/v1/account/${NET}/${fa2}`)).json<Body>();
+      expect({ TzKT: item!.body.TzKT, TZIP: item!.body.TZIP }).toEqual(alias);
+      expect(alias).toEqual({ TzKT: { Name: 'Michelscope Demo Collection' }, TZIP: { Name: 'Demo Coin' } });
+    }
+    // an unnamed contract: no source, so the client shows its address
+    const plain = accounts((await searchPage(counter!)).body);
+    expect(plain.map((i) => [i.value, getAccountAlias(i.body)])).toEqual([[counter, null]]);
+  });
+
+  it('search: one account item per contract, the named one (suggest and the search page)', async () => {
+    const { fa2, fa12 } = env.contracts;
+    for (const address of [fa2!, fa12!]) {
+      const page = await searchPage(address);
+      expect(page.status).toBe(200);
+      const body = page.body as Page;
+      expect(accounts(body).map((i) => i.value)).toEqual([address]);
+      expect(getAccountAlias(accounts(body)[0]!.body)).toMatch(/^Michelscope Demo /);
+      // total counts the account once: every hit fits the page here
+      expect(body.total).toBe(body.items.length);
+      const bare = (await post('/search/v1/search', { query: address })).body as Page;
+      expect(accounts(bare).map((i) => i.value)).toEqual([address]);
+      expect(accounts((await suggest(address)).body).map((i) => i.value)).toEqual([address]);
+    }
+    // a word in both documents of each demo contract (metadata description and code) finds each once
+    const demo = await searchPage('demo');
+    const found = accounts(demo.body).map((i) => i.value);
+    expect(found.sort()).toEqual([fa12, fa2].sort());
+  });
+
+  it('big-map keys through the search service: the keys tab lists, pages, filters and names keys', async () => {
+    const { fa12, fa2 } = env.contracts;
+    const ptrOf = async (contract: string) =>
+      Number(
+        (
+          await db()
+            .selectFrom('big_maps')
+            .select('ptr')
+            .where('network', '=', NET)
+            .where('contract', '=', contract)
+            .where('name', '=', 'ledger')
+            .executeTakeFirstOrThrow()
+        ).ptr,
+      );
+    // KeysTab.vue → SearchService.bigMapKeys(text, {network, big_map_id, is_active}, 10, bigmap.length)
+    const keysTab = (text: string, ptr: number, isActive: boolean, offset = 0) =>
+      post('/search/v1/search', {
+        query: text,
+        size: 10,
+        offset,
+        filters: { big_maps: { network: NET, big_map_id: ptr, is_active: isActive } },
+      });
+    const get = async <T>(url: string) => (await env.app.inject(url)).json<T>();
+    type KeyRow = { data: { key_hash: string; key_string: string; is_active: boolean } };
+    type BigMap = { total_keys: number; active_keys: number };
+
+    // the FA1.2 ledger is big map 0 of the seed: the issue's request, verbatim
+    expect(await ptrOf(fa12!)).toBe(0);
+    const first = await post('/search/v1/search', {
+      query: '',
+      size: 10,
+      offset: 0,
+      filters: { big_maps: { network: 'sandboxnet', big_map_id: 0, is_active: false } },
+    });
+    expect(first.status).toBe(200);
+    const listed = first.body as Page;
+    const rows = await get<KeyRow[]>(`/v1/bigmap/${NET}/0/keys?size=10`);
+    const info = await get<BigMap>(`/v1/bigmap/${NET}/0`);
+    expect(rows.length).toBeGreaterThan(3);
+    expect(listed.total).toBe(info.total_keys);
+    expect(listed.items.every((i) => i.type === 'bigmapkey' && i.body.BigMapID === 0)).toBe(true);
+    // BigMapDiff.vue: key_hash, name (the readable key), is_active, timestamp, as GET /bigmap/…/keys has them
+    expect(listed.items.map((i) => [i.body.KeyHash, i.body.Name, i.body.IsActive])).toEqual(
+      rows.map((r) => [r.data.key_hash, r.data.key_string, r.data.is_active]),
+    );
+    expect(listed.items.map((i) => i.body.Name)).toContain(BOOTSTRAP_ACCOUNTS[0]!.pkh);
+    for (const i of listed.items) expect(i.body['@timestamp']).toMatch(/^\d{4}-\d\d-\d\dT/);
+
+    // the FA2 ledger has more keys than a page, some removed: pages by offset, `is_active` leaves removed out
+    const ledger = await ptrOf(fa2!);
+    const fa2Info = await get<BigMap>(`/v1/bigmap/${NET}/${ledger}`);
+    expect(fa2Info.total_keys).toBeGreaterThan(10);
+    expect(fa2Info.active_keys).toBeLessThan(fa2Info.total_keys);
+    const all: Item[] = [];
+    for (let offset = 0; ; offset += 10) {
+      const page = (await keysTab('', ledger, false, offset)).body as Page;
+      expect(page.total).toBe(fa2Info.total_keys);
+      all.push(...page.items);
+      if (page.items.length < 10) break; // KeysTab: downloaded
+    }
+    expect(all).toHaveLength(fa2Info.total_keys);
+    expect(new Set(all.map((i) => i.body.KeyHash)).size).toBe(all.length);
+    expect(all.some((i) => i.body.IsActive === false)).toBe(true);
+    const active = (await keysTab('', ledger, true)).body as Page;
+    expect(active.total).toBe(fa2Info.active_keys);
+    expect(active.items.every((i) => i.body.IsActive === true)).toBe(true);
+    // a pair key reads as readable Michelson, as key_string does
+    expect(all.map((i) => i.body.Name)).toContain(`Pair "${BOOTSTRAP_ACCOUNTS[0]!.pkh}" 0`);
+
+    // with text: only that big map's keys whose readable key (or key hash) matches; nothing else
+    const owner = BOOTSTRAP_ACCOUNTS[0]!.pkh;
+    const byText = (await keysTab(owner.slice(0, 8), ledger, false)).body as Page;
+    expect(byText.items.length).toBeGreaterThan(0);
+    expect(byText.total).toBe(byText.items.length);
+    for (const i of byText.items) {
+      expect(i).toMatchObject({ type: 'bigmapkey', body: { BigMapID: ledger } });
+      expect(i.body.Name).toContain(owner.slice(0, 8));
+    }
+    expect(byText.items.length).toBe(all.filter((i) => String(i.body.Name).includes(owner)).length);
+    const byAddress = (await keysTab(owner, 0, false)).body as Page;
+    expect(byAddress.items.map((i) => [i.type, i.body.BigMapID, i.body.Name])).toEqual([
+      ['bigmapkey', 0, owner],
+    ]);
+    const byHash = (await keysTab(String(byAddress.items[0]!.body.KeyHash), 0, false)).body as Page;
+    expect(byHash.items.map((i) => i.body.Name)).toEqual([owner]);
+    // a contract address that is no key of this big map: no account, no other big map's key
+    expect((await keysTab(fa2!, 0, false)).body).toMatchObject({ items: [], total: 0 });
+    // another network's big map: none
+    expect((await keysTab('', 0, false)).body).toMatchObject({ total: info.total_keys });
+    expect(
+      (
+        await post('/search/v1/search', {
+          query: '',
+          size: 10,
+          offset: 0,
+          filters: { big_maps: { network: 'mainnet', big_map_id: 0, is_active: false } },
+        })
+      ).body,
+    ).toMatchObject({ items: [], total: 0 });
+    // a bad pointer is a client error
+    const bad = await post('/search/v1/search', {
+      query: '',
+      size: 10,
+      offset: 0,
+      filters: { big_maps: { network: NET, big_map_id: -5, is_active: false } },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toHaveProperty('message');
   });
 });

@@ -22,6 +22,10 @@ function formats(value: unknown): FileFormat[] {
   }));
 }
 
+/**
+ * A body's fields. `Name` of an account is its alias from the sources the search service gives it
+ * (`TzKT.Name`, `TZIP.Name`, `Profiles.Name`, `Domains.Name`, as the account alias answers), or a plain `Name`.
+ */
 export function parseSearchBody(b: Json): SearchBody {
   const tokenId = b.TokenID;
   return {
@@ -37,7 +41,7 @@ export function parseSearchBody(b: Json): SearchBody {
     KeyHash: str(b, 'KeyHash'),
     IsActive: b.IsActive === true,
     TokenID: typeof tokenId === 'number' || typeof tokenId === 'string' ? String(tokenId) : '',
-    Name: str(b, 'Name'),
+    Name: str(b, 'Name') || aliasFromSources(b) || '',
     Symbol: str(b, 'Symbol'),
     Minter: str(b, 'Minter'),
     Creators: strList(b, 'Creators'),

@@ -69,6 +69,37 @@ describe('search service', () => {
     expect(items).toHaveLength(1);
   });
 
+  it('names an account from the alias sources of its body (TzKT, then TZIP, Profiles, Domains)', async () => {
+    const account = (body: Record<string, unknown>) => ({
+      type: 'account',
+      value: 'KT1K9gCRgaLRFKTErYt1wVxA3Frb9FjasjTV',
+      found_by: 'Address',
+      highlights: {},
+      body: {
+        Network: 'mainnet',
+        Address: 'KT1K9gCRgaLRFKTErYt1wVxA3Frb9FjasjTV',
+        IsContract: true,
+        ...body,
+      },
+    });
+    answer(
+      JSON.stringify({
+        items: [
+          account({ TzKT: { Name: 'Kolibri Oven' }, TZIP: { Name: 'kUSD' } }),
+          account({ TZIP: { Name: 'kUSD' }, Domains: { Name: 'kolibri.tez' } }),
+          account({ Domains: { Name: 'kolibri.tez' } }),
+          account({}),
+        ],
+      }),
+    );
+    expect((await suggest('kolibri')).map((i) => i.body.Name)).toEqual([
+      'Kolibri Oven',
+      'kUSD',
+      'kolibri.tez',
+      '',
+    ]);
+  });
+
   it('reports a non-200 answer with status code and status text', async () => {
     answer('oops', { status: 503, statusText: 'Service Unavailable' });
     await expect(suggest('hic')).rejects.toThrow('Search service error: 503 Service Unavailable');

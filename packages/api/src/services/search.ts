@@ -4,7 +4,10 @@
  */
 import type { SearchItem } from '@michelscope/api-types';
 import {
+  aliasesOf,
+  bigMapKeysOf,
   getAccount,
+  getBigMap,
   searchAccountOperations,
   searchBigMapKeys,
   searchDocuments,
@@ -19,6 +22,7 @@ import {
 } from '@michelscope/db/read';
 import { bigMapKeyHash, type Micheline } from '@michelscope/michelson';
 import type { ApiContext } from '../context';
+import { keyString, typesOf } from '../render/big-map-keys';
 import { formatTime } from '../time';
 import { ADDRESS_RE, EXPR_RE } from '../validate';
 
@@ -66,7 +70,12 @@ interface Filters {
   indices: Set<Index>;
   status?: string[];
   entrypoints?: string[];
+  /**
+   * One big map (`big_maps.big_map_id`, or `ptr`): the search lists its keys alone (on `big_maps.network`
+   * when given, else the networks filter).
+   */
   ptr?: number;
+  /** With `ptr`: only keys currently present. */
   activeOnly?: boolean;
   /** The account whose operations are searched (operations tab). */
   address?: string;
@@ -105,17 +114,25 @@ export function readFilters(ctx: ApiContext, raw: unknown): Filters {
     string,
     unknown
   >;
+  // the keys tab of the BCD frontend names its network in the big-map filter: only that one (none if unknown)
+  const bmNetwork =
+    typeof bms.network === 'string' ? [bms.network].filter((n) => configured.has(n)) : undefined;
   return {
-    networks: nets && nets.length ? nets : ctx.networks.names,
+    networks: bmNetwork ?? (nets && nets.length ? nets : ctx.networks.names),
     indices: new Set<Index>(idx?.length ? idx : ['accounts', 'operations', 'big-maps', 'tokens']),
     status: (strList(ops.status) ?? pick('status'))?.filter((s) => OPERATION_STATUSES.has(s)),
     entrypoints: strList(ops.entrypoints) ?? pick('entrypoints') ?? pick('entrypoint'),
     address: pick('address')?.find((a) => ADDRESS_RE.test(a)),
     ...timeRange(inner.map((o) => o.timestamp).find((t) => t && typeof t === 'object')),
-    ptr: typeof bms.ptr === 'number' && Number.isSafeInteger(bms.ptr) ? bms.ptr : undefined,
+    ptr: bigMapId(bms.big_map_id) ?? bigMapId(bms.ptr),
     activeOnly: bms.is_active === true,
     tokens: tokenFilters(pick),
   };
+}
+
+/** A big-map pointer (the BCD frontend sends the route's pointer as a number), -1 and up. */
+function bigMapId(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= -1 ? v : undefined;
 }
 
 function tokenFilters(pick: (k: string) => string[] | undefined): TokenFilters | undefined {
@@ -172,8 +189,18 @@ export async function runSearch(
   ctx: ApiContext,
   input: SearchInput,
 ): Promise<{ items: SearchItem[]; total: number }> {
+  const r = await findItems(ctx, input);
+  await Promise.all([withAliases(ctx, r.items), withKeyNames(ctx, r.items, cleanQuery(input.query))]);
+  return r;
+}
+
+async function findItems(
+  ctx: ApiContext,
+  input: SearchInput,
+): Promise<{ items: SearchItem[]; total: number }> {
   const query = cleanQuery(input.query);
   const f = readFilters(ctx, input.filters);
+  if (f.ptr !== undefined) return bigMapKeyItems(ctx, f, f.ptr, query, input);
   // The operations tab of an account: its operation groups, by text and/or filters (an empty text lists them).
   if (f.address && f.indices.size === 1 && f.indices.has('operations')) {
     const ops = await searchAccountOperations(ctx.db, {
@@ -246,15 +273,28 @@ export async function runSearch(
     for (const k of hits) items.push(keyItem(k, query, input.highlight));
     total += hits.length;
   };
+  // one item per account: a contract's `contract` and `contract_metadata` documents are one account (/search
+  // leaves out the first when both match; a suggestion, ranked from bounded candidates, merges them here)
+  const accounts = new Set<string>();
   const pushDocs = (hits: SearchDocHit[]) => {
-    for (const d of hits.slice(0, Math.max(0, input.size - items.length)))
-      items.push(docItem(d, query, input.highlight));
+    for (const d of hits) {
+      if (items.length >= input.size) break;
+      const item = docItem(d, query, input.highlight);
+      if (item.type === 'account') {
+        const k = `${d.network}\0${item.value}`;
+        if (accounts.has(k)) continue;
+        accounts.add(k);
+      }
+      items.push(item);
+    }
   };
+  // twice the page: at most two documents per account, so the merged page is still full
+  const suggestSize = (input.size - items.length) * 2;
   if (input.withTotal === false && keyLookup && kinds.length && items.length < input.size) {
     // a suggestion: keys and documents in one statement; documents fill what the keys leave of the page
     const r = await suggestReads(ctx.db, keys, {
       ...docSearch,
-      size: input.size - items.length,
+      size: suggestSize,
       count: false,
       rankWindow: SUGGEST_RANK_WINDOW,
     });
@@ -266,7 +306,7 @@ export async function runSearch(
   if (kinds.length && items.length < input.size) {
     const docs = await searchDocuments(ctx.db, {
       ...docSearch,
-      size: input.size - items.length,
+      size: input.withTotal === false ? (input.size - items.length) * 2 : input.size - items.length,
       count: input.withTotal !== false,
       // suggestions rank bounded index ranges (key prefix, each word's newest documents); /search ranks every match
       rankWindow: input.withTotal === false ? SUGGEST_RANK_WINDOW : undefined,
@@ -298,7 +338,40 @@ export function keyHashCandidates(query: string): string[] {
   return out;
 }
 
-function keyItem(k: KeyHit, query: string, highlight: boolean): SearchItem {
+/**
+ * The keys of one big map (the big-map filter `{network, big_map_id, is_active}` of the BCD frontend's keys
+ * tab): every key for an empty query, else the keys the query names (key hash, or the key packed as a string,
+ * address, int…) or whose readable text contains it; newest first, paged, counted.
+ */
+async function bigMapKeyItems(
+  ctx: ApiContext,
+  f: Filters,
+  ptr: number,
+  query: string,
+  input: SearchInput,
+): Promise<{ items: SearchItem[]; total: number }> {
+  const r = await bigMapKeysOf(ctx.db, {
+    networks: f.networks ?? ctx.networks.names,
+    ptr,
+    activeOnly: f.activeOnly === true,
+    text: query,
+    keyHashes: query ? keyHashCandidates(query) : [],
+    size: input.size,
+    offset: input.offset,
+    count: input.withTotal !== false,
+  });
+  const items = r.hits.map((k) =>
+    keyItem(k, query, input.highlight && query !== '', k.matched === 'key_hash' ? 'KeyHash' : 'Key'),
+  );
+  return { items, total: Math.min(r.total, SEARCH_TOTAL_CAP) };
+}
+
+function keyItem(
+  k: KeyHit,
+  query: string,
+  highlight: boolean,
+  foundBy: 'KeyHash' | 'Key' = EXPR_RE.test(query) ? 'KeyHash' : 'Key',
+): SearchItem {
   return {
     type: 'bigmapkey',
     value: k.key_hash,
@@ -312,8 +385,40 @@ function keyItem(k: KeyHit, query: string, highlight: boolean): SearchItem {
       '@timestamp': formatTime(k.last_update_time),
     },
     ...(highlight ? { highlights: { KeyHash: [`<em>${k.key_hash}</em>`] } } : {}),
-    found_by: EXPR_RE.test(query) ? 'KeyHash' : 'Key',
+    ...(query ? { found_by: foundBy } : {}),
   };
+}
+
+const KEY_TYPE_TTL_MS = 30_000;
+
+/**
+ * `Name` of each `bigmapkey` item: the readable key (`key_string` of `GET /bigmap/…/keys`: the string, the
+ * decimal, else inline Michelson), from its big map's key type; a highlight of it when the text matched.
+ */
+async function withKeyNames(ctx: ApiContext, items: SearchItem[], query: string): Promise<void> {
+  const keys = items.filter((i) => i.type === 'bigmapkey');
+  if (keys.length === 0) return;
+  const types = new Map<string, Promise<ReturnType<typeof typesOf>>>();
+  const typeOf = (network: string, ptr: number) => {
+    const k = `${network}\0${ptr}`;
+    let t = types.get(k);
+    if (!t) {
+      t = ctx.cache
+        .get(`search:bigmap:${network}:${ptr}`, KEY_TYPE_TTL_MS, () => getBigMap(ctx.db, network, ptr))
+        .then(typesOf);
+      types.set(k, t);
+    }
+    return t;
+  };
+  await Promise.all(
+    keys.map(async (item) => {
+      const b = item.body;
+      const t = await typeOf(String(b.Network), Number(b.BigMapID));
+      const name = keyString(t?.key, b.Key);
+      b.Name = name;
+      if (item.found_by === 'Key' && item.highlights) item.highlights = { Key: highlights(name, query) };
+    }),
+  );
 }
 
 function docItem(d: SearchDocHit, query: string, highlight: boolean): SearchItem {
@@ -321,7 +426,6 @@ function docItem(d: SearchDocHit, query: string, highlight: boolean): SearchItem
   const body: Record<string, unknown> = { Network: d.network, Address: address };
   let type = 'account';
   if (d.kind === 'contract' || d.kind === 'contract_metadata') body.IsContract = true;
-  if (d.kind === 'contract_metadata') body.Name = d.title;
   if (d.kind === 'smart_rollup') body.IsContract = false;
   if (d.kind === 'global_constant') body.Hash = d.key;
   if (d.kind === 'token') {
@@ -344,6 +448,27 @@ function docItem(d: SearchDocHit, query: string, highlight: boolean): SearchItem
     item.highlights = { [field]: highlights(text, query) };
   }
   return item;
+}
+
+/**
+ * The names of the contracts among `account` items, in the reference shape the BCD frontend reads
+ * (`getAccountAlias`: `TzKT.Name`, then `TZIP.Name`, `Profiles.Name`, `Domains.Name`), as
+ * `GET /search/v1/account/{network}/{address}` answers: `TzKT` the contract metadata name, `TZIP` the name of
+ * its first named token.
+ */
+async function withAliases(ctx: ApiContext, items: SearchItem[]): Promise<void> {
+  const accounts = items.filter((i) => i.type === 'account' && i.body.IsContract === true);
+  if (accounts.length === 0) return;
+  const rows = await aliasesOf(
+    ctx.db,
+    accounts.map((i) => ({ network: String(i.body.Network), address: i.value })),
+  );
+  const byKey = new Map(rows.map((r) => [`${r.network}\0${r.address}`, r]));
+  for (const item of accounts) {
+    const a = byKey.get(`${String(item.body.Network)}\0${item.value}`);
+    if (a?.metadata) item.body.TzKT = { Name: a.metadata };
+    if (a?.token) item.body.TZIP = { Name: a.token };
+  }
 }
 
 /** Fragments of `text` around the query words, each word wrapped in `<em>` (other markup escaped). */

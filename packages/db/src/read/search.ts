@@ -103,18 +103,23 @@ export async function searchDocuments(
   const prefix = `${likeEscape(q.query)}%`;
   const contains = `%${likeEscape(q.query)}%`;
   // with token filters an empty text lists every token that passes them
-  const text =
-    q.query === '' && q.tokens
-      ? sql`TRUE`
-      : sql`(
-      d.key ILIKE ${prefix}
-      OR d.title ILIKE ${contains}
-      ${tsq ? sql`OR d.tsv @@ to_tsquery('simple', ${tsq})` : sql``}
+  const matches = (t: 'd' | 'm') => sql`(
+      ${sql.ref(`${t}.key`)} ILIKE ${prefix}
+      OR ${sql.ref(`${t}.title`)} ILIKE ${contains}
+      ${tsq ? sql`OR ${sql.ref(`${t}.tsv`)} @@ to_tsquery('simple', ${tsq})` : sql``}
     )`;
+  const text = q.query === '' && q.tokens ? sql`TRUE` : matches('d');
+  // One hit per contract: its `contract` document gives way to its `contract_metadata` twin when both match.
+  const twins =
+    !q.tokens && (!q.kinds?.length || (q.kinds.includes('contract') && q.kinds.includes('contract_metadata')))
+      ? sql`AND NOT (d.kind = 'contract' AND EXISTS (SELECT 1 FROM search_documents m
+          WHERE m.network = d.network AND m.kind = 'contract_metadata' AND m.key = d.key AND ${matches('m')}))`
+      : sql``;
   const where = sql`${text}
     ${q.networks?.length ? sql`AND d.network IN (${sql.join(q.networks)})` : sql``}
     ${q.kinds?.length ? sql`AND d.kind IN (${sql.join(q.kinds)})` : sql``}
-    ${q.tokens ? tokenFilterSql(q.tokens) : sql``}`;
+    ${q.tokens ? tokenFilterSql(q.tokens) : sql``}
+    ${twins}`;
   const [count, rows] = await Promise.all([
     q.count === false
       ? { rows: [] }
@@ -367,6 +372,92 @@ export async function suggestReads(
       );
   }
   return out;
+}
+
+export interface AccountAliases {
+  network: string;
+  address: string;
+  /** The contract metadata (TZIP-16) name. */
+  metadata?: string;
+  /** The name of the contract's first named token (TZIP-12/21). */
+  token?: string;
+}
+
+/** {@link aliasOf} for several accounts in one statement (the accounts of a search page). */
+export async function aliasesOf(
+  db: Db,
+  accounts: ReadonlyArray<{ network: string; address: string }>,
+): Promise<AccountAliases[]> {
+  if (accounts.length === 0) return [];
+  const r = await sql<{ network: string; address: string; metadata: string | null; token: string | null }>`
+    SELECT a.network, a.address,
+      (SELECT c.name FROM contract_metadata c
+        WHERE c.network = a.network AND c.address = a.address AND c.name IS NOT NULL) AS metadata,
+      (SELECT t.name FROM token_metadata t
+        WHERE t.network = a.network AND t.contract = a.address AND t.name IS NOT NULL
+        ORDER BY t.token_id LIMIT 1) AS token
+    FROM unnest(${accounts.map((a) => a.network)}::text[], ${accounts.map((a) => a.address)}::text[])
+      AS a(network, address)`.execute(db);
+  return r.rows.map((x) => ({
+    network: x.network,
+    address: x.address,
+    ...(x.metadata !== null ? { metadata: x.metadata } : {}),
+    ...(x.token !== null ? { token: x.token } : {}),
+  }));
+}
+
+/** The keys of one big map for the search service's big-map filter (the keys tab of the BCD frontend). */
+export interface BigMapKeyListing {
+  networks: readonly string[];
+  ptr: number;
+  /** Only keys currently present (not removed). */
+  activeOnly: boolean;
+  /**
+   * '' lists every key; otherwise the keys whose hash is one of `keyHashes` or whose readable text (`key_text`,
+   * or the key JSON when that is unknown) contains `text`.
+   */
+  text: string;
+  keyHashes: readonly string[];
+  size: number;
+  offset: number;
+  /** Count the matches (up to SEARCH_TOTAL_CAP); false: `total` is 0. */
+  count: boolean;
+}
+
+/** Keys of one big map, newest first (as `GET /bigmap/{network}/{ptr}/keys`), and how many match. */
+export async function bigMapKeysOf(
+  db: Db,
+  q: BigMapKeyListing,
+): Promise<{ total: number; hits: Array<KeyHit & { matched: 'key_hash' | 'text' | null }> }> {
+  if (q.networks.length === 0) return { total: 0, hits: [] };
+  const like = `%${likeEscape(q.text)}%`;
+  const hashes = [...q.keyHashes];
+  const matched =
+    q.text === ''
+      ? sql`NULL::text`
+      : sql`CASE WHEN s.key_hash = ANY (${hashes}::text[]) THEN 'key_hash' ELSE 'text' END`;
+  const where = sql`s.network IN (${sql.join([...q.networks])}) AND s.ptr = ${q.ptr}
+    ${q.activeOnly ? sql`AND NOT s.removed` : sql``}
+    ${
+      q.text === ''
+        ? sql``
+        : sql`AND (s.key_hash = ANY (${hashes}::text[]) OR s.key_text ILIKE ${like}
+            OR (s.key_text IS NULL AND s.key::text ILIKE ${like}))`
+    }`;
+  const [count, rows] = await Promise.all([
+    q.count
+      ? sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT 1 FROM big_map_states s WHERE ${where}
+          LIMIT ${SEARCH_TOTAL_CAP}) x`.execute(db)
+      : { rows: [] },
+    sql<KeyRow & { matched: 'key_hash' | 'text' | null }>`
+      SELECT s.network, s.ptr, s.key_hash, s.key, s.removed, s.last_update_time, s.contract, ${matched} AS matched
+      FROM big_map_states s WHERE ${where}
+      ORDER BY s.id DESC, s.network LIMIT ${q.size} OFFSET ${q.offset}`.execute(db),
+  ]);
+  return {
+    total: Number(count.rows[0]?.n ?? 0),
+    hits: rows.rows.map((r) => ({ ...keyHit(r), matched: r.matched })),
+  };
 }
 
 /** The names known for an address: contract metadata name, then a token-metadata name. */

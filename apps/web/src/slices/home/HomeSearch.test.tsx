@@ -124,6 +124,29 @@ describe('home: search box', () => {
     expect(suggests.map((c) => c.body)).toEqual([{ query: 'hic', size: 10, filters: {} }]);
   });
 
+  it("shows a contract suggestion under its name from the search service's alias sources", async () => {
+    standardRoutes([
+      [
+        'POST /search/v1/suggest',
+        {
+          items: [
+            {
+              type: 'account',
+              value: KT(2),
+              found_by: 'Address',
+              highlights: { Address: [`<em>${KT(2)}</em>`] },
+              body: { Network: 'mainnet', Address: KT(2), IsContract: true, TzKT: { Name: 'Youves Engine' } },
+            },
+          ],
+        },
+      ],
+    ]);
+    renderApp('/');
+    await screen.findByRole('combobox', { name: 'Search' });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Search' }), { target: { value: KT(2) } });
+    expect(await screen.findByRole('option', { name: /Youves Engine/ })).toBeTruthy();
+  });
+
   it('cuts the text to 255 characters', async () => {
     const net = standardRoutes();
     renderApp('/');
