@@ -17,8 +17,9 @@ import { buildRouteTable, type LazyScreen, type ScreenId } from '../router/route
 import { screens as realScreens } from '../router/screens';
 import { Shell } from '../shell/Shell';
 
-// Lazy screens load their modules on first use: the first render of a file can take a few seconds.
-configure({ asyncUtilTimeout: 5000 });
+// Lazy screens load (and transform) their modules on first use: the first render of a file can take several
+// seconds on a loaded machine (seen: over 5 s at load 9 on 2 cores).
+configure({ asyncUtilTimeout: 15_000 });
 
 export const TEST_CONFIG: ConfigResponse = {
   networks: ['mainnet', 'sandboxnet', 'ghostnet'],

@@ -110,6 +110,7 @@ export function OperationCard({ op }: { op: Operation }) {
       variant="outlined"
       sx={{ ml: op.internal ? { xs: 1, sm: 4 } : 0, overflow: 'hidden' }}
       component="article"
+      data-counter={op.counter ?? undefined}
     >
       <Stack
         direction="row"

@@ -36,8 +36,13 @@ describe('operation group page', () => {
   it.skipIf(!hasShared)(
     'renders a real failed batch: header styles, expanded errors, sidebar and raw JSON',
     async () => {
+      // `ops` in execution order; the API answers `level desc, counter desc, id asc` (reference §3.7)
       const ops = apiGroup(BATCH);
-      const mock = mockFetch([[`GET /v1/opg/mainnet/${BATCH}`, ops]]);
+      const apiOrder = [...ops].sort(
+        (a, b) => Number(b.counter) - Number(a.counter) || Number(a.id) - Number(b.id),
+      );
+      expect(apiOrder[0]).not.toBe(ops[0]);
+      const mock = mockFetch([[`GET /v1/opg/mainnet/${BATCH}`, apiOrder]]);
       renderApp(`/mainnet/opg/${BATCH}/contents`);
       const cards = await screen.findAllByRole('article');
       expect(cards).toHaveLength(ops.length);
@@ -65,9 +70,12 @@ describe('operation group page', () => {
       expect(
         within(side).getByText(`${(fees / 1e6).toLocaleString('en-US', { maximumFractionDigits: 6 })} ꜩ`),
       ).toBeTruthy();
-      expect(
-        within(within(side).getByRole('list', { name: 'Call stack' })).getAllByRole('listitem'),
-      ).toHaveLength(ops.length);
+      const stack = within(within(side).getByRole('list', { name: 'Call stack' })).getAllByRole('listitem');
+      expect(stack).toHaveLength(ops.length);
+      // contents in execution order: the cards' counters rise
+      const counters = cards.map((c) => Number(c.getAttribute('data-counter')));
+      expect(counters).toEqual(ops.map((o) => Number(o.counter)));
+      expect(counters[0]).toBeLessThan(counters[counters.length - 1]!);
       expect(screen.getByRole('button', { name: 'Copy hash' })).toBeTruthy();
 
       fireEvent.click(screen.getByRole('button', { name: 'Raw JSON' }));

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
@@ -27,7 +27,7 @@ function SideItem({ label, children }: { label: string; children: ReactNode }) {
       <Typography variant="caption" color="text.secondary" component="dt">
         {label}
       </Typography>
-      <Box component="dd" sx={{ m: 0, wordBreak: 'break-all' }}>
+      <Box component="dd" sx={{ m: 0, overflowWrap: 'break-word' }}>
         {children}
       </Box>
     </Box>
@@ -39,6 +39,24 @@ export function groupCost(ops: readonly Operation[]): number {
   return ops.reduce((sum, op) => sum + op.fee + op.burned, 0);
 }
 
+/**
+ * A group's operations in the order the node applied them: contents by their position in the group, each
+ * followed by its internal operations in the order they were stored (id). The API answers `counter desc`
+ * (reference §3.7), which lists a batch newest first.
+ */
+export function executionOrder(ops: readonly Operation[]): Operation[] {
+  return ops
+    .map((op, at) => ({ op, at }))
+    .sort(
+      (a, b) =>
+        a.op.content_index - b.op.content_index ||
+        Number(a.op.internal) - Number(b.op.internal) ||
+        (a.op.id ?? 0) - (b.op.id ?? 0) ||
+        a.at - b.at,
+    )
+    .map(({ op }) => op);
+}
+
 function CallStack({ ops }: { ops: readonly Operation[] }) {
   return (
     <Box component="ol" aria-label="Call stack" sx={{ listStyle: 'none', p: 0, m: 0 }}>
@@ -47,7 +65,7 @@ function CallStack({ ops }: { ops: readonly Operation[] }) {
           {op.source ? <AddressEntity network={op.network} address={op.source} /> : null}
           {' → '}
           {op.destination ? <AddressEntity network={op.network} address={op.destination} /> : null}{' '}
-          <Typography component="span" variant="caption" color="text.secondary">
+          <Typography component="span" variant="caption" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
             {operationTitle(op)}
           </Typography>
         </Box>
@@ -62,7 +80,7 @@ export function OperationGroupPage() {
   const query = useQuery(opgQuery(network, hash));
   const [raw, setRaw] = useState(false);
   const external = externalExplorerUrl(network, hash);
-  const ops = query.data?.operations ?? [];
+  const ops = useMemo(() => executionOrder(query.data?.operations ?? []), [query.data]);
   const first = ops[0];
 
   return (
