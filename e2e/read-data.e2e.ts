@@ -237,4 +237,74 @@ describe.skipIf(!canBrowse('read-data'))('read pages show decoded data on the se
     await page.close();
     noErrors();
   });
+  it('lists a batch in the order the node applied it, with a call stack that keeps words whole', async () => {
+    // the seed's backtracked batch: a tez transfer, then an FA2 transfer that fails
+    let group: { hash: string; counters: number[] } | undefined;
+    let lastId: number | undefined;
+    for (let pages = 0; !group && pages < 20; pages++) {
+      const rows = await api<{ hash: string; last_id: number }[]>(
+        `/contract/${NETWORK}/${fa2}/opg?size=10${lastId === undefined ? '' : `&last_id=${lastId}`}`,
+      );
+      for (const { hash } of rows) {
+        const ops = await api<{ counter: number; content_index: number }[]>(`/opg/${NETWORK}/${hash}`);
+        if (new Set(ops.map((o) => o.content_index)).size > 1) {
+          group = { hash, counters: ops.map((o) => o.counter) };
+          break;
+        }
+      }
+      if (rows.length < 10) break;
+      lastId = Math.min(...rows.map((r) => r.last_id));
+    }
+    expect(group, 'a batch of the seed on the FA2 contract').toBeDefined();
+    // the API answers counter desc (reference §3.7); the page shows them rising
+    expect(group!.counters[0]).toBeGreaterThan(group!.counters[group!.counters.length - 1]!);
+    for (const width of [1440, 375]) {
+      const page = await open(`/${NETWORK}/opg/${group!.hash}/contents`, width);
+      const cards = page.getByRole('article');
+      await cards.first().waitFor();
+      const shown = (await cards.evaluateAll((els) => els.map((e) => e.getAttribute('data-counter')))).map(
+        Number,
+      );
+      expect(shown).toEqual([...group!.counters].sort((a, b) => a - b));
+      // each call stack title stays on one line ('transfer', not 't ransfer')
+      const titles = page
+        .getByRole('list', { name: 'Call stack' })
+        .locator('li > span.MuiTypography-caption');
+      expect(await titles.count()).toBe(group!.counters.length);
+      const lines = await titles.evaluateAll((els) => els.map((e) => e.getClientRects().length));
+      expect(lines.every((n) => n === 1)).toBe(true);
+      await page.close();
+    }
+    noErrors();
+  });
+
+  it('search page: the list on the left and the card on the right; on a phone the card opens under the tapped result', async () => {
+    const wide = await open('/search?text=demo', 1440);
+    const list = wide.getByRole('list', { name: 'Search results' });
+    await list.getByRole('button').first().waitFor();
+    const card = wide.getByTestId('search-side-card');
+    await card.getByRole('region').first().waitFor();
+    const [l, c] = [await list.boundingBox(), await card.boundingBox()];
+    expect(l!.x + l!.width).toBeLessThanOrEqual(c!.x + 1);
+    await wide.close();
+
+    const phone = await open('/search?text=demo', 375);
+    const results = phone.getByRole('list', { name: 'Search results' }).getByRole('button');
+    await results.first().waitFor();
+    const count = await results.count();
+    expect(count).toBeGreaterThan(2);
+    const last = results.nth(count - 1);
+    await last.scrollIntoViewIfNeeded();
+    await last.click();
+    const inline = phone.getByTestId('search-inline-card');
+    await inline.getByRole('region').first().waitFor();
+    // the card is right under the tapped result and inside the screen
+    await waitFor('the opened card inside the screen', 10_000, async () => {
+      const [r, box] = [await last.boundingBox(), await inline.boundingBox()];
+      return box!.y >= r!.y + r!.height - 1 && box!.y >= 0 && box!.y < 900 ? true : undefined;
+    });
+    expect(await phone.getByTestId('search-side-card').count()).toBe(0);
+    await phone.close();
+    noErrors();
+  });
 });

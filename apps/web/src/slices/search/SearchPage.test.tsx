@@ -95,6 +95,41 @@ describe('search page', () => {
     expect(await screen.findByRole('region', { name: 'Operation details' })).toBeTruthy();
   });
 
+  it('puts the result list on the left and the selected card on the right (spec: discovery, Search page)', async () => {
+    mockFetch([['POST /search/v1/search', { items: [token(1), mempoolOp], total: 2, took: 1 }]]);
+    renderApp('/search?text=hic');
+    const card = await screen.findByRole('region', { name: 'Token details' });
+    const list = screen.getByRole('list', { name: 'Search results' });
+    // document order is visual order in the two-column grid (no CSS reordering)
+    expect(list.compareDocumentPosition(card) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.getByTestId('search-side-card').contains(card)).toBe(true);
+  });
+
+  it('on a phone opens the card right under the tapped result, not off-screen', async () => {
+    // a phone-width viewport for MUI's useMediaQuery (breakpoints.down('md'))
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query.includes('max-width'),
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    }));
+    mockFetch([['POST /search/v1/search', { items: [token(1), mempoolOp], total: 2, took: 1 }]]);
+    renderApp('/search?text=hic');
+    const op = await screen.findByRole('button', { name: /ooz6h1jcE4qP/ });
+    expect(screen.queryByTestId('search-side-card')).toBeNull();
+    fireEvent.click(op);
+    const opCard = await screen.findByRole('region', { name: 'Operation details' });
+    const inline = screen.getByTestId('search-inline-card');
+    expect(inline.contains(opCard)).toBe(true);
+    // right after the tapped result's list item
+    expect(op.closest('li')?.nextElementSibling).toBe(inline);
+    expect(screen.queryByRole('region', { name: 'Token details' })).toBeNull();
+  });
+
   it('loads the next page until a page comes back short', async () => {
     const net = mockFetch([
       [

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
@@ -14,6 +14,8 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
 import FilterListIcon from '@mui/icons-material/FilterList';
 import SearchIcon from '@mui/icons-material/Search';
 import { search, SEARCH_PAGE_SIZE } from '../../api/services';
@@ -83,14 +85,20 @@ export function SearchPage() {
   const current = items[selected] ?? items[0];
 
   const sentinel = useRef<HTMLDivElement>(null);
-  const cardRef = useRef<HTMLDivElement>(null);
-  // On a phone the card sits above the list: bring it into view when a result is chosen.
+  // Spec: list on the left, the selected result's card on the right. On a phone the card opens right under the
+  // result that was tapped, where the user is looking (a card above or below the list would be off-screen).
+  const narrow = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
+  const inlineRef = useRef<HTMLLIElement>(null);
+  const [tapped, setTapped] = useState(0);
   const select = (index: number) => {
     setSelected(index);
-    if (window.matchMedia?.('(max-width: 899.95px)').matches) {
-      cardRef.current?.scrollIntoView?.({ behavior: 'smooth', block: 'start' });
-    }
+    setTapped((n) => n + 1);
   };
+  // bring the opened card into view (a tap on the last visible result opens it below the screen's edge)
+  useEffect(() => {
+    if (narrow && tapped > 0) inlineRef.current?.scrollIntoView?.({ behavior: 'smooth', block: 'nearest' });
+  }, [narrow, tapped]);
+  const card = current ? <DetailCard key={`${current.type}-${current.value}`} item={current} /> : null;
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = results;
   useEffect(() => {
     const node = sentinel.current;
@@ -213,18 +221,25 @@ export function SearchPage() {
         )
       ) : (
         <Grid container spacing={2}>
-          <Grid size={{ xs: 12, md: 7 }} sx={{ order: { xs: 2, md: 1 } }}>
+          <Grid size={{ xs: 12, md: 7 }}>
             <Typography variant="caption" color="text.secondary" role="status">
               Found {totalLabel(first?.total ?? 0)} documents ({first?.took ?? 0} ms)
             </Typography>
             <List aria-label="Search results">
               {items.map((item, i) => (
-                <ResultItem
-                  key={`${item.type}-${item.value}-${i}`}
-                  item={item}
-                  selected={item === current}
-                  onSelect={() => select(i)}
-                />
+                <Fragment key={`${item.type}-${item.value}-${i}`}>
+                  <ResultItem item={item} selected={item === current} onSelect={() => select(i)} />
+                  {narrow && item === current ? (
+                    <Box
+                      component="li"
+                      ref={inlineRef}
+                      sx={{ listStyle: 'none', py: 1 }}
+                      data-testid="search-inline-card"
+                    >
+                      {card}
+                    </Box>
+                  ) : null}
+                </Fragment>
               ))}
             </List>
             <div ref={sentinel} />
@@ -234,9 +249,11 @@ export function SearchPage() {
               </Button>
             ) : null}
           </Grid>
-          <Grid size={{ xs: 12, md: 5 }}>
-            {current ? <DetailCard key={`${current.type}-${current.value}`} item={current} /> : null}
-          </Grid>
+          {narrow ? null : (
+            <Grid size={{ xs: 12, md: 5 }} data-testid="search-side-card">
+              {card}
+            </Grid>
+          )}
         </Grid>
       )}
     </Stack>
