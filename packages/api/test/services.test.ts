@@ -197,6 +197,21 @@ describeDb('search and stats services', ({ db }) => {
     );
     expect(new Set(all.map((i) => `${String(i.body.Hash)}/${String(i.body.Counter)}`)).size).toBe(all.length);
     expect((await tab('', { status: ['failed'] })).map((i) => i.body.Hash)).toEqual([OPG3]);
+    // each hit carries its group's figures as the unfiltered list has them (they showed 0 ꜩ when filtered)
+    const groups = (await get(`/v1/contract/${NET}/${TOKEN}/opg?size=10`)).body as {
+      hash: string;
+      counter: number;
+      total_cost: number;
+      flow: number;
+      internals: number;
+    }[];
+    const filtered = await tab('', { entrypoint: ['transfer', 'remove'] });
+    expect(filtered.length).toBeGreaterThan(0);
+    for (const hit of filtered) {
+      const g = groups.find((x) => x.hash === hit.body.Hash && x.counter === hit.body.Counter)!;
+      expect(hit.body).toMatchObject({ TotalCost: g.total_cost, Flow: g.flow, Internals: g.internals });
+    }
+    expect(filtered.some((h) => Number(h.body.TotalCost) > 0)).toBe(true);
     expect((await tab('', { entrypoint: ['remove'] })).map((i) => i.body.Hash)).toEqual([OPG4]);
     expect((await tab(OPG4.slice(0, 12))).map((i) => i.body.Hash)).toEqual([OPG4]);
     expect((await tab(BOB)).map((i) => i.body.Hash)).toContain(OPG3);

@@ -56,6 +56,9 @@ export function parseSearchBody(b: Json): SearchBody {
     mempool: b.mempool === true,
     Counter: optNum(b, 'Counter'),
     Level: optNum(b, 'Level'),
+    TotalCost: optNum(b, 'TotalCost'),
+    Flow: optNum(b, 'Flow'),
+    Internals: optNum(b, 'Internals'),
   };
 }
 

@@ -39,6 +39,10 @@ export interface SearchBody {
   mempool: boolean;
   Counter: number | null;
   Level: number | null;
+  /** An account's operation search: the group's Σ fee + Σ burned, flow and internal operations (mutez). */
+  TotalCost: number | null;
+  Flow: number | null;
+  Internals: number | null;
 }
 
 export interface SearchItem {

@@ -161,6 +161,10 @@ function operationItem(o: OperationHit, highlight: boolean, foundBy: string): Se
       Destination: o.destination ?? '',
       Type: o.kind,
       mempool: false,
+      // an account's operation search (the operations tab's filters): the group's figures the list shows
+      ...(o.total_cost === undefined
+        ? {}
+        : { TotalCost: o.total_cost, Flow: o.flow ?? 0, Internals: o.internals ?? 0 }),
     },
     ...(highlight ? { highlights: { Hash: [`<em>${o.hash}</em>`] } } : {}),
     found_by: foundBy,

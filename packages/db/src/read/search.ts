@@ -202,6 +202,13 @@ export interface OperationHit {
   status: string;
   destination: string | null;
   entrypoint: string | null;
+  /** For an account's search ({@link searchAccountOperations}): the group's Σ fee + Σ burned (mutez), as the
+   * operations tab's unfiltered list counts it. */
+  total_cost?: number;
+  /** …the group's flow for the account: Σ(−amount as source, +amount otherwise). */
+  flow?: number;
+  /** …the group's internal operations. */
+  internals?: number;
 }
 
 /** Top-level operations whose group hash starts with `prefix` (at least 5 characters). */
@@ -269,14 +276,43 @@ export async function searchAccountOperations(db: Db, s: AccountOperationSearch)
   if (s.entrypoints?.length) conds.push(sql`o.entrypoint IN (${sql.join([...s.entrypoints])})`);
   if (s.from) conds.push(sql`o.timestamp >= ${s.from.toISOString()}::timestamptz`);
   if (s.to) conds.push(sql`o.timestamp < ${s.to.toISOString()}::timestamptz`);
-  const rows = await sql<Omit<OperationHit, 'timestamp'> & { timestamp: Date | string }>`
-    SELECT network, id, hash, counter, level, timestamp, kind, status, destination, entrypoint FROM (
-      SELECT DISTINCT ON (o.network, o.hash, o.counter) o.network, o.id, o.hash, o.counter, o.level, o.timestamp,
-        o.kind, o.status, o.destination, o.entrypoint
-      FROM operations o WHERE ${sql.join(conds, sql` AND `)} AND o.hash IS NOT NULL
-      ORDER BY o.network, o.hash, o.counter, o.internal, o.id
-    ) g ORDER BY id DESC OFFSET ${s.offset} LIMIT ${s.limit}`.execute(db);
-  return rows.rows.map((r) => ({ ...r, hash: r.hash ?? '', timestamp: toDate(r.timestamp) }));
+  // the page's groups, then their totals over every operation of the group (not only the matching ones), as
+  // the unfiltered list (read/opg.ts) counts them: consensus operations aside
+  const rows = await sql<
+    Omit<OperationHit, 'timestamp' | 'total_cost' | 'flow' | 'internals'> & {
+      timestamp: Date | string;
+      total_cost: string | number | null;
+      flow: string | number | null;
+      internals: string | number | null;
+    }
+  >`
+    SELECT p.network, p.id, p.hash, p.counter, p.level, p.timestamp, p.kind, p.status, p.destination, p.entrypoint,
+      t.total_cost, t.flow, t.internals
+    FROM (
+      SELECT * FROM (
+        SELECT DISTINCT ON (o.network, o.hash, o.counter) o.network, o.id, o.hash, o.counter, o.level, o.timestamp,
+          o.kind, o.status, o.destination, o.entrypoint
+        FROM operations o WHERE ${sql.join(conds, sql` AND `)} AND o.hash IS NOT NULL
+        ORDER BY o.network, o.hash, o.counter, o.internal, o.id
+      ) g ORDER BY id DESC OFFSET ${s.offset} LIMIT ${s.limit}
+    ) p
+    LEFT JOIN LATERAL (
+      SELECT sum(a.fee) + sum(a.burned) AS total_cost,
+        sum(CASE WHEN a.source = ${s.address} THEN -a.amount ELSE a.amount END) AS flow,
+        count(*) FILTER (WHERE a.internal) AS internals
+      FROM operations a
+      WHERE a.network = p.network AND a.hash = p.hash AND a.counter IS NOT DISTINCT FROM p.counter
+        AND a.kind NOT IN ('endorsement', 'attestation', 'preendorsement', 'preattestation')
+    ) t ON true
+    ORDER BY p.id DESC`.execute(db);
+  return rows.rows.map((r) => ({
+    ...r,
+    hash: r.hash ?? '',
+    timestamp: toDate(r.timestamp),
+    total_cost: Number(r.total_cost ?? 0),
+    flow: Number(r.flow ?? 0),
+    internals: Number(r.internals ?? 0),
+  }));
 }
 
 export interface KeyHit {

@@ -199,6 +199,52 @@ describe.skipIf(!hasShared)('operations list', () => {
     expect(cards[1]?.textContent).toContain('internal');
   });
 
+  it("a filtered list shows each group's total cost and flow, as the unfiltered list does", async () => {
+    const mock = mockFetch([
+      ...commonRoutes([]),
+      [
+        'POST /search/v1/search',
+        {
+          items: [
+            {
+              type: 'operation',
+              value: GROUP,
+              found_by: 'Hash',
+              highlights: {},
+              body: {
+                Network: 'mainnet',
+                Hash: GROUP,
+                Counter: 7,
+                Level: 1_400_000,
+                '@timestamp': '2022-01-25T16:54:35Z',
+                Status: 'applied',
+                Entrypoint: 'transfer',
+                Type: 'transaction',
+                mempool: false,
+                TotalCost: 5000,
+                Flow: -2_000_000,
+                Internals: 1,
+              },
+            },
+          ],
+          total: 1,
+          took: 1,
+        },
+      ],
+    ]);
+    renderApp(`/mainnet/${KT}/operations`);
+    const box = await screen.findByPlaceholderText(
+      'Start entering hash of operation, source or destination address',
+    );
+    fireEvent.change(box, { target: { value: GROUP.slice(0, 10) } });
+    const list = await screen.findByRole('list', { name: 'Operation groups' });
+    const row = await within(list).findByTestId('opg-row');
+    expect(mock.callsTo('POST /search/v1/search').length).toBeGreaterThan(0);
+    expect(within(row).getByText('0.005 ꜩ')).toBeTruthy();
+    expect(within(row).getByText('-2 ꜩ')).toBeTruthy();
+    expect(within(row).getByText('1 internal')).toBeTruthy();
+  });
+
   it('pages with last_id and stops on a short page', async () => {
     const page = (from: number) =>
       Array.from({ length: 10 }, (_, i) => ({
