@@ -22,6 +22,8 @@ export interface ChainContext {
   bigMapTypes?(id: bigint): { key: Ty; value: Ty } | null;
   /** Value stored under `key` (its script-expression hash is given too), or null. */
   bigMapGet?(id: bigint, key: Expr, keyHash: string): Expr | null;
+  /** Memo size of a stored Sapling state, or null when there is no state of this id. */
+  saplingMemoSize?(id: bigint): number | null;
   /** Global constants by `expr…` hash (used when parsing code). */
   globalConstant?(hash: string): Expr | null;
   /** Address given to the n-th contract originated by CREATE_CONTRACT in this operation. */

@@ -29,15 +29,18 @@ import {
   signatureToHex,
   splitAddress,
 } from './encoding';
-import { MichelsonError, notSupported, staticError } from './errors';
+import { MichelsonError, inconsistentMemoSizes, notSupported, staticError } from './errors';
 import type { Expr, Ty } from './types';
 import { isPrim, showTy, toTy, tyEq } from './types';
-import type { BigMapV, V } from './values';
+import type { BigMapV, SaplingStateV, V } from './values';
+import { saplingTransactionMemoSize } from './sapling';
 import { MUTEZ_MAX, bool, unit } from './values';
 
 export interface DataContext {
   /** Resolves a big map id found in data (storage from the chain, TZT `big_maps`). */
   bigMap?(id: bigint, t: Ty): BigMapV;
+  /** Resolves a Sapling state id found in data (storage from the chain); checks its memo size. */
+  saplingState?(id: bigint, t: Ty): SaplingStateV;
   /** Parameter type of `address%entrypoint`, or null when there is no such contract/entrypoint. */
   contractType?(address: string, entrypoint: string): Ty | null;
   /** Typechecks a lambda literal (throws ill_typed). */
@@ -259,6 +262,37 @@ export function parseData(e: Expr, t: Ty, ctx: DataContext = {}): V {
     case 'chest_key':
       if (Array.isArray(e) || !('bytes' in e)) throw bad(t, e);
       return { k: 'opaque', t, data: e };
+    // Octez script_ir_translator.ml parse_data: a state is `{}` (empty) or the id of a stored state (whose
+    // memo size must agree); a transaction is the bytes of Sapling.transaction_encoding.
+    case 'sapling_state': {
+      if (Array.isArray(e) && e.length === 0) return { k: 'sapling_state', t, id: null };
+      if (!Array.isArray(e) && 'int' in e) {
+        if (!ctx.saplingState)
+          throw staticError(
+            'unexpected_forged_value',
+            `sapling state id ${e.int} given but no sapling store`,
+          );
+        return ctx.saplingState(BigInt(e.int), t);
+      }
+      throw staticError(
+        'invalid_kind',
+        `a sapling_state is an id (int) or {}, got ${JSON.stringify(e).slice(0, 80)}`,
+      );
+    }
+    case 'sapling_transaction':
+    case 'sapling_transaction_deprecated': {
+      if (Array.isArray(e) || !('bytes' in e)) throw staticError('invalid_kind', `${p} expects bytes`);
+      const memo = saplingTransactionMemoSize(e.bytes, p === 'sapling_transaction_deprecated');
+      if (memo === undefined)
+        throw staticError(
+          'invalid_syntactic_constant',
+          p === 'sapling_transaction'
+            ? 'expected a valid Sapling transaction'
+            : 'expected a valid Sapling transaction (deprecated format)',
+        );
+      if (memo !== null && memo !== t.memo) throw inconsistentMemoSizes(t.memo ?? 0, memo);
+      return { k: 'opaque', t, data: { bytes: e.bytes.toLowerCase() } };
+    }
     case 'operation':
       throw staticError('invalid_constant', 'operations have no literal form');
     default:
@@ -373,6 +407,9 @@ export function unparse(v: V, mode: UnparseMode = 'Readable'): Expr {
       return { bytes: frToLeHex(v.v) };
     case 'opaque':
       return v.data;
+    // Octez script_ir_unparser.ml: a state without changes is its id, or `{}` when it has none yet.
+    case 'sapling_state':
+      return v.id === null ? [] : { int: v.id.toString() };
     case 'operation':
       return { string: `<operation ${v.op.kind}>` };
   }

@@ -18,6 +18,11 @@ export type ErrorKind =
   | 'bad_contract_parameter'
   /** Feature not supported by this interpreter (Sapling, timelock OPEN_CHEST). */
   | 'not_supported'
+  /**
+   * SAPLING_VERIFY_UPDATE: the sandbox cannot verify Sapling proofs. Our own Octez-style id
+   * (`michelson_v1.sapling_verify_update_unsupported`), a deliberate difference documented in ARCHITECTURE §8.
+   */
+  | 'sapling_unverifiable'
   /** Something the chain context could not give (unknown big map id, missing contract...). */
   | 'runtime';
 
@@ -50,6 +55,8 @@ export class MichelsonError extends Error {
       syntactic?: { expectedForm: string; wrongExpression: Expr };
       /** ill_typed_contract: the whole script (Octez's `ill_typed_code`). */
       code?: Expr;
+      /** ill_typed: two memo sizes that must agree (Octez's `inconsistent_memo_sizes`, first then other). */
+      memoSizes?: [number, number];
     } = {},
   ) {
     super(message);
@@ -121,6 +128,17 @@ export class MichelsonError extends Error {
             location: loc,
             message: this.message,
           },
+          // Octez's memo_size_eq (script_ir_translator.ml) ends the trace with the two sizes.
+          ...(this.data.memoSizes
+            ? [
+                {
+                  kind: 'permanent' as const,
+                  id: `${p}michelson_v1.inconsistent_memo_sizes`,
+                  first_memo_size: this.data.memoSizes[0],
+                  other_memo_size: this.data.memoSizes[1],
+                },
+              ]
+            : []),
         ];
       case 'not_supported':
         return [
@@ -129,6 +147,15 @@ export class MichelsonError extends Error {
             id: `${p}michelson_v1.unsupported_instruction`,
             location: loc,
             prim: this.data.prim ?? '',
+          },
+        ];
+      case 'sapling_unverifiable':
+        return [
+          {
+            kind: 'permanent',
+            id: `${p}michelson_v1.sapling_verify_update_unsupported`,
+            location: loc,
+            message: this.message,
           },
         ];
       case 'runtime':
@@ -156,6 +183,14 @@ export function syntacticConstantError(
     // A plain copy: parsed nodes carry the parser's source references.
     syntactic: { expectedForm: c.expectedForm, wrongExpression: JSON.parse(JSON.stringify(c.node)) as Expr },
     ...(code !== undefined && { code }),
+  });
+}
+
+/** Octez's `Inconsistent_memo_sizes (first, other)`: Sapling states or transactions of different memo sizes. */
+export function inconsistentMemoSizes(first: number, other: number): MichelsonError {
+  return new MichelsonError('ill_typed', `inconsistent memo sizes: ${first} and ${other}`, {
+    detail: 'inconsistent_memo_sizes',
+    memoSizes: [first, other],
   });
 }
 

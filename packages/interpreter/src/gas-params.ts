@@ -41,6 +41,8 @@ export const BASE_COST: Record<string, number> = {
   EMPTY_SET: 300,
   EMPTY_MAP: 300,
   EMPTY_BIG_MAP: 300,
+  // Octez cost_N_ISapling_empty_state (tezt expected output of sapling_empty_state.tz: 0.300 gas)
+  SAPLING_EMPTY_STATE: 300,
   SIZE: 10,
   ITER: 20,
   MAP: 20,

@@ -39,7 +39,14 @@ export { compareValues } from './compare';
 export { valuesEqual } from './equality';
 export { loadScript, parseScript, entrypointPath } from './script';
 export type { LoadedScript } from './script';
-export type { BigMapDiffItem, BigMapUpdate, LazyStorageDiffItem } from './lazy-storage';
+export type {
+  BigMapDiffItem,
+  BigMapUpdate,
+  LazyStorageDiffItem,
+  SaplingStateDiffEntry,
+  SaplingUpdates,
+} from './lazy-storage';
+export { saplingTransactionMemoSize } from './sapling';
 export type { InternalOperationJson } from './operations-json';
 export { BASE_COST, LIMITS, OPERATION_COST, STORAGE_COST } from './gas-params';
 export { toTy, tyToExpr, tyToExprComb, showTy } from './types';

@@ -5,14 +5,14 @@
 import type { ChainContext, ExecEnv } from './context';
 import type { DataContext } from './data';
 import { parseData, unparse } from './data';
-import { MichelsonError, staticError, syntacticConstantError } from './errors';
+import { MichelsonError, inconsistentMemoSizes, staticError, syntacticConstantError } from './errors';
 import { LIMITS } from './gas-params';
 import { instructionCost } from './gas';
 import { invalidCount, maxCount } from './syntactic-constants';
 import type { Expr, ExprPrim, Ty } from './types';
 import { isPrim, toTy, tyEq } from './types';
 import { findSelfInLambda, typecheckCode } from './typecheck-patches';
-import type { BigMapV, V } from './values';
+import type { BigMapV, SaplingStateV, V } from './values';
 
 export interface StepEvent {
   location: number;
@@ -138,6 +138,7 @@ export class Interpreter {
   dataContext(): DataContext {
     return {
       bigMap: (id, t) => this.loadBigMap(id, t),
+      saplingState: (id, t) => this.loadSaplingState(id, t),
       contractType: (address, ep) => this.contractParamType(address, ep),
       checkLambda: (code, arg, ret, rec) => this.checkLambda(code as Expr[], arg, ret, rec),
     };
@@ -181,6 +182,14 @@ export class Interpreter {
       throw staticError('inconsistent_types', `big map ${id} has other key/value types`);
     }
     return { k: 'big_map', t, id, diff: new Map() };
+  }
+
+  /** A stored Sapling state (Octez `Sapling.state_from_id`, then `memo_size_eq` with the expected type). */
+  loadSaplingState(id: bigint, t: Ty): SaplingStateV {
+    const memo = this.chain.saplingMemoSize?.(id) ?? null;
+    if (memo === null) throw staticError('invalid_sapling_state', `unknown sapling state ${id}`);
+    if (memo !== t.memo) throw inconsistentMemoSizes(t.memo ?? 0, memo);
+    return { k: 'sapling_state', t, id };
   }
 
   /** Parameter type of `address%entrypoint` (implicit accounts take unit on default). */

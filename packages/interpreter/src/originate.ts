@@ -24,6 +24,8 @@ export interface OriginateInput {
   chain?: ChainContext;
   gasLimit?: number;
   allocateBigMapId?: () => bigint;
+  /** Fresh Sapling state ids; without it, temporary negative ids. */
+  allocateSaplingId?: () => bigint;
   unparsingMode?: UnparseMode;
   /** Accepts tickets in the storage: a contract's CREATE_CONTRACT passes them (default false, as from an implicit account). */
   ticketsInStorage?: boolean;
@@ -67,7 +69,11 @@ export function originateContract(input: OriginateInput): OriginateResult {
     let temp = 0n;
     const allocate = input.allocateBigMapId ?? ((): bigint => --temp);
     const mode = input.unparsingMode ?? 'Optimized';
-    const extracted = extractLazyStorage(storage, [], allocate, mode);
+    let saplingTemp = 0n;
+    const extracted = extractLazyStorage(storage, [], allocate, mode, {
+      oldIds: [],
+      allocate: input.allocateSaplingId ?? ((): bigint => --saplingTemp),
+    });
     const stored = unparse(extracted.storage, mode);
     return {
       ok: true,

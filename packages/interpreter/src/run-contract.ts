@@ -13,7 +13,7 @@ import { TYPECHECK_COST, dataCost, decodeCost, scriptCost, unparseCost } from '.
 import type { StepListener } from './interpreter';
 import { Interpreter } from './interpreter';
 import type { BigMapDiffItem, LazyStorageDiffItem } from './lazy-storage';
-import { collectBigMaps, extractLazyStorage } from './lazy-storage';
+import { collectBigMaps, collectLazy, collectSaplingStates, extractLazyStorage } from './lazy-storage';
 import type { InternalOperationJson } from './operations-json';
 import { operationToJson } from './operations-json';
 import { encodeExpr } from './pack';
@@ -58,6 +58,10 @@ export interface RunContractInput {
    * the operation; pass such an allocator to do the same. Defaults to `allocateBigMapId`.
    */
   allocateTemporaryBigMapId?: () => bigint;
+  /** Fresh Sapling state ids (a counter of their own); without it, temporary negative ids. */
+  allocateSaplingId?: () => bigint;
+  /** Ids for Sapling states carried by emitted operations; defaults to `allocateSaplingId`. */
+  allocateTemporarySaplingId?: () => bigint;
   /** How values are written in the result (default Readable, like run_code; receipts use Optimized). */
   unparsingMode?: UnparseMode;
   /** Typecheck as an already-originated contract (default true); false for a new origination. */
@@ -164,6 +168,7 @@ export function runContract(input: RunContractInput): RunContractResult {
     }
     const storage = parseData(input.storage, loaded.storageTy, { ...it.dataContext(), allowTickets: true });
     const oldIds = collectBigMaps(storage).flatMap((b) => (b.id === null ? [] : [b.id]));
+    const oldSaplingIds = collectSaplingStates(storage).flatMap((b) => (b.id === null ? [] : [b.id]));
 
     const stack: V[] = [pair(param, storage)];
     it.exec(loaded.code, stack);
@@ -177,7 +182,12 @@ export function runContract(input: RunContractInput): RunContractResult {
     }
     let temp = 0n;
     const allocate = input.allocateBigMapId ?? ((): bigint => --temp);
-    const extracted = extractLazyStorage(result.b, oldIds, allocate, mode);
+    let saplingTemp = 0n;
+    const allocateSapling = input.allocateSaplingId ?? ((): bigint => --saplingTemp);
+    const extracted = extractLazyStorage(result.b, oldIds, allocate, mode, {
+      oldIds: oldSaplingIds,
+      allocate: allocateSapling,
+    });
     const lazyStorageDiff = [...extracted.lazyStorageDiff];
     const bigMapDiff = [...extracted.bigMapDiff];
     const operations: EmittedOperation[] = [];
@@ -186,8 +196,11 @@ export function runContract(input: RunContractInput): RunContractResult {
       // Big maps passed to other contracts are copied (or allocated) to fresh ids.
       if (raw.kind === 'transaction' || raw.kind === 'origination') {
         const carried = raw.kind === 'transaction' ? raw.parameter : raw.storage;
-        if (collectBigMaps(carried).length > 0) {
-          const x = extractLazyStorage(carried, [], input.allocateTemporaryBigMapId ?? allocate, mode);
+        if (collectLazy(carried).length > 0) {
+          const x = extractLazyStorage(carried, [], input.allocateTemporaryBigMapId ?? allocate, mode, {
+            oldIds: [],
+            allocate: input.allocateTemporarySaplingId ?? allocateSapling,
+          });
           lazyStorageDiff.push(...x.lazyStorageDiff);
           bigMapDiff.push(...x.bigMapDiff);
           raw =

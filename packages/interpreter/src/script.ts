@@ -10,7 +10,17 @@ import { encodeExpr } from './pack';
 import { locationOf } from './syntactic-constants';
 import { typecheckCode } from './typecheck-patches';
 import type { Expr, ExprPrim, Ty } from './types';
-import { NOT_PASSABLE, NOT_STORABLE, hasForbidden, isPrim, pairT, showTy, toTy, tyEq } from './types';
+import {
+  NOT_PASSABLE,
+  NOT_STORABLE,
+  hasForbidden,
+  isPrim,
+  memoMismatch,
+  pairT,
+  showTy,
+  toTy,
+  tyEq,
+} from './types';
 
 export interface LoadedScript {
   /** The expanded script (sections), used as the root for Octez locations. */
@@ -79,6 +89,11 @@ export function parseScript(
   throw staticError('invalid_script', 'global constants nested too deeply');
 }
 
+function containsPrim(e: Expr, prim: string): boolean {
+  if (Array.isArray(e)) return e.some((x) => containsPrim(x, prim));
+  return isPrim(e) && (e.prim === prim || (e.args ?? []).some((x) => containsPrim(x, prim)));
+}
+
 function section(script: Expr[], name: string): Expr {
   const all = script.filter((x): x is ExprPrim => isPrim(x) && x.prim === name);
   if (all.length !== 1)
@@ -126,6 +141,9 @@ export function loadScript(
   const storage = section(script, 'storage');
   const codeE = section(script, 'code');
   const code = Array.isArray(codeE) ? codeE : [codeE];
+  // Octez parse_ty: sapling_transaction_deprecated only in legacy mode (Deprecated_instruction, since Jakarta).
+  if (!legacy && containsPrim(script, 'sapling_transaction_deprecated'))
+    throw staticError('deprecated_instruction', 'sapling_transaction_deprecated is deprecated');
   const parameterTy = toTy(parameter);
   const storageTy = toTy(storage);
   if (hasForbidden(parameterTy, NOT_PASSABLE))
@@ -164,15 +182,24 @@ export function loadScript(
       locationOf(script, verdict.syntactic.node),
       script,
     );
+  if (verdict.kind === 'error' && verdict.memoSizes)
+    throw new MichelsonError('ill_typed', verdict.message, {
+      detail: 'inconsistent_memo_sizes',
+      memoSizes: verdict.memoSizes,
+    });
   if (verdict.kind === 'error') throw staticError('ill_typed_contract', verdict.message);
   if (verdict.kind === 'ok' && verdict.output !== 'failed') {
     const expected = pairT({ prim: 'list', args: [{ prim: 'operation', args: [] }] }, storageTy);
     const out = verdict.output;
     if (out.length !== 1 || !tyEq(out[0] as Ty, expected)) {
-      throw staticError(
+      const e = staticError(
         'bad_return',
         `code returns ${out.map(showTy).join(', ')}, expected ${showTy(expected)}`,
       );
+      // Octez: ty_eq (returned) (expected) traces the memo sizes when they are the difference
+      const memo = out.length === 1 ? memoMismatch(out[0] as Ty, expected) : null;
+      if (memo) e.data.memoSizes = memo;
+      throw e;
     }
   }
   const loaded: LoadedScript = {

@@ -14,7 +14,7 @@ import { isPrim, toTy, tyToExpr } from './types';
 export type StaticVerdict =
   | { kind: 'ok'; output: Ty[] | 'failed' }
   /** `syntactic`: Octez's `invalid_syntactic_constant` (a refused count argument) is the error. */
-  | { kind: 'error'; message: string; syntactic?: SyntacticConstant }
+  | { kind: 'error'; message: string; syntactic?: SyntacticConstant; memoSizes?: [number, number] }
   | { kind: 'unknown'; message: string };
 
 /** michel-codec messages that are wrong for the current protocol (they come from its bugs, §1.8). */
@@ -33,6 +33,7 @@ const KNOWN_FALSE_REJECTIONS: RegExp[] = [
   /contract required/, // SELF without a contract context: checked at run time
   /invalid address|invalid public key hash|unexpected.*address/i,
   /Ticket|ticket literal/,
+  /sapling_transaction_deprecated/, // legacy SAPLING_VERIFY_UPDATE (michel-codec knows only the current form)
   /can't be used inside PACK/, // michel-codec refuses some packable types (e.g. contract inside lambda)
 ];
 
@@ -211,5 +212,17 @@ function failure(e: unknown, code: Expr[], ctx: StaticContext): StaticVerdict {
   if (KNOWN_FALSE_REJECTIONS.some((r) => r.test(message)) || containsBuggyPrim(code))
     return { kind: 'unknown', message };
   if (ctx.legacy && /SUB/.test(message) && /mutez/.test(message)) return { kind: 'unknown', message };
-  return { kind: 'error', message };
+  return { kind: 'error', message, ...memoSizesOf(message) };
+}
+
+/**
+ * Octez's `inconsistent_memo_sizes` from michel-codec's messages: SAPLING_VERIFY_UPDATE's (transaction, then
+ * state; Octez names the state's first) and a type equality's (`sapling_state: type argument mismatch: a != b`).
+ */
+function memoSizesOf(message: string): { memoSizes?: [number, number] } {
+  const verify = /sapling memo size mismatch: (\d+) != (\d+)/.exec(message);
+  if (verify) return { memoSizes: [Number(verify[2]), Number(verify[1])] };
+  const eq = /sapling_\w+: type argument mismatch: (\d+) != (\d+)/.exec(message);
+  if (eq) return { memoSizes: [Number(eq[1]), Number(eq[2])] };
+  return {};
 }

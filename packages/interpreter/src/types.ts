@@ -8,7 +8,38 @@ import { MichelsonError, staticError } from './errors';
 export interface Ty {
   readonly prim: string;
   readonly args: readonly Ty[];
+  /** sapling_state / sapling_transaction(_deprecated): the memo size, Octez's `Sapling.Memo_size.t`. */
+  readonly memo?: number;
 }
+
+/** Types whose one argument is a memo size (an int), not a type. */
+export const SAPLING_TYPES = new Set([
+  'sapling_state',
+  'sapling_transaction',
+  'sapling_transaction_deprecated',
+]);
+/** Octez `Sapling_repr.Memo_size.parse_z`: a memo size is an unsigned 16-bit integer. */
+export const MAX_MEMO_SIZE = 0xffff;
+
+/**
+ * A memo size as Octez's `parse_memo_size` (script_ir_translator.ml) reads it: an int node (else
+ * `invalid_kind`) between 0 and 65535 (else `invalid_syntactic_constant`).
+ */
+export function parseMemoSize(e: Expr | undefined): number {
+  if (e === undefined || Array.isArray(e) || typeof e !== 'object' || e === null || !('int' in e))
+    throw staticError(
+      'invalid_kind',
+      `a memo size must be an int, got ${String(JSON.stringify(e)).slice(0, 80)}`,
+    );
+  const n = BigInt(e.int);
+  if (n < 0n || n > BigInt(MAX_MEMO_SIZE))
+    throw staticError(
+      'invalid_syntactic_constant',
+      `memo size ${e.int}: expected a positive 16-bit integer (between 0 and ${MAX_MEMO_SIZE})`,
+    );
+  return Number(n);
+}
+export const saplingT = (prim: string, memo: number): Ty => ({ prim, args: [], memo });
 
 /** Micheline expressions: @michelscope/michelson's one Micheline type. */
 export type {
@@ -46,9 +77,6 @@ const ARITY: Record<string, number> = {
   set: 1,
   contract: 1,
   ticket: 1,
-  sapling_state: 1,
-  sapling_transaction: 1,
-  sapling_transaction_deprecated: 1,
   or: 2,
   lambda: 2,
   map: 2,
@@ -129,15 +157,44 @@ function toTyRaw(e: Expr): Ty {
     for (let i = tys.length - 2; i >= 0; i--) acc = pairT(tys[i] as Ty, acc);
     return acc;
   }
+  if (SAPLING_TYPES.has(e.prim)) {
+    if (args.length !== 1)
+      throw staticError('invalid_arity', `type ${e.prim} expects 1 argument (a memo size)`);
+    return saplingT(e.prim, parseMemoSize(args[0]));
+  }
   const n = ARITY[e.prim];
   if (n === undefined) throw staticError('invalid_type', `unknown type ${e.prim}`);
   if (args.length !== n) throw staticError('invalid_type', `type ${e.prim} expects ${n} argument(s)`);
-  return n === 0 ? simple(e.prim) : { prim: e.prim, args: args.map(toTyRaw) };
+  if (n === 0) return simple(e.prim);
+  const t = { prim: e.prim, args: args.map(toTyRaw) };
+  // Octez parse_big_map_value_ty (allow_lazy_storage:false): no big_map or sapling_state in a big map's values,
+  // wherever the big_map type is written (lambdas hide theirs).
+  if (e.prim === 'big_map' && hasForbidden(t.args[1] as Ty, LAZY_STORAGE))
+    throw staticError('unexpected_lazy_storage', 'big_map or sapling_state type not expected here');
+  return t;
+}
+
+const LAZY_STORAGE = new Set(['big_map', 'sapling_state']);
+
+/**
+ * The first memo sizes that differ between two types of the same shape, [a's, b's] (what Octez's ty_eq
+ * reports as `inconsistent_memo_sizes`); null when they differ otherwise or not at all.
+ */
+export function memoMismatch(a: Ty, b: Ty): [number, number] | null {
+  if (a.prim !== b.prim || a.args.length !== b.args.length) return null;
+  if (a.memo !== b.memo) return [a.memo ?? 0, b.memo ?? 0];
+  for (let i = 0; i < a.args.length; i++) {
+    const x = a.args[i] as Ty;
+    const y = b.args[i] as Ty;
+    if (tyEq(x, y)) continue;
+    return memoMismatch(x, y);
+  }
+  return null;
 }
 
 export function tyEq(a: Ty, b: Ty): boolean {
   if (a === b) return true;
-  if (a.prim !== b.prim || a.args.length !== b.args.length) return false;
+  if (a.prim !== b.prim || a.args.length !== b.args.length || a.memo !== b.memo) return false;
   for (let i = 0; i < a.args.length; i++) if (!tyEq(a.args[i] as Ty, b.args[i] as Ty)) return false;
   return true;
 }
@@ -147,6 +204,7 @@ export function assertTyEq(a: Ty, b: Ty, what = 'types'): void {
 }
 
 export function tyToExpr(t: Ty): Expr {
+  if (t.memo !== undefined) return { prim: t.prim, args: [{ int: String(t.memo) }] };
   return t.args.length === 0 ? { prim: t.prim } : { prim: t.prim, args: t.args.map(tyToExpr) };
 }
 
@@ -162,10 +220,12 @@ export function tyToExprComb(t: Ty): Expr {
     args.push(tyToExprComb(cur));
     return { prim: 'pair', args };
   }
+  if (t.memo !== undefined) return tyToExpr(t);
   return t.args.length === 0 ? { prim: t.prim } : { prim: t.prim, args: t.args.map(tyToExprComb) };
 }
 
 export function showTy(t: Ty): string {
+  if (t.memo !== undefined) return `(${t.prim} ${t.memo})`;
   return t.args.length === 0 ? t.prim : `(${t.prim} ${t.args.map(showTy).join(' ')})`;
 }
 

@@ -132,7 +132,17 @@ export interface OpaqueV {
   k: 'opaque';
   t: Ty;
   data: Expr;
-} // chest, chest_key, sapling: kept only to fail cleanly
+} // chest, chest_key, sapling_transaction(_deprecated): their bytes, checked when parsed
+/**
+ * A Sapling state (memo size in `t.memo`). The sandbox cannot verify Sapling proofs, so SAPLING_VERIFY_UPDATE
+ * never succeeds and a state never gets commitments or nullifiers: it is an id in the chain context's
+ * Sapling store, or null for an empty state made during this run (Octez's `{id = None; diff = empty}`).
+ */
+export interface SaplingStateV {
+  k: 'sapling_state';
+  t: Ty;
+  id: bigint | null;
+}
 
 export type V =
   | NumV
@@ -158,7 +168,8 @@ export type V =
   | TicketV
   | BlsV
   | FrV
-  | OpaqueV;
+  | OpaqueV
+  | SaplingStateV;
 
 export type Operation =
   | {

@@ -32,7 +32,7 @@ function run(code: string): {
       d.id,
       d.diff.action,
       'source' in d.diff ? d.diff.source : null,
-      'updates' in d.diff ? d.diff.updates.length : 0,
+      'updates' in d.diff && Array.isArray(d.diff.updates) ? d.diff.updates.length : 0,
     ]),
   };
 }

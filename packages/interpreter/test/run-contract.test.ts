@@ -24,8 +24,8 @@ function addressOf(bytes: Expr): string {
   return (parseData(bytes, toTy({ prim: 'address' })) as { str: string }).str;
 }
 function updatesOf(diff: LazyStorageDiffItem[], id: string): { key: Expr; value?: Expr }[] {
-  const d = diff.find((x) => x.id === id)?.diff;
-  return d && 'updates' in d ? d.updates : [];
+  const d = diff.find((x) => x.kind === 'big_map' && x.id === id)?.diff;
+  return d && 'updates' in d && Array.isArray(d.updates) ? d.updates : [];
 }
 const RECIPIENT = 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx';
 

@@ -199,6 +199,7 @@ export function applyOperation(state: State, contents: ManagerContent[], ctx: Ap
       gasLeft: BigInt(c.gas_limit) * 1000n,
       nonce: 0,
       lastTemporaryBigMap: 0n,
+      lastTemporarySapling: 0n,
     };
     const r = applyContent(ex, c, inner);
     results.push(r);

@@ -101,6 +101,9 @@ export function chainContext(state: State, opts: ContextOptions = {}): ChainCont
       if (!b) return null;
       return { key: toTy(b.key_type), value: toTy(b.value_type) };
     },
+    saplingMemoSize(id: bigint) {
+      return state.saplingState(String(id))?.memo_size ?? null;
+    },
     bigMapGet(id: bigint, _key: Expr, keyHash: string) {
       return state.bigMapEntry(String(id), keyHash)?.value ?? null;
     },

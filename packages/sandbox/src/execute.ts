@@ -71,6 +71,8 @@ export interface Exec {
   nonce: number;
   /** Last temporary big-map id given out in this manager content (0, then -1, -2, …). */
   lastTemporaryBigMap: bigint;
+  /** The same for Sapling states (a counter of their own, as Octez's Temp_ids). */
+  lastTemporarySapling?: bigint;
 }
 
 export class OpFailure extends Error {
@@ -277,6 +279,8 @@ export function transfer(
     allocateBigMapId: () => ex.state.nextBigMapId(),
     // Big maps passed on to other contracts get temporary negative ids, as in Octez.
     allocateTemporaryBigMapId: () => (ex.lastTemporaryBigMap -= 1n),
+    allocateSaplingId: () => ex.state.nextSaplingId(),
+    allocateTemporarySaplingId: () => (ex.lastTemporarySapling = (ex.lastTemporarySapling ?? 0n) - 1n),
     unparsingMode: 'Optimized',
     ticketsInParameter: t.internal,
   });
@@ -350,6 +354,7 @@ export function originate(
     chain: chainContext(ex.state),
     gasLimit: Number(ex.gasLeft),
     allocateBigMapId: () => ex.state.nextBigMapId(),
+    allocateSaplingId: () => ex.state.nextSaplingId(),
     unparsingMode: 'Optimized',
     ticketsInStorage: o.internal,
   });

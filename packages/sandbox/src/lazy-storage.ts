@@ -39,7 +39,10 @@ function applyUpdates(
 export function applyLazyStorageDiff(state: State, diff: LazyStorageDiffItem[]): bigint {
   let delta = 0n;
   for (const item of diff) {
-    if (item.kind !== 'big_map') continue;
+    if (item.kind === 'sapling_state') {
+      delta += applySaplingDiff(state, item);
+      continue;
+    }
     const id = item.id;
     const d = item.diff;
     let mapDelta = 0n;
@@ -72,7 +75,47 @@ export function applyLazyStorageDiff(state: State, diff: LazyStorageDiffItem[]):
   return delta;
 }
 
+/** Octez lazy_storage_diff.ml `Sapling_state.bytes_size_for_empty`. */
+export const SAPLING_STATE_ALLOC_BYTES = 33n;
+
+/**
+ * A Sapling state's diff, with Octez's accounting (lazy_storage_diff.ml `apply_diff`): an alloc costs 33 bytes,
+ * a copy the source's total bytes plus 33, a removal frees the same; temporary (negative) ids cost nothing.
+ * Updates are always empty here (no SAPLING_VERIFY_UPDATE succeeds in the sandbox).
+ */
+function applySaplingDiff(
+  state: State,
+  item: Extract<LazyStorageDiffItem, { kind: 'sapling_state' }>,
+): bigint {
+  const { id, diff: d } = item;
+  const temp = id.startsWith('-');
+  if (d.action === 'remove') {
+    const info = state.saplingState(id);
+    if (!info) return 0n;
+    state.setSaplingState(id, undefined);
+    return temp ? 0n : -(BigInt(info.total_bytes) + SAPLING_STATE_ALLOC_BYTES);
+  }
+  if (d.action === 'alloc') {
+    state.setSaplingState(id, { memo_size: d.memo_size, total_bytes: '0' });
+    return temp ? 0n : SAPLING_STATE_ALLOC_BYTES;
+  }
+  if (d.action === 'copy') {
+    const src = state.saplingState(d.source);
+    if (!src) throw new Error(`copy of unknown sapling state ${d.source}`);
+    state.setSaplingState(id, { ...src });
+    return temp ? 0n : BigInt(src.total_bytes) + SAPLING_STATE_ALLOC_BYTES;
+  }
+  if (!state.saplingState(id)) throw new Error(`update of unknown sapling state ${id}`);
+  return 0n;
+}
+
 /** Drops `update` entries without updates (nothing to report). */
 export function reportedDiff(diff: LazyStorageDiffItem[]): LazyStorageDiffItem[] {
-  return diff.filter((d) => !(d.diff.action === 'update' && d.diff.updates.length === 0));
+  return diff.filter((d) => {
+    if (d.diff.action !== 'update') return true;
+    const u = d.diff.updates;
+    return Array.isArray(u)
+      ? u.length > 0
+      : u.commitments_and_ciphertexts.length > 0 || u.nullifiers.length > 0;
+  });
 }

@@ -109,6 +109,12 @@ export interface BigMapRecord {
   total_bytes: string;
 }
 
+/** A Sapling state (`s:<id>`): its memo size; no commitments are ever added in the sandbox. */
+export interface SaplingStateRecord {
+  memo_size: number;
+  total_bytes: string;
+}
+
 export interface BigMapEntryRecord {
   key: Expr;
   value: Expr;
@@ -187,13 +193,29 @@ export class State {
     this.kv.set(`b:${id}`, rec);
   }
 
-  /** Deletes the temporary big maps (negative ids) and their entries. */
+  /** Deletes the temporary big maps and Sapling states (negative ids), and the big maps' entries. */
   dropTemporaryBigMaps(): void {
     for (const key of this.kv.keys('b:-')) {
       const id = key.slice(2);
       for (const h of this.bigMapKeyHashes(id)) this.setBigMapEntry(id, h, undefined);
       this.setBigMap(id, undefined);
     }
+    for (const key of this.kv.keys('s:-')) this.kv.set(key, undefined);
+  }
+
+  saplingState(id: string): SaplingStateRecord | undefined {
+    return this.kv.get(`s:${id}`) as SaplingStateRecord | undefined;
+  }
+
+  setSaplingState(id: string, rec: SaplingStateRecord | undefined): void {
+    this.kv.set(`s:${id}`, rec);
+  }
+
+  /** Next fresh Sapling state id: a counter of its own, as Octez's Storage.Sapling.Next (from 0). */
+  nextSaplingId(): bigint {
+    const n = BigInt((this.kv.get('n:sapling') as string | undefined) ?? '0');
+    this.kv.set('n:sapling', String(n + 1n));
+    return n;
   }
 
   bigMapEntry(id: string, keyHash: string): BigMapEntryRecord | undefined {

@@ -2,6 +2,7 @@
 // figure Octez gives, with the Octez source or regression output it comes from (tezos/tezos-mirror).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Parser } from '@taquito/michel-codec';
+import { encodeExpr, type Expr } from '@michelscope/interpreter';
 import { BOOTSTRAP_ACCOUNTS } from '../src/index';
 import { genesisState } from '../src/accounts';
 import { originatedAddress } from '../src/execute';
@@ -369,5 +370,197 @@ describe('address registry (item 6)', () => {
     expect(await read(x)).toEqual(some(1));
     // the next address takes the next index, in run_code as in an operation
     expect((await runCode(INDEXER, { prim: 'None' }, { string: b4.pkh })).body.storage).toEqual(some(2));
+  });
+});
+
+describe('Sapling (item 4)', () => {
+  // michelson_test_scripts/opcodes/sapling_empty_state.tz
+  const EMPTY_STATE =
+    'parameter unit; storage (sapling_state 8); code { DROP; SAPLING_EMPTY_STATE 8; NIL operation; PAIR; };';
+  // The shape of src/proto_alpha/lib_protocol/test/integration/michelson/contracts/sapling_contract_drop.tz: a
+  // transaction verified against the stored state.
+  const VERIFY = (txMemo: number, stateMemo: number) =>
+    `parameter (sapling_transaction ${txMemo}); storage (sapling_state ${stateMemo});
+     code { UNPAIR; SAPLING_VERIFY_UPDATE; ASSERT_SOME; CDR; CDR; NIL operation; PAIR }`;
+  const KEEP = 'parameter unit; storage (sapling_state 8); code { CDR; NIL operation; PAIR }';
+  /** Octez's Sapling_repr.diff_encoding of a state without changes. */
+  const NO_UPDATES = { commitments_and_ciphertexts: [], nullifiers: [] };
+  /**
+   * A transaction in Sapling.transaction_encoding (src/lib_sapling/core.ml): no input, one output whose
+   * payload_enc is 71 + memo bytes (Ciphertext.get_memo_size); zero proofs, which the sandbox never checks.
+   */
+  const saplingTx = (memo: number): string => {
+    const u32 = (n: number) => n.toString(16).padStart(8, '0');
+    const zeros = (n: number) => '00'.repeat(n);
+    const output = zeros(32 + 192 + 32 + 32) + u32(71 + memo) + zeros(71 + memo) + zeros(24 + 80 + 24);
+    return u32(0) + u32(output.length / 2) + output + zeros(64 + 8 + 32) + u32(0);
+  };
+
+  it('run_code: SAPLING_EMPTY_STATE 8 stored as the first Sapling id, 0, with its alloc diff (as Octez)', async () => {
+    // tezt/tests/contract_opcodes.ml: ("sapling_empty_state", "{}", "Unit", "0"); the run script output
+    // (tezt/tests/expected/contract_opcodes.ml/"Alpha- opcodes -sapling_empty_state--storage457300675--
+    // input125992234-.out") stores 0 and traces the state as {} at SAPLING_EMPTY_STATE (location 9).
+    // Sapling ids have their own counter (storage.mli Sapling.Next), so the big maps of the tests above do not
+    // move it; the run allocates in a throwaway context, so every run gets 0 again.
+    for (let i = 0; i < 2; i++) {
+      const r = await runCode(EMPTY_STATE, [], { prim: 'Unit' });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(r.body.storage).toEqual({ int: '0' });
+      // lazy_storage_kind.ml Sapling_state: alloc carries {memo_size}
+      expect(r.body.lazy_storage_diff).toEqual([
+        { kind: 'sapling_state', id: '0', diff: { action: 'alloc', updates: NO_UPDATES, memo_size: 8 } },
+      ]);
+    }
+    const t = await h.post(`${SCRIPTS}/trace_code`, {
+      script: code(EMPTY_STATE),
+      storage: [],
+      input: { prim: 'Unit' },
+      amount: '0',
+    });
+    expect(t.status).toBe(200);
+    expect(t.body.storage).toEqual({ int: '0' });
+    expect(t.body.trace).toContainEqual({ location: 9, gas: expect.any(String), stack: [[]] });
+  });
+
+  it('originates sapling_empty_state.tz, calls it, and run_code reads its stored state by id', async () => {
+    const orig = await run([
+      { kind: 'origination', balance: '0', script: { code: code(EMPTY_STATE), storage: [] } },
+    ]);
+    const result = orig.contents[0].metadata.operation_result;
+    expect(result.status).toBe('applied');
+    expect(result.lazy_storage_diff).toEqual([
+      { kind: 'sapling_state', id: '0', diff: { action: 'alloc', updates: NO_UPDATES, memo_size: 8 } },
+    ]);
+    // lazy_storage_diff.ml: an allocated Sapling state costs bytes_size_for_empty = 33 bytes of storage, on top of
+    // the script and storage (4-byte length-prefixed each)
+    const scriptBytes = encodeExpr(code(EMPTY_STATE) as Expr).length + encodeExpr({ int: '0' }).length + 8;
+    expect(result.storage_size).toBe(String(scriptBytes + 33));
+    expect(result.paid_storage_size_diff).toBe(String(scriptBytes + 33));
+    const kt1 = result.originated_contracts[0] as string;
+    expect((await h.get(`/chains/main/blocks/head/context/contracts/${kt1}/storage`)).body).toEqual({
+      int: '0',
+    });
+    // a call replaces the state by a new one: alloc 1, remove 0 (extract_lazy_storage_diff)
+    const call = await run([{ kind: 'transaction', amount: '0', destination: kt1 }]);
+    const called = call.contents[0].metadata.operation_result;
+    expect(called.status).toBe('applied');
+    expect(called.storage).toEqual({ int: '1' });
+    expect(called.lazy_storage_diff).toEqual([
+      { kind: 'sapling_state', id: '1', diff: { action: 'alloc', updates: NO_UPDATES, memo_size: 8 } },
+      { kind: 'sapling_state', id: '0', diff: { action: 'remove' } },
+    ]);
+    // run_code given the stored id (parse_data: Sapling.state_from_id) keeps it in place
+    const keep = await runCode(KEEP, { int: '1' }, { prim: 'Unit' });
+    expect(keep.status).toBe(200);
+    expect(keep.body.storage).toEqual({ int: '1' });
+    expect(keep.body.lazy_storage_diff).toEqual([
+      { kind: 'sapling_state', id: '1', diff: { action: 'update', updates: NO_UPDATES } },
+    ]);
+    // a removed or unknown id, or a state of another memo size, is refused
+    expect((await runCode(KEEP, { int: '0' }, { prim: 'Unit' })).status).toBe(500);
+    const other = await runCode(
+      KEEP.replace('sapling_state 8', 'sapling_state 16'),
+      { int: '1' },
+      { prim: 'Unit' },
+    );
+    expect(other.status).toBe(500);
+    expect(other.body.map((e: { id: string }) => e.id)).toContain(
+      'proto.024-PtTALLiN.michelson_v1.inconsistent_memo_sizes',
+    );
+  });
+
+  it('SAPLING_VERIFY_UPDATE typechecks as Octez and fails with the sandbox own error, in run_code and on chain', async () => {
+    // Octez script_ir_translator.ml: sapling_transaction ms : sapling_state ms →
+    // option (pair bytes (pair int (sapling_state ms))); the sandbox cannot verify the Groth16 proofs, so the run
+    // stops with michelson_v1.sapling_verify_update_unsupported (ARCHITECTURE §8) instead of a result.
+    const r = await runCode(VERIFY(8, 8), [], { bytes: saplingTx(8) });
+    expect(r.status).toBe(500);
+    expect(r.body).toEqual([
+      {
+        kind: 'permanent',
+        id: 'proto.024-PtTALLiN.michelson_v1.sapling_verify_update_unsupported',
+        location: 10,
+        message: expect.stringContaining('cannot verify Sapling proofs'),
+      },
+    ]);
+    const orig = await run([
+      { kind: 'origination', balance: '0', script: { code: code(VERIFY(8, 8)), storage: [] } },
+    ]);
+    const kt1 = orig.contents[0].metadata.operation_result.originated_contracts[0] as string;
+    const call = await run([
+      {
+        kind: 'transaction',
+        amount: '0',
+        destination: kt1,
+        parameters: { entrypoint: 'default', value: { bytes: saplingTx(8) } },
+      },
+    ]);
+    const failed = call.contents[0].metadata.operation_result;
+    expect(failed.status).toBe('failed');
+    expect(failed.errors.map((e: { id: string }) => e.id)).toEqual([
+      'proto.024-PtTALLiN.michelson_v1.runtime_error',
+      'proto.024-PtTALLiN.michelson_v1.sapling_verify_update_unsupported',
+    ]);
+    // the state is untouched: the id the origination allocated (2, after the 0 and 1 of the test above)
+    expect(orig.contents[0].metadata.operation_result.lazy_storage_diff[0].id).toBe('2');
+    expect((await h.get(`/chains/main/blocks/head/context/contracts/${kt1}/storage`)).body).toEqual({
+      int: '2',
+    });
+  });
+
+  it('pack_data refuses lazy storage and tickets, as Octez hash data does', async () => {
+    // tezt/tests/hash_data.ml test_bad_hash_data: `{}` of `sapling_state 8` and of `big_map nat bytes`, and
+    // tickets, must fail (pack_data parses the type with parse_packable_ty: Unexpected_lazy_storage / _ticket)
+    const bad: Array<[unknown, unknown, string]> = [
+      [[], { prim: 'sapling_state', args: [{ int: '8' }] }, 'unexpected_lazy_storage'],
+      [[], { prim: 'big_map', args: [{ prim: 'nat' }, { prim: 'bytes' }] }, 'unexpected_lazy_storage'],
+      [
+        {
+          prim: 'Pair',
+          args: [{ string: 'KT1ThEdxfUcWUwqsdergy3QnbCWGHSUHeHJq' }, { bytes: '01' }, { int: '42' }],
+        },
+        { prim: 'ticket', args: [{ prim: 'bytes' }] },
+        'unexpected_ticket',
+      ],
+    ];
+    for (const [data, type, id] of bad) {
+      const r = await h.post(`${SCRIPTS}/pack_data`, { data, type });
+      expect(r.status, id).toBe(500);
+      expect(r.body, id).toEqual([
+        { kind: 'permanent', id: `proto.024-PtTALLiN.michelson_v1.${id}`, loc: 0 },
+      ]);
+    }
+    // the location is the type node's; a lambda hides its types
+    const inPair = await h.post(`${SCRIPTS}/pack_data`, {
+      data: { prim: 'Pair', args: [[], []] },
+      type: {
+        prim: 'pair',
+        args: [
+          { prim: 'lambda', args: [{ prim: 'sapling_state', args: [{ int: '8' }] }, { prim: 'unit' }] },
+          { prim: 'sapling_state', args: [{ int: '8' }] },
+        ],
+      },
+    });
+    expect(inPair.body[0]).toMatchObject({
+      id: 'proto.024-PtTALLiN.michelson_v1.unexpected_lazy_storage',
+      loc: 5,
+    });
+    const ok = await h.post(`${SCRIPTS}/pack_data`, {
+      data: { bytes: saplingTx(8) },
+      type: { prim: 'sapling_transaction', args: [{ int: '8' }] },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.body.packed).toMatch(/^050a/);
+  });
+
+  it('a memo size mismatch between state and transaction is Octez inconsistent_memo_sizes', async () => {
+    // script_ir_translator.ml, SAPLING_VERIFY_UPDATE: memo_size_eq state_memo_size transaction_memo_size
+    const r = await runCode(VERIFY(16, 8), [], { bytes: saplingTx(16) });
+    expect(r.status).toBe(500);
+    expect(r.body.map((e: { id: string }) => e.id)).toEqual([
+      'proto.024-PtTALLiN.michelson_v1.ill_typed_contract',
+      'proto.024-PtTALLiN.michelson_v1.inconsistent_memo_sizes',
+    ]);
+    expect(r.body[1]).toMatchObject({ first_memo_size: 8, other_memo_size: 16 });
   });
 });

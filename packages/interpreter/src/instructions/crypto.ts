@@ -1,4 +1,7 @@
-/** Hashes, signatures, BLS12-381 pairing check; Sapling and timelock answer "not supported". */
+/**
+ * Hashes, signatures, BLS12-381 pairing check; SAPLING_EMPTY_STATE; SAPLING_VERIFY_UPDATE and timelock's
+ * OPEN_CHEST answer "not supported" (their proofs are out of the sandbox's reach).
+ */
 import { bls12_381 } from '@noble/curves/bls12-381';
 import { ed25519 } from '@noble/curves/ed25519';
 import { p256 } from '@noble/curves/p256';
@@ -8,10 +11,11 @@ import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { keccak_256, sha3_256 } from '@noble/hashes/sha3.js';
 import { pairingCheck } from '../bls';
 import { bytesToHex, hexToBytes, keyHashFromHex } from '../encoding';
-import { notSupported, staticError } from '../errors';
+import { inconsistentMemoSizes, notSupported, staticError } from '../errors';
+import { saplingVerifyUnsupported } from '../sapling';
 import type { Handler } from '../interpreter';
 import { pop, register } from '../interpreter';
-import { T } from '../types';
+import { T, parseMemoSize, saplingT } from '../types';
 import { asKind, bool, bytes } from '../values';
 
 function hashOp(f: (b: Uint8Array) => Uint8Array): Handler {
@@ -83,11 +87,29 @@ const table: Record<string, Handler> = {
   OPEN_CHEST() {
     throw notSupported('OPEN_CHEST');
   },
-  SAPLING_EMPTY_STATE() {
-    throw notSupported('SAPLING_EMPTY_STATE');
+  // Octez: SAPLING_EMPTY_STATE ms : S -> sapling_state ms : S (memo size an int in 0..65535).
+  SAPLING_EMPTY_STATE(it, ins, s) {
+    if (ins.args?.length !== 1)
+      throw staticError('invalid_arity', 'SAPLING_EMPTY_STATE expects 1 argument (a memo size)');
+    const memo = it.cached(ins.args[0] as object, () => parseMemoSize(ins.args?.[0]));
+    s.push({ k: 'sapling_state', t: saplingT('sapling_state', memo), id: null });
   },
-  SAPLING_VERIFY_UPDATE() {
-    throw notSupported('SAPLING_VERIFY_UPDATE');
+  // Octez: sapling_transaction ms : sapling_state ms : S -> option (pair bytes (pair int (sapling_state ms))) : S
+  // (sapling_transaction_deprecated ms, legacy only: option (pair int (sapling_state ms))). The types are checked
+  // as Octez's typechecker does; the verification itself needs proofs the sandbox cannot check.
+  SAPLING_VERIFY_UPDATE(_it, _ins, s) {
+    const tx = pop(s);
+    const state = pop(s);
+    if (
+      (tx.t.prim !== 'sapling_transaction' && tx.t.prim !== 'sapling_transaction_deprecated') ||
+      state.t.prim !== 'sapling_state'
+    )
+      throw staticError(
+        'bad_stack',
+        'SAPLING_VERIFY_UPDATE expects a sapling_transaction and a sapling_state',
+      );
+    if (state.t.memo !== tx.t.memo) throw inconsistentMemoSizes(state.t.memo ?? 0, tx.t.memo ?? 0);
+    throw saplingVerifyUnsupported();
   },
   TICKET_DEPRECATED() {
     throw staticError('deprecated_instruction', 'TICKET_DEPRECATED');
