@@ -123,12 +123,16 @@ function envFields(
 ): Partial<RunContractInput> {
   const chainId = chainIdOf(b.chain_id);
   const head = sandbox.block(level)!.header;
+  // Octez lib_plugin/RPC.ml `sender_and_payer`: the body's `source` is SENDER, `payer` (an implicit account) is
+  // SOURCE. Neither: SENDER is the contract run (self), SOURCE the zero implicit account; `source` alone: SOURCE
+  // is still the zero account; `payer` alone: it is SENDER and SOURCE.
   const sender = optAddress(b.source, 'source');
   const payer = optAddress(b.payer, 'payer');
+  if (payer?.startsWith('KT1')) throw badBody('payer must be an implicit account (tz…)');
   const self = optAddress(b.self, 'self');
   return {
-    ...(sender ? { sender } : {}),
-    ...(payer ? { source: payer } : sender && !sender.startsWith('KT1') ? { source: sender } : {}),
+    ...(sender ? { sender } : payer ? { sender: payer } : {}),
+    ...(payer ? { source: payer } : {}),
     ...(self ? { self } : {}),
     now: optTimestamp(b.now) ?? BigInt(Math.floor(Date.parse(head.timestamp) / 1000)),
     level: optNat(b.level, 'level') ?? BigInt(level),

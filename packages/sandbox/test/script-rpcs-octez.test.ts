@@ -564,3 +564,69 @@ describe('Sapling (item 4)', () => {
     expect(r.body[1]).toMatchObject({ first_memo_size: 8, other_memo_size: 16 });
   });
 });
+
+describe('SOURCE and SENDER from `source` and `payer` (item B)', () => {
+  // Octez lib_plugin/RPC.ml, run_code (also trace_code, run_view, run_script_view):
+  //   let sender_and_payer ~sender_opt ~payer_opt ~default_sender =
+  //     match (sender_opt, payer_opt) with
+  //     | None, None -> (Contract.Originated default_sender, Implicit_account_repr.zero)
+  //     | Some c, None -> (c, Implicit_account_repr.zero)
+  //     | None, Some c -> (Contract.Implicit c, c)
+  //     | Some sender, Some payer -> (sender, payer)
+  // with `source` the SENDER, `payer` (Contract.implicit_encoding) the SOURCE, default_sender the contract run.
+  const ZERO = 'tz1Ke2h7sDdakHJQh8WX4Z372du1KChsksyU';
+  const DUMMY = 'KT1BEqzn5Wx8uJrZNvuS9DVHmLvG9td3fDLi';
+  const WHO = `parameter unit; storage (pair address address);
+    code { DROP; SOURCE; SENDER; PAIR; NIL operation; PAIR };
+    view "who" unit (pair address address) { DROP; SOURCE; SENDER; PAIR }`;
+  const [s, p] = [BOOTSTRAP_ACCOUNTS[1]!.pkh, BOOTSTRAP_ACCOUNTS[2]!.pkh];
+  const KT = 'KT1HMCxCyeGbZaGBsLMKVyMbMRzFpZBxKoY7';
+  const who = (sender: string, source: string) => ({
+    prim: 'Pair',
+    args: [{ string: sender }, { string: source }],
+  });
+  const cases: Array<[string, Record<string, string>, ReturnType<typeof who>]> = [
+    ['neither: SENDER self, SOURCE zero', {}, who(DUMMY, ZERO)],
+    ['source only: SENDER source, SOURCE zero', { source: s }, who(s, ZERO)],
+    ['source only, originated: SENDER source, SOURCE zero', { source: KT }, who(KT, ZERO)],
+    ['payer only: SENDER and SOURCE payer', { payer: p }, who(p, p)],
+    ['both: SENDER source, SOURCE payer', { source: s, payer: p }, who(s, p)],
+  ];
+
+  it.each(cases)('run_code and trace_code, %s', async (_name, extra, expected) => {
+    for (const rpc of ['run_code', 'trace_code']) {
+      const r = await h.post(`${SCRIPTS}/${rpc}`, {
+        script: code(WHO),
+        storage: who(ZERO, ZERO),
+        input: { prim: 'Unit' },
+        amount: '0',
+        ...extra,
+      });
+      expect(r.status, rpc).toBe(200);
+      expect(r.body.storage, rpc).toEqual(expected);
+    }
+  });
+
+  it('run_script_view: the default SENDER is the viewed contract; a payer must be implicit', async () => {
+    const orig = await run([
+      { kind: 'origination', balance: '0', script: { code: code(WHO), storage: who(ZERO, ZERO) } },
+    ]);
+    const kt1 = orig.contents[0].metadata.operation_result.originated_contracts[0] as string;
+    const chainId = (await h.get('/chains/main/chain_id')).body as string;
+    const view = (extra: Record<string, string>) =>
+      h.post(`${SCRIPTS}/run_script_view`, {
+        contract: kt1,
+        view: 'who',
+        input: { prim: 'Unit' },
+        chain_id: chainId,
+        unparsing_mode: 'Readable',
+        ...extra,
+      });
+    expect((await view({})).body).toEqual({ data: who(kt1, ZERO) });
+    expect((await view({ source: s })).body).toEqual({ data: who(s, ZERO) });
+    expect((await view({ payer: p })).body).toEqual({ data: who(p, p) });
+    const bad = await runCode(WHO, who(ZERO, ZERO), { prim: 'Unit' }, { payer: KT });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('payer must be an implicit account');
+  });
+});
