@@ -211,3 +211,39 @@ export function syncedSandboxSession(): ProductSession {
   });
   return session as ProductSession;
 }
+
+/**
+ * Words of the element's text that the layout splits across two lines ('Collectio' / 'n'): a line that ends
+ * inside a word. Long unbroken strings (hashes, addresses) may break anywhere and are not counted.
+ */
+export async function wordsBrokenAcrossLines(locator: import('playwright-core').Locator): Promise<string[]> {
+  return locator.evaluate((el) => {
+    const broken: string[] = [];
+    const doc = el.ownerDocument;
+    const walker = doc.createTreeWalker(el, 4 /* NodeFilter.SHOW_TEXT */);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      const range = doc.createRange();
+      let lastTop: number | undefined;
+      for (let i = 0; i < text.length; i++) {
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rect = range.getClientRects()[0];
+        if (!rect) continue;
+        if (
+          lastTop !== undefined &&
+          rect.top > lastTop + 2 &&
+          /\S/.test(text[i - 1] ?? '') &&
+          /\S/.test(text[i])
+        ) {
+          const start = text.lastIndexOf(' ', i) + 1;
+          const end = text.indexOf(' ', i);
+          const word = text.slice(start, end < 0 ? undefined : end);
+          if (word.length <= 24) broken.push(word);
+        }
+        lastTop = rect.top;
+      }
+    }
+    return broken;
+  });
+}

@@ -8,7 +8,15 @@
 import { rm } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canBrowse, launchBrowser, startServer, tempDataDir, waitFor, type RunningServer } from './harness';
+import {
+  canBrowse,
+  launchBrowser,
+  startServer,
+  tempDataDir,
+  waitFor,
+  wordsBrokenAcrossLines,
+  type RunningServer,
+} from './harness';
 
 const NETWORK = 'sandboxnet';
 const GATEWAY = 'https://gw.example/ipfs';
@@ -304,6 +312,13 @@ describe.skipIf(!canBrowse('read-data'))('read pages show decoded data on the se
       return box!.y >= r!.y + r!.height - 1 && box!.y >= 0 && box!.y < 900 ? true : undefined;
     });
     expect(await phone.getByTestId('search-side-card').count()).toBe(0);
+    // names wrap between words on a phone ('Michelscope Demo Collectio' / 'n' before)
+    expect(await wordsBrokenAcrossLines(phone.getByRole('list', { name: 'Search results' }))).toEqual([]);
+    await phone.goto(`${server.url}/${NETWORK}/${fa2}/storage`);
+    const title = phone.getByRole('heading', { level: 1 });
+    await title.waitFor();
+    expect((await title.innerText()).length).toBeGreaterThan(20);
+    expect(await wordsBrokenAcrossLines(title)).toEqual([]);
     await phone.close();
     noErrors();
   });

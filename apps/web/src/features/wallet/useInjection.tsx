@@ -75,7 +75,7 @@ export function InjectionAlert({ injection }: { injection: Injection }) {
   return (
     <Alert severity="success" onClose={injection.dismiss}>
       {injection.broadcast ? WALLET_MESSAGES.broadcasted : `${WALLET_MESSAGES.injected}:`}{' '}
-      <Link component={RouterLink} to={to} sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
+      <Link component={RouterLink} to={to} sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
         {injection.lastHash}
       </Link>
     </Alert>

@@ -31,7 +31,7 @@ function Row({ term, children }: { term: string; children: ReactNode }) {
       <Typography component="dt" variant="caption" color="text.secondary">
         {term}
       </Typography>
-      <Typography component="dd" sx={{ m: 0, mb: 1, wordBreak: 'break-all' }}>
+      <Typography component="dd" sx={{ m: 0, mb: 1, overflowWrap: 'anywhere' }}>
         {children}
       </Typography>
     </>

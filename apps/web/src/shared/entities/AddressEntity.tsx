@@ -38,7 +38,7 @@ export function AddressEntity({
   const name = useAlias(network, address, alias);
   const valid = isAddress(address);
   const label = name ? truncate(name, aliasMax) : full ? address : shortAddress(address);
-  const sx = { fontFamily: name ? undefined : 'monospace', wordBreak: 'break-all' as const };
+  const sx = { fontFamily: name ? undefined : 'monospace', overflowWrap: 'anywhere' as const };
   return (
     <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, minWidth: 0 }}>
       {valid && !noLink ? (

@@ -23,7 +23,7 @@ export function OperationHashEntity({ network, hash, full = false, copy = false 
           to={`/${network}/opg/${hash}/contents`}
           underline="hover"
           title={hash}
-          sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}
+          sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}
         >
           {label}
         </Link>

@@ -71,7 +71,7 @@ export function RawJsonDialog({ open, onClose, title, value, loading = false, er
           fontFamily: 'monospace',
           fontSize: 13,
           whiteSpace: 'pre-wrap',
-          wordBreak: 'break-all',
+          overflowWrap: 'anywhere',
         }}
       >
         {steps.slice(0, count).join('')}

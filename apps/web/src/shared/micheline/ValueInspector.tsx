@@ -33,7 +33,7 @@ function ValueBox({ title, value, onCopy }: { title: string; value: string; onCo
           maxHeight: 360,
           overflow: 'auto',
           whiteSpace: 'pre-wrap',
-          wordBreak: 'break-all',
+          overflowWrap: 'anywhere',
           fontSize: 13,
           bgcolor: 'action.hover',
           borderRadius: 1,

@@ -24,7 +24,7 @@ export function AccountLink({ network, address, alias, aliasMax }: Props) {
         component={RouterLink}
         to={to}
         underline="hover"
-        sx={{ fontFamily: name ? undefined : 'monospace', wordBreak: 'break-all' }}
+        sx={{ fontFamily: name ? undefined : 'monospace', overflowWrap: 'anywhere' }}
         title={address}
       >
         {name ? truncate(name, aliasMax) : shorten(address, 8, 6)}

@@ -17,7 +17,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
       <Typography component="dt" variant="body2" color="text.secondary" sx={{ minWidth: 150 }}>
         {label}
       </Typography>
-      <Box component="dd" sx={{ m: 0, minWidth: 0, wordBreak: 'break-all' }}>
+      <Box component="dd" sx={{ m: 0, minWidth: 0, overflowWrap: 'anywhere' }}>
         {children}
       </Box>
     </Box>

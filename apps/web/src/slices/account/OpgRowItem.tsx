@@ -57,7 +57,7 @@ export function OpgRowItem({ network, row }: { network: string; row: OpgRow }) {
           </Typography>
         </Box>
         <Box sx={{ flexGrow: 1, minWidth: 140 }}>
-          <Typography variant="body1" sx={{ fontWeight: 600, wordBreak: 'break-all' }}>
+          <Typography variant="body1" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
             {label}
           </Typography>
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>

@@ -42,7 +42,7 @@ function History({
       >
         Back to keys
       </Button>
-      <Typography variant="h6" component="h2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
+      <Typography variant="h6" component="h2" sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
         {keyHash}
       </Typography>
       {data?.key ? <MiguelTree roots={[data.key]} label="Key" network={network} address={address} /> : null}

@@ -55,7 +55,7 @@ function KeyPanel({
     >
       <AccordionSummary expandIcon={<ExpandMoreIcon />}>
         <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap', minWidth: 0 }}>
-          <Typography sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
+          <Typography sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
             {item.key_string || item.key_hash}
           </Typography>
           <Chip
@@ -74,7 +74,7 @@ function KeyPanel({
           <Typography variant="caption" color="text.secondary">
             Key hash
           </Typography>
-          <Typography sx={{ fontFamily: 'monospace', fontSize: 13, wordBreak: 'break-all' }}>
+          <Typography sx={{ fontFamily: 'monospace', fontSize: 13, overflowWrap: 'anywhere' }}>
             {item.key_hash}
           </Typography>
           <CopyButton text={item.key_hash} label="Copy key hash" />

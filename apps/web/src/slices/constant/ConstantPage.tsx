@@ -48,7 +48,7 @@ export function ConstantPage() {
           {shorten(address)}
         </Typography>
       </Breadcrumbs>
-      <Typography variant="h4" component="h1" sx={{ wordBreak: 'break-all' }}>
+      <Typography variant="h4" component="h1" sx={{ overflowWrap: 'anywhere' }}>
         Global constant
       </Typography>
       <Grid container spacing={2}>
@@ -103,7 +103,7 @@ export function ConstantPage() {
                       <Typography
                         component="dd"
                         variant="body2"
-                        sx={{ m: 0, fontFamily: 'monospace', wordBreak: 'break-all' }}
+                        sx={{ m: 0, fontFamily: 'monospace', overflowWrap: 'anywhere' }}
                       >
                         {value}
                       </Typography>

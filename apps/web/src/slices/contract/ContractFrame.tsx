@@ -95,7 +95,7 @@ export function ContractFrame({ tab, children }: Props) {
           component="h1"
           sx={{
             fontFamily: alias ? undefined : 'monospace',
-            wordBreak: 'break-all',
+            overflowWrap: 'anywhere',
             flexGrow: 1,
             minWidth: 0,
           }}
@@ -125,7 +125,7 @@ export function ContractFrame({ tab, children }: Props) {
         <Typography
           variant="body2"
           color="text.secondary"
-          sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}
+          sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}
         >
           {address}
         </Typography>

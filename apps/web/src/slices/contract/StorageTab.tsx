@@ -58,7 +58,7 @@ function MichelineText({
     <Box
       component="pre"
       aria-label="Storage in Micheline"
-      sx={{ m: 0, p: 1, fontSize: 13, overflowX: 'auto', whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}
+      sx={{ m: 0, p: 1, fontSize: 13, overflowX: 'auto', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
     >
       {raw.data}
     </Box>

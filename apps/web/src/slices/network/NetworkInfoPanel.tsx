@@ -65,7 +65,7 @@ export function NetworkInfoPanel({ network, state }: { network: string; state: N
             <Typography
               component="dd"
               variant="body2"
-              sx={{ m: 0, fontFamily: 'monospace', wordBreak: 'break-all', mb: { xs: 1, sm: 0 } }}
+              sx={{ m: 0, fontFamily: 'monospace', overflowWrap: 'anywhere', mb: { xs: 1, sm: 0 } }}
             >
               {state ? value : <Skeleton width="60%" />}
             </Typography>

@@ -126,7 +126,7 @@ export function OperationCard({ op }: { op: Operation }) {
         })}
         data-header-style={style}
       >
-        <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 600, wordBreak: 'break-all' }}>
+        <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
           {op.internal ? 'internal ' : ''}
           {operationTitle(op)}
         </Typography>

@@ -110,7 +110,7 @@ function ErrorAlert({
       {error.with !== null ? (
         <Typography
           variant="body2"
-          sx={{ mt: 0.5, fontFamily: 'monospace', wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}
+          sx={{ mt: 0.5, fontFamily: 'monospace', overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}
         >
           with: {error.with}
         </Typography>

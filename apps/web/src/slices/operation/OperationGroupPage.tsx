@@ -100,7 +100,7 @@ export function OperationGroupPage() {
         <Typography
           variant="h5"
           component="h1"
-          sx={{ fontFamily: 'monospace', wordBreak: 'break-all', flexGrow: 1 }}
+          sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere', flexGrow: 1 }}
         >
           {hash}
         </Typography>

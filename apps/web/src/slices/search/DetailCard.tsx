@@ -39,7 +39,7 @@ function Fields({ fields }: { fields: Field[] }) {
           <Typography component="dt" variant="caption" color="text.secondary">
             {label}
           </Typography>
-          <Typography component="dd" variant="body2" sx={{ m: 0, wordBreak: 'break-all' }}>
+          <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
             {value ?? '—'}
           </Typography>
         </Box>
@@ -68,7 +68,7 @@ function Card({
       <Typography variant="overline" color="text.secondary">
         {kind} · {network}
       </Typography>
-      <Typography variant="h5" component="h2" sx={{ wordBreak: 'break-all', mb: 2 }}>
+      <Typography variant="h5" component="h2" sx={{ overflowWrap: 'anywhere', mb: 2 }}>
         {title}
       </Typography>
       {children}

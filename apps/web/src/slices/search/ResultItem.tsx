@@ -55,7 +55,7 @@ export function ResultItem({
         sx={{ borderRadius: 1, alignItems: 'flex-start' }}
       >
         <ListItemText
-          primary={<Typography sx={{ wordBreak: 'break-all' }}>{resultTitle(item)}</Typography>}
+          primary={<Typography sx={{ overflowWrap: 'anywhere' }}>{resultTitle(item)}</Typography>}
           secondary={
             <>
               <Typography component="span" variant="caption" sx={{ display: 'block' }}>

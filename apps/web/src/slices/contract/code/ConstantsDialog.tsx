@@ -47,7 +47,7 @@ export function ConstantsDialog({ network, address, open, onClose }: Props) {
               <ListItemText
                 primary={c.address}
                 secondary={c.level > 0 ? `Level ${formatNumber(c.level)}` : null}
-                slotProps={{ primary: { sx: { fontFamily: 'monospace', wordBreak: 'break-all' } } }}
+                slotProps={{ primary: { sx: { fontFamily: 'monospace', overflowWrap: 'anywhere' } } }}
               />
             </ListItemButton>
           ))}

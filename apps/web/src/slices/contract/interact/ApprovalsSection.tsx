@@ -73,8 +73,8 @@ export function ApprovalsSection({ value, onChange, owner, disabled }: Props) {
                     entry.type === FA2 ? `Owner: ${entry.value.owner}` : `Allowance: ${entry.value.allowance}`
                   }
                   slotProps={{
-                    primary: { sx: { fontFamily: 'monospace', wordBreak: 'break-all' } },
-                    secondary: { sx: { fontFamily: 'monospace', wordBreak: 'break-all' } },
+                    primary: { sx: { fontFamily: 'monospace', overflowWrap: 'anywhere' } },
+                    secondary: { sx: { fontFamily: 'monospace', overflowWrap: 'anywhere' } },
                   }}
                 />
               </ListItemButton>

@@ -15,7 +15,7 @@ const pre = {
   fontFamily: 'monospace',
   fontSize: 13,
   whiteSpace: 'pre-wrap',
-  wordBreak: 'break-all',
+  overflowWrap: 'anywhere',
   m: 0,
 } as const;
 

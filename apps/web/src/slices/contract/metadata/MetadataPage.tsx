@@ -45,7 +45,7 @@ function SourceLink({ link, network }: { link: string; network: string }) {
   const links = valueLinks(link, network, config.ipfs_gateway ?? undefined);
   return (
     <>
-      <Box component="span" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
+      <Box component="span" sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
         {link}
       </Box>
       {links.map((l) => (
@@ -168,7 +168,7 @@ export function MetadataTab({
                 overflow: 'auto',
                 fontSize: 13,
                 whiteSpace: 'pre-wrap',
-                wordBreak: 'break-all',
+                overflowWrap: 'anywhere',
               }}
             >
               {json}

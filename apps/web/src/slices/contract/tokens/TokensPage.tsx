@@ -49,7 +49,7 @@ function TokenPanel({ token, network }: { token: TokenMetadataEntry; network: st
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, md: 9 }}>
             {token.link ? (
-              <Typography variant="body2" sx={{ mb: 1, wordBreak: 'break-all' }}>
+              <Typography variant="body2" sx={{ mb: 1, overflowWrap: 'anywhere' }}>
                 Metadata: <span style={{ fontFamily: 'monospace' }}>{token.link}</span>
                 {links.map((l) => (
                   <Link
@@ -83,7 +83,7 @@ function TokenPanel({ token, network }: { token: TokenMetadataEntry; network: st
                 overflow: 'auto',
                 fontSize: 13,
                 whiteSpace: 'pre-wrap',
-                wordBreak: 'break-all',
+                overflowWrap: 'anywhere',
                 bgcolor: 'action.hover',
               }}
             >
