@@ -57,6 +57,8 @@ export class MichelsonError extends Error {
       code?: Expr;
       /** ill_typed: two memo sizes that must agree (Octez's `inconsistent_memo_sizes`, first then other). */
       memoSizes?: [number, number];
+      /** ill_typed: Octez's whole trace, outermost first (ids without the `proto.<protocol>.` prefix). */
+      trace?: { id: string; [k: string]: unknown }[];
     } = {},
   ) {
     super(message);
@@ -101,6 +103,12 @@ export class MichelsonError extends Error {
           },
         ];
       case 'ill_typed':
+        if (this.data.trace)
+          return this.data.trace.map(({ id, ...fields }) => ({
+            kind: 'permanent',
+            id: `${p}${id}`,
+            ...fields,
+          }));
         if (this.data.syntactic) {
           // As Octez traces it: the toplevel error of what was being typechecked, then the precise one.
           const constant: OctezError = {

@@ -12,6 +12,7 @@ import { invalidCount, maxCount } from './syntactic-constants';
 import type { Expr, ExprPrim, Ty } from './types';
 import { isPrim, toTy, tyEq } from './types';
 import { findSelfInLambda, typecheckCode } from './typecheck-patches';
+import { octezTrace } from './type-positions';
 import type { BigMapV, SaplingStateV, V } from './values';
 
 export interface StepEvent {
@@ -149,6 +150,14 @@ export class Interpreter {
     if (findSelfInLambda(code)) throw staticError('self_in_lambda', 'SELF is not allowed in a lambda');
     const stack = rec ? [arg, { prim: 'lambda', args: [arg, ret] }] : [arg];
     const r = typecheckCode(code, stack);
+    if (r.kind === 'error' && r.trace)
+      throw new MichelsonError('ill_typed', r.message, {
+        detail: 'ill_typed_lambda',
+        trace: [
+          { id: 'michelson_v1.ill_typed_contract', location: this.location(code), message: r.message },
+          ...octezTrace(r.trace, (n) => this.location(n)),
+        ],
+      });
     if (r.kind === 'error' && r.syntactic)
       throw syntacticConstantError('ill_typed_lambda', r.syntactic, this.location(r.syntactic.node));
     if (r.kind === 'error') throw staticError('ill_typed_lambda', r.message);

@@ -9,18 +9,11 @@ import { fixMacroExpansion } from './macros';
 import { encodeExpr } from './pack';
 import { locationOf } from './syntactic-constants';
 import { typecheckCode } from './typecheck-patches';
+import type { StaticVerdict } from './typecheck-patches';
+import type { TypeIssue } from './type-positions';
+import { octezTrace, sectionIssue } from './type-positions';
 import type { Expr, ExprPrim, Ty } from './types';
-import {
-  NOT_PASSABLE,
-  NOT_STORABLE,
-  hasForbidden,
-  isPrim,
-  memoMismatch,
-  pairT,
-  showTy,
-  toTy,
-  tyEq,
-} from './types';
+import { isPrim, memoMismatch, pairT, showTy, toTy, tyEq } from './types';
 
 export interface LoadedScript {
   /** The expanded script (sections), used as the root for Octez locations. */
@@ -144,12 +137,11 @@ export function loadScript(
   // Octez parse_ty: sapling_transaction_deprecated only in legacy mode (Deprecated_instruction, since Jakarta).
   if (!legacy && containsPrim(script, 'sapling_transaction_deprecated'))
     throw staticError('deprecated_instruction', 'sapling_transaction_deprecated is deprecated');
+  // Octez parse_code: the parameter passable, the storage storable, views' types, each traced by ill_formed_type.
+  const sections = sectionIssue(script, script, script, legacy);
+  if (sections) throw issueError(sections, script);
   const parameterTy = toTy(parameter);
   const storageTy = toTy(storage);
-  if (hasForbidden(parameterTy, NOT_PASSABLE))
-    throw staticError('unexpected_type', 'operation in the parameter type');
-  if (!legacy && hasForbidden(storageTy, NOT_STORABLE))
-    throw staticError('unexpected_type', 'operation or contract in the storage type');
   const views: LoadedScript['views'] = {};
   for (const v of script) {
     if (!isPrim(v) || v.prim !== 'view') continue;
@@ -160,6 +152,7 @@ export function loadScript(
     views[n.string] = { input, output, code: body };
     const viewCode = Array.isArray(body) ? body : [body];
     const checked = typecheckCode(viewCode, [pairT(toTy(input), storageTy)], { legacy });
+    if (checked.kind === 'error' && checked.trace) throw traceError(checked, script);
     if (checked.kind === 'error' && checked.syntactic)
       throw syntacticConstantError(
         'ill_typed_contract',
@@ -175,6 +168,7 @@ export function loadScript(
     }
   }
   const verdict = typecheckCode(code, [pairT(parameterTy, storageTy)], { selfParameter: parameter, legacy });
+  if (verdict.kind === 'error' && verdict.trace) throw traceError(verdict, script);
   if (verdict.kind === 'error' && verdict.syntactic)
     throw syntacticConstantError(
       'ill_typed_contract',
@@ -218,6 +212,29 @@ export function loadScript(
     constants: Object.fromEntries(Object.entries(table).map(([h, v]) => [h, JSON.stringify(v)])),
   });
   return loaded;
+}
+
+/** A section refusal (its trace starts with its own toplevel error, ill_formed_type). */
+function issueError(issue: TypeIssue, script: Expr[]): MichelsonError {
+  return new MichelsonError('ill_typed', issue.message, {
+    detail: 'ill_formed_type',
+    trace: octezTrace(issue.trace, (n) => locationOf(script, n)),
+  });
+}
+
+/** A refusal in the code: Octez's `ill_typed_contract` (the script, an empty type map), then its trace. */
+function traceError(verdict: Extract<StaticVerdict, { kind: 'error' }>, script: Expr[]): MichelsonError {
+  return new MichelsonError('ill_typed', verdict.message, {
+    detail: 'ill_typed_contract',
+    trace: [
+      {
+        id: 'michelson_v1.ill_typed_contract',
+        ill_typed_code: JSON.parse(JSON.stringify(script)) as Expr,
+        type_map: [],
+      },
+      ...octezTrace(verdict.trace ?? [], (n) => locationOf(script, n)),
+    ],
+  });
 }
 
 /** Path of Left/Right constructors leading to an entrypoint, and its type; null when absent. */

@@ -8,13 +8,22 @@
 import { functionType } from '@taquito/michel-codec';
 import type { SyntacticConstant } from './syntactic-constants';
 import { contains, firstInvalidCount, invalidCount } from './syntactic-constants';
+import type { TraceItem, TypeIssue } from './type-positions';
+import { stackIssue, typeArgIssue } from './type-positions';
 import type { Expr, ExprPrim, Ty } from './types';
 import { isPrim, toTy, tyToExpr } from './types';
 
 export type StaticVerdict =
   | { kind: 'ok'; output: Ty[] | 'failed' }
   /** `syntactic`: Octez's `invalid_syntactic_constant` (a refused count argument) is the error. */
-  | { kind: 'error'; message: string; syntactic?: SyntacticConstant; memoSizes?: [number, number] }
+  | {
+      kind: 'error';
+      message: string;
+      syntactic?: SyntacticConstant;
+      memoSizes?: [number, number];
+      /** Octez's precise errors (after the toplevel one), for the refusals of `type-positions.ts`. */
+      trace?: TraceItem[];
+    }
   | { kind: 'unknown'; message: string };
 
 /** michel-codec messages that are wrong for the current protocol (they come from its bugs, §1.8). */
@@ -94,11 +103,14 @@ const STAND_IN = {
   replaceWhole: [{ prim: 'SWAP' }, { prim: 'DROP' }] as Expr, // UPDATE 0: x : v : S -> x : S
 };
 
-function rebuild(e: Expr, subst: Map<object, Expr>): Expr {
+/** Copies `e` with the substitutions; `origin` maps each copied node to the one it copies. */
+function rebuild(e: Expr, subst: Map<object, Expr>, origin: WeakMap<object, object>): Expr {
   if (typeof e === 'object' && subst.has(e)) return subst.get(e) as Expr;
-  if (Array.isArray(e)) return e.map((x) => rebuild(x, subst));
-  if (isPrim(e) && e.args) return { ...e, args: e.args.map((x) => rebuild(x, subst)) };
-  return e;
+  let copy: Expr = e;
+  if (Array.isArray(e)) copy = e.map((x) => rebuild(x, subst, origin));
+  else if (isPrim(e) && e.args) copy = { ...e, args: e.args.map((x) => rebuild(x, subst, origin)) };
+  if (copy !== e) origin.set(copy, origin.get(e) ?? e);
+  return copy;
 }
 
 function isBytes(t: unknown): boolean {
@@ -155,25 +167,38 @@ function typecheckCounted(
       ]
     : undefined;
   if (reached === null && findFailingDip(code)) return { kind: 'error', message: 'DIP body always fails' };
+  // Octez's refusals michel-codec misses (type positions, packable and dupable stack types): the first one in
+  // typechecking order wins over michel-codec's own verdict when it comes first.
+  const argIssue = typeArgIssue(code, ctx.legacy);
   const subst = new Map<object, Expr>();
+  const origin = new WeakMap<object, object>();
+  const original = (n: object): object => origin.get(n) ?? n;
   let current = code;
   for (let round = 0; round < 20; round++) {
     let found = false;
+    let stackFound: TypeIssue | null = null;
     if (reached) reached.value = false;
     const trace = (t: { op: unknown; in: unknown[] }): void => {
       const op = t.op as Expr;
       if (reached && invalidCount(op)) reached.value = true;
-      if (!isPrim(op) || subst.has(op)) return;
+      if (!isPrim(op)) return;
+      stackFound ??= stackIssue(op, t.in, ctx.legacy);
+      if (subst.has(op)) return;
       if ((op.prim === 'LSL' || op.prim === 'LSR') && isBytes(t.in[0])) subst.set(op, STAND_IN.shiftBytes);
       else if (op.prim === 'NOT' && isBytes(t.in[0])) subst.set(op, STAND_IN.identity);
       else return;
       found = true;
     };
+    const decide = (v: StaticVerdict, failedAt?: unknown): StaticVerdict =>
+      withIssues(v, code, [argIssue, stackFound && remap(stackFound, original)], failedAt, original);
     try {
       const out = runCodec(current, stack, contract, trace);
-      if (!found) return verdictOf(out);
+      if (!found) return decide(verdictOf(out));
     } catch (e) {
       const val = (e as { val?: unknown }).val;
+      const stackState = (e as { stackState?: unknown }).stackState;
+      if (isPrim(val as Expr) && Array.isArray(stackState))
+        stackFound ??= stackIssue(val as ExprPrim, stackState, ctx.legacy);
       if (reached && (invalidCount(val) || insideInvalidCount(current, val))) reached.value = true;
       if (isPrim(val as Expr) && !subst.has(val as object)) {
         const v = val as ExprPrim;
@@ -181,12 +206,51 @@ function typecheckCounted(
           v.args?.length === 1 && !Array.isArray(v.args[0]) && (v.args[0] as { int?: string }).int === '0';
         if (zero && v.prim === 'GET') subst.set(v, STAND_IN.identity);
         else if (zero && v.prim === 'UPDATE') subst.set(v, STAND_IN.replaceWhole);
-        else if (!found) return failure(e, code, ctx);
-      } else if (!found) return failure(e, code, ctx);
+        else if (!found) return decide(failure(e, code, ctx), val);
+      } else if (!found) return decide(failure(e, code, ctx), val);
     }
-    current = rebuild(code, subst) as Expr[];
+    current = rebuild(code, subst, origin) as Expr[];
   }
   return { kind: 'unknown', message: 'too many instructions to patch' };
+}
+
+/** The issue with its nodes mapped back to the code as written (michel-codec may have typed a patched copy). */
+function remap(issue: TypeIssue, original: (n: object) => object): TypeIssue {
+  return {
+    ...issue,
+    at: original(issue.at),
+    trace: issue.trace.map((t) => ({ ...t, node: original(t.node) })),
+  };
+}
+
+/**
+ * The verdict once Octez's refusals are counted: the earliest issue (in pre-order, Octez's typechecking
+ * order) unless michel-codec failed on a node before it.
+ */
+function withIssues(
+  verdict: StaticVerdict,
+  code: Expr[],
+  issues: (TypeIssue | null)[],
+  failedAt: unknown,
+  original: (n: object) => object,
+): StaticVerdict {
+  const present = issues.filter((x): x is TypeIssue => x !== null);
+  if (present.length === 0) return verdict;
+  const order = new Map<object, number>();
+  let i = 0;
+  const walk = (e: Expr): void => {
+    if (typeof e === 'object' && e !== null) order.set(e, i++);
+    if (Array.isArray(e)) e.forEach(walk);
+    else if (isPrim(e)) (e.args ?? []).forEach(walk);
+  };
+  walk(code);
+  const pos = (n: unknown): number =>
+    typeof n === 'object' && n !== null ? (order.get(original(n)) ?? Infinity) : Infinity;
+  const first = present.reduce((a, b) => (pos(b.at) < pos(a.at) ? b : a));
+  const at = pos(failedAt);
+  if (verdict.kind === 'error' && (at < pos(first.at) || (at === pos(first.at) && first.afterStack)))
+    return verdict;
+  return { kind: 'error', message: first.message, trace: first.trace };
 }
 
 /** Is `node` inside an instruction whose count Octez refuses (`DIP 1024 { … }`: the count is read first)? */

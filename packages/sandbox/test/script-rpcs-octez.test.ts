@@ -565,6 +565,96 @@ describe('Sapling (item 4)', () => {
   });
 });
 
+describe('types where Octez refuses them, refused by the typechecker (item 4)', () => {
+  // Each in a branch that never runs: Octez refuses the script while typechecking it (parse_code wraps the
+  // code's errors in Ill_typed_contract), src/proto_024_PtTALLiN/lib_protocol/script_ir_translator.ml:
+  // PUSH parse_packable_ty (l. 2957), PACK check_packable traced by Unpackable_type (l. 4216, 1116),
+  // EMPTY_BIG_MAP parse_big_map_value_ty (l. 3475), DUP check_dupable_ty traced by Non_dupable_type (l. 2866).
+  const dead = (x: string) =>
+    `parameter unit; storage unit; code { DROP; PUSH bool False; IF { ${x} } {}; UNIT; NIL operation; PAIR }`;
+  const P = 'proto.024-PtTALLiN.michelson_v1.';
+
+  it('run_code answers ill_typed_contract then the precise error, with its location', async () => {
+    const cases: Array<[string, unknown[]]> = [
+      // locations: 13 is the instruction in the branch, 14 its first argument
+      ['PUSH (big_map int int) {}; DROP', [{ id: `${P}unexpected_lazy_storage`, loc: 14 }]],
+      ['PUSH (sapling_state 8) {}; DROP', [{ id: `${P}unexpected_lazy_storage`, loc: 14 }]],
+      [
+        'EMPTY_BIG_MAP int int; PACK; DROP',
+        [
+          { id: `${P}unpackable_type`, loc: 16 },
+          { id: `${P}unexpected_lazy_storage`, loc: 16 },
+        ],
+      ],
+      [
+        'SAPLING_EMPTY_STATE 8; PACK; DROP',
+        [
+          { id: `${P}unpackable_type`, loc: 15 },
+          { id: `${P}unexpected_lazy_storage`, loc: 15 },
+        ],
+      ],
+      ['EMPTY_BIG_MAP int (big_map int int); DROP', [{ id: `${P}unexpected_lazy_storage`, loc: 15 }]],
+      ['EMPTY_BIG_MAP int (sapling_state 8); DROP', [{ id: `${P}unexpected_lazy_storage`, loc: 15 }]],
+    ];
+    for (const [x, precise] of cases) {
+      const r = await runCode(dead(x), { prim: 'Unit' }, { prim: 'Unit' });
+      expect(r.status, x).toBe(500);
+      expect(r.body, x).toEqual([
+        { kind: 'permanent', id: `${P}ill_typed_contract`, ill_typed_code: expect.any(Array), type_map: [] },
+        ...precise.map((e) => ({ kind: 'permanent', ...(e as object) })),
+      ]);
+    }
+  });
+
+  it('DUP of a ticket is non_dupable_type; a parameter with an operation is ill_formed_type', async () => {
+    const dup = await runCode(
+      dead('PUSH nat 1; PUSH unit Unit; TICKET; ASSERT_SOME; DUP; DROP 2'),
+      { prim: 'Unit' },
+      { prim: 'Unit' },
+    );
+    expect(dup.body.map((e: { id: string }) => e.id)).toEqual([
+      `${P}ill_typed_contract`,
+      `${P}non_dupable_type`,
+      `${P}unexpected_ticket`,
+    ]);
+    expect(dup.body[1].type).toEqual({ prim: 'ticket', args: [{ prim: 'unit' }] });
+    // parse_code (l. 5120): parse_parameter_ty_and_entrypoints under Ill_formed_type (Some "parameter", …)
+    const param = await runCode(
+      'parameter (list operation); storage unit; code { CDR; NIL operation; PAIR }',
+      {
+        prim: 'Unit',
+      },
+      [],
+    );
+    expect(param.status).toBe(500);
+    expect(param.body).toEqual([
+      {
+        kind: 'permanent',
+        id: `${P}ill_formed_type`,
+        identifier: 'parameter',
+        ill_formed_expression: expect.any(Array),
+        location: 2, // the parameter's type (0 the script, 1 `parameter`)
+      },
+      { kind: 'permanent', id: `${P}unexpected_operation`, loc: 3 },
+    ]);
+  });
+
+  it('the positions Octez allows run: Sapling states and big maps in lists, maps and lambdas', async () => {
+    for (const x of [
+      'NIL (sapling_state 8); DROP',
+      'EMPTY_MAP int (sapling_state 8); DROP',
+      'NIL (big_map int int); DROP',
+      'LAMBDA (big_map int int) (sapling_state 8) { DROP; SAPLING_EMPTY_STATE 8 }; DROP',
+      'EMPTY_BIG_MAP int (ticket unit); DROP',
+      'SELF; PACK; DROP',
+    ]) {
+      const r = await runCode(dead(x), { prim: 'Unit' }, { prim: 'Unit' });
+      expect(r.status, x).toBe(200);
+      expect(r.body.storage, x).toEqual({ prim: 'Unit' });
+    }
+  });
+});
+
 describe('SOURCE and SENDER from `source` and `payer` (item B)', () => {
   // Octez lib_plugin/RPC.ml, run_code (also trace_code, run_view, run_script_view):
   //   let sender_and_payer ~sender_opt ~payer_opt ~default_sender =
