@@ -90,8 +90,8 @@ describe('Miguel tree rows', () => {
     const rows = flattenTree(diff, changedPathIds(diff), true);
     expect(rows.map((r) => [r.label, r.from, r.value, r.diff])).toEqual([
       ['a', '', '', null],
-      ['@or_1', '', '', null],
-      ['@int_2', '0', '10', 'update'],
+      ['or', '', '', null],
+      ['int', '0', '10', 'update'],
     ]);
     expect(numericDelta('int', '0', '10')).toBe('(+10)');
     expect(numericDelta('mutez', '2000000', '1000000')).toBe('(-1 ꜩ)');
@@ -105,5 +105,41 @@ describe('Miguel tree rows', () => {
     const rows = flattenTree(roots, allContainerIds(roots));
     expect(rows.length).toBeGreaterThan(200);
     expect(rows.length).toBeLessThanOrEqual(258);
+  });
+});
+
+describe('Miguel tree labels of unannotated types', () => {
+  it("shows a generated name ('@nat_1', '@pair_16') as the type, and a map key as it is", () => {
+    const roots = parseMiguelList([
+      { prim: 'nat', type: 'nat', name: '@nat_1', value: '1022' },
+      {
+        prim: 'pair',
+        type: 'namedtuple',
+        name: '@pair_2',
+        children: [
+          {
+            prim: 'address',
+            type: 'address',
+            name: '@address_3',
+            value: 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx',
+          },
+          {
+            prim: 'map',
+            type: 'map',
+            name: 'notes',
+            children: [{ prim: 'nat', type: 'nat', name: '@nat_7', value: '3' }],
+          },
+        ],
+      },
+    ]);
+    const rows = flattenTree(roots, allContainerIds(roots));
+    expect(rows.map((r) => [r.depth, r.label, r.value])).toEqual([
+      [0, 'nat', '1,022'],
+      // a root pair shows its fields
+      [0, 'address', 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx'],
+      [0, 'notes', ''],
+      // a map child's name is its key (a user's string, whatever it looks like)
+      [1, '@nat_7', '3'],
+    ]);
   });
 });

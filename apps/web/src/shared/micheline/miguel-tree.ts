@@ -5,6 +5,7 @@
  */
 import type { DiffType, MiguelNode } from '../../api/contract-types';
 import { formatAbsolute, formatNumber, formatTez, parseTime } from '../format/format';
+import { isGeneratedName } from './generated-names';
 
 export interface TreeRow {
   /** Stable id: the path of child indexes from the root ("0.3.1"). */
@@ -87,9 +88,15 @@ export function rootNodes(roots: readonly MiguelNode[]): MiguelNode[] {
   return roots.flatMap((r) => (r.type === 'namedtuple' && r.children.length > 0 ? r.children : [r]));
 }
 
-/** Child labels: list/set/tuple/union children are named by index, map children by their key. */
+/**
+ * Child labels: list/set/tuple/union children are named by index, map children by their key, fields by their
+ * annotation, else by their type: the names the API generates for unannotated types ('@nat_1', '@pair_25')
+ * never show.
+ */
 function childLabel(parent: MiguelNode | null, child: MiguelNode, index: number): string {
   if (parent && ['list', 'set', 'tuple', 'union'].includes(parent.type)) return String(index);
+  const isKey = parent !== null && (parent.type === 'map' || parent.type === 'big_map');
+  if (!isKey && isGeneratedName(child.name)) return child.prim || child.type;
   return child.name === '' ? '@empty' : child.name;
 }
 
