@@ -25,7 +25,10 @@ export function mockFetch(routes: [string | RegExp, Answer][]) {
       typeof pattern === 'string' ? key.startsWith(pattern) : pattern.test(key),
     );
     if (!route) return Response.json({ message: `no route for ${key}` }, { status: 404 });
-    const answer = typeof route[1] === 'function' ? (route[1] as (c: Call) => unknown)(call) : route[1];
+    // a function answers for the call, possibly later (a promise: the test decides when the answer arrives)
+    const answer: unknown = await (typeof route[1] === 'function'
+      ? (route[1] as (c: Call) => unknown)(call)
+      : route[1]);
     return answer instanceof Response ? answer.clone() : Response.json(answer);
   });
   vi.stubGlobal('fetch', fetchFn);

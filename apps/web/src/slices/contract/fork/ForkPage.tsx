@@ -36,6 +36,8 @@ function ForkTab({ data }: { data: ContractPageData }) {
   const { network, address } = data;
   const [fillType, setFillType] = useState<FillType>('empty');
   const [schema, setSchema] = useState<FormSchema | null>(null);
+  // the fill type whose storage is in the form: until the chosen one's arrives, Fork waits for it
+  const [filled, setFilled] = useState<FillType | null>(null);
   const [formData, setFormData] = useState<FormData>({});
   const [formKey, setFormKey] = useState(0);
   const [error, setError] = useState<string | null>(null);
@@ -52,9 +54,12 @@ function ForkTab({ data }: { data: ContractPageData }) {
         setSchema(s);
         setFormData(formModel(s?.schema ?? null, s?.default_model));
         setFormKey((k) => k + 1);
+        setFilled(fillType);
       })
       .catch((e: unknown) => {
-        if (!controller.signal.aborted) setError(e instanceof Error ? e.message : String(e));
+        if (controller.signal.aborted) return;
+        setError(e instanceof Error ? e.message : String(e));
+        setFilled(fillType);
       });
     return () => controller.abort();
   }, [network, address, fillType]);
@@ -103,7 +108,11 @@ function ForkTab({ data }: { data: ContractPageData }) {
         </Box>
       ) : null}
       <Box>
-        <Button variant="contained" disabled={injection.busy || schema === null} onClick={() => void fork()}>
+        <Button
+          variant="contained"
+          disabled={injection.busy || schema === null || filled !== fillType}
+          onClick={() => void fork()}
+        >
           Fork
         </Button>
       </Box>

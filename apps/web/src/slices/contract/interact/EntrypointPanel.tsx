@@ -55,6 +55,10 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
   const [params, setParams] = useState<Params | null>(null);
   const [simulation, setSimulation] = useState<Operation[]>([]);
   const [approvals, setApprovals] = useState<ApprovalEntry[]>([]);
+  // a fill (latest call, repeated operation) is on its way: the actions wait for the form it brings
+  const [filling, setFilling] = useState(false);
+  // only the last fill asked for lands in the form (a late answer of an earlier one is dropped)
+  const fillSeq = useRef(0);
   const script = useQuery(scriptQuery(network, address));
   // The wallet connection is reset when the form opens (spec, Forms and fill types).
   useWalletResetOnOpen();
@@ -72,14 +76,17 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
   const counter = Number(search.get('counter'));
   useEffect(() => {
     if (!hash || !isOperationHash(hash) || !Number.isInteger(counter) || counter < 0) return;
+    const seq = ++fillSeq.current;
+    setFilling(true);
     fetchEntrypointModel(network, address, {
       entrypoint: entrypoint.name,
       fill_type: 'operation',
       hash,
       counter,
     })
-      .then((s) => load(s?.default_model))
-      .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+      .then((s) => seq === fillSeq.current && load(s?.default_model))
+      .catch((e: unknown) => seq === fillSeq.current && setError(e instanceof Error ? e.message : String(e)))
+      .finally(() => seq === fillSeq.current && setFilling(false));
     // load only depends on the entrypoint, whose change remounts this panel
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [hash, counter, network, address, entrypoint.name]);
@@ -87,10 +94,17 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
   const changeFill = (next: 'empty' | 'latest') => {
     setFillType(next);
     setError(null);
-    if (next === 'empty') return load(undefined);
+    const seq = ++fillSeq.current;
+    if (next === 'empty') return (setFilling(false), load(undefined));
+    setFilling(true);
     fetchEntrypointModel(network, address, { entrypoint: entrypoint.name, fill_type: 'latest' })
-      .then((s) => (s?.default_model ? load(s.default_model) : setError(NOT_CALLED)))
-      .catch(() => setError(NOT_CALLED));
+      .then((s) => {
+        if (seq !== fillSeq.current) return;
+        if (s?.default_model) load(s.default_model);
+        else setError(NOT_CALLED);
+      })
+      .catch(() => seq === fillSeq.current && setError(NOT_CALLED))
+      .finally(() => seq === fillSeq.current && setFilling(false));
   };
 
   /** Validates the form and settings and builds the call's parameters, or shows why it cannot. */
@@ -155,6 +169,7 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
       return { opHash: res.opHash, broadcast: wallet.kind === 'beacon' };
     }, setError);
   };
+  const busy = injection.busy || filling;
   const open = (d: Dialog) => {
     if (build()) setDialog(d);
   };
@@ -191,7 +206,7 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
             schema={entrypoint.schema}
             formData={formData}
             onChange={setFormData}
-            disabled={injection.busy}
+            disabled={busy}
             network={network}
           />
         </Box>
@@ -203,22 +218,22 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
         value={approvals}
         onChange={setApprovals}
         owner={session.wallet?.address ?? ''}
-        disabled={injection.busy}
+        disabled={busy}
       />
       <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
-        <Button variant="outlined" disabled={injection.busy} onClick={() => void simulate()}>
+        <Button variant="outlined" disabled={busy} onClick={() => void simulate()}>
           Simulate
         </Button>
-        <Button disabled={injection.busy} onClick={() => open('json')}>
+        <Button disabled={busy} onClick={() => open('json')}>
           Raw JSON
         </Button>
-        <Button disabled={injection.busy} onClick={() => open('michelson')}>
+        <Button disabled={busy} onClick={() => open('michelson')}>
           Michelson
         </Button>
-        <Button disabled={injection.busy} onClick={() => open('cli')}>
+        <Button disabled={busy} onClick={() => open('cli')}>
           Command line
         </Button>
-        <Button variant="contained" disabled={injection.busy} onClick={() => void send()}>
+        <Button variant="contained" disabled={busy} onClick={() => void send()}>
           Send with wallet
         </Button>
       </Stack>

@@ -200,6 +200,35 @@ describe('interact tab', { timeout: 90_000 }, () => {
     expect(await screen.findByText('This contract most likely has not been called yet.')).toBeTruthy();
   });
 
+  it("waits for a fill's answer before its actions, and drops a late answer of a fill given up", async () => {
+    let answer = (_: unknown) => {};
+    const latest = new Promise((resolve) => (answer = resolve));
+    setup([
+      [
+        `GET /v1/contract/sandboxnet/${KT}/entrypoints/schema?entrypoint=increment&fill_type=latest`,
+        () => latest,
+      ],
+    ]);
+    renderApp(`/sandboxnet/${KT}/interact/increment`);
+    await screen.findByLabelText('increment', {}, { timeout: 20_000 });
+    const chooseFill = async (name: string) => {
+      fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Fill type' }));
+      fireEvent.click(await screen.findByRole('option', { name }));
+    };
+    await chooseFill('Latest call');
+    // the latest call's model is on its way: the actions wait for it
+    for (const name of ['Simulate', 'Raw JSON', 'Michelson', 'Command line', 'Send with wallet'])
+      expect(screen.getByRole<HTMLButtonElement>('button', { name }).disabled).toBe(true);
+    // the user goes back to Empty before it arrives: the late answer does not land in the form
+    await chooseFill('Empty');
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Simulate' }).disabled).toBe(false);
+    answer({ default_model: { increment: 77 } });
+    // the answer has been read (the client's request settled) and the form still holds Empty's model
+    await latest;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.getByLabelText<HTMLInputElement>('increment').value).toBe('0');
+  });
+
   it('fills a tagged contract field with the newest contract of that tag', async () => {
     const NEWEST = 'KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXitn';
     const withCallback = [
