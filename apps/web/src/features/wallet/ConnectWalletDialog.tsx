@@ -77,6 +77,8 @@ export function ConnectWalletDialog({ open, network, fresh, onConnected, onClose
                   value={a.pkh}
                   control={<Radio />}
                   label={`${a.name} (${a.pkh})`}
+                  // a phone's width cuts an address: it wraps instead
+                  sx={{ '& .MuiFormControlLabel-label': { overflowWrap: 'anywhere' } }}
                 />
               ))}
             </RadioGroup>

@@ -183,41 +183,63 @@ export function MiguelTree({
         ) : (
           <Box component="span" sx={{ width: 20, flexShrink: 0 }} />
         )}
-        <Box component="span" sx={{ opacity: 0.8 }}>
-          {row.label}
-          {row.value !== '' || ptr !== null ? ':' : ''}
-        </Box>
-        {ptr !== null && !diffMode && address ? (
-          <BigMapLeaf network={network} address={address} ptr={ptr} />
-        ) : row.from !== '' ? (
-          <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>
-            <Box component="span" sx={{ textDecoration: 'line-through', opacity: 0.7 }}>
-              {row.from}
-            </Box>
-            {' ➛ '}
-            <Box component="span" sx={(t) => ({ color: diffColour(t, row.diff) })}>
-              {row.value}
-            </Box>{' '}
-            {numericDelta(row.node.type, row.node.from, row.node.value)}
-          </Box>
-        ) : (
+        {/* label, value and count: on a narrow screen the value goes under its label rather than out of
+            sight (fixed-height virtualised rows stay on one line) */}
+        <Box
+          component="span"
+          sx={{
+            display: 'flex',
+            flexWrap: virtual ? 'nowrap' : 'wrap',
+            alignItems: 'baseline',
+            columnGap: 0.5,
+            flex: 1,
+            minWidth: 0,
+          }}
+        >
           <Box
             component="span"
-            title={row.value.length > 80 ? row.value : undefined}
-            sx={(t) => ({
-              color: diffColour(t, row.diff) ?? t.palette.success.light,
-              overflow: 'hidden',
-              textOverflow: 'ellipsis',
-            })}
+            sx={
+              virtual
+                ? { opacity: 0.8 }
+                : { opacity: 0.8, whiteSpace: 'normal', overflowWrap: 'anywhere', minWidth: 0 }
+            }
           >
-            {ptr !== null ? `Big Map ${ptr}` : row.value}
+            {row.label}
+            {row.value !== '' || ptr !== null ? ':' : ''}
           </Box>
-        )}
-        {row.count ? (
-          <Box component="span" sx={{ color: 'text.secondary', fontSize: 12 }}>
-            {row.count}
-          </Box>
-        ) : null}
+          {ptr !== null && !diffMode && address ? (
+            <BigMapLeaf network={network} address={address} ptr={ptr} />
+          ) : row.from !== '' ? (
+            <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', maxWidth: '100%' }}>
+              <Box component="span" sx={{ textDecoration: 'line-through', opacity: 0.7 }}>
+                {row.from}
+              </Box>
+              {' ➛ '}
+              <Box component="span" sx={(t) => ({ color: diffColour(t, row.diff) })}>
+                {row.value}
+              </Box>{' '}
+              {numericDelta(row.node.type, row.node.from, row.node.value)}
+            </Box>
+          ) : (
+            <Box
+              component="span"
+              title={row.value.length > 80 ? row.value : undefined}
+              sx={(t) => ({
+                color: diffColour(t, row.diff) ?? t.palette.success.light,
+                overflow: 'hidden',
+                textOverflow: 'ellipsis',
+                maxWidth: '100%',
+              })}
+            >
+              {ptr !== null ? `Big Map ${ptr}` : row.value}
+            </Box>
+          )}
+          {row.count ? (
+            <Box component="span" sx={{ color: 'text.secondary', fontSize: 12 }}>
+              {row.count}
+            </Box>
+          ) : null}
+        </Box>
       </Box>
     );
   };

@@ -37,7 +37,7 @@ export function TypedefPanel({ typedef, title }: { typedef: readonly Typedef[]; 
         rows.map((t, i) => (
           <Box
             key={`${t.name ?? ''}-${i}`}
-            sx={{ fontFamily: 'monospace', fontSize: 13, mb: 1, overflowX: 'auto' }}
+            sx={{ fontFamily: 'monospace', fontSize: 13, mb: 1, overflowWrap: 'anywhere' }}
           >
             <div>
               {t.name !== null ? (
@@ -50,7 +50,7 @@ export function TypedefPanel({ typedef, title }: { typedef: readonly Typedef[]; 
               <TypeText text={t.type} />
             </div>
             {t.args.map((a, j) => (
-              <Box key={j} sx={{ pl: 2, whiteSpace: 'pre' }}>
+              <Box key={j} sx={{ pl: 2, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
                 {a.key !== null ? `${a.key} ` : ''}
                 <TypeText text={a.value} />
               </Box>

@@ -8,6 +8,8 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import TextField from '@mui/material/TextField';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { CopyButton } from '../../../shared/clipboard/CopyButton';
 import { burnCapKeyAllowed, parseBurnCap } from './call-logic';
 
@@ -32,12 +34,15 @@ export function FramedDialog(props: {
   actions?: ReactNode;
   children: ReactNode;
 }) {
+  // on a phone the dialog takes the whole screen: its tables and trees need every pixel of width
+  const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
   return (
     <Dialog
       open={props.open}
       onClose={props.onClose}
       aria-labelledby={props.titleId}
       fullWidth
+      fullScreen={phone}
       maxWidth={false}
       slotProps={{ paper: { sx: { maxWidth: props.width } } }}
     >

@@ -1,6 +1,6 @@
 import { forwardRef, useMemo, type ForwardedRef } from 'react';
-import Form from '@rjsf/mui';
-import type { FormValidation, RJSFValidationError, UiSchema } from '@rjsf/utils';
+import Form, { Templates } from '@rjsf/mui';
+import type { ArrayFieldItemTemplateProps, FormValidation, RJSFValidationError, UiSchema } from '@rjsf/utils';
 import validator from '@rjsf/validator-ajv8';
 import type { JsonSchema } from '@michelscope/michelson';
 import { validateFormData } from './form-validation';
@@ -19,6 +19,29 @@ interface Props {
 }
 
 const widgets = { TextWidget };
+
+const MuiArrayItem = Templates.ArrayFieldItemTemplate!;
+/** The item's grid sizes: the theme keeps 8/12 of a phone's width for an item, beside its buttons. */
+const ITEM_SLOTS = {
+  rjsfSlotProps: {
+    arrayItemGridItem: { size: { xs: 12, sm: 9, md: 10, lg: 11 } },
+    arrayItemToolbarGrid: {
+      size: { xs: 12, sm: 'auto' },
+      sx: { display: 'flex', justifyContent: 'flex-end', mt: { xs: -2, sm: -1.5 }, mb: { xs: 1, sm: 0 } },
+    },
+  },
+};
+
+/**
+ * An array item as the MUI theme draws it, but on a phone with the whole width (its buttons under it), so that
+ * an address fits in its fields. The sizes reach only this template (not the item's own widgets).
+ */
+function ArrayFieldItemTemplate(props: ArrayFieldItemTemplateProps) {
+  const options = (props.uiSchema?.['ui:options'] ?? {}) as Record<string, unknown>;
+  const uiSchema = { ...props.uiSchema, 'ui:options': { ...options, mui: ITEM_SLOTS } };
+  return <MuiArrayItem {...props} uiSchema={uiSchema} />;
+}
+const templates = { ArrayFieldItemTemplate };
 
 const submit: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
 
@@ -66,6 +89,7 @@ export const SchemaForm = forwardRef(function SchemaForm(
       formData={formData}
       validator={validator}
       widgets={widgets}
+      templates={templates}
       formContext={{ network } satisfies SchemaFormContext}
       customValidate={customValidate(schema)}
       transformErrors={transformErrors}

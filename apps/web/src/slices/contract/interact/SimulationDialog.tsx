@@ -72,38 +72,41 @@ export function SimulationDialog(props: {
           </Box>
         ))}
       </Stack>
-      <Table size="small" aria-label="Simulated operations">
-        <TableHead>
-          <TableRow>
-            <TableCell>Kind</TableCell>
-            <TableCell>Status</TableCell>
-            <TableCell>Destination</TableCell>
-            <TableCell>Entrypoint</TableCell>
-            <TableCell align="right">Consumed gas</TableCell>
-            <TableCell align="right">Storage size diff</TableCell>
-            <TableCell align="right">Burned</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {ops.map((op, i) => (
-            <TableRow key={i}>
-              <TableCell>{op.internal ? `internal ${op.kind}` : op.kind}</TableCell>
-              <TableCell>{op.status}</TableCell>
-              <TableCell sx={{ fontFamily: 'monospace' }}>{op.destination ?? ''}</TableCell>
-              <TableCell>{op.kind === 'event' ? (op.tag ?? '') : (op.entrypoint ?? '')}</TableCell>
-              <TableCell align="right">
-                {int(op.consumed_gas / 1000)}
-                {pct(op.consumed_gas / 1000, gasLimit)}
-              </TableCell>
-              <TableCell align="right">
-                {int(op.paid_storage_size_diff)}
-                {pct(op.paid_storage_size_diff, storageLimit)}
-              </TableCell>
-              <TableCell align="right">{formatTez(op.burned)}</TableCell>
+      {/* a narrow screen scrolls the table, not the dialog */}
+      <Box sx={{ overflowX: 'auto' }}>
+        <Table size="small" aria-label="Simulated operations">
+          <TableHead>
+            <TableRow>
+              <TableCell>Kind</TableCell>
+              <TableCell>Status</TableCell>
+              <TableCell>Destination</TableCell>
+              <TableCell>Entrypoint</TableCell>
+              <TableCell align="right">Consumed gas</TableCell>
+              <TableCell align="right">Storage size diff</TableCell>
+              <TableCell align="right">Burned</TableCell>
             </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+          </TableHead>
+          <TableBody>
+            {ops.map((op, i) => (
+              <TableRow key={i}>
+                <TableCell>{op.internal ? `internal ${op.kind}` : op.kind}</TableCell>
+                <TableCell>{op.status}</TableCell>
+                <TableCell sx={{ fontFamily: 'monospace' }}>{op.destination ?? ''}</TableCell>
+                <TableCell>{op.kind === 'event' ? (op.tag ?? '') : (op.entrypoint ?? '')}</TableCell>
+                <TableCell align="right">
+                  {int(op.consumed_gas / 1000)}
+                  {pct(op.consumed_gas / 1000, gasLimit)}
+                </TableCell>
+                <TableCell align="right">
+                  {int(op.paid_storage_size_diff)}
+                  {pct(op.paid_storage_size_diff, storageLimit)}
+                </TableCell>
+                <TableCell align="right">{formatTez(op.burned)}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </Box>
       {ops.map((op, i) =>
         op.errors.length > 0 ? (
           <OperationErrors key={i} op={op} code={i === 0 ? props.code : undefined} />
@@ -116,7 +119,7 @@ export function SimulationDialog(props: {
           </Typography>
           {events.map((e, i) => (
             <Box key={i} sx={{ mb: 1 }}>
-              <Typography variant="body2" sx={{ fontFamily: 'monospace' }}>
+              <Typography variant="body2" sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
                 {e.tag ?? 'event'} · {e.source ?? ''}
               </Typography>
               {e.payload.length > 0 ? (
