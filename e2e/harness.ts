@@ -4,8 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -190,7 +190,10 @@ export interface ProductSession {
 
 /**
  * For the describe block it is called in: starts the product on a fresh DATA_DIR and a browser before its tests
- * (waiting until sandboxnet is synced past level 5) and stops both, removing the directory, after them.
+ * and stops both, removing the directory, after them. Before the tests, the explorer has indexed the whole
+ * demo seed: the sandbox bakes the seed before the server listens, so its head then is the seed's last block,
+ * and the tests, which compare the node's blocks with the pages, start once the indexed head has reached it
+ * (the head's `synced` flag only says that a recent block is indexed, and the seed's blocks are all recent).
  */
 export function syncedSandboxSession(): ProductSession {
   const session = {} as { dataDir?: string; server: RunningServer; browser: Browser };
@@ -198,12 +201,15 @@ export function syncedSandboxSession(): ProductSession {
     session.dataDir = await tempDataDir();
     session.server = await startServer({ dataDir: session.dataDir, timeoutMs: 240_000 });
     session.browser = await launchBrowser();
-    await waitFor('sandboxnet synced', 150_000, async () =>
-      (await heads(session.server.url)).find((h) => h.network === 'sandboxnet' && h.synced && h.level > 5)
+    const node = (await (
+      await fetch(`${session.server.url}/rpc/sandboxnet/chains/main/blocks/head/header`)
+    ).json()) as { level: number };
+    await waitFor(`sandboxnet indexed up to the seed's last block ${node.level}`, 300_000, async () =>
+      (await heads(session.server.url)).find((h) => h.network === 'sandboxnet' && h.level >= node.level)
         ? true
         : undefined,
     );
-  }, 420_000);
+  }, 600_000);
   afterAll(async () => {
     await session.browser?.close();
     await session.server?.stop();
@@ -246,4 +252,50 @@ export async function wordsBrokenAcrossLines(locator: import('playwright-core').
     }
     return broken;
   });
+}
+
+/**
+ * How long one wait for the page may take. CI runs on a loaded 2-core machine (load 15–30 was seen), where a
+ * page that shows in 2 s here takes 30 s and more: waits are auto-waiting locators and polls with this limit.
+ */
+export const UI_TIMEOUT = 90_000;
+
+/** Collects uncaught page errors and console errors of the app; `check()` fails when there was one. */
+export function watchErrors(page: Page) {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console error: ${m.text()}`);
+  });
+  return {
+    errors,
+    check() {
+      if (errors.length > 0) throw new Error(errors.join('\n'));
+    },
+  };
+}
+
+/**
+ * Pages of the app for the tests of the describe block it is called in: each with UI_TIMEOUT as its default
+ * wait, and watched: after each test its pages are closed, and the test fails if any of them had an uncaught
+ * page error or an app console error (whatever the test itself checked).
+ */
+export function appPages(session: ProductSession): { open(): Promise<Page> } {
+  let opened: { page: Page; watch: ReturnType<typeof watchErrors> }[] = [];
+  afterEach(async () => {
+    const pages = opened;
+    opened = [];
+    for (const p of pages) await p.page.close().catch(() => undefined);
+    const errors = pages.flatMap((p) => p.watch.errors);
+    if (errors.length > 0) throw new Error(`the app reported errors:\n${errors.join('\n')}`);
+  });
+  return {
+    async open() {
+      const page = await session.browser.newPage();
+      page.setDefaultTimeout(UI_TIMEOUT);
+      page.setDefaultNavigationTimeout(UI_TIMEOUT);
+      opened.push({ page, watch: watchErrors(page) });
+      return page;
+    },
+  };
 }

@@ -1,8 +1,9 @@
 /**
  * The seeded sandbox as the workspace e2e tests find it through the API (contracts by tag or entrypoint),
- * the sandbox wallet's connect dialog, and a guard that fails a test on any page error of the app.
+ * and the sandbox wallet's connect dialog.
  */
 import type { Page } from 'playwright-core';
+import { UI_TIMEOUT } from './harness';
 
 export async function json(url: string): Promise<unknown> {
   const res = await fetch(url);
@@ -61,23 +62,8 @@ export async function connectSandboxWallet(page: Page, account = 'bootstrap2') {
   const dialog = page.getByRole('dialog', { name: 'Connect a wallet' });
   // Either the wallet dialog opens, or the page says why it cannot go on.
   const failure = page.locator('.MuiAlert-standardError, .MuiAlert-colorError');
-  await dialog.or(failure).first().waitFor({ timeout: 60_000 });
+  await dialog.or(failure).first().waitFor({ timeout: UI_TIMEOUT });
   if (!(await dialog.isVisible())) throw new Error(`no wallet dialog: ${await failure.first().innerText()}`);
   await dialog.getByRole('radio', { name: new RegExp(`${account} `) }).check();
   await dialog.getByRole('button', { name: 'Connect' }).click();
-}
-
-/** Collects uncaught page errors and console errors of the app; `check()` fails the test when there was one. */
-export function watchErrors(page: Page) {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`console error: ${m.text()}`);
-  });
-  return {
-    errors,
-    check() {
-      if (errors.length > 0) throw new Error(errors.join('\n'));
-    },
-  };
 }
