@@ -439,9 +439,20 @@ describe.skipIf(!canRun)('workspace actions on sandboxnet', () => {
           await row.getByRole('cell').innerText()
         ).trim();
       expect(cells.Status).toBe('applied');
-      expect(number(cells['Consumed gas']!)).toBeGreaterThan(0);
+      // consumed gas with its share of the limit it ran with, as the call simulation shows it
+      const gasText = /^([\d,.]+) \(([\d.]+)% of the limit\)$/.exec(cells['Consumed gas']!);
+      expect(gasText, cells['Consumed gas']).not.toBeNull();
+      const [gasUsed, gasShare, gasLimit] = [
+        number(gasText![1]!),
+        Number(gasText![2]),
+        number(cells['Gas limit']!),
+      ];
+      expect(gasUsed).toBeGreaterThan(0);
+      expect(gasLimit).toBeGreaterThan(gasUsed);
+      expect(gasShare).toBeCloseTo((gasUsed / gasLimit) * 100, 1);
+      expect(cells['Storage limit']).toMatch(/^[1-9][\d,]* bytes$/);
       expect(cells['Storage size']).toMatch(/^[1-9][\d,]* bytes$/);
-      expect(cells['Paid storage diff']).toMatch(/^[1-9][\d,]* bytes$/);
+      expect(cells['Paid storage diff']).toMatch(/^[1-9][\d,]* bytes \([\d.]+% of the limit\)$/);
       expect(cells.Burned).toMatch(/^0\.\d+ ꜩ$/);
       expect(Number(cells.Burned!.split(' ')[0])).toBeGreaterThan(0);
       // simulating asked for no wallet, and nothing was sent

@@ -6,18 +6,28 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { mutezToTez } from '../contract/interact/call-logic';
+import { mutezToTez, percentOf } from '../contract/interact/call-logic';
 import type { OriginationSimulation } from './simulate-origination';
 
 /** The simulated origination: status, consumed gas, storage and burn, or the node's errors. */
 export function OriginationSimulationResult({ result }: { result: OriginationSimulation }) {
+  const int = (n: number) => n.toLocaleString('en-US');
+  const pct = (part: number, limit: number) => {
+    const p = percentOf(part, limit);
+    return p === null ? '' : ` (${p}% of the limit)`;
+  };
   const rows: [string, string][] = [
     ['Status', result.status],
-    ['Consumed gas', result.consumedGas.toLocaleString('en-US')],
-    ['Storage size', `${result.storageSize.toLocaleString('en-US')} bytes`],
-    ['Paid storage diff', `${result.paidStorageSizeDiff.toLocaleString('en-US')} bytes`],
+    ['Consumed gas', `${int(result.consumedGas)}${pct(result.consumedGas, result.gasLimit)}`],
+    ['Storage size', `${int(result.storageSize)} bytes`],
+    [
+      'Paid storage diff',
+      `${int(result.paidStorageSizeDiff)} bytes${pct(result.paidStorageSizeDiff, result.storageLimit)}`,
+    ],
     ['Burned', `${mutezToTez(result.burned)} ꜩ`],
   ];
+  if (result.gasLimit > 0) rows.push(['Gas limit', int(result.gasLimit)]);
+  if (result.storageLimit > 0) rows.push(['Storage limit', `${int(result.storageLimit)} bytes`]);
   return (
     <Paper variant="outlined" component="section" aria-label="Simulation result" sx={{ p: 2 }}>
       <Typography variant="overline" component="h3">

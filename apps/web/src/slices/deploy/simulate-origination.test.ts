@@ -9,6 +9,8 @@ describe('origination simulation', () => {
       contents: [
         {
           kind: 'origination',
+          gas_limit: '1040000',
+          storage_limit: '60000',
           metadata: {
             operation_result: {
               status: 'applied',
@@ -24,6 +26,8 @@ describe('origination simulation', () => {
     expect(parseOriginationResult(body, constants)).toEqual({
       status: 'applied',
       consumedGas: 578.254,
+      gasLimit: 1_040_000,
+      storageLimit: 60_000,
       storageSize: 41,
       paidStorageSizeDiff: 41,
       burned: (41 + 257) * 250,

@@ -14,6 +14,9 @@ export interface OriginationSimulation {
   status: string;
   /** gas units (milligas / 1000) */
   consumedGas: number;
+  /** the limits the simulation ran with (gas units, bytes) */
+  gasLimit: number;
+  storageLimit: number;
   storageSize: number;
   paidStorageSizeDiff: number;
   /** mutez: paid storage plus the origination burn */
@@ -42,9 +45,12 @@ export function parseOriginationResult(
   const errors = (Array.isArray(result.errors) ? result.errors : [])
     .filter(isObject)
     .map((e) => [e.id, e.with === undefined ? undefined : JSON.stringify(e.with)].filter(Boolean).join(': '));
+  const sent = isObject(content) ? content : {};
   return {
     status,
     consumedGas: num(result, 'consumed_milligas') / 1000,
+    gasLimit: num(sent, 'gas_limit'),
+    storageLimit: num(sent, 'storage_limit'),
     storageSize: num(result, 'storage_size'),
     paidStorageSizeDiff: paid,
     burned: status === 'applied' ? (paid + constants.originationSize) * constants.costPerByte : 0,
