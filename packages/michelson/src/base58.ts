@@ -8,7 +8,7 @@ import { createBase58check } from '@scure/base';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { b58Encode, payloadLength, PrefixV2 } from '@taquito/utils';
 import { bytesToHex, hexToBytes } from './hex';
-import { MichelsonDataError } from './micheline';
+import { MichelsonDataError } from './micheline-core';
 
 const codec = createBase58check(sha256);
 

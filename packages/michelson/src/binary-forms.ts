@@ -5,7 +5,7 @@
  */
 import { b58DecodeAndCheckPrefix, b58Encode, PrefixV2 } from '@taquito/utils';
 import { bytesToHex } from './hex';
-import { MichelsonDataError } from './micheline';
+import { MichelsonDataError } from './micheline-core';
 
 const tagHex = (n: number): string => n.toString(16).padStart(2, '0');
 const fail = (detail: string, message: string): never => {

@@ -7,8 +7,8 @@
  */
 import { opMapping, opMappingReverse } from '@taquito/local-forging';
 import { bytesToHex, hexToBytes } from './hex';
-import { isBytes, isInt, isPrim, isString, MichelsonDataError } from './micheline';
-import type { Micheline, MichelinePrim } from './micheline';
+import { isBytes, isInt, isPrim, isString, MichelsonDataError } from './micheline-core';
+import type { Micheline, MichelinePrim } from './micheline-core';
 import { addressToHex, keyFromHex, keyHashFromHex } from './binary-forms';
 import { decodeAddressBytes } from './value';
 import { decodeBase58, encodeBase58 } from './base58';

@@ -4,8 +4,8 @@
 import { unforgeMicheline } from './binary';
 import { encodeAddress } from '@taquito/utils';
 import { formatMichelsonInline } from './format';
-import { isBytes, isPrim } from './micheline';
-import type { Micheline } from './micheline';
+import { isBytes, isPrim } from './micheline-core';
+import type { Micheline } from './micheline-core';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

@@ -11,8 +11,8 @@
 import { cleanupSemantic, makeDiff } from '@sanity/diff-match-patch';
 import type { Diff } from '@sanity/diff-match-patch';
 import { formatMichelson, formatMichelsonInline } from './format';
-import { MichelsonDataError } from './micheline';
-import type { Micheline } from './micheline';
+import { MichelsonDataError } from './micheline-core';
+import type { Micheline } from './micheline-core';
 
 /** Line width of the diff's multi-line rendering. */
 export const DIFF_LINE_SIZE = 74;

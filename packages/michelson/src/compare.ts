@@ -8,8 +8,8 @@ import {
   b58DecodePublicKeyHash,
   b58DecodeAndCheckPrefix,
 } from '@taquito/utils';
-import { isBytes, isInt, isPrim, isString, MichelsonDataError } from './micheline';
-import type { Micheline } from './micheline';
+import { isBytes, isInt, isPrim, isString, MichelsonDataError } from './micheline-core';
+import type { Micheline } from './micheline-core';
 import type { TypeNode } from './type-tree';
 import { mismatch, pairParts } from './value';
 

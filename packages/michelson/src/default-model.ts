@@ -3,8 +3,8 @@
  * (storage, the latest call) or from the schema's defaults.
  */
 import { formatMichelson } from './format';
-import { isInt, isPrim } from './micheline';
-import type { Micheline } from './micheline';
+import { isInt, isPrim } from './micheline-core';
+import type { Micheline } from './micheline-core';
 import type { JsonSchema } from './json-schema';
 import { nowRfc3339 } from './json-schema';
 import { orBranch, sortedEntries } from './miguel';

@@ -3,8 +3,8 @@
  * and `from` on what changed since the previous value (bcd-api.md §5.4, diff mode).
  */
 import { compareValues } from './compare';
-import { isInt, isPrim, MichelsonDataError } from './micheline';
-import type { Micheline } from './micheline';
+import { isInt, isPrim, MichelsonDataError } from './micheline-core';
+import type { Micheline } from './micheline-core';
 import {
   keyText,
   miguelType,

@@ -2,8 +2,8 @@
  * Entrypoints of a parameter type: names, lookup, resolution of stored calls, and conversion
  * between `{entrypoint, value}` and the full parameter value.
  */
-import { isPrim, MichelsonDataError } from './micheline';
-import type { Micheline } from './micheline';
+import { isPrim, MichelsonDataError } from './micheline-core';
+import type { Micheline } from './micheline-core';
 import { toMiguelNode } from './miguel';
 import type { MiguelNode } from './miguel';
 import { buildTypeTree, entrypointLeaves, typeToMicheline } from './type-tree';

@@ -10,7 +10,7 @@ import {
   parseMichelsonScript,
   walkMicheline,
 } from './micheline';
-import type { Micheline } from './micheline';
+import type { Micheline } from './micheline-core';
 import { buildTypeTree, entrypointLeaves, SIMPLE_TYPES } from './type-tree';
 import type { TypeNode } from './type-tree';
 import { preview } from './value';

@@ -3,8 +3,8 @@
  * "Micheline" view (bcd-api.md §5.5): width-aware, 88 columns by default, or everything on one
  * line in inline mode.
  */
-import { isBytes, isInt, isPrim, isString, MichelsonDataError } from './micheline';
-import type { Micheline, MichelinePrim } from './micheline';
+import { isBytes, isInt, isPrim, isString, MichelsonDataError } from './micheline-core';
+import type { Micheline, MichelinePrim } from './micheline-core';
 
 /** Options of {@link formatMichelson}. */
 export interface FormatOptions {

@@ -7,7 +7,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { exprHash } from './binary-forms';
 import { bytesToHex, hexToBytes } from './hex';
-import type { Micheline } from './micheline';
+import type { Micheline } from './micheline-core';
 import { packData } from './pack';
 import type { TypeNode } from './type-tree';
 

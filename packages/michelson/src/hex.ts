@@ -3,7 +3,7 @@
  * MichelsonDataError and an optional `0x` prefix accepted.
  */
 import { bytesToHex as nobleBytesToHex, hexToBytes as nobleHexToBytes } from '@noble/hashes/utils.js';
-import { MichelsonDataError } from './micheline';
+import { MichelsonDataError } from './micheline-core';
 
 /** Lower-case hex of bytes. */
 export const bytesToHex = (bytes: Uint8Array): string => nobleBytesToHex(bytes);

@@ -11,14 +11,10 @@ export type {
   MichelineInt,
   MichelineString,
   MichelineBytes,
-  ParseOptions,
-} from './micheline';
+} from './micheline-core';
 export {
   MichelsonDataError,
   toMicheline,
-  parseMichelsonScript,
-  parseMichelsonExpression,
-  expandMicheline,
   walkMicheline,
   jsonNestedTooDeeply,
   inputExcess,
@@ -29,7 +25,10 @@ export {
   isInt,
   isString,
   isBytes,
-} from './micheline';
+} from './micheline-core';
+// The text parser (@taquito/michel-codec) is its own module: pages that only read Micheline skip it.
+export type { ParseOptions } from './micheline';
+export { parseMichelsonScript, parseMichelsonExpression, expandMicheline } from './micheline';
 export type { FormatOptions, TextLocation } from './format';
 export { formatMichelson, formatMichelsonInline, locateNode, errorWindow, DEFAULT_LINE_SIZE } from './format';
 export type { ErrorWindow } from './format';

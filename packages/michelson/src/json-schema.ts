@@ -5,7 +5,7 @@
 import { isTypeEqualShape } from './type-equal';
 import { buildTypeTree, entrypointLeaves, isSynthetic } from './type-tree';
 import type { TypeNode } from './type-tree';
-import type { Micheline } from './micheline';
+import type { Micheline } from './micheline-core';
 
 export interface JsonSchema {
   type?: string;

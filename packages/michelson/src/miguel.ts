@@ -4,8 +4,8 @@
  */
 import { readableBytes } from './bytes';
 import { formatMichelson, formatMichelsonInline } from './format';
-import { isInt, isPrim, isString, MichelsonDataError } from './micheline';
-import type { Micheline } from './micheline';
+import { isInt, isPrim, isString, MichelsonDataError } from './micheline-core';
+import type { Micheline } from './micheline-core';
 import { buildTypeTree, isSynthetic } from './type-tree';
 import type { TypeNode } from './type-tree';
 import { eltParts, mismatch, pairParts, readableScalar, seqItems } from './value';

@@ -3,8 +3,8 @@
  * a throw-away script whose parameter carries the view input and the contract storage, whose storage is
  * `option <returnType>`, and whose code is `{ CAR ; <view code> ; SOME ; NIL operation ; PAIR }`.
  */
-import { isPrim, MichelsonDataError, toMicheline } from './micheline';
-import type { Micheline, MichelinePrim } from './micheline';
+import { isPrim, MichelsonDataError, toMicheline } from './micheline-core';
+import type { Micheline, MichelinePrim } from './micheline-core';
 import { toMiguel } from './miguel';
 import type { MiguelNode } from './miguel';
 

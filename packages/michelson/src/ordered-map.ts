@@ -3,7 +3,7 @@
  * entries on chain). Adding an existing key replaces its value. Lookups and inserts are O(log n) searches.
  */
 import { compareValues } from './compare';
-import type { Micheline } from './micheline';
+import type { Micheline } from './micheline-core';
 import { buildTypeTree } from './type-tree';
 import type { TypeNode } from './type-tree';
 

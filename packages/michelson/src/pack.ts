@@ -6,8 +6,8 @@
  */
 import { decodeMicheline, encodeMicheline } from './binary';
 import { bytesToHex, hexToBytes } from './hex';
-import { MichelsonDataError } from './micheline';
-import type { Micheline } from './micheline';
+import { MichelsonDataError } from './micheline-core';
+import type { Micheline } from './micheline-core';
 import type { TypeNode } from './type-tree';
 import { normalizeValue } from './value-forms';
 

@@ -2,8 +2,8 @@
  * Pure pieces of turning node results into API operations (bcd-api §6.2, §6.5): event payloads as Miguel
  * and the internal operations of a `run_code` result, read defensively from untrusted JSON.
  */
-import { toMicheline } from './micheline';
-import type { Micheline } from './micheline';
+import { toMicheline } from './micheline-core';
+import type { Micheline } from './micheline-core';
 import { toMiguel } from './miguel';
 import type { MiguelNode } from './miguel';
 

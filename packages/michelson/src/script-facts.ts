@@ -3,8 +3,8 @@
  * (and their expansion), and lambdas stored in values (migrations of kind `lambda`).
  */
 import { bytesAsAddress, bytesToText, tryUnpack } from './bytes';
-import { isBytes, isPrim, isString, MichelsonDataError, walkMicheline } from './micheline';
-import type { Micheline } from './micheline';
+import { isBytes, isPrim, isString, MichelsonDataError, walkMicheline } from './micheline-core';
+import type { Micheline } from './micheline-core';
 
 /** Strings pushed right before a FAILWITH (`PUSH string "…" ; FAILWITH`), in code order, deduplicated. */
 export function failStrings(code: Micheline): string[] {

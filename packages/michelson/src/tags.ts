@@ -18,8 +18,8 @@
  * - ledger: a `%ledger` annotation whose storage node is `big_map address nat`, `big_map nat address`
  *   or `big_map (pair address nat) nat`.
  */
-import { isPrim, walkMicheline } from './micheline';
-import type { Micheline } from './micheline';
+import { isPrim, walkMicheline } from './micheline-core';
+import type { Micheline } from './micheline-core';
 import { isTypeEqualShape } from './type-equal';
 import { buildTypeTree, entrypointLeaves, scriptSection, walkType } from './type-tree';
 import type { TypeNode } from './type-tree';

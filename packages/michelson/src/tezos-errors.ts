@@ -5,8 +5,8 @@
  */
 import { formatFailwithValue } from './bytes';
 import { formatMichelson } from './format';
-import { MichelsonDataError, toMicheline } from './micheline';
-import type { Micheline } from './micheline';
+import { MichelsonDataError, toMicheline } from './micheline-core';
+import type { Micheline } from './micheline-core';
 import { TEZOS_ERROR_DESCRIPTIONS } from './tezos-error-table';
 import type { TezosErrorDescription } from './tezos-error-table';
 

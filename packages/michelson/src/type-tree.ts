@@ -3,8 +3,8 @@
  * the reference numbers them (bcd-api.md §5.0). Typedef, JSON schema, form data, Miguel and diffs
  * all work on this tree.
  */
-import { isInt, isPrim, MichelsonDataError } from './micheline';
-import type { Micheline, MichelinePrim } from './micheline';
+import { isInt, isPrim, MichelsonDataError } from './micheline-core';
+import type { Micheline, MichelinePrim } from './micheline-core';
 
 export interface TypeNode {
   /** Pre-order id, root = 1. */

@@ -4,7 +4,7 @@
  * as `$name`.
  */
 import { formatMichelsonInline } from './format';
-import type { Micheline } from './micheline';
+import type { Micheline } from './micheline-core';
 import {
   buildTypeTree,
   entrypointLeaves,

@@ -13,8 +13,8 @@ import {
 } from './binary-forms';
 import { compareValues } from './compare';
 import { bytesToHex } from './hex';
-import { isBytes, isInt, isPrim, isString, MichelsonDataError } from './micheline';
-import type { Micheline } from './micheline';
+import { isBytes, isInt, isPrim, isString, MichelsonDataError } from './micheline-core';
+import type { Micheline } from './micheline-core';
 import { buildTypeTree } from './type-tree';
 import type { TypeNode } from './type-tree';
 import { eltParts, mismatch, pairParts, readableScalar, seqItems } from './value';

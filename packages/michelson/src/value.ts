@@ -2,8 +2,8 @@
  * Helpers to read Micheline values against their types: pairs in every accepted form, and the
  * optimized (bytes / int) forms of addresses, keys, signatures, chain ids and timestamps.
  */
-import { isBytes, isInt, isPrim, isString, MichelsonDataError } from './micheline';
-import type { Micheline } from './micheline';
+import { isBytes, isInt, isPrim, isString, MichelsonDataError } from './micheline-core';
+import type { Micheline } from './micheline-core';
 import {
   addressFromHex,
   chainIdFromHex,
