@@ -1,7 +1,6 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { parseMichelsonScript } from '@michelscope/michelson';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import FormControl from '@mui/material/FormControl';
@@ -17,6 +16,7 @@ import { useCopy } from '../../../shared/clipboard/useCopy';
 import { RawJsonDialog } from '../../../shared/json/RawJsonDialog';
 import { ContractFrame } from '../ContractFrame';
 import type { ContractPageData } from '../useContractPage';
+import type { CodeJson } from './code-json';
 import { ConstantsDialog } from './ConstantsDialog';
 import { codeFileName, protocolFromQuery, protocolOptions, shortProtocol } from './code-versions';
 import { downloadText } from './download';
@@ -26,16 +26,31 @@ let viewerModule: Promise<typeof import('../../../shared/micheline/MichelsonView
 const loadViewer = () => (viewerModule ??= import('../../../shared/micheline/MichelsonViewer'));
 const MichelsonViewer = lazy(async () => ({ default: (await loadViewer()).MichelsonViewer }));
 
-/** Micheline JSON of the shown code, or the parse error. */
-function toJson(code: string): { value: unknown; error: string | null } {
-  try {
-    return { value: parseMichelsonScript(code), error: null };
-  } catch (e) {
-    return {
-      value: null,
-      error: `The code could not be converted to JSON: ${e instanceof Error ? e.message : String(e)}`,
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/**
+ * Micheline JSON of `code` (undefined: none wanted), converted by ./code-json, which loads on first use;
+ * null until it is there.
+ */
+function useCodeJson(code: string | undefined): CodeJson | null {
+  const [result, setResult] = useState<{ code: string; json: CodeJson } | null>(null);
+  useEffect(() => {
+    if (code === undefined) return;
+    let live = true;
+    void import('./code-json').then(
+      ({ codeJson }) => {
+        if (live) setResult({ code, json: codeJson(code) });
+      },
+      (e: unknown) => {
+        const error = `The code could not be converted to JSON: ${errorText(e)}`;
+        if (live) setResult({ code, json: { value: null, error } });
+      },
+    );
+    return () => {
+      live = false;
     };
-  }
+  }, [code]);
+  return code !== undefined && result?.code === code ? result.json : null;
 }
 
 /** The code tab (workspace spec §2 "Code tab"). */
@@ -54,10 +69,7 @@ export function CodeTab({ data }: { data: ContractPageData }) {
   });
   const copy = useCopy();
   const options = protocolOptions(protocol, migrations.data ?? []);
-  const raw = useMemo(
-    () => (dialog === 'raw' && code.data !== undefined ? toJson(code.data) : null),
-    [dialog, code.data],
-  );
+  const raw = useCodeJson(dialog === 'raw' ? code.data : undefined);
 
   const selectProtocol = (value: string) => {
     const next = new URLSearchParams(params);
@@ -125,6 +137,7 @@ export function CodeTab({ data }: { data: ContractPageData }) {
         onClose={() => setDialog(null)}
         title="Code: raw JSON"
         value={raw?.value ?? undefined}
+        loading={dialog === 'raw' && code.data !== undefined && raw === null}
         error={raw?.error ?? null}
       />
       <ConstantsDialog
