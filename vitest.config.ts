@@ -7,6 +7,7 @@ export default defineConfig({
       'packages/*/test/**/*.test.ts',
       'apps/server/test/**/*.test.ts',
       'apps/web/src/**/*.test.{ts,tsx}',
+      'apps/web/build/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', 'apps/web/e2e/**'],
     testTimeout: 30_000,

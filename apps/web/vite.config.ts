@@ -1,6 +1,7 @@
 import { defineConfig, type ProxyOptions } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
+import { anchoredGroup, familyGroup, srcPath } from './build/chunk-groups';
 
 /** Where `npm start` serves the API; the dev and preview servers forward these prefixes to it. */
 const API_ORIGIN = 'http://localhost:8080';
@@ -14,11 +15,10 @@ const proxy: Record<string, ProxyOptions> = Object.fromEntries(
   PROXIED.map((prefix) => [prefix, { target: API_ORIGIN, changeOrigin: true }]),
 );
 
-/**
- * A page needs a handful of requests, not dozens (HTTP/1.1: six connections per host): everything the entry
- * imports statically is one file, the code editor another, and the MUI components and app modules that
- * several screens share are merged into few chunks (small per-screen combinations go to their neighbour).
- */
+/** The account, contract, operation and big-map screens (they share the contract frame). */
+const CONTRACT_SCREENS = srcPath('slices/(account|contract|operation|big-map)/');
+
+/** How modules are grouped into files: see ./build/chunk-groups.ts. */
 const CHUNK_GROUPS = [
   { name: 'boot', tags: ['$initial' as const], priority: 100 },
   {
@@ -26,6 +26,12 @@ const CHUNK_GROUPS = [
     test: /node_modules[\\/](@codemirror|@lezer|style-mod|w3c-keyname|crelt)[\\/]/,
     priority: 50,
   },
+  anchoredGroup('home', 20, srcPath('slices/home/(SearchBox|HeaderSearch|HomePage)\\.tsx$')),
+  anchoredGroup('contract', 10, srcPath('slices/contract/ContractFrame\\.tsx$'), [
+    srcPath('slices/contract/code/CodePage\\.tsx$'),
+    CONTRACT_SCREENS,
+  ]),
+  familyGroup('contract-more', 5, CONTRACT_SCREENS),
 ];
 
 export default defineConfig({
