@@ -14,6 +14,7 @@
  *
  *   npm run build:web && node --import tsx bench/web-load.ts [RUNS]
  *   MS_BENCH_URL=http://127.0.0.1:PORT node --import tsx bench/web-load.ts   # reuse a running product
+ *   MS_BENCH_FILES=1 …   # also list each page's JavaScript files and their transferred sizes
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -39,6 +40,8 @@ import {
 
 const NETWORK = 'sandboxnet';
 const RUNS = Number(process.argv[2] ?? 3);
+/** MS_BENCH_FILES=1: also list the JavaScript files of each page's first visit (throttled pass). */
+const LIST_FILES = process.env.MS_BENCH_FILES === '1';
 const FIXTURES = path.resolve(ROOT, '../shared/fixtures/contracts');
 /** 20 Mbit/s in bytes per second, 40 ms round trip. */
 const THROTTLED = { latency: 40, downloadThroughput: 20e6 / 8, uploadThroughput: 20e6 / 8 };
@@ -66,6 +69,8 @@ interface Visit {
   jsBytes: number;
   requests: number;
   jsRequests: number;
+  /** Every JavaScript file the visit loaded, with its transferred size, largest first. */
+  jsFiles: { name: string; bytes: number }[];
 }
 
 async function visit(browser: Browser, base: string, target: Target, throttle: boolean): Promise<Visit> {
@@ -75,8 +80,12 @@ async function visit(browser: Browser, base: string, target: Target, throttle: b
   await cdp.send('Network.enable');
   if (throttle) await cdp.send('Network.emulateNetworkConditions', { offline: false, ...THROTTLED });
   const types = new Map<string, string>();
+  const urls = new Map<string, string>();
   const sizes = new Map<string, number>();
-  cdp.on('Network.responseReceived', (e) => types.set(e.requestId, e.type));
+  cdp.on('Network.responseReceived', (e) => {
+    types.set(e.requestId, e.type);
+    urls.set(e.requestId, e.response.url);
+  });
   cdp.on('Network.loadingFinished', (e) => sizes.set(e.requestId, e.encodedDataLength));
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -92,15 +101,18 @@ async function visit(browser: Browser, base: string, target: Target, throttle: b
     let bytes = 0;
     let jsBytes = 0;
     let jsRequests = 0;
+    const jsFiles: Visit['jsFiles'] = [];
     for (const [id, size] of sizes) {
       bytes += size;
       if (types.get(id) === 'Script') {
         jsBytes += size;
         jsRequests++;
+        jsFiles.push({ name: new URL(urls.get(id) ?? '', base).pathname, bytes: size });
       }
     }
+    jsFiles.sort((a, b) => b.bytes - a.bytes);
     if (errors.length > 0) throw new Error(`page errors on ${target.path}: ${errors.join('; ')}`);
-    return { ms, bytes, jsBytes, requests: sizes.size, jsRequests };
+    return { ms, bytes, jsBytes, requests: sizes.size, jsRequests, jsFiles };
   } finally {
     await context.close();
   }
@@ -180,6 +192,9 @@ async function main() {
             `${kB(median(runs.map((r) => r.bytes)))} | ${kB(median(runs.map((r) => r.jsBytes)))} | ` +
             `${median(runs.map((r) => r.requests))} (${median(runs.map((r) => r.jsRequests))})`,
         );
+        if (LIST_FILES && throttle) {
+          for (const f of runs[0]?.jsFiles ?? []) console.log(`    ${kB(f.bytes).padStart(9)}  ${f.name}`);
+        }
       }
     }
   } finally {
