@@ -1,7 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type ProxyOptions } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { anchoredGroup, familyGroup, srcPath } from './build/chunk-groups';
+import { routePreload } from './build/route-preload';
 
 /** Where `npm start` serves the API; the dev and preview servers forward these prefixes to it. */
 const API_ORIGIN = 'http://localhost:8080';
@@ -37,6 +39,11 @@ const CHUNK_GROUPS = [
 export default defineConfig({
   plugins: [
     react(),
+    // Which chunks each route needs, for the server's <link rel="modulepreload"> in index.html.
+    routePreload({
+      screensFile: fileURLToPath(new URL('./src/app/router/screens.tsx', import.meta.url)),
+      headerSearch: fileURLToPath(new URL('./src/slices/home/HeaderSearch.tsx', import.meta.url)),
+    }),
     // Brotli and gzip files beside every text asset; the server sends them by accept-encoding.
     compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, logLevel: 'silent' }),
   ],

@@ -52,7 +52,8 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions = {}): 
       },
     });
   }
-  let shell: Promise<Shell> | undefined;
+  let page: Promise<Page> | undefined;
+  const shells = new Map<string, Shell>();
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     const isApi = API_PREFIXES.some((p) => url.startsWith(p) || url === p.slice(0, -1));
@@ -72,8 +73,16 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions = {}): 
       if (!file) return reply.code(404).type('text/plain').send('not found');
       return reply.sendFile(file, distDir);
     }
-    shell ??= loadShell(distDir, opts.bootConfig);
-    return sendShell(request, reply, await shell);
+    page ??= loadPage(distDir, opts.bootConfig);
+    const { html, routes } = await page;
+    const files = matchRoute(routes, url)?.files ?? [];
+    const key = files.join(' ');
+    let shell = shells.get(key);
+    if (!shell) {
+      shell = compressShell(withModulePreloads(html, files));
+      shells.set(key, shell);
+    }
+    return sendShell(request, reply, shell);
   });
 }
 
@@ -82,14 +91,31 @@ function cacheControlOf(distDir: string, file: string): string {
   return rel.length > 1 && rel[0] === 'assets' ? IMMUTABLE : REVALIDATE;
 }
 
-/** index.html with the boot configuration inlined, and its brotli and gzip forms. */
+/** index.html as sent (boot configuration inlined, the route's modulepreloads), and its brotli and gzip forms. */
 interface Shell {
   html: Buffer;
   br: Buffer;
   gzip: Buffer;
 }
 
-async function loadShell(distDir: string, bootConfig: WebOptions['bootConfig']): Promise<Shell> {
+/** What the build says a route needs (apps/web/build/route-preload.ts): a route of the SPA and its chunks. */
+export interface RoutePreload {
+  /** React Router syntax: `/:network/:address/operations`, `/:network/:address/views/:view?`. */
+  path: string;
+  /** Files under dist, e.g. `assets/contract-1a2b3c.js`. */
+  files: string[];
+}
+
+/** index.html with the boot configuration inlined, and the route table's preloads; read once. */
+interface Page {
+  html: string;
+  routes: RoutePreload[];
+}
+
+/** Written by the web build beside index.html. */
+export const ROUTE_PRELOAD_FILE = '.vite/route-preload.json';
+
+async function loadPage(distDir: string, bootConfig: WebOptions['bootConfig']): Promise<Page> {
   let html = readFileSync(path.join(distDir, 'index.html'), 'utf8');
   if (bootConfig) {
     try {
@@ -98,6 +124,79 @@ async function loadShell(distDir: string, bootConfig: WebOptions['bootConfig']):
       // The app asks GET /v1/config itself when the block is missing.
     }
   }
+  return { html, routes: readRoutePreloads(distDir) };
+}
+
+/** The build's route preloads; none (the app still loads, one round trip later) when missing or malformed. */
+function readRoutePreloads(distDir: string): RoutePreload[] {
+  try {
+    const parsed = JSON.parse(readFileSync(path.join(distDir, ROUTE_PRELOAD_FILE), 'utf8')) as {
+      routes?: unknown;
+    };
+    if (!Array.isArray(parsed.routes)) return [];
+    return parsed.routes.filter(
+      (r): r is RoutePreload =>
+        typeof r === 'object' &&
+        r !== null &&
+        typeof (r as RoutePreload).path === 'string' &&
+        Array.isArray((r as RoutePreload).files) &&
+        (r as RoutePreload).files.every((f) => typeof f === 'string' && /^assets\/[\w.-]+\.js$/.test(f)),
+    );
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The route a pathname opens, React Router style: `:name` matches one segment, `:name?` one or none,
+ * anything else itself; of several matches the most specific (most literal segments, then fewest
+ * optional ones) wins, the first of equals.
+ */
+export function matchRoute(routes: readonly RoutePreload[], pathname: string): RoutePreload | null {
+  const segments = pathname.split('/').filter((s) => s !== '');
+  let best: { route: RoutePreload; score: number } | null = null;
+  for (const route of routes) {
+    const score = matchScore(route.path, segments);
+    if (score !== null && (best === null || score > best.score)) best = { route, score };
+  }
+  return best?.route ?? null;
+}
+
+function matchScore(pattern: string, segments: string[]): number | null {
+  const parts = pattern.split('/').filter((s) => s !== '');
+  let i = 0;
+  let score = 0;
+  for (const part of parts) {
+    const segment = segments[i];
+    if (part.startsWith(':') && part.endsWith('?')) {
+      if (segment !== undefined) i++;
+      score += 1;
+    } else if (part.startsWith(':')) {
+      if (segment === undefined) return null;
+      i++;
+      score += 2;
+    } else {
+      if (segment !== part) return null;
+      i++;
+      score += 10;
+    }
+  }
+  return i === segments.length ? score : null;
+}
+
+/**
+ * Adds `<link rel="modulepreload" crossorigin href="/assets/…">` before `</head>` for each file the page
+ * does not name already, so that the browser fetches the route's chunks together with the boot chunk.
+ */
+export function withModulePreloads(html: string, files: readonly string[]): string {
+  const links = files
+    .filter((f) => !html.includes(`/${f}"`))
+    .map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`);
+  if (links.length === 0 || !html.includes('</head>')) return html;
+  return html.replace('</head>', `${links.join('\n')}\n</head>`);
+}
+
+function compressShell(html: string): Shell {
   const raw = Buffer.from(html);
   return { html: raw, br: brotliCompressSync(raw), gzip: gzipSync(raw, { level: 9 }) };
 }

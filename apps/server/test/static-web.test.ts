@@ -4,7 +4,14 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { BOOT_CONFIG_ID, registerWeb, type WebOptions } from '../src/static-web';
+import {
+  BOOT_CONFIG_ID,
+  ROUTE_PRELOAD_FILE,
+  matchRoute,
+  registerWeb,
+  type RoutePreload,
+  type WebOptions,
+} from '../src/static-web';
 
 async function app(
   built: boolean,
@@ -135,5 +142,57 @@ describe('serving the web app', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('<title>Michelscope</title>');
     expect(res.body).not.toContain(BOOT_CONFIG_ID);
+  });
+
+  it('announces the chunks of the route a URL opens as modulepreloads in index.html', async () => {
+    const dist = mkdtempSync(path.join(os.tmpdir(), 'ms-dist-'));
+    mkdirSync(path.join(dist, '.vite'));
+    const routes: RoutePreload[] = [
+      { path: '/', files: ['assets/home-1.js'] },
+      { path: '/:network/:address/operations', files: ['assets/contract-2.js', 'assets/ops-3.js'] },
+      // not a chunk name: never written into the page
+      { path: '/:network/:address/code', files: ['assets/x.js"><script>alert(1)</script>'] },
+    ];
+    writeFileSync(path.join(dist, ROUTE_PRELOAD_FILE), JSON.stringify({ routes }));
+    const server = await app(true, dist);
+    const page = async (url: string) => (await server.inject({ url, headers: { accept: 'text/html' } })).body;
+    const preloads = (html: string) =>
+      [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+
+    const ops = await page('/mainnet/KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXitn/operations?entrypoints=mint');
+    expect(preloads(ops)).toEqual(['/assets/contract-2.js', '/assets/ops-3.js']);
+    expect(ops.indexOf('modulepreload')).toBeLessThan(ops.indexOf('</head>'));
+    expect(preloads(await page('/'))).toEqual(['/assets/home-1.js']);
+    expect(preloads(await page('/mainnet/KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXitn/code'))).toEqual([]);
+    expect(preloads(await page('/no/such/route/here'))).toEqual([]);
+  });
+
+  it('matches a pathname to the most specific route, optional parameters included', () => {
+    const routes: RoutePreload[] = [
+      { path: '/', files: [] },
+      { path: '/search', files: [] },
+      { path: '/constant/:network/:address', files: [] },
+      { path: '/:network/recently_called', files: [] },
+      { path: '/:network/:address/interact/:entrypoint?', files: [] },
+      { path: '/:network/:address/storage', files: [] },
+      { path: '/:network/:address/storage/big_map/:ptr/keys', files: [] },
+      { path: '/:network/:address/storage/big_map/:ptr/:keyhash', files: [] },
+    ];
+    const match = (p: string) => matchRoute(routes, p)?.path ?? null;
+    expect(match('/')).toBe('/');
+    expect(match('/search')).toBe('/search');
+    expect(match('/constant/mainnet/expru')).toBe('/constant/:network/:address');
+    expect(match('/mainnet/recently_called')).toBe('/:network/recently_called');
+    expect(match('/mainnet/KT1x/interact')).toBe('/:network/:address/interact/:entrypoint?');
+    expect(match('/mainnet/KT1x/interact/transfer')).toBe('/:network/:address/interact/:entrypoint?');
+    expect(match('/mainnet/KT1x/storage/')).toBe('/:network/:address/storage');
+    expect(match('/mainnet/KT1x/storage/big_map/12/keys')).toBe(
+      '/:network/:address/storage/big_map/:ptr/keys',
+    );
+    expect(match('/mainnet/KT1x/storage/big_map/12/exprabc')).toBe(
+      '/:network/:address/storage/big_map/:ptr/:keyhash',
+    );
+    expect(match('/mainnet/KT1x/interact/a/b')).toBeNull();
+    expect(match('/mainnet')).toBeNull();
   });
 });
