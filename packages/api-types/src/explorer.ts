@@ -183,6 +183,16 @@ export const Migration = Type.Object(
 );
 export type Migration = Static<typeof Migration>;
 
+/** A level at which a contract's storage changed: a version of the storage tab (`?level=`). */
+export const StorageLevel = Type.Object(
+  {
+    level: Type.Integer(),
+    timestamp: Timestamp,
+  },
+  { title: 'StorageLevel' },
+);
+export type StorageLevel = Static<typeof StorageLevel>;
+
 export const EntrypointSchema = Type.Object(
   {
     name: Type.String(),

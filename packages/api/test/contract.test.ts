@@ -2,7 +2,19 @@ import { describeDb } from '@michelscope/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeApi } from './helpers';
-import { ALICE, BOB, CONSTANT, NET, OPG2, ROLLUP, SCRIPT_HASH, TOKEN, TWIN, seedChain } from './seed';
+import {
+  ALICE,
+  BOB,
+  CONSTANT,
+  NET,
+  OPG2,
+  PROTO as PROTO_HASH,
+  ROLLUP,
+  SCRIPT_HASH,
+  TOKEN,
+  TWIN,
+  seedChain,
+} from './seed';
 
 describeDb('contract and account routes', ({ db }) => {
   let app: FastifyInstance;
@@ -86,6 +98,30 @@ describeDb('contract and account routes', ({ db }) => {
       default_model: { total: '10', ledger: [{ '@address_3': ALICE, '@nat_4': '10' }] },
     });
     expect((await get(`/v1/contract/${NET}/${TOKEN}/storage/schema?fill_type=bogus`)).status).toBe(400);
+  });
+
+  it('GET /contract/…/storage/levels lists the levels whose storage differs from the level before', async () => {
+    // origination at 1 (Pair 0 10), 13 at 2, a failed call at 3, the same storage again at 4
+    const r = await get(`/v1/contract/${NET}/${TOKEN}/storage/levels`);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual([
+      { level: 2, timestamp: '2026-01-10T11:02:00Z' },
+      { level: 1, timestamp: '2026-01-10T11:01:00Z' },
+    ]);
+    expect((await get(`/v1/contract/${NET}/${TOKEN}/storage/levels?size=1`)).body).toEqual([
+      { level: 2, timestamp: '2026-01-10T11:02:00Z' },
+    ]);
+    expect((await get(`/v1/contract/${NET}/${TOKEN}/storage/levels?before_level=2`)).body).toEqual([
+      { level: 1, timestamp: '2026-01-10T11:01:00Z' },
+    ]);
+    expect((await get(`/v1/contract/${NET}/${TWIN}/storage/levels`)).body).toEqual([
+      { level: 1, timestamp: '2026-01-10T11:01:00Z' },
+    ]);
+    const unknown = await get(`/v1/contract/${NET}/KT1UnknownContractxxxxxxxxxxxxxxxxxx/storage/levels`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ message: 'not found' });
+    expect((await get(`/v1/contract/${NET}/${TOKEN}/storage/levels?size=101`)).status).toBe(400);
+    expect((await get(`/v1/contract/${NET}/${TOKEN}/storage/levels?before_level=x`)).status).toBe(400);
   });
 
   it('GET /contract/…/entrypoints and entrypoints/schema with the latest call', async () => {
@@ -209,5 +245,89 @@ describeDb('contract and account routes', ({ db }) => {
       Record<string, unknown>
     >;
     expect(balances[0]).toMatchObject({ ticketer: TOKEN, amount: '5' });
+  });
+
+  // last: it adds an older protocol and migrations to the seeded chain
+  it('GET /contract/…/code?protocol= shows the code an update migration after that protocol replaced', async () => {
+    const OLD = 'PtOLDoLDoLDoLDoLDoLDoLDoLDoLDoLDoLDoLDoLDoLDoLDoLDoL';
+    const OLDER = 'PtOLDERoLDoLDoLDoLDoLDoLDoLDoLDoLDoLDoLDoLDoLDoLDoL';
+    const proto = (hash: string, start_level: number) => ({
+      network: NET,
+      hash,
+      start_level,
+      end_level: start_level,
+      chain_id: 'NetXsandbox',
+      cost_per_byte: 250,
+      hard_gas_limit_per_operation: 1040000,
+      hard_storage_limit_per_operation: 60000,
+      time_between_blocks: 1,
+      constants: {},
+    });
+    await db()
+      .insertInto('protocols')
+      .values([proto(OLDER, 0), proto(OLD, 0)])
+      .execute();
+    const old = await db()
+      .insertInto('scripts')
+      .values({
+        network: NET,
+        hash: 'old-script',
+        level: 0,
+        code: JSON.stringify([
+          { prim: 'CDR' },
+          { prim: 'NIL', args: [{ prim: 'operation' }] },
+          { prim: 'PAIR' },
+        ]),
+        parameter: JSON.stringify({ prim: 'unit' }),
+        storage: JSON.stringify({ prim: 'nat' }),
+        views: '[]',
+        entrypoints: [],
+        fail_strings: [],
+        annotations: [],
+        hardcoded: [],
+        constants: [],
+        tags: 0,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const protoId = async (hash: string) =>
+      (
+        await db()
+          .selectFrom('protocols')
+          .select('id')
+          .where('network', '=', NET)
+          .where('hash', '=', hash)
+          .executeTakeFirstOrThrow()
+      ).id;
+    const migration = async (level: number, prev: string, prev_script_id: number | null) =>
+      db()
+        .insertInto('migrations')
+        .values({
+          network: NET,
+          level,
+          timestamp: '2026-01-10T11:01:00Z',
+          protocol_id: await protoId(prev === OLDER ? OLD : PROTO_HASH),
+          prev_protocol_id: await protoId(prev),
+          kind: 'update',
+          contract: TOKEN,
+          prev_script_id,
+        })
+        .execute();
+    await migration(1, OLD, Number(old.id));
+    const code = async (protocol: string) => get(`/v1/contract/${NET}/${TOKEN}/code?protocol=${protocol}`);
+    const before = await code(OLD);
+    expect(before.status).toBe(200);
+    expect(before.body).toBe('parameter unit; storage nat; code { CDR ; NIL operation ; PAIR }');
+    // under the current protocol (no migration after it started) and without a protocol: the current code
+    expect((await code(PROTO_HASH)).body).toMatch(/^parameter \(or \(pair %transfer address nat\)/);
+    expect((await get(`/v1/contract/${NET}/${TOKEN}/code`)).body).toMatch(/^parameter \(or/);
+    // an update migration written before its script was kept: a 404 that says so, not another version's code
+    await migration(0, OLDER, null);
+    await db().updateTable('protocols').set({ start_level: -1 }).where('hash', '=', OLDER).execute();
+    const lost = await code(OLDER);
+    expect(lost.status).toBe(404);
+    expect(lost.body).toEqual({
+      message: 'the code before the migration at level 0 was not kept (indexed before it was stored)',
+    });
   });
 });

@@ -279,6 +279,8 @@ export interface MigrationsTable {
   kind: 'bootstrap' | 'lambda' | 'update';
   contract: string;
   operation_id: number | null;
+  /** `update` migrations: the script before (0166); NULL otherwise and for rows written before 0166. */
+  prev_script_id: Generated<number | null>;
 }
 
 export const DAILY_SERIES = [

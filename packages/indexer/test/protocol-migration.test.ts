@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describeDb } from '@michelscope/db/testing';
-import { migrationsOf } from '@michelscope/db/read';
+import { migrationsOf, scriptUnderProtocol } from '@michelscope/db/read';
 import { revertBlock } from '@michelscope/db/write';
 import { bigMapKeyHash, scriptHash, type Micheline } from '@michelscope/michelson';
 import { b58Encode, PrefixV2 } from '@taquito/utils';
@@ -284,6 +284,12 @@ describeDb('update migrations at a change of script generation', ({ db }) => {
       },
     ]);
     expect(await migrationsOf(db(), network, LEDGER)).toEqual([]);
+    // the migration keeps the script COUNTER ran before (its code under Athens), the contract has the new one
+    expect(await scriptUnderProtocol(db(), network, COUNTER, ATHENS)).toMatchObject({
+      migration: 5,
+      script: { parameter: prim('nat'), code: BODY },
+    });
+    expect(await scriptUnderProtocol(db(), network, COUNTER, BABYLON)).toEqual({ migration: null });
     const accounts = await db()
       .selectFrom('accounts')
       .select(['address', 'migrations_count'])

@@ -54,6 +54,7 @@ const WITH_ID = [
 const REFS: Record<string, string> = {
   operation_id: 'operations',
   script_id: 'scripts',
+  prev_script_id: 'scripts',
   ticket_id: 'tickets',
   protocol_id: 'protocols',
   prev_protocol_id: 'protocols',

@@ -1,4 +1,4 @@
-import { EntrypointSchema, ErrorBody, Miguel, ViewSchema } from '@michelscope/api-types';
+import { EntrypointSchema, ErrorBody, Miguel, StorageLevel, ViewSchema } from '@michelscope/api-types';
 import {
   bigMapsOfContract,
   bigMapStatesOf,
@@ -7,6 +7,8 @@ import {
   storageAndType,
   operationsByHashCounter,
   originationOf,
+  storageLevels,
+  getStorageType,
 } from '@michelscope/db/read';
 import {
   buildTypeTree,
@@ -30,11 +32,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
+import { formatTime } from '../time';
 import { requireScript, resolveStorage } from '../services/contracts';
 import { AddressParams, CONTRACT_RE, jsonString, OPG_RE, requireAddress, requireNetwork } from '../validate';
 
 const E = { 400: ErrorBody, 404: ErrorBody, 500: ErrorBody };
 const tags = ['contract'];
+/** Most storage versions one request lists. */
+const STORAGE_LEVELS_MAX = 100;
 const LevelQuery = Type.Object({ level: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })) });
 
 /** Untrusted stored/node data that does not match its type → a clear 500-free answer. */
@@ -77,6 +82,41 @@ export const contractSchemaRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }
           ? toMicheline(stored.value)
           : await resolveStorage(ctx, network, address, request.query.level);
       return decode(() => toMiguel(toMicheline(stored.type), value), 'storage');
+    },
+  );
+
+  app.get(
+    '/contract/:network/:address/storage/levels',
+    {
+      schema: {
+        summary: 'Levels at which the storage changed (the versions of the storage tab), newest first',
+        description:
+          'A level is listed when the storage of its last applied operation with a stored storage differs ' +
+          'from the previous such level (the origination level always is). Big-map contents are not part ' +
+          'of the storage value. `before_level` (exclusive) pages on; `size` up to 100 (default 100). ' +
+          'Not in the reference (BCD offered only the protocol-migration levels).',
+        tags,
+        params: AddressParams,
+        querystring: Type.Object({
+          before_level: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+          size: Type.Optional(Type.Integer({ minimum: 0, maximum: STORAGE_LEVELS_MAX })),
+        }),
+        response: { 200: Type.Array(StorageLevel), ...E },
+      },
+    },
+    async (request) => {
+      const { network, address } = request.params;
+      check(request.params);
+      if (!(await getStorageType(ctx.db, network, address))) throw new HttpError(404, 'not found');
+      const { size, before_level } = request.query;
+      const rows = await storageLevels(
+        ctx.db,
+        network,
+        address,
+        size ? size : STORAGE_LEVELS_MAX,
+        before_level,
+      );
+      return rows.map((r) => ({ level: r.level, timestamp: formatTime(r.timestamp) }));
     },
   );
 

@@ -18,6 +18,7 @@ import {
   migrationsOf,
   protocolsOf,
   sameContracts,
+  scriptUnderProtocol,
   ticketsOfTicketer,
   ticketUpdatesOfTicketer,
 } from '@michelscope/db/read';
@@ -77,6 +78,9 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
     {
       schema: {
         summary: 'Contract code as Michelson text',
+        description:
+          'With `protocol`: the code the contract ran under that protocol (the script a later `update` ' +
+          'migration replaced), 404 when that script was not kept. `level` is accepted and unused.',
         tags,
         params: AddressParams,
         querystring: Type.Object({
@@ -93,7 +97,16 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
       if (protocol && !(await protocolsOf(ctx.db, network)).some((p) => p.hash === protocol))
         throw new HttpError(400, `Unknown protocol: ${protocol}`);
       const script = await requireScript(ctx, network, address);
-      return jsonString(reply, formatMichelson(fullScript(script)));
+      if (!protocol) return jsonString(reply, formatMichelson(fullScript(script)));
+      // the code under that protocol: the script an `update` migration after it replaced, else the current one
+      const under = await scriptUnderProtocol(ctx.db, network, address, protocol);
+      if (under.migration === null) return jsonString(reply, formatMichelson(fullScript(script)));
+      if (!under.script)
+        throw new HttpError(
+          404,
+          `the code before the migration at level ${under.migration} was not kept (indexed before it was stored)`,
+        );
+      return jsonString(reply, formatMichelson(fullScript(under.script)));
     },
   );
 

@@ -141,6 +141,48 @@ export async function getContractScript(
     .executeTakeFirst() as Promise<ScriptParts | undefined>;
 }
 
+/**
+ * The script a contract ran under a protocol of its network: the script kept by the first `update` migration
+ * after that protocol started (`migration`: its level; `script` undefined when the row predates 0166 and kept
+ * none), or `{ migration: null }` when no later migration changed it (its current script is that code).
+ */
+export async function scriptUnderProtocol(
+  db: Db,
+  network: string,
+  address: string,
+  protocol: string,
+): Promise<{ migration: null } | { migration: number; script: ScriptParts | undefined }> {
+  const row = await db
+    .selectFrom('migrations as m')
+    .leftJoin('scripts as s', 's.id', 'm.prev_script_id')
+    .select(['m.level', 'm.prev_script_id', 's.parameter', 's.storage', 's.code', 's.views'])
+    .where('m.network', '=', network)
+    .where('m.contract', '=', address)
+    .where('m.kind', '=', 'update')
+    .where('m.level', '>', (eb) =>
+      eb
+        .selectFrom('protocols')
+        .select('start_level')
+        .where('network', '=', network)
+        .where('hash', '=', protocol),
+    )
+    .orderBy('m.level')
+    .orderBy('m.id')
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return { migration: null };
+  const script =
+    row.prev_script_id == null || row.code == null
+      ? undefined
+      : {
+          parameter: row.parameter,
+          storage: row.storage,
+          code: row.code,
+          views: (row.views ?? []) as unknown[],
+        };
+  return { migration: row.level, script };
+}
+
 /** The storage type of a contract (without its code and views), or undefined for an unknown contract. */
 export async function getStorageType(
   db: Db,
@@ -273,4 +315,39 @@ export async function storageAndType(
       ? await storageQuery(db, [network, address])
       : await storageAtLevelQuery(db, [network, address, level]);
   return rows[0];
+}
+
+/** A level at which a contract's stored storage changed (`/contract/{network}/{address}/storage/levels`). */
+export interface StorageLevelRow {
+  level: number;
+  timestamp: Date;
+}
+
+const storageLevelsQuery = preparedQuery<{ level: number; timestamp: unknown }>(`
+  SELECT level, timestamp FROM (
+    SELECT level, timestamp, storage, lead(storage) OVER (ORDER BY level DESC) AS older FROM (
+      SELECT DISTINCT ON (level) level, timestamp, storage::text AS storage FROM operations
+      WHERE network = $1 AND destination = $2 AND status = 'applied' AND storage IS NOT NULL AND level < $3
+      ORDER BY level DESC, id DESC
+    ) per_level
+  ) t
+  WHERE older IS NULL OR storage IS DISTINCT FROM older
+  ORDER BY level DESC LIMIT $4`);
+
+/**
+ * The levels (below `beforeLevel`, newest first, at most `size`) at whose end the contract's stored storage
+ * differs from the level before: the storage of the last applied operation of each level with a stored storage,
+ * compared (as stored JSON text) with the previous such level (the oldest one, its origination, always counts). Big-map contents
+ * are not part of the storage value (a big map is a pointer), so a level that only changed big-map keys is not
+ * listed.
+ */
+export async function storageLevels(
+  db: Db,
+  network: string,
+  address: string,
+  size: number,
+  beforeLevel = 2147483647,
+): Promise<StorageLevelRow[]> {
+  const rows = await storageLevelsQuery(db, [network, address, beforeLevel, size]);
+  return rows.map((r) => ({ level: Number(r.level), timestamp: toDate(r.timestamp) }));
 }

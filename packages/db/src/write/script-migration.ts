@@ -49,14 +49,16 @@ export async function writeScriptMigration(trx: Trx, b: MigrationContext, m: Scr
   if (m.contracts.length > 0) {
     const addrs = m.contracts.map((c) => c.address);
     await snapshotColumns(trx, network, level, 'contracts.script', sql`t.address = ANY(${addrs}::text[])`);
+    // the migration rows first: each keeps the script the contract had until now
+    await deferred(sql`INSERT INTO migrations (network, level, timestamp, protocol_id, prev_protocol_id, kind, contract, prev_script_id)
+      SELECT ${network}, ${level}, ${ts}::timestamptz, ${b.protocolId},
+        (SELECT id FROM protocols WHERE network = ${network} AND hash = ${m.prevProtocol}), 'update', r.address,
+        (SELECT c.script_id FROM contracts c WHERE c.network = ${network} AND c.address = r.address)
+      FROM unnest(${addrs}::text[]) WITH ORDINALITY AS r(address, n) ORDER BY r.n`).execute(trx);
     await deferred(sql`UPDATE contracts c SET script_id = s.id, script_hash = r.script_hash, tags = r.tags
       FROM jsonb_to_recordset(${json(m.contracts)}) AS r(address text, script_hash text, tags integer)
       JOIN scripts s ON s.network = ${network} AND s.hash = r.script_hash
       WHERE c.network = ${network} AND c.address = r.address`).execute(trx);
-    await deferred(sql`INSERT INTO migrations (network, level, timestamp, protocol_id, prev_protocol_id, kind, contract)
-      SELECT ${network}, ${level}, ${ts}::timestamptz, ${b.protocolId},
-        (SELECT id FROM protocols WHERE network = ${network} AND hash = ${m.prevProtocol}), 'update', r.address
-      FROM unnest(${addrs}::text[]) WITH ORDINALITY AS r(address, n) ORDER BY r.n`).execute(trx);
     const docs = sql`t.kind = 'contract' AND t.key = ANY(${addrs}::text[])`;
     await snapshotColumns(trx, network, level, 'search_documents.body', docs);
     await deferred(sql`UPDATE search_documents t SET body = r.search_body
