@@ -8,6 +8,7 @@ import {
   parseMiguelList,
   parseMigrations,
   parseSameContracts,
+  parseStorageLevels,
   parseStorageSchema,
   parseText,
   parseTicketUpdates,
@@ -122,6 +123,14 @@ export const migrationsQuery = (network: string, address: string) =>
     queryKey: ['contract_migrations', network, address] as const,
     queryFn: ({ signal }) =>
       getJson(`${base(network, address)}/migrations`, { signal }).then(parseMigrations),
+  });
+
+/** The levels at which the storage changed, newest first (the storage tab's versions; the newest 100). */
+export const storageLevelsQuery = (network: string, address: string) =>
+  queryOptions({
+    queryKey: ['contract_storage_levels', network, address] as const,
+    queryFn: ({ signal }) =>
+      getJson(`${base(network, address)}/storage/levels`, { signal }).then(parseStorageLevels),
   });
 
 export const sameContractsQuery = (network: string, address: string, offset: number) =>

@@ -12,6 +12,7 @@ import type {
   DiffType,
   MiguelNode,
   Migration,
+  StorageLevel,
   SameContracts,
   SmartRollup,
   StorageSchema,
@@ -144,6 +145,10 @@ export function parseMigrations(body: unknown): Migration[] {
     prev_protocol: str(o, 'prev_protocol'),
     kind: str(o, 'kind'),
   }));
+}
+
+export function parseStorageLevels(body: unknown): StorageLevel[] {
+  return listOf(body, 'storage levels', (o) => ({ level: num(o, 'level'), timestamp: str(o, 'timestamp') }));
 }
 
 export function parseSameContracts(body: unknown): SameContracts {

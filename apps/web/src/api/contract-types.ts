@@ -75,6 +75,12 @@ export interface Migration {
   kind: string;
 }
 
+/** GET …/storage/levels item: a level at which the storage changed. */
+export interface StorageLevel {
+  level: number;
+  timestamp: string;
+}
+
 /** GET …/same. */
 export interface SameContracts {
   count: number;

@@ -29,8 +29,10 @@ describe('storage version helpers', () => {
       null,
     ]);
   });
-  it('lists the selected level with migration levels, newest first', () => {
-    expect(versionLevels(100, [50, 200, 0])).toEqual([200, 100, 50]);
+  it('lists the selected level with the levels at which the storage changed, newest first', () => {
+    expect(versionLevels(100, [200, 50, 0])).toEqual([200, 100, 50]);
+    expect(versionLevels(50, [200, 50])).toEqual([200, 50]);
+    expect(versionLevels(null, [])).toEqual([]);
   });
 });
 
@@ -71,6 +73,14 @@ describe.skipIf(!hasShared)('storage tab over a real contract', () => {
           },
         ],
       ],
+      [
+        `GET /v1/contract/mainnet/${KT}/storage/levels`,
+        [
+          { level: 1_600_100, timestamp: '2021-08-10T00:00:00Z' },
+          { level: 1_589_247, timestamp: '2021-08-06T00:00:00Z' },
+          { level: 1_365_242, timestamp: '2021-03-01T00:00:00Z' },
+        ],
+      ],
       [`GET /v1/contract/mainnet/${KT}/storage/raw`, 'Pair (Pair "tz1…" 1) {}'],
       [`GET /v1/contract/mainnet/${KT}/storage/rich`, { prim: 'Pair', args: [] }],
       [/GET \/v1\/contract\/mainnet\/KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton\/storage(\?level=\d+)?$/, roots],
@@ -92,10 +102,20 @@ describe.skipIf(!hasShared)('storage tab over a real contract', () => {
     expect(screen.getByRole('region', { name: 'Storage type' }).textContent).toContain('big_map');
 
     fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Version' }));
-    fireEvent.click(await screen.findByRole('option', { name: 'At 1,589,247' }));
+    await screen.findByRole('option', { name: 'At 1,589,247' });
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
+      'Latest',
+      'At 1,600,100',
+      'At 1,589,247',
+      'At 1,365,242',
+    ]);
+    fireEvent.click(screen.getByRole('option', { name: 'At 1,589,247' }));
     await waitFor(() => expect(router.state.location.search).toBe('?level=1589247'));
     await waitFor(() =>
       expect(mock.callsTo(`GET /v1/contract/mainnet/${KT}/storage?level=1589247`)).toHaveLength(1),
+    );
+    expect(screen.getByRole('navigation', { name: 'Storage path' }).textContent).toBe(
+      'Storage / At 1,589,247',
     );
   });
 

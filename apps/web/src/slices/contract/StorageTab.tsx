@@ -15,7 +15,7 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import {
-  migrationsQuery,
+  storageLevelsQuery,
   storageQuery,
   storageRawQuery,
   storageRichQuery,
@@ -35,9 +35,9 @@ export function levelFromQuery(value: string | null): number | null {
   return n >= 1 ? n : null;
 }
 
-/** Version options: Latest, the selected level, and the levels of the contract's migrations (newest first). */
-export function versionLevels(selected: number | null, migrationLevels: readonly number[]): number[] {
-  const set = new Set(migrationLevels.filter((l) => l > 0));
+/** Version options after Latest: the levels at which the storage changed and the selected one, newest first. */
+export function versionLevels(selected: number | null, changedAt: readonly number[]): number[] {
+  const set = new Set(changedAt.filter((l) => l > 0));
   if (selected !== null) set.add(selected);
   return [...set].sort((a, b) => b - a);
 }
@@ -74,13 +74,13 @@ export function StorageTab({ data }: { data: ContractPageData }) {
   const [dialog, setDialog] = useState<'raw' | 'dump' | null>(null);
   const storage = useQuery(storageQuery(network, address, level));
   const schema = useQuery(storageSchemaQuery(network, address));
-  const migrations = useQuery(migrationsQuery(network, address));
+  const changes = useQuery({ ...storageLevelsQuery(network, address), meta: { silent: true } });
   const dump = useQuery({ ...storageRichQuery(network, address, level), enabled: dialog === 'dump' });
   const queryClient = useQueryClient();
   const copy = useCopy();
   const levels = versionLevels(
     level,
-    (migrations.data ?? []).map((m) => m.level),
+    (changes.data ?? []).map((c) => c.level),
   );
 
   const selectLevel = (value: string) => {

@@ -3,6 +3,8 @@ import { codeFileName, protocolFromQuery, protocolOptions } from './code-version
 
 const JAKARTA = 'PtJakart2xVj7pYXJBXrqHgd82rdkLey5ZeeGikgPkLX7SNJZF4';
 const GRANADA = 'PtGRANADsDU8R9daYKAgWnQYAJ64omN1o3KMGVCykShA97vQbvV';
+const FLORENCE = 'PsFLorenaUUuikDWvMDr6fGBRG8kt3e3D3fHoXK1j1BFRxeSH4i';
+const HANGZHOU = 'PtHangz2aRngywmSRGGvrcTyMbbdpWdpFKuS4uMWxg2RaH9i1qx';
 const mig = (protocol: string, prev: string) => ({
   level: 1,
   timestamp: '',
@@ -19,9 +21,21 @@ describe('code versions', () => {
     expect(protocolFromQuery(null)).toBeNull();
   });
 
-  it('lists each migration protocol once, and keeps the selected one', () => {
-    expect(protocolOptions(null, [mig(JAKARTA, GRANADA), mig(GRANADA, '')])).toEqual([JAKARTA, GRANADA]);
+  it('lists the protocol before each update migration once, and keeps the selected one', () => {
+    const upd = mig(JAKARTA, GRANADA);
+    expect(protocolOptions(null, [upd, mig(GRANADA, FLORENCE), mig(HANGZHOU, GRANADA)])).toEqual([
+      GRANADA,
+      FLORENCE,
+    ]);
+    // a bootstrap or lambda migration does not change the code: no version of its own
+    expect(
+      protocolOptions(null, [
+        { ...upd, kind: 'bootstrap' },
+        { ...upd, kind: 'lambda' },
+      ]),
+    ).toEqual([]);
     expect(protocolOptions(JAKARTA, [])).toEqual([JAKARTA]);
+    expect(protocolOptions(GRANADA, [upd])).toEqual([GRANADA]);
   });
 
   it('names the download after the address and version', () => {

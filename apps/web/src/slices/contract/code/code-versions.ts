@@ -9,18 +9,17 @@ export function protocolFromQuery(value: string | null): string | null {
 }
 
 /**
- * Protocol options after 'Latest': every protocol the contract's code lived in according to its
- * migrations (the protocol before and after each one), plus the selected one, without duplicates.
+ * Protocol options after 'Latest': the protocols under which the contract ran other code than today, i.e. the
+ * protocol before each `update` migration (a protocol change that gave the contract a new script), newest
+ * first as the migrations come, plus the selected one, without duplicates. Other migration kinds leave the code
+ * as it was, so their protocols would only repeat a version.
  */
 export function protocolOptions(selected: string | null, migrations: readonly Migration[]): string[] {
   const out: string[] = [];
   const add = (p: string) => {
     if (PROTOCOL.test(p) && !out.includes(p)) out.push(p);
   };
-  for (const m of migrations) {
-    add(m.protocol);
-    add(m.prev_protocol);
-  }
+  for (const m of migrations) if (m.kind === 'update') add(m.prev_protocol);
   if (selected !== null) add(selected);
   return out;
 }
