@@ -101,4 +101,23 @@ describe('route data', () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(api.calls.length).toBe(before);
   });
+
+  it('home asks for the table of the first synced network when the default one is not synced', async () => {
+    const api = mockFetch([
+      [
+        'GET /v1/head',
+        [
+          { network: 'mainnet', level: 0, synced: false, time: '', protocol: '' },
+          { network: 'sandboxnet', level: 30, synced: true, time: '', protocol: '' },
+        ],
+      ],
+    ]);
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    enter('/', client).dispose();
+    await vi.waitFor(() => expect(api.calls.length).toBeGreaterThan(1));
+    expect(paths(api.calls)).toEqual([
+      '/v1/head',
+      '/v1/stats/sandboxnet/recently_called_contracts?size=3&offset=0',
+    ]);
+  });
 });

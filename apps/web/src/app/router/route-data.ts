@@ -18,7 +18,8 @@ import { contractMetadataQuery } from '../../api/contract-metadata-api';
 import { headQuery, recentlyCalledQuery } from '../../api/queries';
 import type { ConfigResponse } from '../../api/types';
 import { isContractAddress } from '../../shared/chain/patterns';
-import { defaultNetwork } from '../../shared/config/network-defaults';
+import { readChosenNetwork, startNetwork } from '../../shared/config/chosen-network';
+import { browserStorage } from '../../shared/storage/local-storage';
 import { protocolFromQuery } from '../../slices/contract/code/code-versions';
 import { tokenServiceQuery } from '../../slices/contract/token-service';
 import { HOME_TABLE_ROWS } from '../../slices/home/home-table';
@@ -53,9 +54,14 @@ export function routeData(
 
   return {
     home: () => {
-      start(headQuery());
-      const network = defaultNetwork(config);
-      if (network) start(recentlyCalledQuery(network, HOME_TABLE_ROWS, 0));
+      // the table of the network home opens on (it depends on which networks are synced)
+      void client
+        .fetchQuery(headQuery())
+        .catch(() => undefined)
+        .then((heads) => {
+          const network = startNetwork(config, heads, readChosenNetwork(browserStorage()));
+          if (network) start(recentlyCalledQuery(network, HOME_TABLE_ROWS, 0));
+        });
     },
     operations: withFrame((network, address) => {
       void client.prefetchInfiniteQuery(opgListQuery(network, address));

@@ -10,6 +10,7 @@ import Typography from '@mui/material/Typography';
 import MenuIcon from '@mui/icons-material/Menu';
 import { FavouritesMenu } from '../../features/bookmarks/FavouritesMenu';
 import { ThemeSwitch } from '../../features/theme/ThemeSwitch';
+import { useStartNetwork } from '../../shared/config/chosen-network';
 import { SOCIAL_LINKS } from '../../shared/config/social-links';
 import { useAppConfig } from '../../shared/config/useAppConfig';
 import { headerNavLinks, showsHeaderSearch } from './header-links';
@@ -25,7 +26,7 @@ const HeaderMenu = lazy(loadMenu);
  */
 export function Header() {
   const config = useAppConfig();
-  const links = headerNavLinks(config);
+  const links = headerNavLinks(useStartNetwork(config).network);
   const { pathname } = useLocation();
   const withSearch = showsHeaderSearch(pathname);
   const menuId = useId();

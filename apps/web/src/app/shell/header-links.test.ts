@@ -12,16 +12,12 @@ describe('header', () => {
     expect(showsHeaderSearch('/not_found')).toBe(true);
   });
 
-  it('links Networks to sandboxnet in sandbox mode, else to the first network', () => {
-    const networks = ['mainnet', 'sandboxnet'];
-    expect(headerNavLinks({ networks, sandbox_mode: true })).toEqual([
+  it('links Networks to the network to open, and leaves it out when none is configured', () => {
+    expect(headerNavLinks('sandboxnet')).toEqual([
       { label: 'Search', to: '/search' },
       { label: 'Networks', to: '/sandboxnet' },
       { label: 'Deploy', to: '/deploy' },
     ]);
-    expect(headerNavLinks({ networks, sandbox_mode: false })[1]).toEqual({
-      label: 'Networks',
-      to: '/mainnet',
-    });
+    expect(headerNavLinks(null).map((l) => l.label)).toEqual(['Search', 'Deploy']);
   });
 });

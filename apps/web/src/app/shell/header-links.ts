@@ -1,15 +1,12 @@
-import type { ConfigResponse } from '../../api/types';
 import { networkPath } from '../router/route-guards';
-import { defaultNetwork } from '../../shared/config/network-defaults';
 
 export interface NavLink {
   label: string;
   to: string;
 }
 
-/** The header's navigation: Search, Networks (the default network's page) and Deploy. */
-export function headerNavLinks(config: Pick<ConfigResponse, 'networks' | 'sandbox_mode'>): NavLink[] {
-  const network = defaultNetwork(config);
+/** The header's navigation: Search, Networks (the page of the network to open, see chosen-network) and Deploy. */
+export function headerNavLinks(network: string | null): NavLink[] {
   return [
     { label: 'Search', to: '/search' },
     ...(network === null ? [] : [{ label: 'Networks', to: networkPath(network) }]),

@@ -25,6 +25,7 @@ beforeEach(() => {
   vi.stubGlobal('scrollTo', vi.fn());
   vi.stubGlobal('fetch', fetchMock);
   fetchMock.mockClear();
+  localStorage.clear();
 });
 afterEach(() => {
   cleanup();
@@ -42,9 +43,10 @@ describe('home network toggle', () => {
     // ghostnet is configured but absent from /v1/head: unsynced
     expect(screen.getByRole('img', { name: 'ghostnet unsynced' })).toBeTruthy();
     const buttons = ['mainnet', 'sandboxnet', 'ghostnet'].map((n) => screen.getByRole('button', { name: n }));
-    expect(buttons.map((b) => b.getAttribute('aria-pressed'))).toEqual(['true', 'false', 'false']);
-    fireEvent.click(buttons[1] as HTMLElement);
+    // mainnet (the default) is not synced: home opens on the first synced network
     expect(buttons.map((b) => b.getAttribute('aria-pressed'))).toEqual(['false', 'true', 'false']);
+    fireEvent.click(buttons[2] as HTMLElement);
+    expect(buttons.map((b) => b.getAttribute('aria-pressed'))).toEqual(['false', 'false', 'true']);
   });
 
   it('shows every network unsynced and no error when /v1/head fails', async () => {
@@ -70,5 +72,58 @@ describe('home network toggle', () => {
     await act(() => vi.advanceTimersByTimeAsync(1_500));
     expect(headCalls()).toBe(2);
     expect(await screen.findByRole('img', { name: 'sandboxnet synced' })).toBeTruthy();
+  });
+});
+
+describe('the network home opens on', () => {
+  const pressed = () =>
+    ['mainnet', 'sandboxnet', 'ghostnet'].filter(
+      (n) => screen.getByRole('button', { name: n }).getAttribute('aria-pressed') === 'true',
+    );
+  const tableCalls = () =>
+    fetchMock.mock.calls.map(([url]) => urlOf(url)).filter((u) => u.includes('recently_called_contracts'));
+
+  it('the first synced network when the default one is unreachable, in the table and the Networks link', async () => {
+    answers = [() => Response.json([head('mainnet', false, 0), head('sandboxnet', true, 40)])];
+    renderApp('/');
+    expect(
+      await screen.findByRole(
+        'table',
+        { name: 'Recently called contracts on sandboxnet' },
+        { timeout: 10_000 },
+      ),
+    ).toBeTruthy();
+    expect(pressed()).toEqual(['sandboxnet']);
+    expect(screen.getAllByRole('link', { name: 'Networks' })[0]?.getAttribute('href')).toBe('/sandboxnet');
+    // the empty mainnet table was never asked for
+    expect(tableCalls().some((u) => u.includes('/mainnet/'))).toBe(false);
+  });
+
+  it('the default network when it is synced', async () => {
+    answers = [() => Response.json([head('mainnet', true, 9_000_000), head('sandboxnet', true, 40)])];
+    renderApp('/');
+    expect(
+      await screen.findByRole('table', { name: 'Recently called contracts on mainnet' }, { timeout: 10_000 }),
+    ).toBeTruthy();
+    expect(pressed()).toEqual(['mainnet']);
+  });
+
+  it("the user's last choice, remembered across visits, also for the Networks link", async () => {
+    answers = [() => Response.json([head('mainnet', false, 0), head('sandboxnet', true, 40)])];
+    renderApp('/');
+    fireEvent.click(await screen.findByRole('button', { name: 'ghostnet' }, { timeout: 10_000 }));
+    expect(await screen.findByRole('table', { name: 'Recently called contracts on ghostnet' })).toBeTruthy();
+    expect(localStorage.getItem('michelscope:network')).toBe('ghostnet');
+    expect(screen.getAllByRole('link', { name: 'Networks' })[0]?.getAttribute('href')).toBe('/ghostnet');
+    cleanup();
+    renderApp('/');
+    expect(
+      await screen.findByRole(
+        'table',
+        { name: 'Recently called contracts on ghostnet' },
+        { timeout: 10_000 },
+      ),
+    ).toBeTruthy();
+    expect(pressed()).toEqual(['ghostnet']);
   });
 });

@@ -1,12 +1,12 @@
-import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
+import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useAppConfig } from '../../shared/config/useAppConfig';
-import { defaultNetwork } from '../../shared/config/network-defaults';
+import { chooseNetwork, useStartNetwork } from '../../shared/config/chosen-network';
 import { ALIAS_MAX_HOME } from '../../shared/format/format';
 import { RecentlyCalledTable } from '../../shared/tables/RecentlyCalledTable';
 import { HOME_TABLE_ROWS } from './home-table';
@@ -18,7 +18,9 @@ export const FRAMEWORK_AD_URL = 'https://dipdup.io';
 /** Home: title, search box, the framework line, and the recently called contracts of the chosen network. */
 export function HomePage() {
   const config = useAppConfig();
-  const [network, setNetwork] = useState(() => defaultNetwork(config) ?? '');
+  // the network chosen last, else the default one when synced, else the first synced one (see chosen-network)
+  const start = useStartNetwork(config);
+  const network = start.pending ? '' : (start.network ?? '');
 
   return (
     <Box sx={{ py: { xs: 3, sm: 6 } }}>
@@ -71,12 +73,14 @@ export function HomePage() {
             Recently called contracts
           </Typography>
           {config.networks.length > 0 ? (
-            <NetworkToggle networks={config.networks} value={network} onChange={setNetwork} />
+            <NetworkToggle networks={config.networks} value={network} onChange={chooseNetwork} />
           ) : (
             <Typography color="text.secondary">No network is configured.</Typography>
           )}
         </Stack>
-        {network ? (
+        {start.pending ? (
+          <Skeleton variant="rounded" height={240} aria-label="Loading the networks" />
+        ) : network ? (
           <RecentlyCalledTable
             key={network}
             network={network}

@@ -1,35 +1,56 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import DataObjectIcon from '@mui/icons-material/DataObject';
-import type { NetworkState } from '../../api/types';
+import { headQuery } from '../../api/queries';
+import type { Head, NetworkState } from '../../api/types';
 import { useAppConfig } from '../../shared/config/useAppConfig';
 import { formatNumber } from '../../shared/format/format';
 import { RawJsonDialog } from '../../shared/json/RawJsonDialog';
 import { fetchRawJson } from './raw-json-source';
 
-/** The eight fields of the Network Info panel, in order. */
+const DASH = '—';
+
+/**
+ * The eight fields of the Network Info panel, in order. A network with no indexed block yet (level 0: not
+ * reached or not started) has dashes, not zeros.
+ */
 export function networkInfoFields(s: NetworkState): [string, string][] {
+  const indexed = s.level > 0;
+  const n = (v: number, unit = '') => (indexed ? `${formatNumber(v)}${unit}` : DASH);
   return [
-    ['Chain ID', s.chain_id || '—'],
-    ['Protocol', s.protocol || '—'],
-    ['Head Level', formatNumber(s.level)],
-    ['Head Hash', s.hash || '—'],
-    ['Hard Gas Limit per Operation', formatNumber(s.hard_gas_limit_per_operation)],
-    ['Hard Storage Limit per Operation', formatNumber(s.hard_storage_limit_per_operation)],
-    ['Time Between Blocks', `${formatNumber(s.time_between_blocks)} s`],
-    ['Cost per byte', `${formatNumber(s.cost_per_byte)} mutez`],
+    ['Chain ID', s.chain_id || DASH],
+    ['Protocol', s.protocol || DASH],
+    ['Head Level', n(s.level)],
+    ['Head Hash', s.hash || DASH],
+    ['Hard Gas Limit per Operation', n(s.hard_gas_limit_per_operation)],
+    ['Hard Storage Limit per Operation', n(s.hard_storage_limit_per_operation)],
+    ['Time Between Blocks', n(s.time_between_blocks, ' s')],
+    ['Cost per byte', n(s.cost_per_byte, ' mutez')],
   ];
+}
+
+/** The panel's sync label: from /v1/head, else (head unknown) from whether any block is indexed. */
+export function syncLabel(state: NetworkState | undefined, head: Head | undefined): string | null {
+  if (head) return head.synced ? 'Synced' : 'Unsynced';
+  if (!state) return null;
+  return state.level > 0 ? null : 'Unsynced';
 }
 
 export function NetworkInfoPanel({ network, state }: { network: string; state: NetworkState | undefined }) {
   const [open, setOpen] = useState(false);
   const config = useAppConfig();
   const hasRpc = Boolean(config.rpc_endpoints[network]);
+  const heads = useQuery(headQuery());
+  const sync = syncLabel(
+    state,
+    heads.data?.find((h) => h.network === network),
+  );
   const constants = useQuery({
     queryKey: ['raw_json', network, 'constants'] as const,
     queryFn: ({ signal }) => fetchRawJson(network, { type: 'constants' }, hasRpc, { signal }),
@@ -40,9 +61,20 @@ export function NetworkInfoPanel({ network, state }: { network: string; state: N
   return (
     <Paper variant="outlined" component="section" aria-labelledby="network-info-title" sx={{ p: 2 }}>
       <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center', mb: 1 }}>
-        <Typography id="network-info-title" variant="h6" component="h2">
-          Network Info
-        </Typography>
+        <Stack direction="row" sx={{ alignItems: 'center', gap: 1 }}>
+          <Typography id="network-info-title" variant="h6" component="h2">
+            Network Info
+          </Typography>
+          {sync ? (
+            <Chip
+              size="small"
+              variant="outlined"
+              label={sync}
+              color={sync === 'Synced' ? 'success' : 'default'}
+              aria-label={`${network} ${sync.toLowerCase()}`}
+            />
+          ) : null}
+        </Stack>
         <Button startIcon={<DataObjectIcon />} onClick={() => setOpen(true)}>
           Constants
         </Button>

@@ -102,6 +102,60 @@ describe('network page', () => {
     expect(within(info).getByText('10 s')).toBeTruthy();
   });
 
+  it('shows a network with no indexed block as unsynced with dashes, not zeros', async () => {
+    const empty = {
+      ...block('mainnet', '', 0),
+      hash: '',
+      chain_id: '',
+      timestamp: '0001-01-01T00:00:00Z',
+      cost_per_byte: 0,
+      hard_gas_limit_per_operation: 0,
+      hard_storage_limit_per_operation: 0,
+      time_between_blocks: 0,
+      stats: null,
+    };
+    routes([
+      [/^GET \/v1\/stats$/, [empty, ...STATS.filter((s) => s.network !== 'mainnet')]],
+      [
+        'GET /v1/head',
+        [
+          { network: 'mainnet', level: 0, synced: false, time: '0001-01-01T00:00:00Z', protocol: '' },
+          { network: 'sandboxnet', level: 42, synced: true, time: '2025-11-20T10:00:00Z', protocol: 'P' },
+        ],
+      ],
+    ]);
+    renderApp('/mainnet/recently_called');
+    const info = await screen.findByRole('region', { name: 'Network Info' });
+    expect(await within(info).findByText('Unsynced')).toBeTruthy();
+    await waitFor(() => expect(within(info).getAllByRole('definition')[0]?.textContent).toBe('—'));
+    expect(
+      within(info)
+        .getAllByRole('definition')
+        .map((d) => d.textContent),
+    ).toEqual(Array(8).fill('—'));
+    expect(info.textContent).not.toMatch(/0 s|0 mutez/);
+    const sidebar = screen.getByRole('navigation', { name: 'Networks' });
+    expect(within(sidebar).getByText('not synced yet')).toBeTruthy();
+    // a synced network says so
+    cleanup();
+    renderApp('/sandboxnet/recently_called');
+    const synced = await screen.findByRole('region', { name: 'Network Info' });
+    expect(await within(synced).findByText('Synced')).toBeTruthy();
+    expect(within(synced).getByText('42')).toBeTruthy();
+  });
+
+  it('remembers the network picked in the sidebar for home and the Networks link', async () => {
+    routes();
+    renderApp('/mainnet/recently_called');
+    const sidebar = await screen.findByRole('navigation', { name: 'Networks' }, { timeout: 10_000 });
+    await waitFor(() => expect(within(sidebar).getAllByRole('link')).toHaveLength(3));
+    fireEvent.click(within(sidebar).getByRole('link', { name: /^ghostnet/ }));
+    expect(localStorage.getItem('michelscope:network')).toBe('ghostnet');
+    await waitFor(() =>
+      expect(screen.getAllByRole('link', { name: 'Networks' })[0]?.getAttribute('href')).toBe('/ghostnet'),
+    );
+  });
+
   it('lists 10 recently called contracts with aliases cut at 24 characters', async () => {
     const net = routes();
     renderApp('/mainnet/recently_called');

@@ -7,6 +7,7 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import type { NetworkState } from '../../api/types';
+import { chooseNetwork } from '../../shared/config/chosen-network';
 import { sortNetworks } from '../../shared/config/network-order';
 import { formatTime } from '../../shared/format/format';
 
@@ -29,12 +30,17 @@ export function NetworkSidebar({ states, current }: { states: NetworkState[] | u
                 <ListItemButton
                   component={RouterLink}
                   to={`/${s.network}/recently_called`}
+                  onClick={() => chooseNetwork(s.network)}
                   selected={s.network === current}
                   aria-current={s.network === current ? 'page' : undefined}
                 >
                   <ListItemText
                     primary={s.network}
-                    secondary={`${s.protocol ? s.protocol.slice(0, 8) : 'no protocol yet'} · ${formatTime(s.timestamp)}`}
+                    secondary={
+                      s.level > 0
+                        ? `${s.protocol ? s.protocol.slice(0, 8) : 'no protocol yet'} · ${formatTime(s.timestamp)}`
+                        : 'not synced yet'
+                    }
                   />
                 </ListItemButton>
               </ListItem>
