@@ -42,9 +42,12 @@ export interface AppConfig {
 
 const NETWORK_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
 
-/** The embedded defaults: the local sandbox chain plus mainnet and ghostnet through public RPC nodes. */
+/**
+ * The embedded defaults: the local sandbox chain plus mainnet and ghostnet through public RPC nodes. The stats
+ * service reads the local index, so sandboxnet has its Statistics tabs too (the seeded demo has the data).
+ */
 const DEFAULT_NETWORKS: NonNullable<FileConfig['networks']> = {
-  sandboxnet: { rpc_url: 'embedded', stats: false, start_level: 0 },
+  sandboxnet: { rpc_url: 'embedded', stats: true, start_level: 0 },
   mainnet: {
     rpc_url: 'https://mainnet.ecadinfra.com',
     stats: true,

@@ -15,7 +15,8 @@ describe('loadConfig', () => {
     expect(sandbox.rpcUrl).toBe('embedded');
     // no "sandbox" in the URL: the BCD frontend rewrites that word (issue 17)
     expect(sandbox.publicRpcUrl).toBe('http://localhost:8080/rpc/embedded');
-    expect(sandbox.statsEnabled).toBe(false);
+    // its statistics come from the local index: the Statistics tabs are shown for the seeded demo
+    expect(sandbox.statsEnabled).toBe(true);
     const mainnet = config.networks.find((n) => n.name === 'mainnet')!;
     expect(mainnet.rpcUrl).toMatch(/^https:\/\//);
     expect(mainnet.statsEnabled).toBe(true);

@@ -22,7 +22,7 @@ export interface ContractSeries {
 export const CONTRACT_SERIES: readonly ContractSeries[] = [
   { id: 'calls', title: 'Contract calls', unit: '', scale: (v) => v },
   { id: 'users', title: 'Unique users', unit: '', scale: (v) => v },
-  { id: 'gas', title: 'Consumed gas', unit: 'M gas', scale: (v) => v / 1e6 },
+  { id: 'gas', title: 'Consumed gas', unit: 'gas', scale: (v) => v },
   { id: 'burned', title: 'Burned', unit: 'ꜩ', scale: (v) => v / 1e6 },
 ];
 

@@ -20,7 +20,7 @@ import { capitalise, externalExplorerUrl, shortAddress } from '../../shared/enti
 import { TagList } from '../../shared/tags/TagList';
 import type { ConfigResponse } from '../../api/types';
 import { BookmarkButton } from './BookmarkButton';
-import { visibleTabs, type TabId } from './tab-visibility';
+import { tabUnreachable, visibleTabs, type TabFacts, type TabId } from './tab-visibility';
 import { tokenServiceQuery } from './token-service';
 import { useContractPage, type ContractPageData } from './useContractPage';
 
@@ -56,19 +56,26 @@ export function ContractFrame({ tab, children }: Props) {
 
   if (data.isContract && contract === null) return <Navigate to="/not_found" replace />;
 
-  const tabs = visibleTabs(
-    {
-      accountType: account?.account_type ?? (data.isContract ? 'contract' : 'account'),
-      operationsCount: account?.operations_count ?? 0,
-      ticketUpdatesCount: account?.ticket_updates_count ?? 0,
-      eventsCount: account?.events_count ?? 0,
-      tokenService: tokenService.data === true,
-      metadataLoaded: data.metadata !== null && data.metadata !== undefined,
-      viewsCount: data.views.length + data.offChainViews,
-      statsService: hasStats(config, network),
-    },
-    tab,
-  );
+  const facts: TabFacts = {
+    accountType: account?.account_type ?? (data.isContract ? 'contract' : null),
+    operationsCount: account?.operations_count ?? 0,
+    ticketUpdatesCount: account ? account.ticket_updates_count : null,
+    eventsCount: account ? account.events_count : null,
+    tokenService: !data.isContract
+      ? false
+      : tokenService.isError
+        ? false
+        : tokenService.isSuccess
+          ? tokenService.data === true
+          : null,
+    metadataLoaded: data.metadata === undefined ? null : data.metadata !== null,
+    viewsCount:
+      data.viewsSettled && data.metadata !== undefined ? data.views.length + data.offChainViews : null,
+    statsService: hasStats(config, network),
+  };
+  // a tab is reachable exactly when it is shown: a URL of a tab this account does not have opens Operations
+  if (tabUnreachable(facts, tab)) return <Navigate to={`/${network}/${address}/operations`} replace />;
+  const tabs = visibleTabs(facts, tab);
   const external = explorerLink(config, network, address);
   const title = alias ?? address;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { visibleTabs, type TabFacts } from './tab-visibility';
+import { tabShown, tabUnreachable, visibleTabs, type TabFacts } from './tab-visibility';
 
 const base: TabFacts = {
   accountType: 'contract',
@@ -50,8 +50,38 @@ describe('visibleTabs', () => {
     ]);
   });
 
-  it('keeps the current tab even when its condition is false', () => {
-    expect(visibleTabs(base, 'events').map((t) => t.id)).toContain('events');
+  it('a tab is shown exactly when it is reachable: a known-false condition hides it and its URL', () => {
+    expect(visibleTabs(base, 'events').map((t) => t.id)).not.toContain('events');
+    expect(tabUnreachable(base, 'events')).toBe(true);
+    // the contract Statistics tab where the network has no statistics service (was: hidden yet opening)
+    expect(visibleTabs(base, 'contract_stats').map((t) => t.id)).not.toContain('contract_stats');
+    expect(tabUnreachable(base, 'contract_stats')).toBe(true);
+    const withStats = { ...base, statsService: true };
+    expect(visibleTabs(withStats, 'operations').map((t) => t.id)).toContain('contract_stats');
+    expect(tabUnreachable(withStats, 'contract_stats')).toBe(false);
+    // an implicit account has no storage
+    expect(tabUnreachable({ ...base, accountType: 'account' }, 'storage')).toBe(true);
+    for (const id of ['operations', 'storage', 'code', 'tokens'] as const)
+      expect(tabUnreachable(base, id)).toBe(false);
+  });
+
+  it('keeps the current tab while what it depends on is loading, and only that one', () => {
+    const loading: TabFacts = {
+      ...base,
+      accountType: null,
+      ticketUpdatesCount: null,
+      eventsCount: null,
+      tokenService: null,
+      metadataLoaded: null,
+      viewsCount: null,
+    };
+    expect(ids(loading)).toEqual(['operations']);
+    expect(visibleTabs(loading, 'events').map((t) => t.id)).toEqual(['operations', 'events']);
+    expect(tabUnreachable(loading, 'events')).toBe(false);
+    expect(tabShown('tokens', { ...loading, accountType: 'contract' })).toBeNull();
+    // one known-false half is enough to decide
+    expect(tabShown('tokens', { ...loading, accountType: 'account' })).toBe(false);
+    expect(tabShown('views', { ...base, viewsCount: null })).toBeNull();
   });
 
   it('labels operations with the compact count', () => {

@@ -15,15 +15,16 @@ export type TabId =
   | 'contract_stats'
   | 'details';
 
+/** What the tab conditions depend on; null while that fact is still loading. */
 export interface TabFacts {
-  accountType: string;
+  accountType: string | null;
   operationsCount: number;
-  ticketUpdatesCount: number;
-  eventsCount: number;
+  ticketUpdatesCount: number | null;
+  eventsCount: number | null;
   /** The token-metadata service exists (always with Michelscope's server). */
-  tokenService: boolean;
-  metadataLoaded: boolean;
-  viewsCount: number;
+  tokenService: boolean | null;
+  metadataLoaded: boolean | null;
+  viewsCount: number | null;
   statsService: boolean;
 }
 
@@ -49,8 +50,14 @@ const ORDER: TabDef[] = [
   { id: 'details', label: 'Details', path: 'details' },
 ];
 
-function shown(id: TabId, f: TabFacts): boolean {
-  const contract = f.accountType === 'contract';
+/** Both known: their conjunction; else false when one is known false, null (unknown) otherwise. */
+const and = (a: boolean | null, b: boolean | null): boolean | null =>
+  a === false || b === false ? false : a === null || b === null ? null : true;
+const positive = (n: number | null): boolean | null => (n === null ? null : n > 0);
+
+/** Whether the tab exists for these facts; null while a fact it depends on is loading. */
+export function tabShown(id: TabId, f: TabFacts): boolean | null {
+  const contract = f.accountType === null ? null : f.accountType === 'contract';
   switch (id) {
     case 'operations':
       return true;
@@ -61,23 +68,34 @@ function shown(id: TabId, f: TabFacts): boolean {
     case 'details':
       return contract;
     case 'tokens':
-      return contract && f.tokenService;
+      return and(contract, f.tokenService);
     case 'ticket_updates':
-      return f.ticketUpdatesCount > 0;
+      return positive(f.ticketUpdatesCount);
     case 'metadata':
-      return contract && f.metadataLoaded;
+      return and(contract, f.metadataLoaded);
     case 'views':
-      return contract && f.viewsCount > 0;
+      return and(contract, positive(f.viewsCount));
     case 'events':
-      return f.eventsCount > 0;
+      return positive(f.eventsCount);
     case 'contract_stats':
-      return contract && f.statsService;
+      return and(contract, f.statsService);
   }
 }
 
-/** The visible tabs in order; the current tab is always kept so that a direct URL never loses its tab. */
+/**
+ * The visible tabs in order. The current tab is listed while its condition is still loading; once known
+ * false it is neither listed nor reachable (see {@link tabUnreachable}): a tab is reachable exactly when shown.
+ */
 export function visibleTabs(facts: TabFacts, current: TabId): TabDef[] {
-  return ORDER.filter((t) => t.id === current || shown(t.id, facts)).map((t) =>
+  return ORDER.filter((t) => {
+    const shown = tabShown(t.id, facts);
+    return shown === true || (t.id === current && shown === null);
+  }).map((t) =>
     t.id === 'operations' ? { ...t, label: `Operations (${formatCompact(facts.operationsCount)})` } : t,
   );
+}
+
+/** The current tab's condition is known to be false: its URL leads to the operations tab instead. */
+export function tabUnreachable(facts: TabFacts, current: TabId): boolean {
+  return tabShown(current, facts) === false;
 }

@@ -16,6 +16,8 @@ export interface ContractPageData {
   contract: ContractInfo | null | undefined;
   metadata: MetadataEntry | null | undefined;
   views: ViewSchema[];
+  /** The views request has answered (or failed: no views). */
+  viewsSettled: boolean;
   /** Off-chain views declared in the metadata (TZIP-16 `views`). */
   offChainViews: number;
 }
@@ -48,6 +50,7 @@ export function useContractPage(): ContractPageData {
     // A failed metadata lookup counts as no metadata (the tab shows its empty state, not a spinner).
     metadata: metadata.isError ? null : metadata.data,
     views: views.data ?? [],
+    viewsSettled: !isContract || views.isSuccess || views.isError,
     offChainViews: offChainViewCount(metadata.data),
   };
 }

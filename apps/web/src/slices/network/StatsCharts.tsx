@@ -1,7 +1,6 @@
 /** The Statistics tab's charts; loaded lazily with @mui/x-charts (only this module imports it). */
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { LineChart } from '@mui/x-charts/LineChart';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
@@ -10,6 +9,7 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { fetchHistogram, fetchSummary } from '../../api/services';
 import { NETWORK_SERIES, TIMEFRAMES, type Timeframe } from '../../api/stats-types';
+import { TimeSeriesChart } from '../../shared/charts/TimeSeriesChart';
 import { formatNumber } from '../../shared/format/format';
 import {
   DEFAULT_TIMEFRAME,
@@ -71,20 +71,12 @@ function StatsChart({ network, chart }: { network: string; chart: ChartDefinitio
           {NO_DATA_TEXT}
         </Typography>
       ) : (
-        <LineChart
+        <TimeSeriesChart
           height={260}
-          xAxis={[{ data: data.x, scaleType: 'time' }]}
-          yAxis={[{ valueFormatter: (v: number) => formatNumber(v, 2) }]}
-          series={[
-            {
-              data: data.y,
-              area: true,
-              showMark: false,
-              label: chart.title,
-              valueFormatter: (v) => (v === null ? '' : formatNumber(v, 4)),
-            },
-          ]}
-          hideLegend
+          points={data.x.map((x, i) => ({ x, y: data.y[i] ?? 0 }))}
+          timeframe={timeframe}
+          label={chart.title}
+          valueFormatter={(v) => formatNumber(v, 4)}
         />
       )}
     </Paper>

@@ -26,7 +26,8 @@ export const NETWORK_CHARTS: readonly ChartDefinition[] = [
     description: 'storage bytes paid',
     scale: (v) => v / 1024,
   },
-  { id: 'consumedGas', title: 'Consumed gas ×10⁶', description: 'gas consumed', scale: (v) => v / 1e6 },
+  // raw gas: the axis reads 1.2M (compact), where gas ×10⁶ read 0, 0, 0 on a network with little traffic
+  { id: 'consumedGas', title: 'Consumed gas', description: 'gas consumed', scale: (v) => v },
 ];
 
 /** Chart data: dates in milliseconds and scaled values. */

@@ -64,7 +64,7 @@ describe('contract statistics', { timeout: 20_000 }, () => {
       expect(await screen.findByRole('heading', { name: title }, { timeout: 5000 })).toBeTruthy();
     }
     await waitFor(() =>
-      expect(screen.getByLabelText('Consumed gas total').textContent).toBe('Total: 4 M gas'),
+      expect(screen.getByLabelText('Consumed gas total').textContent).toBe('Total: 4,000,000 gas'),
     );
     expect(screen.getByLabelText('Contract calls total').textContent).toBe('Total: 7');
     expect(screen.getByText('No data for this period are available')).toBeTruthy();
@@ -76,5 +76,21 @@ describe('contract statistics', { timeout: 20_000 }, () => {
     await waitFor(() =>
       expect(mock.callsTo('GET /stats/v1/histogram/consumed_gas/sum/week')).toHaveLength(1),
     );
+  });
+
+  it('a network without a statistics service neither shows the tab nor opens its URL', async () => {
+    const mock = mockFetch([
+      [`GET /v1/account/sandboxnet/${KT}`, { address: KT, account_type: 'contract', operations_count: 3 }],
+      [`GET /v1/contract/sandboxnet/${KT}?stats=true`, { address: KT, network: 'sandboxnet', tags: [] }],
+      [`GET /v1/contract/sandboxnet/${KT}/views/schema`, []],
+      ['POST /metadata/v1/graphql', { data: { contract_metadata: [] } }],
+    ]);
+    const { router } = renderApp(`/sandboxnet/${KT}/stats`);
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/sandboxnet/${KT}/operations`), {
+      timeout: 10_000,
+    });
+    expect(await screen.findByRole('tab', { name: /^Operations/ })).toBeTruthy();
+    expect(screen.queryByRole('tab', { name: 'Statistics' })).toBeNull();
+    expect(mock.callsTo('GET /stats/v1/')).toHaveLength(0);
   });
 });

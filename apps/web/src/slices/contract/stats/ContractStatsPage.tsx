@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { LineChart } from '@mui/x-charts/LineChart';
 import Grid from '@mui/material/Grid';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
@@ -15,6 +14,7 @@ import {
   type ContractSeries,
 } from '../../../api/contract-stats-api';
 import { TIMEFRAMES, type Timeframe } from '../../../api/stats-types';
+import { TimeSeriesChart } from '../../../shared/charts/TimeSeriesChart';
 import { formatNumber } from '../../../shared/format/format';
 import { ContractFrame } from '../ContractFrame';
 
@@ -53,20 +53,12 @@ function SeriesChart({
           {NO_DATA_TEXT}
         </Typography>
       ) : (
-        <LineChart
+        <TimeSeriesChart
           height={220}
-          xAxis={[{ data: points.map((p) => new Date(p.ts * 1000)), scaleType: 'time' }]}
-          yAxis={[{ valueFormatter: (v: number) => formatNumber(v, 2) }]}
-          series={[
-            {
-              data: points.map((p) => series.scale(p.value)),
-              area: true,
-              showMark: false,
-              label: series.title,
-              valueFormatter: (v) => (v === null ? '' : formatNumber(v, 6)),
-            },
-          ]}
-          hideLegend
+          points={points.map((p) => ({ x: new Date(p.ts * 1000), y: series.scale(p.value) }))}
+          timeframe={timeframe}
+          label={series.title}
+          valueFormatter={(v) => `${formatNumber(v, 6)}${series.unit ? ` ${series.unit}` : ''}`}
         />
       )}
     </Paper>
