@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -189,17 +189,24 @@ export interface ProductSession {
 }
 
 /**
- * For the describe block it is called in: starts the product on a fresh DATA_DIR and a browser before its tests
+ * For the describe block it is called in: starts the product on a fresh DATA_DIR (with `config` as its
+ * michelscope.config.json when given) and a browser before its tests
  * and stops both, removing the directory, after them. Before the tests, the explorer has indexed the whole
  * demo seed: the sandbox bakes the seed before the server listens, so its head then is the seed's last block,
  * and the tests, which compare the node's blocks with the pages, start once the indexed head has reached it
  * (the head's `synced` flag only says that a recent block is indexed, and the seed's blocks are all recent).
  */
-export function syncedSandboxSession(): ProductSession {
+export function syncedSandboxSession(opts: { config?: Record<string, unknown> } = {}): ProductSession {
   const session = {} as { dataDir?: string; server: RunningServer; browser: Browser };
   beforeAll(async () => {
     session.dataDir = await tempDataDir();
-    session.server = await startServer({ dataDir: session.dataDir, timeoutMs: 240_000 });
+    // `config`: a michelscope.config.json of the suite's own (in its DATA_DIR)
+    const env: Record<string, string> = {};
+    if (opts.config) {
+      env.MICHELSCOPE_CONFIG = path.join(session.dataDir, 'michelscope.config.json');
+      await writeFile(env.MICHELSCOPE_CONFIG, JSON.stringify(opts.config));
+    }
+    session.server = await startServer({ dataDir: session.dataDir, env, timeoutMs: 240_000 });
     session.browser = await launchBrowser();
     const node = (await (
       await fetch(`${session.server.url}/rpc/sandboxnet/chains/main/blocks/head/header`)

@@ -2,7 +2,7 @@
 import { LineChart, lineClasses } from '@mui/x-charts/LineChart';
 import { useTheme } from '@mui/material/styles';
 import type { Timeframe } from '../../api/stats-types';
-import { chartAxes, formatAxisNumber, type ChartPointXY } from './chart-axes';
+import { chartAxes, formatAxisNumber, formatAxisTime, tickMinStep, type ChartPointXY } from './chart-axes';
 
 interface Props {
   points: readonly ChartPointXY[];
@@ -20,7 +20,15 @@ export function TimeSeriesChart({ points, timeframe, label, height, valueFormatt
   return (
     <LineChart
       height={height}
-      xAxis={[{ data: points.map((p) => p.x), scaleType: 'time', ...axes.x }]}
+      xAxis={[
+        {
+          data: points.map((p) => p.x),
+          scaleType: 'time',
+          tickMinStep: tickMinStep(timeframe),
+          valueFormatter: (d: Date) => formatAxisTime(d, timeframe),
+          ...axes.x,
+        },
+      ]}
       yAxis={[{ valueFormatter: formatAxisNumber, width: 56, ...axes.y }]}
       series={[
         {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartAxes, formatAxisNumber, PERIOD_MS } from './chart-axes';
+import { chartAxes, formatAxisNumber, formatAxisTime, PERIOD_MS, tickMinStep } from './chart-axes';
 
 const at = (iso: string, y: number) => ({ x: new Date(iso), y });
 
@@ -18,10 +18,10 @@ describe('chart axes', () => {
     expect(formatAxisNumber(Number.NaN)).toBe('');
   });
 
-  it('spreads a single point over a period either side, with marks, and a value axis from 0', () => {
+  it('spreads a single point over 1.5 periods either side, with marks, and a value axis from 0', () => {
     const axes = chartAxes([at('2026-01-10T00:00:00Z', 42)], 'month');
-    expect(axes.x.min?.getTime()).toBe(Date.parse('2026-01-10T00:00:00Z') - PERIOD_MS.month);
-    expect(axes.x.max?.getTime()).toBe(Date.parse('2026-01-10T00:00:00Z') + PERIOD_MS.month);
+    expect(axes.x.min?.getTime()).toBe(Date.parse('2026-01-10T00:00:00Z') - 1.5 * PERIOD_MS.month);
+    expect(axes.x.max?.getTime()).toBe(Date.parse('2026-01-10T00:00:00Z') + 1.5 * PERIOD_MS.month);
     expect(axes.y).toEqual({ min: 0 });
     expect(axes.showMarks).toBe(true);
   });
@@ -42,5 +42,17 @@ describe('chart axes', () => {
 
   it('has nothing to spread without points', () => {
     expect(chartAxes([], 'week')).toEqual({ x: {}, y: { min: 0, max: 1 }, showMarks: true });
+  });
+
+  it('labels time at the precision of the buckets, with ticks no closer than one bucket', () => {
+    const d = new Date('2026-11-08T00:00:00Z');
+    expect(['day', 'week', 'month', 'year'].map((t) => formatAxisTime(d, t as 'day'))).toEqual([
+      'Nov 8',
+      'Nov 8',
+      'Nov 2026',
+      '2026',
+    ]);
+    expect(tickMinStep('month')).toBeLessThan(28 * 86_400_000);
+    expect(tickMinStep('day')).toBeGreaterThan(12 * 3_600_000);
   });
 });

@@ -9,7 +9,7 @@ export function formatAxisNumber(value: number): string {
 }
 
 const DAY_MS = 86_400_000;
-/** One period of each timeframe: a single point is drawn in the middle of two of them. */
+/** One period (bucket) of each timeframe. */
 export const PERIOD_MS: Record<Timeframe, number> = {
   day: DAY_MS,
   week: 7 * DAY_MS,
@@ -17,10 +17,28 @@ export const PERIOD_MS: Record<Timeframe, number> = {
   year: 365 * DAY_MS,
 };
 
+const TICK_FORMAT: Record<Timeframe, Intl.DateTimeFormat> = {
+  day: new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }),
+  week: new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }),
+  month: new Intl.DateTimeFormat('en-US', { month: 'short', year: 'numeric', timeZone: 'UTC' }),
+  year: new Intl.DateTimeFormat('en-US', { year: 'numeric', timeZone: 'UTC' }),
+};
+
+/** A time-axis label at the precision of the timeframe's buckets (UTC days): 'Nov 8', 'Nov 2026', '2026'. */
+export function formatAxisTime(value: Date, timeframe: Timeframe): string {
+  return Number.isFinite(value.getTime()) ? TICK_FORMAT[timeframe].format(value) : '';
+}
+
+/** Ticks no closer than (almost) one bucket: a month's buckets are 28 to 31 days apart. */
+export const tickMinStep = (timeframe: Timeframe): number => Math.floor(PERIOD_MS[timeframe] * 0.9);
+
 export interface ChartPointXY {
   x: Date;
   y: number;
 }
+
+/** Periods either side of a lone instant: the neighbouring bucket starts fall inside, not on the edges. */
+const PAD = 1.5;
 
 export interface ChartAxes {
   /** The time axis bounds; undefined: the data's own extent. */
@@ -31,7 +49,7 @@ export interface ChartAxes {
 }
 
 /**
- * The time axis spans the data, or one period either side of a lone instant (one point, or all at one time:
+ * The time axis spans the data, or one and a half periods either side of a lone instant (one point, or all at one time:
  * a zero-width domain has no ticks); the value axis starts at 0 (or below, for negative values) and, when
  * every value is 0, ends at 1 so that it still has a scale.
  */
@@ -42,7 +60,10 @@ export function chartAxes(points: readonly ChartPointXY[], timeframe: Timeframe)
   const last = Math.max(...times);
   const x =
     points.length > 0 && first === last
-      ? { min: new Date(first - PERIOD_MS[timeframe]), max: new Date(last + PERIOD_MS[timeframe]) }
+      ? {
+          min: new Date(first - PAD * PERIOD_MS[timeframe]),
+          max: new Date(last + PAD * PERIOD_MS[timeframe]),
+        }
       : {};
   const low = Math.min(0, ...values);
   const high = Math.max(0, ...values);

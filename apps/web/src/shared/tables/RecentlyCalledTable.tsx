@@ -38,7 +38,13 @@ export function RecentlyCalledTable({ network, pageSize, aliasMax, label }: Prop
   return (
     <Paper variant="outlined">
       <TableContainer>
-        <Table size="small" aria-label={label} aria-busy={query.isFetching}>
+        <Table
+          size="small"
+          aria-label={label}
+          aria-busy={query.isFetching}
+          // narrower cell padding on a phone leaves the contract column room for its name
+          sx={{ '& .MuiTableCell-root': { px: { xs: 1, sm: 2 } } }}
+        >
           <TableHead>
             <TableRow>
               <TableCell>Contract</TableCell>

@@ -60,9 +60,12 @@ export function NetworkInfoPanel({ network, state }: { network: string; state: N
   });
   return (
     <Paper variant="outlined" component="section" aria-labelledby="network-info-title" sx={{ p: 2 }}>
-      <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center', mb: 1 }}>
+      <Stack
+        direction="row"
+        sx={{ justifyContent: 'space-between', alignItems: 'center', flexWrap: 'wrap', gap: 1, mb: 1 }}
+      >
         <Stack direction="row" sx={{ alignItems: 'center', gap: 1 }}>
-          <Typography id="network-info-title" variant="h6" component="h2">
+          <Typography id="network-info-title" variant="h6" component="h2" sx={{ whiteSpace: 'nowrap' }}>
             Network Info
           </Typography>
           {sync ? (
