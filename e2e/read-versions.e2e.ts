@@ -251,10 +251,12 @@ describe.skipIf(!canBrowse('read-versions'))('versions, first network, charts an
     for (const width of [1440, 375]) {
       const page = await open(`/${NETWORK}/stats`, width);
       await page.getByRole('tab', { name: 'Statistics', selected: true }).waitFor({ timeout: 30_000 });
-      const gas = await chartFacts(page, 'Consumed gas');
+      // gas in millions (spec: 'consumed gas (x10^6)'): small totals read 0.0042…, not 0, 0, 0
+      const gas = await chartFacts(page, 'Consumed gas ×10⁶');
       expect(gas.yTicks.length).toBeGreaterThan(1);
       expect(new Set(gas.yTicks).size).toBe(gas.yTicks.length);
-      expect(gas.yTicks.some((t) => /[KM]$/.test(t))).toBe(true);
+      for (const t of gas.yTicks) expect(t).toMatch(/^-?[\d.]+[KMB]?$/);
+      expect(gas.yTicks.some((t) => Number(t.replace(/[KMB]$/, '')) > 0)).toBe(true);
       expect(ACCENT).toContain(gas.colour);
       await shot(page, `network-stats-${width}`);
       await close(page);

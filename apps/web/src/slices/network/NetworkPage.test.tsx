@@ -254,7 +254,12 @@ describe('network statistics', () => {
       ['GET /stats/v1/histogram/', [point(1_700_000_000, '4'), point(1_702_592_000, '7')]],
     ]);
     renderApp('/mainnet/stats');
-    for (const title of ['Deployments', 'Contract calls', 'Paid storage size diff, KB', 'Consumed gas']) {
+    for (const title of [
+      'Deployments',
+      'Contract calls',
+      'Paid storage size diff, KB',
+      'Consumed gas ×10⁶',
+    ]) {
       expect(await screen.findByRole('heading', { name: title })).toBeTruthy();
     }
     await waitFor(() => expect(net.callsTo('GET /stats/v1/histogram/')).toHaveLength(4));
@@ -270,7 +275,7 @@ describe('network statistics', () => {
     ]);
     const storage = screen.getByRole('region', { name: 'Paid storage size diff, KB' });
     expect(await within(storage).findByText('storage bytes paid · total 3')).toBeTruthy();
-    const gas = screen.getByRole('region', { name: 'Consumed gas' });
+    const gas = screen.getByRole('region', { name: 'Consumed gas ×10⁶' });
     expect(await within(gas).findByText('No data for this period are available')).toBeTruthy();
     const deployments = screen.getByRole('region', { name: 'Deployments' });
     expect(within(deployments).getByRole('button', { name: 'Month' }).getAttribute('aria-pressed')).toBe(

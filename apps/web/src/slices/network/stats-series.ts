@@ -26,8 +26,9 @@ export const NETWORK_CHARTS: readonly ChartDefinition[] = [
     description: 'storage bytes paid',
     scale: (v) => v / 1024,
   },
-  // raw gas: the axis reads 1.2M (compact), where gas ×10⁶ read 0, 0, 0 on a network with little traffic
-  { id: 'consumedGas', title: 'Consumed gas', description: 'gas consumed', scale: (v) => v },
+  // gas in millions as the spec says (discovery: 'consumed gas (x10^6)', 'gas totals divided by 1e6 in
+  // charts'); the axis labels keep 3 significant digits (0.0042), so little traffic no longer reads 0, 0, 0
+  { id: 'consumedGas', title: 'Consumed gas ×10⁶', description: 'gas consumed', scale: (v) => v / 1e6 },
 ];
 
 /** Chart data: dates in milliseconds and scaled values. */
