@@ -118,7 +118,10 @@ describe('the sandbox chain in a worker thread', () => {
     const rpc = await serve({ timeLimitMs: 1500 });
     const started = Date.now();
     const attack = post(`${rpc}/chains/main/blocks/head/helpers/scripts/run_code`, runCode('1040000'));
-    // Timer ticks of the main thread during the run: none may be late by more than 100 ms.
+    // Timer ticks of the main thread during the run. A run on the main thread would hold every tick for the
+    // whole run (≥ 1.5 s here); in a worker the ticks are only as late as the machine's scheduling makes them
+    // (under 100 ms on an idle machine, up to ~350 ms seen with CI's parallel test files on 2 cores), so the
+    // bound is half the run: it fails whenever the run blocks the loop, and not because the machine is busy.
     let worst = 0;
     let last = Date.now();
     const ticker = setInterval(() => {
@@ -130,10 +133,10 @@ describe('the sandbox chain in a worker thread', () => {
     await new Promise((r) => setTimeout(r, 300));
     const during = Date.now();
     expect((await fetch(`${rpc}/chains/main/blocks/head/hash`)).status).toBe(200);
-    expect(Date.now() - during).toBeLessThan(500);
+    expect(Date.now() - during).toBeLessThan(1000); // blocked, it would wait for the rest of the run (≥ 1.2 s)
     const res = await attack;
     clearInterval(ticker);
-    expect(worst).toBeLessThan(100);
+    expect(worst).toBeLessThan(750);
     const body = JSON.stringify(await res.json());
     if (res.status === 504) {
       expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
