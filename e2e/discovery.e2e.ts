@@ -147,12 +147,15 @@ describe.skipIf(!canBrowse)('discovery pages on the seeded sandbox', () => {
     await page.getByRole('img', { name: 'ghostnet unsynced' }).waitFor();
     await page.getByRole('heading', { name: 'Recently called contracts' }).waitFor();
 
-    // mainnet (the first configured network) has nothing indexed here: the empty text.
+    // mainnet (the first configured network) is not synced here: home opens on the first synced one (issue 16
+    // item 6), and mainnet, chosen, shows the empty text.
     const mainnet = page.getByRole('table', { name: 'Recently called contracts on mainnet' });
+    const table = page.getByRole('table', { name: `Recently called contracts on ${SANDBOX}` });
+    await table.waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'mainnet', exact: true }).click();
     await mainnet.getByText('No called contracts found').waitFor();
 
     await page.getByRole('button', { name: SANDBOX, exact: true }).click();
-    const table = page.getByRole('table', { name: `Recently called contracts on ${SANDBOX}` });
     const rows = table.locator('tbody tr');
     await waitFor('3 sandbox rows', 15_000, async () => ((await rows.count()) === 3 ? true : undefined));
     // The seed keeps calling contracts, so the order may change between pages: check the links' form.
