@@ -229,6 +229,23 @@ const issueOf = (ins: ExprPrim, item: TraceItem): TypeIssue => ({
   message: describe(item),
 });
 
+/** A section's type refused: `ill_formed_type` naming the section and the expression, then the refusal. */
+function illFormed(at: object, identifier: string, t: object, expression: Expr, item: TraceItem): TypeIssue {
+  return {
+    at,
+    message: `${identifier}: ${describe(item)}`,
+    trace: [
+      {
+        id: 'michelson_v1.ill_formed_type',
+        node: t,
+        locField: 'location',
+        fields: { identifier, ill_formed_expression: plain(expression) },
+      },
+      item,
+    ],
+  };
+}
+
 /**
  * The sections of a script (toplevel or CREATE_CONTRACT's): parameter passable, storage storable, each traced
  * by `ill_formed_type` (Octez `parse_code`; the toplevel's views too). `code` is the script's expression.
@@ -249,20 +266,7 @@ export function sectionIssue(
     const s = sections.find((x): x is ExprPrim => isPrim(x) && x.prim === prim);
     const t = s?.args?.[i];
     const item = t === undefined ? null : typeIssue(t, flags, legacy);
-    if (item && t !== undefined && typeof t === 'object')
-      return {
-        at,
-        message: `${identifier}: ${describe(item)}`,
-        trace: [
-          {
-            id: 'michelson_v1.ill_formed_type',
-            node: t,
-            locField: 'location',
-            fields: { identifier, ill_formed_expression: plain(code) },
-          },
-          item,
-        ],
-      };
+    if (item && t !== undefined && typeof t === 'object') return illFormed(at, identifier, t, code, item);
   }
   for (const v of sections) {
     if (!isPrim(v) || v.prim !== 'view') continue;
@@ -272,20 +276,7 @@ export function sectionIssue(
       ['return of view', output],
     ] as const) {
       const item = t === undefined ? null : typeIssue(t, VIEW_IO, legacy);
-      if (item && t !== undefined && typeof t === 'object')
-        return {
-          at,
-          message: `${identifier}: ${describe(item)}`,
-          trace: [
-            {
-              id: 'michelson_v1.ill_formed_type',
-              node: t,
-              locField: 'location',
-              fields: { identifier, ill_formed_expression: plain(t) },
-            },
-            item,
-          ],
-        };
+      if (item && t !== undefined && typeof t === 'object') return illFormed(at, identifier, t, t, item);
     }
   }
   return null;
