@@ -417,7 +417,12 @@ describe.skipIf(!canBrowse)('discovery pages on the seeded sandbox', () => {
     await page.getByText('No global constants found').waitFor({ timeout: 15_000 });
     await page.getByRole('tab', { name: 'Statistics' }).click();
     await page.waitForURL('**/mainnet/stats');
-    for (const title of ['Deployments', 'Contract calls', 'Paid storage size diff, KB', 'Consumed gas']) {
+    for (const title of [
+      'Deployments',
+      'Contract calls',
+      'Paid storage size diff, KB',
+      'Consumed gas ×10⁶',
+    ]) {
       const chart = page.getByRole('region', { name: title });
       await chart.waitFor({ timeout: 15_000 });
       const period = chart.getByRole('group', { name: `${title} period` });
