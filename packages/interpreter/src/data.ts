@@ -2,6 +2,7 @@
  * Micheline data <-> typed runtime values. `parseData` validates like Octez (ranges, sorted maps and sets,
  * address checksums, entrypoints...) and throws `ill_typed`; `unparse` produces Readable or Optimized forms.
  */
+import { MichelsonDataError, compareValues as compareMicheline } from '@michelscope/michelson';
 import {
   FR_ORDER,
   frFromLeHex,
@@ -14,7 +15,6 @@ import {
   signatureValid,
   timestampToString,
 } from './literals';
-import { compareValues } from './compare';
 import {
   addressFromHex,
   addressToHex,
@@ -330,6 +330,21 @@ function parseKeyLike(p: 'key_hash' | 'key' | 'signature' | 'chain_id', e: Expr,
 // ---- unparsing ----------------------------------------------------------------------------------------------
 
 export type UnparseMode = 'Readable' | 'Optimized' | 'Optimized_legacy';
+
+/**
+ * The Michelson order on comparable values (COMPARE, map keys, set elements): @michelscope/michelson's one
+ * `compareValues`, on the values' Optimized forms (numbers as ints, addresses, keys and chain ids as bytes,
+ * so no base58 is decoded here). A non-comparable type is Octez's `comparable_type_expected`.
+ */
+export function compareValues(a: V, b: V): number {
+  try {
+    return compareMicheline(a.t, unparse(a, 'Optimized_legacy'), unparse(b, 'Optimized_legacy'));
+  } catch (e) {
+    if (e instanceof MichelsonDataError)
+      throw staticError('comparable_type_expected', `values of type ${showTy(a.t)} are not comparable`);
+    throw e;
+  }
+}
 
 export function unparse(v: V, mode: UnparseMode = 'Readable'): Expr {
   switch (v.k) {

@@ -26,7 +26,7 @@ export type {
 } from './run-contract';
 export type { ChainContext, ContractInfo, ExecEnv } from './context';
 export { DEFAULT_CHAIN_ID, ZERO_PKH, defaultEnv } from './context';
-export { Interpreter, findEntrypoint } from './interpreter';
+export { Interpreter } from './interpreter';
 export type { InterpreterOptions, StepEvent, StepListener } from './interpreter';
 export { DEFAULT_PROTOCOL_PREFIX, MichelsonError } from './errors';
 export type { ErrorKind, OctezError } from './errors';
@@ -37,7 +37,8 @@ export type { DataContext, UnparseMode } from './data';
 export { packValue, unpackValue, scriptExprHash, encodeExpr, decodeExpr } from './pack';
 export { compareValues } from './compare';
 export { valuesEqual } from './equality';
-export { loadScript, parseScript, entrypointPath } from './script';
+export { loadScript, parseScript } from './script';
+export { entrypointPath } from './types';
 export type { LoadedScript } from './script';
 export type {
   BigMapDiffItem,

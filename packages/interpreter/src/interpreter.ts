@@ -10,7 +10,7 @@ import { LIMITS } from './gas-params';
 import { instructionCost } from './gas';
 import { invalidCount, maxCount } from './syntactic-constants';
 import type { Expr, ExprPrim, Ty } from './types';
-import { isPrim, toTy, tyEq } from './types';
+import { entrypointPath, isPrim, toTy, tyEq } from './types';
 import { findSelfInLambda, typecheckCode } from './typecheck-patches';
 import { octezTrace } from './type-positions';
 import type { BigMapV, SaplingStateV, V } from './values';
@@ -206,7 +206,7 @@ export class Interpreter {
     if (address.startsWith('tz')) return entrypoint === 'default' ? { prim: 'unit', args: [] } : null;
     const info = this.chain.contract?.(address);
     if (!info) return null;
-    return findEntrypoint(info.parameter, entrypoint);
+    return entrypointPath(info.parameter, entrypoint)?.ty ?? null;
   }
 
   private localIndex: Map<string, bigint> | null = null;
@@ -310,24 +310,4 @@ export function peek(s: V[], depth = 0): V {
   const v = s[s.length - 1 - depth];
   if (v === undefined) throw staticError('bad_stack', 'stack underflow');
   return v;
-}
-
-/** Type of an entrypoint in a parameter type with field annotations; `default` falls back to the root. */
-export function findEntrypoint(param: Expr, entrypoint: string): Ty | null {
-  const want = '%' + entrypoint;
-  const search = (e: Expr): Expr | null => {
-    if (!isPrim(e)) return null;
-    if (e.annots?.includes(want)) return e;
-    if (e.prim === 'or') {
-      for (const a of e.args ?? []) {
-        const r = search(a);
-        if (r) return r;
-      }
-    }
-    return null;
-  };
-  const found = search(param);
-  if (found) return toTy(found);
-  if (entrypoint === 'default') return toTy(param);
-  return null;
 }

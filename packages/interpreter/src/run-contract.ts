@@ -18,9 +18,9 @@ import type { InternalOperationJson } from './operations-json';
 import { operationToJson } from './operations-json';
 import { encodeExpr } from './pack';
 import type { LoadedScript } from './script';
-import { entrypointPath, loadScript } from './script';
+import { loadScript } from './script';
 import type { Expr, Ty } from './types';
-import { showTy, toTy, tyEq } from './types';
+import { entrypointPath, showTy, toTy, tyEq, tyToExpr } from './types';
 import type { Operation, V } from './values';
 import { pair } from './values';
 import './instructions/register-all';
@@ -152,7 +152,7 @@ export function runContract(input: RunContractInput): RunContractResult {
     const ep = input.entrypoint ?? 'default';
     const found = entrypointPath(loaded.parameter, ep);
     if (!found) throw badParameter(input, `no entrypoint ${ep}`);
-    it.consume(TYPECHECK_COST.findEntrypoint + dataCost(input.parameter, found.ty as unknown as Expr));
+    it.consume(TYPECHECK_COST.findEntrypoint + dataCost(input.parameter, tyToExpr(found.ty)));
     let param: V;
     try {
       const pctx = { ...it.dataContext(), allowTickets: input.ticketsInParameter ?? false };

@@ -236,20 +236,3 @@ function traceError(verdict: Extract<StaticVerdict, { kind: 'error' }>, script: 
     ],
   });
 }
-
-/** Path of Left/Right constructors leading to an entrypoint, and its type; null when absent. */
-export function entrypointPath(param: Expr, name: string): { path: ('Left' | 'Right')[]; ty: Ty } | null {
-  const want = '%' + name;
-  const search = (e: Expr, path: ('Left' | 'Right')[]): { path: ('Left' | 'Right')[]; ty: Ty } | null => {
-    if (!isPrim(e)) return null;
-    if (e.annots?.includes(want)) return { path, ty: toTy(e) };
-    if (e.prim === 'or') {
-      const [l, r] = e.args ?? [];
-      return (l && search(l, [...path, 'Left'])) || (r && search(r, [...path, 'Right'])) || null;
-    }
-    return null;
-  };
-  const found = search(param, []);
-  if (found) return found;
-  return name === 'default' ? { path: [], ty: toTy(param) } : null;
-}

@@ -6,6 +6,7 @@
  * `parseData` and the instruction handlers.
  */
 import { functionType } from '@taquito/michel-codec';
+import type { Context, InstructionList, MichelsonType } from '@taquito/michel-codec';
 import type { SyntacticConstant } from './syntactic-constants';
 import { contains, firstInvalidCount, invalidCount } from './syntactic-constants';
 import type { TraceItem, TypeIssue } from './type-positions';
@@ -123,10 +124,12 @@ function runCodec(
   contract: unknown,
   trace?: (t: { op: unknown; in: unknown[] }) => void,
 ): unknown {
-  const ctx: Record<string, unknown> = {};
-  if (contract) ctx.contract = contract;
+  const ctx: Context = {};
+  if (contract) ctx.contract = contract as Context['contract'];
   if (trace) ctx.traceCallback = trace;
-  return functionType(code as never, stack.map(tyToExpr) as never, ctx);
+  // michel-codec's AST types describe code its validator has accepted; here its typechecker is the
+  // validator (its refusals are the verdict), so the Micheline goes in as it is.
+  return functionType(code as InstructionList, stack.map(tyToExpr) as MichelsonType[], ctx);
 }
 
 /**

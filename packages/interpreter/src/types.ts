@@ -2,6 +2,7 @@
  * Michelson types as the interpreter sees them: annotation-free, with every `pair` a binary right comb.
  * Field annotations are kept apart (see `entrypoints.ts`) because only parameter types need them.
  */
+import { findEntrypoint } from '@michelscope/michelson';
 import type { Micheline as Expr, MichelinePrim as ExprPrim } from '@michelscope/michelson';
 import { MichelsonError, staticError } from './errors';
 
@@ -285,4 +286,23 @@ export function combParts(t: Ty, n: number): Ty[] {
   }
   out.push(cur);
   return out;
+}
+
+/**
+ * Path of Left/Right constructors leading to an entrypoint, and its type; null when absent. The lookup is
+ * @michelscope/michelson's `findEntrypoint` with Octez's rule: only field annotations name entrypoints
+ * (no generated `entrypoint_<n>` names); `default` falls back to the root.
+ */
+export function entrypointPath(param: Expr, name: string): { path: ('Left' | 'Right')[]; ty: Ty } | null {
+  let found;
+  try {
+    found = findEntrypoint(param, name, { generatedNames: false });
+  } catch {
+    return null; // not a valid type: nothing can be called on it
+  }
+  if (!found) return null;
+  return {
+    path: [...found.path].map((step) => (step === 'L' ? 'Left' : 'Right')),
+    ty: toTy(found.node.source),
+  };
 }

@@ -9,7 +9,7 @@ import type { DataContext } from './data';
 import { packKeyHex, parseData } from './data';
 import { valuesEqual } from './equality';
 import { MichelsonError } from './errors';
-import { Interpreter, findEntrypoint } from './interpreter';
+import { Interpreter } from './interpreter';
 import { matchOperation } from './tzt-operations';
 import { fixMacroExpansion } from './macros';
 import { scriptExprHash } from './pack';
@@ -296,5 +296,3 @@ function matchBigMap(g: BigMapV, e: Expr, dctx: DataContext): boolean {
   }
   return true;
 }
-
-export { findEntrypoint };

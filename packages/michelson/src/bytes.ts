@@ -4,21 +4,21 @@
 import { unforgeMicheline } from './binary';
 import { encodeAddress } from '@taquito/utils';
 import { formatMichelsonInline } from './format';
+import { hexToBytes } from './hex';
 import { isBytes, isPrim } from './micheline-core';
 import type { Micheline } from './micheline-core';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-function hexToBytes(hex: string): Uint8Array | undefined {
+/** Bytes of plain hex (no `0x`), or undefined for anything else. */
+function bytesOf(hex: string): Uint8Array | undefined {
   if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) return undefined;
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return out;
+  return hexToBytes(hex);
 }
 
 /** Printable UTF-8 text of bytes (no control characters except tab/newline), or undefined. */
 export function bytesToText(hex: string): string | undefined {
-  const b = hexToBytes(hex);
+  const b = bytesOf(hex);
   if (!b || b.length === 0) return undefined;
   let text: string;
   try {

@@ -10,7 +10,6 @@ import {
 } from '@taquito/utils';
 import { isBytes, isInt, isPrim, isString, MichelsonDataError } from './micheline-core';
 import type { Micheline } from './micheline-core';
-import type { TypeNode } from './type-tree';
 import { mismatch, pairParts } from './value';
 
 const sign = (x: number): number => (x < 0 ? -1 : x > 0 ? 1 : 0);
@@ -60,8 +59,18 @@ export function compareAddresses(a: Micheline, b: Micheline): number {
   return cmpStr(binary('address', a), binary('address', b));
 }
 
-/** -1 / 0 / 1 for two values of the comparable type `t`; throws MichelsonDataError for non-comparable types. */
-export function compareValues(t: TypeNode, a: Micheline, b: Micheline): number {
+/** A comparable type as far as ordering needs it: a `TypeNode` or the interpreter's annotation-free `Ty`. */
+export interface ComparableType {
+  readonly prim: string;
+  readonly args: readonly ComparableType[];
+}
+
+/**
+ * -1 / 0 / 1 for two values of the comparable type `t`, in readable or optimized forms; throws
+ * MichelsonDataError for non-comparable types. The one implementation of the order: the explorer's map
+ * keys and the interpreter's COMPARE, sets and maps (on Optimized forms) both use it.
+ */
+export function compareValues(t: ComparableType, a: Micheline, b: Micheline): number {
   switch (t.prim) {
     case 'int':
     case 'nat':

@@ -22,15 +22,32 @@ export function entrypointNames(parameterType: Micheline | TypeNode): string[] {
   return entrypointLeaves(tree(parameterType)).map((l) => l.name);
 }
 
-interface Found {
+export interface FoundEntrypoint {
   node: TypeNode;
+  /** Left/Right steps from the root, as `L`/`R`. */
   path: string;
 }
 
-/** Finds a node of the root-or tree by field annotation (named inner ors included); `default` falls back to the root. */
-export function findEntrypoint(parameterType: Micheline | TypeNode, name: string): Found | undefined {
+export interface FindEntrypointOptions {
+  /**
+   * Whether unnamed leaves answer to their generated `entrypoint_<n>` names (true, the explorer's
+   * naming, as `entrypointNames` lists them). Octez only knows field annotations: the interpreter
+   * passes false, so `CONTRACT %entrypoint_0` or `SELF %entrypoint_1` finds nothing, as on chain.
+   */
+  generatedNames?: boolean;
+}
+
+/**
+ * Finds a node of the root-or tree by field annotation (named inner ors included, left first);
+ * `default` falls back to the root; see `FindEntrypointOptions` for unnamed leaves.
+ */
+export function findEntrypoint(
+  parameterType: Micheline | TypeNode,
+  name: string,
+  { generatedNames = true }: FindEntrypointOptions = {},
+): FoundEntrypoint | undefined {
   const root = tree(parameterType);
-  const stack: Found[] = [{ node: root, path: '' }];
+  const stack: FoundEntrypoint[] = [{ node: root, path: '' }];
   while (stack.length > 0) {
     const f = stack.pop()!;
     if (f.node.fieldName === name) return f;
@@ -40,6 +57,7 @@ export function findEntrypoint(parameterType: Micheline | TypeNode, name: string
     }
   }
   if (name === 'default') return { node: root, path: '' };
+  if (!generatedNames) return undefined;
   const leaf = entrypointLeaves(root).find((l) => l.name === name);
   return leaf ? { node: leaf.node, path: leaf.path } : undefined;
 }

@@ -51,12 +51,13 @@ export {
 export type { MiguelNode, DiffType } from './miguel';
 export { toMiguel, toMiguelNode, keyText, readableText, readableValue } from './miguel';
 export { diffValues } from './diff';
+export type { ComparableType } from './compare';
 export { compareValues, compareAddresses } from './compare';
 export { readableBytes, tryUnpack, bytesToText, formatFailwithValue } from './bytes';
 export { isTypeEqualShape } from './type-equal';
 export type { FormModel } from './default-model';
 export { modelOf, storageModel, entrypointModel, emptyModel } from './default-model';
-export type { Parameters } from './entrypoints';
+export type { FindEntrypointOptions, FoundEntrypoint, Parameters } from './entrypoints';
 export {
   entrypointNames,
   findEntrypoint,

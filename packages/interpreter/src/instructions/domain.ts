@@ -3,13 +3,14 @@ import { blake2b } from '@noble/hashes/blake2.js';
 import { addressToHex, bytesToHex, chainIdToHex, contractHashFromBytes } from '../encoding';
 import { staticError } from '../errors';
 import type { Handler, Interpreter } from '../interpreter';
-import { findEntrypoint, pop, register } from '../interpreter';
+import { pop, register } from '../interpreter';
 import type { Expr, ExprPrim, Ty } from '../types';
 import {
   NOT_PASSABLE,
   NOT_STORABLE,
   T,
   assertTyEq,
+  entrypointPath,
   hasForbidden,
   isPrim,
   showTy,
@@ -82,7 +83,7 @@ const table: Record<string, Handler> = {
     const param = it.env.selfParameter;
     if (!param) throw staticError('self_in_lambda', 'SELF needs the contract parameter type');
     const ep = fieldAnnot(ins) ?? 'default';
-    const t = findEntrypoint(param, ep);
+    const t = entrypointPath(param, ep)?.ty;
     if (!t) throw staticError('no_such_entrypoint', `no entrypoint ${ep}`);
     s.push(contract(it.env.self, ep === 'default' ? '' : ep, t));
   },
