@@ -23,6 +23,60 @@ const fail = (msg: string): never => {
   throw new MichelsonDataError(`binary Micheline: ${msg}`);
 };
 
+/*
+ * Zarith (Octez's variable-length integers: 7 bits per byte, least significant first, high bit = more
+ * bytes follow; the signed form keeps 6 bits and the sign in the first byte). Both directions go through
+ * the magnitude's hexadecimal digits, which V8 converts to and from a BigInt in linear time, so a
+ * 1,000,000-digit integer costs milliseconds, where shifting a BigInt by 7 bits per byte is quadratic.
+ */
+
+/** Zarith bytes of `n` (`signed`: Micheline ints and Octez's `z`; else `n`, which must be ≥ 0). */
+export function zarithBytes(n: bigint, signed: boolean): number[] {
+  const neg = n < 0n;
+  if (neg && !signed) fail(`a natural number cannot be negative: ${n}`);
+  const hex = (neg ? -n : n).toString(16);
+  // The magnitude's hex digits, least significant first.
+  const nibbles = new Uint8Array(hex.length);
+  for (let i = 0; i < hex.length; i++) nibbles[i] = parseInt(hex[hex.length - 1 - i]!, 16);
+  const bits = hex === '0' ? 0 : (hex.length - 1) * 4 + nibbles[hex.length - 1]!.toString(2).length;
+  const bit = (i: number): number => (i >= bits ? 0 : (nibbles[i >> 2]! >> (i & 3)) & 1);
+  const group = (from: number, width: number): number => {
+    let v = 0;
+    for (let j = 0; j < width; j++) v |= bit(from + j) << j;
+    return v;
+  };
+  const out: number[] = [];
+  const firstWidth = signed ? 6 : 7;
+  let value = group(0, firstWidth) | (neg ? 0x40 : 0);
+  for (let pos = firstWidth; pos < bits; pos += 7) {
+    out.push(value | 0x80);
+    value = group(pos, 7);
+  }
+  out.push(value);
+  return out;
+}
+
+/** The integer (decimal text) of complete zarith bytes, refusing non-canonical forms as Octez does. */
+export function zarithValue(bytes: Uint8Array, signed: boolean): string {
+  const last = bytes.length - 1;
+  if (last > 0 && bytes[last] === 0) fail('non-canonical integer');
+  const neg = signed && (bytes[0]! & 0x40) !== 0;
+  const firstWidth = signed ? 6 : 7;
+  const bits = firstWidth + 7 * last;
+  const nibbles = new Uint8Array(Math.ceil(bits / 4));
+  let pos = 0;
+  const put = (v: number, width: number): void => {
+    for (let j = 0; j < width; j++, pos++) if ((v >> j) & 1) nibbles[pos >> 2]! |= 1 << (pos & 3);
+  };
+  put(bytes[0]! & (signed ? 0x3f : 0x7f), firstWidth);
+  for (let i = 1; i <= last; i++) put(bytes[i]! & 0x7f, 7);
+  let hex = '';
+  for (let i = nibbles.length - 1; i >= 0; i--) hex += nibbles[i]!.toString(16);
+  const n = BigInt(`0x${hex}`);
+  if (neg && n === 0n) fail('negative zero');
+  return (neg ? -n : n).toString();
+}
+
 class Writer {
   parts: number[] = [];
   byte(b: number): void {
@@ -36,19 +90,7 @@ class Writer {
   }
   zarith(value: string): void {
     if (!/^-?\d+$/.test(value)) fail(`invalid integer ${value}`);
-    let n = BigInt(value);
-    const neg = n < 0n;
-    if (neg) n = -n;
-    let first = Number(n & 0x3fn) | (neg ? 0x40 : 0);
-    n >>= 6n;
-    if (n > 0n) first |= 0x80;
-    this.byte(first);
-    while (n > 0n) {
-      let b = Number(n & 0x7fn);
-      n >>= 7n;
-      if (n > 0n) b |= 0x80;
-      this.byte(b);
-    }
+    for (const b of zarithBytes(BigInt(value), true)) this.byte(b);
   }
   text(b: Uint8Array | number[]): void {
     this.u32(b.length);
@@ -111,19 +153,10 @@ class Reader {
     this.pos += n;
     return s;
   }
-  zarith(): string {
-    let b = this.byte();
-    const neg = (b & 0x40) !== 0;
-    let n = BigInt(b & 0x3f);
-    let shift = 6n;
-    while (b & 0x80) {
-      b = this.byte();
-      if (b === 0) fail('non-canonical integer');
-      n |= BigInt(b & 0x7f) << shift;
-      shift += 7n;
-    }
-    if (neg && n === 0n) fail('negative zero');
-    return (neg ? -n : n).toString();
+  zarith(signed = true): string {
+    const start = this.pos;
+    while (this.byte() & 0x80);
+    return zarithValue(this.bytes.subarray(start, this.pos), signed);
   }
   text(): string {
     const b = this.take(this.u32());
@@ -202,17 +235,16 @@ export function unforgeMicheline(hex: string): Micheline[] {
   return out;
 }
 
-/** Zarith encoding of a signed integer (no tag). */
-export function forgeInt(value: string): string {
-  const w = new Writer();
-  w.zarith(value);
-  return bytesToHex(Uint8Array.from(w.parts));
+/** Zarith encoding of an integer (no tag): signed (Micheline int, `z`) or natural (`n`). */
+export function forgeInt(value: string, signed = true): string {
+  if (!/^-?\d+$/.test(value)) fail(`invalid integer ${value}`);
+  return bytesToHex(Uint8Array.from(zarithBytes(BigInt(value), signed)));
 }
 
 /** Zarith integer at the start of `hex`: value and bytes consumed. */
-export function unforgeInt(hex: string): { consumed: number; value: string } {
+export function unforgeInt(hex: string, signed = true): { consumed: number; value: string } {
   const r = new Reader(hexToBytes(hex));
-  const value = r.zarith();
+  const value = r.zarith(signed);
   return { consumed: r.pos, value };
 }
 

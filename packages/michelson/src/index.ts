@@ -123,6 +123,8 @@ export {
   unforgeMicheline,
   forgeInt,
   unforgeInt,
+  zarithBytes,
+  zarithValue,
   forgeString,
   unforgeString,
   forgeAddress,

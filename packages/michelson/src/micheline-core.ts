@@ -51,10 +51,11 @@ export const isBytes = (n: unknown): n is MichelineBytes =>
 export const MAX_INPUT_DEPTH = 1000;
 
 /**
- * Longest int literal accepted from users, in digits. Octez has no such limit (its Zarith is fast); ours is
- * far below what an operation can hold because the Taquito codecs the sandbox forges with are quadratic
- * (bignumber.js base conversions: 1,000 digits ~0.3 s, 10,000 digits ~26 s on a loaded 2-core machine).
- * Real contracts use ints of at most ~80 digits (2^256, BLS12-381 scalars).
+ * Longest int literal accepted from users, in digits. Octez has no such limit (its Zarith is fast). Ours is
+ * far below what an operation can hold because michel-codec's typechecker (`LongInteger`) and the web's
+ * forms (bignumber.js) are quadratic in an int's size; the binary codec (`binary.ts`) and the sandbox's
+ * forger are linear, so operation bytes are decoded before this limit is checked. Real contracts use ints of
+ * at most ~80 digits (2^256, BLS12-381 scalars).
  */
 export const MAX_INT_DIGITS = 1000;
 

@@ -1,14 +1,13 @@
 // Decoding of a signed operation given to /injection/operation: parse, re-forge check, hash and
 // signature verification.
 import { inputExcess } from '@michelscope/michelson';
-import { LocalForger } from '@taquito/local-forging';
 import { b58Encode, encodeOpHash, PrefixV2, verifySignature } from '@taquito/utils';
 import type { State } from './state';
 import { PROTO_ERROR_PREFIX as P } from './protocol';
 import type { ManagerContent } from './operation-types';
 import { RpcError } from './operation-types';
+import { forgeOperation, parseOperation } from './forging';
 
-const forger = new LocalForger();
 const MAX_OPERATION_BYTES = 32768;
 const SUPPORTED = new Set([
   'reveal',
@@ -43,8 +42,8 @@ export async function parseUnsigned(
 ): Promise<{ branch: string; contents: ManagerContent[] }> {
   let parsed: { branch: string; contents: Array<Record<string, unknown>> };
   try {
-    parsed = (await forger.parse(unsigned)) as unknown as typeof parsed;
-    const again = await forger.forge(parsed as never);
+    parsed = await parseOperation(unsigned);
+    const again = await forgeOperation(parsed);
     if (again !== unsigned) throw new Error('bytes do not re-forge identically');
     const excess = inputExcess(parsed.contents);
     if (excess) throw new Error(excess.replace(/^JSON/, 'Micheline'));

@@ -1,10 +1,8 @@
 // Signing and injecting an operation with a known secret key (the bootstrap accounts'), for tests and
 // scripts that drive the chain in-process without a wallet.
-import { LocalForger } from '@taquito/local-forging';
 import { InMemorySigner } from '@taquito/signer';
 import type { Sandbox } from './sandbox';
-
-const forger = new LocalForger();
+import { forgeOperation } from './forging';
 
 /**
  * Forges `contents` (manager operations without source, counter or limits, which get the source's
@@ -25,7 +23,7 @@ export async function injectAs(
     storage_limit: '10000',
     ...c,
   }));
-  const bytes = await forger.forge({ branch: sandbox.head.hash, contents: full } as never);
+  const bytes = await forgeOperation({ branch: sandbox.head.hash, contents: full });
   const signed = await (await InMemorySigner.fromSecretKey(from.sk)).sign(bytes, Uint8Array.of(3));
   return sandbox.inject(signed.sbytes);
 }

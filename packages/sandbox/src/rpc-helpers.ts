@@ -2,10 +2,10 @@
 // helpers/forge/operations: what Taquito's estimate + send needs. Simulation runs on the head
 // state plus the mempool, and never changes it.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { LocalForger } from '@taquito/local-forging';
 import { b58DecodeAndCheckPrefix, buf2hex, encodeOpHash, signaturePrefixes } from '@taquito/utils';
 import { applyOperation } from './apply';
 import { decodeSigned, parseUnsigned } from './decode';
+import { forgeOperation } from './forging';
 import { RpcError } from './operation-types';
 import { CHAIN_ID } from './protocol';
 import { blockOf, checkChain } from './block-id';
@@ -13,7 +13,6 @@ import type { Sandbox } from './sandbox';
 import type { ScriptHost } from './script-host';
 import type { ScriptRunner } from './script-runner';
 
-const forger = new LocalForger();
 type Params = Record<string, string>;
 
 function badBody(msg: string): RpcError {
@@ -27,14 +26,14 @@ async function forge(op: unknown): Promise<string> {
     throw badBody('expected an operation object {branch, contents}');
   }
   try {
-    return await forger.forge({ branch, contents: contents.map(stripMetadata) } as never);
+    return await forgeOperation({ branch, contents: contents.map(stripMetadata) });
   } catch (e) {
     throw badBody(`cannot forge the operation: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
 
-function stripMetadata(c: unknown): unknown {
-  if (!c || typeof c !== 'object') return c;
+function stripMetadata(c: unknown): Record<string, unknown> {
+  if (!c || typeof c !== 'object') throw badBody('each content must be an object');
   const { metadata: _metadata, ...rest } = c as Record<string, unknown>;
   return rest;
 }

@@ -2,7 +2,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { InMemorySigner } from '@taquito/signer';
 import { encodeOpHash, validateOperation, ValidationResult } from '@taquito/utils';
 import { BOOTSTRAP_ACCOUNTS } from '../src/index';
-import { freshSecretKey, openHarness, signedTransfer, signedTransferAs, type Harness } from './helpers';
+import {
+  freshSecretKey,
+  openHarness,
+  signedOperation,
+  signedTransfer,
+  signedTransferAs,
+  type Harness,
+} from './helpers';
 
 const [b1, b2, b3] = BOOTSTRAP_ACCOUNTS as [
   (typeof BOOTSTRAP_ACCOUNTS)[0],
@@ -375,6 +382,46 @@ describe('injection of signed transfers', () => {
     );
     expect((await h.get(`/chains/main/blocks/head/context/contracts/${fresh}/balance`)).body).toBe('0');
     expect(await counter(b2.pkh)).toBe(1n);
+  });
+
+  it('refuses an operation whose parameter is a 68,000-digit int with the parse error, and goes on baking', async () => {
+    h = await openHarness();
+    // ~32 KB of forged bytes, within Octez's operation size: local-forging's quadratic codec took minutes
+    // over such an int in the chain thread; the sandbox's forger reads it in milliseconds and the boundary's
+    // int limit refuses it.
+    const int = '9'.repeat(68_000);
+    const hex = await signedOperation(b2.sk, await branch(), [
+      {
+        kind: 'transaction',
+        source: b2.pkh,
+        fee: '100000',
+        counter: String((await counter(b2.pkh)) + 1n),
+        gas_limit: '100000',
+        storage_limit: '0',
+        amount: '0',
+        destination: 'KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXitn',
+        parameters: { entrypoint: 'default', value: { int } },
+      },
+    ]);
+    expect(hex.length / 2).toBeLessThan(32_768);
+    const r = await inject(hex);
+    expect(r.status).toBe(500);
+    expect(r.body[0].id).toBe('node.prevalidation.parse_error');
+    expect(r.body[0].msg).toMatch(/int literal longer than 1000 digits/);
+    const level = (await h.get('/chains/main/blocks/head/header')).body.level;
+    const ok = await inject(
+      await signedTransfer({
+        sk: b2.sk,
+        branch: await branch(),
+        counter: String((await counter(b2.pkh)) + 1n),
+        destination: b3.pkh,
+        amount: '1',
+      }),
+    );
+    expect(ok.status).toBe(200);
+    await h.sandbox.bakeBlock();
+    expect((await h.get('/chains/main/blocks/head/header')).body.level).toBe(level + 1);
+    expect((await h.get('/chains/main/blocks/head')).body.operations[3][0].hash).toBe(ok.body);
   });
 
   it('refuses malformed bodies without crashing', async () => {

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Parser } from '@taquito/michel-codec';
-import { LocalForger } from '@taquito/local-forging';
+import { forgeOperation } from '../forging';
 import { InMemorySigner } from '@taquito/signer';
 import { defaultEnv, Interpreter, packValue, toTy, type Expr } from '@michelscope/interpreter';
 import { BOOTSTRAP_ACCOUNTS } from '../accounts';
@@ -35,7 +35,6 @@ export interface SeedResult {
   rollup: string;
 }
 
-const forger = new LocalForger();
 const parser = new Parser();
 const CONSTANT_CODE: Expr = [{ prim: 'PUSH', args: [{ prim: 'int' }, { int: '1' }] }, { prim: 'ADD' }];
 
@@ -76,7 +75,7 @@ class Seeder {
       ...c,
     }));
     this.counters.set(from.pkh, counter);
-    const bytes = await forger.forge({ branch: this.chain.head.hash, contents: full } as never);
+    const bytes = await forgeOperation({ branch: this.chain.head.hash, contents: full });
     const signed = await (await InMemorySigner.fromSecretKey(from.sk)).sign(bytes, Uint8Array.of(3));
     this.operations += contents.length;
     return this.chain.inject(signed.sbytes);
