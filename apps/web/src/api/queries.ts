@@ -3,92 +3,43 @@
  * `queryClient.ensureQueryData(configQuery())`).
  */
 import { queryOptions } from '@tanstack/react-query';
-import {
-  fetchBigMap,
-  fetchConfig,
-  fetchConstantContracts,
-  fetchGlobalConstant,
-  fetchGlobalConstants,
-  fetchHeads,
-  fetchNetworkConstants,
-  fetchNetworkStates,
-  fetchRecentlyCalled,
-  noRpcEndpoint,
-} from './resources';
+import { fetchNetworkConstants, noRpcEndpoint, resourceQuery } from './resources';
 
 /** Network sync state is polled every 30 s (discovery spec §4). */
 export const HEAD_POLL_MS = 30_000;
 
-export const queryKeys = {
-  config: ['config'] as const,
-  head: ['head'] as const,
-  bigMap: (network: string, ptr: string) => ['bigmap', network, ptr] as const,
-};
-
 export function configQuery() {
-  return queryOptions({
-    queryKey: queryKeys.config,
-    queryFn: ({ signal }) => fetchConfig({ signal }),
-    staleTime: Infinity,
-  });
+  return queryOptions({ ...resourceQuery('config'), staleTime: Infinity });
 }
 
 export function headQuery() {
   return queryOptions({
-    queryKey: queryKeys.head,
-    queryFn: ({ signal }) => fetchHeads({ signal }),
+    ...resourceQuery('head'),
     refetchInterval: HEAD_POLL_MS,
     // An unreachable network is normal (offline testnets): never show its failure to the user.
     meta: { silent: true },
   });
 }
 
-export function bigMapQuery(network: string, ptr: string) {
-  return queryOptions({
-    queryKey: queryKeys.bigMap(network, ptr),
-    queryFn: ({ signal }) => fetchBigMap(network, ptr, { signal }),
-    staleTime: 30_000,
-  });
-}
-
 export function recentlyCalledQuery(network: string, size: number, offset: number) {
-  return queryOptions({
-    queryKey: ['recently_called', network, size, offset] as const,
-    queryFn: ({ signal }) => fetchRecentlyCalled(network, { size, offset }, { signal }),
-    staleTime: 10_000,
-  });
+  return queryOptions({ ...resourceQuery('recentlyCalled', { network, size, offset }), staleTime: 10_000 });
 }
 
 export function networkStatesQuery() {
-  return queryOptions({
-    queryKey: ['stats'] as const,
-    queryFn: ({ signal }) => fetchNetworkStates({ signal }),
-    staleTime: 30_000,
-  });
+  return queryOptions({ ...resourceQuery('stats'), staleTime: 30_000 });
 }
 
 export function globalConstantsQuery(network: string, size: number, offset: number) {
-  return queryOptions({
-    queryKey: ['global_constants', network, size, offset] as const,
-    queryFn: ({ signal }) => fetchGlobalConstants(network, { size, offset }, { signal }),
-  });
+  return resourceQuery('globalConstants', { network, size, offset });
 }
 
 export function globalConstantQuery(network: string, address: string) {
-  return queryOptions({
-    queryKey: ['global_constant', network, address] as const,
-    queryFn: ({ signal }) => fetchGlobalConstant(network, address, { signal }),
-    staleTime: Infinity,
-  });
+  return queryOptions({ ...resourceQuery('globalConstant', { network, address }), staleTime: Infinity });
 }
 
 export function constantContractsQuery(network: string, address: string, size: number, offset: number) {
-  return queryOptions({
-    queryKey: ['global_constant_contracts', network, address, size, offset] as const,
-    queryFn: ({ signal }) => fetchConstantContracts(network, address, { size, offset }, { signal }),
-  });
+  return resourceQuery('constantContracts', { network, address, size, offset });
 }
-
 /** `hasRpc`: the configuration lists an RPC endpoint for the network (else the spec's error, no request). */
 export function networkConstantsQuery(network: string, hasRpc = true) {
   return queryOptions({

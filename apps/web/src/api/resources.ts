@@ -1,32 +1,101 @@
 /**
- * The registry of main-API resources used by the web app: one typed function per endpoint, which builds
- * the path and validates the answer. Query factories (./queries.ts), route loaders and tests use these.
- * This module never imports UI code.
+ * The typed registry of main-API resources the web app reads: for each, its path (built from its params)
+ * and its response type, imported as a type from @michelscope/api-types (the TypeBox schemas the API
+ * validates its answers with, so the contract is enforced at the server and costs the web no bytes).
+ * Both the URL and the TanStack query key come from here: the key is `[name, params]`, so two resources
+ * (two shapes) can never share a key. Query factories (./queries.ts), route loaders and the test mock
+ * (`resourceRoute`) use this registry. This module never imports UI code.
  */
-import { ApiError, getJson, requestJson, type RequestOptions } from './client';
-import { parseBigMapInfo, parseConfig, parseHeads } from './parse';
-import {
-  parseContracts,
-  parseGlobalConstant,
-  parseGlobalConstantItems,
-  parseNetworkStates,
-  parseRecentlyCalled,
-} from './parse-discovery';
 import type {
   BigMapInfo,
+  Block,
   ConfigResponse,
-  ContractSummary,
+  Contract,
   GlobalConstant,
   GlobalConstantItem,
   Head,
-  NetworkState,
   RecentlyCalledContract,
-} from './types';
+} from '@michelscope/api-types';
+import { queryOptions } from '@tanstack/react-query';
+import { ApiError, getJson, requestJson, type RequestOptions } from './client';
 
 const enc = encodeURIComponent;
 
-export function fetchConfig(options?: RequestOptions): Promise<ConfigResponse> {
-  return getJson('/config', options).then(parseConfig);
+/** A page of a list resource. */
+export interface Page {
+  size: number;
+  offset: number;
+}
+
+/** One API resource: its path under /v1 for some params, and (as a phantom type) its answer. */
+interface Resource<P, R> {
+  path: (params: P) => string;
+  /** Never set: carries the response type. */
+  readonly response?: R;
+}
+
+const resource = <P, R>(path: (params: P) => string): Resource<P, R> => ({ path });
+const page = (p: Page) => `size=${p.size}&offset=${p.offset}`;
+
+/** Every main-API resource the web reads, by name. */
+export const RESOURCES = {
+  config: resource<void, ConfigResponse>(() => '/config'),
+  head: resource<void, Head[]>(() => '/head'),
+  stats: resource<void, Block[]>(() => '/stats'),
+  bigMap: resource<{ network: string; ptr: string }, BigMapInfo>(
+    ({ network, ptr }) => `/bigmap/${enc(network)}/${enc(ptr)}`,
+  ),
+  recentlyCalled: resource<{ network: string } & Page, RecentlyCalledContract[]>(
+    (p) => `/stats/${enc(p.network)}/recently_called_contracts?${page(p)}`,
+  ),
+  globalConstants: resource<{ network: string } & Page, GlobalConstantItem[]>(
+    (p) => `/global_constants/${enc(p.network)}?${page(p)}`,
+  ),
+  globalConstant: resource<{ network: string; address: string }, GlobalConstant>(
+    (p) => `/global_constants/${enc(p.network)}/${enc(p.address)}`,
+  ),
+  constantContracts: resource<{ network: string; address: string } & Page, Contract[]>(
+    (p) => `/global_constants/${enc(p.network)}/${enc(p.address)}/contracts?${page(p)}`,
+  ),
+};
+
+export type ResourceName = keyof typeof RESOURCES;
+export type ResourceParams<N extends ResourceName> =
+  (typeof RESOURCES)[N] extends Resource<infer P, unknown> ? P : never;
+export type ResourceData<N extends ResourceName> =
+  (typeof RESOURCES)[N] extends Resource<never, infer R> ? R : never;
+
+/** `[name]` or `[name, params]`: the name keeps the keys of two resources apart. */
+type Args<N extends ResourceName> = ResourceParams<N> extends void ? [] : [params: ResourceParams<N>];
+
+/** The path under /v1 of a resource. */
+export function resourcePath<N extends ResourceName>(name: N, ...[params]: Args<N>): string {
+  return (RESOURCES[name].path as (p: ResourceParams<N> | undefined) => string)(params);
+}
+
+/** The TanStack query key of a resource. */
+export function resourceKey<N extends ResourceName>(name: N, ...[params]: Args<N>) {
+  return params === undefined ? ([name] as const) : ([name, params] as const);
+}
+
+/**
+ * GETs a resource. The answer is typed by the registry and trusted as such: the API serialises it through
+ * the same api-types schema (fields outside the schema are dropped, wrong types fail at the server).
+ */
+export function fetchResource<N extends ResourceName>(
+  name: N,
+  params: ResourceParams<N>,
+  options?: RequestOptions,
+): Promise<ResourceData<N>> {
+  return getJson(resourcePath<N>(name, ...([params] as Args<N>)), options) as Promise<ResourceData<N>>;
+}
+
+/** Query options (key and fetcher) of a resource; callers add their freshness settings. */
+export function resourceQuery<N extends ResourceName>(name: N, ...args: Args<N>) {
+  return queryOptions({
+    queryKey: resourceKey(name, ...args),
+    queryFn: ({ signal }) => fetchResource(name, args[0] as ResourceParams<N>, { signal }),
+  });
 }
 
 /** The id of the JSON block in which the server inlines GET /v1/config (apps/server static-web.ts). */
@@ -40,63 +109,11 @@ export function inlinedConfig(doc: Document = document): ConfigResponse | undefi
   const text = doc.getElementById(BOOT_CONFIG_ID)?.textContent;
   if (!text) return undefined;
   try {
-    return parseConfig(JSON.parse(text));
+    const config = JSON.parse(text) as ConfigResponse | null;
+    return Array.isArray(config?.networks) ? config : undefined;
   } catch {
     return undefined;
   }
-}
-
-export function fetchHeads(options?: RequestOptions): Promise<Head[]> {
-  return getJson('/head', options).then(parseHeads);
-}
-
-export function fetchBigMap(network: string, ptr: string, options?: RequestOptions): Promise<BigMapInfo> {
-  return getJson(`/bigmap/${enc(network)}/${enc(ptr)}`, options).then(parseBigMapInfo);
-}
-
-export function fetchNetworkStates(options?: RequestOptions): Promise<NetworkState[]> {
-  return getJson('/stats', options).then(parseNetworkStates);
-}
-
-export function fetchRecentlyCalled(
-  network: string,
-  page: { size: number; offset: number },
-  options?: RequestOptions,
-): Promise<RecentlyCalledContract[]> {
-  return getJson(
-    `/stats/${enc(network)}/recently_called_contracts?size=${page.size}&offset=${page.offset}`,
-    options,
-  ).then(parseRecentlyCalled);
-}
-
-export function fetchGlobalConstants(
-  network: string,
-  page: { size: number; offset: number },
-  options?: RequestOptions,
-): Promise<GlobalConstantItem[]> {
-  return getJson(`/global_constants/${enc(network)}?size=${page.size}&offset=${page.offset}`, options).then(
-    parseGlobalConstantItems,
-  );
-}
-
-export function fetchGlobalConstant(
-  network: string,
-  address: string,
-  options?: RequestOptions,
-): Promise<GlobalConstant> {
-  return getJson(`/global_constants/${enc(network)}/${enc(address)}`, options).then(parseGlobalConstant);
-}
-
-export function fetchConstantContracts(
-  network: string,
-  address: string,
-  page: { size: number; offset: number },
-  options?: RequestOptions,
-): Promise<ContractSummary[]> {
-  return getJson(
-    `/global_constants/${enc(network)}/${enc(address)}/contracts?size=${page.size}&offset=${page.offset}`,
-    options,
-  ).then(parseContracts);
 }
 
 /** The spec's text for a network without a node RPC endpoint in the configuration. */

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fetchAlias, fetchHistogram, fetchMimeTypes, search, suggest } from './services';
 import { NETWORK_SERIES } from './stats-types';
-import { parseNetworkStates, parseRecentlyCalled } from './parse-discovery';
 
 const calls: { url: string; init: RequestInit | undefined }[] = [];
 function answer(body: string | null, init: ResponseInit = {}) {
@@ -136,35 +135,5 @@ describe('stats service', () => {
       { ts: 1700000000, value: 5 },
       { ts: 1700003600, value: 7 },
     ]);
-  });
-});
-
-describe('discovery parsers', () => {
-  it('reads network states and tolerates missing stats', () => {
-    const [state] = parseNetworkStates([
-      {
-        network: 'mainnet',
-        protocol: 'PtParisBxoLz5gzMmn3d9WBQNoPSZakgnkMC2VNuQ3KXfUtUQeZ',
-        level: 5,
-        chain_id: 'NetXdQprcVkpaWU',
-        hash: 'BL',
-        timestamp: '2024-06-01T00:00:00Z',
-        cost_per_byte: 250,
-        hard_gas_limit_per_operation: 1040000,
-        hard_storage_limit_per_operation: 60000,
-        time_between_blocks: 10,
-      },
-      { level: 3 },
-    ]);
-    expect(state).toMatchObject({ network: 'mainnet', cost_per_byte: 250, stats: null });
-  });
-  it('drops recently called rows without an address', () => {
-    expect(
-      parseRecentlyCalled([
-        { address: 'KT1a', operations_count: 3, last_action: 't' },
-        { operations_count: 1 },
-      ]),
-    ).toEqual([{ address: 'KT1a', alias: null, operations_count: 3, last_action: 't' }]);
-    expect(() => parseRecentlyCalled({})).toThrow('Unexpected recently called contracts from the API');
   });
 });

@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { fetchBigMap } from '../../api/resources';
-import type { ConfigResponse } from '../../api/types';
+import { fetchResource } from '../../api/resources';
+import type { ConfigResponse } from '@michelscope/api-types';
 import { PageSkeleton } from '../../shared/ui/PageSkeleton';
 import { RouteErrorPage } from '../errors/RouteErrorPage';
 import { Shell } from '../shell/Shell';
@@ -21,7 +21,7 @@ export function AppRouter({ config }: { config: ConfigResponse }) {
           screens,
           shell: { Component: Shell, ErrorBoundary: RouteErrorPage, HydrateFallback: PageSkeleton },
           screenErrorBoundary: RouteErrorPage,
-          lookupBigMap: (network, ptr) => fetchBigMap(network, ptr),
+          lookupBigMap: (network, ptr) => fetchResource('bigMap', { network, ptr }),
           data: routeData(client, config),
         }),
       ),

@@ -16,7 +16,7 @@ import {
 } from '../../api/contract-api';
 import { contractMetadataQuery } from '../../api/contract-metadata-api';
 import { headQuery, recentlyCalledQuery } from '../../api/queries';
-import type { ConfigResponse } from '../../api/types';
+import type { ConfigResponse } from '@michelscope/api-types';
 import { isContractAddress } from '../../shared/chain/patterns';
 import { readChosenNetwork, startNetwork } from '../../shared/config/chosen-network';
 import { browserStorage } from '../../shared/storage/local-storage';

@@ -3,6 +3,8 @@
  * included) with a string prefix or a regular expression; unmatched requests get a 404 `{"message"}`.
  */
 import { vi } from 'vitest';
+import { resourcePath } from '../../api/resources';
+import type { ResourceData, ResourceName, ResourceParams } from '../../api/resources';
 
 export interface Call {
   method: string;
@@ -37,4 +39,19 @@ export function mockFetch(routes: [string | RegExp, Answer][]) {
     fetchFn,
     callsTo: (prefix: string) => calls.filter((c) => `${c.method} ${c.url}`.startsWith(prefix)),
   };
+}
+
+type ResourceArgs<N extends ResourceName> =
+  ResourceParams<N> extends void
+    ? [payload: ResourceData<N> | Response]
+    : [params: ResourceParams<N>, payload: ResourceData<N> | Response];
+
+/**
+ * A route of `mockFetch` for one API resource of the registry: its URL comes from the registry and its
+ * payload must have the resource's type (a Response stands for errors and odd answers).
+ */
+export function resourceRoute<N extends ResourceName>(name: N, ...args: ResourceArgs<N>): [string, Answer] {
+  const payload = args.length === 1 ? args[0] : args[1];
+  const path = (resourcePath as (n: N, p?: unknown) => string)(name, args.length === 1 ? undefined : args[0]);
+  return [`GET /v1${path}`, payload];
 }

@@ -5,7 +5,7 @@
 import { configure, render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
-import type { ConfigResponse } from '../../api/types';
+import type { ConfigResponse } from '@michelscope/api-types';
 import { NotificationsProvider } from '../../features/notifications/NotificationsProvider';
 import { ThemeModeProvider } from '../../features/theme/ThemeModeProvider';
 import type { FlagStorage } from '../../features/theme/theme-storage';
@@ -33,7 +33,7 @@ export const TEST_CONFIG: ConfigResponse = {
   sandbox_mode: false,
   mempool_enabled: false,
   network_info: [],
-  ipfs_gateway: null,
+  ipfs_gateway: 'https://ipfs.io/ipfs',
 };
 
 export function renderApp(

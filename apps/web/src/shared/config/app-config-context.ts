@@ -1,5 +1,5 @@
 import { createContext } from 'react';
-import type { ConfigResponse } from '../../api/types';
+import type { ConfigResponse } from '@michelscope/api-types';
 
 /** The server configuration (GET /v1/config), loaded once before the router starts. */
 export const AppConfigContext = createContext<ConfigResponse | null>(null);

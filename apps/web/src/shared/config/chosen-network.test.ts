@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Head } from '../../api/types';
+import type { Head } from '@michelscope/api-types';
 import { CHOSEN_NETWORK_KEY, chooseNetwork, readChosenNetwork, startNetwork } from './chosen-network';
 
 const config = { networks: ['mainnet', 'sandboxnet', 'ghostnet'], sandbox_mode: false };

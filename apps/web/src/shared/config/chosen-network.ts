@@ -6,7 +6,7 @@
 import { useSyncExternalStore } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { headQuery } from '../../api/queries';
-import type { ConfigResponse, Head } from '../../api/types';
+import type { ConfigResponse, Head } from '@michelscope/api-types';
 import { browserStorage, type KeyValueStorage } from '../storage/local-storage';
 import { defaultNetwork } from './network-defaults';
 

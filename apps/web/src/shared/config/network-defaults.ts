@@ -1,4 +1,4 @@
-import type { ConfigResponse } from '../../api/types';
+import type { ConfigResponse } from '@michelscope/api-types';
 
 export const SANDBOX_NETWORK = 'sandboxnet';
 

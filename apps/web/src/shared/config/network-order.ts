@@ -1,4 +1,4 @@
-import type { ConfigResponse } from '../../api/types';
+import type { ConfigResponse } from '@michelscope/api-types';
 
 /** Network ordering wherever listed (discovery spec §1): mainnet first, then the others by name descending. */
 export function compareNetworks(a: string, b: string): number {

@@ -1,5 +1,5 @@
 import { useContext } from 'react';
-import type { ConfigResponse } from '../../api/types';
+import type { ConfigResponse } from '@michelscope/api-types';
 import { AppConfigContext } from './app-config-context';
 
 /** The server configuration; only below the boot sequence (it waits for /v1/config). */

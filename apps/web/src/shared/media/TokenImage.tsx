@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import ImageNotSupportedIcon from '@mui/icons-material/ImageNotSupportedOutlined';
 import { useAppConfig } from '../config/useAppConfig';
-import { DEFAULT_IPFS_GATEWAY, imageUrl } from './image-uri';
+import { imageUrl } from './image-uri';
 
 /**
  * A token thumbnail as a plain <img> (SVG included: never inlined). Unsupported URIs and images that fail
@@ -12,7 +12,7 @@ import { DEFAULT_IPFS_GATEWAY, imageUrl } from './image-uri';
 export function TokenImage({ uri, alt, size = 96 }: { uri: string; alt: string; size?: number }) {
   const config = useAppConfig();
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
-  const url = imageUrl(uri, config.ipfs_gateway ?? DEFAULT_IPFS_GATEWAY);
+  const url = imageUrl(uri, config.ipfs_gateway);
   if (url === null || failedUrl === url) {
     return (
       <Box

@@ -10,7 +10,6 @@ import Grid from '@mui/material/Grid';
 import Typography from '@mui/material/Typography';
 import { useCopy } from '../clipboard/useCopy';
 import { useAppConfig } from '../config/useAppConfig';
-import { DEFAULT_IPFS_GATEWAY } from '../media/image-uri';
 import { valueLinks } from '../entities/value-links';
 import type { TreeRow } from './miguel-tree';
 
@@ -65,7 +64,7 @@ export function ValueInspector({
 function InspectorDialog({ row, network, onClose }: { row: TreeRow; network: string; onClose: () => void }) {
   const config = useAppConfig();
   const copy = useCopy();
-  const links = valueLinks(row.value, network, config.ipfs_gateway ?? DEFAULT_IPFS_GATEWAY);
+  const links = valueLinks(row.value, network, config.ipfs_gateway);
   const update = row.diff === 'update' && row.from !== '';
   return (
     <Dialog open onClose={onClose} maxWidth={update ? 'md' : 'sm'} fullWidth aria-labelledby="inspect-title">

@@ -64,12 +64,7 @@ export function RecentlyCalledTable({ network, pageSize, aliasMax, label }: Prop
             {rows.map((row) => (
               <TableRow key={row.address} hover>
                 <TableCell>
-                  <AccountLink
-                    network={network}
-                    address={row.address}
-                    alias={row.alias}
-                    aliasMax={aliasMax}
-                  />
+                  <AccountLink network={network} address={row.address} aliasMax={aliasMax} />
                 </TableCell>
                 <TableCell align="right" title={String(row.operations_count)}>
                   {formatCompact(row.operations_count)}

@@ -2,18 +2,19 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderApp } from '../../app/testing/render-app';
-import { mockFetch } from '../../app/testing/mock-fetch';
+import type { Contract, GlobalConstant } from '@michelscope/api-types';
+import { mockFetch, resourceRoute } from '../../app/testing/mock-fetch';
 
 const EXPR = 'exprtZBwZUeYYYfUs9B9Rg2ywHezVHnCCnmF9WsDQVrs582dSK63dC';
 const KT = (c: string) => `KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXit${c}`;
-const CONSTANT = {
+const CONSTANT: GlobalConstant = {
   timestamp: '2022-04-01T10:00:00Z',
   level: 2_244_609,
   address: EXPR,
   value: [{ prim: 'DROP' }, { prim: 'PUSH', args: [{ prim: 'nat' }, { int: '1' }] }],
   code: '{ DROP ;\n  PUSH nat 1 }',
 };
-const contract = (c: string, alias?: string) => ({
+const contract = (c: string): Contract => ({
   id: 1,
   network: 'mainnet',
   level: 1,
@@ -21,8 +22,8 @@ const contract = (c: string, alias?: string) => ({
   address: KT(c),
   last_action: '2022-06-01T10:00:00Z',
   tags: ['fa2'],
-  ...(alias ? { alias } : {}),
 });
+const page = { size: 10, offset: 0 };
 
 beforeEach(() => {
   vi.stubGlobal('scrollTo', vi.fn());
@@ -38,11 +39,13 @@ describe('global constant page', () => {
     const writeText = vi.fn(async () => undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     const net = mockFetch([
-      [
-        `GET /v1/global_constants/mainnet/${EXPR}/contracts`,
-        [contract('1', 'The Rarible FA2 NFT collection'), contract('2')],
-      ],
-      [`GET /v1/global_constants/mainnet/${EXPR}`, CONSTANT],
+      resourceRoute('constantContracts', { network: 'mainnet', address: EXPR, ...page }, [
+        contract('1'),
+        contract('2'),
+      ]),
+      resourceRoute('globalConstant', { network: 'mainnet', address: EXPR }, CONSTANT),
+      // the API's contracts carry no alias: the alias service names them
+      [`GET /search/v1/account/mainnet/${KT('1')}`, { TzKT: { Name: 'The Rarible FA2 NFT collection' } }],
       ['GET /search/v1/account/', new Response(null, { status: 204 })],
     ]);
     renderApp(`/constant/mainnet/${EXPR}`);
@@ -68,8 +71,8 @@ describe('global constant page', () => {
 
   it("says 'There are no references to this constant' when nothing uses it", async () => {
     mockFetch([
-      [`GET /v1/global_constants/mainnet/${EXPR}/contracts`, []],
-      [`GET /v1/global_constants/mainnet/${EXPR}`, CONSTANT],
+      resourceRoute('constantContracts', { network: 'mainnet', address: EXPR, ...page }, []),
+      resourceRoute('globalConstant', { network: 'mainnet', address: EXPR }, CONSTANT),
     ]);
     renderApp(`/constant/mainnet/${EXPR}`);
     expect(await screen.findByText('There are no references to this constant')).toBeTruthy();

@@ -58,7 +58,11 @@ export function ConstantPage() {
               <Typography id="code-title" variant="h6" component="h2" sx={{ flexGrow: 1 }}>
                 Code
               </Typography>
-              <Button size="small" disabled={!constant} onClick={() => constant && void copy(constant.code)}>
+              <Button
+                size="small"
+                disabled={!constant}
+                onClick={() => constant && void copy(constant.code ?? '')}
+              >
                 Copy
               </Button>
               <Button size="small" disabled={!constant} onClick={() => setRaw(true)}>

@@ -52,7 +52,6 @@ export function ReferencedContracts({ network, address }: { network: string; add
                   <AccountLink
                     network={c.network || network}
                     address={c.address}
-                    alias={c.alias}
                     aliasMax={ALIAS_MAX_TABLE}
                   />
                 </TableCell>

@@ -18,7 +18,7 @@ import { useAppConfig } from '../../shared/config/useAppConfig';
 import { hasStats } from '../../shared/config/network-order';
 import { capitalise, externalExplorerUrl, shortAddress } from '../../shared/entities/explorer-links';
 import { TagList } from '../../shared/tags/TagList';
-import type { ConfigResponse } from '../../api/types';
+import type { ConfigResponse } from '@michelscope/api-types';
 import { BookmarkButton } from './BookmarkButton';
 import { tabUnreachable, visibleTabs, type TabFacts, type TabId } from './tab-visibility';
 import { tokenServiceQuery } from './token-service';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Head } from '../../api/types';
+import type { Head } from '@michelscope/api-types';
 import { syncDotLabel, syncStatusByNetwork } from './sync-status';
 
 const head = (network: string, synced: boolean): Head => ({

@@ -1,4 +1,4 @@
-import type { Head } from '../../api/types';
+import type { Head } from '@michelscope/api-types';
 
 export type SyncStatus = 'synced' | 'unsynced' | 'loading';
 

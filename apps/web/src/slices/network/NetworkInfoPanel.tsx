@@ -8,7 +8,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import DataObjectIcon from '@mui/icons-material/DataObject';
 import { headQuery } from '../../api/queries';
-import type { Head, NetworkState } from '../../api/types';
+import type { Head, Block } from '@michelscope/api-types';
 import { useAppConfig } from '../../shared/config/useAppConfig';
 import { formatNumber } from '../../shared/format/format';
 import { RawJsonDialog } from '../../shared/json/RawJsonDialog';
@@ -20,7 +20,7 @@ const DASH = '—';
  * The eight fields of the Network Info panel, in order. A network with no indexed block yet (level 0: not
  * reached or not started) has dashes, not zeros.
  */
-export function networkInfoFields(s: NetworkState): [string, string][] {
+export function networkInfoFields(s: Block): [string, string][] {
   const indexed = s.level > 0;
   const n = (v: number, unit = '') => (indexed ? `${formatNumber(v)}${unit}` : DASH);
   return [
@@ -36,13 +36,13 @@ export function networkInfoFields(s: NetworkState): [string, string][] {
 }
 
 /** The panel's sync label: from /v1/head, else (head unknown) from whether any block is indexed. */
-export function syncLabel(state: NetworkState | undefined, head: Head | undefined): string | null {
+export function syncLabel(state: Block | undefined, head: Head | undefined): string | null {
   if (head) return head.synced ? 'Synced' : 'Unsynced';
   if (!state) return null;
   return state.level > 0 ? null : 'Unsynced';
 }
 
-export function NetworkInfoPanel({ network, state }: { network: string; state: NetworkState | undefined }) {
+export function NetworkInfoPanel({ network, state }: { network: string; state: Block | undefined }) {
   const [open, setOpen] = useState(false);
   const config = useAppConfig();
   const hasRpc = Boolean(config.rpc_endpoints[network]);
@@ -119,7 +119,7 @@ export function NetworkInfoPanel({ network, state }: { network: string; state: N
   );
 }
 
-const EMPTY: NetworkState = {
+const EMPTY: Block = {
   network: '',
   hash: '',
   level: 0,
@@ -130,5 +130,5 @@ const EMPTY: NetworkState = {
   hard_gas_limit_per_operation: 0,
   hard_storage_limit_per_operation: 0,
   time_between_blocks: 0,
-  stats: null,
+  predecessor: '',
 };

@@ -6,13 +6,13 @@ import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import type { NetworkState } from '../../api/types';
+import type { Block } from '@michelscope/api-types';
 import { chooseNetwork } from '../../shared/config/chosen-network';
 import { sortNetworks } from '../../shared/config/network-order';
 import { formatTime } from '../../shared/format/format';
 
 /** The networks with their protocol (first 8 characters) and the time of their last update. */
-export function NetworkSidebar({ states, current }: { states: NetworkState[] | undefined; current: string }) {
+export function NetworkSidebar({ states, current }: { states: Block[] | undefined; current: string }) {
   return (
     <Paper variant="outlined" component="nav" aria-label="Networks">
       <Typography variant="overline" component="h2" sx={{ px: 2, pt: 1, display: 'block' }}>

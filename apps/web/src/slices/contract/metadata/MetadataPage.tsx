@@ -42,7 +42,7 @@ function Field({ term, children }: { term: string; children: ReactNode }) {
 /** The link the metadata was resolved from, with its View Storage / View IPFS link when it has one. */
 function SourceLink({ link, network }: { link: string; network: string }) {
   const config = useAppConfig();
-  const links = valueLinks(link, network, config.ipfs_gateway ?? undefined);
+  const links = valueLinks(link, network, config.ipfs_gateway);
   return (
     <>
       <Box component="span" sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>

@@ -36,7 +36,7 @@ function TokenPanel({ token, network }: { token: TokenMetadataEntry; network: st
   const title = tokenTitle(token.metadata, token.token_id);
   const thumbnail = tokenThumbnail(token.metadata);
   const state = tokenState(token.status);
-  const links = token.link ? valueLinks(token.link, network, config.ipfs_gateway ?? undefined) : [];
+  const links = token.link ? valueLinks(token.link, network, config.ipfs_gateway) : [];
   return (
     <Accordion disableGutters variant="outlined" slotProps={{ transition: { unmountOnExit: true } }}>
       <AccordionSummary expandIcon={<ExpandMoreIcon />}>

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { RESOURCES, resourceKey, resourcePath } from './resources';
+
+describe('the resource registry', () => {
+  it('builds each URL from the params, escaped', () => {
+    expect(resourcePath('config')).toBe('/config');
+    expect(resourcePath('globalConstant', { network: 'mainnet', address: 'expr/1?' })).toBe(
+      '/global_constants/mainnet/expr%2F1%3F',
+    );
+    expect(resourcePath('recentlyCalled', { network: 'ghostnet', size: 3, offset: 6 })).toBe(
+      '/stats/ghostnet/recently_called_contracts?size=3&offset=6',
+    );
+  });
+
+  it('gives two resources with the same params two keys (the name comes first)', () => {
+    const params = { network: 'mainnet', address: 'exprA' };
+    expect(resourceKey('globalConstant', params)).toEqual(['globalConstant', params]);
+    const keys = Object.keys(RESOURCES).map((name) => JSON.stringify(resourceKey(name as 'config')[0]));
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});
