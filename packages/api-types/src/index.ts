@@ -18,6 +18,7 @@ import { Timestamp } from './common';
 export { Timestamp };
 export * from './explorer';
 export * from './services';
+export * from './debugger';
 
 /** Every error answer of the API: `{"message": …}`. */
 export const ErrorBody = Type.Object({ message: Type.String() }, { title: 'ErrorBody' });

@@ -22,6 +22,7 @@ import { metadataGraphqlRoutes } from './routes/metadata-graphql';
 import { operationRoutes } from './routes/operations';
 import { searchServiceRoutes } from './routes/search-service';
 import { simulateRoutes } from './routes/simulate';
+import { debugRoutes } from './routes/debug';
 import { networkStatsRoutes, statsServiceRoutes } from './routes/stats-service';
 import { addSharedSchemas, componentName } from './schemas';
 import { checkIntegerParams } from './validate';
@@ -106,6 +107,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
       await v1.register(networkStatsRoutes, { ctx });
       await v1.register(actionRoutes, { ctx });
       await v1.register(simulateRoutes, { ctx });
+      await v1.register(debugRoutes, { ctx });
       await v1.register(legacyRoutes, { ctx });
       await v1.register(openapiRoute, { document });
     },

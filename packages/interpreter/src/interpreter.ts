@@ -20,6 +20,10 @@ export interface StepEvent {
   prim: string;
   /** Stack after the instruction, top first, in Readable Micheline. Computed only when read. */
   readonly stack: Expr[];
+  /** The stack after the instruction as typed values, bottom first (values are never mutated in place). */
+  readonly values: readonly V[];
+  /** Milligas left before the instruction was charged, and after it ran. */
+  gasBefore: number;
   gasLeft: number;
 }
 export type StepListener = (e: StepEvent) => void;
@@ -276,6 +280,7 @@ export class Interpreter {
       );
     const h = handlers[ins.prim];
     if (!h) throw staticError('invalid_primitive', `unknown instruction ${ins.prim}`);
+    const gasBefore = this.gasLeft;
     this.consume(instructionCost(ins, s));
     try {
       h(this, ins, s);
@@ -291,7 +296,9 @@ export class Interpreter {
       this.onStep({
         location,
         prim: ins.prim,
+        gasBefore,
         gasLeft: this.gasLeft,
+        values: snapshot,
         get stack() {
           return [...snapshot].reverse().map((v) => unparse(v));
         },

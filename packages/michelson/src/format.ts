@@ -100,11 +100,12 @@ class Formatter {
   constructor(
     private readonly inline: boolean,
     private readonly lineSize: number,
-    private readonly mark?: number,
+    private readonly mark?: number | 'all',
   ) {}
 
   node(n: Micheline, indent: string, isRoot: boolean, wrapped: boolean, depth: number): string {
     if (this.mark === undefined) return this.render(n, indent, isRoot, wrapped, depth);
+    if (this.mark === 'all') return MARK_START + this.render(n, indent, isRoot, wrapped, depth) + MARK_END;
     const id = this.counter++;
     const s = this.render(n, indent, isRoot, wrapped, depth);
     return id === this.mark ? MARK_START + s + MARK_END : s;
@@ -214,6 +215,50 @@ export function locateNode(
   const firstLine = body.split('\n')[0]!;
   const col = byteLength(before.slice(lineStart));
   return { row, col_start: col, col_end: col + byteLength(firstLine) };
+}
+
+/** A node's place in the formatted text: 0-based row, and its UTF-16 columns on that row (end exclusive). */
+export type NodeSpan = [row: number, colStart: number, colEnd: number];
+
+/**
+ * The multi-line rendering of `expr` (as {@link formatMichelson}) and the place of every node in it, indexed by
+ * pre-order location (the numbering of Tezos trace and error locations), in one pass: the debugger maps each
+ * step of a trace to its line. A node spanning several lines is marked on its first line.
+ */
+export function formatWithLocations(
+  expr: Micheline,
+  opts: FormatOptions = {},
+): { text: string; spans: NodeSpan[] } {
+  const f = new Formatter(opts.inline ?? false, opts.lineSize ?? DEFAULT_LINE_SIZE, 'all');
+  const marked = f.node(expr, '', true, false, 0);
+  const spans: NodeSpan[] = [];
+  const open: number[] = [];
+  const out: string[] = [];
+  let row = 0;
+  let col = 0;
+  let next = 0;
+  for (let i = 0; i < marked.length; i++) {
+    const c = marked.charCodeAt(i);
+    if (c === 1) {
+      open.push(next);
+      spans[next++] = [row, col, -1];
+    } else if (c === 2) {
+      const span = spans[open.pop()!]!;
+      if (span[0] === row) span[2] = col;
+    } else {
+      out.push(marked[i]!);
+      if (c === 10) {
+        // nodes still open on the row just ended span to its end
+        for (const id of open) {
+          const sp = spans[id]!;
+          if (sp[0] === row && sp[2] === -1) sp[2] = col;
+        }
+        row++;
+        col = 0;
+      } else col++;
+    }
+  }
+  return { text: out.join(''), spans };
 }
 
 /** The failed-code window of an error location: 5 lines around the node, rows 1-based (`error_location`). */

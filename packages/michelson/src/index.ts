@@ -29,9 +29,18 @@ export {
 // The text parser (@taquito/michel-codec) is its own module: pages that only read Micheline skip it.
 export type { ParseOptions } from './micheline';
 export { parseMichelsonScript, parseMichelsonExpression, expandMicheline } from './micheline';
-export type { FormatOptions, TextLocation } from './format';
-export { formatMichelson, formatMichelsonInline, locateNode, errorWindow, DEFAULT_LINE_SIZE } from './format';
+export type { FormatOptions, NodeSpan, TextLocation } from './format';
+export {
+  formatMichelson,
+  formatMichelsonInline,
+  formatWithLocations,
+  locateNode,
+  errorWindow,
+  DEFAULT_LINE_SIZE,
+} from './format';
 export type { ErrorWindow } from './format';
+export { CHECKPOINT_EVERY, TraceBuilder, changedAt, gasOfStep, stackAt } from './debug-trace';
+export type { CompactTrace, TraceItem } from './debug-trace';
 export type { TypeNode, EntrypointLeaf } from './type-tree';
 export { buildTypeTree, entrypointLeaves, scriptSection, typeToMicheline } from './type-tree';
 export type { Typedef, TypedefArg, EntrypointDoc } from './typedef';

@@ -61,3 +61,39 @@ describe.skipIf(!hasShared)('error-location.json goldens (multi-line layout)', (
     expect(locateNode(code, c.input.location)).toEqual(c.expected);
   });
 });
+
+describe('formatWithLocations', () => {
+  it('gives the same text as formatMichelson and every node where locateNode puts it', async () => {
+    const { formatWithLocations, formatMichelson: fmt, locateNode: locate } = await import('../src/format');
+    const code = [
+      { prim: 'parameter', args: [{ prim: 'nat' }] },
+      { prim: 'storage', args: [{ prim: 'nat' }] },
+      {
+        prim: 'code',
+        args: [
+          [
+            { prim: 'UNPAIR' },
+            {
+              prim: 'DIP',
+              args: [[{ prim: 'PUSH', args: [{ prim: 'string' }, { string: 'héllo' }] }, { prim: 'DROP' }]],
+            },
+            { prim: 'ADD' },
+            { prim: 'NIL', args: [{ prim: 'operation' }] },
+            { prim: 'PAIR' },
+          ],
+        ],
+      },
+    ];
+    const { text, spans } = formatWithLocations(code, { lineSize: 30 });
+    expect(text).toBe(fmt(code, { lineSize: 30 }));
+    const lines = text.split('\n');
+    for (let loc = 0; loc < spans.length; loc++) {
+      const byOne = locate(code, loc, { lineSize: 30 })!;
+      expect(spans[loc]![0]).toBe(byOne.row);
+      // columns are UTF-16 here, UTF-8 bytes there: equal on this ASCII line prefix
+      if (!lines[byOne.row]!.includes('é'))
+        expect(spans[loc]!.slice(1)).toEqual([byOne.col_start, byOne.col_end]);
+    }
+    expect(spans.length).toBe(18);
+  });
+});

@@ -21,6 +21,7 @@ import { useWalletResetOnOpen } from '../../../features/wallet/wallet-reset';
 import { callParameters, commandLine, entrypointLabel } from './call-logic';
 import { CommandLineDialog, TextDialog } from './InteractDialogs';
 import { SimulationDialog } from './SimulationDialog';
+import type { DebugTarget } from '../../debugger/DebuggerDialog';
 import { InjectionAlert, useInjection } from '../../../features/wallet/useInjection';
 import { SchemaForm, type FormData, type SchemaFormHandle } from './SchemaForm';
 import { formModel, hasNoFields } from './form-schema';
@@ -54,6 +55,7 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
   const [dialog, setDialog] = useState<Dialog>(null);
   const [params, setParams] = useState<Params | null>(null);
   const [simulation, setSimulation] = useState<Operation[]>([]);
+  const [simulated, setSimulated] = useState<DebugTarget | undefined>(undefined);
   const [approvals, setApprovals] = useState<ApprovalEntry[]>([]);
   // a fill (latest call, repeated operation) is on its way: the actions wait for the form it brings
   const [filling, setFilling] = useState(false);
@@ -140,6 +142,17 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
         amount,
       });
       setSimulation(ops);
+      setSimulated({
+        network,
+        address,
+        request: {
+          name: entrypoint.name,
+          data: formData,
+          ...(source ? { source } : {}),
+          ...(settings.sender ? { sender: settings.sender } : {}),
+          ...(amount ? { amount } : {}),
+        },
+      });
       setDialog('simulation');
       return null;
     }, setError);
@@ -281,6 +294,7 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
         ops={simulation}
         network={network}
         code={script.data?.code}
+        debug={simulated}
       />
       {session.dialogs}
     </Stack>

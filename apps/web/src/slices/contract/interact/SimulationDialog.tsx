@@ -1,4 +1,6 @@
+import { lazy, Suspense, useState } from 'react';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -13,6 +15,10 @@ import { MiguelTree } from '../../../shared/micheline/MiguelTree';
 import { OperationErrors } from '../../operation/OperationErrors';
 import { FramedDialog } from './InteractDialogs';
 import { percentOf, simulationTotals } from './call-logic';
+import type { DebugTarget } from '../../debugger/DebuggerDialog';
+
+// the debugger is a chunk of its own, loaded when a user opens it
+const DebuggerDialog = lazy(() => import('../../debugger/DebuggerDialog'));
 
 const int = (n: number) => n.toLocaleString('en-US');
 const pct = (part: number, limit: number) => {
@@ -32,8 +38,11 @@ export function SimulationDialog(props: {
   network: string;
   /** the called script, to show where a rejected call failed */
   code?: Micheline | undefined;
+  /** the simulated call, for 'Debug' */
+  debug?: DebugTarget | undefined;
 }) {
   const { ops } = props;
+  const [debugging, setDebugging] = useState(false);
   const main = ops[0];
   const totals = simulationTotals(ops);
   const gasLimit = main?.gas_limit ?? 0;
@@ -46,7 +55,19 @@ export function SimulationDialog(props: {
       titleId="simulation-title"
       title="Simulation result"
       width={1200}
+      actions={
+        props.debug ? (
+          <Button variant="outlined" onClick={() => setDebugging(true)}>
+            Debug
+          </Button>
+        ) : undefined
+      }
     >
+      {props.debug && debugging ? (
+        <Suspense fallback={null}>
+          <DebuggerDialog open onClose={() => setDebugging(false)} target={props.debug} />
+        </Suspense>
+      ) : null}
       <Stack
         component="dl"
         direction="row"

@@ -1,0 +1,92 @@
+/**
+ * The debugger's resource: POST /v1/contract/{network}/{address}/entrypoints/debug (one call recorded step by
+ * step). The answer is untrusted: the parser checks the trace's columns agree before the debugger reads them.
+ */
+import type { CompactTrace, Micheline } from '@michelscope/michelson';
+import { API_BASE, requestJson, type RequestOptions } from './client';
+import { isObject } from './parse';
+
+const enc = encodeURIComponent;
+
+/** What to debug: an entrypoint with its form (a simulation) or its Micheline parameter (an internal call). */
+export interface DebugRequest {
+  name: string;
+  data?: unknown;
+  value?: Micheline;
+  amount?: number;
+  source?: string;
+  sender?: string;
+}
+
+export interface DebugEmitted {
+  kind: string;
+  destination?: string;
+  amount?: string;
+  entrypoint?: string;
+  parameter?: Micheline;
+  tag?: string;
+}
+
+export interface DebugResult {
+  code: string;
+  spans: Record<string, [number, number, number]>;
+  blocks: Record<string, number>;
+  enclosing: Record<string, number>;
+  trace: CompactTrace;
+  status: 'applied' | 'failed';
+  consumed_milligas: number;
+  gas_limit: number;
+  storage?: Micheline;
+  operations: DebugEmitted[];
+  failure?: { kind: string; message: string; location?: number; with?: Micheline };
+  inputs: {
+    self: string;
+    entrypoint: string;
+    source?: string;
+    sender?: string;
+    amount: string;
+    level: string;
+  };
+}
+
+const arr = (v: unknown): v is unknown[] => Array.isArray(v);
+
+export function parseDebugResult(raw: unknown): DebugResult {
+  if (!isObject(raw) || !isObject(raw.trace) || typeof raw.code !== 'string' || !isObject(raw.inputs))
+    throw new Error('The debugger answer is not a recorded call');
+  const t = raw.trace;
+  const steps = typeof t.steps === 'number' ? t.steps : -1;
+  const columns = [t.loc, t.gas, t.pop, t.push];
+  if (steps < 0 || !columns.every((c) => arr(c) && c.length === steps) || !arr(t.items) || !arr(t.types))
+    throw new Error('The debugger answer has an inconsistent trace');
+  if (!arr(t.checkpoints) || typeof t.gas_start !== 'number')
+    throw new Error('The debugger answer has an inconsistent trace');
+  return {
+    code: raw.code,
+    spans: (isObject(raw.spans) ? raw.spans : {}) as DebugResult['spans'],
+    blocks: (isObject(raw.blocks) ? raw.blocks : {}) as DebugResult['blocks'],
+    enclosing: (isObject(raw.enclosing) ? raw.enclosing : {}) as DebugResult['enclosing'],
+    trace: t as unknown as CompactTrace,
+    status: raw.status === 'failed' ? 'failed' : 'applied',
+    consumed_milligas: typeof raw.consumed_milligas === 'number' ? raw.consumed_milligas : 0,
+    gas_limit: typeof raw.gas_limit === 'number' ? raw.gas_limit : 0,
+    ...(raw.storage !== undefined ? { storage: raw.storage as Micheline } : {}),
+    operations: (arr(raw.operations) ? raw.operations.filter(isObject) : []) as unknown as DebugEmitted[],
+    ...(isObject(raw.failure) ? { failure: raw.failure as unknown as DebugResult['failure'] } : {}),
+    inputs: raw.inputs as unknown as DebugResult['inputs'],
+  };
+}
+
+export async function fetchDebug(
+  network: string,
+  address: string,
+  body: DebugRequest,
+  options?: RequestOptions,
+): Promise<DebugResult> {
+  const res = await requestJson(`${API_BASE}/contract/${enc(network)}/${enc(address)}/entrypoints/debug`, {
+    ...options,
+    method: 'POST',
+    body,
+  });
+  return parseDebugResult(res.body);
+}

@@ -1,0 +1,508 @@
+/**
+ * The Michelson debugger (issue 20): one recorded call (POST …/entrypoints/debug), stepped through with the
+ * instruction highlighted in the script, the stack after the step (typed, decoded, changed items marked), the
+ * gas left and the gas of the step; controls and their keys; the call's internal operations, each debuggable in
+ * turn; a failed call says why. Code and stack are virtualised: a 100,000-step trace opens and steps at once.
+ * Loaded lazily (its own chunk) from the simulation result.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { alpha } from '@mui/material/styles';
+import { changedAt, formatMichelsonInline, gasOfStep, readableText, stackAt } from '@michelscope/michelson';
+import { fetchDebug, type DebugRequest, type DebugResult } from '../../api/debugger-api';
+import { FramedDialog } from '../contract/interact/InteractDialogs';
+import { failPosition, lastPosition, locationAt, rowAt, runToRow, stepOut, stepOver } from './debugger-logic';
+
+export interface DebugTarget {
+  network: string;
+  address: string;
+  request: DebugRequest;
+}
+
+const ROW = 20;
+const gasText = (milligas: number) => (milligas / 1000).toLocaleString('en-US', { maximumFractionDigits: 3 });
+
+/** The controls: label, keys (shown and in aria-keyshortcuts), and where each goes. */
+type Control = { label: string; keys: string[]; go: (d: DebugResult, p: number) => number | undefined };
+const CONTROLS: Control[] = [
+  { label: 'Back', keys: ['b', 'ArrowLeft'], go: (_d, p) => Math.max(0, p - 1) },
+  { label: 'Step', keys: ['s', 'ArrowRight'], go: (d, p) => Math.min(lastPosition(d), p + 1) },
+  { label: 'Step over', keys: ['n'], go: stepOver },
+  { label: 'Step out', keys: ['o'], go: stepOut },
+  { label: 'Run to end', keys: ['e'], go: (d) => lastPosition(d) },
+  { label: 'Jump to FAILWITH', keys: ['f'], go: failPosition },
+  { label: 'Restart', keys: ['Home'], go: () => 0 },
+];
+
+export default function DebuggerDialog(props: { open: boolean; onClose: () => void; target: DebugTarget }) {
+  // internal operations are debugged in turn: the calls opened, the first being the simulated one
+  const [path, setPath] = useState<DebugTarget[]>([props.target]);
+  const target = path[path.length - 1]!;
+  const q = useQuery({
+    queryKey: ['debug', target.network, target.address, target.request] as const,
+    queryFn: ({ signal }) =>
+      fetchDebug(target.network, target.address, target.request, { signal, timeoutMs: 60_000 }),
+    staleTime: Infinity,
+    retry: false,
+  });
+  return (
+    <FramedDialog
+      open={props.open}
+      onClose={props.onClose}
+      titleId="debugger-title"
+      title={`Debugger · ${target.request.name}`}
+      width={1440}
+    >
+      {path.length > 1 ? (
+        <Stack direction="row" sx={{ gap: 1, alignItems: 'center', mb: 1, flexWrap: 'wrap' }}>
+          <Button size="small" onClick={() => setPath(path.slice(0, -1))}>
+            Back to the caller
+          </Button>
+          <Typography variant="body2" sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
+            internal call of {target.address}
+          </Typography>
+        </Stack>
+      ) : null}
+      {q.isPending ? (
+        <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
+          <CircularProgress size={18} />
+          <Typography>Recording the call…</Typography>
+        </Stack>
+      ) : q.isError ? (
+        <Alert severity="error">{q.error.message}</Alert>
+      ) : (
+        <DebugView
+          key={JSON.stringify(target)}
+          d={q.data}
+          network={target.network}
+          onDebugInternal={(t) => setPath([...path, t])}
+        />
+      )}
+    </FramedDialog>
+  );
+}
+
+function DebugView(props: { d: DebugResult; network: string; onDebugInternal: (t: DebugTarget) => void }) {
+  const { d } = props;
+  const [pos, setPos] = useState(0);
+  const [notice, setNotice] = useState<string | null>(null);
+  const last = lastPosition(d);
+  const go = useCallback(
+    (c: Control) => {
+      const next = c.go(d, pos);
+      if (next !== undefined) setPos(next);
+      setNotice(null);
+    },
+    [d, pos],
+  );
+  // keyboard shortcuts while the debugger is open (not while typing in a field)
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const el = e.target as HTMLElement | null;
+      if (el && /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName)) return;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      const c = CONTROLS.find((x) => x.keys.includes(e.key));
+      if (!c) return;
+      e.preventDefault();
+      go(c);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [go]);
+
+  const lines = useMemo(() => d.code.split('\n'), [d.code]);
+  const step = Math.min(pos, d.trace.steps - 1);
+  const failedHere = pos >= d.trace.steps;
+  const loc = locationAt(d, pos);
+  const span = loc === undefined ? undefined : d.spans[loc];
+  const row = rowAt(d, pos);
+  const instruction = span ? (lines[span[0]] ?? '').slice(span[1], span[2]).split(/[\s{}]/)[0] : '';
+  const gasLeft = step >= 0 ? (d.trace.gas[step] ?? 0) : d.trace.gas_start;
+  const stepGas = failedHere || step < 0 ? 0 : gasOfStep(d.trace, step);
+
+  return (
+    <Box>
+      <Stack
+        role="toolbar"
+        aria-label="Debugger controls"
+        direction="row"
+        sx={{ gap: 1, flexWrap: 'wrap', mb: 1 }}
+      >
+        {CONTROLS.map((c) =>
+          c.label === 'Jump to FAILWITH' && d.status !== 'failed' ? null : (
+            <Button
+              key={c.label}
+              size="small"
+              variant="outlined"
+              aria-keyshortcuts={c.keys.join(' ')}
+              title={`${c.label} (${c.keys.join(', ')})`}
+              onClick={() => go(c)}
+            >
+              {c.label}
+            </Button>
+          ),
+        )}
+      </Stack>
+      <Stack
+        component="dl"
+        direction="row"
+        aria-label="Debugger state"
+        sx={{ gap: 3, flexWrap: 'wrap', m: 0, mb: 1 }}
+      >
+        {(
+          [
+            ['Step', `${(pos + 1).toLocaleString('en-US')} / ${(last + 1).toLocaleString('en-US')}`],
+            ['Instruction', instruction || '—'],
+            ['Line', row === undefined ? '—' : String(row + 1)],
+            ['Gas remaining', gasText(gasLeft)],
+            ['Gas of this step', gasText(stepGas)],
+            ['Status', d.status],
+          ] as const
+        ).map(([k, v]) => (
+          <Box key={k}>
+            <Typography component="dt" variant="caption" color="text.secondary">
+              {k}
+            </Typography>
+            <Typography component="dd" variant="body2" sx={{ m: 0, fontFamily: 'monospace' }}>
+              {v}
+            </Typography>
+          </Box>
+        ))}
+      </Stack>
+      {notice ? (
+        <Alert severity="info" sx={{ mb: 1 }}>
+          {notice}
+        </Alert>
+      ) : null}
+      {d.trace.truncated ? (
+        <Alert severity="warning" sx={{ mb: 1 }}>
+          The call ran more steps than the debugger records; the trace stops at step{' '}
+          {d.trace.steps.toLocaleString('en-US')}.
+        </Alert>
+      ) : null}
+      {d.status === 'failed' ? <WhyItFailed d={d} lines={lines} onJump={() => setPos(last)} /> : null}
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          gridTemplateColumns: { xs: '1fr', md: 'minmax(0, 3fr) minmax(0, 2fr)' },
+        }}
+      >
+        <CodeView
+          lines={lines}
+          row={row}
+          span={span}
+          onRow={(r) => {
+            const k = runToRow(d, pos, r);
+            if (k === undefined) setNotice(`Line ${r + 1} is not run after this step.`);
+            else {
+              setPos(k);
+              setNotice(null);
+            }
+          }}
+        />
+        <StackView d={d} step={failedHere ? d.trace.steps - 1 : step} changed={!failedHere} />
+      </Box>
+      <InternalOperations d={d} network={props.network} onDebug={props.onDebugInternal} />
+    </Box>
+  );
+}
+
+function CodeView(props: {
+  lines: string[];
+  row: number | undefined;
+  span: [number, number, number] | undefined;
+  onRow: (row: number) => void;
+}) {
+  const parent = useRef<HTMLDivElement>(null);
+  const v = useVirtualizer({
+    count: props.lines.length,
+    getScrollElement: () => parent.current,
+    estimateSize: () => ROW,
+    overscan: 10,
+  });
+  useEffect(() => {
+    if (props.row !== undefined) v.scrollToIndex(props.row, { align: 'auto' });
+  }, [props.row, v]);
+  return (
+    <Box component="section" aria-label="Code">
+      <Typography variant="overline" component="h3">
+        Code · click a line to run to it
+      </Typography>
+      <Box
+        ref={parent}
+        role="list"
+        aria-label="Michelson code"
+        sx={{
+          height: { xs: 280, md: 440 },
+          overflow: 'auto',
+          fontFamily: 'monospace',
+          fontSize: 13,
+          border: 1,
+          borderColor: 'divider',
+          borderRadius: 1,
+        }}
+      >
+        <Box sx={{ height: v.getTotalSize(), position: 'relative', minWidth: 'max-content' }}>
+          {v.getVirtualItems().map((it) => {
+            const text = props.lines[it.index] ?? '';
+            const current = it.index === props.row;
+            const [from, to] = current && props.span ? [props.span[1], props.span[2]] : [0, 0];
+            return (
+              <Box
+                key={it.index}
+                role="listitem"
+                aria-current={current ? 'step' : undefined}
+                data-line={it.index + 1}
+                onClick={() => props.onRow(it.index)}
+                sx={(t) => ({
+                  position: 'absolute',
+                  top: it.start,
+                  left: 0,
+                  right: 0,
+                  height: ROW,
+                  lineHeight: `${ROW}px`,
+                  whiteSpace: 'pre',
+                  cursor: 'pointer',
+                  pr: 1,
+                  bgcolor: current ? alpha(t.palette.warning.main, 0.22) : undefined,
+                  '&:hover': { bgcolor: alpha(t.palette.primary.main, 0.08) },
+                })}
+              >
+                <Box
+                  component="span"
+                  aria-hidden
+                  sx={{
+                    display: 'inline-block',
+                    width: '4.5em',
+                    color: 'text.secondary',
+                    textAlign: 'right',
+                    pr: 1.5,
+                  }}
+                >
+                  {it.index + 1}
+                </Box>
+                {to > from ? (
+                  <>
+                    {text.slice(0, from)}
+                    <Box component="mark" sx={{ bgcolor: 'warning.main', color: 'warning.contrastText' }}>
+                      {text.slice(from, to)}
+                    </Box>
+                    {text.slice(to)}
+                  </>
+                ) : (
+                  text
+                )}
+              </Box>
+            );
+          })}
+        </Box>
+      </Box>
+    </Box>
+  );
+}
+
+/** One stack item decoded as the storage viewer reads values (addresses, timestamps, …), with its type. */
+function itemText(d: DebugResult, id: number): { type: string; value: string } {
+  const [t, value] = d.trace.items[id] ?? [0, { prim: '…' }];
+  const type = d.trace.types[t] ?? { prim: '?' };
+  let text: string;
+  try {
+    text = readableText(type, value);
+  } catch {
+    text = formatMichelsonInline(value);
+  }
+  return { type: formatMichelsonInline(type), value: text };
+}
+
+function StackView(props: { d: DebugResult; step: number; changed: boolean }) {
+  const { d, step } = props;
+  const stack = useMemo(() => (step < 0 ? [] : stackAt(d.trace, step)), [d, step]);
+  const changed = useMemo(
+    () => (props.changed && step >= 0 ? changedAt(d.trace, step) : new Set<number>()),
+    [d, step, props.changed],
+  );
+  const parent = useRef<HTMLDivElement>(null);
+  const v = useVirtualizer({
+    count: stack.length,
+    getScrollElement: () => parent.current,
+    estimateSize: () => 44,
+    overscan: 6,
+  });
+  return (
+    <Box component="section" aria-label="Stack">
+      <Typography variant="overline" component="h3">
+        Stack after the step · {stack.length} item{stack.length === 1 ? '' : 's'}
+      </Typography>
+      <Box
+        ref={parent}
+        role="list"
+        aria-label="Stack items, top first"
+        sx={{
+          height: { xs: 240, md: 440 },
+          overflow: 'auto',
+          border: 1,
+          borderColor: 'divider',
+          borderRadius: 1,
+        }}
+      >
+        <Box sx={{ height: v.getTotalSize(), position: 'relative' }}>
+          {v.getVirtualItems().map((it) => {
+            // top first: row 0 is the top of the stack (its last item)
+            const index = stack.length - 1 - it.index;
+            const { type, value } = itemText(d, stack[index]!);
+            const isChanged = changed.has(index);
+            return (
+              <Box
+                key={it.index}
+                ref={v.measureElement}
+                data-index={it.index}
+                role="listitem"
+                aria-label={`Stack item ${it.index}${isChanged ? ', changed' : ''}`}
+                data-changed={isChanged ? 'true' : undefined}
+                sx={(t) => ({
+                  position: 'absolute',
+                  top: 0,
+                  left: 0,
+                  right: 0,
+                  transform: `translateY(${it.start}px)`,
+                  px: 1,
+                  py: 0.5,
+                  borderBottom: 1,
+                  borderColor: 'divider',
+                  borderLeft: 4,
+                  borderLeftColor: isChanged ? t.palette.success.main : 'transparent',
+                  bgcolor: isChanged ? alpha(t.palette.success.main, 0.08) : undefined,
+                })}
+              >
+                <Typography variant="caption" color="text.secondary" sx={{ fontFamily: 'monospace' }}>
+                  {it.index} · {type}
+                  {isChanged ? ' · changed' : ''}
+                </Typography>
+                <Typography
+                  variant="body2"
+                  className="stack-value"
+                  sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}
+                >
+                  {value}
+                </Typography>
+              </Box>
+            );
+          })}
+        </Box>
+      </Box>
+    </Box>
+  );
+}
+
+/** Why a call failed: the FAILWITH value decoded, the failing instruction and its line, the stack then. */
+function WhyItFailed(props: { d: DebugResult; lines: string[]; onJump: () => void }) {
+  const { d } = props;
+  const f = d.failure;
+  const span = f?.location !== undefined ? d.spans[f.location] : undefined;
+  const top = d.trace.steps > 0 ? stackAt(d.trace, d.trace.steps - 1).at(-1) : undefined;
+  const value =
+    f?.kind === 'script_rejected'
+      ? top !== undefined
+        ? itemText(d, top)
+        : { type: '', value: f.with ? formatMichelsonInline(f.with) : 'Unit' }
+      : undefined;
+  const instruction = span ? (props.lines[span[0]] ?? '').slice(span[1], span[2]).split(/[\s{}]/)[0] : '';
+  return (
+    <Alert
+      severity="error"
+      sx={{ mb: 1 }}
+      aria-label="Why it failed"
+      action={
+        <Button color="inherit" size="small" onClick={props.onJump}>
+          Show
+        </Button>
+      }
+    >
+      {value ? (
+        <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+          Failed with <code>{value.value}</code>
+          {value.type ? ` (${value.type})` : ''}
+        </Typography>
+      ) : (
+        <Typography variant="body2">{f?.message ?? 'The call failed'}</Typography>
+      )}
+      <Typography variant="body2">
+        {instruction || 'Instruction'}
+        {span ? ` at line ${span[0] + 1}` : ''} · gas used {gasText(d.consumed_milligas)} of{' '}
+        {gasText(d.gas_limit)}
+      </Typography>
+    </Alert>
+  );
+}
+
+function InternalOperations(props: { d: DebugResult; network: string; onDebug: (t: DebugTarget) => void }) {
+  const { d } = props;
+  if (d.operations.length === 0) return null;
+  return (
+    <Box component="section" aria-label="Internal operations" sx={{ mt: 2, overflowX: 'auto' }}>
+      <Typography variant="overline" component="h3">
+        Internal operations
+      </Typography>
+      <Table size="small" aria-label="Internal operations of the call">
+        <TableHead>
+          <TableRow>
+            <TableCell>Kind</TableCell>
+            <TableCell>Destination</TableCell>
+            <TableCell>Entrypoint</TableCell>
+            <TableCell align="right">Amount (mutez)</TableCell>
+            <TableCell />
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {d.operations.map((o, i) => {
+            const debuggable =
+              o.kind === 'transaction' && o.destination?.startsWith('KT1') && o.parameter !== undefined;
+            return (
+              <TableRow key={i}>
+                <TableCell>{o.kind}</TableCell>
+                <TableCell sx={{ fontFamily: 'monospace' }}>{o.destination ?? ''}</TableCell>
+                <TableCell>{o.kind === 'event' ? (o.tag ?? '') : (o.entrypoint ?? '')}</TableCell>
+                <TableCell align="right">{o.amount ?? ''}</TableCell>
+                <TableCell>
+                  {debuggable ? (
+                    <Button
+                      size="small"
+                      onClick={() =>
+                        props.onDebug({
+                          network: props.network,
+                          address: o.destination!,
+                          request: {
+                            name: o.entrypoint ?? 'default',
+                            value: o.parameter!,
+                            sender: d.inputs.self,
+                            ...(d.inputs.source ? { source: d.inputs.source } : {}),
+                            ...(Number(o.amount) ? { amount: Number(o.amount) } : {}),
+                          },
+                        })
+                      }
+                    >
+                      Debug
+                    </Button>
+                  ) : null}
+                </TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+    </Box>
+  );
+}

@@ -1,0 +1,189 @@
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { appPages, canBrowse, syncedSandboxSession, UI_TIMEOUT } from './harness';
+import { tokensAndSwap } from './sandbox-seed';
+
+// The Michelson debugger (issue 20), driven with real values on the seeded sandbox: a simulation opened in the
+// debugger (highlighted instruction, decoded stack, gas), its controls by button and key, an internal call
+// debugged in turn, and a failed call that says why. Expected figures come from the node (trace_code) and the
+// debugger's API route, never from the page itself.
+const canRun = canBrowse('debugger');
+
+const BOOTSTRAP2 = 'tz1gjaF81ZRRvdzjobyfVNsAeSC6PScjfQwN';
+/** bootstrap3: the seed gave the swap an allowance of its FA1.2 tokens. */
+const BOOTSTRAP3 = 'tz1faswCTDciRzE4oJ9jn2Vm2dvjeyA9fUzU';
+
+const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: UI_TIMEOUT, interval: 250 });
+
+const field = (page: Page, label: string) =>
+  page.getByRole('region', { name: 'Parameters' }).getByLabel(label, { exact: true });
+
+/** Simulates the form, then opens the debugger from the result. */
+async function openDebugger(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: 'Simulate' }).click();
+  const sim = page.getByRole('dialog', { name: 'Simulation result' });
+  await sim.getByRole('button', { name: 'Debug' }).click();
+  const dbg = page.getByRole('dialog', { name: /^Debugger/ });
+  await dbg.getByRole('toolbar', { name: 'Debugger controls' }).waitFor();
+  return dbg;
+}
+
+/** A figure of the debugger's state ('Step', 'Instruction', 'Line', 'Gas remaining', …) as shown. */
+async function state(dbg: Locator, name: string): Promise<string> {
+  const names = ['Step', 'Instruction', 'Line', 'Gas remaining', 'Gas of this step', 'Status'];
+  return (await dbg.getByRole('definition').nth(names.indexOf(name)).innerText()).trim();
+}
+
+/** The highlighted code line: its number and the marked instruction. */
+async function highlighted(dbg: Locator): Promise<{ line: number; mark: string }> {
+  const row = dbg.getByRole('listitem').and(dbg.locator('[aria-current="step"]'));
+  return {
+    line: Number(await row.getAttribute('data-line')),
+    mark: (await row.locator('mark').innerText()).trim(),
+  };
+}
+
+/** Stack item `i` (0 = top): its caption (index · type [· changed]) and its decoded value. */
+async function stackItem(dbg: Locator, i: number): Promise<{ caption: string; value: string }> {
+  const item = dbg.getByRole('list', { name: 'Stack items, top first' }).getByRole('listitem').nth(i);
+  return {
+    caption: (await item.locator('.MuiTypography-caption').innerText()).trim(),
+    value: (await item.locator('.stack-value').innerText()).trim(),
+  };
+}
+
+const gasText = (milligas: number) => (milligas / 1000).toLocaleString('en-US', { maximumFractionDigits: 3 });
+
+interface Recording {
+  code: string;
+  trace: { steps: number; loc: number[]; gas: number[]; gas_start: number };
+  spans: Record<string, [number, number, number]>;
+  inputs: Record<string, unknown>;
+}
+
+describe.skipIf(!canRun)('debugger on sandboxnet', () => {
+  const session = syncedSandboxSession();
+  const pages = appPages(session);
+
+  it(
+    '1. Debug a simulation: the highlighted instruction, the decoded stack, the gas, every control and its key, an internal call',
+    { timeout: 400_000 },
+    async () => {
+      const { fa12, swap } = await tokensAndSwap(session.server.url);
+      // the same call through the API, whose trace the sandbox's trace_code equals (packages/api/test/debug.test.ts)
+      const res = await fetch(`${session.server.url}/v1/contract/sandboxnet/${swap}/entrypoints/debug`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'default', data: { '@nat_1': '10' }, source: BOOTSTRAP3 }),
+      });
+      expect(res.status).toBe(200);
+      const rec = (await res.json()) as Recording;
+      const lines = rec.code.split('\n');
+      const lineOf = (n: number) => rec.spans[rec.trace.loc[n]!]![0] + 1;
+      const markOf = (n: number) => {
+        const [row, from, to] = rec.spans[rec.trace.loc[n]!]!;
+        return lines[row]!.slice(from, to);
+      };
+
+      const page = await pages.open();
+      await page.goto(`${session.server.url}/sandboxnet/${swap}/interact/default`);
+      await field(page, 'nat').fill('10');
+      await page.getByLabel('Source').fill(BOOTSTRAP3);
+      const dbg = await openDebugger(page);
+
+      // step 1: the first instruction, highlighted on its line; the stack holds (parameter, storage) unpaired
+      expect(await state(dbg, 'Step')).toBe(`1 / ${rec.trace.steps}`);
+      expect(await highlighted(dbg)).toEqual({ line: lineOf(0), mark: 'UNPAIR' });
+      expect((await stackItem(dbg, 0)).value).toBe('10');
+      expect((await stackItem(dbg, 0)).caption).toBe('0 · nat · changed');
+
+      // five steps by key: PUSH mutez 0 on line 8, its 0 on top (marked changed), the 10 tokens below
+      for (let i = 0; i < 5; i++) await page.keyboard.press('s');
+      await poll(() => state(dbg, 'Step')).toBe(`6 / ${rec.trace.steps}`);
+      expect(await highlighted(dbg)).toEqual({ line: lineOf(5), mark: markOf(5) });
+      expect(markOf(5)).toBe('PUSH mutez 0');
+      expect(await state(dbg, 'Instruction')).toBe('PUSH');
+      expect(await stackItem(dbg, 0)).toEqual({ caption: '0 · mutez · changed', value: '0' });
+      expect((await stackItem(dbg, 1)).value).toBe(`"${fa12}%transfer"`);
+      expect(await stackItem(dbg, 2)).toEqual({ caption: '2 · nat', value: '10' });
+      // the gas left after the step and what the step took, as the trace has them
+      expect(await state(dbg, 'Gas remaining')).toBe(gasText(rec.trace.gas[5]!));
+      expect(await state(dbg, 'Gas of this step')).toBe(gasText(rec.trace.gas[4]! - rec.trace.gas[5]!));
+
+      // back (button and key), then run to a clicked line
+      await dbg.getByRole('button', { name: 'Back' }).click();
+      await poll(() => state(dbg, 'Step')).toBe(`5 / ${rec.trace.steps}`);
+      await page.keyboard.press('ArrowLeft');
+      await poll(() => state(dbg, 'Step')).toBe(`4 / ${rec.trace.steps}`);
+      const transfer = rec.trace.loc.findIndex((_, n) => markOf(n) === 'TRANSFER_TOKENS');
+      await dbg.locator(`[data-line="${lineOf(transfer)}"]`).click();
+      await poll(() => highlighted(dbg)).toEqual({ line: lineOf(transfer), mark: 'TRANSFER_TOKENS' });
+      expect(await state(dbg, 'Step')).toBe(`${transfer + 1} / ${rec.trace.steps}`);
+      expect((await stackItem(dbg, 0)).caption).toBe('0 · operation · changed');
+
+      // step over a block: the next IF_NONE and its branch at once, with its key
+      const ifNone = rec.trace.loc.findIndex((_, n) => n > transfer && markOf(n).startsWith('IF_NONE'));
+      await page.keyboard.press('s');
+      while (Number((await state(dbg, 'Step')).split(' ')[0]) < ifNone) await page.keyboard.press('s');
+      await page.keyboard.press('n');
+      await poll(async () => Number((await state(dbg, 'Step')).split(' ')[0])).toBeGreaterThan(ifNone);
+      expect((await highlighted(dbg)).line).toBeGreaterThanOrEqual(lineOf(ifNone));
+
+      // run to the end (key e): the last step, whose stack is the pair (operations, storage)
+      await page.keyboard.press('e');
+      await poll(() => state(dbg, 'Step')).toBe(`${rec.trace.steps} / ${rec.trace.steps}`);
+      expect((await stackItem(dbg, 0)).caption).toMatch(/^0 · pair \(list operation\)/);
+      // restart (Home) and step out (o) of the top level: the end
+      await page.keyboard.press('Home');
+      await poll(() => state(dbg, 'Step')).toBe(`1 / ${rec.trace.steps}`);
+      await dbg.getByRole('button', { name: 'Step out' }).click();
+      await poll(() => state(dbg, 'Step')).toBe(`${rec.trace.steps} / ${rec.trace.steps}`);
+
+      // the two internal transfers are listed; the FA1.2 one is debugged in turn
+      const ops = dbg.getByRole('table', { name: 'Internal operations of the call' });
+      const rows = ops.getByRole('row');
+      await poll(() => rows.count()).toBe(3);
+      expect((await rows.nth(1).getByRole('cell').allInnerTexts()).slice(0, 3)).toEqual([
+        'transaction',
+        fa12,
+        'transfer',
+      ]);
+      await rows.nth(1).getByRole('button', { name: 'Debug' }).click();
+      await dbg.getByText(`internal call of ${fa12}`).waitFor();
+      await dbg.getByRole('toolbar', { name: 'Debugger controls' }).waitFor();
+      expect(await state(dbg, 'Status')).toBe('applied');
+      await page.keyboard.press('e');
+      await poll(() => state(dbg, 'Instruction')).toBe('PAIR');
+      // the FA1.2 run ends with its new storage: the swap's allowance of bootstrap3's tokens went down by 10
+      expect((await stackItem(dbg, 0)).value).toContain(`"${BOOTSTRAP3}" "${swap}"`);
+      await dbg.getByRole('button', { name: 'Back to the caller' }).click();
+      await poll(() => dbg.getByText('internal call of').count()).toBe(0);
+      await dbg.getByRole('button', { name: 'Close' }).click();
+    },
+  );
+
+  it(
+    '2. Why did it fail: a failed simulation (FA1.2 mint from a non-admin) shows the FAILWITH value, its line, and jumps there',
+    { timeout: 300_000 },
+    async () => {
+      const { fa12 } = await tokensAndSwap(session.server.url);
+      const page = await pages.open();
+      await page.goto(`${session.server.url}/sandboxnet/${fa12}/interact/mint`);
+      await field(page, 'to').fill(BOOTSTRAP2);
+      await field(page, 'value').fill('5');
+      await page.getByLabel('Source').fill(BOOTSTRAP2);
+      const dbg = await openDebugger(page);
+      expect(await state(dbg, 'Status')).toBe('failed');
+      const why = dbg.getByRole('alert', { name: 'Why it failed' });
+      const text = (await why.innerText()).replace(/\s+/g, ' ');
+      expect(text).toContain('Failed with "NotAdmin" (string)');
+      const line = Number(/FAILWITH at line (\d+)/.exec(text)?.[1]);
+      expect(line).toBeGreaterThan(0);
+      // jump to the FAILWITH (key f): highlighted on that line, the value on top of the stack
+      await page.keyboard.press('f');
+      await poll(() => highlighted(dbg)).toEqual({ line, mark: 'FAILWITH' });
+      expect(await stackItem(dbg, 0)).toEqual({ caption: '0 · string', value: '"NotAdmin"' });
+      await dbg.getByRole('button', { name: 'Close' }).click();
+    },
+  );
+});

@@ -1,0 +1,89 @@
+/**
+ * The debugger's answer (issue 20): one contract call recorded step by step (POST
+ * /v1/contract/{network}/{address}/entrypoints/debug).
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { Micheline } from './explorer';
+
+const Int = Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
+const Ints = Type.Array(Int);
+
+export const CompactTrace = Type.Object(
+  {
+    steps: Type.Integer({ minimum: 0, description: 'number of recorded steps' }),
+    loc: Type.Array(Int, {
+      description: "each step's instruction location (pre-order node index in `code`)",
+    }),
+    gas: Type.Array(Int, { description: 'milligas left after each step' }),
+    gas_start: Type.Integer({ description: 'milligas left when the first instruction started' }),
+    types: Type.Array(Micheline, { description: 'distinct stack item types' }),
+    items: Type.Array(Type.Tuple([Int, Micheline]), {
+      description: 'distinct stack items: [index in types, value as Readable Micheline]',
+    }),
+    pop: Type.Array(Int, { description: 'per step: items removed from the top of the previous stack' }),
+    push: Type.Array(Ints, { description: 'per step: items (indexes in items) then pushed, bottom first' }),
+    checkpoints: Type.Array(Ints, { description: 'full stacks (bottom first) after steps 0, 512, 1024, …' }),
+    elided: Type.Array(Int, { description: 'items too large to record (value written {"prim":"…"})' }),
+    truncated: Type.Boolean({ description: 'steps past the recording bound were not recorded' }),
+  },
+  { title: 'CompactTrace' },
+);
+
+export const DebugEmitted = Type.Object(
+  {
+    kind: Type.String(),
+    destination: Type.Optional(Type.String()),
+    amount: Type.Optional(Type.String()),
+    entrypoint: Type.Optional(Type.String()),
+    parameter: Type.Optional(Micheline),
+    tag: Type.Optional(Type.String()),
+    payload: Type.Optional(Micheline),
+    payload_type: Type.Optional(Micheline),
+  },
+  { title: 'DebugEmitted' },
+);
+
+export const DebugResult = Type.Object(
+  {
+    code: Type.String({ description: 'the script, formatted as the code tab shows it' }),
+    spans: Type.Record(Type.String(), Type.Tuple([Int, Int, Int]), {
+      description: 'location → [row, first column, end column] (0-based) in `code`',
+    }),
+    blocks: Type.Record(Type.String(), Int, {
+      description: 'block instructions (IF…, DIP, LOOP, ITER, MAP, LAMBDA…): location → location of their last node',
+    }),
+    enclosing: Type.Record(Type.String(), Int, {
+      description: 'traced location → location of the innermost block instruction around it',
+    }),
+    trace: CompactTrace,
+    status: Type.Union([Type.Literal('applied'), Type.Literal('failed')]),
+    consumed_milligas: Int,
+    gas_limit: Int,
+    storage: Type.Optional(Micheline),
+    operations: Type.Array(DebugEmitted),
+    errors: Type.Optional(Type.Array(Type.Unknown())),
+    failure: Type.Optional(
+      Type.Object({
+        kind: Type.String(),
+        message: Type.String(),
+        location: Type.Optional(Int),
+        with: Type.Optional(Micheline),
+      }),
+    ),
+    inputs: Type.Object({
+      entrypoint: Type.String(),
+      parameter: Micheline,
+      storage: Micheline,
+      amount: Type.String(),
+      balance: Type.String(),
+      sender: Type.Optional(Type.String()),
+      source: Type.Optional(Type.String()),
+      self: Type.String(),
+      now: Type.String(),
+      level: Type.String(),
+      chain_id: Type.String(),
+    }),
+  },
+  { title: 'DebugResult' },
+);
+export type DebugResult = Static<typeof DebugResult>;

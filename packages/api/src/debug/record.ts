@@ -1,0 +1,227 @@
+/**
+ * One contract call run in our interpreter with its step events recorded as a compact trace (snapshots and
+ * diffs, each distinct stack item written once): what the debugger shows. Pure and synchronous; it runs in a
+ * debug worker (runner.ts), never on the thread that serves the API.
+ */
+import {
+  runContract,
+  tyToExpr,
+  unparse,
+  type ChainContext,
+  type RunContractInput,
+  type StepEvent,
+  type V,
+} from '@michelscope/interpreter';
+import {
+  TraceBuilder,
+  formatWithLocations,
+  type CompactTrace,
+  type Micheline,
+  type NodeSpan,
+} from '@michelscope/michelson';
+
+/** Bounds of one recording: steps kept, and the characters of stack items kept (each item and in all). */
+export interface RecordLimits {
+  maxSteps: number;
+  maxItemChars: number;
+  maxTotalChars: number;
+}
+
+export const DEFAULT_LIMITS: RecordLimits = {
+  maxSteps: 250_000,
+  maxItemChars: 200_000,
+  maxTotalChars: 64_000_000,
+};
+
+/** The call to run: run_code's inputs (script and values as Micheline, addresses base58, amounts mutez). */
+export interface DebugCall {
+  script: Micheline[];
+  storage: Micheline;
+  parameter: Micheline;
+  entrypoint: string;
+  amount: string;
+  balance: string;
+  sender?: string | undefined;
+  source?: string | undefined;
+  self: string;
+  now: string;
+  level: string;
+  chainId: string;
+  gasLimit: number;
+}
+
+export interface EmittedOperationOut {
+  kind: string;
+  destination?: string;
+  amount?: string;
+  entrypoint?: string;
+  parameter?: Micheline;
+  tag?: string;
+  payload?: Micheline;
+  payload_type?: Micheline;
+}
+
+export interface DebugRecording {
+  /** The script as the debugger shows it (formatted Michelson) and each traced location's place in it. */
+  code: string;
+  spans: Record<string, NodeSpan>;
+  /** Instructions with code blocks (IF…, DIP, LOOP, ITER, MAP, LAMBDA…): location → their last node's location. */
+  blocks: Record<string, number>;
+  /** Each traced location → the innermost block instruction around it (absent at the top level of `code`). */
+  enclosing: Record<string, number>;
+  trace: CompactTrace;
+  status: 'applied' | 'failed';
+  consumed_milligas: number;
+  gas_limit: number;
+  storage?: Micheline;
+  operations: EmittedOperationOut[];
+  /** A failed run: Octez's error list, the failing instruction's location and the FAILWITH value. */
+  errors?: unknown[];
+  failure?: { kind: string; message: string; location?: number; with?: Micheline };
+}
+
+const MARKER: Micheline = { prim: '…' };
+
+/** Block instructions (with their last node) and each node's innermost block instruction, by location. */
+function blockStructure(script: Micheline[]): {
+  blocks: Map<number, number>;
+  enclosing: Map<number, number>;
+} {
+  const blocks = new Map<number, number>();
+  const enclosing = new Map<number, number>();
+  let next = 0;
+  const walk = (e: Micheline, around: number | undefined): void => {
+    const here = next++;
+    if (around !== undefined) enclosing.set(here, around);
+    if (Array.isArray(e)) {
+      for (const x of e) walk(x, around);
+      return;
+    }
+    if (!('prim' in e)) return;
+    const args = e.args ?? [];
+    const isBlock = /^[A-Z]/.test(e.prim) && args.some((a) => Array.isArray(a));
+    for (const a of args) walk(a, isBlock ? here : around);
+    if (isBlock) blocks.set(here, next - 1);
+  };
+  walk(script, undefined);
+  return { blocks, enclosing };
+}
+
+/** Runs the call and records it. The chain is what the caller gives (the debug worker's bridge). */
+export function recordCall(call: DebugCall, chain: ChainContext, limits = DEFAULT_LIMITS): DebugRecording {
+  let builder: TraceBuilder | null = null;
+  const ids = new Map<V, number>();
+  const typeIds = new Map<string, number>();
+  let chars = 0;
+  const itemId = (t: CompactTrace, v: V): number => {
+    let id = ids.get(v);
+    if (id !== undefined) return id;
+    const tyKey = JSON.stringify(tyToExpr(v.t));
+    let ty = typeIds.get(tyKey);
+    if (ty === undefined) {
+      ty = t.types.length;
+      typeIds.set(tyKey, ty);
+      t.types.push(JSON.parse(tyKey) as Micheline);
+    }
+    let value = unparse(v);
+    const size = JSON.stringify(value).length;
+    id = t.items.length;
+    if (size > limits.maxItemChars || chars + size > limits.maxTotalChars) {
+      value = MARKER;
+      t.elided.push(id);
+    } else chars += size;
+    t.items.push([ty, value]);
+    ids.set(v, id);
+    return id;
+  };
+  const onStep = (e: StepEvent) => {
+    builder ??= new TraceBuilder(e.gasBefore);
+    const t = builder.trace;
+    if (t.steps >= limits.maxSteps) {
+      t.truncated = true;
+      return;
+    }
+    builder.add(
+      e.location,
+      e.gasLeft,
+      e.values.map((v) => itemId(t, v)),
+    );
+  };
+  const input: RunContractInput = {
+    script: call.script,
+    storage: call.storage,
+    parameter: call.parameter,
+    entrypoint: call.entrypoint,
+    amount: BigInt(call.amount),
+    balance: BigInt(call.balance) + BigInt(call.amount),
+    ...(call.sender ? { sender: call.sender } : {}),
+    ...(call.source ? { source: call.source } : {}),
+    self: call.self,
+    now: BigInt(call.now),
+    level: BigInt(call.level),
+    chainId: call.chainId,
+    gasLimit: call.gasLimit,
+    chain,
+    onStep,
+  };
+  const run = runContract(input);
+  const trace = (builder as TraceBuilder | null)?.trace ?? new TraceBuilder(call.gasLimit).trace;
+  const { text, spans: all } = formatWithLocations(call.script);
+  const spans: Record<string, NodeSpan> = {};
+  const keep = (loc: number | undefined) => {
+    if (loc !== undefined && all[loc]) spans[loc] = all[loc];
+  };
+  const structure = blockStructure(call.script);
+  const blocks: Record<string, number> = {};
+  const enclosing: Record<string, number> = {};
+  for (const loc of new Set(trace.loc)) {
+    keep(loc);
+    const b = structure.blocks.get(loc);
+    if (b !== undefined) blocks[loc] = b;
+    const around = structure.enclosing.get(loc);
+    if (around !== undefined) {
+      enclosing[loc] = around;
+      blocks[around] = structure.blocks.get(around)!;
+    }
+  }
+  const out: DebugRecording = {
+    code: text,
+    spans,
+    blocks,
+    enclosing,
+    trace,
+    status: run.ok ? 'applied' : 'failed',
+    consumed_milligas: run.consumedMilligas,
+    gas_limit: call.gasLimit,
+    operations: [],
+  };
+  if (run.ok) {
+    out.storage = run.storage;
+    out.operations = run.operations.map(({ json: o }) => {
+      const op: EmittedOperationOut = { kind: o.kind };
+      const r = o as unknown as Record<string, unknown>;
+      if (typeof r.destination === 'string') op.destination = r.destination;
+      if (typeof r.amount === 'string') op.amount = r.amount;
+      const p = r.parameters as { entrypoint?: string; value?: Micheline } | undefined;
+      if (p?.value !== undefined) {
+        op.entrypoint = p.entrypoint ?? 'default';
+        op.parameter = p.value;
+      }
+      if (typeof r.tag === 'string') op.tag = r.tag;
+      if (r.payload !== undefined) op.payload = r.payload as Micheline;
+      if (r.type !== undefined) op.payload_type = r.type as Micheline;
+      return op;
+    });
+  } else {
+    const e = run.error;
+    out.errors = run.errors;
+    out.failure = {
+      kind: e.kind,
+      message: e.message,
+      ...(e.data.location !== undefined ? { location: e.data.location } : {}),
+      ...(e.data.with !== undefined ? { with: e.data.with } : {}),
+    };
+    keep(e.data.location);
+  }
+  return out;
+}

@@ -1,0 +1,154 @@
+// The debugger's recordings run in a pool of worker threads (piscina), never on the thread that serves the
+// API: each has a wall-clock limit (past it, its worker is terminated and the route answers 504), and the pool
+// refuses new runs when `maxQueue` wait (503). The worker asks the chain it needs (contracts, big-map types
+// and values, global constants) through a port; this side answers from the database and the node RPC, at the
+// block the call runs at.
+import { MessageChannel } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { getBigMap, getContractScript } from '@michelscope/db/read';
+import { toMicheline } from '@michelscope/michelson';
+import type { ApiContext } from '../context';
+import { HttpError } from '../errors';
+import { resolveStorage } from '../services/contracts';
+import { nodeRpc, NodeRpcError } from '../services/node-rpc';
+import type { DebugCall } from './record';
+import type { ChainAnswer, ChainQuery, DebugTask } from './worker';
+
+export interface DebugRunnerOptions {
+  /** Wall-clock limit of one recording, in ms (default 10,000). */
+  timeLimitMs?: number;
+  threads?: number;
+  maxQueue?: number;
+}
+
+const BOOT = new URL('./worker-boot.mjs', import.meta.url).href;
+/** A worker takes about a second to boot (several on a loaded machine): a run may wait this long for one. */
+const QUEUE_GRACE_MS = 15_000;
+
+const ID_RE = /^-?\d{1,19}$/;
+const HASH_RE = /^expr[1-9A-HJ-NP-Za-km-z]{50}$/;
+const ADDRESS_RE = /^(tz[1-4]|KT1|sr1)[1-9A-HJ-NP-Za-km-z]{33}$/;
+
+export class DebugRunner {
+  private readonly pool: Piscina<DebugTask, { json: string } | { lookupError: string }>;
+  readonly timeLimitMs: number;
+
+  constructor(
+    private readonly ctx: ApiContext,
+    opts: DebugRunnerOptions = {},
+  ) {
+    this.timeLimitMs = opts.timeLimitMs ?? 10_000;
+    this.pool = new Piscina({
+      filename: BOOT,
+      minThreads: 0,
+      maxThreads: opts.threads ?? 1,
+      maxQueue: opts.maxQueue ?? 8,
+      idleTimeout: 60_000,
+    });
+  }
+
+  /** Records `call` on `network` at `block` (a level or 'head'). */
+  async record(
+    network: string,
+    block: string,
+    call: DebugCall,
+    extra: Record<string, unknown> = {},
+  ): Promise<string> {
+    const { port1, port2 } = new MessageChannel();
+    const flag = new SharedArrayBuffer(4);
+    const flagView = new Int32Array(flag);
+    const abort = new AbortController();
+    // the time limit counts from when a worker starts the run (it says so first), not while it waits for one
+    let timer = setTimeout(() => abort.abort(), this.timeLimitMs + QUEUE_GRACE_MS);
+    port1.on('message', (q: ChainQuery | { method: 'started' }) => {
+      if (q.method === 'started') {
+        clearTimeout(timer);
+        timer = setTimeout(() => abort.abort(), this.timeLimitMs);
+        return;
+      }
+      void this.answer(network, block, q)
+        .then((value): ChainAnswer => ({ ok: true, value }))
+        .catch((e: unknown): ChainAnswer => ({
+          ok: false,
+          message: e instanceof Error ? e.message : String(e),
+        }))
+        .then((a) => {
+          port1.postMessage(a);
+          Atomics.store(flagView, 0, 1);
+          Atomics.notify(flagView, 0);
+        });
+    });
+    const task = {
+      call,
+      port: port2,
+      flag,
+      lookupTimeoutMs: Math.min(10_000, this.timeLimitMs),
+      maxLookups: 10_000,
+      extra,
+    };
+    try {
+      const out = await this.pool.run(task, { transferList: [port2], signal: abort.signal });
+      if ('lookupError' in out) throw new HttpError(502, `chain lookup failed: ${out.lookupError}`);
+      return out.json;
+    } catch (e) {
+      if (abort.signal.aborted)
+        throw new HttpError(
+          504,
+          `the call ran longer than the debugger's ${Math.round(this.timeLimitMs / 1000)} s limit and was stopped`,
+        );
+      if (/queue is at limit/i.test(e instanceof Error ? e.message : String(e)))
+        throw new HttpError(503, 'the debugger is busy: too many recordings are waiting; retry shortly');
+      throw e;
+    } finally {
+      clearTimeout(timer);
+      port1.close();
+    }
+  }
+
+  private async answer(network: string, block: string, q: ChainQuery): Promise<unknown> {
+    const ctx = this.ctx;
+    const level = block === 'head' ? undefined : Number(block);
+    const rpc = (path: string) =>
+      nodeRpc(ctx, network, `/chains/main/blocks/${block}/context${path}`).catch((e: unknown) => {
+        if (e instanceof NodeRpcError && e.status === 404) return null;
+        throw e;
+      });
+    switch (q.method) {
+      case 'contract': {
+        if (!ADDRESS_RE.test(q.address)) return null;
+        const s = await getContractScript(ctx.db, network, q.address);
+        if (!s) return null;
+        const views: Record<string, { input: unknown; output: unknown; code: unknown }> = {};
+        for (const v of Array.isArray(s.views) ? s.views : []) {
+          const args = (v as { args?: unknown[] }).args ?? [];
+          const name = (args[0] as { string?: string } | undefined)?.string;
+          if (name) views[name] = { input: args[1], output: args[2], code: args[3] };
+        }
+        const storage = await resolveStorage(ctx, network, q.address, level).catch(() => undefined);
+        const balance = await rpc(`/contracts/${q.address}/balance`).catch(() => null);
+        return {
+          parameter: toMicheline(s.parameter),
+          storageType: toMicheline(s.storage),
+          ...(storage !== undefined ? { storage } : {}),
+          ...(typeof balance === 'string' ? { balance } : {}),
+          views,
+        };
+      }
+      case 'bigMapTypes': {
+        if (!ID_RE.test(q.id)) return null;
+        const b = await getBigMap(ctx.db, network, Number(q.id));
+        return b ? { key: toMicheline(b.key_type), value: toMicheline(b.value_type) } : null;
+      }
+      case 'bigMapGet':
+        if (!ID_RE.test(q.id) || !HASH_RE.test(q.keyHash)) return null;
+        return rpc(`/big_maps/${q.id}/${q.keyHash}`);
+      case 'globalConstant':
+        if (!HASH_RE.test(q.hash)) return null;
+        return rpc(`/global_constants/${q.hash}`);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.destroy();
+  }
+}

@@ -1,0 +1,87 @@
+// One debug recording in a debug worker (runner.ts). The interpreter is synchronous, the chain (contracts, big
+// maps, constants) is in the API's database and the node: each lookup is posted to the API thread, and this
+// thread waits on a shared flag until the answer is on the port (Atomics.wait + receiveMessageOnPort).
+import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { toTy, type ChainContext, type ContractInfo, type Expr } from '@michelscope/interpreter';
+import { recordCall, type DebugCall, type DebugRecording } from './record';
+
+export interface DebugTask {
+  call: DebugCall;
+  /** Chain lookups go out and their answers come back on this port. */
+  port: MessagePort;
+  /** Int32 flag the API thread sets to 1 (and notifies) once an answer is on the port. */
+  flag: SharedArrayBuffer;
+  /** How long one lookup may take, in ms. */
+  lookupTimeoutMs: number;
+  maxLookups: number;
+  /** Fields added to the answer as they are (the route's echo of the inputs). */
+  extra: Record<string, unknown>;
+}
+
+export type ChainQuery =
+  | { method: 'contract'; address: string }
+  | { method: 'bigMapTypes'; id: string }
+  | { method: 'bigMapGet'; id: string; keyHash: string }
+  | { method: 'globalConstant'; hash: string };
+
+export type ChainAnswer = { ok: true; value: unknown } | { ok: false; message: string };
+
+export class ChainLookupError extends Error {}
+
+/** The chain seen through the API thread; `failure` is the first lookup that failed (the run is then void). */
+function bridge(task: DebugTask): { chain: ChainContext; failure: () => string | undefined } {
+  const flag = new Int32Array(task.flag);
+  let lookups = 0;
+  let failure: string | undefined;
+  const fail = (message: string) => {
+    failure ??= message;
+    return new ChainLookupError(message);
+  };
+  const ask = (q: ChainQuery): unknown => {
+    if (++lookups > task.maxLookups) throw fail(`more than ${task.maxLookups} chain lookups in one call`);
+    Atomics.store(flag, 0, 0);
+    task.port.postMessage(q);
+    if (Atomics.wait(flag, 0, 0, task.lookupTimeoutMs) === 'timed-out')
+      throw fail(`chain lookup ${q.method} timed out`);
+    const m = receiveMessageOnPort(task.port)?.message as ChainAnswer | undefined;
+    if (!m) throw fail(`chain lookup ${q.method} got no answer`);
+    if (!m.ok) throw fail(m.message);
+    return m.value;
+  };
+  const contracts = new Map<string, ContractInfo | null>();
+  const types = new Map<string, ReturnType<NonNullable<ChainContext['bigMapTypes']>>>();
+  const chain: ChainContext = {
+    contract: (address) => {
+      if (!contracts.has(address))
+        contracts.set(address, ask({ method: 'contract', address }) as ContractInfo | null);
+      const c = contracts.get(address) ?? null;
+      return c && { ...c, ...(c.balance !== undefined ? { balance: BigInt(c.balance) } : {}) };
+    },
+    bigMapTypes: (id) => {
+      const k = String(id);
+      if (!types.has(k)) {
+        const t = ask({ method: 'bigMapTypes', id: k }) as { key: Expr; value: Expr } | null;
+        types.set(k, t && { key: toTy(t.key), value: toTy(t.value) });
+      }
+      return types.get(k) ?? null;
+    },
+    bigMapGet: (id, _key, keyHash) => ask({ method: 'bigMapGet', id: String(id), keyHash }) as Expr | null,
+    globalConstant: (hash) => ask({ method: 'globalConstant', hash }) as Expr | null,
+  };
+  return { chain, failure: () => failure };
+}
+
+/** The recording as the JSON text of the route's answer (built here: a large trace never crosses threads as objects). */
+export function runDebugTask(task: DebugTask): { json: string } | { lookupError: string } {
+  task.port.postMessage({ method: 'started' });
+  try {
+    const { chain, failure } = bridge(task);
+    const out: DebugRecording = recordCall(task.call, chain);
+    const failed = failure();
+    return failed === undefined
+      ? { json: JSON.stringify({ ...out, ...task.extra }) }
+      : { lookupError: failed };
+  } finally {
+    task.port.close();
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * The debugger's route over the indexed demo sandbox: the recorded trace, rebuilt step by step, equals the
+ * node's trace_code for the same inputs (locations, stacks, gas left); a failed call is recorded up to its
+ * FAILWITH; an internal call is debugged from its Micheline parameter; bad input is a 4xx.
+ */
+import { describeDb } from '@michelscope/db/testing';
+import { stackAt, type CompactTrace, type Micheline } from '@michelscope/michelson';
+import { BOOTSTRAP_ACCOUNTS } from '@michelscope/sandbox';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openIndexedSandbox, SANDBOX_NET as NET, type IndexedSandbox } from './indexed-sandbox';
+
+const ALICE = BOOTSTRAP_ACCOUNTS[0]!.pkh;
+const BOB = BOOTSTRAP_ACCOUNTS[1]!.pkh;
+
+interface Debug {
+  code: string;
+  spans: Record<string, [number, number, number]>;
+  trace: CompactTrace;
+  status: string;
+  consumed_milligas: number;
+  gas_limit: number;
+  storage?: Micheline;
+  operations: { kind: string; destination?: string; entrypoint?: string; parameter?: Micheline }[];
+  failure?: { kind: string; location?: number; with?: Micheline };
+  inputs: Record<string, string> & { parameter: Micheline; storage: Micheline };
+}
+
+/** Octez's printing of gas in a trace: milligas as a decimal number of gas units. */
+const gasString = (milligas: number) => {
+  const whole = Math.floor(milligas / 1000);
+  const frac = milligas % 1000;
+  return frac === 0 ? String(whole) : `${whole}.${String(frac).padStart(3, '0').replace(/0+$/, '')}`;
+};
+
+describeDb('debugger route over the indexed demo sandbox', ({ db }) => {
+  let env: IndexedSandbox;
+  let app: FastifyInstance;
+  let contracts: Record<string, string>;
+  const post = async (url: string, payload: object) => {
+    const res = await app.inject({ method: 'POST', url, payload });
+    return { status: res.statusCode, body: JSON.parse(res.body) as unknown };
+  };
+  const debug = async (address: string, body: object) => {
+    const r = await post(`/v1/contract/${NET}/${address}/entrypoints/debug`, body);
+    expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(200);
+    return r.body as Debug;
+  };
+  /** The node's trace_code for the inputs the debugger ran with. */
+  const traceCode = async (d: Debug, gas: number) => {
+    const script = (await (
+      await fetch(`${env.rpcUrl}/chains/main/blocks/head/context/contracts/${d.inputs.self}/script`)
+    ).json()) as { code: unknown };
+    const res = await fetch(`${env.rpcUrl}/chains/main/blocks/${d.inputs.level}/helpers/scripts/trace_code`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        script: script.code,
+        storage: d.inputs.storage,
+        input: d.inputs.parameter,
+        amount: d.inputs.amount,
+        balance: d.inputs.balance,
+        chain_id: d.inputs.chain_id,
+        now: d.inputs.now,
+        level: d.inputs.level,
+        gas: String(gas),
+        self: d.inputs.self,
+        ...(d.inputs.sender ? { source: d.inputs.sender } : {}),
+        ...(d.inputs.source ? { payer: d.inputs.source } : {}),
+        entrypoint: d.inputs.entrypoint,
+      }),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+  const rebuilt = (d: Debug) =>
+    Array.from({ length: d.trace.steps }, (_, n) => ({
+      location: d.trace.loc[n],
+      gas: gasString(d.trace.gas[n]!),
+      stack: stackAt(d.trace, n)
+        .map((id) => d.trace.items[id]![1])
+        .reverse(),
+    }));
+
+  beforeAll(async () => {
+    env = await openIndexedSandbox(db());
+    ({ app, contracts } = env);
+  }, 90_000);
+
+  afterAll(() => env?.close());
+
+  it("an FA1.2 transfer: every step equals the node's trace_code (location, stack, gas)", async () => {
+    const fa12 = contracts.fa12!;
+    const d = await debug(fa12, {
+      name: 'transfer',
+      data: { from: ALICE, to: BOB, value: '7' },
+      source: ALICE,
+      gas_limit: 100_000,
+    });
+    expect(d.status).toBe('applied');
+    expect(d.trace.steps).toBeGreaterThan(20);
+    expect(d.trace.truncated).toBe(false);
+    const node = await traceCode(d, 100_000);
+    expect(node.status).toBe(200);
+    const expected = (node.body as { trace: unknown[]; storage: unknown }).trace;
+    expect(rebuilt(d)).toEqual(expected);
+    expect(d.storage).toEqual((node.body as { storage: unknown }).storage);
+    // every traced location is placed in the formatted code, on an instruction
+    const lines = d.code.split('\n');
+    for (const loc of new Set(d.trace.loc)) {
+      const [row, from, to] = d.spans[loc]!;
+      expect(lines[row]!.slice(from, to)).toMatch(/^[A-Z_]+/);
+    }
+    // compact: far fewer distinct items than stack cells
+    const cells = d.trace.push.reduce((s, p) => s + p.length, 0);
+    expect(d.trace.items.length).toBeLessThanOrEqual(cells);
+  });
+
+  it('a failing call is recorded up to its FAILWITH, with the value and the location', async () => {
+    const counter = contracts.counter!;
+    const d = await debug(counter, { name: 'decrement', data: { decrement: 1_000_000_000 } });
+    expect(d.status).toBe('failed');
+    expect(d.failure?.kind).toBe('script_rejected');
+    expect(d.failure?.with).toBeDefined();
+    const [row, from] = d.spans[d.failure!.location!]!;
+    expect(d.code.split('\n')[row]!.slice(from)).toMatch(/^FAILWITH/);
+    // the stack at the last step has the FAILWITH value on top
+    const top = stackAt(d.trace, d.trace.steps - 1).at(-1)!;
+    expect(d.trace.items[top]![1]).toEqual(d.failure!.with);
+    // the node refuses the same run with the same error
+    const node = await traceCode(d, Math.floor(d.gas_limit / 1000));
+    expect(JSON.stringify(node.body)).toContain('script_rejected');
+    expect(JSON.stringify(node.body)).toContain(`"location":${d.failure!.location}`);
+  });
+
+  it('an internal call is debugged from its Micheline parameter; bad input is a 4xx', async () => {
+    const fa12 = contracts.fa12!;
+    const value: Micheline = {
+      prim: 'Pair',
+      args: [{ string: ALICE }, { prim: 'Pair', args: [{ string: BOB }, { int: '3' }] }],
+    };
+    const d = await debug(fa12, { name: 'transfer', value, source: ALICE });
+    expect(d.status).toBe('applied');
+    expect(d.inputs.parameter).toEqual(value);
+    const bad = await post(`/v1/contract/${NET}/${fa12}/entrypoints/debug`, {
+      name: 'transfer',
+      data: { value: 'x' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ message: expect.any(String) });
+    const unknown = await post(`/v1/contract/${NET}/KT1BEqzn5Wx8uJrZNvuS9DVHmLvG9td3fDLi/entrypoints/debug`, {
+      name: 'default',
+      data: {},
+    });
+    expect(unknown.status).toBe(404);
+  });
+});
