@@ -111,7 +111,9 @@ export function parseTezosError(raw: unknown): TezosError {
   const id = str(o.id) ?? '';
   const kind = str(o.kind) ?? '';
   const known = tezosErrorDescription(id);
-  const title = known?.title ?? (str(o.title) || id);
+  // An id outside Octez's table (e.g. the embedded node's `sandbox.time_limit_exceeded`) keeps the node's
+  // own sentence (`msg`) when it sent one.
+  const title = known?.title ?? (str(o.title) || str(o.msg)?.slice(0, 500) || id);
   const descr = known?.descr ?? (str(o.descr) || kind);
   let details: TezosErrorDetails;
   const location =
@@ -201,7 +203,8 @@ export function formatTezosError(e: TezosError): TezosErrorJson {
 
 /**
  * The `errors` array of an operation in API responses. Never throws: an entry that cannot be parsed keeps
- * its id and kind (title = id, descr = kind), and input that is not an error list gives undefined.
+ * its id and kind (title = its `msg`, else its id; descr = kind), and input that is not an error list gives
+ * undefined.
  */
 export function formatTezosErrors(raw: unknown, limit = 100): TezosErrorJson[] | undefined {
   let list: unknown = raw;
@@ -221,7 +224,12 @@ export function formatTezosErrors(raw: unknown, limit = 100): TezosErrorJson[] |
       const id = str(o.id) ?? 'unknown';
       const kind = str(o.kind) ?? 'temporary';
       const known = tezosErrorDescription(id);
-      return { id, kind, title: known?.title ?? id, descr: known?.descr ?? kind };
+      return {
+        id,
+        kind,
+        title: known?.title ?? str(o.msg)?.slice(0, 500) ?? id,
+        descr: known?.descr ?? kind,
+      };
     }
   });
 }
