@@ -6,8 +6,31 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Timestamp } from './common';
 
-/** A decoded value tree (§5.4): `{prim?, type?, name?, from?, diff_type?, value?, children?}`. */
-export const Miguel = Type.Unknown({ description: 'Miguel node (decoded Michelson value tree)' });
+/** How a node of a storage or big-map diff changed. */
+export type MiguelDiffType = 'create' | 'update' | 'delete';
+
+/**
+ * A decoded value tree (§5.4), as @michelscope/michelson's `toMiguel` writes it. Scalars are strings (numbers
+ * too), booleans, or a big map's pointer; a field is absent when empty.
+ */
+export interface MiguelNode {
+  prim?: string;
+  type?: string;
+  name?: string;
+  /** Previous value of an update in a diff. */
+  from?: unknown;
+  diff_type?: MiguelDiffType;
+  value?: unknown;
+  children?: MiguelNode[];
+}
+
+/**
+ * The schema stays open (any JSON, serialised as it is) while the static type says what the API writes: the
+ * server builds these trees with michelson's `toMiguel` only.
+ */
+export const Miguel = Type.Unsafe<MiguelNode>(
+  Type.Unknown({ description: 'Miguel node (decoded Michelson value tree)' }),
+);
 /** Raw Micheline JSON. */
 export const Micheline = Type.Unknown({ description: 'Micheline JSON' });
 /** Type documentation entries (§5.1). */

@@ -9,7 +9,6 @@ import type {
   ContractConstant,
   ContractEvent,
   ContractInfo,
-  DiffType,
   MiguelNode,
   Migration,
   StorageLevel,
@@ -21,48 +20,19 @@ import type {
   ViewSchema,
 } from './contract-types';
 
-/** Trees deeper than this are cut (a hostile answer must not blow the stack). */
-export const MAX_TREE_DEPTH = 256;
-
 /** A list answer's items; `null` (an empty list the way the reference writes it) is no item. */
 export function listOf<T>(body: unknown, what: string, item: (obj: Json) => T | null): T[] {
   return body === null ? [] : listItems(body, what, item);
 }
 
-function scalar(value: unknown): string | number | boolean | null {
-  if (typeof value === 'string' || typeof value === 'boolean') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (value !== null && value !== undefined && typeof value === 'object') return JSON.stringify(value);
-  return null;
-}
-
-const DIFF_TYPES: readonly string[] = ['create', 'update', 'delete'];
-
-function miguelAt(o: Json, depth: number): MiguelNode {
-  const diff = o.diff_type;
-  const children =
-    depth < MAX_TREE_DEPTH && Array.isArray(o.children)
-      ? o.children.filter(isObject).map((c) => miguelAt(c, depth + 1))
-      : [];
-  return {
-    prim: str(o, 'prim'),
-    type: str(o, 'type'),
-    name: str(o, 'name'),
-    value: scalar(o.value),
-    from: scalar(o.from),
-    diff_type: typeof diff === 'string' && DIFF_TYPES.includes(diff) ? (diff as DiffType) : null,
-    children,
-  };
-}
-
 /** One Miguel node, or null when the value is not an object. */
 export function parseMiguel(value: unknown): MiguelNode | null {
-  return isObject(value) ? miguelAt(value, 0) : null;
+  return isObject(value) ? value : null;
 }
 
 /** A Miguel array (storage roots, parameters, payloads); a single node is accepted as a one-item list. */
 export function parseMiguelList(value: unknown): MiguelNode[] {
-  if (Array.isArray(value)) return value.filter(isObject).map((n) => miguelAt(n, 0));
+  if (Array.isArray(value)) return value.filter(isObject);
   const one = parseMiguel(value);
   return one ? [one] : [];
 }

@@ -6,20 +6,8 @@ import type { Typedef } from '@michelscope/michelson';
 
 export type { Typedef };
 
-export type DiffType = 'create' | 'update' | 'delete';
-
-/** A Miguel node (bcd-api.md §5.4): decoded storage, parameters, big-map keys and values, diffs. */
-export interface MiguelNode {
-  prim: string;
-  type: string;
-  name: string;
-  /** Scalar value: string (numbers too), boolean, number (big map pointer) or null when absent. */
-  value: string | number | boolean | null;
-  /** Previous scalar value in a diff. */
-  from: string | number | boolean | null;
-  diff_type: DiffType | null;
-  children: MiguelNode[];
-}
+export type { MiguelDiffType as DiffType, MiguelNode } from '@michelscope/api-types';
+import type { MiguelNode } from '@michelscope/api-types';
 
 /** GET /v1/account/{network}/{address} (AccountInfo). */
 export interface AccountInfo {

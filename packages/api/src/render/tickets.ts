@@ -1,4 +1,4 @@
-import type { TicketUpdate } from '@michelscope/api-types';
+import type { MiguelNode, TicketUpdate } from '@michelscope/api-types';
 import type { TicketUpdateRow } from '@michelscope/db/read';
 import { toMicheline, toMiguel, typedef } from '@michelscope/michelson';
 import { formatTime } from '../time';
@@ -7,10 +7,10 @@ import { formatTime } from '../time';
 export function ticketContent(
   contentType: unknown,
   content: unknown,
-): { content_type: unknown[]; content?: unknown } {
+): { content_type: unknown[]; content?: MiguelNode } {
   try {
     const type = toMicheline(contentType);
-    const out: { content_type: unknown[]; content?: unknown } = { content_type: typedef(type) ?? [] };
+    const out: { content_type: unknown[]; content?: MiguelNode } = { content_type: typedef(type) ?? [] };
     try {
       out.content = toMiguel(type, toMicheline(content))[0];
     } catch {

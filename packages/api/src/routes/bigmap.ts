@@ -17,7 +17,7 @@ import {
   getBigMap,
   type BigMapKeyRow,
 } from '@michelscope/db/read';
-import { toMicheline, toMiguel, typedefOf, type TypeNode } from '@michelscope/michelson';
+import { toMicheline, toMiguel, typedefOf, type MiguelNode, type TypeNode } from '@michelscope/michelson';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { cacheKey, type ApiContext } from '../context';
@@ -39,7 +39,7 @@ const KeyParams = Type.Object({
 });
 export const BIGMAP_TTL_MS = 30_000;
 
-function miguel(t: TypeNode | undefined, v: unknown): unknown {
+function miguel(t: TypeNode | undefined, v: unknown): MiguelNode | undefined {
   if (!t || v == null) return undefined;
   try {
     return toMiguel(t, toMicheline(v))[0];

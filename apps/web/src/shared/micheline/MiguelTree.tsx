@@ -6,7 +6,7 @@ import IconButton from '@mui/material/IconButton';
 import { alpha, type Theme } from '@mui/material/styles';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
-import type { MiguelNode } from '../../api/contract-types';
+import type { MiguelNode } from '@michelscope/api-types';
 import { ValueInspector } from './ValueInspector';
 import { bigMapCountQuery } from '../../api/bigmap-api';
 import { BigMapEntity } from '../entities/BigMapEntity';
@@ -218,7 +218,7 @@ export function MiguelTree({
               <Box component="span" sx={(t) => ({ color: diffColour(t, row.diff) })}>
                 {row.value}
               </Box>{' '}
-              {numericDelta(row.node.type, row.node.from, row.node.value)}
+              {numericDelta(row.node.type ?? '', row.node.from, row.node.value)}
             </Box>
           ) : (
             <Box

@@ -3,7 +3,7 @@
  * flattened into their fields, containers say "N items" (big maps in diffs "N diffs"), empty names show
  * `@empty`, leaf values are formatted (mutez as ꜩ, numbers with separators, timestamps as dates).
  */
-import type { DiffType, MiguelNode } from '../../api/contract-types';
+import type { MiguelDiffType as DiffType, MiguelNode } from '@michelscope/api-types';
 import { formatAbsolute, formatNumber, formatTez, parseTime } from '../format/format';
 import { isGeneratedName } from './generated-names';
 
@@ -45,13 +45,24 @@ const CONTAINERS = new Set([
 ]);
 const NUMERIC = new Set(['nat', 'int']);
 
-function scalarText(value: MiguelNode['value']): string {
-  if (value === null) return '';
-  return typeof value === 'string' ? value : String(value);
+/** Trees are shown this deep at most (a hostile answer must not blow the stack or the page). */
+export const MAX_TREE_DEPTH = 256;
+
+/** The children of a node (absent: none). */
+export const childrenOf = (node: MiguelNode): MiguelNode[] => node.children ?? [];
+/** The Michelson type of a node ('' when the API left it out). */
+export const typeOf = (node: MiguelNode): string => node.type ?? '';
+
+/** Text of a scalar: strings as they are, numbers and booleans printed, other JSON stringified. */
+function scalarText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
 }
 
 /** A leaf value formatted for display. */
-export function formatLeaf(type: string, value: MiguelNode['value']): string {
+export function formatLeaf(type: string, value: unknown): string {
   const raw = scalarText(value);
   if (raw === '') return type === 'unit' ? 'Unit' : '';
   if (type === 'mutez' && /^-?\d+$/.test(raw)) return formatTez(raw);
@@ -71,21 +82,22 @@ export function formatLeaf(type: string, value: MiguelNode['value']): string {
 
 function isContainer(node: MiguelNode): boolean {
   return (
-    node.children.length > 0 || (CONTAINERS.has(node.type) && node.value === null && node.type !== 'option')
+    childrenOf(node).length > 0 ||
+    (CONTAINERS.has(typeOf(node)) && node.value == null && node.type !== 'option')
   );
 }
 
 function countText(node: MiguelNode, diffMode: boolean): string {
   if (!isContainer(node)) return '';
-  const n = node.children.length;
+  const n = childrenOf(node).length;
   if (node.type === 'big_map' && diffMode) return `${formatNumber(n)} diffs`;
-  if (['list', 'set', 'map', 'big_map'].includes(node.type)) return `${formatNumber(n)} items`;
+  if (['list', 'set', 'map', 'big_map'].includes(typeOf(node))) return `${formatNumber(n)} items`;
   return '';
 }
 
 /** Children of the roots: root named tuples are flattened into their fields. */
 export function rootNodes(roots: readonly MiguelNode[]): MiguelNode[] {
-  return roots.flatMap((r) => (r.type === 'namedtuple' && r.children.length > 0 ? r.children : [r]));
+  return roots.flatMap((r) => (r.type === 'namedtuple' && r.children?.length ? r.children : [r]));
 }
 
 /**
@@ -94,42 +106,43 @@ export function rootNodes(roots: readonly MiguelNode[]): MiguelNode[] {
  * never show.
  */
 function childLabel(parent: MiguelNode | null, child: MiguelNode, index: number): string {
-  if (parent && ['list', 'set', 'tuple', 'union'].includes(parent.type)) return String(index);
+  if (parent && ['list', 'set', 'tuple', 'union'].includes(typeOf(parent))) return String(index);
   const isKey = parent !== null && (parent.type === 'map' || parent.type === 'big_map');
-  if (!isKey && isGeneratedName(child.name)) return child.prim || child.type;
-  return child.name === '' ? '@empty' : child.name;
+  const name = child.name ?? '';
+  if (!isKey && isGeneratedName(name)) return child.prim || typeOf(child);
+  return name === '' ? '@empty' : name;
 }
 
 /** Ids of every container node (used to open all nodes, as the storage tab does). */
 export function allContainerIds(roots: readonly MiguelNode[]): Set<string> {
   const out = new Set<string>();
-  const walk = (nodes: readonly MiguelNode[], prefix: string) => {
+  const walk = (nodes: readonly MiguelNode[], prefix: string, depth: number) => {
     nodes.forEach((n, i) => {
       const id = prefix === '' ? String(i) : `${prefix}.${i}`;
-      if (n.children.length > 0) {
+      if (n.children?.length && depth < MAX_TREE_DEPTH) {
         out.add(id);
-        walk(n.children, id);
+        walk(n.children, id, depth + 1);
       }
     });
   };
-  walk(rootNodes(roots), '');
+  walk(rootNodes(roots), '', 0);
   return out;
 }
 
 /** Ids of the containers on the path to a changed node (diff trees open only those). */
 export function changedPathIds(roots: readonly MiguelNode[]): Set<string> {
   const out = new Set<string>();
-  const walk = (nodes: readonly MiguelNode[], prefix: string): boolean => {
+  const walk = (nodes: readonly MiguelNode[], prefix: string, depth: number): boolean => {
     let any = false;
     nodes.forEach((n, i) => {
       const id = prefix === '' ? String(i) : `${prefix}.${i}`;
-      const below = n.children.length > 0 && walk(n.children, id);
+      const below = n.children?.length && depth < MAX_TREE_DEPTH ? walk(n.children, id, depth + 1) : false;
       if (below) out.add(id);
-      if (below || n.diff_type !== null) any = true;
+      if (below || n.diff_type !== undefined) any = true;
     });
     return any;
   };
-  walk(rootNodes(roots), '');
+  walk(rootNodes(roots), '', 0);
   return out;
 }
 
@@ -163,19 +176,20 @@ export function flattenTree(
     const item = stack.pop();
     if (!item) break;
     const { node, parent, id, depth, index, size } = item;
-    const hasChildren = node.children.length > 0;
+    const children = depth < MAX_TREE_DEPTH ? childrenOf(node) : [];
+    const hasChildren = children.length > 0;
     const open = hasChildren && expanded.has(id);
     rows.push({
       id,
       depth,
       label: childLabel(parent, node, index),
-      value: hasChildren ? '' : formatLeaf(node.type || node.prim, node.value),
+      value: hasChildren ? '' : formatLeaf(node.type || node.prim || '', node.value),
       from:
-        node.diff_type === 'update' && node.from !== null
-          ? formatLeaf(node.type || node.prim, node.from)
+        node.diff_type === 'update' && node.from != null
+          ? formatLeaf(node.type || node.prim || '', node.from)
           : '',
       count: countText(node, diffMode),
-      diff: node.diff_type,
+      diff: node.diff_type ?? null,
       hasChildren,
       expanded: open,
       node,
@@ -183,14 +197,14 @@ export function flattenTree(
       size,
     });
     if (open) {
-      for (let i = node.children.length - 1; i >= 0; i -= 1) {
+      for (let i = children.length - 1; i >= 0; i -= 1) {
         stack.push({
-          node: node.children[i] as MiguelNode,
+          node: children[i] as MiguelNode,
           parent: node,
           id: `${id}.${i}`,
           depth: depth + 1,
           index: i,
-          size: node.children.length,
+          size: children.length,
         });
       }
     }
@@ -199,7 +213,7 @@ export function flattenTree(
 }
 
 /** The numeric change of an update, e.g. "(+1,000)", or '' when not numeric. */
-export function numericDelta(type: string, from: MiguelNode['value'], to: MiguelNode['value']): string {
+export function numericDelta(type: string, from: unknown, to: unknown): string {
   if (!['nat', 'int', 'mutez'].includes(type)) return '';
   const a = scalarText(from);
   const b = scalarText(to);
@@ -212,7 +226,7 @@ export function numericDelta(type: string, from: MiguelNode['value'], to: Miguel
 
 /** Big map pointer of a big_map leaf (value is the pointer), or null. */
 export function bigMapPointer(node: MiguelNode): number | null {
-  if (node.type !== 'big_map' || node.children.length > 0) return null;
+  if (node.type !== 'big_map' || childrenOf(node).length > 0) return null;
   const v = node.value;
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
   return Number.isSafeInteger(n) && n >= 0 ? n : null;
