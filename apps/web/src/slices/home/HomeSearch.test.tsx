@@ -213,6 +213,69 @@ describe('home: search box', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe(`/mainnet/${KT(4)}/operations`));
   });
 
+  it('keyboard: arrows move the active option (aria-activedescendant), Enter opens it, Escape closes the list', async () => {
+    standardRoutes([
+      [
+        'POST /search/v1/suggest',
+        {
+          items: [
+            hicToken,
+            {
+              ...hicToken,
+              value: KT(5),
+              body: { ...hicToken.body, Address: KT(5), TokenID: 7, Name: 'hic second' },
+            },
+          ],
+        },
+      ],
+    ]);
+    const { router } = renderApp('/');
+    const box = await screen.findByRole('combobox', { name: 'Search' });
+    type('hic');
+    const options = await screen.findAllByRole('option');
+    expect(options).toHaveLength(2);
+    expect(box.getAttribute('aria-expanded')).toBe('true');
+    expect(box.getAttribute('aria-controls')).toBe(screen.getByRole('listbox').id);
+    const key = (k: string) => fireEvent.keyDown(box, { key: k });
+    key('ArrowDown');
+    expect(box.getAttribute('aria-activedescendant')).toBe(options[0]!.id);
+    expect(options[0]!.getAttribute('aria-selected')).toBe('true');
+    key('ArrowDown');
+    key('ArrowDown');
+    expect(box.getAttribute('aria-activedescendant')).toBe(options[0]!.id);
+    key('ArrowUp');
+    expect(box.getAttribute('aria-activedescendant')).toBe(options[1]!.id);
+    key('Escape');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    expect(box.getAttribute('aria-expanded')).toBe('false');
+    expect(box.getAttribute('aria-activedescendant')).toBeNull();
+    // ArrowDown opens the list again (nothing active), the next one activates the first option.
+    key('ArrowDown');
+    expect(await screen.findByRole('listbox')).toBeTruthy();
+    expect(box.getAttribute('aria-activedescendant')).toBeNull();
+    key('ArrowDown');
+    key('ArrowDown');
+    key('Enter');
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/mainnet/${KT(5)}/tokens`));
+    expect(router.state.location.search).toBe('?search=7');
+  });
+
+  it('the clear button empties the box and the list shows the recent searches again', async () => {
+    localStorage.setItem('version', '0');
+    localStorage.setItem('history', JSON.stringify([{ value: 'tzBTC', type: 'text' }]));
+    standardRoutes();
+    renderApp('/');
+    const box = await screen.findByRole('combobox', { name: 'Search' });
+    type('hic');
+    expect(await screen.findByRole('option', { name: /hic et nunc DAO/ })).toBeTruthy();
+    // (visible while the field has the focus or the pointer, which jsdom does not give it: found by title)
+    fireEvent.click(screen.getByTitle('Clear'));
+    expect((box as HTMLInputElement).value).toBe('');
+    expect(await screen.findByRole('option', { name: /tzBTC/ })).toBeTruthy();
+    expect(screen.getByRole('listbox', { name: 'Recent searches' })).toBeTruthy();
+    expect(screen.queryByTitle('Clear')).toBeNull();
+  });
+
   it('carries the framework advertisement line', async () => {
     standardRoutes();
     renderApp('/');

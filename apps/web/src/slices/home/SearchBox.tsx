@@ -1,12 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
-import FormControl from '@mui/material/FormControl';
-import InputLabel from '@mui/material/InputLabel';
-import OutlinedInput from '@mui/material/OutlinedInput';
-import InputAdornment from '@mui/material/InputAdornment';
 import Typography from '@mui/material/Typography';
 import HistoryIcon from '@mui/icons-material/History';
 import SearchIcon from '@mui/icons-material/Search';
@@ -29,6 +24,7 @@ import {
   searchPagePath,
   suggestionPath,
 } from './search-box-logic';
+import { SearchCombobox } from './SearchCombobox';
 
 interface Option {
   key: string;
@@ -123,26 +119,21 @@ export function SearchBox({ variant = 'home' }: SearchBoxProps) {
   };
 
   return (
-    <Autocomplete<Option, false, false, true>
-      freeSolo
+    <SearchCombobox
+      name="Search"
+      label={inHeader ? undefined : 'Search'}
+      placeholder={inHeader ? 'Search…' : 'Search anything: address, entrypoint, token, operation hash…'}
+      size={inHeader ? 'small' : 'medium'}
+      maxLength={MAX_QUERY_LENGTH + 20}
+      text={input}
+      onTextChange={(value) => setInput(value.slice(0, MAX_QUERY_LENGTH))}
       options={options}
-      filterOptions={(o) => o}
-      getOptionLabel={(o) => (typeof o === 'string' ? o : o.primary)}
-      getOptionKey={(o) => (typeof o === 'string' ? o : o.key)}
-      inputValue={input}
-      onInputChange={(_e, value, reason) => {
-        if (reason !== 'reset') setInput(value.slice(0, MAX_QUERY_LENGTH));
-      }}
-      value={null}
-      onChange={(_e, value) => {
-        if (value === null) return;
-        if (typeof value === 'string') onEnter(value);
-        else open(value.path, value.history);
-      }}
+      listName={query.length === 0 ? 'Recent searches' : 'Suggestions'}
       loading={suggestions.isFetching}
-      noOptionsText={query.length === 0 ? 'No recent searches' : 'No suggestions'}
-      renderOption={({ key, ...props }, option) => (
-        <Box component="li" key={key} {...props} sx={{ display: 'flex', gap: 1.5, alignItems: 'center' }}>
+      onPick={(option) => open(option.path, option.history)}
+      onSubmitText={onEnter}
+      renderOption={(option) => (
+        <>
           {option.recent ? (
             <HistoryIcon fontSize="small" color="disabled" />
           ) : (
@@ -159,37 +150,8 @@ export function SearchBox({ variant = 'home' }: SearchBoxProps) {
               <Highlighted fragment={option.highlight} />
             </Typography>
           ) : null}
-        </Box>
+        </>
       )}
-      size={inHeader ? 'small' : 'medium'}
-      renderInput={(params) => {
-        // FormControl + OutlinedInput rather than TextField: TextField brings Select (and its menu) to home.
-        const { inputLabel, input, htmlInput } = params.slotProps;
-        const label = inHeader ? undefined : 'Search';
-        return (
-          <FormControl fullWidth={params.fullWidth} size={params.size} disabled={params.disabled}>
-            {label ? (
-              <InputLabel {...inputLabel} htmlFor={params.id}>
-                {label}
-              </InputLabel>
-            ) : null}
-            <OutlinedInput
-              {...input}
-              id={params.id}
-              label={label}
-              placeholder={
-                inHeader ? 'Search…' : 'Search anything: address, entrypoint, token, operation hash…'
-              }
-              inputProps={{ ...htmlInput, maxLength: MAX_QUERY_LENGTH + 20, 'aria-label': 'Search' }}
-              startAdornment={
-                <InputAdornment position="start">
-                  <SearchIcon />
-                </InputAdornment>
-              }
-            />
-          </FormControl>
-        );
-      }}
     />
   );
 }
