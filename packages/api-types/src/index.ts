@@ -19,6 +19,7 @@ export { Timestamp };
 export * from './explorer';
 export * from './services';
 export * from './debugger';
+export * from './time-travel';
 
 /** Every error answer of the API: `{"message": …}`. */
 export const ErrorBody = Type.Object({ message: Type.String() }, { title: 'ErrorBody' });

@@ -2,6 +2,7 @@
  * Query-option factories shared by route loaders and components (`useQuery(headQuery())`,
  * `queryClient.ensureQueryData(configQuery())`).
  */
+import type { KeyChangeKind } from '@michelscope/api-types';
 import { queryOptions } from '@tanstack/react-query';
 import { fetchNetworkConstants, noRpcEndpoint, resourceQuery } from './resources';
 
@@ -47,6 +48,35 @@ export function networkConstantsQuery(network: string, hasRpc = true) {
     queryFn: ({ signal }) =>
       hasRpc ? fetchNetworkConstants(network, { signal }) : Promise.reject(noRpcEndpoint(network)),
     retry: false,
+    staleTime: 60_000,
+  });
+}
+
+/** Storage diff between the ends of two levels: past levels do not change (but for a reorg, rare). */
+export function storageDiffQuery(network: string, address: string, from: number, to: number) {
+  return queryOptions({ ...resourceQuery('storageDiff', { network, address, from, to }), staleTime: 60_000 });
+}
+
+/** Page size of the changed keys of a big map in the storage comparison. */
+export const KEY_CHANGES_PAGE_SIZE = 20;
+
+export function bigMapKeyChangesQuery(
+  network: string,
+  address: string,
+  ptr: number,
+  q: { from: number; to: number; page: number; change: KeyChangeKind | null },
+) {
+  return queryOptions({
+    ...resourceQuery('bigMapKeyChanges', {
+      network,
+      address,
+      ptr,
+      from: q.from,
+      to: q.to,
+      change: q.change,
+      size: KEY_CHANGES_PAGE_SIZE,
+      offset: q.page * KEY_CHANGES_PAGE_SIZE,
+    }),
     staleTime: 60_000,
   });
 }

@@ -13,8 +13,11 @@ import type {
   Contract,
   GlobalConstant,
   GlobalConstantItem,
+  BigMapKeyChanges,
   Head,
+  KeyChangeKind,
   RecentlyCalledContract,
+  StorageDiff,
 } from '@michelscope/api-types';
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, getJson, requestJson, type RequestOptions } from './client';
@@ -56,6 +59,26 @@ export const RESOURCES = {
   ),
   constantContracts: resource<{ network: string; address: string } & Page, Contract[]>(
     (p) => `/global_constants/${enc(p.network)}/${enc(p.address)}/contracts?${page(p)}`,
+  ),
+  /** Storage diff between the ends of two levels (time travel, issue 21). */
+  storageDiff: resource<{ network: string; address: string; from: number; to: number }, StorageDiff>(
+    (p) => `/contract/${enc(p.network)}/${enc(p.address)}/storage/diff?from=${p.from}&to=${p.to}`,
+  ),
+  /** A page of the keys of big map `ptr` added, changed or removed between the ends of two levels. */
+  bigMapKeyChanges: resource<
+    {
+      network: string;
+      address: string;
+      ptr: number;
+      from: number;
+      to: number;
+      change: KeyChangeKind | null;
+    } & Page,
+    BigMapKeyChanges
+  >(
+    (p) =>
+      `/contract/${enc(p.network)}/${enc(p.address)}/storage/diff/big_map/${p.ptr}` +
+      `?from=${p.from}&to=${p.to}&${page(p)}${p.change ? `&change=${p.change}` : ''}`,
   ),
 };
 

@@ -13,3 +13,4 @@ export * from './search';
 export * from './series';
 export type { Db } from '../schema';
 export * from './metadata';
+export * from './storage-diff';

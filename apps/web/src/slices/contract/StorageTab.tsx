@@ -27,6 +27,8 @@ import { RawJsonDialog } from '../../shared/json/RawJsonDialog';
 import { MiguelTree } from '../../shared/micheline/MiguelTree';
 import { TypedefPanel } from '../../shared/micheline/TypedefPanel';
 import type { ContractPageData } from './useContractPage';
+import { StorageCompare } from './StorageCompare';
+import { defaultEnds, orderedEnds, parseLevel } from './storage-compare-logic';
 
 /** `?level=` as a positive integer, else null (Latest). */
 export function levelFromQuery(value: string | null): number | null {
@@ -83,6 +85,31 @@ export function StorageTab({ data }: { data: ContractPageData }) {
     (changes.data ?? []).map((c) => c.level),
   );
 
+  const compareEnds = orderedEnds(parseLevel(params.get('from')), parseLevel(params.get('to')));
+  const comparing = compareEnds !== null || params.has('compare');
+  const setCompare = (ends: { from: number; to: number } | null, open: boolean) => {
+    const next = new URLSearchParams(params);
+    next.delete('from');
+    next.delete('to');
+    next.delete('compare');
+    if (ends) {
+      next.set('from', String(ends.from));
+      next.set('to', String(ends.to));
+    } else if (open) next.set('compare', '');
+    setParams(next);
+  };
+
+  if (comparing)
+    return (
+      <StorageCompare
+        network={network}
+        address={address}
+        ends={compareEnds}
+        onApply={(ends) => setCompare(ends, true)}
+        onClose={() => setCompare(null, false)}
+      />
+    );
+
   const selectLevel = (value: string) => {
     const next = new URLSearchParams(params);
     if (value === 'latest') next.delete('level');
@@ -121,6 +148,13 @@ export function StorageTab({ data }: { data: ContractPageData }) {
             </Select>
           </FormControl>
           <Box sx={{ flexGrow: 1 }} />
+          <Button
+            size="small"
+            variant="outlined"
+            onClick={() => setCompare(defaultEnds((changes.data ?? []).map((c) => c.level)), true)}
+          >
+            Compare
+          </Button>
           <Button size="small" onClick={() => setDialog('raw')} disabled={!storage.data}>
             Raw JSON
           </Button>

@@ -1,0 +1,192 @@
+/**
+ * Issue 21 against the real product (`michelscope start` on a fresh DATA_DIR, the seeded sandbox, Debian's
+ * chromium). Storage compare: the test originates a contract with a big map (ledger) and a counter, then calls
+ * it once (one group of three calls in one block: a key changed, one removed, one added), and compares the
+ * origination level with the call's level on the storage tab — the counter's old ➛ new value, every changed
+ * key with its old ➛ new value, the counts, the levels in the URL (a reload shows the same). Any page error or
+ * console error fails the test. Screenshots (1440 and 375 px) go to MS_SHOTS_DIR (default /tmp/wt21-shots).
+ */
+import { mkdir } from 'node:fs/promises';
+import { InMemorySigner } from '@taquito/signer';
+import { OpKind, TezosToolkit } from '@taquito/taquito';
+import { BOOTSTRAP_ACCOUNTS } from '@michelscope/sandbox';
+import { describe, expect, it } from 'vitest';
+import { appPages, canBrowse, heads, syncedSandboxSession, waitFor } from './harness';
+
+// The browser globals the page callbacks use (the root tsconfig has no DOM library).
+declare const document: { documentElement: { scrollWidth: number } };
+declare const window: { innerWidth: number };
+
+const NETWORK = 'sandboxnet';
+const SHOTS = process.env.MS_SHOTS_DIR ?? '/tmp/wt21-shots';
+const UNREACHABLE = 'http://127.0.0.1:9';
+
+/** parameter (pair string (option nat)): ledger[key] := value (None removes the key) and total + 1. */
+const LEDGER_CODE = [
+  {
+    prim: 'parameter',
+    args: [{ prim: 'pair', args: [{ prim: 'string' }, { prim: 'option', args: [{ prim: 'nat' }] }] }],
+  },
+  {
+    prim: 'storage',
+    args: [
+      {
+        prim: 'pair',
+        args: [
+          { prim: 'big_map', args: [{ prim: 'string' }, { prim: 'nat' }], annots: ['%ledger'] },
+          { prim: 'nat', annots: ['%total'] },
+        ],
+      },
+    ],
+  },
+  {
+    prim: 'code',
+    args: [
+      [
+        { prim: 'UNPAIR' },
+        { prim: 'UNPAIR' },
+        { prim: 'DIG', args: [{ int: '2' }] },
+        { prim: 'UNPAIR' },
+        { prim: 'SWAP' },
+        { prim: 'PUSH', args: [{ prim: 'nat' }, { int: '1' }] },
+        { prim: 'ADD' },
+        { prim: 'DUG', args: [{ int: '3' }] },
+        { prim: 'DUG', args: [{ int: '2' }] },
+        { prim: 'UPDATE' },
+        { prim: 'PAIR' },
+        { prim: 'NIL', args: [{ prim: 'operation' }] },
+        { prim: 'PAIR' },
+      ],
+    ],
+  },
+];
+const elt = (k: string, v: number) => ({ prim: 'Elt', args: [{ string: k }, { int: String(v) }] });
+const INITIAL = { prim: 'Pair', args: [[elt('alice', 10), elt('bob', 20)], { int: '0' }] };
+const call = (key: string, value: number | null) => ({
+  entrypoint: 'default',
+  value: {
+    prim: 'Pair',
+    args: [
+      { string: key },
+      value === null ? { prim: 'None' } : { prim: 'Some', args: [{ int: String(value) }] },
+    ],
+  },
+});
+
+describe.skipIf(!canBrowse('time-travel'))('time travel: storage compare', () => {
+  const session = syncedSandboxSession({
+    config: { networks: { mainnet: { rpc_url: UNREACHABLE }, ghostnet: { rpc_url: UNREACHABLE } } },
+  });
+  const pages = appPages(session);
+  const api = async <T>(route: string): Promise<T> => {
+    const res = await fetch(`${session.server.url}/v1${route}`);
+    if (!res.ok) throw new Error(`GET /v1${route}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+  const indexedAt = (level: number) =>
+    waitFor(`${NETWORK} indexed up to ${level}`, 120_000, async () =>
+      (await heads(session.server.url)).find((h) => h.network === NETWORK && h.level >= level)
+        ? true
+        : undefined,
+    );
+
+  it(
+    'compares the storage at two levels: field old ➛ new, big-map keys added, changed, removed with counts',
+    {
+      timeout: 400_000,
+    },
+    async () => {
+      await mkdir(SHOTS, { recursive: true });
+      const tezos = new TezosToolkit(`${session.server.url}/rpc/${NETWORK}`);
+      tezos.setProvider({
+        signer: await InMemorySigner.fromSecretKey(BOOTSTRAP_ACCOUNTS[0]!.sk),
+        config: { confirmationPollingTimeoutSecond: 120 },
+      });
+      const orig = await tezos.contract.originate({ code: LEDGER_CODE, init: INITIAL });
+      await orig.confirmation(1);
+      const address = orig.contractAddress!;
+      // one group, one block: alice 10 ➛ 11, bob removed, carol added with 7
+      const batch = await tezos.contract
+        .batch([
+          { kind: OpKind.TRANSACTION, to: address, amount: 0, parameter: call('alice', 11) },
+          { kind: OpKind.TRANSACTION, to: address, amount: 0, parameter: call('bob', null) },
+          { kind: OpKind.TRANSACTION, to: address, amount: 0, parameter: call('carol', 7) },
+        ])
+        .send();
+      await batch.confirmation(1);
+      const group = await waitFor('the calls indexed', 120_000, async () => {
+        const res = await fetch(`${session.server.url}/v1/opg/${NETWORK}/${batch.hash}`);
+        const rows = res.ok ? ((await res.json()) as Array<{ level: number }>) : [];
+        return rows.length > 0 ? rows : undefined;
+      });
+      const callLevel = group[0]!.level;
+      const contract = await api<{ level: number }>(`/contract/${NETWORK}/${address}`);
+      const origLevel = contract.level;
+      expect(callLevel).toBeGreaterThan(origLevel);
+      await indexedAt(callLevel);
+
+      // Open the storage tab, 'Compare', pick the two ends by their operations
+      const page = await pages.open();
+      await page.setViewportSize({ width: 1440, height: 1000 });
+      await page.goto(`${session.server.url}/${NETWORK}/${address}/storage`);
+      await page.getByRole('button', { name: 'Compare', exact: true }).click();
+      const form = page.getByRole('form', { name: 'Compare storage' });
+      await form.getByLabel('From level').fill(String(origLevel));
+      await form.getByRole('combobox', { name: 'To: after operation' }).click();
+      await page
+        .getByRole('option', { name: new RegExp(`^${callLevel.toLocaleString('en-US')} · `) })
+        .click();
+      expect(await form.getByLabel('To level').inputValue()).toBe(String(callLevel));
+      await form.getByRole('button', { name: 'Compare', exact: true }).click();
+
+      // the levels are in the URL
+      await page.waitForURL((u) => u.searchParams.get('from') === String(origLevel));
+      expect(new URL(page.url()).searchParams.get('to')).toBe(String(callLevel));
+
+      const check = async () => {
+        await page
+          .getByRole('heading', {
+            name: `Storage at ${origLevel.toLocaleString('en-US')} ➛ ${callLevel.toLocaleString('en-US')}`,
+          })
+          .waitFor();
+        // the counter field: 0 ➛ 3
+        const fields = page.getByRole('tree', { name: 'Storage diff' });
+        await expect.poll(() => fields.innerText()).toMatch(/total:\s*0\s*➛\s*3/);
+        // the ledger: counts and each key with its old ➛ new value
+        const ledger = page.getByRole('region', { name: /^ledger · Big Map \d+$/ });
+        const chips = ledger.getByLabel('Key changes');
+        await expect.poll(() => chips.innerText()).toMatch(/1 added[\s\S]*1 changed[\s\S]*1 removed/);
+        const keys = ledger.getByRole('list', { name: /^Changed keys of ledger/ });
+        await expect.poll(() => keys.getByRole('listitem').count()).toBe(3);
+        const alice = keys.getByRole('listitem', { name: 'Changed key alice' });
+        await expect.poll(() => alice.getByRole('tree').innerText()).toMatch(/10\s*➛\s*11/);
+        const carol = keys.getByRole('listitem', { name: 'Added key carol' });
+        expect(await carol.getByRole('tree').innerText()).toContain('7');
+        const bob = keys.getByRole('listitem', { name: 'Removed key bob' });
+        expect(await bob.getByRole('tree').innerText()).toContain('20');
+        expect(await ledger.getByText('1–3 of 3').count()).toBe(1);
+      };
+      await check();
+      await page.screenshot({ path: `${SHOTS}/storage-compare-1440.png`, fullPage: true });
+
+      // the class filter keeps the removed key only
+      const ledger = page.getByRole('region', { name: /^ledger · Big Map \d+$/ });
+      await ledger.getByRole('button', { name: 'Removed', exact: true }).click();
+      await expect.poll(() => ledger.getByRole('listitem').count()).toBe(1);
+      expect(await ledger.getByRole('listitem').first().getAttribute('aria-label')).toBe('Removed key bob');
+
+      // the URL alone brings the comparison back (reload), on a phone too
+      await page.setViewportSize({ width: 375, height: 800 });
+      await page.reload();
+      await check();
+      await page.screenshot({ path: `${SHOTS}/storage-compare-375.png`, fullPage: true });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+
+      // closing returns to the storage tree (without the levels in the URL)
+      await page.getByRole('button', { name: 'Close comparison' }).click();
+      await page.getByRole('tree', { name: 'Storage' }).waitFor();
+      expect(new URL(page.url()).searchParams.has('from')).toBe(false);
+    },
+  );
+});
