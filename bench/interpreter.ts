@@ -109,3 +109,58 @@ time('FA2 transfers (10,000-entry big map)', 2000, () => {
   });
   if (!res.ok) throw new Error(res.error.message);
 });
+
+// 4. Time to spend one operation's whole gas (1,040,000 gas, Octez's hard limit per operation) on endless
+//    loops of cheap instructions (issue 22 item 2: target ≤ 0.5 s), and on a big-map-heavy FA2 batch.
+const endless: Record<string, string> = {
+  'LOOP { PUSH bool True }': 'PUSH bool True; LOOP { PUSH bool True }',
+  'LOOP { UNIT; DROP; PUSH bool True }': 'PUSH bool True; LOOP { UNIT; DROP; PUSH bool True }',
+  'LOOP { DUP; DROP; PUSH bool True } on 20 items':
+    'PUSH nat 0; DUP; DUP; DUP; DUP; DUP; DUP; DUP; DUP; DUP; DUP; DUP; DUP; DUP; DUP; DUP; DUP; DUP; DUP; DUP; PUSH bool True; LOOP { DUP 20; DROP; PUSH bool True }',
+};
+for (const [name, body] of Object.entries(endless)) {
+  const script = `parameter unit; storage unit; code { DROP; ${body}; UNIT; NIL operation; PAIR }`;
+  // Steps per gas from a tenth of the gas with a step listener (which slows the run), then the full run.
+  let n = 0;
+  runContract({
+    script,
+    storage: { prim: 'Unit' },
+    parameter: { prim: 'Unit' },
+    gasLimit: 104_000_000,
+    onStep: () => {
+      n++;
+    },
+  });
+  const t = performance.now();
+  const res = runContract({ script, storage: { prim: 'Unit' }, parameter: { prim: 'Unit' } });
+  const ms = performance.now() - t;
+  if (res.ok) throw new Error(`${name} ended`);
+  const steps = n * 10;
+  console.log(
+    `max gas, ${name}: ${ms.toFixed(0)} ms for ${(res.consumedMilligas / 1000).toLocaleString('en')} gas (~${steps.toLocaleString('en')} steps, ${((steps * 1000) / ms / 1e6).toFixed(1)} M steps/s)`,
+  );
+}
+{
+  const batch = Array.from({ length: 400 }, (_, k) => ({
+    prim: 'Pair',
+    args: [
+      { string: keys[(k * 13 + 5) % keys.length] },
+      { prim: 'Pair', args: [{ int: '0' }, { int: '1' }] },
+    ],
+  }));
+  const from = keys[0] as string;
+  const t = performance.now();
+  const res = runContract({
+    script: fa2,
+    storage: { int: '8' },
+    sender: from,
+    chain: chain2,
+    parameter: [{ prim: 'Pair', args: [{ string: from }, batch] }] as Expr,
+  });
+  const ms = performance.now() - t;
+  if (!res.ok) throw new Error(res.error.message);
+  const gas = res.consumedMilligas / 1000;
+  console.log(
+    `FA2 batch of 400 transfers (10,000-entry big map): ${ms.toFixed(0)} ms for ${gas.toLocaleString('en')} gas → ${((ms * 1_040_000) / gas).toFixed(0)} ms per 1,040,000 gas`,
+  );
+}
