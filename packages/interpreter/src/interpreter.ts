@@ -28,6 +28,21 @@ export interface StepEvent {
 }
 export type StepListener = (e: StepEvent) => void;
 
+/** A step event; its Micheline stack is computed only when read (a prototype getter: cheap to create). */
+class Step implements StepEvent {
+  constructor(
+    readonly location: number,
+    readonly prim: string,
+    /** bottom first */
+    readonly values: readonly V[],
+    readonly gasBefore: number,
+    readonly gasLeft: number,
+  ) {}
+  get stack(): Expr[] {
+    return [...this.values].reverse().map((v) => unparse(v));
+  }
+}
+
 export type Handler = (it: Interpreter, ins: ExprPrim, s: V[]) => void;
 
 type Frame = { code: Expr[]; i: number } | { ins: ExprPrim; resume: (s: V[]) => void };
@@ -290,20 +305,7 @@ export class Interpreter {
       }
       throw e;
     }
-    if (this.onStep) {
-      const snapshot = s.slice();
-      const location = this.location(ins);
-      this.onStep({
-        location,
-        prim: ins.prim,
-        gasBefore,
-        gasLeft: this.gasLeft,
-        values: snapshot,
-        get stack() {
-          return [...snapshot].reverse().map((v) => unparse(v));
-        },
-      });
-    }
+    if (this.onStep) this.onStep(new Step(this.location(ins), ins.prim, s.slice(), gasBefore, this.gasLeft));
   }
 }
 

@@ -112,16 +112,21 @@ export function recordCall(call: DebugCall, chain: ChainContext, limits = DEFAUL
   let builder: TraceBuilder | null = null;
   const ids = new Map<V, number>();
   const typeIds = new Map<string, number>();
+  const typeOf = new WeakMap<object, number>();
   let chars = 0;
   const itemId = (t: CompactTrace, v: V): number => {
     let id = ids.get(v);
     if (id !== undefined) return id;
-    const tyKey = JSON.stringify(tyToExpr(v.t));
-    let ty = typeIds.get(tyKey);
+    let ty = typeOf.get(v.t);
     if (ty === undefined) {
-      ty = t.types.length;
-      typeIds.set(tyKey, ty);
-      t.types.push(JSON.parse(tyKey) as Micheline);
+      const tyKey = JSON.stringify(tyToExpr(v.t));
+      ty = typeIds.get(tyKey);
+      if (ty === undefined) {
+        ty = t.types.length;
+        typeIds.set(tyKey, ty);
+        t.types.push(JSON.parse(tyKey) as Micheline);
+      }
+      typeOf.set(v.t, ty);
     }
     let value = unparse(v);
     const size = JSON.stringify(value).length;

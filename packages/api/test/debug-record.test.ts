@@ -1,0 +1,82 @@
+/**
+ * The debugger's recorder alone: the first step and its place in the code, the bounds (steps and item sizes),
+ * and a long loop rebuilt from checkpoints and diffs. (Gas per step is the interpreter's: its figures against
+ * Octez's are tested in packages/interpreter/test/gas*.test.ts and step by step against trace_code in
+ * debug.test.ts.)
+ */
+import { parseMichelsonScript, stackAt, type Micheline } from '@michelscope/michelson';
+import { LIMITS } from '@michelscope/interpreter';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS, recordCall, type DebugCall } from '../src/debug/record';
+
+const call = (src: string, parameter: Micheline, storage: Micheline): DebugCall => ({
+  script: parseMichelsonScript(src),
+  storage,
+  parameter,
+  entrypoint: 'default',
+  amount: '0',
+  balance: '0',
+  self: 'KT1BEqzn5Wx8uJrZNvuS9DVHmLvG9td3fDLi',
+  now: '0',
+  level: '1',
+  chainId: 'NetXdQprcVkpaWU',
+  gasLimit: LIMITS.hardGasLimitPerOperation,
+});
+
+const LOOP = `parameter int; storage int;
+code { CAR ; DUP ; GT ; LOOP { PUSH int 1 ; SWAP ; SUB ; DUP ; GT } ; NIL operation ; PAIR }`;
+
+describe('recordCall', () => {
+  it('the first step is CAR on its line, after the gas of parsing the script and its inputs', () => {
+    const src = `parameter unit; storage unit;
+code { CAR ; PUSH int 2 ; PUSH int 2 ; ADD ; PUSH int 4 ; ASSERT_CMPEQ ; NIL operation ; PAIR }`;
+    const r = recordCall(call(src, { prim: 'Unit' }, { prim: 'Unit' }), {});
+    expect(r.status).toBe('applied');
+    const used = r.gas_limit - r.trace.gas[0]!;
+    expect(r.trace.gas_start).toBeLessThan(r.gas_limit);
+    expect(used).toBeGreaterThan(r.gas_limit - r.trace.gas_start);
+    const [row, from, to] = r.spans[r.trace.loc[0]!]!;
+    expect(r.code.split('\n')[row]!.slice(from, to)).toBe('CAR');
+  });
+
+  it('a 100,000-step loop: every step rebuilt from checkpoints and diffs, far fewer items than cells', () => {
+    const r = recordCall(call(LOOP, { int: '20000' }, { int: '0' }), {});
+    expect(r.trace.steps).toBe(100_006);
+    // after each SUB the counter is on top: 19999, 19998, … down to 0
+    const subs = r.trace.loc.flatMap((l, n) =>
+      r.spans[l] && r.code.split('\n')[r.spans[l][0]]!.slice(r.spans[l][1], r.spans[l][2]) === 'SUB'
+        ? [n]
+        : [],
+    );
+    expect(subs.length).toBe(20_000);
+    for (const [k, n] of [
+      [0, subs[0]!],
+      [12_345, subs[12_345]!],
+      [19_999, subs[19_999]!],
+    ] as const) {
+      const top = stackAt(r.trace, n).at(-1)!;
+      expect(r.trace.items[top]![1]).toEqual({ int: String(19_999 - k) });
+    }
+    expect(r.trace.checkpoints.length).toBe(Math.ceil(100_006 / 512));
+    const cells = r.trace.checkpoints.length + r.trace.push.reduce((s, p) => s + p.length, 0);
+    expect(r.trace.items.length).toBeLessThan(cells);
+  });
+
+  it('stops recording at the step bound and elides items over the size bound', () => {
+    const r = recordCall(call(LOOP, { int: '1000' }, { int: '0' }), {}, { ...DEFAULT_LIMITS, maxSteps: 100 });
+    expect(r.status).toBe('applied');
+    expect(r.trace.steps).toBe(100);
+    expect(r.trace.truncated).toBe(true);
+    const big = recordCall(
+      call(
+        'parameter string; storage string; code { CAR ; NIL operation ; PAIR }',
+        { string: 'x'.repeat(500) },
+        { string: '' },
+      ),
+      {},
+      { ...DEFAULT_LIMITS, maxItemChars: 100 },
+    );
+    expect(big.trace.elided.length).toBeGreaterThan(0);
+    expect(big.trace.items[big.trace.elided[0]!]![1]).toEqual({ prim: '…' });
+  });
+});
