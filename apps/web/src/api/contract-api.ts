@@ -14,7 +14,7 @@ import {
   parseTicketUpdates,
   parseViews,
 } from './contract-parse';
-import { parseOpgRows } from './opg-parse';
+import { fetchResource } from './resources';
 import type { ContractInfo } from './contract-types';
 
 const enc = encodeURIComponent;
@@ -52,11 +52,8 @@ export const contractQuery = (network: string, address: string) =>
     staleTime: 10_000,
   });
 
-export const opgPage = (network: string, address: string, lastId: number | null, options?: Opts) =>
-  getJson(
-    `${base(network, address)}/opg${query({ last_id: lastId ?? undefined, size: OPG_PAGE_SIZE })}`,
-    options,
-  ).then(parseOpgRows);
+export const opgPage = async (network: string, address: string, lastId: number | null, options?: Opts) =>
+  (await fetchResource('opgList', { network, address, size: OPG_PAGE_SIZE, lastId }, options)) ?? [];
 
 /**
  * The operations tab's unfiltered list: pages of OPG_PAGE_SIZE groups, each after the smallest `last_id` of
@@ -65,7 +62,8 @@ export const opgPage = (network: string, address: string, lastId: number | null,
  */
 export const opgListQuery = (network: string, address: string) =>
   infiniteQueryOptions({
-    queryKey: ['opg_list', network, address] as const,
+    // the registry's name with the list's params (the page cursor is the infinite query's own)
+    queryKey: ['opgList', { network, address }] as const,
     initialPageParam: null as number | null,
     queryFn: ({ pageParam, signal }) => opgPage(network, address, pageParam, { signal }),
     getNextPageParam: nextOpgCursor,

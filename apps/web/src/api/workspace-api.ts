@@ -8,7 +8,6 @@ import type { JsonSchema, Micheline } from '@michelscope/michelson';
 import { API_BASE, getJson, requestJson, type RequestOptions } from './client';
 import type { Typedef } from './contract-types';
 import { isObject } from './parse';
-import { parseOperations } from './opg-parse';
 import type { Operation } from './opg-types';
 
 const enc = encodeURIComponent;
@@ -107,7 +106,7 @@ export async function simulateCall(
     body,
   });
   if (!Array.isArray(res.body)) throw new Error('The simulation answer is not a list of operations');
-  return parseOperations(res.body);
+  return res.body as Operation[];
 }
 
 /** POST /v1/fork: code and storage ready for an origination. */

@@ -8,9 +8,8 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import FilterListIcon from '@mui/icons-material/FilterList';
 import { searchOperations } from '../../api/account-search-api';
-import { getJson } from '../../api/client';
 import { nextOpgCursor, opgListQuery, opgPage } from '../../api/contract-api';
-import { parseOperations } from '../../api/opg-parse';
+import { fetchResource, resourceKey } from '../../api/resources';
 import type { OpgRow } from '../../api/opg-types';
 import { OPERATION_SEARCH_PAGE_SIZE } from '../../api/account-search-api';
 import { useAppConfig } from '../../shared/config/useAppConfig';
@@ -26,24 +25,21 @@ export const SEARCH_PLACEHOLDER = 'Start entering hash of operation, source or d
 
 function useMempool(network: string, address: string, enabled: boolean) {
   return useQuery({
-    queryKey: ['contract_mempool', network, address] as const,
+    queryKey: resourceKey('mempool', { network, address }),
     enabled,
     retry: false,
     meta: { silent: true },
     queryFn: async ({ signal }): Promise<OpgRow[]> => {
-      const body = await getJson(
-        `/contract/${encodeURIComponent(network)}/${encodeURIComponent(address)}/mempool`,
-        { signal },
-      );
-      return parseOperations(body).map((op) => ({
+      const ops = (await fetchResource('mempool', { network, address }, { signal })) ?? [];
+      return ops.map((op) => ({
         last_id: 0,
         content_index: op.content_index,
         counter: op.counter ?? 0,
-        level: op.level,
-        total_cost: op.fee + op.burned,
-        flow: op.source === address ? -op.amount : op.amount,
+        level: op.level ?? 0,
+        total_cost: (op.fee ?? 0) + (op.burned ?? 0),
+        flow: op.source === address ? -(op.amount ?? 0) : (op.amount ?? 0),
         internals: 0,
-        hash: op.hash,
+        hash: op.hash ?? '',
         entrypoint: op.entrypoint ?? '',
         timestamp: op.timestamp,
         status: op.status,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseOpgRows } from '../../api/opg-parse';
+import type { OpgRow } from '../../api/opg-types';
 import {
   dateRange,
   entrypointLabel,
@@ -11,23 +11,20 @@ import {
 } from './opg-list-logic';
 
 // The worked example of bcd-api.md §3.23 (a real row shape of GET /contract/{N}/{A}/opg).
-const [row] = parseOpgRows([
-  {
-    last_id: 67,
-    content_index: 0,
-    counter: 540,
-    level: 37,
-    total_cost: 518,
-    flow: 0,
-    internals: 0,
-    hash: 'ootets92MnoSsoYDuGTwDjdHfEvcRA688Qhj6iRVXRYoMmmG559',
-    entrypoint: '@entrypoint_0',
-    timestamp: '2022-01-25T16:54:35Z',
-    status: 'applied',
-    kind: 'transaction',
-  },
-]);
-if (!row) throw new Error('fixture row did not parse');
+const row: OpgRow = {
+  last_id: 67,
+  content_index: 0,
+  counter: 540,
+  level: 37,
+  total_cost: 518,
+  flow: 0,
+  internals: 0,
+  hash: 'ootets92MnoSsoYDuGTwDjdHfEvcRA688Qhj6iRVXRYoMmmG559',
+  entrypoint: '@entrypoint_0',
+  timestamp: '2022-01-25T16:54:35Z',
+  status: 'applied',
+  kind: 'transaction',
+};
 
 describe('operations list rules', () => {
   it('labels entrypoints, several as "X and N calls"', () => {
@@ -71,10 +68,15 @@ describe('operations list rules', () => {
   });
 
   it('merges mempool rows first, newest first, only without filters and with a non-empty list', () => {
-    const pending = parseOpgRows([
-      { hash: 'oA', timestamp: '2024-01-01T00:00:00Z', status: 'pending', mempool: true },
-      { hash: 'oB', timestamp: '2024-01-02T00:00:00Z', status: 'pending', mempool: true },
-    ]);
+    const pendingRow = (hash: string, timestamp: string): OpgRow => ({
+      ...row,
+      last_id: 0,
+      hash,
+      timestamp,
+      status: 'pending',
+      mempool: true,
+    });
+    const pending = [pendingRow('oA', '2024-01-01T00:00:00Z'), pendingRow('oB', '2024-01-02T00:00:00Z')];
     expect(mergeMempool([row], pending, false).map((r) => r.hash)).toEqual(['oB', 'oA', row.hash]);
     expect(mergeMempool([row], pending, true).map((r) => r.hash)).toEqual([row.hash]);
     expect(mergeMempool([], pending, false)).toEqual([]);

@@ -57,7 +57,7 @@ export function pageRange(page: number, size: number, count: number, total: numb
  * mempool rows left out: "1,234 · transfer · ooAbc…".
  */
 export function operationChoices(
-  rows: ReadonlyArray<{ level: number; hash: string; entrypoint: string; kind: string; mempool: boolean }>,
+  rows: ReadonlyArray<{ level: number; hash: string; entrypoint: string; kind: string; mempool?: boolean }>,
 ): Array<{ level: number; hash: string; text: string }> {
   const seen = new Set<string>();
   const out: Array<{ level: number; hash: string; text: string }> = [];

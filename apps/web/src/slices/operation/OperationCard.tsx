@@ -11,6 +11,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
 import { operationDiffQuery, operationTicketUpdatesQuery } from '../../api/operation-api';
+import type { MiguelNode } from '@michelscope/api-types';
 import type { Operation } from '../../api/opg-types';
 import { AccountBox } from '../../shared/entities/AccountBox';
 import { TicketUpdateCard } from '../../shared/entities/TicketUpdateCard';
@@ -51,7 +52,7 @@ function LazyDiff({ op }: { op: Operation }) {
   return <DiffSection roots={[query.data]} op={op} />;
 }
 
-function DiffSection({ roots, op }: { roots: Operation['parameters']; op: Operation }) {
+function DiffSection({ roots, op }: { roots: readonly MiguelNode[]; op: Operation }) {
   return (
     <Box sx={{ mt: 1 }}>
       <Typography variant="overline">Storage</Typography>
@@ -96,7 +97,7 @@ export function operationTitle(op: Operation): string {
  * first expansion, only for applied operations with an id (an inline diff is used directly).
  */
 export function OperationCard({ op }: { op: Operation }) {
-  const [open, setOpen] = useState(op.errors.length > 0);
+  const [open, setOpen] = useState((op.errors?.length ?? 0) > 0);
   const [everOpened, setEverOpened] = useState(open);
   const style = headerStyle(op.status);
   const repeat = repeatUrl(op);
@@ -137,7 +138,7 @@ export function OperationCard({ op }: { op: Operation }) {
           variant="outlined"
         />
         <Box sx={{ flexGrow: 1 }} />
-        {op.amount > 0 ? <Typography variant="body2">{formatTez(op.amount)}</Typography> : null}
+        {op.amount ? <Typography variant="body2">{formatTez(op.amount)}</Typography> : null}
         <Button
           size="small"
           aria-expanded={open}
@@ -170,27 +171,27 @@ export function OperationCard({ op }: { op: Operation }) {
       <Collapse in={open} id={detailsId}>
         <Box sx={{ px: 2, pb: 2 }}>
           <Stack direction="row" sx={{ gap: 2, flexWrap: 'wrap', mb: 1 }}>
-            {!op.internal ? <Field label="Fee">{formatTez(op.fee)}</Field> : null}
-            {op.consumed_gas > 0 ? (
+            {!op.internal ? <Field label="Fee">{formatTez(op.fee ?? 0)}</Field> : null}
+            {op.consumed_gas ? (
               <Field label="Consumed gas">
                 {formatNumber(op.consumed_gas / 1000, 3)}
                 {gas !== null ? ` (${gas}% of limit)` : ''}
               </Field>
             ) : null}
-            {op.paid_storage_size_diff > 0 ? (
+            {op.paid_storage_size_diff ? (
               <Field label="Paid storage diff">
                 {formatNumber(op.paid_storage_size_diff)} bytes
                 {storage !== null ? ` (${storage}% of limit)` : ''}
               </Field>
             ) : null}
-            {op.storage_size > 0 ? (
+            {op.storage_size ? (
               <Field label="Storage size">{formatNumber(op.storage_size)} bytes</Field>
             ) : null}
-            {op.burned > 0 ? <Field label="Burned">{formatTez(op.burned)}</Field> : null}
-            {op.counter !== null ? <Field label="Counter">{op.counter}</Field> : null}
+            {op.burned ? <Field label="Burned">{formatTez(op.burned)}</Field> : null}
+            {op.counter !== undefined ? <Field label="Counter">{op.counter}</Field> : null}
           </Stack>
           <OperationErrors op={op} />
-          {op.parameters.length > 0 ? (
+          {op.parameters?.length ? (
             <Box sx={{ mt: 1 }}>
               <Typography variant="overline">Parameters</Typography>
               <MiguelTree
@@ -202,7 +203,7 @@ export function OperationCard({ op }: { op: Operation }) {
               />
             </Box>
           ) : null}
-          {op.payload.length > 0 ? (
+          {op.payload?.length ? (
             <Box sx={{ mt: 1 }}>
               <Typography variant="overline">Payload</Typography>
               <MiguelTree
@@ -216,9 +217,7 @@ export function OperationCard({ op }: { op: Operation }) {
           ) : null}
           {op.storage_diff ? <DiffSection roots={[op.storage_diff]} op={op} /> : null}
           {everOpened && needsLazyDiff(op) ? <LazyDiff op={op} /> : null}
-          {everOpened && op.id !== null && op.ticket_updates_count > 0 ? (
-            <TicketUpdatesSection op={op} />
-          ) : null}
+          {everOpened && !!op.id && op.ticket_updates_count > 0 ? <TicketUpdatesSection op={op} /> : null}
           {repeat ? (
             <Button component={RouterLink} to={repeat} size="small" sx={{ mt: 1 }}>
               Repeat in Interact

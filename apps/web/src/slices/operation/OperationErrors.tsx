@@ -18,7 +18,7 @@ const isScriptRejected = (e: OperationError) => e.id.includes('script_rejected')
 const isMismatch = (e: OperationError) =>
   e.id.includes('invalid_syntactic_constant') ||
   e.id.includes('invalidSyntacticConstant') ||
-  e.expected_form !== null;
+  e.expected_form !== undefined;
 const isBalanceTooLow = (e: OperationError) => e.id.includes('balance_too_low');
 
 const MichelsonViewer = lazy(async () => ({
@@ -92,22 +92,22 @@ function ErrorAlert({
   const [showCode, setShowCode] = useState(false);
   const [showMismatch, setShowMismatch] = useState(false);
   // a stored operation's failed code comes from the API; a simulated one's from the script it ran
-  const simulated = op.id === null && code !== undefined && error.location !== null;
+  const simulated = !op.id && code !== undefined && error.location !== undefined;
   const local = useMemo(
     () => (simulated && showCode ? (errorWindow(code, error.location!) ?? null) : null),
     [simulated, showCode, code, error.location],
   );
-  const canLocate = isScriptRejected(error) && (op.id !== null || simulated);
+  const canLocate = isScriptRejected(error) && (!!op.id || simulated);
   return (
     <Alert severity="error" variant="outlined" sx={{ '& .MuiAlert-message': { minWidth: 0, flexGrow: 1 } }}>
-      <AlertTitle>{error.title}</AlertTitle>
+      <AlertTitle>{error.title || error.id || 'Error'}</AlertTitle>
       {error.descr ? <Typography variant="body2">{error.descr}</Typography> : null}
-      {isBalanceTooLow(error) && error.balance !== null && error.amount !== null ? (
+      {isBalanceTooLow(error) && error.balance !== undefined && error.amount !== undefined ? (
         <Typography variant="body2" sx={{ mt: 0.5 }}>
           Balance {formatTez(error.balance)} is less than {formatTez(error.amount)}
         </Typography>
       ) : null}
-      {error.with !== null ? (
+      {error.with !== undefined ? (
         <Typography
           variant="body2"
           sx={{ mt: 0.5, fontFamily: 'monospace', overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}
@@ -121,7 +121,7 @@ function ErrorAlert({
             Show failed code
           </Button>
         ) : null}
-        {isMismatch(error) && (error.wrong_expression !== null || error.expected_form !== null) ? (
+        {isMismatch(error) && (error.wrong_expression !== undefined || error.expected_form !== undefined) ? (
           <Button
             size="small"
             color="error"
@@ -132,7 +132,7 @@ function ErrorAlert({
           </Button>
         ) : null}
       </Stack>
-      {showCode && op.id !== null ? <FailedCodeLoader network={op.network} id={op.id} /> : null}
+      {showCode && op.id ? <FailedCodeLoader network={op.network} id={op.id} /> : null}
       {showCode && local ? <FailedCode location={local} /> : null}
       {showMismatch ? (
         <Grid container spacing={1} sx={{ mt: 1 }}>

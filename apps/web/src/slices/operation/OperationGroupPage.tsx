@@ -36,7 +36,7 @@ function SideItem({ label, children }: { label: string; children: ReactNode }) {
 
 /** Total cost of a group: fees plus burned, over all its operations. */
 export function groupCost(ops: readonly Operation[]): number {
-  return ops.reduce((sum, op) => sum + op.fee + op.burned, 0);
+  return ops.reduce((sum, op) => sum + (op.fee ?? 0) + (op.burned ?? 0), 0);
 }
 
 /**
@@ -80,7 +80,7 @@ export function OperationGroupPage() {
   const query = useQuery(opgQuery(network, hash));
   const [raw, setRaw] = useState(false);
   const external = externalExplorerUrl(network, hash);
-  const ops = useMemo(() => executionOrder(query.data?.operations ?? []), [query.data]);
+  const ops = useMemo(() => executionOrder(query.data ?? []), [query.data]);
   const first = ops[0];
 
   return (
@@ -156,7 +156,9 @@ export function OperationGroupPage() {
                     return d ? formatAbsolute(d) : '—';
                   })()}
                 </SideItem>
-                <SideItem label="Level">{first.mempool ? 'mempool' : formatNumber(first.level)}</SideItem>
+                <SideItem label="Level">
+                  {first.mempool ? 'mempool' : formatNumber(first.level ?? 0)}
+                </SideItem>
                 <SideItem label="Total cost">{formatTez(groupCost(ops))}</SideItem>
                 <SideItem label="Call stack">
                   <CallStack ops={ops} />
@@ -166,7 +168,7 @@ export function OperationGroupPage() {
           </Grid>
         </Grid>
       )}
-      <RawJsonDialog open={raw} onClose={() => setRaw(false)} title="Raw JSON" value={query.data?.raw} />
+      <RawJsonDialog open={raw} onClose={() => setRaw(false)} title="Raw JSON" value={query.data} />
     </Box>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseOperation } from '../../api/opg-parse';
+import type { Operation } from '@michelscope/api-types';
 import {
   canRepeat,
   gasPercent,
@@ -10,18 +10,23 @@ import {
   visibleErrors,
 } from './operation-status';
 
-const op = (fields: Record<string, unknown>) =>
-  parseOperation({
-    id: 67,
-    hash: 'ootets92MnoSsoYDuGTwDjdHfEvcRA688Qhj6iRVXRYoMmmG559',
-    counter: 540,
-    network: 'mainnet',
-    kind: 'transaction',
-    status: 'applied',
-    destination: 'KT18sWFGnjvobw9BiHrm9bjpWr3AFAAVas9w',
-    entrypoint: 'transfer',
-    ...fields,
-  });
+const op = (fields: Partial<Operation>): Operation => ({
+  content_index: 0,
+  ticket_updates_count: 0,
+  big_map_diffs_count: 0,
+  timestamp: '2024-01-01T00:00:00Z',
+  protocol: 'PtParisBxoLz5gzMmn3d9WBQNoPSZakgnkMC2VNuQ3KXfUtUQeZ',
+  internal: false,
+  id: 67,
+  hash: 'ootets92MnoSsoYDuGTwDjdHfEvcRA688Qhj6iRVXRYoMmmG559',
+  counter: 540,
+  network: 'mainnet',
+  kind: 'transaction',
+  status: 'applied',
+  destination: 'KT18sWFGnjvobw9BiHrm9bjpWr3AFAAVas9w',
+  entrypoint: 'transfer',
+  ...fields,
+});
 
 describe('operation statuses', () => {
   it('colours statuses as the spec says', () => {

@@ -1,5 +1,5 @@
 /** Operation statuses, their colours and header styles (workspace spec §4 "Operation statuses"). */
-import type { Operation } from '../../api/opg-types';
+import type { Operation, OperationError } from '../../api/opg-types';
 
 export type StatusColour = 'success' | 'warning' | 'error' | 'secondary' | 'grey';
 export type HeaderStyle = 'applied' | 'backtracked' | 'mempool' | 'failed';
@@ -45,42 +45,37 @@ export function headerStyle(status: string): HeaderStyle {
  * and an entrypoint, and is applied.
  */
 export function canRepeat(op: Operation): boolean {
-  return (
-    !op.mempool &&
-    op.hash !== '' &&
-    op.destination !== null &&
-    op.entrypoint !== null &&
-    op.status === 'applied'
-  );
+  return !op.mempool && !!op.hash && !!op.destination && !!op.entrypoint && op.status === 'applied';
 }
 
 /** The interact URL that repeats an operation. */
 export function repeatUrl(op: Operation): string | null {
-  if (!canRepeat(op) || op.destination === null || op.entrypoint === null || op.counter === null) return null;
+  if (!canRepeat(op) || !op.hash || !op.destination || !op.entrypoint || op.counter === undefined)
+    return null;
   const query = new URLSearchParams({ hash: op.hash, counter: String(op.counter) });
   return `/${op.network}/${op.destination}/interact/${encodeURIComponent(op.entrypoint)}?${query.toString()}`;
 }
 
 /** The storage diff loads lazily only for applied operations with an id (spec §4 "Operation details"). */
 export function needsLazyDiff(op: Operation): boolean {
-  return op.storage_diff === null && op.status === 'applied' && op.id !== null;
+  return op.storage_diff === undefined && op.status === 'applied' && !!op.id;
 }
 
 /** Errors whose id contains runtime_error are hidden (spec §8). */
-export function visibleErrors(op: Operation): Operation['errors'] {
-  return op.errors.filter((e) => !e.id.includes('runtime_error'));
+export function visibleErrors(op: Operation): OperationError[] {
+  return (op.errors ?? []).filter((e) => !e.id.includes('runtime_error'));
 }
 
 /** Consumed gas as a percentage of the gas limit (consumed gas is in milligas). */
 export function gasPercent(op: Pick<Operation, 'consumed_gas' | 'gas_limit'>): number | null {
-  if (op.gas_limit <= 0) return null;
-  return Math.round((op.consumed_gas / 1000 / op.gas_limit) * 100);
+  if (!op.gas_limit || op.gas_limit <= 0) return null;
+  return Math.round(((op.consumed_gas ?? 0) / 1000 / op.gas_limit) * 100);
 }
 
 /** Paid storage as a percentage of the storage limit. */
 export function storagePercent(
   op: Pick<Operation, 'paid_storage_size_diff' | 'storage_limit'>,
 ): number | null {
-  if (op.storage_limit <= 0) return null;
-  return Math.round((op.paid_storage_size_diff / op.storage_limit) * 100);
+  if (!op.storage_limit || op.storage_limit <= 0) return null;
+  return Math.round(((op.paid_storage_size_diff ?? 0) / op.storage_limit) * 100);
 }

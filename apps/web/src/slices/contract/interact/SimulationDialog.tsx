@@ -115,21 +115,21 @@ export function SimulationDialog(props: {
                 <TableCell sx={{ fontFamily: 'monospace' }}>{op.destination ?? ''}</TableCell>
                 <TableCell>{op.kind === 'event' ? (op.tag ?? '') : (op.entrypoint ?? '')}</TableCell>
                 <TableCell align="right">
-                  {int(op.consumed_gas / 1000)}
-                  {pct(op.consumed_gas / 1000, gasLimit)}
+                  {int((op.consumed_gas ?? 0) / 1000)}
+                  {pct((op.consumed_gas ?? 0) / 1000, gasLimit)}
                 </TableCell>
                 <TableCell align="right">
-                  {int(op.paid_storage_size_diff)}
-                  {pct(op.paid_storage_size_diff, storageLimit)}
+                  {int(op.paid_storage_size_diff ?? 0)}
+                  {pct(op.paid_storage_size_diff ?? 0, storageLimit)}
                 </TableCell>
-                <TableCell align="right">{formatTez(op.burned)}</TableCell>
+                <TableCell align="right">{formatTez(op.burned ?? 0)}</TableCell>
               </TableRow>
             ))}
           </TableBody>
         </Table>
       </Box>
       {ops.map((op, i) =>
-        op.errors.length > 0 ? (
+        op.errors?.length ? (
           <OperationErrors key={i} op={op} code={i === 0 ? props.code : undefined} />
         ) : null,
       )}
@@ -143,7 +143,7 @@ export function SimulationDialog(props: {
               <Typography variant="body2" sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
                 {e.tag ?? 'event'} · {e.source ?? ''}
               </Typography>
-              {e.payload.length > 0 ? (
+              {e.payload?.length ? (
                 <MiguelTree
                   roots={e.payload}
                   label={`Event ${e.tag ?? ''} payload`}

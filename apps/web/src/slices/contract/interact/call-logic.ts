@@ -85,11 +85,15 @@ export function commandLine(c: CommandLineInput): string {
  * shown in gas units), and the paid storage bytes.
  */
 export function simulationTotals(
-  ops: { consumed_gas: number; burned: number; paid_storage_size_diff?: number }[],
+  ops: {
+    consumed_gas?: number | undefined;
+    burned?: number | undefined;
+    paid_storage_size_diff?: number | undefined;
+  }[],
 ) {
   return {
-    gas: ops.reduce((a, o) => a + o.consumed_gas, 0) / 1000,
-    burned: ops.reduce((a, o) => a + o.burned, 0),
+    gas: ops.reduce((a, o) => a + (o.consumed_gas ?? 0), 0) / 1000,
+    burned: ops.reduce((a, o) => a + (o.burned ?? 0), 0),
     storage: ops.reduce((a, o) => a + (o.paid_storage_size_diff ?? 0), 0),
   };
 }
