@@ -73,6 +73,36 @@ const call = (key: string, value: number | null) => ({
   },
 });
 
+/** parameter (or (nat %add) (nat %sub)); storage nat: `sub` is the branch that differs between A and B. */
+const calculator = (sub: string[]) => [
+  {
+    prim: 'parameter',
+    args: [
+      {
+        prim: 'or',
+        args: [
+          { prim: 'nat', annots: ['%add'] },
+          { prim: 'nat', annots: ['%sub'] },
+        ],
+      },
+    ],
+  },
+  { prim: 'storage', args: [{ prim: 'nat' }] },
+  {
+    prim: 'code',
+    args: [
+      [
+        { prim: 'UNPAIR' },
+        { prim: 'IF_LEFT', args: [[{ prim: 'ADD' }], sub.map((prim) => ({ prim }))] },
+        { prim: 'NIL', args: [{ prim: 'operation' }] },
+        { prim: 'PAIR' },
+      ],
+    ],
+  },
+];
+const CALC_A = calculator(['SWAP', 'SUB', 'ABS']);
+const CALC_B = calculator(['SUB', 'ABS']);
+
 describe.skipIf(!canBrowse('time-travel'))('time travel: storage compare', () => {
   const session = syncedSandboxSession({
     config: { networks: { mainnet: { rpc_url: UNREACHABLE }, ghostnet: { rpc_url: UNREACHABLE } } },
@@ -82,6 +112,14 @@ describe.skipIf(!canBrowse('time-travel'))('time travel: storage compare', () =>
     const res = await fetch(`${session.server.url}/v1${route}`);
     if (!res.ok) throw new Error(`GET /v1${route}: ${res.status} ${await res.text()}`);
     return (await res.json()) as T;
+  };
+  const toolkit = async () => {
+    const tezos = new TezosToolkit(`${session.server.url}/rpc/${NETWORK}`);
+    tezos.setProvider({
+      signer: await InMemorySigner.fromSecretKey(BOOTSTRAP_ACCOUNTS[0]!.sk),
+      config: { confirmationPollingTimeoutSecond: 120 },
+    });
+    return tezos;
   };
   const indexedAt = (level: number) =>
     waitFor(`${NETWORK} indexed up to ${level}`, 120_000, async () =>
@@ -97,11 +135,7 @@ describe.skipIf(!canBrowse('time-travel'))('time travel: storage compare', () =>
     },
     async () => {
       await mkdir(SHOTS, { recursive: true });
-      const tezos = new TezosToolkit(`${session.server.url}/rpc/${NETWORK}`);
-      tezos.setProvider({
-        signer: await InMemorySigner.fromSecretKey(BOOTSTRAP_ACCOUNTS[0]!.sk),
-        config: { confirmationPollingTimeoutSecond: 120 },
-      });
+      const tezos = await toolkit();
       const orig = await tezos.contract.originate({ code: LEDGER_CODE, init: INITIAL });
       await orig.confirmation(1);
       const address = orig.contractAddress!;
@@ -187,6 +221,74 @@ describe.skipIf(!canBrowse('time-travel'))('time travel: storage compare', () =>
       await page.getByRole('button', { name: 'Close comparison' }).click();
       await page.getByRole('tree', { name: 'Storage' }).waitFor();
       expect(new URL(page.url()).searchParams.has('from')).toBe(false);
+    },
+  );
+
+  it(
+    "compares code: another contract's changed entrypoint side by side and unified, a same contract equal",
+    { timeout: 400_000 },
+    async () => {
+      await mkdir(SHOTS, { recursive: true });
+      const tezos = await toolkit();
+      // A twice (same code), B with another `sub` branch; originated one after the other (one signer)
+      const addresses: string[] = [];
+      for (const code of [CALC_A, CALC_A, CALC_B]) {
+        const op = await tezos.contract.originate({ code, init: { int: '0' } });
+        await op.confirmation(1);
+        addresses.push(op.contractAddress!);
+      }
+      const [a1, a2, b] = addresses as [string, string, string];
+      await waitFor('the originations indexed', 120_000, async () => {
+        const res = await fetch(`${session.server.url}/v1/contract/${NETWORK}/${b}`);
+        return res.status === 200 ? true : undefined;
+      });
+
+      const page = await pages.open();
+      await page.setViewportSize({ width: 1440, height: 1000 });
+      await page.goto(`${session.server.url}/${NETWORK}/${a1}/code`);
+      await page.getByRole('button', { name: 'Compare code' }).click();
+      const form = page.getByRole('form', { name: 'Another contract' });
+      await form.getByLabel('Contract address').fill(b);
+      await form.getByRole('button', { name: 'Compare', exact: true }).click();
+      await page.waitForURL((u) => u.searchParams.get('compare') === `${NETWORK}:${b}`);
+
+      // the changed entrypoint is named, and only its block differs
+      const named = page.getByRole('region', { name: 'Changed entrypoints' });
+      await expect.poll(() => named.getByRole('listitem').allInnerTexts()).toEqual(['sub']);
+      const sub = page.getByRole('region', { name: 'Block entrypoint sub' });
+      expect(await sub.innerText()).toContain('changed');
+      expect(await page.getByRole('region', { name: 'Block entrypoint add' }).innerText()).toMatch(
+        /unchanged/,
+      );
+      const split = sub.getByRole('table', { name: 'Side-by-side diff of entrypoint sub' });
+      const cells = await split.getByRole('cell').allInnerTexts();
+      expect(cells.join('\n')).toMatch(/SWAP/);
+      expect(cells.filter((c) => c.includes('SWAP'))).toHaveLength(1);
+      await page.screenshot({ path: `${SHOTS}/code-compare-1440.png`, fullPage: true });
+
+      await page.getByRole('button', { name: 'Unified' }).click();
+      const unified = sub.getByRole('list', { name: 'Unified diff of entrypoint sub' });
+      const lines = await unified.getByRole('listitem').allInnerTexts();
+      expect(lines.find((l) => l.startsWith('-'))).toMatch(/SWAP ; SUB ; ABS/);
+      expect(lines.find((l) => l.startsWith('+'))).toMatch(/SUB ; ABS/);
+      expect(lines.find((l) => l.startsWith('+'))).not.toMatch(/SWAP/);
+      await page.setViewportSize({ width: 375, height: 800 });
+      await page.screenshot({ path: `${SHOTS}/code-compare-375.png`, fullPage: true });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+
+      // a member of 'Same contracts': the same code
+      await page.setViewportSize({ width: 1440, height: 1000 });
+      await page.getByRole('button', { name: 'Same contracts' }).click();
+      await page
+        .getByRole('list', { name: 'Same contracts' })
+        .getByRole('button', { name: new RegExp(a2) })
+        .click();
+      await page.waitForURL((u) => u.searchParams.get('compare') === `${NETWORK}:${a2}`);
+      await page.getByText('The two codes are the same.').waitFor();
+      // another protocol: the sandbox never migrated this contract
+      await page.getByRole('button', { name: 'Another protocol' }).click();
+      await page.getByText('No protocol change gave this contract other code.').waitFor();
     },
   );
 });

@@ -82,3 +82,73 @@ export const BigMapKeyChanges = Type.Object(
   { title: 'BigMapKeyChanges' },
 );
 export type BigMapKeyChanges = Static<typeof BigMapKeyChanges>;
+
+const DiffItems = Type.Array(
+  Type.Array(Type.Object({ type: Type.Integer(), chunk: Type.String() }), {
+    description: 'items of one line: type 0 common, -1 removed, 1 added, -2 / 2 leading indentation',
+  }),
+);
+
+export const CodeDiffRow = Type.Object(
+  {
+    type: Type.Union([
+      Type.Literal('same'),
+      Type.Literal('changed'),
+      Type.Literal('added'),
+      Type.Literal('removed'),
+    ]),
+    left: Type.Union([Type.String(), Type.Null()]),
+    right: Type.Union([Type.String(), Type.Null()]),
+  },
+  { title: 'CodeDiffRow' },
+);
+export type CodeDiffRow = Static<typeof CodeDiffRow>;
+
+export const CodeDiffBlock = Type.Object(
+  {
+    key: Type.String({
+      description:
+        '`parameter`, `storage`, `code`, `code:before`, `code:after`, `entrypoint:<name>`, `view:<name>`',
+    }),
+    kind: Type.Union([
+      Type.Literal('parameter'),
+      Type.Literal('storage'),
+      Type.Literal('code'),
+      Type.Literal('entrypoint'),
+      Type.Literal('view'),
+    ]),
+    name: Type.Union([Type.String(), Type.Null()], { description: 'entrypoint or view name' }),
+    status: Type.Union([
+      Type.Literal('same'),
+      Type.Literal('changed'),
+      Type.Literal('added'),
+      Type.Literal('removed'),
+    ]),
+    left_lines: Type.Integer(),
+    right_lines: Type.Integer(),
+    rows: Type.Optional(
+      Type.Array(CodeDiffRow, { description: 'side-by-side rows; absent for a same block' }),
+    ),
+    replaced: Type.Optional(
+      Type.Boolean({ description: 'the line diff went past its edit bound: all removed, then all added' }),
+    ),
+  },
+  { title: 'CodeDiffBlock' },
+);
+export type CodeDiffBlock = Static<typeof CodeDiffBlock>;
+
+export const CodeDiffSchema = Type.Object(
+  {
+    left: DiffItems,
+    right: DiffItems,
+    removed: Type.Integer({ description: 'rows with a removed or changed left line' }),
+    added: Type.Integer({ description: 'rows with an added or changed right line' }),
+    changed: Type.Integer({ description: 'always 0, as in the reference' }),
+    blocks: Type.Array(CodeDiffBlock),
+    changed_entrypoints: Type.Array(Type.String(), {
+      description: 'entrypoints whose branch or parameter type differs, or that one side lacks',
+    }),
+  },
+  { title: 'CodeDiff' },
+);
+export type CodeDiffSchema = Static<typeof CodeDiffSchema>;

@@ -122,6 +122,12 @@ describeDb('actions without a node and rebuilt removed routes', ({ db }) => {
     ).diff;
     expect(d).toMatchObject({ added: 0, removed: 0, changed: 0 });
     expect(d.left.length).toBe(d.right.length);
+    expect(same.body).toMatchObject({ diff: { changed_entrypoints: [] } });
+    const badProtocol = await req('POST', '/v1/diff', {
+      left: { address: TOKEN, network: NET, protocol: 'PtUnknown' },
+      right: { address: TWIN, network: NET },
+    });
+    expect(badProtocol).toMatchObject({ status: 400, body: { message: 'Unknown protocol: PtUnknown' } });
     expect(
       (
         await req('POST', '/v1/diff', {

@@ -4,7 +4,13 @@
  */
 import type { KeyChangeKind } from '@michelscope/api-types';
 import { queryOptions } from '@tanstack/react-query';
-import { fetchNetworkConstants, noRpcEndpoint, resourceQuery } from './resources';
+import {
+  fetchCodeDiff,
+  fetchNetworkConstants,
+  noRpcEndpoint,
+  resourceQuery,
+  type CodeLeg,
+} from './resources';
 
 /** Network sync state is polled every 30 s (discovery spec §4). */
 export const HEAD_POLL_MS = 30_000;
@@ -78,5 +84,15 @@ export function bigMapKeyChangesQuery(
       offset: q.page * KEY_CHANGES_PAGE_SIZE,
     }),
     staleTime: 60_000,
+  });
+}
+
+/** The code diff of two contracts (POST, but a read: cached like a GET under its two legs). */
+export function codeDiffQuery(left: CodeLeg, right: CodeLeg) {
+  return queryOptions({
+    queryKey: ['code_diff', left, right] as const,
+    queryFn: ({ signal }) => fetchCodeDiff(left, right, { signal }),
+    staleTime: 60_000,
+    retry: false,
   });
 }

@@ -15,6 +15,7 @@ import type {
   GlobalConstant,
   GlobalConstantItem,
   BigMapKeyChanges,
+  CodeDiffSchema,
   Head,
   KeyChangeKind,
   MiguelNode,
@@ -24,7 +25,7 @@ import type {
   StorageDiff,
 } from '@michelscope/api-types';
 import { queryOptions } from '@tanstack/react-query';
-import { ApiError, getJson, requestJson, type RequestOptions } from './client';
+import { API_BASE, ApiError, getJson, requestJson, type RequestOptions } from './client';
 
 const enc = encodeURIComponent;
 
@@ -184,4 +185,25 @@ export async function fetchNetworkConstants(network: string, options?: RequestOp
     options,
   );
   return body;
+}
+
+/** One side of a code comparison: a contract of a network, optionally under an older protocol. */
+export interface CodeLeg {
+  network: string;
+  address: string;
+  protocol?: string | undefined;
+}
+
+/** POST /v1/diff: the code of two contracts compared by blocks (entrypoints, views), then lines. */
+export async function fetchCodeDiff(
+  left: CodeLeg,
+  right: CodeLeg,
+  options?: RequestOptions,
+): Promise<{ left: CodeLeg; right: CodeLeg; diff: CodeDiffSchema }> {
+  const { body } = await requestJson(`${API_BASE}/diff`, {
+    ...options,
+    method: 'POST',
+    body: { left, right },
+  });
+  return body as { left: CodeLeg; right: CodeLeg; diff: CodeDiffSchema };
 }

@@ -3,8 +3,8 @@
  * entrypoint form → Micheline (POST …/entrypoints/data), off-chain view forms (POST /off_chain_view),
  * code diff (POST /diff), token-approval helpers (/helpers/approve/*, reference §4.7).
  */
-import { ErrorBody, NetworkName, ViewSchema } from '@michelscope/api-types';
-import { getContractScript } from '@michelscope/db/read';
+import { CodeDiffSchema, ErrorBody, NetworkName, ViewSchema } from '@michelscope/api-types';
+import { getContractScript, protocolsOf, scriptUnderProtocol } from '@michelscope/db/read';
 import {
   buildTypeTree,
   emptyModel,
@@ -24,7 +24,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiContext } from '../context';
 import { errorHandler, HttpError } from '../errors';
-import { codeDiff } from '../services/code-diff';
+import { codeDiff, MAX_CODE_TEXT, MAX_EDITS } from '../services/code-diff';
 import { fullScript, requireScript } from '../services/contracts';
 import { AddressParams, CONTRACT_RE, jsonString, requireAddress, requireNetwork } from '../validate';
 
@@ -206,22 +206,51 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
     '/diff',
     {
       schema: {
-        summary: 'Line diff of the Michelson code of two contracts',
+        summary: 'Diff of the Michelson code of two contracts, by blocks (entrypoints, views) then lines',
+        description:
+          'Each leg is a contract of any configured network, optionally under an older `protocol` (the code ' +
+          'a later migration replaced). The code is cut into blocks — parameter, storage, each entrypoint ' +
+          "branch of the code's dispatch (named by the parameter's field annotations), the code before and " +
+          'after it, each view — paired by name; a changed block is diffed line by line (past ' +
+          `${MAX_EDITS} line edits it counts as replaced). \`diff\` keeps the reference's line-aligned ` +
+          'items (type 0 common, -1 removed, 1 added, -2 / 2 indentation) and adds `blocks` (rows of the ' +
+          'blocks that differ) and `changed_entrypoints`. 413 when a script formats to more than ' +
+          `${MAX_CODE_TEXT.toLocaleString('en-US')} characters.`,
         tags: ['contract'],
         body: Type.Object({ left: LegSchema, right: LegSchema }),
-        response: { 200: Type.Object({ left: LegSchema, right: LegSchema, diff: Type.Unknown() }), ...E },
+        response: {
+          200: Type.Object({ left: LegSchema, right: LegSchema, diff: CodeDiffSchema }),
+          ...E,
+          413: ErrorBody,
+        },
       },
     },
     async (request) => {
       const { left, right } = request.body;
-      const code = async (leg: typeof left) => {
+      const code = async (leg: typeof left): Promise<Micheline[]> => {
         requireNetwork(ctx, leg.network);
         requireAddress(leg.address, CONTRACT_RE, 'contract address');
+        if (leg.protocol) {
+          if (!(await protocolsOf(ctx.db, leg.network)).some((p) => p.hash === leg.protocol))
+            throw new HttpError(400, `Unknown protocol: ${leg.protocol}`);
+          const under = await scriptUnderProtocol(ctx.db, leg.network, leg.address, leg.protocol);
+          if (under.migration !== null) {
+            if (!under.script)
+              throw new HttpError(
+                404,
+                `the code before the migration at level ${under.migration} was not kept`,
+              );
+            return fullScript(under.script);
+          }
+        }
         const s = await getContractScript(ctx.db, leg.network, leg.address);
         if (!s) throw new HttpError(404, 'not found');
-        return formatMichelson(fullScript(s));
+        return fullScript(s);
       };
       const [a, b] = await Promise.all([code(left), code(right)]);
+      for (const script of [a, b])
+        if (JSON.stringify(script).length > MAX_CODE_TEXT)
+          throw new HttpError(413, 'the script is too large to diff');
       return { left, right, diff: codeDiff(a, b) };
     },
   );

@@ -18,6 +18,8 @@ import { ContractFrame } from '../ContractFrame';
 import type { ContractPageData } from '../useContractPage';
 import type { CodeJson } from './code-json';
 import { ConstantsDialog } from './ConstantsDialog';
+import { CodeCompare } from './CodeCompare';
+import { legFromQuery, legToQuery } from './code-compare-logic';
 import { codeFileName, protocolFromQuery, protocolOptions, shortProtocol } from './code-versions';
 import { downloadText } from './download';
 
@@ -71,6 +73,26 @@ export function CodeTab({ data }: { data: ContractPageData }) {
   const options = protocolOptions(protocol, migrations.data ?? []);
   const raw = useCodeJson(dialog === 'raw' ? code.data : undefined);
 
+  const other = legFromQuery(params.get('compare'));
+  const comparing = other !== null || params.has('compare');
+  const setCompare = (value: string | null) => {
+    const next = new URLSearchParams(params);
+    if (value === null) next.delete('compare');
+    else next.set('compare', value);
+    setParams(next);
+  };
+  if (comparing)
+    return (
+      <CodeCompare
+        network={network}
+        address={address}
+        protocol={protocol}
+        other={other}
+        onPick={(leg) => setCompare(legToQuery(leg))}
+        onClose={() => setCompare(null)}
+      />
+    );
+
   const selectProtocol = (value: string) => {
     const next = new URLSearchParams(params);
     if (value === 'latest') next.delete('protocol');
@@ -102,6 +124,9 @@ export function CodeTab({ data }: { data: ContractPageData }) {
             Using constants
           </Button>
         ) : null}
+        <Button size="small" variant="outlined" onClick={() => setCompare('')}>
+          Compare code
+        </Button>
         <Box sx={{ flexGrow: 1 }} />
         <Button
           size="small"
