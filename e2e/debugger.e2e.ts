@@ -163,7 +163,7 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
   );
 
   it(
-    '2. Why did it fail: a failed simulation (FA1.2 mint from a non-admin) shows the FAILWITH value, its line, and jumps there',
+    '2. Why did it fail: a failed simulation (FA1.2 mint from a non-admin) shows the FAILWITH value, its TZIP-16 meaning, its line, and jumps there',
     { timeout: 300_000 },
     async () => {
       const { fa12 } = await tokensAndSwap(session.server.url);
@@ -177,6 +177,10 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
       const why = dbg.getByRole('alert', { name: 'Why it failed' });
       const text = (await why.innerText()).replace(/\s+/g, ' ');
       expect(text).toContain('Failed with "NotAdmin" (string)');
+      // its meaning, from the token's TZIP-16 metadata `errors` (the seed's FA12_METADATA)
+      expect((await why.getByLabel('Error meaning').innerText()).trim()).toBe(
+        'Meaning (contract metadata): Only the token admin may mint.',
+      );
       const line = Number(/FAILWITH at line (\d+)/.exec(text)?.[1]);
       expect(line).toBeGreaterThan(0);
       // jump to the FAILWITH (key f): highlighted on that line, the value on top of the stack

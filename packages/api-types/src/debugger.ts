@@ -50,7 +50,8 @@ export const DebugResult = Type.Object(
       description: 'location → [row, first column, end column] (0-based) in `code`',
     }),
     blocks: Type.Record(Type.String(), Int, {
-      description: 'block instructions (IF…, DIP, LOOP, ITER, MAP, LAMBDA…): location → location of their last node',
+      description:
+        'block instructions (IF…, DIP, LOOP, ITER, MAP, LAMBDA…): location → location of their last node',
     }),
     enclosing: Type.Record(Type.String(), Int, {
       description: 'traced location → location of the innermost block instruction around it',
@@ -68,6 +69,12 @@ export const DebugResult = Type.Object(
         message: Type.String(),
         location: Type.Optional(Int),
         with: Type.Optional(Micheline),
+        meaning: Type.Optional(
+          Type.Object(
+            { text: Type.String(), languages: Type.Optional(Type.Array(Type.String())) },
+            { description: "the FAILWITH value's entry in the contract's TZIP-16 `errors`" },
+          ),
+        ),
       }),
     ),
     inputs: Type.Object({

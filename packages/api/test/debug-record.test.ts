@@ -7,7 +7,7 @@
 import { parseMichelsonScript, stackAt, type Micheline } from '@michelscope/michelson';
 import { LIMITS } from '@michelscope/interpreter';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, recordCall, type DebugCall } from '../src/debug/record';
+import { DEFAULT_LIMITS, errorMeaning, recordCall, type DebugCall } from '../src/debug/record';
 
 const call = (src: string, parameter: Micheline, storage: Micheline): DebugCall => ({
   script: parseMichelsonScript(src),
@@ -78,5 +78,21 @@ code { CAR ; PUSH int 2 ; PUSH int 2 ; ADD ; PUSH int 4 ; ASSERT_CMPEQ ; NIL ope
     );
     expect(big.trace.elided.length).toBeGreaterThan(0);
     expect(big.trace.items[big.trace.elided[0]!]![1]).toEqual({ prim: '…' });
+  });
+
+  it('a FAILWITH value gets its meaning from the TZIP-16 static errors (string or UTF-8 bytes expansion)', () => {
+    const errors = [
+      { error: { string: 'NotAdmin' }, expansion: { string: 'Only the admin.' }, languages: ['en'] },
+      { error: { int: '42' }, expansion: { bytes: Buffer.from('Réponse', 'utf8').toString('hex') } },
+    ];
+    const src = 'parameter string; storage unit; code { CAR ; FAILWITH }';
+    const r = recordCall(call(src, { string: 'NotAdmin' }, { prim: 'Unit' }), {}, DEFAULT_LIMITS, errors);
+    expect(r.failure).toMatchObject({
+      kind: 'script_rejected',
+      with: { string: 'NotAdmin' },
+      meaning: { text: 'Only the admin.', languages: ['en'] },
+    });
+    expect(errorMeaning(errors, { int: '42' })).toEqual({ text: 'Réponse' });
+    expect(errorMeaning(errors, { string: 'Other' })).toBeUndefined();
   });
 });

@@ -132,6 +132,26 @@ describeDb('debugger route over the indexed demo sandbox', ({ db }) => {
     expect(JSON.stringify(node.body)).toContain(`"location":${d.failure!.location}`);
   });
 
+  it('running out of gas says where: the instruction, the limit and the use', async () => {
+    const fa12 = contracts.fa12!;
+    const transfer = { name: 'transfer', data: { from: ALICE, to: BOB, value: '1' } };
+    const ok = await debug(fa12, transfer);
+    // a limit that ends half-way through the steps: the run stops on an instruction, named by its location
+    const half = Math.floor(ok.trace.steps / 2);
+    const limit = Math.ceil((ok.gas_limit - ok.trace.gas[half]!) / 1000);
+    const out = await debug(fa12, { ...transfer, gas_limit: limit });
+    expect(out.status).toBe('failed');
+    expect(out.failure?.kind).toBe('gas_exhausted');
+    expect(out.consumed_milligas).toBe(out.gas_limit);
+    const [row, from, to] = out.spans[out.failure!.location!]!;
+    expect(out.code.split('\n')[row]!.slice(from, to)).toMatch(/^[A-Z_]+/);
+    // recorded up to there: the full run's steps that fit in the limit, then the one that ran out
+    const fit = ok.trace.gas.filter((g) => ok.gas_limit - g <= limit * 1000).length;
+    expect(fit).toBeGreaterThanOrEqual(half);
+    expect(out.trace.steps).toBe(fit);
+    expect(out.failure!.location).toBe(ok.trace.loc[fit]);
+  });
+
   it('an internal call is debugged from its Micheline parameter; bad input is a 4xx', async () => {
     const fa12 = contracts.fa12!;
     const value: Micheline = {

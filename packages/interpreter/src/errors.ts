@@ -47,6 +47,8 @@ export class MichelsonError extends Error {
     readonly data: {
       with?: Expr;
       location?: number;
+      /** gas_exhausted: location of the instruction that ran out (not in Octez's error, which has none). */
+      ranOutAt?: number;
       amounts?: [string, string];
       detail?: string;
       prim?: string;

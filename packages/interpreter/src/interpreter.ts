@@ -296,13 +296,13 @@ export class Interpreter {
     const h = handlers[ins.prim];
     if (!h) throw staticError('invalid_primitive', `unknown instruction ${ins.prim}`);
     const gasBefore = this.gasLeft;
-    this.consume(instructionCost(ins, s));
     try {
+      this.consume(instructionCost(ins, s));
       h(this, ins, s);
     } catch (e) {
-      if (e instanceof MichelsonError && e.data.location === undefined && e.kind !== 'gas_exhausted') {
+      if (e instanceof MichelsonError && e.kind === 'gas_exhausted') e.data.ranOutAt ??= this.location(ins);
+      else if (e instanceof MichelsonError && e.data.location === undefined)
         e.data.location = this.location(ins);
-      }
       throw e;
     }
     if (this.onStep) this.onStep(new Step(this.location(ins), ins.prim, s.slice(), gasBefore, this.gasLeft));

@@ -38,7 +38,14 @@ export interface DebugResult {
   gas_limit: number;
   storage?: Micheline;
   operations: DebugEmitted[];
-  failure?: { kind: string; message: string; location?: number; with?: Micheline };
+  failure?: {
+    kind: string;
+    message: string;
+    location?: number;
+    with?: Micheline;
+    /** the value's entry in the contract's TZIP-16 `errors` */
+    meaning?: { text: string; languages?: string[] };
+  };
   inputs: {
     self: string;
     entrypoint: string;

@@ -77,7 +77,47 @@ export interface DebugRecording {
   operations: EmittedOperationOut[];
   /** A failed run: Octez's error list, the failing instruction's location and the FAILWITH value. */
   errors?: unknown[];
-  failure?: { kind: string; message: string; location?: number; with?: Micheline };
+  failure?: {
+    kind: string;
+    message: string;
+    location?: number;
+    with?: Micheline;
+    /** What the contract's TZIP-16 metadata says the FAILWITH value means (its static `errors` entry). */
+    meaning?: { text: string; languages?: string[] };
+  };
+}
+
+/** A TZIP-16 static `errors` entry: a FAILWITH value and its expansion (both Micheline). */
+export interface MetadataError {
+  error: unknown;
+  expansion: unknown;
+  languages?: unknown;
+}
+
+/** Micheline without annotations, as JSON: equal values write the same. */
+function canonical(e: unknown): string {
+  return JSON.stringify(e, (k, v: unknown) => (k === 'annots' ? undefined : v));
+}
+
+/** The expansion of the static `errors` entry of `value`, as text (a string, or UTF-8 bytes). */
+export function errorMeaning(
+  errors: readonly MetadataError[],
+  value: Micheline,
+): { text: string; languages?: string[] } | undefined {
+  const key = canonical(value);
+  const hit = errors.find((e) => e.error !== undefined && canonical(e.error) === key);
+  if (!hit) return undefined;
+  const x = hit.expansion as { string?: unknown; bytes?: unknown } | undefined;
+  let text: string | undefined;
+  if (typeof x?.string === 'string') text = x.string;
+  else if (typeof x?.bytes === 'string' && /^([0-9a-f]{2})*$/i.test(x.bytes))
+    text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.from(x.bytes, 'hex'));
+  else if (x !== undefined) text = JSON.stringify(x);
+  if (text === undefined) return undefined;
+  const languages = Array.isArray(hit.languages)
+    ? hit.languages.filter((l): l is string => typeof l === 'string')
+    : undefined;
+  return { text: text.slice(0, 2000), ...(languages?.length ? { languages } : {}) };
 }
 
 const MARKER: Micheline = { prim: '…' };
@@ -108,7 +148,12 @@ function blockStructure(script: Micheline[]): {
 }
 
 /** Runs the call and records it. The chain is what the caller gives (the debug worker's bridge). */
-export function recordCall(call: DebugCall, chain: ChainContext, limits = DEFAULT_LIMITS): DebugRecording {
+export function recordCall(
+  call: DebugCall,
+  chain: ChainContext,
+  limits = DEFAULT_LIMITS,
+  errors: readonly MetadataError[] = [],
+): DebugRecording {
   let builder: TraceBuilder | null = null;
   const ids = new Map<V, number>();
   const typeIds = new Map<string, number>();
@@ -223,10 +268,14 @@ export function recordCall(call: DebugCall, chain: ChainContext, limits = DEFAUL
     out.failure = {
       kind: e.kind,
       message: e.message,
-      ...(e.data.location !== undefined ? { location: e.data.location } : {}),
+      ...((e.data.location ?? e.data.ranOutAt) !== undefined
+        ? { location: (e.data.location ?? e.data.ranOutAt)! }
+        : {}),
       ...(e.data.with !== undefined ? { with: e.data.with } : {}),
     };
-    keep(e.data.location);
+    const meaning = e.data.with !== undefined ? errorMeaning(errors, e.data.with) : undefined;
+    if (meaning) out.failure.meaning = meaning;
+    keep(e.data.location ?? e.data.ranOutAt);
   }
   return out;
 }

@@ -11,7 +11,7 @@ import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
 import { resolveStorage } from '../services/contracts';
 import { nodeRpc, NodeRpcError } from '../services/node-rpc';
-import type { DebugCall } from './record';
+import type { DebugCall, MetadataError } from './record';
 import type { ChainAnswer, ChainQuery, DebugTask } from './worker';
 
 export interface DebugRunnerOptions {
@@ -53,6 +53,7 @@ export class DebugRunner {
     block: string,
     call: DebugCall,
     extra: Record<string, unknown> = {},
+    errors: MetadataError[] = [],
   ): Promise<string> {
     const { port1, port2 } = new MessageChannel();
     const flag = new SharedArrayBuffer(4);
@@ -84,6 +85,7 @@ export class DebugRunner {
       flag,
       lookupTimeoutMs: Math.min(10_000, this.timeLimitMs),
       maxLookups: 10_000,
+      errors,
       extra,
     };
     try {

@@ -3,7 +3,7 @@
 // thread waits on a shared flag until the answer is on the port (Atomics.wait + receiveMessageOnPort).
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { toTy, type ChainContext, type ContractInfo, type Expr } from '@michelscope/interpreter';
-import { recordCall, type DebugCall, type DebugRecording } from './record';
+import { recordCall, type DebugCall, type DebugRecording, type MetadataError } from './record';
 
 export interface DebugTask {
   call: DebugCall;
@@ -14,6 +14,8 @@ export interface DebugTask {
   /** How long one lookup may take, in ms. */
   lookupTimeoutMs: number;
   maxLookups: number;
+  /** The contract's TZIP-16 static `errors` (FAILWITH values and their meaning). */
+  errors: MetadataError[];
   /** Fields added to the answer as they are (the route's echo of the inputs). */
   extra: Record<string, unknown>;
 }
@@ -43,7 +45,14 @@ function bridge(task: DebugTask): { chain: ChainContext; failure: () => string |
     task.port.postMessage(q);
     if (Atomics.wait(flag, 0, 0, task.lookupTimeoutMs) === 'timed-out')
       throw fail(`chain lookup ${q.method} timed out`);
-    const m = receiveMessageOnPort(task.port)?.message as ChainAnswer | undefined;
+    // the answer is posted before the flag is set; should it not be readable yet, look again for a while
+    let got = receiveMessageOnPort(task.port);
+    const until = Date.now() + 1_000;
+    while (!got && Date.now() < until) {
+      Atomics.wait(flag, 0, 1, 2);
+      got = receiveMessageOnPort(task.port);
+    }
+    const m = got?.message as ChainAnswer | undefined;
     if (!m) throw fail(`chain lookup ${q.method} got no answer`);
     if (!m.ok) throw fail(m.message);
     return m.value;
@@ -76,7 +85,7 @@ export function runDebugTask(task: DebugTask): { json: string } | { lookupError:
   task.port.postMessage({ method: 'started' });
   try {
     const { chain, failure } = bridge(task);
-    const out: DebugRecording = recordCall(task.call, chain);
+    const out: DebugRecording = recordCall(task.call, chain, undefined, task.errors);
     const failed = failure();
     return failed === undefined
       ? { json: JSON.stringify({ ...out, ...task.extra }) }

@@ -10,7 +10,9 @@ import { LIMITS } from '@michelscope/interpreter';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ApiContext } from '../context';
+import type { MetadataError } from '../debug/record';
 import { DebugRunner } from '../debug/runner';
+import { contractMetadataOf } from '../services/tokens';
 import { HttpError } from '../errors';
 import { fullScript, requireScript, resolveStorage } from '../services/contracts';
 import { nodeRpc } from '../services/node-rpc';
@@ -99,22 +101,35 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         chainId,
         gasLimit,
       };
+      // the TZIP-16 static `errors` (a view-computed meaning is not run)
+      const metadata = (await contractMetadataOf(ctx, network, address).catch(() => null)) as {
+        errors?: unknown;
+      } | null;
+      const errors = (Array.isArray(metadata?.errors) ? metadata.errors : [])
+        .filter((e): e is MetadataError => !!e && typeof e === 'object' && 'error' in e && 'expansion' in e)
+        .slice(0, 1000);
       runner ??= new DebugRunner(ctx);
-      const json = await runner.record(network, block, call, {
-        inputs: {
-          entrypoint: call.entrypoint,
-          parameter: call.parameter,
-          storage: call.storage,
-          amount: call.amount,
-          balance: call.balance,
-          ...(sender ? { sender } : {}),
-          ...(b.source ? { source: b.source } : {}),
-          self: address,
-          now: new Date(Number(call.now) * 1000).toISOString().replace('.000Z', 'Z'),
-          level: block,
-          chain_id: chainId,
+      const json = await runner.record(
+        network,
+        block,
+        call,
+        {
+          inputs: {
+            entrypoint: call.entrypoint,
+            parameter: call.parameter,
+            storage: call.storage,
+            amount: call.amount,
+            balance: call.balance,
+            ...(sender ? { sender } : {}),
+            ...(b.source ? { source: b.source } : {}),
+            self: address,
+            now: new Date(Number(call.now) * 1000).toISOString().replace('.000Z', 'Z'),
+            level: block,
+            chain_id: chainId,
+          },
         },
-      });
+        errors,
+      );
       // the worker built the JSON text: a string is sent as it is (no second serialisation on this thread)
       return reply.type('application/json; charset=utf-8').send(json as unknown as DebugResult);
     },

@@ -20,6 +20,24 @@ export const FA12_METADATA = {
   license: { name: 'MIT' },
   interfaces: ['TZIP-007', 'TZIP-016'],
   homepage: 'https://example.com/michelscope',
+  // TZIP-16 `errors`: what the token's FAILWITH values mean (shown by the debugger's 'Why did it fail')
+  errors: [
+    {
+      error: { string: 'NotAdmin' },
+      expansion: { string: 'Only the token admin may mint.' },
+      languages: ['en'],
+    },
+    {
+      error: { string: 'NotEnoughBalance' },
+      expansion: { string: 'The sender holds fewer tokens than the transfer moves.' },
+      languages: ['en'],
+    },
+    {
+      error: { string: 'NotEnoughAllowance' },
+      expansion: { string: 'The spender may not move that many of the owner’s tokens.' },
+      languages: ['en'],
+    },
+  ],
 };
 
 /** FA2 metadata with an off-chain view (michelsonStorageView) over the ledger. */

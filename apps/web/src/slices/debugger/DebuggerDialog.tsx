@@ -436,9 +436,18 @@ function WhyItFailed(props: { d: DebugResult; lines: string[]; onJump: () => voi
           Failed with <code>{value.value}</code>
           {value.type ? ` (${value.type})` : ''}
         </Typography>
+      ) : f?.kind === 'gas_exhausted' ? (
+        <Typography variant="body2">
+          Ran out of gas: limit {gasText(d.gas_limit)}, used {gasText(d.consumed_milligas)}
+        </Typography>
       ) : (
         <Typography variant="body2">{f?.message ?? 'The call failed'}</Typography>
       )}
+      {f?.meaning ? (
+        <Typography variant="body2" aria-label="Error meaning" sx={{ overflowWrap: 'anywhere' }}>
+          Meaning (contract metadata): {f.meaning.text}
+        </Typography>
+      ) : null}
       <Typography variant="body2">
         {instruction || 'Instruction'}
         {span ? ` at line ${span[0] + 1}` : ''} · gas used {gasText(d.consumed_milligas)} of{' '}
