@@ -33,8 +33,15 @@ export const Miguel = Type.Unsafe<MiguelNode>(
 );
 /** Raw Micheline JSON. */
 export const Micheline = Type.Unknown({ description: 'Micheline JSON' });
-/** Type documentation entries (§5.1). */
-export const TypedefList = Type.Array(Type.Unknown(), { description: 'Typedef[]' });
+/** One entry of a type's documentation (§5.1), as @michelscope/michelson's `typedef` writes it. */
+export interface Typedef {
+  name: string;
+  type?: string;
+  typedef?: Typedef[];
+  args?: { key?: string; value: string }[];
+}
+/** Type documentation entries (§5.1); the schema stays open, the static type says what the API writes. */
+export const TypedefList = Type.Unsafe<Typedef[]>(Type.Array(Type.Unknown(), { description: 'Typedef[]' }));
 /** JSON schema of a form (§5.2), or null. */
 export const FormSchema = Type.Unknown({ description: 'JSON schema of the form, or null' });
 
@@ -376,7 +383,13 @@ export const BigMapKeyHistory = Type.Object(
     key: Type.Optional(Miguel),
     key_hash: Type.String(),
     values: Type.Optional(
-      Type.Array(Type.Object({ value: Type.Unknown(), level: Type.Integer(), timestamp: Timestamp })),
+      Type.Array(
+        Type.Object({
+          value: Type.Unsafe<MiguelNode | null>(Type.Unknown()),
+          level: Type.Integer(),
+          timestamp: Timestamp,
+        }),
+      ),
     ),
     total: Type.Integer(),
   },
@@ -389,7 +402,7 @@ export const BigMapKeyState = Type.Object(
     key: Type.Optional(Miguel),
     key_hash: Type.String(),
     key_string: Type.String(),
-    value: Type.Unknown({ description: 'Miguel node or null' }),
+    value: Type.Unsafe<MiguelNode | null>(Type.Unknown({ description: 'Miguel node or null' })),
     last_update_level: Type.Integer(),
     last_update_time: Timestamp,
     removed: Type.Boolean(),

@@ -1,41 +1,32 @@
-/** Big-map endpoints (/v1/bigmap/{network}/{ptr}/…) with their query factories. 204 is a silent empty result. */
+/** Big-map queries (/v1/bigmap/{network}/{ptr}/…), built on the resource registry. 204 is an empty result. */
+import type { BigMapHistory, BigMapKeyItem } from '@michelscope/api-types';
 import { queryOptions } from '@tanstack/react-query';
-import { getJson } from './client';
-import {
-  parseBigMapDetails,
-  parseBigMapHistory,
-  parseBigMapKeyHistory,
-  parseBigMapKeys,
-  parseBigMapKeyState,
-} from './bigmap-parse';
-import { isObject } from './parse';
-import { num } from './json-fields';
+import { fetchResource, resourceKey, resourceQuery } from './resources';
 
 /** Keys and key history: 10 per page (workspace spec §9). */
 export const BIG_MAP_PAGE_SIZE = 10;
 
-const base = (network: string, ptr: number | string) => `/bigmap/${encodeURIComponent(network)}/${ptr}`;
+/** One action of a big map's history (alloc, copy, remove). */
+export type BigMapAction = NonNullable<BigMapHistory['items']>[number];
+/** A key of the keys list: the API's `data` with its number of updates. */
+export type BigMapKeyRow = BigMapKeyItem['data'] & { count: number };
 
 export const bigMapDetailsQuery = (network: string, ptr: number) =>
-  queryOptions({
-    queryKey: ['bigmap_details', network, ptr] as const,
-    queryFn: ({ signal }) => getJson(base(network, ptr), { signal }).then(parseBigMapDetails),
-    staleTime: 30_000,
-  });
+  queryOptions({ ...resourceQuery('bigMap', { network, ptr }), staleTime: 30_000 });
 
 export const bigMapCountQuery = (network: string, ptr: number) =>
   queryOptions({
-    queryKey: ['bigmap_count', network, ptr] as const,
-    queryFn: ({ signal }) =>
-      getJson(`${base(network, ptr)}/count`, { signal }).then((b) => (isObject(b) ? num(b, 'count') : 0)),
+    ...resourceQuery('bigMapCount', { network, ptr }),
+    select: (answer: { count: number }) => answer.count,
     staleTime: 30_000,
     meta: { silent: true },
   });
 
 export const bigMapHistoryQuery = (network: string, ptr: number) =>
   queryOptions({
-    queryKey: ['bigmap_history', network, ptr] as const,
-    queryFn: ({ signal }) => getJson(`${base(network, ptr)}/history`, { signal }).then(parseBigMapHistory),
+    queryKey: resourceKey('bigMapHistory', { network, ptr }),
+    queryFn: async ({ signal }): Promise<BigMapAction[]> =>
+      (await fetchResource('bigMapHistory', { network, ptr }, { signal }))?.items ?? [],
     staleTime: 30_000,
   });
 
@@ -49,32 +40,20 @@ export const bigMapKeysQuery = (
   offset: number,
   search: string,
   activeOnly = false,
-) =>
-  queryOptions({
-    queryKey: ['bigmap_keys', network, ptr, offset, search, activeOnly] as const,
-    queryFn: ({ signal }) => {
-      const params = new URLSearchParams({ offset: String(offset), size: String(BIG_MAP_PAGE_SIZE) });
-      if (search !== '') params.set('search', search);
-      if (activeOnly) params.set('active_only', 'true');
-      return getJson(`${base(network, ptr)}/keys?${params.toString()}`, { signal }).then(parseBigMapKeys);
-    },
+) => {
+  const params = { network, ptr, offset, size: BIG_MAP_PAGE_SIZE, search, activeOnly };
+  return queryOptions({
+    queryKey: resourceKey('bigMapKeys', params),
+    queryFn: async ({ signal }): Promise<BigMapKeyRow[]> =>
+      ((await fetchResource('bigMapKeys', params, { signal })) ?? []).map((k) => ({
+        ...k.data,
+        count: k.count,
+      })),
   });
+};
 
 export const bigMapKeyStateQuery = (network: string, ptr: number, keyHash: string) =>
-  queryOptions({
-    queryKey: ['bigmap_key_state', network, ptr, keyHash] as const,
-    queryFn: ({ signal }) =>
-      getJson(`${base(network, ptr)}/keys/${encodeURIComponent(keyHash)}/state`, { signal }).then(
-        parseBigMapKeyState,
-      ),
-  });
+  resourceQuery('bigMapKeyState', { network, ptr, keyHash });
 
 export const bigMapKeyHistoryQuery = (network: string, ptr: number, keyHash: string, offset: number) =>
-  queryOptions({
-    queryKey: ['bigmap_key_history', network, ptr, keyHash, offset] as const,
-    queryFn: ({ signal }) =>
-      getJson(
-        `${base(network, ptr)}/keys/${encodeURIComponent(keyHash)}?offset=${offset}&size=${BIG_MAP_PAGE_SIZE}`,
-        { signal },
-      ).then(parseBigMapKeyHistory),
-  });
+  resourceQuery('bigMapKeyHistory', { network, ptr, keyHash, offset, size: BIG_MAP_PAGE_SIZE });

@@ -7,7 +7,11 @@
  * (`resourceRoute`) use this registry. This module never imports UI code.
  */
 import type {
+  BigMapHistory,
   BigMapInfo,
+  BigMapKeyHistory,
+  BigMapKeyItem,
+  BigMapKeyState,
   Block,
   ConfigResponse,
   Contract,
@@ -50,9 +54,34 @@ export const RESOURCES = {
   config: resource<void, ConfigResponse>(() => '/config'),
   head: resource<void, Head[]>(() => '/head'),
   stats: resource<void, Block[]>(() => '/stats'),
-  bigMap: resource<{ network: string; ptr: string }, BigMapInfo>(
+  bigMap: resource<{ network: string; ptr: number | string }, BigMapInfo>(
     ({ network, ptr }) => `/bigmap/${enc(network)}/${enc(ptr)}`,
   ),
+  bigMapCount: resource<{ network: string; ptr: number }, { count: number }>(
+    (p) => `/bigmap/${enc(p.network)}/${p.ptr}/count`,
+  ),
+  /** 204 (no actions): null. */
+  bigMapHistory: resource<{ network: string; ptr: number }, BigMapHistory | null>(
+    (p) => `/bigmap/${enc(p.network)}/${p.ptr}/history`,
+  ),
+  /** A page of keys; `search` filters by key text or hash, `activeOnly` leaves out removed keys. */
+  bigMapKeys: resource<
+    { network: string; ptr: number; offset: number; size: number; search: string; activeOnly: boolean },
+    BigMapKeyItem[] | null
+  >((p) => {
+    const q = new URLSearchParams({ offset: String(p.offset), size: String(p.size) });
+    if (p.search !== '') q.set('search', p.search);
+    if (p.activeOnly) q.set('active_only', 'true');
+    return `/bigmap/${enc(p.network)}/${p.ptr}/keys?${q.toString()}`;
+  }),
+  bigMapKeyState: resource<{ network: string; ptr: number; keyHash: string }, BigMapKeyState>(
+    (p) => `/bigmap/${enc(p.network)}/${p.ptr}/keys/${enc(p.keyHash)}/state`,
+  ),
+  /** 204 (no diffs): null. */
+  bigMapKeyHistory: resource<
+    { network: string; ptr: number; keyHash: string; offset: number; size: number },
+    BigMapKeyHistory | null
+  >((p) => `/bigmap/${enc(p.network)}/${p.ptr}/keys/${enc(p.keyHash)}?offset=${p.offset}&size=${p.size}`),
   recentlyCalled: resource<{ network: string } & Page, RecentlyCalledContract[]>(
     (p) => `/stats/${enc(p.network)}/recently_called_contracts?${page(p)}`,
   ),

@@ -7,10 +7,12 @@ import { formatTime } from '../time';
 export function ticketContent(
   contentType: unknown,
   content: unknown,
-): { content_type: unknown[]; content?: MiguelNode } {
+): { content_type: TicketUpdate['content_type']; content?: MiguelNode } {
   try {
     const type = toMicheline(contentType);
-    const out: { content_type: unknown[]; content?: MiguelNode } = { content_type: typedef(type) ?? [] };
+    const out: { content_type: TicketUpdate['content_type']; content?: MiguelNode } = {
+      content_type: typedef(type) ?? [],
+    };
     try {
       out.content = toMiguel(type, toMicheline(content))[0];
     } catch {

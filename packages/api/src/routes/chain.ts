@@ -376,7 +376,7 @@ export const chainRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
 };
 
 function toRollup(r: SmartRollupRow): SmartRollup {
-  let type: unknown[] = [];
+  let type: SmartRollup['type'] = [];
   try {
     if (r.type != null) type = typedef(toMicheline(r.type)) ?? [];
   } catch {

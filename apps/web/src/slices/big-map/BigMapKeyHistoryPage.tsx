@@ -32,7 +32,9 @@ function History({
     ...bigMapKeyHistoryQuery(network, ptr, keyHash, (page - 1) * BIG_MAP_PAGE_SIZE),
     placeholderData: keepPreviousData,
   });
+  // 204 (a key without diffs) is null: nothing found
   const data = query.data;
+  const values = data?.values ?? [];
   return (
     <Stack spacing={1}>
       <Button
@@ -47,9 +49,9 @@ function History({
       </Typography>
       {data?.key ? <MiguelTree roots={[data.key]} label="Key" network={network} address={address} /> : null}
       {query.isPending ? <LinearProgress aria-label="Loading history" /> : null}
-      {data && data.values.length === 0 ? <EmptyState title="Nothing found" /> : null}
+      {query.isSuccess && values.length === 0 ? <EmptyState title="Nothing found" /> : null}
       <Box component="ol" aria-label="Key history" sx={{ listStyle: 'none', p: 0, m: 0 }}>
-        {(data?.values ?? []).map((v, i) => (
+        {values.map((v, i) => (
           <Paper component="li" variant="outlined" key={`${v.level}-${i}`} sx={{ p: 1.5, mb: 1 }}>
             <Typography variant="body2" color="text.secondary">
               Level {formatNumber(v.level)} · {formatTime(v.timestamp)}

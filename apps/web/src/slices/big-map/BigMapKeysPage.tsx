@@ -22,7 +22,7 @@ import {
   bigMapKeysQuery,
   bigMapKeyStateQuery,
 } from '../../api/bigmap-api';
-import type { BigMapKeyItem } from '../../api/bigmap-parse';
+import type { BigMapKeyRow } from '../../api/bigmap-api';
 import { CopyButton } from '../../shared/clipboard/CopyButton';
 import { formatTime } from '../../shared/format/format';
 import { useDebouncedValue } from '../../shared/hooks/useDebouncedValue';
@@ -41,7 +41,7 @@ function KeyPanel({
   network: string;
   address: string;
   ptr: number;
-  item: BigMapKeyItem;
+  item: BigMapKeyRow;
 }) {
   const [open, setOpen] = useState(false);
   const state = useQuery({ ...bigMapKeyStateQuery(network, ptr, item.key_hash), enabled: open });

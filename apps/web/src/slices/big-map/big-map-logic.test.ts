@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseBigMapHistory } from '../../api/bigmap-parse';
+import type { BigMapAction } from '../../api/bigmap-api';
 import { bigMapStatus, isKeyHash, keySearch, linkedPointer } from './big-map-logic';
 
 describe('big map rules', () => {
@@ -11,21 +11,14 @@ describe('big map rules', () => {
   });
 
   it('is Removed when any action removes it', () => {
-    const history = parseBigMapHistory({
-      address: 'KT1',
-      ptr: 5,
-      items: [
-        { action: 'alloc', source_ptr: 5, timestamp: '2021-01-01T00:00:00Z', level: 1 },
-        { action: 'copy', source_ptr: 5, destination_ptr: 9, timestamp: '2021-01-02T00:00:00Z', level: 2 },
-      ],
-    });
+    const history: BigMapAction[] = [
+      { action: 'alloc', source_ptr: 5, timestamp: '2021-01-01T00:00:00Z', level: 1 },
+      { action: 'copy', source_ptr: 5, destination_ptr: 9, timestamp: '2021-01-02T00:00:00Z', level: 2 },
+    ];
     expect(bigMapStatus(history)).toBe('Allocated');
-    expect(
-      bigMapStatus([
-        ...history,
-        { action: 'remove', source_ptr: 5, destination_ptr: null, timestamp: '', level: 3 },
-      ]),
-    ).toBe('Removed');
+    expect(bigMapStatus([...history, { action: 'remove', source_ptr: 5, timestamp: '', level: 3 }])).toBe(
+      'Removed',
+    );
     expect(history.map((a) => linkedPointer(a, 5))).toEqual([null, 9]);
   });
 

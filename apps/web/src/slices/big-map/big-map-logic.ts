@@ -1,5 +1,5 @@
 /** Pure rules of the big map pages (workspace spec §4 "Big map", §5, §9). */
-import type { BigMapAction } from '../../api/bigmap-parse';
+import type { BigMapAction } from '../../api/bigmap-api';
 
 export const KEY_FILTER_PLACEHOLDER = 'Start typing a key or paste a key hash';
 export const KEY_FILTER_DEBOUNCE_MS = 100;
@@ -22,8 +22,8 @@ export function bigMapStatus(actions: readonly BigMapAction[]): 'Removed' | 'All
 
 /** The other big map an action links to (copy from / to), or null. */
 export function linkedPointer(action: BigMapAction, ptr: number): number | null {
-  if (action.destination_ptr !== null && action.destination_ptr !== ptr) return action.destination_ptr;
-  if (action.source_ptr !== null && action.source_ptr !== ptr) return action.source_ptr;
+  if (action.destination_ptr !== undefined && action.destination_ptr !== ptr) return action.destination_ptr;
+  if (action.source_ptr !== undefined && action.source_ptr !== ptr) return action.source_ptr;
   return null;
 }
 
