@@ -1,11 +1,12 @@
+import { lazy, Suspense } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import Button from '@mui/material/Button';
 import { configQuery } from '../api/queries';
 import { inlinedConfig } from '../api/resources';
 import { AppConfigContext } from '../shared/config/app-config-context';
-import { ErrorState } from '../shared/ui/ErrorState';
 import { BootSkeleton } from './errors/BootSkeleton';
 import { AppRouter } from './router/AppRouter';
+
+const BootError = lazy(() => import('./errors/BootError'));
 
 /** Read once: the configuration index.html carries, if any. */
 const inlined = inlinedConfig();
@@ -21,14 +22,9 @@ export function Boot() {
   if (config.isPending) return <BootSkeleton />;
   if (config.isError) {
     return (
-      <ErrorState
-        detail={`The configuration could not be loaded: ${config.error.message}`}
-        actions={
-          <Button variant="contained" onClick={() => void config.refetch()}>
-            Try again
-          </Button>
-        }
-      />
+      <Suspense fallback={<BootSkeleton />}>
+        <BootError message={config.error.message} onRetry={() => void config.refetch()} />
+      </Suspense>
     );
   }
   return (

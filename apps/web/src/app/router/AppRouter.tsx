@@ -1,14 +1,25 @@
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { fetchResource } from '../../api/resources';
 import type { ConfigResponse } from '@michelscope/api-types';
 import { PageSkeleton } from '../../shared/ui/PageSkeleton';
-import { RouteErrorPage } from '../errors/RouteErrorPage';
 import { Shell } from '../shell/Shell';
 import { routeData } from './route-data';
 import { buildRouteTable } from './route-table';
 import { screens } from './screens';
+
+/** The routes' error view, loaded when a route fails (MUI's Button stays out of the boot chunk). */
+const LazyRouteErrorPage = lazy(async () => ({
+  default: (await import('../errors/RouteErrorPage')).RouteErrorPage,
+}));
+function RouteErrorPage() {
+  return (
+    <Suspense fallback={null}>
+      <LazyRouteErrorPage />
+    </Suspense>
+  );
+}
 
 /** The browser router over the route table, for the configured networks. */
 export function AppRouter({ config }: { config: ConfigResponse }) {

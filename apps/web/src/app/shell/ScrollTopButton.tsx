@@ -1,31 +1,28 @@
-import { useEffect, useState } from 'react';
-import Fab from '@mui/material/Fab';
-import Zoom from '@mui/material/Zoom';
-import KeyboardArrowUpIcon from '@mui/icons-material/KeyboardArrowUp';
+import { lazy, Suspense, useEffect, useState } from 'react';
 
 /** Past this many pixels scrolled, the "Scroll to top" button appears. */
 export const SCROLL_TOP_THRESHOLD = 400;
 
+/** MUI's Fab and Zoom load the first time the page is scrolled that far, not at boot. */
+const ScrollTopFab = lazy(() => import('./ScrollTopFab'));
+
 /** A floating button that brings the visitor back to the top of a long page. */
 export function ScrollTopButton() {
   const [visible, setVisible] = useState(false);
+  const [used, setUsed] = useState(false);
   useEffect(() => {
-    const onScroll = () => setVisible(window.scrollY > SCROLL_TOP_THRESHOLD);
+    const onScroll = () => {
+      const past = window.scrollY > SCROLL_TOP_THRESHOLD;
+      setVisible(past);
+      if (past) setUsed(true);
+    };
     onScroll();
     window.addEventListener('scroll', onScroll, { passive: true });
     return () => window.removeEventListener('scroll', onScroll);
   }, []);
-  return (
-    <Zoom in={visible}>
-      <Fab
-        size="small"
-        color="primary"
-        aria-label="Scroll to top"
-        onClick={() => window.scrollTo({ top: 0, left: 0, behavior: 'smooth' })}
-        sx={{ position: 'fixed', right: 16, bottom: 16, zIndex: 1100 }}
-      >
-        <KeyboardArrowUpIcon />
-      </Fab>
-    </Zoom>
-  );
+  return used ? (
+    <Suspense fallback={null}>
+      <ScrollTopFab visible={visible} />
+    </Suspense>
+  ) : null;
 }

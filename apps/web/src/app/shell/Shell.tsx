@@ -1,13 +1,16 @@
+import { lazy, Suspense } from 'react';
 import { Outlet, useNavigation } from 'react-router';
 import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
-import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
 import { Header } from './Header';
 import { ScrollTopButton } from './ScrollTopButton';
 import { useNavigationEffects } from './useNavigationEffects';
 
 const MAIN_ID = 'main-content';
+
+/** The route-loading bar shows only while a navigation loads a screen: MUI's LinearProgress loads then. */
+const LinearProgress = lazy(() => import('@mui/material/LinearProgress'));
 
 /** The layout around every screen: skip link, header, route-loading bar and the screen itself. */
 export function Shell() {
@@ -27,7 +30,11 @@ export function Shell() {
       </Link>
       <Header />
       <Box sx={{ height: 4 }}>
-        {navigation.state === 'loading' ? <LinearProgress aria-label="Loading page" /> : null}
+        {navigation.state === 'loading' ? (
+          <Suspense fallback={null}>
+            <LinearProgress aria-label="Loading page" />
+          </Suspense>
+        ) : null}
       </Box>
       <Container
         component="main"

@@ -39,8 +39,12 @@ describe('snackbars', () => {
   ])('%s snackbar %s stays %i ms', async (kind, text, ms, severity) => {
     renderApp('/deploy', { screens: { deploy: async () => ({ Component: Buttons }) } });
     const button = await screen.findByRole('button', { name: kind });
+    // The snackbar's code loads with the first notification (a lazy chunk): have the module loaded, then
+    // let React's lazy resolve it right after the click.
+    await import('../../features/notifications/NotificationSnackbar');
     vi.useFakeTimers();
     fireEvent.click(button);
+    await act(() => vi.advanceTimersByTimeAsync(0));
     const alert = screen.getByText(text).closest('.MuiAlert-root');
     expect(alert?.className).toContain(`MuiAlert-color${severity[0]?.toUpperCase()}${severity.slice(1)}`);
     expect(alert?.className).toContain('MuiAlert-filled');

@@ -1,19 +1,9 @@
-import { useMemo, useState, type ReactNode } from 'react';
-import Alert from '@mui/material/Alert';
-import Snackbar from '@mui/material/Snackbar';
-import {
-  NOTIFICATION_DURATION_MS,
-  NotificationsContext,
-  type Notifier,
-  type Severity,
-} from './notifications-context';
+import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
+import { NotificationsContext, type Notifier, type Severity } from './notifications-context';
+import type { Shown } from './NotificationSnackbar';
 
-interface Shown {
-  id: number;
-  severity: Severity;
-  message: string;
-  open: boolean;
-}
+/** MUI's Snackbar and Alert load with the first notification: most visits show none. */
+const NotificationSnackbar = lazy(() => import('./NotificationSnackbar'));
 
 let nextId = 1;
 
@@ -37,19 +27,11 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
   return (
     <NotificationsContext value={notifier}>
       {children}
-      <Snackbar
-        key={shown?.id}
-        open={shown?.open ?? false}
-        autoHideDuration={shown ? NOTIFICATION_DURATION_MS[shown.severity] : null}
-        onClose={(_event, reason) => {
-          if (reason !== 'clickaway') close();
-        }}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-      >
-        <Alert severity={shown?.severity ?? 'error'} variant="filled" onClose={close} sx={{ maxWidth: 640 }}>
-          {shown?.message}
-        </Alert>
-      </Snackbar>
+      {shown ? (
+        <Suspense fallback={null}>
+          <NotificationSnackbar shown={shown} onClose={close} />
+        </Suspense>
+      ) : null}
     </NotificationsContext>
   );
 }
