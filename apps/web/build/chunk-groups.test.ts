@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { anchoredGroup, entriesReaching, familyGroup, srcPath, type GraphContext } from './chunk-groups';
+import {
+  anchoredGroup,
+  entriesReaching,
+  familyGroup,
+  srcPath,
+  staticImporters,
+  type GraphContext,
+} from './chunk-groups';
 
 /** A module graph: id -> its static importers; `lazy` ids are dynamic entries. */
 function graph(edges: Record<string, string[]>, lazy: string[]): GraphContext {
@@ -49,6 +56,32 @@ describe('web chunk groups', () => {
     expect(more.name('/w/src/shared/micheline/MiguelTree.tsx', ctx)).toBe('contract-more');
     expect(more.name('/nm/@rjsf/core/Form.js', ctx)).toBeNull();
     expect(more.name('/w/src/slices/account/OpgRowItem.tsx', ctx)).toBeNull();
+  });
+
+  it("does not climb through a package's wide barrel (it re-exports what the importer may not use)", () => {
+    const SYSTEM = '/w/node_modules/@mui/system/index.mjs';
+    const BOX = '/w/node_modules/@mui/material/Box/Box.mjs';
+    const GRID = '/w/node_modules/@mui/system/Grid/Grid.mjs';
+    const HOME = '/w/src/slices/home/HomePage.tsx';
+    const wide: GraphContext = {
+      getModuleInfo: (id) => {
+        const importers: Record<string, string[]> = { [GRID]: [SYSTEM], [SYSTEM]: [BOX], [BOX]: [HOME] };
+        if (id === SYSTEM) {
+          return {
+            importers: importers[id]!,
+            dynamicImporters: [],
+            importedIds: Array.from({ length: 40 }, (_, i) => `/nm/@mui/system/m${i}.mjs`),
+          };
+        }
+        return id in importers || id === HOME
+          ? { importers: importers[id] ?? [], dynamicImporters: id === HOME ? ['/src/app/screens.tsx'] : [] }
+          : null;
+      },
+    };
+    expect(staticImporters(GRID, wide).has(HOME)).toBe(false);
+    expect(staticImporters(BOX, wide).has(HOME)).toBe(true);
+    // a small barrel (a component's index.mjs) is climbed through as before
+    expect(staticImporters('/nm/@mui/material/Tabs.mjs', ctx).has(OPS)).toBe(true);
   });
 
   it('matches paths with either separator', () => {

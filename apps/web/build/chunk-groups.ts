@@ -21,6 +21,7 @@
 export interface ModuleGraphInfo {
   importers: readonly string[];
   dynamicImporters: readonly string[];
+  importedIds?: readonly string[];
 }
 export interface GraphContext {
   getModuleInfo(id: string): ModuleGraphInfo | null;
@@ -32,14 +33,33 @@ export interface GraphGroup {
   priority: number;
 }
 
-/** Every module from which `id` is statically reachable (`id` included): its static importers, transitively. */
+/** A package barrel that re-exports this many modules or more re-exports a whole package or area. */
+export const FAN_OUT_BARREL = 20;
+
+/**
+ * Whether `importer` is a package's wide barrel (an `index.mjs` under node_modules re-exporting
+ * FAN_OUT_BARREL modules or more, such as `@mui/system` or `@mui/material/styles`). Reachability does not
+ * climb through one: Box imports `@mui/system`, which re-exports Grid and useMediaQuery, and
+ * `@mui/material/styles`, which names the class names of InputBase and Select; through them every
+ * module that shows a Box would "reach" those components and claim them for its group, although the
+ * packages are `sideEffects: false` and what is not used is dropped.
+ */
+export function isWideBarrel(importer: string, ctx: GraphContext): boolean {
+  if (!/[\\/]node_modules[\\/].*[\\/]index\.m?js$/.test(importer)) return false;
+  return (ctx.getModuleInfo(importer)?.importedIds?.length ?? 0) >= FAN_OUT_BARREL;
+}
+
+/**
+ * Every module from which `id` is statically reachable (`id` included): its static importers, transitively,
+ * not through a wide barrel (see isWideBarrel).
+ */
 export function staticImporters(id: string, ctx: GraphContext): Set<string> {
   const seen = new Set([id]);
   const queue = [id];
   while (queue.length > 0) {
     const info = ctx.getModuleInfo(queue.pop()!);
     for (const importer of info?.importers ?? []) {
-      if (!seen.has(importer)) {
+      if (!seen.has(importer) && !isWideBarrel(importer, ctx)) {
         seen.add(importer);
         queue.push(importer);
       }

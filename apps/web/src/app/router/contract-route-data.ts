@@ -1,0 +1,59 @@
+/**
+ * The requests of the account / contract tabs that their route loaders start (see ./route-data): the
+ * contract frame's (useContractPage) on every tab, and the first data of the operations, storage and code
+ * tabs. Loaded with the contract chunks (vite.config.ts puts it in `contract`, which index.html
+ * modulepreloads on those pages), so that the API modules and their parsers stay out of the boot chunk.
+ */
+import type { FetchQueryOptions, QueryClient, QueryKey } from '@tanstack/react-query';
+import { accountInfoQuery } from '../../api/account-api';
+import {
+  codeQuery,
+  contractQuery,
+  opgListQuery,
+  storageQuery,
+  storageSchemaQuery,
+  viewsQuery,
+} from '../../api/contract-api';
+import { contractMetadataQuery } from '../../api/contract-metadata-api';
+import { isContractAddress } from '../../shared/chain/patterns';
+import { protocolFromQuery } from '../../slices/contract/code/code-versions';
+import { tokenServiceQuery } from '../../slices/contract/token-service';
+
+/** The tabs whose own first data is started with the frame's. */
+export type ContractTab = 'operations' | 'storage' | 'code' | 'frame';
+
+export function startContractData(
+  client: QueryClient,
+  tab: ContractTab,
+  params: Partial<Record<string, string>>,
+  url: URL,
+): void {
+  const start = <T, K extends QueryKey>(options: FetchQueryOptions<T, Error, T, K>) =>
+    void client.prefetchQuery(options);
+  const { network = '', address = '' } = params;
+
+  // What ContractFrame (useContractPage) asks for on every account / contract tab.
+  start(accountInfoQuery(network, address));
+  if (isContractAddress(address)) {
+    start(contractQuery(network, address));
+    start(contractMetadataQuery(network, address));
+    start(viewsQuery(network, address));
+    start(tokenServiceQuery());
+  }
+
+  switch (tab) {
+    case 'operations':
+      void client.prefetchInfiniteQuery(opgListQuery(network, address));
+      break;
+    case 'storage':
+      start(storageSchemaQuery(network, address));
+      // `?level=` (an older version) is left to the tab, which validates it.
+      if (!url.searchParams.has('level')) start(storageQuery(network, address, null));
+      break;
+    case 'code':
+      start(codeQuery(network, address, protocolFromQuery(url.searchParams.get('protocol'))));
+      break;
+    case 'frame':
+      break;
+  }
+}
