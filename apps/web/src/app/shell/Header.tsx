@@ -2,7 +2,7 @@ import { lazy, Suspense, useId, useState, type MouseEvent } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
+import ButtonBase from '@mui/material/ButtonBase';
 import Container from '@mui/material/Container';
 import IconButton from '@mui/material/IconButton';
 import Toolbar from '@mui/material/Toolbar';
@@ -13,6 +13,7 @@ import { ThemeSwitch } from '../../features/theme/ThemeSwitch';
 import { useStartNetwork } from '../../shared/config/chosen-network';
 import { SOCIAL_LINKS } from '../../shared/config/social-links';
 import { useAppConfig } from '../../shared/config/useAppConfig';
+import { TEXT_BUTTON } from '../../shared/ui/button-look';
 import { headerNavLinks, showsHeaderSearch } from './header-links';
 
 const HeaderSearch = lazy(() => import('../../slices/home/HeaderSearch'));
@@ -50,9 +51,9 @@ export function Header() {
 
           <Box component="nav" aria-label="Main" sx={{ display: { xs: 'none', md: 'flex' }, gap: 0.5 }}>
             {links.map((link) => (
-              <Button key={link.label} component={RouterLink} to={link.to} color="inherit">
+              <ButtonBase key={link.label} component={RouterLink} to={link.to} focusRipple sx={TEXT_BUTTON}>
                 {link.label}
-              </Button>
+              </ButtonBase>
             ))}
           </Box>
 

@@ -1,6 +1,6 @@
 import { Link as RouterLink } from 'react-router';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
+import ButtonBase from '@mui/material/ButtonBase';
 import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
@@ -9,6 +9,7 @@ import { useAppConfig } from '../../shared/config/useAppConfig';
 import { chooseNetwork, useStartNetwork } from '../../shared/config/chosen-network';
 import { ALIAS_MAX_HOME } from '../../shared/format/format';
 import { RecentlyCalledTable } from '../../shared/tables/RecentlyCalledTable';
+import { OUTLINED_SMALL_BUTTON } from '../../shared/ui/button-look';
 import { HOME_TABLE_ROWS } from './home-table';
 import { NetworkToggle } from './NetworkToggle';
 import { SearchBox } from './SearchBox';
@@ -41,9 +42,9 @@ export function HomePage() {
       <Box sx={{ maxWidth: 800, mx: 'auto', mb: 2 }}>
         <SearchBox />
         <Stack direction="row" sx={{ justifyContent: 'center', mt: 2, gap: 1, flexWrap: 'wrap' }}>
-          <Button component={RouterLink} to="/search" variant="outlined" size="small">
+          <ButtonBase component={RouterLink} to="/search" focusRipple sx={OUTLINED_SMALL_BUTTON}>
             Advanced search
-          </Button>
+          </ButtonBase>
         </Stack>
       </Box>
 
