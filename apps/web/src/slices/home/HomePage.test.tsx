@@ -49,6 +49,28 @@ describe('home network toggle', () => {
     expect(buttons.map((b) => b.getAttribute('aria-pressed'))).toEqual(['false', 'false', 'true']);
   });
 
+  it('is one tab stop: the arrow keys, Home and End move the focus between the networks, Enter picks one', async () => {
+    answers = [() => Response.json([head('sandboxnet', true, 12), head('mainnet', true, 3)])];
+    renderApp('/');
+    await screen.findByRole('img', { name: 'sandboxnet synced' }, { timeout: 4000 });
+    const group = screen.getByRole('group', { name: 'Network' });
+    const buttons = ['mainnet', 'sandboxnet', 'ghostnet'].map((n) => screen.getByRole('button', { name: n }));
+    expect(buttons.map((b) => b.tabIndex)).toEqual([0, -1, -1]);
+    act(() => buttons[0]!.focus());
+    fireEvent.keyDown(buttons[0]!, { key: 'ArrowRight' });
+    expect(document.activeElement).toBe(buttons[1]);
+    expect(buttons.map((b) => b.tabIndex)).toEqual([-1, 0, -1]);
+    fireEvent.keyDown(buttons[1]!, { key: 'End' });
+    expect(document.activeElement).toBe(buttons[2]);
+    fireEvent.keyDown(buttons[2]!, { key: 'ArrowRight' });
+    expect(document.activeElement).toBe(buttons[0]);
+    fireEvent.keyDown(buttons[0]!, { key: 'ArrowLeft' });
+    expect(document.activeElement).toBe(buttons[2]);
+    fireEvent.click(buttons[2]!);
+    expect(buttons.map((b) => b.getAttribute('aria-pressed'))).toEqual(['false', 'false', 'true']);
+    expect(group.contains(document.activeElement)).toBe(true);
+  });
+
   it('shows every network unsynced and no error when /v1/head fails', async () => {
     answers = [() => Response.json({ message: 'database is down' }, { status: 500 })];
     renderApp('/');
