@@ -4,17 +4,12 @@ import { getJson, type RequestOptions } from './client';
 import {
   parseContractConstants,
   parseContractInfo,
-  parseEvents,
   parseMiguelList,
-  parseMigrations,
   parseSameContracts,
-  parseStorageLevels,
   parseStorageSchema,
   parseText,
-  parseTicketUpdates,
-  parseViews,
 } from './contract-parse';
-import { fetchResource } from './resources';
+import { fetchResource, resourceQuery } from './resources';
 import type { ContractInfo } from './contract-types';
 
 const enc = encodeURIComponent;
@@ -117,19 +112,11 @@ export const storageSchemaQuery = (network: string, address: string) =>
   });
 
 export const migrationsQuery = (network: string, address: string) =>
-  queryOptions({
-    queryKey: ['contract_migrations', network, address] as const,
-    queryFn: ({ signal }) =>
-      getJson(`${base(network, address)}/migrations`, { signal }).then(parseMigrations),
-  });
+  resourceQuery('migrations', { network, address });
 
 /** The levels at which the storage changed, newest first (the storage tab's versions; the newest 100). */
 export const storageLevelsQuery = (network: string, address: string) =>
-  queryOptions({
-    queryKey: ['contract_storage_levels', network, address] as const,
-    queryFn: ({ signal }) =>
-      getJson(`${base(network, address)}/storage/levels`, { signal }).then(parseStorageLevels),
-  });
+  resourceQuery('storageLevels', { network, address });
 
 export const sameContractsQuery = (network: string, address: string, offset: number) =>
   queryOptions({
@@ -141,24 +128,11 @@ export const sameContractsQuery = (network: string, address: string, offset: num
   });
 
 export const eventsQuery = (network: string, address: string, offset: number) =>
-  queryOptions({
-    queryKey: ['contract_events', network, address, offset] as const,
-    queryFn: ({ signal }) =>
-      getJson(`${base(network, address)}/events${query({ offset, size: LIST_PAGE_SIZE })}`, { signal }).then(
-        parseEvents,
-      ),
-  });
+  resourceQuery('events', { network, address, offset, size: LIST_PAGE_SIZE });
 
 /** Updates the account holds or issued: as many as its `ticket_updates_count` (contracts and implicit accounts). */
 export const ticketUpdatesQuery = (network: string, address: string, offset: number) =>
-  queryOptions({
-    queryKey: ['account_ticket_updates', network, address, offset] as const,
-    queryFn: ({ signal }) =>
-      getJson(
-        `/account/${enc(network)}/${enc(address)}/ticket_updates${query({ offset, size: LIST_PAGE_SIZE })}`,
-        { signal },
-      ).then(parseTicketUpdates),
-  });
+  resourceQuery('accountTicketUpdates', { network, address, offset, size: LIST_PAGE_SIZE });
 
 export const contractConstantsQuery = (network: string, address: string, offset: number) =>
   queryOptions({
@@ -172,8 +146,7 @@ export const contractConstantsQuery = (network: string, address: string, offset:
 /** On-chain views; a failure only hides the Views tab. */
 export const viewsQuery = (network: string, address: string) =>
   queryOptions({
-    queryKey: ['contract_views', network, address] as const,
-    queryFn: ({ signal }) => getJson(`${base(network, address)}/views/schema`, { signal }).then(parseViews),
+    ...resourceQuery('views', { network, address }),
     staleTime: 60_000,
     retry: false,
     meta: { silent: true },

@@ -5,19 +5,12 @@
 import { invalid, isObject, listItems, type Json } from './parse';
 import { num, optStr, str, strList } from './json-fields';
 import type {
-  AccountInfo,
   ContractConstant,
-  ContractEvent,
   ContractInfo,
   MiguelNode,
-  Migration,
-  StorageLevel,
   SameContracts,
-  SmartRollup,
   StorageSchema,
-  TicketUpdate,
   Typedef,
-  ViewSchema,
 } from './contract-types';
 
 /** A list answer's items; `null` (an empty list the way the reference writes it) is no item. */
@@ -56,21 +49,6 @@ export function parseTypedefs(value: unknown): Typedef[] {
   return Array.isArray(value) ? value.filter(isObject).map((t) => typedefAt(t, 0)) : [];
 }
 
-export function parseAccountInfo(body: unknown): AccountInfo {
-  if (!isObject(body) || typeof body.address !== 'string') throw invalid('account', 'no address');
-  return {
-    address: body.address,
-    alias: optStr(body, 'alias'),
-    balance: num(body, 'balance'),
-    operations_count: num(body, 'operations_count'),
-    migrations_count: num(body, 'migrations_count'),
-    events_count: num(body, 'events_count'),
-    ticket_updates_count: num(body, 'ticket_updates_count'),
-    last_action: str(body, 'last_action'),
-    account_type: str(body, 'account_type', 'unknown'),
-  };
-}
-
 /** The contract, or null for a 204 (unknown contract) / empty answer. */
 export function parseContractInfo(body: unknown): ContractInfo | null {
   if (body === null) return null;
@@ -89,36 +67,6 @@ export function parseContractInfo(body: unknown): ContractInfo | null {
     last_action: optStr(body, 'last_action'),
     same_count: num(body, 'same_count'),
   };
-}
-
-export function parseSmartRollup(body: unknown): SmartRollup {
-  if (!isObject(body) || typeof body.address !== 'string') throw invalid('smart rollup', 'no address');
-  const kernel = str(body, 'kernel');
-  return {
-    address: body.address,
-    level: num(body, 'level'),
-    timestamp: str(body, 'timestamp'),
-    size: num(body, 'size'),
-    genesis_commitment_hash: str(body, 'genesis_commitment_hash'),
-    pvm_kind: str(body, 'pvm_kind'),
-    kernel: /^[0-9a-fA-F]*$/.test(kernel) ? kernel : '',
-    type: parseTypedefs(body.type),
-  };
-}
-
-export function parseMigrations(body: unknown): Migration[] {
-  return listOf(body, 'migrations', (o) => ({
-    level: num(o, 'level'),
-    timestamp: str(o, 'timestamp'),
-    hash: optStr(o, 'hash'),
-    protocol: str(o, 'protocol'),
-    prev_protocol: str(o, 'prev_protocol'),
-    kind: str(o, 'kind'),
-  }));
-}
-
-export function parseStorageLevels(body: unknown): StorageLevel[] {
-  return listOf(body, 'storage levels', (o) => ({ level: num(o, 'level'), timestamp: str(o, 'timestamp') }));
 }
 
 export function parseSameContracts(body: unknown): SameContracts {
@@ -140,32 +88,6 @@ export function parseSameContracts(body: unknown): SameContracts {
   };
 }
 
-export function parseEvents(body: unknown): ContractEvent[] {
-  return listOf(body, 'events', (o) => ({
-    hash: str(o, 'hash'),
-    status: str(o, 'status'),
-    timestamp: str(o, 'timestamp'),
-    level: num(o, 'level'),
-    tag: str(o, 'tag'),
-    payload: parseMiguelList(o.payload),
-  }));
-}
-
-export function parseTicketUpdates(body: unknown): TicketUpdate[] {
-  return listOf(body, 'ticket updates', (o) => ({
-    id: num(o, 'id'),
-    level: num(o, 'level'),
-    timestamp: str(o, 'timestamp'),
-    ticket_id: num(o, 'ticket_id'),
-    ticketer: str(o, 'ticketer'),
-    address: str(o, 'address'),
-    amount: typeof o.amount === 'number' ? String(o.amount) : str(o, 'amount', '0'),
-    operation_hash: str(o, 'operation_hash'),
-    content_type: parseTypedefs(o.content_type),
-    content: parseMiguel(o.content),
-  }));
-}
-
 export function parseStorageSchema(body: unknown): StorageSchema {
   if (!isObject(body)) throw invalid('storage schema', 'not an object');
   return { name: str(body, 'name'), typedef: parseTypedefs(body.typedef) };
@@ -176,17 +98,6 @@ export function parseContractConstants(body: unknown): ContractConstant[] {
     const address = optStr(o, 'address');
     return address === null ? null : { address, timestamp: str(o, 'timestamp'), level: num(o, 'level') };
   });
-}
-
-export function parseViews(body: unknown): ViewSchema[] {
-  return listOf(body, 'views', (o) => ({
-    name: str(o, 'name'),
-    kind: str(o, 'kind'),
-    description: str(o, 'description'),
-    implementation: num(o, 'implementation'),
-    typedef: parseTypedefs(o.typedef),
-    error: optStr(o, 'error'),
-  }));
 }
 
 /** A JSON string answer (Michelson text of /code and /storage/raw). */

@@ -7,6 +7,7 @@
  * (`resourceRoute`) use this registry. This module never imports UI code.
  */
 import type {
+  AccountInfo,
   BigMapHistory,
   BigMapInfo,
   BigMapKeyHistory,
@@ -16,16 +17,22 @@ import type {
   ConfigResponse,
   Contract,
   ErrorLocation,
+  Event,
   GlobalConstant,
   GlobalConstantItem,
   BigMapKeyChanges,
   CodeDiffSchema,
   Head,
   KeyChangeKind,
+  Migration,
   MiguelNode,
   OPGResponse,
   Operation,
   RecentlyCalledContract,
+  SmartRollup,
+  StorageLevel,
+  TicketUpdate,
+  ViewSchema,
   StorageDiff,
 } from '@michelscope/api-types';
 import { queryOptions } from '@tanstack/react-query';
@@ -48,6 +55,8 @@ interface Resource<P, R> {
 
 const resource = <P, R>(path: (params: P) => string): Resource<P, R> => ({ path });
 const page = (p: Page) => `size=${p.size}&offset=${p.offset}`;
+const contract = (p: { network: string; address: string }) => `/contract/${enc(p.network)}/${enc(p.address)}`;
+type At = { network: string; address: string };
 
 /** Every main-API resource the web reads, by name. */
 export const RESOURCES = {
@@ -114,6 +123,21 @@ export const RESOURCES = {
       `/contract/${enc(p.network)}/${enc(p.address)}/storage/diff/big_map/${p.ptr}` +
       `?from=${p.from}&to=${p.to}&${page(p)}${p.change ? `&change=${p.change}` : ''}`,
   ),
+  account: resource<At, AccountInfo>((p) => `/account/${enc(p.network)}/${enc(p.address)}`),
+  smartRollup: resource<At, SmartRollup>((p) => `/smart_rollups/${enc(p.network)}/${enc(p.address)}`),
+  migrations: resource<At, Migration[] | null>((p) => `${contract(p)}/migrations`),
+  /** The levels at which the storage changed, newest first. */
+  storageLevels: resource<At, StorageLevel[] | null>((p) => `${contract(p)}/storage/levels`),
+  events: resource<At & Page, Event[] | null>((p) => `${contract(p)}/events?${page(p)}`),
+  /** Ticket updates an account (contract or implicit) holds or issued. */
+  accountTicketUpdates: resource<At & Page, TicketUpdate[] | null>(
+    (p) => `/account/${enc(p.network)}/${enc(p.address)}/ticket_updates?${page(p)}`,
+  ),
+  operationTicketUpdates: resource<{ network: string; id: number }, TicketUpdate[] | null>(
+    (p) => `/operation/${enc(p.network)}/${p.id}/ticket_updates`,
+  ),
+  /** On-chain views with their forms. */
+  views: resource<At, ViewSchema[] | null>((p) => `${contract(p)}/views/schema`),
   /** An operation group with its storage diffs (an unknown hash: `[]`). */
   opg: resource<{ network: string; hash: string }, Operation[]>(
     (p) => `/opg/${enc(p.network)}/${enc(p.hash)}?with_storage_diff=true`,

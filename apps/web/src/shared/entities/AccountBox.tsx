@@ -50,7 +50,7 @@ function AccountDialog({
   onClose: () => void;
 }) {
   const info = useQuery({ ...accountInfoQuery(network, address), meta: { silent: true } });
-  const alias = useAlias(network, address, info.data?.alias ?? null);
+  const alias = useAlias(network, address, null);
   const copy = useCopy();
   const path = `/${network}/${address}/operations`;
   return (

@@ -63,7 +63,7 @@ function EventsTab({ data }: { data: ContractPageData }) {
             <Box sx={{ mb: 1 }}>
               <OperationHashEntity network={network} hash={current.hash} copy />
             </Box>
-            {current.payload.length > 0 ? (
+            {current.payload?.length ? (
               <MiguelTree roots={current.payload} label="Payload" network={network} />
             ) : (
               <Typography color="text.secondary">No payload</Typography>

@@ -51,7 +51,7 @@ export function ContractFrame({ tab, children }: Props) {
   const config = useAppConfig();
   const data = useContractPage();
   const { network, address, account, contract } = data;
-  const alias = useAlias(network, address, contract?.alias ?? account?.alias ?? null);
+  const alias = useAlias(network, address, contract?.alias ?? null);
   const tokenService = useQuery({ ...tokenServiceQuery(), enabled: data.isContract });
 
   if (data.isContract && contract === null) return <Navigate to="/not_found" replace />;

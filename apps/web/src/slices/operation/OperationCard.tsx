@@ -72,12 +72,13 @@ function DiffSection({ roots, op }: { roots: readonly MiguelNode[]; op: Operatio
 function TicketUpdatesSection({ op }: { op: Operation }) {
   const query = useQuery(operationTicketUpdatesQuery(op.network, op.id ?? 0));
   if (query.isPending) return <LinearProgress aria-label="Loading ticket updates" />;
-  if (query.isError || query.data.length === 0) return null;
+  const updates = query.data ?? [];
+  if (query.isError || updates.length === 0) return null;
   return (
     <Box sx={{ mt: 1 }}>
       <Typography variant="overline">Ticket updates</Typography>
       <Stack component="ol" spacing={1} aria-label="Ticket updates" sx={{ p: 0, m: 0, listStyle: 'none' }}>
-        {query.data.map((u) => (
+        {updates.map((u) => (
           <TicketUpdateCard key={u.id} network={op.network} update={u} />
         ))}
       </Stack>

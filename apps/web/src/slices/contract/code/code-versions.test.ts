@@ -8,7 +8,6 @@ const HANGZHOU = 'PtHangz2aRngywmSRGGvrcTyMbbdpWdpFKuS4uMWxg2RaH9i1qx';
 const mig = (protocol: string, prev: string) => ({
   level: 1,
   timestamp: '',
-  hash: null,
   protocol,
   prev_protocol: prev,
   kind: 'update',
