@@ -1,16 +1,8 @@
 /** Contract endpoints (/v1/contract/{network}/{address}/…) with their query factories. */
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { getJson, type RequestOptions } from './client';
-import {
-  parseContractConstants,
-  parseContractInfo,
-  parseMiguelList,
-  parseSameContracts,
-  parseStorageSchema,
-  parseText,
-} from './contract-parse';
+import { parseMiguelList, parseText } from './contract-parse';
 import { fetchResource, resourceQuery } from './resources';
-import type { ContractInfo } from './contract-types';
 
 const enc = encodeURIComponent;
 const base = (network: string, address: string) => `/contract/${enc(network)}/${enc(address)}`;
@@ -32,20 +24,8 @@ const query = (params: Record<string, string | number | undefined | null>): stri
 type Opts = RequestOptions | undefined;
 
 /** The contract, or null when the server answers 204 (unknown contract). */
-export function fetchContractInfo(
-  network: string,
-  address: string,
-  options?: Opts,
-): Promise<ContractInfo | null> {
-  return getJson(`${base(network, address)}?stats=true`, options).then(parseContractInfo);
-}
-
 export const contractQuery = (network: string, address: string) =>
-  queryOptions({
-    queryKey: ['contract', network, address] as const,
-    queryFn: ({ signal }) => fetchContractInfo(network, address, { signal }),
-    staleTime: 10_000,
-  });
+  queryOptions({ ...resourceQuery('contract', { network, address }), staleTime: 10_000 });
 
 export const opgPage = async (network: string, address: string, lastId: number | null, options?: Opts) =>
   (await fetchResource('opgList', { network, address, size: OPG_PAGE_SIZE, lastId }, options)) ?? [];
@@ -104,12 +84,7 @@ export const storageRichQuery = (network: string, address: string, level: number
   });
 
 export const storageSchemaQuery = (network: string, address: string) =>
-  queryOptions({
-    queryKey: ['contract_storage_schema', network, address] as const,
-    queryFn: ({ signal }) =>
-      getJson(`${base(network, address)}/storage/schema`, { signal }).then(parseStorageSchema),
-    staleTime: Infinity,
-  });
+  queryOptions({ ...resourceQuery('storageSchema', { network, address }), staleTime: Infinity });
 
 export const migrationsQuery = (network: string, address: string) =>
   resourceQuery('migrations', { network, address });
@@ -119,13 +94,7 @@ export const storageLevelsQuery = (network: string, address: string) =>
   resourceQuery('storageLevels', { network, address });
 
 export const sameContractsQuery = (network: string, address: string, offset: number) =>
-  queryOptions({
-    queryKey: ['contract_same', network, address, offset] as const,
-    queryFn: ({ signal }) =>
-      getJson(`${base(network, address)}/same${query({ offset, size: LIST_PAGE_SIZE })}`, { signal }).then(
-        parseSameContracts,
-      ),
-  });
+  resourceQuery('sameContracts', { network, address, offset, size: LIST_PAGE_SIZE });
 
 export const eventsQuery = (network: string, address: string, offset: number) =>
   resourceQuery('events', { network, address, offset, size: LIST_PAGE_SIZE });
@@ -135,13 +104,7 @@ export const ticketUpdatesQuery = (network: string, address: string, offset: num
   resourceQuery('accountTicketUpdates', { network, address, offset, size: LIST_PAGE_SIZE });
 
 export const contractConstantsQuery = (network: string, address: string, offset: number) =>
-  queryOptions({
-    queryKey: ['contract_constants', network, address, offset] as const,
-    queryFn: ({ signal }) =>
-      getJson(`${base(network, address)}/global_constants${query({ offset, size: CONSTANTS_PAGE_SIZE })}`, {
-        signal,
-      }).then(parseContractConstants),
-  });
+  resourceQuery('contractConstants', { network, address, offset, size: CONSTANTS_PAGE_SIZE });
 
 /** On-chain views; a failure only hides the Views tab. */
 export const viewsQuery = (network: string, address: string) =>

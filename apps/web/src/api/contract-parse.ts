@@ -3,15 +3,8 @@
  * dropped, malformed answers give a clear ApiError, never a crash in a component.
  */
 import { invalid, isObject, listItems, type Json } from './parse';
-import { num, optStr, str, strList } from './json-fields';
-import type {
-  ContractConstant,
-  ContractInfo,
-  MiguelNode,
-  SameContracts,
-  StorageSchema,
-  Typedef,
-} from './contract-types';
+import { optStr, str } from './json-fields';
+import type { MiguelNode, Typedef } from './contract-types';
 
 /** A list answer's items; `null` (an empty list the way the reference writes it) is no item. */
 export function listOf<T>(body: unknown, what: string, item: (obj: Json) => T | null): T[] {
@@ -47,57 +40,6 @@ function typedefAt(o: Json, depth: number): Typedef {
 
 export function parseTypedefs(value: unknown): Typedef[] {
   return Array.isArray(value) ? value.filter(isObject).map((t) => typedefAt(t, 0)) : [];
-}
-
-/** The contract, or null for a 204 (unknown contract) / empty answer. */
-export function parseContractInfo(body: unknown): ContractInfo | null {
-  if (body === null) return null;
-  if (!isObject(body) || typeof body.address !== 'string') throw invalid('contract', 'no address');
-  return {
-    address: body.address,
-    network: str(body, 'network'),
-    alias: optStr(body, 'alias'),
-    level: num(body, 'level'),
-    timestamp: str(body, 'timestamp'),
-    hash: optStr(body, 'hash'),
-    tags: strList(body, 'tags'),
-    entrypoints: strList(body, 'entrypoints'),
-    manager: optStr(body, 'manager'),
-    delegate: optStr(body, 'delegate'),
-    last_action: optStr(body, 'last_action'),
-    same_count: num(body, 'same_count'),
-  };
-}
-
-export function parseSameContracts(body: unknown): SameContracts {
-  if (body === null) return { count: 0, contracts: [] };
-  if (!isObject(body)) throw invalid('same contracts', 'not an object');
-  return {
-    count: num(body, 'count'),
-    contracts: listOf(body.contracts ?? [], 'same contracts', (o) => {
-      const address = optStr(o, 'address');
-      return address === null
-        ? null
-        : {
-            address,
-            network: str(o, 'network'),
-            last_action: optStr(o, 'last_action'),
-            alias: optStr(o, 'alias'),
-          };
-    }),
-  };
-}
-
-export function parseStorageSchema(body: unknown): StorageSchema {
-  if (!isObject(body)) throw invalid('storage schema', 'not an object');
-  return { name: str(body, 'name'), typedef: parseTypedefs(body.typedef) };
-}
-
-export function parseContractConstants(body: unknown): ContractConstant[] {
-  return listOf(body, 'global constants', (o) => {
-    const address = optStr(o, 'address');
-    return address === null ? null : { address, timestamp: str(o, 'timestamp'), level: num(o, 'level') };
-  });
 }
 
 /** A JSON string answer (Michelson text of /code and /storage/raw). */

@@ -9,6 +9,10 @@ export type { Typedef };
 export type { MiguelDiffType as DiffType, MiguelNode } from '@michelscope/api-types';
 export type {
   AccountInfo,
+  ContractWithStats as ContractInfo,
+  EntrypointSchema as StorageSchema,
+  GlobalConstant as ContractConstant,
+  SameContractsResponse as SameContracts,
   Event as ContractEvent,
   Migration,
   SmartRollup,
@@ -16,38 +20,3 @@ export type {
   TicketUpdate,
   ViewSchema,
 } from '@michelscope/api-types';
-
-/** GET /v1/contract/{network}/{address} (ContractWithStats). */
-export interface ContractInfo {
-  address: string;
-  network: string;
-  alias: string | null;
-  level: number;
-  timestamp: string;
-  hash: string | null;
-  tags: string[];
-  entrypoints: string[];
-  manager: string | null;
-  delegate: string | null;
-  last_action: string | null;
-  same_count: number;
-}
-
-/** GET …/same. */
-export interface SameContracts {
-  count: number;
-  contracts: { address: string; network: string; last_action: string | null; alias: string | null }[];
-}
-
-/** GET …/storage/schema (only the type docs are used by the read-only pages). */
-export interface StorageSchema {
-  name: string;
-  typedef: Typedef[];
-}
-
-/** GET …/global_constants item. */
-export interface ContractConstant {
-  address: string;
-  timestamp: string;
-  level: number;
-}

@@ -16,6 +16,8 @@ import type {
   Block,
   ConfigResponse,
   Contract,
+  ContractWithStats,
+  EntrypointSchema,
   ErrorLocation,
   Event,
   GlobalConstant,
@@ -29,6 +31,7 @@ import type {
   OPGResponse,
   Operation,
   RecentlyCalledContract,
+  SameContractsResponse,
   SmartRollup,
   StorageLevel,
   TicketUpdate,
@@ -55,6 +58,8 @@ interface Resource<P, R> {
 
 const resource = <P, R>(path: (params: P) => string): Resource<P, R> => ({ path });
 const page = (p: Page) => `size=${p.size}&offset=${p.offset}`;
+/** The contract lists' order of the paging parameters (as the pages have always asked). */
+const offsetFirst = (p: Page) => `offset=${p.offset}&size=${p.size}`;
 const contract = (p: { network: string; address: string }) => `/contract/${enc(p.network)}/${enc(p.address)}`;
 type At = { network: string; address: string };
 
@@ -125,13 +130,23 @@ export const RESOURCES = {
   ),
   account: resource<At, AccountInfo>((p) => `/account/${enc(p.network)}/${enc(p.address)}`),
   smartRollup: resource<At, SmartRollup>((p) => `/smart_rollups/${enc(p.network)}/${enc(p.address)}`),
+  /** The contract with its same-code count; 204 (unknown contract): null. */
+  contract: resource<At, ContractWithStats | null>((p) => `${contract(p)}?stats=true`),
+  sameContracts: resource<At & Page, SameContractsResponse | null>(
+    (p) => `${contract(p)}/same?${offsetFirst(p)}`,
+  ),
+  storageSchema: resource<At, EntrypointSchema>((p) => `${contract(p)}/storage/schema`),
+  /** Global constants the contract's code uses. */
+  contractConstants: resource<At & Page, GlobalConstant[] | null>(
+    (p) => `${contract(p)}/global_constants?${offsetFirst(p)}`,
+  ),
   migrations: resource<At, Migration[] | null>((p) => `${contract(p)}/migrations`),
   /** The levels at which the storage changed, newest first. */
   storageLevels: resource<At, StorageLevel[] | null>((p) => `${contract(p)}/storage/levels`),
-  events: resource<At & Page, Event[] | null>((p) => `${contract(p)}/events?${page(p)}`),
+  events: resource<At & Page, Event[] | null>((p) => `${contract(p)}/events?${offsetFirst(p)}`),
   /** Ticket updates an account (contract or implicit) holds or issued. */
   accountTicketUpdates: resource<At & Page, TicketUpdate[] | null>(
-    (p) => `/account/${enc(p.network)}/${enc(p.address)}/ticket_updates?${page(p)}`,
+    (p) => `/account/${enc(p.network)}/${enc(p.address)}/ticket_updates?${offsetFirst(p)}`,
   ),
   operationTicketUpdates: resource<{ network: string; id: number }, TicketUpdate[] | null>(
     (p) => `/operation/${enc(p.network)}/${p.id}/ticket_updates`,

@@ -72,7 +72,7 @@ export function InfoCard({ data }: { data: ContractPageData }) {
     <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-label="Account info">
       <Box component="dl" sx={{ m: 0 }}>
         <Row label="Address">
-          <AddressEntity network={network} address={address} alias={contract?.alias} full copy noLink />
+          <AddressEntity network={network} address={address} full copy noLink />
         </Row>
         <Row label="Network">{capitalise(network)}</Row>
         <Row label="Last active">{account ? formatTime(account.last_action) : <Skeleton width={80} />}</Row>

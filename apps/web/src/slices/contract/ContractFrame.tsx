@@ -51,7 +51,7 @@ export function ContractFrame({ tab, children }: Props) {
   const config = useAppConfig();
   const data = useContractPage();
   const { network, address, account, contract } = data;
-  const alias = useAlias(network, address, contract?.alias ?? null);
+  const alias = useAlias(network, address, null);
   const tokenService = useQuery({ ...tokenServiceQuery(), enabled: data.isContract });
 
   if (data.isContract && contract === null) return <Navigate to="/not_found" replace />;
@@ -137,7 +137,7 @@ export function ContractFrame({ tab, children }: Props) {
           {address}
         </Typography>
       ) : null}
-      <Box sx={{ my: 1 }}>{contract ? <TagList tags={contract.tags} /> : null}</Box>
+      <Box sx={{ my: 1 }}>{contract ? <TagList tags={contract.tags ?? []} /> : null}</Box>
       {account === undefined ? (
         <Skeleton variant="rounded" height={48} aria-hidden="true" />
       ) : (

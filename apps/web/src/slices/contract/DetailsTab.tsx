@@ -52,7 +52,7 @@ function SameContracts({ network, address }: { network: string; address: string 
             {(data?.contracts ?? []).map((c) => (
               <TableRow key={`${c.network}-${c.address}`}>
                 <TableCell>
-                  <AddressEntity network={c.network} address={c.address} alias={c.alias} />
+                  <AddressEntity network={c.network} address={c.address} />
                 </TableCell>
                 <TableCell>{capitalise(c.network)}</TableCell>
                 <TableCell>{c.last_action ? formatTime(c.last_action) : '—'}</TableCell>

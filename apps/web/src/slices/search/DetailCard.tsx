@@ -116,14 +116,14 @@ function ContractCard({ item }: { item: SearchItem }) {
   return (
     <Card
       kind="Contract"
-      title={alias ?? c?.alias ?? address}
+      title={alias ?? address}
       network={network}
       path={suggestionPath(item)}
       action="Open contract"
     >
       {c ? (
         <Box sx={{ mb: 1 }}>
-          <TagList tags={c.tags} />
+          <TagList tags={c.tags ?? []} />
         </Box>
       ) : null}
       <Fields

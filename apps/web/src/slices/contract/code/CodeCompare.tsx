@@ -325,7 +325,7 @@ export function CodeCompare({
                     onClick={() => onPick({ network: c.network, address: c.address })}
                     sx={{ textTransform: 'none', fontFamily: 'monospace', overflowWrap: 'anywhere' }}
                   >
-                    {c.alias ?? c.address} · {c.network}
+                    {c.address} · {c.network}
                   </Button>
                 </li>
               ))}

@@ -59,7 +59,7 @@ function InteractTab({ data }: { data: ContractPageData }) {
                   network={network}
                   address={address}
                   entrypoint={e.name || 'default'}
-                  defaultName={`${data.contract?.alias ?? address} · ${entrypointLabel(e.name)}`}
+                  defaultName={`${address} · ${entrypointLabel(e.name)}`}
                 />
               }
             >
