@@ -190,4 +190,59 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
       await dbg.getByRole('button', { name: 'Close' }).click();
     },
   );
+
+  it(
+    "3. Debug an indexed operation: a swap call's group, 'Debug' on its internal FA1.2 transfer replays it at its level, with the status and storage recorded",
+    { timeout: 300_000 },
+    async () => {
+      const { fa12, swap } = await tokensAndSwap(session.server.url);
+      const url = session.server.url;
+      const groups = (await (await fetch(`${url}/v1/contract/sandboxnet/${swap}/opg`)).json()) as {
+        hash: string;
+        counter: number;
+      }[];
+      // the group of a swap call with its internal FA1.2 transfer, and the recorded receipt of that transfer
+      let found: { hash: string; op: { id: number; level: number; status: string } } | undefined;
+      for (const g of groups) {
+        const ops = (await (await fetch(`${url}/v1/opg/sandboxnet/${g.hash}`)).json()) as {
+          id: number;
+          level: number;
+          internal: boolean;
+          destination?: string;
+          entrypoint?: string;
+          status: string;
+        }[];
+        const op = ops.find((o) => o.internal && o.destination === fa12 && o.entrypoint === 'transfer');
+        if (op) {
+          found = { hash: g.hash, op };
+          break;
+        }
+      }
+      if (!found) throw new Error('no swap call with an internal FA1.2 transfer is indexed');
+      const page = await pages.open();
+      await page.goto(`${url}/sandboxnet/opg/${found.hash}/contents`);
+      const card = page
+        .getByRole('article')
+        .filter({ has: page.getByRole('heading', { name: /^internal / }) })
+        .filter({ has: page.locator(`a[href*="${fa12}"]`) })
+        .first();
+      // an applied call's details start collapsed
+      await card.getByRole('button', { name: 'Show details' }).click();
+      await card.getByRole('button', { name: 'Debug' }).click();
+      const dbg = page.getByRole('dialog', { name: /^Debugger/ });
+      await dbg.getByRole('toolbar', { name: 'Debugger controls' }).waitFor();
+      const replay = dbg.getByRole('alert', { name: 'Replay against the recorded result' });
+      const text = (await replay.innerText()).replace(/\s+/g, ' ');
+      expect(text).toContain(`Replayed at level ${found.op.level}:`);
+      // status and storage equal; the internal call's gas is off by < 1 (shown as a warning when so)
+      expect(text).not.toContain('status:');
+      expect(text).not.toContain('storage after the call differs');
+      expect(await state(dbg, 'Status')).toBe(found.op.status);
+      // the replay ran the FA1.2 code: to the end, with the storage pair on top
+      await page.keyboard.press('e');
+      await poll(() => state(dbg, 'Instruction')).toBe('PAIR');
+      expect((await stackItem(dbg, 0)).caption).toMatch(/^0 · pair \(list operation\)/);
+      await dbg.getByRole('button', { name: 'Close' }).click();
+    },
+  );
 });

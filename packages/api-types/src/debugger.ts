@@ -77,6 +77,20 @@ export const DebugResult = Type.Object(
         ),
       }),
     ),
+    replay: Type.Optional(
+      Type.Object(
+        {
+          recorded: Type.Object({
+            status: Type.String(),
+            consumed_milligas: Int,
+            storage: Type.Optional(Micheline),
+          }),
+          equal: Type.Boolean(),
+          differences: Type.Array(Type.String()),
+        },
+        { description: 'a replayed indexed call: its recorded result and what the replay does differently' },
+      ),
+    ),
     inputs: Type.Object({
       entrypoint: Type.String(),
       parameter: Micheline,

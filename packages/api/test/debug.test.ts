@@ -152,6 +152,49 @@ describeDb('debugger route over the indexed demo sandbox', ({ db }) => {
     expect(out.failure!.location).toBe(ok.trace.loc[fit]);
   });
 
+  it('an indexed call is replayed at its level and equals its recorded result; internal calls too', async () => {
+    const swap = contracts.swap!;
+    const fa12 = contracts.fa12!;
+    // operations of the swap's groups: its calls and the token transfers they made
+    const groups = (await app.inject({ method: 'GET', url: `/v1/contract/${NET}/${swap}/opg` })).json<
+      { hash: string; counter: number }[]
+    >();
+    const ops: { id?: number; destination?: string; internal: boolean; status: string; kind: string }[] = [];
+    for (const g of groups)
+      ops.push(
+        ...(await app.inject({ method: 'GET', url: `/v1/opg/${NET}/${g.hash}/${g.counter}` })).json<
+          typeof ops
+        >(),
+      );
+    const calls = ops.filter(
+      (o) => o.kind === 'transaction' && o.id && (o.destination === swap || o.destination === fa12),
+    );
+    expect(calls.some((o) => o.internal)).toBe(true);
+    for (const o of [...calls].reverse()) {
+      const r = await post(`/v1/operation/${NET}/${o.id}/debug`, {});
+      expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(200);
+      const d = r.body as Debug & {
+        replay: { equal: boolean; differences: string[]; recorded: { status: string } };
+      };
+      expect(d.replay.recorded.status).toBe(o.status);
+      // status and storage equal everywhere, gas too for top-level calls; an internal call's replay is off by
+      // < 1 gas (not yet explained: reported in the answer and shown as a warning)
+      const gas = d.replay.differences.filter((x) => x.startsWith('gas'));
+      expect(d.replay.differences.filter((x) => !x.startsWith('gas'))).toEqual([]);
+      if (!o.internal) expect(gas).toEqual([]);
+      for (const g of gas) {
+        const [rec, rep] = [...g.matchAll(/[\d.]+/g)].map((m) => Number(m[0]));
+        expect(Math.abs(rec! - rep!)).toBeLessThan(1);
+      }
+      expect(d.replay.equal).toBe(d.replay.differences.length === 0);
+      expect(d.trace.steps).toBeGreaterThan(0);
+    }
+    // not a contract call: 400; unknown id: 404
+    const transfer = ops.find((o) => o.kind === 'transaction' && o.id && !o.destination?.startsWith('KT1'));
+    if (transfer) expect((await post(`/v1/operation/${NET}/${transfer.id}/debug`, {})).status).toBe(400);
+    expect((await post(`/v1/operation/${NET}/999999999/debug`, {})).status).toBe(404);
+  });
+
   it('an internal call is debugged from its Micheline parameter; bad input is a 4xx', async () => {
     const fa12 = contracts.fa12!;
     const value: Micheline = {

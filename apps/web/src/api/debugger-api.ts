@@ -46,6 +46,12 @@ export interface DebugResult {
     /** the value's entry in the contract's TZIP-16 `errors` */
     meaning?: { text: string; languages?: string[] };
   };
+  /** a replayed indexed call: its recorded result and what differs */
+  replay?: {
+    recorded: { status: string; consumed_milligas: number };
+    equal: boolean;
+    differences: string[];
+  };
   inputs: {
     self: string;
     entrypoint: string;
@@ -80,6 +86,9 @@ export function parseDebugResult(raw: unknown): DebugResult {
     ...(raw.storage !== undefined ? { storage: raw.storage as Micheline } : {}),
     operations: (arr(raw.operations) ? raw.operations.filter(isObject) : []) as unknown as DebugEmitted[],
     ...(isObject(raw.failure) ? { failure: raw.failure as unknown as DebugResult['failure'] } : {}),
+    ...(isObject(raw.replay) && Array.isArray(raw.replay.differences)
+      ? { replay: raw.replay as unknown as NonNullable<DebugResult['replay']> }
+      : {}),
     inputs: raw.inputs as unknown as DebugResult['inputs'],
   };
 }
@@ -94,6 +103,20 @@ export async function fetchDebug(
     ...options,
     method: 'POST',
     body,
+  });
+  return parseDebugResult(res.body);
+}
+
+/** Replays an indexed contract call at its level (POST /v1/operation/{network}/{id}/debug). */
+export async function fetchOperationDebug(
+  network: string,
+  id: number,
+  options?: RequestOptions,
+): Promise<DebugResult> {
+  const res = await requestJson(`${API_BASE}/operation/${enc(network)}/${id}/debug`, {
+    ...options,
+    method: 'POST',
+    body: {},
   });
   return parseDebugResult(res.body);
 }

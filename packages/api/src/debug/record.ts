@@ -15,6 +15,7 @@ import {
 import {
   TraceBuilder,
   formatWithLocations,
+  readableValue,
   type CompactTrace,
   type Micheline,
   type NodeSpan,
@@ -84,6 +85,45 @@ export interface DebugRecording {
     with?: Micheline;
     /** What the contract's TZIP-16 metadata says the FAILWITH value means (its static `errors` entry). */
     meaning?: { text: string; languages?: string[] };
+  };
+}
+
+/** What the chain recorded for a call that is replayed: compared with the replay's result. */
+export interface RecordedResult {
+  status: string;
+  /** storage after the call (applied calls) */
+  storage?: Micheline;
+  storageType: Micheline;
+  /** the receipt's consumed milligas without the fixed costs of a call (the script's share) */
+  milligas: number;
+}
+
+export interface ReplayComparison {
+  recorded: { status: string; consumed_milligas: number; storage?: Micheline };
+  equal: boolean;
+  /** what differs, in words ('status: recorded applied, replayed failed', …) */
+  differences: string[];
+}
+
+/** The replay's status, storage and gas against the recorded ones. */
+export function compareReplay(rec: RecordedResult, out: DebugRecording): ReplayComparison {
+  const differences: string[] = [];
+  if (rec.status !== out.status) differences.push(`status: recorded ${rec.status}, replayed ${out.status}`);
+  if (rec.status === 'applied' && out.status === 'applied' && rec.storage !== undefined) {
+    const norm = (v: Micheline) => canonical(readableValue(rec.storageType, v));
+    if (out.storage === undefined || norm(rec.storage) !== norm(out.storage))
+      differences.push('storage after the call differs from the recorded one');
+  }
+  if (rec.status === 'applied' && out.status === 'applied' && rec.milligas !== out.consumed_milligas)
+    differences.push(`gas: recorded ${rec.milligas / 1000}, replayed ${out.consumed_milligas / 1000}`);
+  return {
+    recorded: {
+      status: rec.status,
+      consumed_milligas: rec.milligas,
+      ...(rec.storage !== undefined ? { storage: rec.storage } : {}),
+    },
+    equal: differences.length === 0,
+    differences,
   };
 }
 

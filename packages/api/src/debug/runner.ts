@@ -11,7 +11,7 @@ import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
 import { resolveStorage } from '../services/contracts';
 import { nodeRpc, NodeRpcError } from '../services/node-rpc';
-import type { DebugCall, MetadataError } from './record';
+import type { DebugCall, MetadataError, RecordedResult } from './record';
 import type { ChainAnswer, ChainQuery, DebugTask } from './worker';
 
 export interface DebugRunnerOptions {
@@ -54,6 +54,7 @@ export class DebugRunner {
     call: DebugCall,
     extra: Record<string, unknown> = {},
     errors: MetadataError[] = [],
+    recorded?: RecordedResult,
   ): Promise<string> {
     const { port1, port2 } = new MessageChannel();
     const flag = new SharedArrayBuffer(4);
@@ -86,6 +87,7 @@ export class DebugRunner {
       lookupTimeoutMs: Math.min(10_000, this.timeLimitMs),
       maxLookups: 10_000,
       errors,
+      ...(recorded ? { recorded } : {}),
       extra,
     };
     try {

@@ -3,7 +3,14 @@
 // thread waits on a shared flag until the answer is on the port (Atomics.wait + receiveMessageOnPort).
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { toTy, type ChainContext, type ContractInfo, type Expr } from '@michelscope/interpreter';
-import { recordCall, type DebugCall, type DebugRecording, type MetadataError } from './record';
+import {
+  compareReplay,
+  recordCall,
+  type DebugCall,
+  type DebugRecording,
+  type MetadataError,
+  type RecordedResult,
+} from './record';
 
 export interface DebugTask {
   call: DebugCall;
@@ -16,6 +23,8 @@ export interface DebugTask {
   maxLookups: number;
   /** The contract's TZIP-16 static `errors` (FAILWITH values and their meaning). */
   errors: MetadataError[];
+  /** A replayed call: what the chain recorded, compared with the replay (answer's `replay`). */
+  recorded?: RecordedResult;
   /** Fields added to the answer as they are (the route's echo of the inputs). */
   extra: Record<string, unknown>;
 }
@@ -87,9 +96,9 @@ export function runDebugTask(task: DebugTask): { json: string } | { lookupError:
     const { chain, failure } = bridge(task);
     const out: DebugRecording = recordCall(task.call, chain, undefined, task.errors);
     const failed = failure();
-    return failed === undefined
-      ? { json: JSON.stringify({ ...out, ...task.extra }) }
-      : { lookupError: failed };
+    if (failed !== undefined) return { lookupError: failed };
+    const replay = task.recorded ? { replay: compareReplay(task.recorded, out) } : {};
+    return { json: JSON.stringify({ ...out, ...replay, ...task.extra }) };
   } finally {
     task.port.close();
   }

@@ -3,10 +3,16 @@
  * (debug/runner.ts), at the indexed head with the contract's stored storage and its balance, and answers every
  * step (location, stack, gas) as a compact trace with the script's formatted text and each step's place in it.
  */
-import { DebugResult, ErrorBody } from '@michelscope/api-types';
-import { getHeads } from '@michelscope/db/read';
-import { parametersForExecution, toMicheline } from '@michelscope/michelson';
-import { LIMITS } from '@michelscope/interpreter';
+import { DebugResult, ErrorBody, NetworkName } from '@michelscope/api-types';
+import { getHeads, operationById, previousStorage } from '@michelscope/db/read';
+import {
+  entrypointType,
+  normalizeValue,
+  parametersForExecution,
+  toMicheline,
+  type Micheline,
+} from '@michelscope/michelson';
+import { LIMITS, OPERATION_COST } from '@michelscope/interpreter';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ApiContext } from '../context';
@@ -40,6 +46,16 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
   { ctx, runner: given },
 ) => {
   let runner = given;
+
+  /** The contract's TZIP-16 static `errors` (a view-computed meaning is not run). */
+  const staticErrors = async (network: string, address: string): Promise<MetadataError[]> => {
+    const metadata = (await contractMetadataOf(ctx, network, address).catch(() => null)) as {
+      errors?: unknown;
+    } | null;
+    return (Array.isArray(metadata?.errors) ? metadata.errors : [])
+      .filter((e): e is MetadataError => !!e && typeof e === 'object' && 'error' in e && 'expansion' in e)
+      .slice(0, 1000);
+  };
   app.addHook('onClose', async () => {
     if (!given) await runner?.close();
   });
@@ -101,37 +117,144 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         chainId,
         gasLimit,
       };
-      // the TZIP-16 static `errors` (a view-computed meaning is not run)
-      const metadata = (await contractMetadataOf(ctx, network, address).catch(() => null)) as {
-        errors?: unknown;
-      } | null;
-      const errors = (Array.isArray(metadata?.errors) ? metadata.errors : [])
-        .filter((e): e is MetadataError => !!e && typeof e === 'object' && 'error' in e && 'expansion' in e)
-        .slice(0, 1000);
+      const errors = await staticErrors(network, address);
       runner ??= new DebugRunner(ctx);
-      const json = await runner.record(
-        network,
-        block,
-        call,
-        {
-          inputs: {
-            entrypoint: call.entrypoint,
-            parameter: call.parameter,
-            storage: call.storage,
-            amount: call.amount,
-            balance: call.balance,
-            ...(sender ? { sender } : {}),
-            ...(b.source ? { source: b.source } : {}),
-            self: address,
-            now: new Date(Number(call.now) * 1000).toISOString().replace('.000Z', 'Z'),
-            level: block,
-            chain_id: chainId,
-          },
-        },
-        errors,
-      );
+      const json = await runner.record(network, block, call, { inputs: inputsOf(call) }, errors);
       // the worker built the JSON text: a string is sent as it is (no second serialisation on this thread)
       return reply.type('application/json; charset=utf-8').send(json as unknown as DebugResult);
     },
   );
+
+  app.post(
+    '/operation/:network/:id/debug',
+    {
+      schema: {
+        summary:
+          'Debug an indexed contract call: re-execute it at its level and compare with the recorded result',
+        description:
+          'The call (top-level or internal, applied or failed) runs in the interpreter with the storage before it ' +
+          '(the previous stored storage, else the node’s at the level before), the big maps and balance of the ' +
+          'level before, its sender, source, amount, parameter, level and time. `replay` says whether status, ' +
+          'storage and gas equal the recorded ones, and what differs.',
+        tags: ['operation'],
+        params: Type.Object({
+          network: NetworkName,
+          id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+        }),
+        response: { 200: DebugResult, ...E },
+      },
+    },
+    async (request, reply) => {
+      const { network, id } = request.params;
+      requireNetwork(ctx, network);
+      const op = await operationById(ctx.db, network, id);
+      if (!op) throw new HttpError(404, 'not found');
+      const address = op.destination ?? '';
+      const prm = op.parameters as { entrypoint?: unknown; value?: unknown } | null;
+      if (op.kind !== 'transaction' || !CONTRACT_RE.test(address) || !prm || prm.value === undefined)
+        throw new HttpError(400, 'only a call of a contract (a transaction with parameters) can be debugged');
+      if (op.status !== 'applied' && op.status !== 'failed')
+        throw new HttpError(400, `a ${op.status} operation did not run: nothing to debug`);
+      const script = await requireScript(ctx, network, address);
+      const before = String(op.level - 1);
+      const prev = await previousStorage(ctx.db, network, address, op.id);
+      const storage =
+        prev?.storage != null
+          ? toMicheline(prev.storage)
+          : toMicheline(
+              await nodeRpc(
+                ctx,
+                network,
+                `/chains/main/blocks/${before}/context/contracts/${address}/storage`,
+              ),
+            );
+      const balance = await nodeRpc<string>(
+        ctx,
+        network,
+        `/chains/main/blocks/${before}/context/contracts/${address}/balance`,
+      ).catch(() => '0');
+      const head = (await getHeads(ctx.db, [network])).get(network);
+      const chainId = head?.chain_id ?? (await nodeRpc<string>(ctx, network, '/chains/main/chain_id'));
+      // an internal call: SENDER is the calling contract, SOURCE the implicit account that started the group
+      const sender = op.source ?? undefined;
+      const source = (op.internal ? op.initiator : op.source) ?? undefined;
+      // values as the chain passed them (optimized: addresses, keys, timestamps as bytes/ints), whose
+      // parsing costs the gas the receipt paid; readable forms would cost more
+      const entrypoint = typeof prm.entrypoint === 'string' ? prm.entrypoint : 'default';
+      const param = toMicheline(script.parameter);
+      const epType = entrypointType(param, entrypoint) ?? (entrypoint === 'default' ? param : undefined);
+      const optimized = (type: unknown, v: Micheline): Micheline => {
+        try {
+          return normalizeValue(toMicheline(type), v, 'optimized');
+        } catch {
+          return v;
+        }
+      };
+      const call = {
+        script: fullScript(script),
+        storage: optimized(script.storage, storage),
+        parameter: epType ? optimized(epType, toMicheline(prm.value)) : toMicheline(prm.value),
+        entrypoint,
+        amount: String(op.amount ?? 0),
+        balance: /^\d+$/.test(String(balance)) ? String(balance) : '0',
+        ...(sender ? { sender } : {}),
+        ...(source ? { source } : {}),
+        self: address,
+        now: String(Math.floor(new Date(op.timestamp).getTime() / 1000)),
+        level: String(op.level),
+        chainId,
+        gasLimit: LIMITS.hardGasLimitPerOperation,
+      };
+      // the receipt adds to the script's gas the fixed cost of a call (OPERATION_COST.call, the interpreter's
+      // figure for Octez's) and the operation's own: a manager operation's, or an internal transfer's
+      const consumed = Number(op.consumed_gas ?? 0);
+      const fixed =
+        OPERATION_COST.call + (op.internal ? OPERATION_COST.internalTransfer : OPERATION_COST.manager);
+      const milligas = Math.max(0, consumed - fixed);
+      runner ??= new DebugRunner(ctx);
+      const json = await runner.record(
+        network,
+        before,
+        call,
+        { inputs: inputsOf(call) },
+        await staticErrors(network, address),
+        {
+          status: op.status,
+          ...(op.status === 'applied' && op.storage != null ? { storage: toMicheline(op.storage) } : {}),
+          storageType: toMicheline(script.storage),
+          milligas,
+        },
+      );
+      return reply.type('application/json; charset=utf-8').send(json as unknown as DebugResult);
+    },
+  );
 };
+
+/** The inputs a recording ran with, echoed in the answer (`inputs`). */
+function inputsOf(call: {
+  entrypoint: string;
+  parameter: unknown;
+  storage: unknown;
+  amount: string;
+  balance: string;
+  sender?: string;
+  source?: string;
+  self: string;
+  now: string;
+  level: string;
+  chainId: string;
+}) {
+  return {
+    entrypoint: call.entrypoint,
+    parameter: call.parameter,
+    storage: call.storage,
+    amount: call.amount,
+    balance: call.balance,
+    ...(call.sender ? { sender: call.sender } : {}),
+    ...(call.source ? { source: call.source } : {}),
+    self: call.self,
+    now: new Date(Number(call.now) * 1000).toISOString().replace('.000Z', 'Z'),
+    level: call.level,
+    chain_id: call.chainId,
+  };
+}

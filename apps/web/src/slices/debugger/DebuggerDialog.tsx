@@ -21,14 +21,16 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
 import { changedAt, formatMichelsonInline, gasOfStep, readableText, stackAt } from '@michelscope/michelson';
-import { fetchDebug, type DebugRequest, type DebugResult } from '../../api/debugger-api';
+import { fetchDebug, fetchOperationDebug, type DebugRequest, type DebugResult } from '../../api/debugger-api';
 import { FramedDialog } from '../contract/interact/InteractDialogs';
 import { failPosition, lastPosition, locationAt, rowAt, runToRow, stepOut, stepOver } from './debugger-logic';
 
+/** A call to debug: an entrypoint with its inputs, or an indexed operation (replayed at its level). */
 export interface DebugTarget {
   network: string;
   address: string;
   request: DebugRequest;
+  operationId?: number;
 }
 
 const ROW = 20;
@@ -51,9 +53,11 @@ export default function DebuggerDialog(props: { open: boolean; onClose: () => vo
   const [path, setPath] = useState<DebugTarget[]>([props.target]);
   const target = path[path.length - 1]!;
   const q = useQuery({
-    queryKey: ['debug', target.network, target.address, target.request] as const,
+    queryKey: ['debug', target.network, target.address, target.request, target.operationId] as const,
     queryFn: ({ signal }) =>
-      fetchDebug(target.network, target.address, target.request, { signal, timeoutMs: 60_000 }),
+      target.operationId !== undefined
+        ? fetchOperationDebug(target.network, target.operationId, { signal, timeoutMs: 60_000 })
+        : fetchDebug(target.network, target.address, target.request, { signal, timeoutMs: 60_000 }),
     staleTime: Infinity,
     retry: false,
   });
@@ -184,6 +188,17 @@ function DebugView(props: { d: DebugResult; network: string; onDebugInternal: (t
       {notice ? (
         <Alert severity="info" sx={{ mb: 1 }}>
           {notice}
+        </Alert>
+      ) : null}
+      {d.replay ? (
+        <Alert
+          severity={d.replay.equal ? 'success' : 'warning'}
+          aria-label="Replay against the recorded result"
+          sx={{ mb: 1 }}
+        >
+          {d.replay.equal
+            ? `Replayed at level ${d.inputs.level}: equal to the recorded result (${d.replay.recorded.status}, ${gasText(d.replay.recorded.consumed_milligas)} gas of script).`
+            : `Replayed at level ${d.inputs.level}: differs from the recorded result — ${d.replay.differences.join('; ')}.`}
         </Alert>
       ) : null}
       {d.trace.truncated ? (

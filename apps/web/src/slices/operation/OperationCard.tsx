@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
@@ -18,6 +18,9 @@ import { TicketUpdateCard } from '../../shared/entities/TicketUpdateCard';
 import { formatNumber, formatTez } from '../../shared/format/format';
 import { MiguelTree } from '../../shared/micheline/MiguelTree';
 import { OperationErrors } from './OperationErrors';
+
+// the debugger is a chunk of its own, loaded when a user opens it
+const DebuggerDialog = lazy(() => import('../debugger/DebuggerDialog'));
 import {
   gasPercent,
   headerStyle,
@@ -97,7 +100,15 @@ export function operationTitle(op: Operation): string {
  * storage diff, errors). Details start expanded when the operation has errors; the storage diff loads on
  * first expansion, only for applied operations with an id (an inline diff is used directly).
  */
+/** A contract call that ran (applied or failed) and has a row id: the debugger replays it. */
+const debuggable = (op: Operation) =>
+  !!op.id &&
+  op.kind === 'transaction' &&
+  !!op.destination?.startsWith('KT1') &&
+  (op.status === 'applied' || op.status === 'failed');
+
 export function OperationCard({ op }: { op: Operation }) {
+  const [debugging, setDebugging] = useState(false);
   const [open, setOpen] = useState((op.errors?.length ?? 0) > 0);
   const [everOpened, setEverOpened] = useState(open);
   const style = headerStyle(op.status);
@@ -223,6 +234,25 @@ export function OperationCard({ op }: { op: Operation }) {
             <Button component={RouterLink} to={repeat} size="small" sx={{ mt: 1 }}>
               Repeat in Interact
             </Button>
+          ) : null}
+          {debuggable(op) ? (
+            <Button size="small" sx={{ mt: 1, ml: 1 }} onClick={() => setDebugging(true)}>
+              Debug
+            </Button>
+          ) : null}
+          {debugging && op.id ? (
+            <Suspense fallback={null}>
+              <DebuggerDialog
+                open
+                onClose={() => setDebugging(false)}
+                target={{
+                  network: op.network,
+                  address: op.destination ?? '',
+                  request: { name: op.entrypoint ?? 'default' },
+                  operationId: op.id,
+                }}
+              />
+            </Suspense>
           ) : null}
         </Box>
       </Collapse>
