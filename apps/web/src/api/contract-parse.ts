@@ -1,10 +1,9 @@
 /**
- * Parsers for the account / contract / storage answers. Everything is untrusted: malformed items are
- * dropped, malformed answers give a clear ApiError, never a crash in a component.
+ * What is left of the contract answers' checks: a list helper, the Miguel trees of the storage and view
+ * answers, and the Michelson text of /code and /storage/raw (issue 23: these move to the resource registry).
  */
 import { invalid, isObject, listItems, type Json } from './parse';
-import { optStr, str } from './json-fields';
-import type { MiguelNode, Typedef } from './contract-types';
+import type { MiguelNode } from './contract-types';
 
 /** A list answer's items; `null` (an empty list the way the reference writes it) is no item. */
 export function listOf<T>(body: unknown, what: string, item: (obj: Json) => T | null): T[] {
@@ -21,25 +20,6 @@ export function parseMiguelList(value: unknown): MiguelNode[] {
   if (Array.isArray(value)) return value.filter(isObject);
   const one = parseMiguel(value);
   return one ? [one] : [];
-}
-
-function typedefAt(o: Json, depth: number): Typedef {
-  const out: Typedef = { name: str(o, 'name') };
-  const type = optStr(o, 'type');
-  if (type !== null) out.type = type;
-  if (Array.isArray(o.args)) {
-    out.args = o.args
-      .filter(isObject)
-      .map((a) => ({ ...(typeof a.key === 'string' ? { key: a.key } : {}), value: str(a, 'value') }));
-  }
-  if (depth < 32 && Array.isArray(o.typedef)) {
-    out.typedef = o.typedef.filter(isObject).map((t) => typedefAt(t, depth + 1));
-  }
-  return out;
-}
-
-export function parseTypedefs(value: unknown): Typedef[] {
-  return Array.isArray(value) ? value.filter(isObject).map((t) => typedefAt(t, 0)) : [];
 }
 
 /** A JSON string answer (Michelson text of /code and /storage/raw). */
