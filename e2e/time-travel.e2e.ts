@@ -6,7 +6,7 @@
  * key with its old ➛ new value, the counts, the levels in the URL (a reload shows the same). Any page error or
  * console error fails the test. Screenshots (1440 and 375 px) go to MS_SHOTS_DIR (default /tmp/wt21-shots).
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { InMemorySigner } from '@taquito/signer';
 import { OpKind, TezosToolkit } from '@taquito/taquito';
 import { BOOTSTRAP_ACCOUNTS } from '@michelscope/sandbox';
@@ -108,6 +108,8 @@ describe.skipIf(!canBrowse('time-travel'))('time travel: storage compare', () =>
     config: { networks: { mainnet: { rpc_url: UNREACHABLE }, ghostnet: { rpc_url: UNREACHABLE } } },
   });
   const pages = appPages(session);
+  /** The ledger contract test 1 originates and calls (later tests export its operations). */
+  let ledgerAddress = '';
   const api = async <T>(route: string): Promise<T> => {
     const res = await fetch(`${session.server.url}/v1${route}`);
     if (!res.ok) throw new Error(`GET /v1${route}: ${res.status} ${await res.text()}`);
@@ -139,6 +141,7 @@ describe.skipIf(!canBrowse('time-travel'))('time travel: storage compare', () =>
       const orig = await tezos.contract.originate({ code: LEDGER_CODE, init: INITIAL });
       await orig.confirmation(1);
       const address = orig.contractAddress!;
+      ledgerAddress = address;
       // one group, one block: alice 10 ➛ 11, bob removed, carol added with 7
       const batch = await tezos.contract
         .batch([
@@ -289,6 +292,52 @@ describe.skipIf(!canBrowse('time-travel'))('time travel: storage compare', () =>
       // another protocol: the sandbox never migrated this contract
       await page.getByRole('button', { name: 'Another protocol' }).click();
       await page.getByText('No protocol change gave this contract other code.').waitFor();
+    },
+  );
+
+  it(
+    'exports the operations tab as CSV and JSON, streamed with a row count, amounts in mutez and tez',
+    { timeout: 300_000 },
+    async () => {
+      expect(ledgerAddress).not.toBe('');
+      const ledger = ledgerAddress;
+      const page = await pages.open();
+      await page.setViewportSize({ width: 1440, height: 1000 });
+      await page.goto(`${session.server.url}/${NETWORK}/${ledger}/operations`);
+      await page.getByRole('list', { name: 'Operation groups' }).waitFor();
+      const exportAs = async (format: 'CSV' | 'JSON') => {
+        await page.getByRole('button', { name: 'Export', exact: true }).click();
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          page.getByRole('menuitem', { name: `Export operations as ${format}` }).click(),
+        ]);
+        return { name: download.suggestedFilename(), text: await readFile(await download.path(), 'utf8') };
+      };
+      const csv = await exportAs('CSV');
+      expect(csv.name).toMatch(new RegExp(`^${ledger}-operations-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
+      const [header, ...lines] = csv.text.trimEnd().split('\r\n');
+      const cols = header!.split(',');
+      const rows = lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i], v])));
+      // the origination and the group of three calls, newest first
+      expect(rows.map((r) => r.kind)).toEqual(['transaction', 'transaction', 'transaction', 'origination']);
+      expect(rows.every((r) => r.status === 'applied')).toBe(true);
+      const fee = rows.at(-1)!;
+      expect(Number(fee.fee_mutez)).toBeGreaterThan(0);
+      expect(fee.fee_tez).toBe((Number(fee.fee_mutez) / 1e6).toFixed(6));
+      expect(rows[0]).toMatchObject({ amount_mutez: '0', amount_tez: '0.000000', destination: ledger });
+      await expect
+        .poll(() => page.getByRole('status', { name: 'Export progress' }).innerText())
+        .toBe('Exported 4 rows');
+
+      const json = await exportAs('JSON');
+      const items = JSON.parse(json.text) as Array<Record<string, unknown>>;
+      expect(items.map((i) => i.id)).toEqual(rows.map((r) => Number(r.id)));
+      expect(items[3]).toMatchObject({ kind: 'origination', fee_tez: fee.fee_tez });
+      await page.screenshot({ path: `${SHOTS}/export-1440.png` });
+      await page.setViewportSize({ width: 375, height: 800 });
+      await page.screenshot({ path: `${SHOTS}/export-375.png` });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
     },
   );
 });

@@ -14,3 +14,4 @@ export * from './series';
 export type { Db } from '../schema';
 export * from './metadata';
 export * from './storage-diff';
+export * from './export';

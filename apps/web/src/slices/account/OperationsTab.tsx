@@ -15,6 +15,8 @@ import { OPERATION_SEARCH_PAGE_SIZE } from '../../api/account-search-api';
 import { useAppConfig } from '../../shared/config/useAppConfig';
 import { useDebouncedValue } from '../../shared/hooks/useDebouncedValue';
 import { EmptyState } from '../../shared/ui/EmptyState';
+import { ExportButton } from '../../shared/export/ExportButton';
+import { operationsExportPath } from '../../shared/export/export-stream';
 import type { ContractPageData } from '../contract/useContractPage';
 import { InfoCard } from './InfoCard';
 import { NO_FILTERS, OpgFilterDialog, type OpgFilters } from './OpgFilterDialog';
@@ -142,6 +144,16 @@ export function OperationsTab({ data }: { data: ContractPageData }) {
           </Button>
         </Badge>
       </Stack>
+      <ExportButton
+        what="operations"
+        url={(format) =>
+          operationsExportPath(network, address, format, {
+            statuses: filters.statuses,
+            entrypoints: filters.entrypoints,
+            range,
+          })
+        }
+      />
       <OpgFilterDialog
         open={dialog}
         onClose={() => setDialog(false)}
