@@ -4,6 +4,7 @@ import { InMemorySigner } from '@taquito/signer';
 import { BOOTSTRAP_ACCOUNTS } from '../packages/sandbox/src/accounts';
 import { forgeOperation } from '../packages/sandbox/src/forging';
 import { CHAIN_ID } from '../packages/sandbox/src/protocol';
+import { originateAsBootstrap } from './fixture-contracts';
 
 export interface Answer {
   status: number;
@@ -87,52 +88,21 @@ async function signed(contents: Array<Record<string, unknown>>, url: string): Pr
   return (await (await InMemorySigner.fromSecretKey(ATTACKER.sk)).sign(bytes, Uint8Array.of(3))).sbytes;
 }
 
-/**
- * Originates (through the sandbox's own RPC, signed by a bootstrap account) a contract whose view `spin`
- * never ends, and returns its address once a block includes it.
- */
-export async function originateSpinner(url: string): Promise<string> {
-  const bytes = await signed(
-    [
-      {
-        kind: 'origination',
-        balance: '0',
-        script: {
-          code: unitScript(
-            [prim('CDR'), prim('NIL', prim('operation')), prim('PAIR')],
-            [
-              {
-                prim: 'view',
-                args: [{ string: 'spin' }, prim('unit'), prim('unit'), [prim('DROP'), ...SPIN, prim('UNIT')]],
-              },
-            ],
-          ),
-          storage: prim('Unit'),
+/** Originates (signed by a bootstrap account, through the sandbox's RPC) a contract whose view `spin` never ends. */
+export function originateSpinner(url: string): Promise<string> {
+  return originateAsBootstrap(
+    `${url}/rpc/sandboxnet`,
+    unitScript(
+      [prim('CDR'), prim('NIL', prim('operation')), prim('PAIR')],
+      [
+        {
+          prim: 'view',
+          args: [{ string: 'spin' }, prim('unit'), prim('unit'), [prim('DROP'), ...SPIN, prim('UNIT')]],
         },
-      },
-    ],
-    url,
+      ],
+    ),
+    prim('Unit'),
   );
-  const injected = await send(url, json('/rpc/sandboxnet/injection/operation', JSON.stringify(bytes)));
-  if (injected.status !== 200) throw new Error(`origination refused: ${injected.status} ${injected.text}`);
-  const hash = JSON.parse(injected.text) as string;
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const ops = (await (await fetch(`${url}${RPC}/operations/3`)).json()) as Array<{
-      hash: string;
-      contents: Array<{
-        metadata: { operation_result: { status: string; originated_contracts?: string[] } };
-      }>;
-    }>;
-    const op = ops.find((o) => o.hash === hash);
-    const result = op?.contents[0]?.metadata.operation_result;
-    if (result) {
-      if (result.status !== 'applied') throw new Error(`origination ${result.status}`);
-      return result.originated_contracts![0]!;
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('the origination was not included within 60 s');
 }
 
 export const ATTACKS: Attack[] = [

@@ -46,6 +46,12 @@ export function requireAddress(value: string, re: RegExp, what: string, status =
   if (!re.test(value)) throw new HttpError(status, `invalid ${what}: ${value.slice(0, 64)}`);
 }
 
+/** The path of a contract route: network 400, then contract address 404 (reference §11.2). */
+export function requireContractPath(ctx: ApiContext, p: { network: string; address: string }): void {
+  requireNetwork(ctx, p.network);
+  requireAddress(p.address, CONTRACT_RE, 'contract address', 404);
+}
+
 /** Answers a JSON string (Michelson text routes): Fastify would send a bare string as text. */
 export function jsonString(reply: FastifyReply, text: string): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(text));

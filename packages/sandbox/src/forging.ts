@@ -14,7 +14,7 @@
  * changes how every LocalForger of the process encodes those fields and nothing else. `installed` makes the
  * replacement happen once, when this module is first imported.
  */
-import { decodeMicheline, encodeMicheline, forgeInt, zarithValue } from '@michelscope/michelson';
+import { bytesToHex, decodeMicheline, encodeMicheline, forgeInt, zarithValue } from '@michelscope/michelson';
 import type { Micheline } from '@michelscope/michelson';
 import { CODEC, decoders, encoders, LocalForger } from '@taquito/local-forging';
 
@@ -44,7 +44,6 @@ const NAMED_ENTRYPOINTS = [
 /** Longest entrypoint name Octez accepts. */
 const ENTRYPOINT_MAX_LENGTH = 31;
 
-const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 const u32 = (n: number): string => n.toString(16).padStart(8, '0');
 
 function take(c: Consumer, n: number, what: string): Uint8Array {
@@ -60,7 +59,7 @@ function lengthPrefixed(c: Consumer, what: string): Uint8Array {
 /** A 4-byte-length-prefixed binary Micheline node. */
 function expr(e: Micheline): string {
   const bytes = encodeMicheline(e);
-  return u32(bytes.length) + hex(bytes);
+  return u32(bytes.length) + bytesToHex(bytes);
 }
 
 function readExpr(c: Consumer, what: string): Micheline {

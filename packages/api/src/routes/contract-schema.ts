@@ -34,7 +34,7 @@ import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
 import { formatTime } from '../time';
 import { requireScript, resolveStorage } from '../services/contracts';
-import { AddressParams, CONTRACT_RE, jsonString, OPG_RE, requireAddress, requireNetwork } from '../validate';
+import { AddressParams, jsonString, OPG_RE, requireContractPath } from '../validate';
 
 const E = { 400: ErrorBody, 404: ErrorBody, 500: ErrorBody };
 const tags = ['contract'];
@@ -55,10 +55,7 @@ function decode<T>(f: () => T, what: string): T {
 }
 
 export const contractSchemaRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
-  const check = (p: { network: string; address: string }) => {
-    requireNetwork(ctx, p.network);
-    requireAddress(p.address, CONTRACT_RE, 'contract address', 404);
-  };
+  const check = (p: { network: string; address: string }) => requireContractPath(ctx, p);
 
   app.get(
     '/contract/:network/:address/storage',

@@ -33,7 +33,6 @@ import { ticketUpdate, ticketContent } from '../render/tickets';
 import {
   ADDRESS_RE,
   AddressParams,
-  CONTRACT_RE,
   jsonString,
   rawJson,
   PAGE_SIZE,
@@ -41,17 +40,14 @@ import {
   pageSize,
   requireAddress,
   requireNetwork,
+  requireContractPath,
 } from '../validate';
 
 const E = { 400: ErrorBody, 404: ErrorBody, 500: ErrorBody };
 const tags = ['contract'];
 
 export const contractRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
-  /** Network 400, then contract address 404 (reference §11.2). */
-  const check = (p: { network: string; address: string }) => {
-    requireNetwork(ctx, p.network);
-    requireAddress(p.address, CONTRACT_RE, 'contract address', 404);
-  };
+  const check = (p: { network: string; address: string }) => requireContractPath(ctx, p);
 
   app.get(
     '/contract/:network/:address',

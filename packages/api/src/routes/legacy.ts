@@ -18,7 +18,7 @@ import {
 } from '../services/tokens';
 import { nodeRpc } from '../services/node-rpc';
 import { formatTime } from '../time';
-import { ADDRESS_RE, AddressParams, CONTRACT_RE, requireAddress, requireNetwork } from '../validate';
+import { ADDRESS_RE, AddressParams, requireAddress, requireNetwork, requireContractPath } from '../validate';
 
 const E = { 400: ErrorBody, 404: ErrorBody, 500: ErrorBody };
 
@@ -42,10 +42,7 @@ class MempoolClock {
 
 export const legacyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
   const mempoolClock = new MempoolClock();
-  const check = (p: { network: string; address: string }) => {
-    requireNetwork(ctx, p.network);
-    requireAddress(p.address, CONTRACT_RE, 'contract address', 404);
-  };
+  const check = (p: { network: string; address: string }) => requireContractPath(ctx, p);
 
   app.get(
     '/contract/:network/:address/tokens',

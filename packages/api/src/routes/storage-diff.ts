@@ -19,7 +19,7 @@ import { HttpError } from '../errors';
 import { keyString, typesOf } from '../render/big-map-keys';
 import { stampAll } from '../render/operation';
 import { formatTime } from '../time';
-import { CONTRACT_RE, requireAddress, requireNetwork } from '../validate';
+import { requireContractPath } from '../validate';
 
 const E = { 400: ErrorBody, 404: ErrorBody, 422: ErrorBody, 500: ErrorBody };
 const tags = ['contract'];
@@ -56,10 +56,7 @@ function miguelOf(t: TypeNode, v: unknown): MiguelNode {
 }
 
 export const storageDiffRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
-  const check = (p: { network: string; address: string }) => {
-    requireNetwork(ctx, p.network);
-    requireAddress(p.address, CONTRACT_RE, 'contract address', 404);
-  };
+  const check = (p: { network: string; address: string }) => requireContractPath(ctx, p);
 
   app.get(
     '/contract/:network/:address/storage/diff',
