@@ -20,6 +20,7 @@ export * from './explorer';
 export * from './services';
 export * from './debugger';
 export * from './time-travel';
+export * from './whatif';
 
 /** Every error answer of the API: `{"message": …}`. */
 export const ErrorBody = Type.Object({ message: Type.String() }, { title: 'ErrorBody' });

@@ -12,7 +12,8 @@ import { HttpError } from '../errors';
 import { resolveStorage } from '../services/contracts';
 import { nodeRpc, NodeRpcError } from '../services/node-rpc';
 import type { DebugCall, MetadataError, RecordedResult } from './record';
-import type { ChainAnswer, ChainQuery, DebugTask } from './worker';
+import type { BundleCall, BundleStart, WhatIfTask } from './whatif';
+import type { ChainAnswer, ChainQuery, DebugTask, DebugTaskResult } from './worker';
 
 export interface DebugRunnerOptions {
   /** Wall-clock limit of one recording, in ms (default 10,000). */
@@ -30,7 +31,7 @@ const HASH_RE = /^expr[1-9A-HJ-NP-Za-km-z]{50}$/;
 const ADDRESS_RE = /^(tz[1-4]|KT1|sr1)[1-9A-HJ-NP-Za-km-z]{33}$/;
 
 export class DebugRunner {
-  private readonly pool: Piscina<DebugTask, { json: string } | { lookupError: string }>;
+  private readonly pool: Piscina<DebugTask, DebugTaskResult>;
   readonly timeLimitMs: number;
 
   constructor(
@@ -47,14 +48,37 @@ export class DebugRunner {
     });
   }
 
-  /** Records `call` on `network` at `block` (a level or 'head'). */
-  async record(
+  /**
+   * Records `call` on `network` at `block` (a level or 'head'); with `bundle`, from an overridden state after
+   * the bundle's earlier calls.
+   */
+  record(
     network: string,
     block: string,
     call: DebugCall,
     extra: Record<string, unknown> = {},
     errors: MetadataError[] = [],
     recorded?: RecordedResult,
+    bundle?: { start: BundleStart; before: BundleCall[] },
+  ): Promise<string> {
+    return this.run(network, block, {
+      call,
+      errors,
+      extra,
+      ...(recorded ? { recorded } : {}),
+      ...(bundle ? { bundle } : {}),
+    });
+  }
+
+  /** Runs a what-if bundle (whatif.ts) on `network` at `block`; the answer's JSON text. */
+  whatIf(network: string, block: string, task: WhatIfTask): Promise<string> {
+    return this.run(network, block, { whatif: task, errors: [], extra: {} });
+  }
+
+  private async run(
+    network: string,
+    block: string,
+    what: Pick<DebugTask, 'call' | 'bundle' | 'whatif' | 'errors' | 'extra' | 'recorded'>,
   ): Promise<string> {
     const { port1, port2 } = new MessageChannel();
     const flag = new SharedArrayBuffer(4);
@@ -80,19 +104,17 @@ export class DebugRunner {
           Atomics.notify(flagView, 0);
         });
     });
-    const task = {
-      call,
+    const task: DebugTask = {
+      ...what,
       port: port2,
       flag,
       lookupTimeoutMs: Math.min(10_000, this.timeLimitMs),
       maxLookups: 10_000,
-      errors,
-      ...(recorded ? { recorded } : {}),
-      extra,
     };
     try {
       const out = await this.pool.run(task, { transferList: [port2], signal: abort.signal });
       if ('lookupError' in out) throw new HttpError(502, `chain lookup failed: ${out.lookupError}`);
+      if ('invalid' in out) throw new HttpError(400, out.invalid);
       return out.json;
     } catch (e) {
       if (abort.signal.aborted)

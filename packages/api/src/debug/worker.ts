@@ -11,9 +11,22 @@ import {
   type MetadataError,
   type RecordedResult,
 } from './record';
+import {
+  BundleState,
+  runBundleCall,
+  runWhatIf,
+  type BundleCall,
+  type BundleStart,
+  type WhatIfTask,
+} from './whatif';
 
 export interface DebugTask {
-  call: DebugCall;
+  /** The call to record (a debug run). */
+  call?: DebugCall;
+  /** A debug run with overrides: the state it starts from and the bundle's calls before the recorded one. */
+  bundle?: { start: BundleStart; before: BundleCall[] };
+  /** Or a what-if bundle (whatif.ts): run, not recorded. */
+  whatif?: WhatIfTask;
   /** Chain lookups go out and their answers come back on this port. */
   port: MessagePort;
   /** Int32 flag the API thread sets to 1 (and notifies) once an answer is on the port. */
@@ -89,12 +102,34 @@ function bridge(task: DebugTask): { chain: ChainContext; failure: () => string |
   return { chain, failure: () => failure };
 }
 
+export type DebugTaskResult = { json: string } | { lookupError: string } | { invalid: string };
+
 /** The recording as the JSON text of the route's answer (built here: a large trace never crosses threads as objects). */
-export function runDebugTask(task: DebugTask): { json: string } | { lookupError: string } {
+export function runDebugTask(task: DebugTask): DebugTaskResult {
   task.port.postMessage({ method: 'started' });
   try {
     const { chain, failure } = bridge(task);
-    const out: DebugRecording = recordCall(task.call, chain, undefined, task.errors);
+    if (task.whatif) {
+      const json = runWhatIf(task.whatif, chain);
+      const failed = failure();
+      return failed !== undefined ? { lookupError: failed } : { json };
+    }
+    if (!task.call) return { invalid: 'nothing to run' };
+    let call = task.call;
+    let seen = chain;
+    if (task.bundle) {
+      const state = new BundleState(task.bundle.start, chain);
+      for (const [i, c] of task.bundle.before.entries()) {
+        const r = runBundleCall(state, task.bundle.start, c);
+        if (!r.ok && failure() === undefined)
+          return {
+            invalid: `call ${i + 1} of the bundle (${c.entrypoint}) fails before the debugged one: ${r.error.message.slice(0, 200)}`,
+          };
+      }
+      call = { ...call, storage: state.storage, balance: String(state.balance) };
+      seen = state.chain();
+    }
+    const out: DebugRecording = recordCall(call, seen, undefined, task.errors);
     const failed = failure();
     if (failed !== undefined) return { lookupError: failed };
     const replay = task.recorded ? { replay: compareReplay(task.recorded, out) } : {};

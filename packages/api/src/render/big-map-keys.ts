@@ -3,7 +3,7 @@
  * (`key_string` of the BCD API, `Name` of a search service `bigmapkey` item).
  */
 import type { BigMapRow } from '@michelscope/db/read';
-import { buildTypeTree, keyText, toMicheline, type TypeNode } from '@michelscope/michelson';
+import { buildTypeTree, keyText, toMicheline, type MiguelNode, type TypeNode } from '@michelscope/michelson';
 import { LRUCache } from 'lru-cache';
 
 export interface Types {
@@ -49,4 +49,13 @@ export function keyString(t: TypeNode | undefined, key: unknown): string {
     /* fall through */
   }
   return JSON.stringify(key).slice(0, 1000);
+}
+
+/** Marks a whole Miguel tree as created or deleted (a key or value present at one end only). */
+export function stampAll(n: MiguelNode, diffType: 'create' | 'delete'): MiguelNode {
+  return {
+    ...n,
+    diff_type: diffType,
+    ...(n.children ? { children: n.children.map((c) => stampAll(c, diffType)) } : {}),
+  };
 }

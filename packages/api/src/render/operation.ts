@@ -23,6 +23,7 @@ import {
   type MiguelNode,
 } from '@michelscope/michelson';
 import { formatTime } from '../time';
+import { stampAll } from './big-map-keys';
 
 /** Whether the node errors of a row contain an error whose id contains `part`. */
 const hasError = (raw: unknown, part: string): boolean =>
@@ -136,13 +137,7 @@ export async function storageDiff(
   }
 }
 
-export function stampAll(n: MiguelNode, diffType: 'create' | 'delete'): MiguelNode {
-  return {
-    ...n,
-    diff_type: diffType,
-    ...(n.children ? { children: n.children.map((c) => stampAll(c, diffType)) } : {}),
-  };
-}
+export { stampAll };
 
 export function baseOperation(network: string, row: OperationRow): Operation {
   const op: Operation = {

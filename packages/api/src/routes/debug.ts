@@ -3,7 +3,7 @@
  * (debug/runner.ts), at the indexed head with the contract's stored storage and its balance, and answers every
  * step (location, stack, gas) as a compact trace with the script's formatted text and each step's place in it.
  */
-import { DebugResult, ErrorBody, NetworkName } from '@michelscope/api-types';
+import { DebugResult, ErrorBody, NetworkName, WhatIfCall, WhatIfOverrides } from '@michelscope/api-types';
 import { getHeads, operationById, previousStorage } from '@michelscope/db/read';
 import {
   entrypointType,
@@ -24,6 +24,7 @@ import { fullScript, requireScript, resolveStorage } from '../services/contracts
 import { nodeRpc } from '../services/node-rpc';
 import { ADDRESS_RE, AddressParams, CONTRACT_RE, requireAddress, requireNetwork } from '../validate';
 import { asClientError } from './actions';
+import { bundleCall, registerWhatIf, resolveWhatIfStart } from './whatif';
 
 const E = { 400: ErrorBody, 404: ErrorBody, 502: ErrorBody, 503: ErrorBody, 504: ErrorBody };
 const Mutez = Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }));
@@ -39,6 +40,13 @@ const DebugBody = Type.Object({
   gas_limit: Mutez,
   source: Addr,
   sender: Addr,
+  overrides: Type.Optional(WhatIfOverrides),
+  before: Type.Optional(
+    Type.Array(WhatIfCall, {
+      maxItems: 4,
+      description: 'a what-if bundle’s calls before the debugged one: run first (not recorded), in order',
+    }),
+  ),
 });
 
 export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: DebugRunner }> = async (
@@ -59,6 +67,7 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
   app.addHook('onClose', async () => {
     if (!given) await runner?.close();
   });
+  registerWhatIf(app, ctx, () => (runner ??= new DebugRunner(ctx)));
 
   app.post(
     '/contract/:network/:address/entrypoints/debug',
@@ -84,6 +93,38 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
       if (b.source) requireAddress(b.source, ADDRESS_RE, 'source');
       if (b.sender) requireAddress(b.sender, ADDRESS_RE, 'sender');
       const script = await requireScript(ctx, network, address);
+      if (b.overrides || b.before?.length) {
+        // a what-if call: the overridden state, after the bundle's earlier calls
+        const w = await resolveWhatIfStart(ctx, network, address, script, b.overrides);
+        const before = (b.before ?? []).map((c, i) => bundleCall(script, w, c, `before[${i}]`));
+        const c = bundleCall(script, w, b, 'call');
+        const call = {
+          script: w.start.script,
+          storage: w.start.storage,
+          parameter: c.parameter,
+          entrypoint: c.entrypoint,
+          amount: c.amount,
+          balance: w.start.balance,
+          ...(c.sender ? { sender: c.sender } : {}),
+          ...(c.source ? { source: c.source } : {}),
+          self: address,
+          now: w.start.now,
+          level: w.start.level,
+          chainId: w.start.chainId,
+          gasLimit: c.gasLimit,
+        };
+        runner ??= new DebugRunner(ctx);
+        const json = await runner.record(
+          network,
+          String(w.head.level),
+          call,
+          { inputs: inputsOf(call) },
+          await staticErrors(network, address),
+          undefined,
+          { start: w.start, before },
+        );
+        return reply.type('application/json; charset=utf-8').send(json as unknown as DebugResult);
+      }
       const param = toMicheline(script.parameter);
       const params =
         b.value !== undefined

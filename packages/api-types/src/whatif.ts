@@ -1,0 +1,201 @@
+/**
+ * What-if simulations (issue 20, capability 5): POST /v1/contract/{network}/{address}/entrypoints/what_if runs a
+ * bundle of up to 5 calls of one contract in order, in our interpreter, against a state the caller may override
+ * (storage, balance, now, level, source, sender, amount, chain id, big-map entries); the debug route takes the
+ * same overrides. The answer gives each call's result and the diff of the whole bundle.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { Micheline, Miguel, OperationError } from './explorer';
+import { KeyChangeCounts, KeyChangeKind } from './time-travel';
+
+const Int = Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
+/** Mutez as a decimal string (up to int64) or a safe integer. */
+export const MutezInput = Type.Union([
+  Type.String({ pattern: '^[0-9]{1,19}$' }),
+  Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+]);
+const Address = Type.String({ maxLength: 64 });
+
+export const WhatIfBigMapEntry = Type.Object(
+  {
+    ptr: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'the big map id' }),
+    ),
+    path: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        description: "or the big map's field name in the storage type (its annotation, e.g. `ledger`)",
+      }),
+    ),
+    key: Type.Unknown({ description: 'the key as Micheline (readable or optimized)' }),
+    value: Type.Union([Type.Unknown({ description: 'the value as Micheline' }), Type.Null()], {
+      description: 'null removes the key',
+    }),
+  },
+  { title: 'WhatIfBigMapEntry', additionalProperties: false },
+);
+export type WhatIfBigMapEntry = Static<typeof WhatIfBigMapEntry>;
+
+export const WhatIfOverrides = Type.Object(
+  {
+    storage: Type.Optional(
+      Type.Unknown({ description: "the contract's storage as Micheline (typechecked against its type)" }),
+    ),
+    balance: Type.Optional(
+      Type.String({ pattern: '^[0-9]{1,19}$', description: 'the contract balance, mutez' }),
+    ),
+    now: Type.Optional(
+      Type.Union([
+        Type.String({ maxLength: 40, description: 'ISO 8601 time, or seconds since the epoch' }),
+        Type.Integer({ minimum: 0, maximum: 253402300799 }),
+      ]),
+    ),
+    level: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
+    source: Type.Optional(Address),
+    sender: Type.Optional(Address),
+    amount: Type.Optional(MutezInput),
+    chain_id: Type.Optional(Type.String({ maxLength: 32, description: 'base58 `Net…`' })),
+    big_maps: Type.Optional(Type.Array(WhatIfBigMapEntry, { maxItems: 100 })),
+  },
+  {
+    title: 'WhatIfOverrides',
+    additionalProperties: false,
+    description:
+      'What the calls run against instead of the indexed head: each absent field keeps its value at the head ' +
+      '(source, sender and amount are defaults that a call’s own fields override)',
+  },
+);
+export type WhatIfOverrides = Static<typeof WhatIfOverrides>;
+
+export const WhatIfCall = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 255, description: 'entrypoint' }),
+    data: Type.Optional(
+      Type.Unknown({ description: 'the entrypoint form (as …/entrypoints/trace takes it)' }),
+    ),
+    value: Type.Optional(Type.Unknown({ description: 'or the parameter as Micheline' })),
+    amount: Type.Optional(MutezInput),
+    source: Type.Optional(Address),
+    sender: Type.Optional(Address),
+    gas_limit: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+  },
+  { title: 'WhatIfCall', additionalProperties: false },
+);
+export type WhatIfCall = Static<typeof WhatIfCall>;
+
+export const WhatIfRequest = Type.Object(
+  {
+    calls: Type.Array(WhatIfCall, { minItems: 1, maxItems: 5 }),
+    overrides: Type.Optional(WhatIfOverrides),
+  },
+  { title: 'WhatIfRequest', additionalProperties: false },
+);
+export type WhatIfRequest = Static<typeof WhatIfRequest>;
+
+export const BalanceUpdate = Type.Object(
+  { address: Type.String(), change: Type.String({ description: 'mutez, signed' }) },
+  { title: 'WhatIfBalanceUpdate' },
+);
+
+export const WhatIfOperation = Type.Object(
+  {
+    kind: Type.String(),
+    destination: Type.Optional(Type.String()),
+    amount: Type.Optional(Type.String({ description: 'mutez' })),
+    entrypoint: Type.Optional(Type.String()),
+    parameter: Type.Optional(Micheline),
+    parameters: Type.Optional(
+      Type.Array(Miguel, { description: "the parameter decoded with the destination's type" }),
+    ),
+    tag: Type.Optional(Type.String()),
+    payload: Type.Optional(Type.Array(Miguel, { description: 'an event’s payload, decoded' })),
+  },
+  { title: 'WhatIfOperation' },
+);
+
+export const WhatIfCallResult = Type.Object(
+  {
+    entrypoint: Type.String(),
+    status: Type.Union(
+      [Type.Literal('applied'), Type.Literal('failed'), Type.Literal('backtracked'), Type.Literal('skipped')],
+      {
+        description:
+          'as a batch’s receipt: after a failed call the calls before it are backtracked (their effect is ' +
+          'still shown) and those after it are skipped',
+      },
+    ),
+    consumed_gas: Type.Integer({ description: 'gas units (rounded up) of the script run' }),
+    consumed_milligas: Int,
+    parameters: Type.Optional(Type.Array(Miguel)),
+    storage: Type.Optional(Micheline),
+    storage_diff: Type.Optional(Type.Union([Miguel, Type.Null()])),
+    errors: Type.Optional(Type.Array(OperationError)),
+    failure: Type.Optional(
+      Type.Object({
+        kind: Type.String(),
+        message: Type.String(),
+        with: Type.Optional(Micheline),
+        with_text: Type.Optional(Type.String()),
+      }),
+    ),
+    operations: Type.Array(WhatIfOperation, {
+      description: 'internal operations the call emits (listed, not executed)',
+    }),
+    events: Type.Array(WhatIfOperation),
+    balance_updates: Type.Array(BalanceUpdate),
+  },
+  { title: 'WhatIfCallResult' },
+);
+export type WhatIfCallResult = Static<typeof WhatIfCallResult>;
+
+export const WhatIfBigMapChange = Type.Object(
+  {
+    ptr: Type.Integer({ description: 'the big map id (negative: allocated by the bundle)' }),
+    name: Type.Union([Type.String(), Type.Null()]),
+    counts: KeyChangeCounts,
+    items: Type.Array(
+      Type.Object({
+        key_hash: Type.String(),
+        key: Type.Union([Miguel, Type.Null()]),
+        key_string: Type.String(),
+        change: KeyChangeKind,
+        value: Type.Union([Miguel, Type.Null()]),
+      }),
+      { description: 'the first 100 changed keys' },
+    ),
+  },
+  { title: 'WhatIfBigMapChange' },
+);
+
+export const WhatIfResult = Type.Object(
+  {
+    status: Type.Union([Type.Literal('applied'), Type.Literal('failed')]),
+    calls: Type.Array(WhatIfCallResult),
+    storage_before: Micheline,
+    storage_after: Micheline,
+    storage_diff: Type.Union([Miguel, Type.Null()], {
+      description: 'the storage before the first call against after the last applied one (big maps as ids)',
+    }),
+    big_maps: Type.Array(WhatIfBigMapChange),
+    balance_changes: Type.Array(
+      Type.Object({
+        address: Type.String(),
+        before: Type.Optional(Type.String()),
+        after: Type.Optional(Type.String()),
+        change: Type.String({ description: 'mutez, signed' }),
+      }),
+    ),
+    inputs: Type.Object({
+      balance: Type.String(),
+      now: Type.String(),
+      level: Type.String(),
+      chain_id: Type.String(),
+      source: Type.Optional(Type.String()),
+      sender: Type.Optional(Type.String()),
+      overridden: Type.Array(Type.String(), { description: 'the fields the overrides set' }),
+    }),
+  },
+  { title: 'WhatIfResult' },
+);
+export type WhatIfResult = Static<typeof WhatIfResult>;

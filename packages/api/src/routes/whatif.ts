@@ -1,0 +1,253 @@
+/**
+ * What-if (issue 20, capability 5): POST …/entrypoints/what_if runs a bundle of up to 5 calls of a contract in
+ * order in our interpreter (the debug workers, debug/whatif.ts), against the indexed head or against the
+ * overrides the caller gives; the debug route takes the same overrides (`resolveWhatIfStart`). Every override
+ * is checked here, before anything runs: a bad one is a 400 naming it.
+ */
+import {
+  ErrorBody,
+  WhatIfOverrides,
+  WhatIfRequest,
+  WhatIfResult,
+  type WhatIfCall,
+} from '@michelscope/api-types';
+import { bigMapsOfContract, getHeads, type ScriptParts } from '@michelscope/db/read';
+import { LIMITS } from '@michelscope/interpreter';
+import {
+  bigMapKeyHash,
+  buildTypeTree,
+  isAddressLiteral,
+  isChainIdValue,
+  normalizeValue,
+  parametersForExecution,
+  toMicheline,
+  type Micheline,
+} from '@michelscope/michelson';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Static } from '@sinclair/typebox';
+import type { ApiContext } from '../context';
+import type { DebugRunner } from '../debug/runner';
+import type { BundleCall, BundleStart, EntryOverride } from '../debug/whatif';
+import { HttpError } from '../errors';
+import { fullScript, requireScript, resolveStorage } from '../services/contracts';
+import { nodeRpc } from '../services/node-rpc';
+import { AddressParams, CONTRACT_RE, requireAddress, requireNetwork } from '../validate';
+import { asClientError } from './actions';
+
+type Overrides = Static<typeof WhatIfOverrides>;
+const E = { 400: ErrorBody, 404: ErrorBody, 502: ErrorBody, 503: ErrorBody, 504: ErrorBody };
+
+/** A value checked against a type: the checker's reason as a 400 naming the field. */
+function typed(what: string, type: Micheline, value: unknown): Micheline {
+  try {
+    const v = toMicheline(value);
+    normalizeValue(type, v, 'keep');
+    return v;
+  } catch (e) {
+    throw new HttpError(
+      400,
+      `${what} does not match its type: ${(e instanceof Error ? e.message : String(e)).slice(0, 300)}`,
+    );
+  }
+}
+
+function address(value: string | undefined, what: string, implicitOnly = false): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!isAddressLiteral(value) || (implicitOnly && !/^tz[1-4]/.test(value)))
+    throw new HttpError(
+      400,
+      `${what}: invalid ${implicitOnly ? 'implicit account (tz1–tz4)' : 'address'} '${value.slice(0, 64)}'`,
+    );
+  return value;
+}
+
+function mutez(value: string | number | undefined, what: string): string | undefined {
+  if (value === undefined) return undefined;
+  const s = String(value);
+  if (!/^\d{1,19}$/.test(s) || BigInt(s) > 9223372036854775807n)
+    throw new HttpError(400, `${what}: mutez must be a whole number up to 2^63 - 1`);
+  return String(BigInt(s));
+}
+
+/** `now` as seconds since the epoch: an integer (or its digits), or an ISO 8601 time. */
+function seconds(value: string | number): string {
+  if (typeof value === 'number' || /^\d{1,12}$/.test(value)) return String(value);
+  const t = /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;
+  if (!Number.isFinite(t))
+    throw new HttpError(400, `now: expected an ISO 8601 time or seconds, got '${value.slice(0, 40)}'`);
+  return String(Math.floor(t / 1000));
+}
+
+export interface WhatIfStart {
+  start: BundleStart;
+  /** Big-map names by id (the contract's). */
+  names: Record<string, string | null>;
+  /** Defaults of the calls (the overrides' source, sender and amount). */
+  defaults: { source?: string | undefined; sender?: string | undefined; amount?: string | undefined };
+  overridden: string[];
+  head: { level: number; hardGas: number };
+}
+
+/** The state a what-if (or a debug run with overrides) starts from: the head's, with the overrides checked and applied. */
+export async function resolveWhatIfStart(
+  ctx: ApiContext,
+  network: string,
+  address_: string,
+  script: ScriptParts,
+  o: Overrides = {},
+): Promise<WhatIfStart> {
+  const head = (await getHeads(ctx.db, [network])).get(network);
+  if (!head) throw new HttpError(404, `network ${network} is not indexed yet`);
+  const storageType = toMicheline(script.storage);
+  const overridden = Object.keys(o).filter((k) => o[k as keyof Overrides] !== undefined);
+  const source = address(o.source, 'source', true);
+  const sender = address(o.sender, 'sender');
+  const amount = mutez(o.amount, 'amount');
+  const balance = mutez(o.balance, 'balance');
+  if (o.chain_id !== undefined && !(o.chain_id.startsWith('Net') && isChainIdValue(o.chain_id)))
+    throw new HttpError(400, `chain_id: invalid chain id '${o.chain_id.slice(0, 32)}' (expected Net…)`);
+  const storage =
+    o.storage !== undefined
+      ? typed('storage', storageType, o.storage)
+      : await resolveStorage(ctx, network, address_, head.level);
+
+  const maps = await bigMapsOfContract(ctx.db, network, address_);
+  const names: Record<string, string | null> = {};
+  for (const m of maps) names[String(m.ptr)] = m.name;
+  const entries: EntryOverride[] = (o.big_maps ?? []).map((e, i) => {
+    const what = `big_maps[${i}]`;
+    if ((e.ptr === undefined) === (e.path === undefined))
+      throw new HttpError(400, `${what}: give either ptr or path`);
+    const map =
+      e.ptr !== undefined
+        ? maps.find((m) => m.ptr === e.ptr)
+        : maps.find((m) => m.name === e.path || m.name === `%${e.path}`);
+    if (!map)
+      throw new HttpError(
+        400,
+        `${what}: unknown big map ${e.ptr !== undefined ? e.ptr : `'${String(e.path).slice(0, 64)}'`} of this contract` +
+          (maps.length
+            ? ` (its big maps: ${maps.map((m) => `${m.ptr}${m.name ? ` ${m.name}` : ''}`).join(', ')})`
+            : ''),
+      );
+    const keyType = buildTypeTree(toMicheline(map.key_type));
+    const key = typed(`${what}.key`, toMicheline(map.key_type), e.key);
+    const value = e.value === null ? null : typed(`${what}.value`, toMicheline(map.value_type), e.value);
+    return { ptr: map.ptr, keyHash: asClientError(() => bigMapKeyHash(key, keyType)), key, value };
+  });
+
+  const contractBalance =
+    balance ??
+    (await nodeRpc<string>(
+      ctx,
+      network,
+      `/chains/main/blocks/${head.level}/context/contracts/${address_}/balance`,
+    ).catch(() => '0'));
+  const chainId =
+    o.chain_id ?? head.chain_id ?? (await nodeRpc<string>(ctx, network, '/chains/main/chain_id'));
+  return {
+    start: {
+      script: fullScript(script),
+      storageType,
+      parameterType: toMicheline(script.parameter),
+      self: address_,
+      storage,
+      balance: /^\d+$/.test(String(contractBalance)) ? String(contractBalance) : '0',
+      now: o.now !== undefined ? seconds(o.now) : String(Math.floor(head.timestamp.getTime() / 1000)),
+      level: String(o.level ?? head.level),
+      chainId,
+      entries,
+    },
+    names,
+    defaults: { source, sender, amount },
+    overridden,
+    head: {
+      level: head.level,
+      hardGas: head.hard_gas_limit_per_operation ?? LIMITS.hardGasLimitPerOperation / 1000,
+    },
+  };
+}
+
+/** A call of the bundle (or the debugged one) with its parameter built and its fields checked. */
+export function bundleCall(
+  script: ScriptParts,
+  w: WhatIfStart,
+  c: Pick<WhatIfCall, 'name' | 'data' | 'value' | 'amount' | 'source' | 'sender' | 'gas_limit'>,
+  what: string,
+): BundleCall {
+  const param = toMicheline(script.parameter);
+  const params =
+    c.value !== undefined
+      ? { entrypoint: c.name, value: asClientError(() => toMicheline(c.value)) }
+      : asClientError(() => {
+          try {
+            return parametersForExecution(param, c.name, c.data ?? {});
+          } catch (e) {
+            if (e instanceof Error) e.message = `${what}: ${e.message}`;
+            throw e;
+          }
+        });
+  const source = address(c.source, `${what}.source`, true) ?? w.defaults.source;
+  const sender = address(c.sender, `${what}.sender`) ?? w.defaults.sender ?? source;
+  return {
+    entrypoint: params.entrypoint,
+    parameter: params.value,
+    amount: mutez(c.amount, `${what}.amount`) ?? w.defaults.amount ?? '0',
+    ...(sender ? { sender } : {}),
+    ...(source ? { source } : {}),
+    gasLimit: Math.min(c.gas_limit ?? w.head.hardGas, w.head.hardGas) * 1000,
+  };
+}
+
+export function registerWhatIf(app: FastifyInstance, ctx: ApiContext, runner: () => DebugRunner): void {
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
+    '/contract/:network/:address/entrypoints/what_if',
+    {
+      schema: {
+        summary:
+          'What-if: run a bundle of up to 5 calls against an overridden state, with the diff they make',
+        description:
+          'Runs the calls in order in the interpreter (in a debug worker, with its wall-clock limit: 504 past ' +
+          'it), each from the state the previous one left (storage, balance, big maps). `overrides` replaces ' +
+          'what the head has: the storage (typechecked), the balance, `now`, the level, the chain id, big-map ' +
+          'entries (by id or field name; `value` null removes the key), and the source, sender and amount the ' +
+          'calls default to. Internal operations are listed, not executed. Each call answers its status, gas, ' +
+          'storage, storage diff, errors, internal operations, events and balance updates; the whole bundle ' +
+          'its storage diff, the big-map keys it added, changed and removed, and the balance changes. A bad ' +
+          'override is a 400 naming it.',
+        tags: ['contract'],
+        params: AddressParams,
+        body: WhatIfRequest,
+        response: { 200: WhatIfResult, ...E },
+      },
+    },
+    async (request, reply) => {
+      const { network, address: self } = request.params;
+      requireNetwork(ctx, network);
+      requireAddress(self, CONTRACT_RE, 'contract address', 404);
+      const b = request.body;
+      const script = await requireScript(ctx, network, self);
+      const w = await resolveWhatIfStart(ctx, network, self, script, b.overrides);
+      const calls = b.calls.map((c, i) => bundleCall(script, w, c, `calls[${i}]`));
+      const first = calls[0];
+      const json = await runner().whatIf(network, String(w.head.level), {
+        ...w.start,
+        calls,
+        names: w.names,
+        inputs: {
+          balance: w.start.balance,
+          now: new Date(Number(w.start.now) * 1000).toISOString().replace('.000Z', 'Z'),
+          level: w.start.level,
+          chain_id: w.start.chainId,
+          ...(first?.source ? { source: first.source } : {}),
+          ...(first?.sender ? { sender: first.sender } : {}),
+          overridden: w.overridden,
+        },
+      });
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(json as unknown as Static<typeof WhatIfResult>);
+    },
+  );
+}
