@@ -21,6 +21,7 @@ export * from './services';
 export * from './debugger';
 export * from './time-travel';
 export * from './whatif';
+export * from './live';
 
 /** Every error answer of the API: `{"message": …}`. */
 export const ErrorBody = Type.Object({ message: Type.String() }, { title: 'ErrorBody' });

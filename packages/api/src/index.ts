@@ -12,7 +12,7 @@ export { apiPlugin, COMPRESS_THRESHOLD, DEFAULT_RATE_LIMIT, EMBEDDED_RPC_PATH, O
 export { frameworkErrors, HttpError } from './errors';
 export { sortNetworks } from './networks';
 export { DEFAULT_RPC_TIMEOUT_MS, HOP_HEADER } from './routes/rpc-proxy';
-export type { ApiNetwork, ApiOptions } from './options';
+export type { ApiNetwork, ApiOptions, LiveOptions, LiveSource } from './options';
 
 export interface BuildApiOptions extends ApiOptions {
   /** Fastify logger option; default off. */

@@ -41,6 +41,28 @@ export interface ApiOptions {
    * same CORS headers as the API.
    */
   embeddedNode?: { network: string; plugin: FastifyPluginAsync };
+  /**
+   * Live updates (`GET /v1/live/{network}`): the database's notifications (`DbHandle.listen` of @michelscope/db)
+   * and the limits. Without it that route answers 503.
+   */
+  live?: LiveOptions;
   /** Clock in ms since the epoch for `synced` and the response cache (tests). Default Date.now. */
   now?: () => number;
+}
+
+/** Where the notifications come from: `DbHandle.listen` of @michelscope/db. */
+export interface LiveSource {
+  listen(onPayload: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
+}
+
+export interface LiveOptions {
+  source: LiveSource;
+  /** Open live connections per client IP; default 20. */
+  maxConnectionsPerIp?: number;
+  /** Open live connections in this process; default 10,000. */
+  maxConnections?: number;
+  /** Comment line sent to every connection this often (ms); default 15,000. */
+  heartbeatMs?: number;
+  /** Mempool poll period (ms) while some connection waits for a pending operation; default 2,000. */
+  mempoolPollMs?: number;
 }

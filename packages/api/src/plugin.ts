@@ -25,6 +25,8 @@ import { operationRoutes } from './routes/operations';
 import { searchServiceRoutes } from './routes/search-service';
 import { simulateRoutes } from './routes/simulate';
 import { debugRoutes } from './routes/debug';
+import { liveRoutes } from './routes/live';
+import { LiveHub } from './live/hub';
 import { networkStatsRoutes, statsServiceRoutes } from './routes/stats-service';
 import { addSharedSchemas, componentName } from './schemas';
 import { checkIntegerParams } from './validate';
@@ -53,6 +55,12 @@ export const OPENAPI_INFO = {
 export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   const ctx = createContext(opts);
   app.setErrorHandler(errorHandler);
+  // one LISTEN per process, fanned out to the live connections (live/hub.ts)
+  const hub = opts.live ? new LiveHub(ctx, opts.live, (msg) => app.log.warn(msg)) : undefined;
+  if (hub) {
+    await hub.start();
+    app.addHook('onClose', () => hub.stop());
+  }
   // before schema validation and every route: deep JSON would overflow the stack of the recursive tools,
   // and huge int literals cost quadratic time in the codecs
   app.addHook('preValidation', async (request) => {
@@ -112,6 +120,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
       await v1.register(actionRoutes, { ctx });
       await v1.register(simulateRoutes, { ctx });
       await v1.register(debugRoutes, { ctx });
+      await v1.register(liveRoutes, { ctx, hub });
       await v1.register(legacyRoutes, { ctx });
       await v1.register(openapiRoute, { document });
     },

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect';
 import { usePreparedStatements } from './read/prepared';
 import { useBulkWrites } from './write/copy';
+import { LIVE_CHANNEL_PREFIX } from './live';
 import type { Database, Db } from './schema';
 
 export interface OpenDatabaseOptions {
@@ -23,6 +24,13 @@ export interface OpenDatabaseOptions {
 export interface DbHandle {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /**
+   * LISTENs to the live channel of this database's schema (db/src/live.ts): `onPayload` gets each
+   * notification's payload. On PostgreSQL a dedicated connection (not one of the pool's) listens and is
+   * reopened after a drop (back-off 0.5 s → 10 s), then `onReconnect` runs: notifications sent meanwhile are
+   * lost, so the caller compares the stored head with what it last heard. Returns the stop function.
+   */
+  listen(onPayload: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -44,6 +52,11 @@ export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<DbHa
   return {
     db,
     kind: 'pglite',
+    // one session: the indexer's NOTIFY reaches this LISTEN at its COMMIT, in the same process
+    listen: async (onPayload) => {
+      const stop = await pglite.listen(`${LIVE_CHANNEL_PREFIX}public`, onPayload);
+      return () => stop();
+    },
     close: async () => {
       await db.destroy();
       await pglite.close();
@@ -83,7 +96,82 @@ async function openPostgres(url: string, schema: string | undefined, max = 10): 
   });
   client.release();
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: 'postgres', close: () => db.destroy() };
+  const listeners = new Set<() => Promise<void>>();
+  return {
+    db,
+    kind: 'postgres',
+    listen: async (onPayload, onReconnect) => {
+      const stop = await listenPostgres(url, types, schema, onPayload, onReconnect);
+      listeners.add(stop);
+      return async () => {
+        listeners.delete(stop);
+        await stop();
+      };
+    },
+    close: async () => {
+      await Promise.all([...listeners].map((stop) => stop()));
+      await db.destroy();
+    },
+  };
+}
+
+/** One dedicated client LISTENing on the schema's live channel, reopened after a drop until stopped. */
+async function listenPostgres(
+  url: string,
+  types: pg.ClientConfig['types'],
+  schema: string | undefined,
+  onPayload: (payload: string) => void,
+  onReconnect?: () => void,
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let delay = 500;
+  const open = async (): Promise<void> => {
+    const c = new pg.Client({
+      connectionString: url,
+      types,
+      ...(schema ? { options: `-c search_path="${schema}",public` } : {}),
+    });
+    c.on('error', () => undefined); // 'end' follows and reopens
+    await c.connect();
+    const name = (await c.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]?.s ?? 'public';
+    const channel = `${LIVE_CHANNEL_PREFIX}${name}`;
+    c.on('notification', (msg) => {
+      if (msg.channel === channel && msg.payload !== undefined) onPayload(msg.payload);
+    });
+    c.on('end', () => {
+      if (client === c) client = undefined;
+      if (!stopped) retry();
+    });
+    await c.query(`LISTEN "${channel}"`);
+    if (stopped) {
+      await c.end();
+      return;
+    }
+    client = c;
+    delay = 500;
+  };
+  const retry = () => {
+    if (stopped || timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      open().then(
+        () => onReconnect?.(),
+        () => {
+          delay = Math.min(delay * 2, 10_000);
+          retry();
+        },
+      );
+    }, delay);
+  };
+  await open();
+  return async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    await client?.end().catch(() => undefined);
+    client = undefined;
+  };
 }
 
 /** The URL without its password, for logs. */

@@ -5,3 +5,11 @@
 export { openDatabase, redact, type DbHandle, type OpenDatabaseOptions } from './connection';
 export { migrateToLatest, loadMigrations, type Migration } from './migrate';
 export { STATS_COUNTERS, type Database, type Db, type StatsCounter } from './schema';
+export {
+  decodeLiveNotice,
+  encodeLiveNotice,
+  LIVE_PAYLOAD_MAX,
+  type LiveBlockNotice,
+  type LiveNotice,
+  type LiveRevertNotice,
+} from './live';

@@ -8,6 +8,14 @@ export interface DbTestContext {
   /** The migrated database of the current backend (valid inside tests and hooks). */
   db: () => Db;
   kind: 'pglite' | 'postgres';
+  /** The open handle of `db()` (its `listen`, for live notifications). */
+  handle: () => DbHandle;
+  /**
+   * Another handle on the same data, as a second process would open it: on PostgreSQL a new pool (and
+   * listener) on the same schema; PGlite is one session per process, so there it is the same handle.
+   * The suite closes it.
+   */
+  openAnother: () => Promise<DbHandle>;
 }
 
 /**
@@ -25,6 +33,7 @@ export function describeDb(name: string, body: (ctx: DbTestContext) => void): vo
   for (const kind of backends) {
     describe(`${name} [${kind}]`, () => {
       let handle: DbHandle | undefined;
+      const others: DbHandle[] = [];
       const schema = `t_${randomBytes(6).toString('hex')}`;
       beforeAll(async () => {
         handle =
@@ -34,6 +43,7 @@ export function describeDb(name: string, body: (ctx: DbTestContext) => void): vo
         await migrateToLatest(handle.db);
       });
       afterAll(async () => {
+        for (const other of others.splice(0)) await other.close();
         if (!handle) return;
         if (kind === 'postgres') {
           const { sql } = await import('kysely');
@@ -51,6 +61,17 @@ export function describeDb(name: string, body: (ctx: DbTestContext) => void): vo
         db: () => {
           if (!handle) throw new Error('database not open yet: use db() inside tests or hooks');
           return handle.db;
+        },
+        handle: () => {
+          if (!handle) throw new Error('database not open yet: use handle() inside tests or hooks');
+          return handle;
+        },
+        openAnother: async () => {
+          if (!handle) throw new Error('database not open yet: use openAnother() inside tests or hooks');
+          if (kind === 'pglite') return handle;
+          const other = await openDatabase({ databaseUrl: url!, schema, maxConnections: 2 });
+          others.push(other);
+          return other;
         },
       });
     });

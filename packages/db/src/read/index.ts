@@ -15,3 +15,4 @@ export type { Db } from '../schema';
 export * from './metadata';
 export * from './storage-diff';
 export * from './export';
+export * from './live';

@@ -3,6 +3,7 @@ import { deferred } from './copy';
 import type { Database, Db } from '../schema';
 import type { BlockData } from './block-data';
 import { revertBlockData, writeBlocksData, type BlockContext } from './chain-data';
+import { encodeLiveNotice, LIVE_CHANNEL_PREFIX, type LiveNotice } from '../live';
 
 /** One block as the indexer stores it (already validated by the indexer's protocol handler). */
 export interface BlockRecord {
@@ -123,7 +124,49 @@ export async function applyBlocks(db: Db, network: string, writes: BlockWrite[])
       VALUES (${network}, ${top.level}, ${top.hash}, ${top.timestamp}, now())
       ON CONFLICT (network) DO UPDATE SET level = excluded.level, hash = excluded.hash, timestamp = excluded.timestamp,
         updated_at = excluded.updated_at`).execute(trx);
+    // delivered to the listeners at COMMIT, never for a rolled-back write (db/src/live.ts)
+    await notifyLive(trx, blockNotice(network, writes));
   });
+}
+
+/** The live notice of stored blocks: the top one as the head, and what they touched. */
+function blockNotice(network: string, writes: BlockWrite[]): LiveNotice {
+  const addresses = new Set<string>();
+  const bigMaps = new Set<number>();
+  const operations = new Set<string>();
+  for (const { data } of writes) {
+    if (!data) continue;
+    for (const a of data.accounts) addresses.add(a.address);
+    for (const o of data.operations) {
+      if (o.source) addresses.add(o.source);
+      if (o.destination) addresses.add(o.destination);
+      if (o.hash) operations.add(o.hash);
+    }
+    for (const d of data.bigMapDiffs) bigMaps.add(d.ptr);
+    for (const a of data.bigMapActions) {
+      if (a.source_ptr !== null) bigMaps.add(a.source_ptr);
+      if (a.destination_ptr !== null) bigMaps.add(a.destination_ptr);
+    }
+  }
+  const top = writes[writes.length - 1]!.block;
+  return {
+    kind: 'block',
+    network,
+    level: top.level,
+    from: writes[0]!.block.level,
+    hash: top.hash,
+    time: top.timestamp.toISOString(),
+    protocol: top.protocol,
+    addresses: [...addresses],
+    bigMaps: [...bigMaps],
+    operations: [...operations],
+  };
+}
+
+async function notifyLive(trx: Trx, notice: LiveNotice): Promise<void> {
+  await deferred(
+    sql`SELECT pg_notify(${LIVE_CHANNEL_PREFIX} || current_schema(), ${encodeLiveNotice(notice)})`,
+  ).execute(trx);
 }
 
 /**
@@ -172,8 +215,10 @@ export async function revertBlock(db: Db, network: string, level: number): Promi
       .executeTakeFirst();
     if (!below) {
       await trx.deleteFrom('indexer_state').where('network', '=', network).execute();
+      await notifyLive(trx, { kind: 'revert', network, level: -1, hash: '' });
       return null;
     }
+    await notifyLive(trx, { kind: 'revert', network, level: below.level, hash: below.hash });
     await trx
       .updateTable('indexer_state')
       .set({ level: below.level, hash: below.hash, timestamp: below.timestamp, updated_at: new Date() })
