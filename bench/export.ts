@@ -1,10 +1,12 @@
 /**
  * Streamed export (issue 21 part 3): `GET /v1/contract/{network}/{address}/operations/export` of an account
  * with 1,000,000 operations, through the real API listening on a local port, read by `fetch` as a stream.
- * Prints the rows, bytes, time and the API process's heap and RSS before, at their peak during, and after
- * the export: constant memory means the peak does not grow with the rows.
+ * Prints the rows, bytes, time and the API process's heap and RSS before and at their peak during the
+ * export, and (with --expose-gc) the heap after a forced collection every 100,000 rows: what the process
+ * retains, which is flat when memory is constant (the peak also counts garbage not yet collected).
  *
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/export.ts [rows]
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_export node --expose-gc --import tsx bench/export.ts [rows]
+ *   FORMATS=csv … (one format); without DATABASE_URL: PGlite in memory
  *
  * Data (schema `bench_export`, generated once): one contract and `rows` applied calls to it (default
  * 1,000,000), one per level.
@@ -17,14 +19,15 @@ import { apiPlugin } from '@michelscope/api';
 const url = process.env.DATABASE_URL;
 const NET = 'mainnet';
 const ACCOUNT = 'KT1BenchExportxxxxxxxxxxxxxxxxxxxxxx';
+const SAMPLE = 100_000;
 
 async function main(): Promise<void> {
-  if (!url) {
-    console.error('DATABASE_URL=postgres://… is required');
-    process.exit(2);
-  }
   const n = Number(process.argv[2] ?? 1_000_000);
-  const handle = await openDatabase({ databaseUrl: url, schema: `bench_export_${n}`, maxConnections: 4 });
+  // without DATABASE_URL: PGlite in memory (its WASM memory is an ArrayBuffer: RSS, not the JS heap)
+  const handle = url
+    ? await openDatabase({ databaseUrl: url, schema: `bench_export_${n}`, maxConnections: 4 })
+    : await openDatabase();
+  console.log(`[bench] ${handle.kind}, ${n} rows`);
   const db = handle.db;
   await migrateToLatest(db);
   const have = await sql<{ c: string }>`SELECT count(*) AS c FROM operations`.execute(db);
@@ -69,7 +72,8 @@ async function main(): Promise<void> {
     rateLimit: false,
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  for (const format of ['csv', 'json'] as const) {
+  const formats = (process.env.FORMATS ?? 'csv,json').split(',') as Array<'csv' | 'json'>;
+  for (const format of formats) {
     global.gc?.();
     const before = process.memoryUsage();
     let peakHeap = before.heapUsed;
@@ -79,6 +83,9 @@ async function main(): Promise<void> {
     const reader = res.body!.getReader();
     let bytes = 0;
     let newlines = 0;
+    let nextSample = SAMPLE;
+    /** Heap after a forced collection every SAMPLE rows: what the process retains, not its garbage. */
+    const retained: string[] = [];
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
@@ -87,6 +94,12 @@ async function main(): Promise<void> {
       const m = process.memoryUsage();
       peakHeap = Math.max(peakHeap, m.heapUsed);
       peakRss = Math.max(peakRss, m.rss);
+      if (global.gc && newlines >= nextSample) {
+        global.gc();
+        const g = process.memoryUsage();
+        retained.push(`${Math.round(newlines / 1000)}k:${(g.heapUsed / 1048576).toFixed(1)}`);
+        nextSample += SAMPLE;
+      }
     }
     const s = (performance.now() - t0) / 1000;
     const mb = (x: number) => (x / 1048576).toFixed(0);
@@ -95,6 +108,7 @@ async function main(): Promise<void> {
         `(${Math.round(n / s)} rows/s); heap ${mb(before.heapUsed)} → peak ${mb(peakHeap)} MB, ` +
         `RSS ${mb(before.rss)} → peak ${mb(peakRss)} MB`,
     );
+    if (retained.length) console.log(`  heap after gc (rows:MB): ${retained.join(' ')}`);
   }
   await app.close();
   await handle.close();

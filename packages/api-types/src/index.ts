@@ -22,6 +22,7 @@ export * from './debugger';
 export * from './time-travel';
 export * from './whatif';
 export * from './live';
+export * from './exports';
 
 /** Every error answer of the API: `{"message": …}`. */
 export const ErrorBody = Type.Object({ message: Type.String() }, { title: 'ErrorBody' });

@@ -1,76 +1,189 @@
 /**
- * Exports (issue 21 part 3): a table as CSV or JSON, streamed from the database in batches (keyset paging),
- * so an export of any length holds one batch in memory. Amounts come in mutez and in tez.
+ * Exports (issue 21 part 3): every table the app lists, as CSV or JSON, streamed from the database in keyset
+ * batches by the one mechanism of ../export/writer.ts. Each route sits next to its list route
+ * (`<list>/export`) and takes that list's filters; its columns are the api-types row schema's, documented.
  */
-import { Readable } from 'node:stream';
-import { ErrorBody } from '@michelscope/api-types';
-import { accountOperationsAll, getAccount, type ExportOperationRow } from '@michelscope/db/read';
+import {
+  BigMapKeyExportRow,
+  BigMapKeyHistoryExportRow,
+  ErrorBody,
+  EventExportRow,
+  MigrationExportRow,
+  NetworkName,
+  OperationExportRow,
+  RecentlyCalledExportRow,
+  SameContractExportRow,
+  TicketUpdateExportRow,
+  TokenExportRow,
+  TokenHolderExportRow,
+} from '@michelscope/api-types';
+import {
+  accountOperationsAll,
+  accountTicketUpdatesAll,
+  bigMapKeyCounts,
+  bigMapKeyDiffsAll,
+  bigMapKeysAll,
+  contractEventsAll,
+  contractTokensAll,
+  getAccount,
+  getBigMap,
+  getContract,
+  liveBigMapEntriesAll,
+  migrationsAll,
+  recentlyCalledAll,
+  sameContractsAll,
+  type ExportEventRow,
+  type ExportKeyDiffRow,
+  type ExportKeyRow,
+  type ExportMigrationRow,
+  type ExportOperationRow,
+  type ExportRecentRow,
+  type ExportSameRow,
+  type ExportTicketUpdateRow,
+  type ExportTokenRow,
+} from '@michelscope/db/read';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
+import {
+  exportBody,
+  exportDescription,
+  FormatParam,
+  mutezToTez,
+  sendExport,
+  tableColumns,
+  type ExportFormat,
+} from '../export/writer';
+import { keyString, typesOf } from '../render/big-map-keys';
+import { ledgerHolder, ledgerMatch, ledgerOf } from '../services/tokens';
 import { formatTime } from '../time';
-import { ADDRESS_RE, AddressParams, requireAddress, requireNetwork } from '../validate';
+import {
+  ADDRESS_RE,
+  AddressParams,
+  NetworkParams,
+  requireAddress,
+  requireContractPath,
+  requireNetwork,
+} from '../validate';
 
-const STATUSES = [
-  'applied',
-  'failed',
-  'backtracked',
-  'skipped',
-  'pending',
-  'lost',
-  'refused',
-  'branch_refused',
-];
-/** Rows read per statement. */
-const BATCH = 1000;
+export { csvField, mutezToTez } from '../export/writer';
 
-/** Mutez (a decimal integer text) as tez with six decimals: `1234567` → `1.234567`. */
-export function mutezToTez(mutez: string): string {
-  if (!/^-?\d+$/.test(mutez)) return '';
-  const negative = mutez.startsWith('-');
-  const digits = (negative ? mutez.slice(1) : mutez).padStart(7, '0');
-  const whole = digits.slice(0, -6).replace(/^0+(?=\d)/, '');
-  return `${negative ? '-' : ''}${whole}.${digits.slice(-6)}`;
-}
+/** The statuses the database holds (mempool statuses are never stored). */
+const STATUSES = ['applied', 'failed', 'backtracked', 'skipped'];
 
-/** The exported columns, in order, with what each holds (documented in the OpenAPI description). */
-export const OPERATION_COLUMNS: ReadonlyArray<
-  [string, string, (r: ExportOperationRow) => string | number | boolean | null]
-> = [
-  ['id', 'operation id in this explorer (stable, grows with the level)', (r) => r.id],
-  ['level', 'block level', (r) => r.level],
-  ['timestamp', 'block time (UTC, RFC 3339)', (r) => formatTime(r.timestamp)],
-  ['hash', 'operation group hash (empty for implicit operations)', (r) => r.hash],
-  ['counter', 'counter of the manager operation', (r) => r.counter],
-  ['content_index', 'index of the content in its group', (r) => r.content_index],
-  ['internal', 'true for an internal operation', (r) => r.internal],
-  ['kind', 'transaction, origination, delegation, event, …', (r) => r.kind],
-  ['status', 'applied, failed, backtracked or skipped', (r) => r.status],
-  ['source', 'source address', (r) => r.source],
-  ['destination', 'destination address', (r) => r.destination],
-  ['entrypoint', 'called entrypoint', (r) => r.entrypoint],
-  ['amount_mutez', 'amount sent, mutez', (r) => r.amount],
-  ['amount_tez', 'amount sent, tez (6 decimals)', (r) => mutezToTez(r.amount)],
-  ['fee_mutez', 'fee, mutez', (r) => r.fee],
-  ['fee_tez', 'fee, tez', (r) => mutezToTez(r.fee)],
-  ['burned_mutez', 'storage burn, mutez', (r) => r.burned],
-  ['burned_tez', 'storage burn, tez', (r) => mutezToTez(r.burned)],
-  ['consumed_milligas', 'consumed gas, milligas', (r) => r.consumed_gas],
-  ['storage_size', 'storage size after the operation, bytes', (r) => r.storage_size],
-  ['paid_storage_size_diff', 'paid storage growth, bytes', (r) => r.paid_storage_size_diff],
-];
+const E = { 400: ErrorBody, 404: ErrorBody };
+const orNull = <T>(v: T | null | undefined): T | null => v ?? null;
 
-/**
- * One CSV field (RFC 4180): quoted when it holds a comma, quote or line break; a text starting with = + - @
- * (which a spreadsheet would run as a formula: chain strings are untrusted) gets a leading apostrophe.
- */
-export function csvField(v: string | number | boolean | null): string {
-  if (v === null) return '';
-  if (typeof v !== 'string') return String(v);
-  const safe = /^[=+\-@\t\r]/.test(v) && !/^-?\d+(\.\d+)?$/.test(v) ? `'${v}` : v;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
+export const OPERATION_COLUMNS = tableColumns<ExportOperationRow>()(OperationExportRow, {
+  id: (r) => r.id,
+  level: (r) => r.level,
+  timestamp: (r) => formatTime(r.timestamp),
+  hash: (r) => r.hash,
+  counter: (r) => r.counter,
+  content_index: (r) => r.content_index,
+  internal: (r) => r.internal,
+  kind: (r) => r.kind,
+  status: (r) => r.status,
+  source: (r) => r.source,
+  destination: (r) => r.destination,
+  entrypoint: (r) => r.entrypoint,
+  amount_mutez: (r) => r.amount,
+  amount_tez: (r) => mutezToTez(r.amount),
+  fee_mutez: (r) => r.fee,
+  fee_tez: (r) => mutezToTez(r.fee),
+  burned_mutez: (r) => r.burned,
+  burned_tez: (r) => mutezToTez(r.burned),
+  consumed_milligas: (r) => r.consumed_gas,
+  storage_size: (r) => r.storage_size,
+  paid_storage_size_diff: (r) => r.paid_storage_size_diff,
+});
+
+/** Big-map key columns: the readable key needs the big map's key type. */
+export const keyColumns = (keyType: Parameters<typeof keyString>[0]) =>
+  tableColumns<ExportKeyRow>()(BigMapKeyExportRow, {
+    key_hash: (r) => r.key_hash,
+    key: (r) => keyString(keyType, r.key),
+    key_micheline: (r) => r.key,
+    value_micheline: (r) => (r.removed ? null : orNull(r.value)),
+    active: (r) => !r.removed,
+    last_update_level: (r) => r.last_update_level,
+    last_update_time: (r) => formatTime(r.last_update_time),
+    updates_count: (r) => r.count,
+  });
+
+export const KEY_HISTORY_COLUMNS = tableColumns<ExportKeyDiffRow>()(BigMapKeyHistoryExportRow, {
+  level: (r) => r.level,
+  timestamp: (r) => formatTime(r.timestamp),
+  operation_hash: (r) => r.operation_hash,
+  removed: (r) => r.value == null,
+  value_micheline: (r) => orNull(r.value),
+});
+
+export const EVENT_COLUMNS = tableColumns<ExportEventRow>()(EventExportRow, {
+  level: (r) => r.level,
+  timestamp: (r) => formatTime(r.timestamp),
+  hash: (r) => r.hash,
+  status: (r) => r.status,
+  tag: (r) => r.tag ?? '',
+  payload_micheline: (r) => orNull(r.payload),
+  payload_type_micheline: (r) => orNull(r.payload_type),
+});
+
+export const TICKET_UPDATE_COLUMNS = tableColumns<ExportTicketUpdateRow>()(TicketUpdateExportRow, {
+  id: (r) => r.id,
+  level: (r) => r.level,
+  timestamp: (r) => formatTime(r.timestamp),
+  operation_hash: (r) => r.operation_hash,
+  ticketer: (r) => r.ticketer,
+  ticket_id: (r) => r.ticket_id,
+  content_type_micheline: (r) => r.content_type,
+  content_micheline: (r) => r.content,
+  account: (r) => r.account,
+  amount: (r) => r.amount,
+});
+
+export const TOKEN_COLUMNS = tableColumns<ExportTokenRow>()(TokenExportRow, {
+  token_id: (r) => r.token_id,
+  name: (r) => r.name,
+  symbol: (r) => r.symbol,
+  decimals: (r) => r.decimals,
+  level: (r) => r.level,
+  link: (r) => r.link,
+  metadata: (r) => orNull(r.metadata),
+});
+
+type Holder = { token_id: string; owner: string; amount: string };
+export const HOLDER_COLUMNS = tableColumns<Holder>()(TokenHolderExportRow, {
+  token_id: (r) => r.token_id,
+  address: (r) => r.owner,
+  balance: (r) => r.amount,
+});
+
+export const SAME_COLUMNS = tableColumns<ExportSameRow>()(SameContractExportRow, {
+  network: (r) => r.network,
+  address: (r) => r.address,
+  level: (r) => r.level,
+  timestamp: (r) => formatTime(r.timestamp),
+  last_action: (r) => (r.last_action ? formatTime(r.last_action) : null),
+  manager: (r) => r.manager,
+  delegate: (r) => r.delegate,
+});
+
+export const MIGRATION_COLUMNS = tableColumns<ExportMigrationRow>()(MigrationExportRow, {
+  level: (r) => r.level,
+  timestamp: (r) => formatTime(r.timestamp),
+  kind: (r) => r.kind,
+  hash: (r) => r.hash,
+  protocol: (r) => r.protocol,
+  prev_protocol: (r) => r.prev_protocol,
+});
+
+export const RECENT_COLUMNS = tableColumns<ExportRecentRow>()(RecentlyCalledExportRow, {
+  address: (r) => r.address,
+  operations_count: (r) => r.operations_count,
+  last_action: (r) => formatTime(r.last_action),
+});
 
 const list = (v: string | undefined) =>
   v === undefined || v === ''
@@ -80,35 +193,57 @@ const list = (v: string | undefined) =>
         .map((s) => s.trim())
         .filter(Boolean);
 
+const Format = () => Type.Object({ format: FormatParam });
+const Level = () => Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 }));
+const PtrParams = Type.Object({
+  network: NetworkName,
+  ptr: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+});
+const KeyParams = Type.Object({
+  network: NetworkName,
+  ptr: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+  key_hash: Type.String({ pattern: '^expr[1-9A-HJ-NP-Za-km-z]{50}$' }),
+});
+const fmt = (f: ExportFormat | undefined): ExportFormat => f ?? 'csv';
+
+/** Async-maps each batch (the holders export drops ledger entries off the layout or at zero). */
+async function* mapBatches<A, B>(batches: AsyncIterable<A[]>, f: (a: A) => B | undefined) {
+  for await (const batch of batches) {
+    const out: B[] = [];
+    for (const a of batch) {
+      const b = f(a);
+      if (b !== undefined) out.push(b);
+    }
+    yield out;
+  }
+}
+
 export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  const contractPath = (p: { network: string; address: string }) => requireContractPath(ctx, p);
+
   app.get(
     '/contract/:network/:address/operations/export',
     {
       schema: {
         summary: "Export an account's operations as CSV or JSON (streamed)",
-        description:
+        description: exportDescription(
           'Every operation of the account (as source or destination), newest first, with the operations ' +
-          "tab's filters: `status` and `entrypoint` (comma-separated lists), `from` / `to` (block time, ms " +
-          'since the epoch, [from, to)). Streamed in batches of 1,000 rows read by keyset paging: an export of ' +
-          'any length holds one batch in memory. `format=csv` (default; a header row, RFC 4180 quoting, texts ' +
-          'starting with = + - @ prefixed with an apostrophe) or `json` (an array of objects). The answer is ' +
-          'an attachment. Columns: ' +
-          OPERATION_COLUMNS.map(([name, what]) => `\`${name}\` (${what})`).join(', ') +
-          '. Not in the reference.',
+            "tab's filters: `status` and `entrypoint` (comma-separated lists), `from` / `to` (block time, ms " +
+            "since the epoch, [from, to)), `search` (the tab's text: an address on the other side, or the " +
+            'start of an operation group hash).',
+          OPERATION_COLUMNS,
+        ),
         tags: ['contract'],
         params: AddressParams,
         querystring: Type.Object({
-          format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('json')])),
+          format: FormatParam,
           status: Type.Optional(Type.String({ maxLength: 200 })),
           entrypoint: Type.Optional(Type.String({ maxLength: 5000 })),
           from: Type.Optional(Type.Integer({ minimum: 0, maximum: 8_640_000_000_000_000 })),
           to: Type.Optional(Type.Integer({ minimum: 0, maximum: 8_640_000_000_000_000 })),
+          search: Type.Optional(Type.String({ maxLength: 255 })),
         }),
-        response: {
-          200: Type.String({ description: 'CSV text or a JSON array, streamed' }),
-          400: ErrorBody,
-          404: ErrorBody,
-        },
+        response: { 200: exportBody(OperationExportRow), ...E },
       },
     },
     async (request, reply) => {
@@ -123,40 +258,305 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
       if (entrypoints.length > 100 || entrypoints.some((e) => e.length > 255))
         throw new HttpError(400, 'at most 100 entrypoints of at most 255 characters');
       if (!(await getAccount(ctx.db, network, address))) throw new HttpError(404, 'not found');
-      const format = q.format ?? 'csv';
-      const filters = { statuses, entrypoints, from: q.from ?? null, to: q.to ?? null };
-      const rows = accountOperationsAll(ctx.db, network, address, filters, BATCH);
-      async function* csv() {
-        yield OPERATION_COLUMNS.map(([name]) => name).join(',') + '\r\n';
-        for await (const batch of rows)
-          yield batch
-            .map((r) => OPERATION_COLUMNS.map(([, , get]) => csvField(get(r))).join(',') + '\r\n')
-            .join('');
-      }
-      async function* json() {
-        yield '[';
-        let first = true;
-        for await (const batch of rows) {
-          let chunk = '';
-          for (const r of batch) {
-            const o: Record<string, unknown> = {};
-            for (const [name, , get] of OPERATION_COLUMNS) o[name] = get(r);
-            chunk += (first ? '\n' : ',\n') + JSON.stringify(o);
-            first = false;
-          }
-          yield chunk;
-        }
-        yield '\n]\n';
-      }
-      const stamp = new Date().toISOString().slice(0, 10);
-      return (
-        reply
-          .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
-          .header('content-disposition', `attachment; filename="${address}-operations-${stamp}.${format}"`)
-          .header('cache-control', 'no-store')
-          // a stream is sent as it is (Fastify skips the serialiser); the 200 schema documents its text
-          .send(Readable.from(format === 'csv' ? csv() : json()) as unknown as string)
-      );
+      const filters = {
+        statuses,
+        entrypoints,
+        from: q.from ?? null,
+        to: q.to ?? null,
+        text: q.search?.replace(/\0/g, '').trim() ?? '',
+      };
+      return sendExport(reply, {
+        format: fmt(q.format),
+        name: [address, 'operations'],
+        columns: OPERATION_COLUMNS,
+        batches: accountOperationsAll(ctx.db, network, address, filters),
+      });
+    },
+  );
+
+  app.get(
+    '/bigmap/:network/:ptr/keys/export',
+    {
+      schema: {
+        summary: 'Export the keys of a big map as CSV or JSON (streamed)',
+        description: exportDescription(
+          "Keys of the big map, newest update first, with the keys list's filters: `search` (3 characters or " +
+            'more: a key hash, or text in the readable key or its JSON), `active_only`, `min_level` (inclusive) ' +
+            'and `max_level` (exclusive) on the last update. Each key with its current value.',
+          keyColumns(undefined),
+        ),
+        tags: ['bigmap'],
+        params: PtrParams,
+        querystring: Type.Object({
+          format: FormatParam,
+          search: Type.Optional(Type.String({ maxLength: 255 })),
+          active_only: Type.Optional(Type.Boolean()),
+          min_level: Level(),
+          max_level: Level(),
+        }),
+        response: { 200: exportBody(BigMapKeyExportRow), ...E },
+      },
+    },
+    async (request, reply) => {
+      const { network, ptr } = request.params;
+      requireNetwork(ctx, network);
+      const q = request.query;
+      if (q.max_level !== undefined && q.min_level !== undefined && q.max_level <= q.min_level)
+        throw new HttpError(400, 'max_level must be greater than min_level');
+      const row = await getBigMap(ctx.db, network, ptr);
+      if (!row && (await bigMapKeyCounts(ctx.db, network, ptr)).total === 0)
+        throw new HttpError(404, 'not found');
+      const search = q.search?.replace(/\0/g, '').trim();
+      return sendExport(reply, {
+        format: fmt(q.format),
+        name: [network, 'big_map', ptr, 'keys'],
+        columns: keyColumns(typesOf(row)?.key),
+        batches: bigMapKeysAll(ctx.db, network, ptr, {
+          minLevel: q.min_level,
+          maxLevel: q.max_level,
+          activeOnly: q.active_only,
+          search: search && search.length > 2 ? search : undefined,
+        }),
+      });
+    },
+  );
+
+  app.get(
+    '/bigmap/:network/:ptr/keys/:key_hash/export',
+    {
+      schema: {
+        summary: 'Export the history of a big-map key as CSV or JSON (streamed)',
+        description: exportDescription('Every update of the key, newest first.', KEY_HISTORY_COLUMNS),
+        tags: ['bigmap'],
+        params: KeyParams,
+        querystring: Format(),
+        response: { 200: exportBody(BigMapKeyHistoryExportRow), ...E },
+      },
+    },
+    async (request, reply) => {
+      const { network, ptr, key_hash } = request.params;
+      requireNetwork(ctx, network);
+      return sendExport(reply, {
+        format: fmt(request.query.format),
+        name: [network, 'big_map', ptr, key_hash],
+        columns: KEY_HISTORY_COLUMNS,
+        batches: bigMapKeyDiffsAll(ctx.db, network, ptr, key_hash),
+      });
+    },
+  );
+
+  app.get(
+    '/contract/:network/:address/events/export',
+    {
+      schema: {
+        summary: 'Export the events of a contract as CSV or JSON (streamed)',
+        description: exportDescription('Events the contract emitted, newest first.', EVENT_COLUMNS),
+        tags: ['contract'],
+        params: AddressParams,
+        querystring: Format(),
+        response: { 200: exportBody(EventExportRow), ...E },
+      },
+    },
+    async (request, reply) => {
+      const { network, address } = request.params;
+      contractPath(request.params);
+      if (!(await getAccount(ctx.db, network, address))) throw new HttpError(404, 'not found');
+      return sendExport(reply, {
+        format: fmt(request.query.format),
+        name: [address, 'events'],
+        columns: EVENT_COLUMNS,
+        batches: contractEventsAll(ctx.db, network, address),
+      });
+    },
+  );
+
+  app.get(
+    '/account/:network/:address/ticket_updates/export',
+    {
+      schema: {
+        summary: 'Export the ticket updates of an account as CSV or JSON (streamed)',
+        description: exportDescription(
+          'Updates of the tickets the account holds or issued, newest first (its ticket updates tab).',
+          TICKET_UPDATE_COLUMNS,
+        ),
+        tags: ['account'],
+        params: AddressParams,
+        querystring: Format(),
+        response: { 200: exportBody(TicketUpdateExportRow), ...E },
+      },
+    },
+    async (request, reply) => {
+      const { network, address } = request.params;
+      requireNetwork(ctx, network);
+      requireAddress(address, ADDRESS_RE, 'address', 404);
+      if (!(await getAccount(ctx.db, network, address))) throw new HttpError(404, 'not found');
+      return sendExport(reply, {
+        format: fmt(request.query.format),
+        name: [address, 'ticket_updates'],
+        columns: TICKET_UPDATE_COLUMNS,
+        batches: accountTicketUpdatesAll(ctx.db, network, address),
+      });
+    },
+  );
+
+  app.get(
+    '/contract/:network/:address/tokens/export',
+    {
+      schema: {
+        summary: 'Export the tokens of a contract as CSV or JSON (streamed)',
+        description: exportDescription(
+          "Tokens of the contract by token id, with the tokens tab's `search` (text in the name or symbol, " +
+            'or a token id).',
+          TOKEN_COLUMNS,
+        ),
+        tags: ['tokens'],
+        params: AddressParams,
+        querystring: Type.Object({
+          format: FormatParam,
+          search: Type.Optional(Type.String({ maxLength: 255 })),
+        }),
+        response: { 200: exportBody(TokenExportRow), ...E },
+      },
+    },
+    async (request, reply) => {
+      const { network, address } = request.params;
+      contractPath(request.params);
+      if (!(await getContract(ctx.db, network, address))) throw new HttpError(404, 'not found');
+      return sendExport(reply, {
+        format: fmt(request.query.format),
+        name: [address, 'tokens'],
+        columns: TOKEN_COLUMNS,
+        batches: contractTokensAll(
+          ctx.db,
+          network,
+          address,
+          request.query.search?.replace(/\0/g, '').trim() ?? '',
+        ),
+      });
+    },
+  );
+
+  app.get(
+    '/contract/:network/:address/tokens/holders/export',
+    {
+      schema: {
+        summary: 'Export the holders of a token as CSV or JSON (streamed)',
+        description: exportDescription(
+          "Holders of token `token_id` (default 0) and their balances, read from the contract's `ledger` big " +
+            'map (the layouts of `GET …/tokens/holders`), oldest key first, zero balances left out; no rows ' +
+            'for another layout or no ledger. Unlike `…/tokens/holders`, not capped.',
+          HOLDER_COLUMNS,
+        ),
+        tags: ['tokens'],
+        params: AddressParams,
+        querystring: Type.Object({
+          format: FormatParam,
+          token_id: Type.Optional(Type.String({ pattern: '^[0-9]{1,78}$', description: 'default 0' })),
+        }),
+        response: { 200: exportBody(TokenHolderExportRow), ...E },
+      },
+    },
+    async (request, reply) => {
+      const { network, address } = request.params;
+      contractPath(request.params);
+      if (!(await getContract(ctx.db, network, address))) throw new HttpError(404, 'not found');
+      const tokenId = (request.query.token_id ?? '0').replace(/^0+(?=\d)/, '');
+      const ledger = await ledgerOf(ctx, network, address);
+      const match = ledger ? ledgerMatch(ledger.layout, tokenId) : null;
+      async function* none(): AsyncGenerator<Holder[]> {}
+      return sendExport(reply, {
+        format: fmt(request.query.format),
+        name: [address, 'token', tokenId, 'holders'],
+        columns: HOLDER_COLUMNS,
+        batches:
+          ledger && match !== null
+            ? mapBatches(liveBigMapEntriesAll(ctx.db, network, ledger.ptr, match), (r) => {
+                const h = ledgerHolder(ledger.layout, r.key, r.value);
+                return h ? { token_id: tokenId, ...h } : undefined;
+              })
+            : none(),
+      });
+    },
+  );
+
+  app.get(
+    '/contract/:network/:address/same/export',
+    {
+      schema: {
+        summary: "Export a contract's 'Same contracts' as CSV or JSON (streamed)",
+        description: exportDescription(
+          'Other contracts with the same script in every configured network, by network then newest first.',
+          SAME_COLUMNS,
+        ),
+        tags: ['contract'],
+        params: AddressParams,
+        querystring: Format(),
+        response: { 200: exportBody(SameContractExportRow), ...E },
+      },
+    },
+    async (request, reply) => {
+      const { network, address } = request.params;
+      contractPath(request.params);
+      const row = await getContract(ctx.db, network, address);
+      if (!row) throw new HttpError(404, 'not found');
+      return sendExport(reply, {
+        format: fmt(request.query.format),
+        name: [address, 'same_contracts'],
+        columns: SAME_COLUMNS,
+        batches: sameContractsAll(ctx.db, ctx.networks.names, row.script_hash, { network, address }),
+      });
+    },
+  );
+
+  app.get(
+    '/contract/:network/:address/migrations/export',
+    {
+      schema: {
+        summary: 'Export the migrations of a contract as CSV or JSON (streamed)',
+        description: exportDescription('Migrations of the contract, newest first.', MIGRATION_COLUMNS),
+        tags: ['contract'],
+        params: AddressParams,
+        querystring: Format(),
+        response: { 200: exportBody(MigrationExportRow), ...E },
+      },
+    },
+    async (request, reply) => {
+      const { network, address } = request.params;
+      contractPath(request.params);
+      if (!(await getContract(ctx.db, network, address))) throw new HttpError(404, 'not found');
+      return sendExport(reply, {
+        format: fmt(request.query.format),
+        name: [address, 'migrations'],
+        columns: MIGRATION_COLUMNS,
+        batches: migrationsAll(ctx.db, network, address),
+      });
+    },
+  );
+
+  app.get(
+    '/stats/:network/recently_called_contracts/export',
+    {
+      schema: {
+        summary: 'Export the recently called contracts as CSV or JSON (streamed)',
+        description: exportDescription(
+          'Every contract of the network by last activity, then operations count (the recently called list).',
+          RECENT_COLUMNS,
+        ),
+        tags: ['stats'],
+        params: NetworkParams,
+        querystring: Format(),
+        response: { 200: exportBody(RecentlyCalledExportRow), ...E },
+      },
+    },
+    async (request, reply) => {
+      const { network } = request.params;
+      requireNetwork(ctx, network);
+      return sendExport(reply, {
+        format: fmt(request.query.format),
+        name: [network, 'recently_called_contracts'],
+        columns: RECENT_COLUMNS,
+        batches: recentlyCalledAll(ctx.db, network),
+      });
     },
   );
 };

@@ -1,14 +1,18 @@
 import {
   ErrorBody,
   NetworkName,
+  SearchResultExportRow,
+  SearchFilters,
+  SearchItem,
   SearchRequest,
   SearchResponse,
   SuggestResponse,
 } from '@michelscope/api-types';
-import { aliasOf, tokenMimeTypes } from '@michelscope/db/read';
+import { aliasOf, SEARCH_TOTAL_CAP, tokenMimeTypes } from '@michelscope/db/read';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ApiContext } from '../context';
+import { exportBody, exportDescription, FormatParam, sendExport, tableColumns } from '../export/writer';
 import { runSearch } from '../services/search';
 import { ADDRESS_RE, requireAddress, requireNetwork } from '../validate';
 
@@ -16,6 +20,29 @@ const E = { 400: ErrorBody, 500: ErrorBody };
 const tags = ['search'];
 export const SUGGEST_SIZE = 10;
 const MIME_TTL_MS = 60_000;
+/** Results read per search of an export. */
+const EXPORT_PAGE = 100;
+
+const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+/** The name of a result: its own (token, readable key), else an alias (contract metadata, token metadata). */
+function nameOf(b: Record<string, unknown>): string | null {
+  const alias = (k: string) => {
+    const a = b[k];
+    return a && typeof a === 'object' ? text((a as { Name?: unknown }).Name) : null;
+  };
+  return text(b.Name) ?? text(b.Alias) ?? alias('TzKT') ?? alias('TZIP');
+}
+
+export const SEARCH_COLUMNS = tableColumns<SearchItem>()(SearchResultExportRow, {
+  type: (i) => i.type,
+  network: (i) => text(i.body.Network) ?? '',
+  value: (i) => i.value,
+  name: (i) => nameOf(i.body),
+  found_by: (i) => i.found_by ?? null,
+  level: (i) => (Number.isInteger(i.body.Level) ? (i.body.Level as number) : null),
+  timestamp: (i) => text(i.body.Timestamp),
+  body: (i) => i.body,
+});
 
 /** The search service, mounted at /search/v1 (discovery spec §7). */
 export const searchServiceRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
@@ -68,6 +95,51 @@ export const searchServiceRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }>
         filters: b.filters,
       });
       return { items, total, took: Math.round(performance.now() - started) };
+    },
+  );
+
+  app.post(
+    '/search/export',
+    {
+      schema: {
+        summary: 'Export the results of a search as CSV or JSON (streamed)',
+        description: exportDescription(
+          'Every result of the search (the body of `POST /search` without paging: `query` and `filters`), in ' +
+            `its order, up to the search's cap of ${SEARCH_TOTAL_CAP} results, read ${EXPORT_PAGE} at a time.`,
+          SEARCH_COLUMNS,
+        ),
+        tags,
+        querystring: Type.Object({ format: FormatParam }),
+        body: Type.Object({
+          query: Type.String({ maxLength: 100_000 }),
+          filters: Type.Optional(SearchFilters),
+        }),
+        response: { 200: exportBody(SearchResultExportRow), ...E },
+      },
+    },
+    async (request, reply) => {
+      const { query, filters } = request.body;
+      async function* pages(): AsyncGenerator<SearchItem[]> {
+        let loaded = 0;
+        while (loaded < SEARCH_TOTAL_CAP) {
+          const { items } = await runSearch(ctx, {
+            query,
+            size: EXPORT_PAGE,
+            offset: loaded,
+            highlight: false,
+            filters,
+          });
+          if (items.length) yield items;
+          loaded += items.length;
+          if (items.length < EXPORT_PAGE) return;
+        }
+      }
+      return sendExport(reply, {
+        format: request.query.format ?? 'csv',
+        name: ['search', query.trim().slice(0, 40)],
+        columns: SEARCH_COLUMNS,
+        batches: pages(),
+      });
     },
   );
 

@@ -81,7 +81,7 @@ export async function contractMetadataOf(
 export const MAX_HOLDERS = 10_000;
 
 /** How a ledger big map stores balances: where the owner, the token id and the amount are. */
-interface LedgerLayout {
+export interface LedgerLayout {
   /** JSON path of the token id inside the key (multi-asset ledgers), none for single-asset ledgers. */
   tokenPath?: string[];
   owner: (key: Micheline, value: Micheline) => string | undefined;
@@ -126,6 +126,52 @@ function ledgerLayout(key: TypeNode, value: TypeNode): LedgerLayout | undefined 
   return undefined;
 }
 
+/** The contract's big map named `ledger` and its layout, when it is one of the known layouts. */
+export async function ledgerOf(
+  ctx: ApiContext,
+  network: string,
+  contract: string,
+): Promise<{ ptr: number; layout: LedgerLayout } | undefined> {
+  const ledger = (await bigMapsOfContract(ctx.db, network, contract)).find((b) => b.name === 'ledger');
+  if (!ledger) return undefined;
+  try {
+    const map = buildTypeTree({
+      prim: 'big_map',
+      args: [toMicheline(ledger.key_type), toMicheline(ledger.value_type)],
+    });
+    const layout = ledgerLayout(map.args[0]!, map.args[1]!);
+    return layout ? { ptr: ledger.ptr, layout } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Which ledger keys hold token `tokenId`; null when the ledger cannot hold it (a single-asset ledger). */
+export function ledgerMatch(
+  layout: LedgerLayout,
+  tokenId: string,
+): { path: string[]; equals: string } | undefined | null {
+  if (!layout.tokenPath) return tokenId === '0' ? undefined : null;
+  return { path: layout.tokenPath, equals: tokenId };
+}
+
+/** The holder and the balance of a ledger entry; undefined for a zero balance or an entry off the layout. */
+export function ledgerHolder(
+  layout: LedgerLayout,
+  key: unknown,
+  value: unknown,
+): { owner: string; amount: string } | undefined {
+  try {
+    const k = toMicheline(key);
+    const v = toMicheline(value);
+    const owner = layout.owner(k, v);
+    const amount = layout.amount(v);
+    return owner && amount && amount !== '0' ? { owner, amount } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Balances of one token of a contract (reference §4.4 `tokens/holders`: `{address: balance}`), read from the
  * live keys of its big map named `ledger`; empty when the contract has no ledger of a known layout. Zero
@@ -137,38 +183,15 @@ export async function tokenHolders(
   contract: string,
   tokenId: string,
 ): Promise<Record<string, string>> {
-  const ledger = (await bigMapsOfContract(ctx.db, network, contract)).find((b) => b.name === 'ledger');
+  const ledger = await ledgerOf(ctx, network, contract);
   if (!ledger) return {};
-  let layout: LedgerLayout | undefined;
-  try {
-    const map = buildTypeTree({
-      prim: 'big_map',
-      args: [toMicheline(ledger.key_type), toMicheline(ledger.value_type)],
-    });
-    layout = ledgerLayout(map.args[0]!, map.args[1]!);
-  } catch {
-    return {};
-  }
-  if (!layout) return {};
-  if (!layout.tokenPath && tokenId !== '0') return {};
-  const rows = await liveBigMapEntries(
-    ctx.db,
-    network,
-    ledger.ptr,
-    MAX_HOLDERS,
-    layout.tokenPath ? { path: layout.tokenPath, equals: tokenId } : undefined,
-  );
+  const match = ledgerMatch(ledger.layout, tokenId);
+  if (match === null) return {};
+  const rows = await liveBigMapEntries(ctx.db, network, ledger.ptr, MAX_HOLDERS, match);
   const out: Record<string, string> = {};
   for (const r of rows) {
-    try {
-      const key = toMicheline(r.key);
-      const value = toMicheline(r.value);
-      const owner = layout.owner(key, value);
-      const amount = layout.amount(value);
-      if (owner && amount && amount !== '0') out[owner] = amount;
-    } catch {
-      /* a key or value that does not match the ledger type is skipped */
-    }
+    const h = ledgerHolder(ledger.layout, r.key, r.value);
+    if (h) out[h.owner] = h.amount;
   }
   return out;
 }
