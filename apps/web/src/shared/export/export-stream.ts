@@ -1,28 +1,14 @@
-/** Streamed exports (issue 21 part 3): the URL of an export and a reader that counts rows as they arrive. */
-import { API_BASE } from '../../api/client';
+/**
+ * Streamed exports (issue 21 part 3): reads an export's answer as it arrives, counting rows, and keeps it as
+ * a Blob built in parts (the received bytes are handed to the browser's blob store every few megabytes, so
+ * the page's own memory stays small whatever the length).
+ */
+import type { ExportFormat, ExportRequest } from '../../api/resources';
 
-export type ExportFormat = 'csv' | 'json';
+export type { ExportFormat, ExportRequest };
 
-/** The operations tab's active filters as the export's query (text search is not part of an export). */
-export function operationsExportPath(
-  network: string,
-  address: string,
-  format: ExportFormat,
-  f: {
-    statuses: readonly string[];
-    entrypoints: readonly string[];
-    range: { gte: number; lt: number } | null;
-  },
-): string {
-  const q = new URLSearchParams({ format });
-  if (f.statuses.length) q.set('status', f.statuses.join(','));
-  if (f.entrypoints.length) q.set('entrypoint', f.entrypoints.join(','));
-  if (f.range) {
-    q.set('from', String(Math.max(0, Math.floor(f.range.gte))));
-    q.set('to', String(Math.max(0, Math.floor(f.range.lt))));
-  }
-  return `${API_BASE}/contract/${encodeURIComponent(network)}/${encodeURIComponent(address)}/operations/export?${q.toString()}`;
-}
+/** Bytes gathered before they are moved into the Blob. */
+const FLUSH_BYTES = 4 * 1024 * 1024;
 
 /** Data rows in the text seen so far: CSV lines after the header; JSON lines between `[` and `]`. */
 export function rowsSoFar(format: ExportFormat, newlines: number, done: boolean): number {
@@ -37,16 +23,26 @@ export function attachmentName(header: string | null, fallback: string): string 
 }
 
 /**
- * Downloads an export, reporting the rows received as they arrive; resolves to the file (a Blob of the
- * chunks) and its name. Aborted by `signal`.
+ * Downloads an export, reporting the rows received as they arrive; resolves to the file (a Blob) and its
+ * name. Aborted by `signal`.
  */
 export async function streamExport(
-  url: string,
+  request: ExportRequest,
   format: ExportFormat,
   onRows: (rows: number) => void,
   signal: AbortSignal,
 ): Promise<{ blob: Blob; name: string; rows: number }> {
-  const res = await fetch(url, { signal });
+  const res = await fetch(
+    request.url,
+    request.body === undefined
+      ? { signal }
+      : {
+          signal,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(request.body),
+        },
+  );
   if (!res.ok || !res.body) {
     let message = `${res.status} ${res.statusText}`;
     try {
@@ -56,21 +52,29 @@ export async function streamExport(
     }
     throw new Error(`Export failed: ${message}`);
   }
+  const type = format === 'csv' ? 'text/csv' : 'application/json';
   const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
+  let blob = new Blob([], { type });
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
   let newlines = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    chunks.push(value);
+    pending.push(value);
+    pendingBytes += value.length;
     for (let i = 0; i < value.length; i++) if (value[i] === 10) newlines++;
+    if (pendingBytes >= FLUSH_BYTES) {
+      blob = new Blob([blob, ...(pending as BlobPart[])], { type });
+      pending = [];
+      pendingBytes = 0;
+    }
     onRows(rowsSoFar(format, newlines, false));
   }
   const rows = rowsSoFar(format, newlines, true);
   onRows(rows);
-  const type = format === 'csv' ? 'text/csv' : 'application/json';
   return {
-    blob: new Blob(chunks as BlobPart[], { type }),
+    blob: new Blob([blob, ...(pending as BlobPart[])], { type }),
     name: attachmentName(res.headers.get('content-disposition'), `export.${format}`),
     rows,
   };

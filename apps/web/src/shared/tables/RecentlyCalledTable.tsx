@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -8,6 +9,8 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import { recentlyCalledQuery } from '../../api/queries';
+import { EXPORTS } from '../../api/resources';
+import { ExportButton } from '../export/ExportButton';
 import { formatCompact, formatTime } from '../format/format';
 import { AccountLink } from './AccountLink';
 import { ServerPagination } from './ServerPagination';
@@ -78,6 +81,14 @@ export function RecentlyCalledTable({ network, pageSize, aliasMax, label }: Prop
         </Table>
       </TableContainer>
       <ServerPagination page={page} pageSize={pageSize} rows={rows.length} onPageChange={setPage} />
+      {rows.length > 0 ? (
+        <Box sx={{ px: { xs: 1, sm: 2 }, pb: 1 }}>
+          <ExportButton
+            what="recently called contracts"
+            request={(format) => EXPORTS.recentlyCalled({ network }, format)}
+          />
+        </Box>
+      ) : null}
     </Paper>
   );
 }

@@ -10,7 +10,9 @@ import Pagination from '@mui/material/Pagination';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { LIST_PAGE_SIZE, eventsQuery } from '../../api/contract-api';
+import { EXPORTS } from '../../api/resources';
 import { OperationHashEntity } from '../../shared/entities/OperationHashEntity';
+import { ExportButton } from '../../shared/export/ExportButton';
 import { formatNumber, formatTime } from '../../shared/format/format';
 import { MiguelTree } from '../../shared/micheline/MiguelTree';
 import { EmptyState } from '../../shared/ui/EmptyState';
@@ -29,6 +31,13 @@ function EventsTab({ data }: { data: ContractPageData }) {
   if (events.length === 0) return query.isError ? null : <EmptyState title="Nothing found" />;
   return (
     <Grid container spacing={2}>
+      <Grid size={12}>
+        <ExportButton
+          what="events"
+          request={(format) => EXPORTS.events({ network, address }, format)}
+          total={total || undefined}
+        />
+      </Grid>
       <Grid size={{ xs: 12, md: 4 }}>
         <Paper variant="outlined">
           <List aria-label="Events">

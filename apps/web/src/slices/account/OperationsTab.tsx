@@ -16,7 +16,7 @@ import { useAppConfig } from '../../shared/config/useAppConfig';
 import { useDebouncedValue } from '../../shared/hooks/useDebouncedValue';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { ExportButton } from '../../shared/export/ExportButton';
-import { operationsExportPath } from '../../shared/export/export-stream';
+import { EXPORTS } from '../../api/resources';
 import type { ContractPageData } from '../contract/useContractPage';
 import { InfoCard } from './InfoCard';
 import { NO_FILTERS, OpgFilterDialog, type OpgFilters } from './OpgFilterDialog';
@@ -144,16 +144,17 @@ export function OperationsTab({ data }: { data: ContractPageData }) {
           </Button>
         </Badge>
       </Stack>
-      <ExportButton
-        what="operations"
-        url={(format) =>
-          operationsExportPath(network, address, format, {
-            statuses: filters.statuses,
-            entrypoints: filters.entrypoints,
-            range,
-          })
-        }
-      />
+      {statuses === null ? null : (
+        <ExportButton
+          what="operations"
+          request={(format) =>
+            EXPORTS.operations(
+              { network, address, statuses, entrypoints: filters.entrypoints, range, search },
+              format,
+            )
+          }
+        />
+      )}
       <OpgFilterDialog
         open={dialog}
         onClose={() => setDialog(false)}

@@ -4,7 +4,9 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Pagination from '@mui/material/Pagination';
 import Stack from '@mui/material/Stack';
 import { LIST_PAGE_SIZE, ticketUpdatesQuery } from '../../api/contract-api';
+import { EXPORTS } from '../../api/resources';
 import { TicketUpdateCard } from '../../shared/entities/TicketUpdateCard';
+import { ExportButton } from '../../shared/export/ExportButton';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { ContractFrame } from '../contract/ContractFrame';
 import type { ContractPageData } from '../contract/useContractPage';
@@ -18,6 +20,13 @@ function TicketUpdatesTab({ data }: { data: ContractPageData }) {
     return query.isError ? null : <EmptyState title="Nothing found" />;
   return (
     <Stack spacing={1}>
+      <ExportButton
+        what="ticket updates"
+        request={(format) =>
+          EXPORTS.accountTicketUpdates({ network: data.network, address: data.address }, format)
+        }
+        total={total || undefined}
+      />
       <Stack component="ol" spacing={1} aria-label="Ticket updates" sx={{ p: 0, m: 0, listStyle: 'none' }}>
         {query.data.map((u) => (
           <TicketUpdateCard key={u.id} network={data.network} update={u} />

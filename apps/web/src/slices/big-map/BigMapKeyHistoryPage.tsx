@@ -10,6 +10,8 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { BIG_MAP_PAGE_SIZE, bigMapKeyHistoryQuery } from '../../api/bigmap-api';
+import { EXPORTS } from '../../api/resources';
+import { ExportButton } from '../../shared/export/ExportButton';
 import { formatNumber, formatTime } from '../../shared/format/format';
 import { MiguelTree } from '../../shared/micheline/MiguelTree';
 import { EmptyState } from '../../shared/ui/EmptyState';
@@ -48,6 +50,13 @@ function History({
         {keyHash}
       </Typography>
       {data?.key ? <MiguelTree roots={[data.key]} label="Key" network={network} address={address} /> : null}
+      {data ? (
+        <ExportButton
+          what="key history"
+          request={(format) => EXPORTS.bigMapKeyHistory({ network, ptr, keyHash }, format)}
+          total={data.total}
+        />
+      ) : null}
       {query.isPending ? <LinearProgress aria-label="Loading history" /> : null}
       {query.isSuccess && values.length === 0 ? <EmptyState title="Nothing found" /> : null}
       <Box component="ol" aria-label="Key history" sx={{ listStyle: 'none', p: 0, m: 0 }}>

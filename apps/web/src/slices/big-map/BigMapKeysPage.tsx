@@ -23,7 +23,9 @@ import {
   bigMapKeyStateQuery,
 } from '../../api/bigmap-api';
 import type { BigMapKeyRow } from '../../api/bigmap-api';
+import { EXPORTS } from '../../api/resources';
 import { CopyButton } from '../../shared/clipboard/CopyButton';
+import { ExportButton } from '../../shared/export/ExportButton';
 import { formatTime } from '../../shared/format/format';
 import { useDebouncedValue } from '../../shared/hooks/useDebouncedValue';
 import { MiguelTree } from '../../shared/micheline/MiguelTree';
@@ -159,6 +161,17 @@ function KeysList({ network, address, ptr }: { network: string; address: string;
           sx={{ flexShrink: 0 }}
         />
       </Stack>
+      <ExportButton
+        what="keys"
+        request={(format) => EXPORTS.bigMapKeys({ network, ptr, search, activeOnly: onlyActive }, format)}
+        total={
+          search === '' && details.data
+            ? onlyActive
+              ? details.data.active_keys
+              : details.data.total_keys
+            : undefined
+        }
+      />
       {keys.isPending ? <LinearProgress aria-label="Loading keys" /> : null}
       {!keys.isPending && items.length === 0 ? <EmptyState title="Nothing found" /> : null}
       <Box role="list" aria-label="Keys">

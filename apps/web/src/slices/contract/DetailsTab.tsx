@@ -10,7 +10,9 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { LIST_PAGE_SIZE, migrationsQuery, sameContractsQuery } from '../../api/contract-api';
+import { EXPORTS } from '../../api/resources';
 import { AddressEntity } from '../../shared/entities/AddressEntity';
+import { ExportButton } from '../../shared/export/ExportButton';
 import { capitalise } from '../../shared/entities/explorer-links';
 import { formatNumber, formatTime } from '../../shared/format/format';
 import { ContractFrame } from './ContractFrame';
@@ -34,9 +36,18 @@ function SameContracts({ network, address }: { network: string; address: string 
       component="section"
       aria-labelledby="same-title"
     >
-      <Typography id="same-title" variant="h6" component="h2">
-        Same contracts
-      </Typography>
+      <Stack direction="row" sx={{ gap: 1, alignItems: 'flex-start', flexWrap: 'wrap', mb: 1 }}>
+        <Typography id="same-title" variant="h6" component="h2" sx={{ flexGrow: 1 }}>
+          Same contracts
+        </Typography>
+        {data && data.count > 0 ? (
+          <ExportButton
+            what="same contracts"
+            request={(format) => EXPORTS.sameContracts({ network, address }, format)}
+            total={data.count}
+          />
+        ) : null}
+      </Stack>
       {data && data.contracts.length === 0 ? (
         <Typography color="text.secondary">Nothing found</Typography>
       ) : (
@@ -82,9 +93,18 @@ function Migrations({ network, address }: { network: string; address: string }) 
       component="section"
       aria-labelledby="migrations-title"
     >
-      <Typography id="migrations-title" variant="h6" component="h2">
-        Migrations
-      </Typography>
+      <Stack direction="row" sx={{ gap: 1, alignItems: 'flex-start', flexWrap: 'wrap', mb: 1 }}>
+        <Typography id="migrations-title" variant="h6" component="h2" sx={{ flexGrow: 1 }}>
+          Migrations
+        </Typography>
+        {query.data && query.data.length > 0 ? (
+          <ExportButton
+            what="migrations"
+            request={(format) => EXPORTS.migrations({ network, address }, format)}
+            total={query.data.length}
+          />
+        ) : null}
+      </Stack>
       {query.data && query.data.length === 0 ? (
         <Typography color="text.secondary">Nothing found</Typography>
       ) : (

@@ -18,7 +18,9 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import FilterListIcon from '@mui/icons-material/FilterList';
 import SearchIcon from '@mui/icons-material/Search';
+import { EXPORTS } from '../../api/resources';
 import { search, SEARCH_PAGE_SIZE } from '../../api/services';
+import { ExportButton } from '../../shared/export/ExportButton';
 import { useAppConfig } from '../../shared/config/useAppConfig';
 import { sortNetworks } from '../../shared/config/network-order';
 import { useDebouncedValue } from '../../shared/hooks/useDebouncedValue';
@@ -31,6 +33,7 @@ import {
   MIN_QUERY_LENGTH,
   SEARCH_DEBOUNCE_MS,
   SEARCH_TABS,
+  TOTAL_CAP,
   canApplyFilters,
   hasTokenFilters,
   isComplete,
@@ -222,9 +225,18 @@ export function SearchPage() {
       ) : (
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, md: 7 }}>
-            <Typography variant="caption" color="text.secondary" role="status">
-              Found {totalLabel(first?.total ?? 0)} documents ({first?.took ?? 0} ms)
-            </Typography>
+            <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+              <Typography variant="caption" color="text.secondary" role="status" sx={{ flexGrow: 1 }}>
+                Found {totalLabel(first?.total ?? 0)} documents ({first?.took ?? 0} ms)
+              </Typography>
+              <ExportButton
+                what="search results"
+                request={(format) =>
+                  EXPORTS.search({ query, filters: requestFilters(tab, networks, applied) }, format)
+                }
+                total={first && first.total < TOTAL_CAP ? first.total : undefined}
+              />
+            </Stack>
             <List aria-label="Search results">
               {items.map((item, i) => (
                 <Fragment key={`${item.type}-${item.value}-${i}`}>

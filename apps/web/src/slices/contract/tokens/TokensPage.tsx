@@ -15,7 +15,9 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { TOKENS_PAGE_SIZE, tokensQuery, type TokenMetadataEntry } from '../../../api/contract-metadata-api';
+import { EXPORTS } from '../../../api/resources';
 import { useAppConfig } from '../../../shared/config/useAppConfig';
+import { ExportButton } from '../../../shared/export/ExportButton';
 import { valueLinks } from '../../../shared/entities/value-links';
 import { prettyJson } from '../../../shared/json/json-steps';
 import { TokenImage } from '../../../shared/media/TokenImage';
@@ -93,6 +95,14 @@ function TokenPanel({ token, network }: { token: TokenMetadataEntry; network: st
           <Grid size={{ xs: 12, md: 3 }}>
             {thumbnail ? <TokenImage uri={thumbnail} alt={title} size={160} /> : null}
           </Grid>
+          <Grid size={12}>
+            <ExportButton
+              what={`holders of token ${token.token_id}`}
+              request={(format) =>
+                EXPORTS.tokenHolders({ network, address: token.contract, tokenId: token.token_id }, format)
+              }
+            />
+          </Grid>
         </Grid>
       </AccordionDetails>
     </Accordion>
@@ -156,14 +166,20 @@ export function TokensTab({ network, address }: { network: string; address: stri
 
   return (
     <Stack spacing={1}>
-      <TextField
-        size="small"
-        value={text}
-        onChange={(e) => setText(e.target.value.slice(0, TOKEN_SEARCH_MAX))}
-        placeholder="Start typing token name"
-        slotProps={{ htmlInput: { 'aria-label': 'Token search', maxLength: TOKEN_SEARCH_MAX } }}
-        sx={{ maxWidth: 480 }}
-      />
+      <Stack direction="row" sx={{ gap: 1, alignItems: 'flex-start', flexWrap: 'wrap' }}>
+        <TextField
+          size="small"
+          value={text}
+          onChange={(e) => setText(e.target.value.slice(0, TOKEN_SEARCH_MAX))}
+          placeholder="Start typing token name"
+          slotProps={{ htmlInput: { 'aria-label': 'Token search', maxLength: TOKEN_SEARCH_MAX } }}
+          sx={{ maxWidth: 480, flex: '1 1 240px' }}
+        />
+        <ExportButton
+          what="tokens"
+          request={(format) => EXPORTS.tokens({ network, address, search }, format)}
+        />
+      </Stack>
       {Array.from({ length: count }, (_, page) => (
         <TokenPage
           key={`${search}-${page}`}
