@@ -88,7 +88,7 @@ describeDb('exports', ({ db }) => {
     await sql`UPDATE operations SET tag = ${HOSTILE} WHERE network = ${NET} AND kind = 'event'`.execute(db());
     app = await makeApi(db());
   });
-  afterAll(() => app.close());
+  afterAll(() => app?.close());
 
   it('operations: every operation of the account, newest first, amounts in mutez and tez', async () => {
     const { rows, header } = await csv(`${base}/operations/export`);
