@@ -245,4 +245,96 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
       await dbg.getByRole('button', { name: 'Close' }).click();
     },
   );
+
+  it(
+    "4. Gas profile: an FA1.2 transfer's profile totals the simulation's consumed gas, by line and by block, with a flame graph driven by keyboard",
+    { timeout: 300_000 },
+    async () => {
+      const { fa12 } = await tokensAndSwap(session.server.url);
+      // the same call through the API: its profile per line (the order the table shows)
+      const res = await fetch(`${session.server.url}/v1/contract/sandboxnet/${fa12}/entrypoints/debug`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: 'transfer',
+          data: { from: BOOTSTRAP3, to: BOOTSTRAP2, value: '1' },
+          source: BOOTSTRAP3,
+        }),
+      });
+      expect(res.status).toBe(200);
+      const rec = (await res.json()) as Recording & {
+        profile: { total_milligas: number; lines: { row: number; milligas: number }[] };
+      };
+      const page = await pages.open();
+      await page.goto(`${session.server.url}/sandboxnet/${fa12}/interact/transfer`);
+      await field(page, 'from').fill(BOOTSTRAP3);
+      await field(page, 'to').fill(BOOTSTRAP2);
+      await field(page, 'value').fill('1');
+      await page.getByLabel('Source').fill(BOOTSTRAP3);
+      await page.getByRole('button', { name: 'Simulate' }).click();
+      const sim = page.getByRole('dialog', { name: 'Simulation result' });
+      // the node's consumed gas of the call, as the simulation shows it (first row: the transfer)
+      const simRow = sim.getByRole('table', { name: 'Simulated operations' }).getByRole('row').nth(1);
+      const consumed = (await simRow.getByRole('cell').nth(4).innerText()).replace(/\s*\(.*\)$/, '').trim();
+      expect(consumed).toBe(gasText(rec.profile.total_milligas));
+      await sim.getByRole('button', { name: 'Debug' }).click();
+      const dbg = page.getByRole('dialog', { name: /^Debugger/ });
+      await dbg.getByRole('toolbar', { name: 'Debugger controls' }).waitFor();
+      await dbg.getByRole('tab', { name: 'Gas profile' }).click();
+      const profile = dbg.getByRole('region', { name: 'Gas profile' });
+      const totals = profile.getByRole('definition');
+      expect((await totals.first().innerText()).trim()).toBe(consumed);
+
+      // the flame graph: the operation, then the code and the entrypoint's branch; Tab reaches a block, Enter zooms
+      const flame = profile.getByRole('group', { name: 'Flame graph of the gas by block' });
+      const root = flame.getByRole('button', { name: /^operation: / });
+      expect(await root.getAttribute('aria-label')).toBe(`operation: ${consumed} gas (100.0%)`);
+      const branch = flame.getByRole('button', { name: /^%transfer \(IF_LEFT / });
+      await branch.waitFor();
+      await root.focus();
+      await page.keyboard.press('Tab');
+      await poll(() => page.locator(':focus').getAttribute('role')).toBe('button');
+      await branch.focus();
+      await page.keyboard.press('Enter');
+      await profile.getByRole('button', { name: /^Reset zoom \(%transfer/ }).waitFor();
+      // zoomed: the branch is the whole width, the operation is gone
+      expect(await flame.getByRole('button', { name: /^operation: / }).count()).toBe(0);
+      await profile.getByRole('button', { name: /^Reset zoom/ }).click();
+
+      // by line, most gas first: the rows are the API's lines in that order
+      const table = profile.getByRole('table', { name: 'Gas by line' });
+      const byGas = [...rec.profile.lines].sort((a, b) => b.milligas - a.milligas || a.row - b.row);
+      const firstCells = async () =>
+        (await table.getByRole('row').nth(1).getByRole('cell').allInnerTexts()).map((t) => t.trim());
+      expect((await firstCells())[0]).toBe(String(byGas[0]!.row + 1));
+      expect((await firstCells())[3]).toBe(gasText(byGas[0]!.milligas));
+      expect(await table.getByRole('row').count()).toBe(rec.profile.lines.length + 1);
+      // sorted the other way by a click on the column
+      await table.getByRole('button', { name: 'Gas' }).click();
+      const least = [...rec.profile.lines].sort((a, b) => a.milligas - b.milligas || a.row - b.row)[0]!;
+      await poll(async () => (await firstCells())[0]).toBe(String(least.row + 1));
+      // by block: every block that ran, the entrypoint's branch among them
+      await profile
+        .getByRole('group', { name: 'Aggregate the gas by' })
+        .getByRole('button', { name: 'Block' })
+        .click();
+      const blocks = profile.getByRole('table', { name: 'Gas by block' });
+      await blocks.getByRole('cell', { name: /^%transfer \(IF_LEFT/ }).waitFor();
+      await profile
+        .getByRole('group', { name: 'Aggregate the gas by' })
+        .getByRole('button', { name: 'Line' })
+        .click();
+
+      // a line's row opens it in the debugger (Enter): its first step, highlighted
+      const top = table.getByRole('row').nth(1);
+      const line = Number((await top.getByRole('cell').first().innerText()).trim());
+      await top.focus();
+      await page.keyboard.press('Enter');
+      await dbg.getByRole('toolbar', { name: 'Debugger controls' }).waitFor();
+      const first = rec.trace.loc.findIndex((l) => rec.spans[l]![0] + 1 === line);
+      await poll(() => state(dbg, 'Step')).toBe(`${first + 1} / ${rec.trace.steps}`);
+      expect((await highlighted(dbg)).line).toBe(line);
+      await dbg.getByRole('button', { name: 'Close' }).click();
+    },
+  );
 });

@@ -43,6 +43,50 @@ export const DebugEmitted = Type.Object(
   { title: 'DebugEmitted' },
 );
 
+export const GasProfile = Type.Object(
+  {
+    total_milligas: Type.Integer({
+      description: "the operation's consumed milligas as the node's receipt counts it (fixed cost included)",
+    }),
+    fixed_milligas: Type.Integer({
+      description: 'the fixed cost of the operation (call and manager or internal)',
+    }),
+    lines: Type.Array(
+      Type.Object({
+        row: Type.Integer({ minimum: 0, description: '0-based row in `code`' }),
+        milligas: Int,
+        steps: Type.Integer({ minimum: 0 }),
+      }),
+      { description: 'gas of the steps on each line that ran (a failed run: its failing line has the rest)' },
+    ),
+    frames: Type.Array(
+      Type.Object({
+        parent: Type.Integer({ minimum: -1, description: 'index of the enclosing frame, -1 for the root' }),
+        label: Type.String(),
+        kind: Type.Union([
+          Type.Literal('operation'),
+          Type.Literal('overhead'),
+          Type.Literal('section'),
+          Type.Literal('block'),
+        ]),
+        location: Type.Optional(Int),
+        row: Type.Optional(Type.Integer({ minimum: 0 })),
+        milligas: Int,
+        self_milligas: Int,
+        steps: Type.Integer({ minimum: 0 }),
+      }),
+      {
+        description:
+          'the call tree of code blocks that ran (root: the operation; then its fixed cost, parsing, the code ' +
+          'section or view, each branch/body of a block instruction, named after the entrypoint when it ' +
+          'dispatches the parameter), parents first',
+      },
+    ),
+  },
+  { title: 'GasProfile' },
+);
+export type GasProfile = Static<typeof GasProfile>;
+
 export const DebugResult = Type.Object(
   {
     code: Type.String({ description: 'the script, formatted as the code tab shows it' }),
@@ -57,6 +101,7 @@ export const DebugResult = Type.Object(
       description: 'traced location → location of the innermost block instruction around it',
     }),
     trace: CompactTrace,
+    profile: GasProfile,
     status: Type.Union([Type.Literal('applied'), Type.Literal('failed')]),
     consumed_milligas: Int,
     gas_limit: Int,

@@ -95,4 +95,57 @@ code { CAR ; PUSH int 2 ; PUSH int 2 ; ADD ; PUSH int 4 ; ASSERT_CMPEQ ; NIL ope
     expect(errorMeaning(errors, { int: '42' })).toEqual({ text: 'Réponse' });
     expect(errorMeaning(errors, { string: 'Other' })).toBeUndefined();
   });
+
+  it('the gas profile: per line and per block, summing to the consumed gas plus the fixed cost', () => {
+    const src = `parameter (or (int %run) (unit %noop)); storage int;
+code { UNPAIR ;
+       IF_LEFT { DUP ; GT ; LOOP { PUSH int 1 ; SWAP ; SUB ; DUP ; GT } ; DROP }
+               { DROP } ;
+       NIL operation ; PAIR }`;
+    const r = recordCall(
+      { ...call(src, { prim: 'Left', args: [{ int: '100' }] }, { int: '0' }), fixedMilligas: 1_275_000 },
+      {},
+      { ...DEFAULT_LIMITS, maxSteps: 50 },
+    );
+    expect(r.status).toBe('applied');
+    const p = r.profile;
+    expect(p.total_milligas).toBe(r.consumed_milligas + 1_275_000);
+    // the root is the whole operation; its children (fixed cost, parsing, code, after the code) sum to it
+    expect(p.frames[0]).toMatchObject({ label: 'operation', parent: -1, milligas: p.total_milligas });
+    const children = p.frames.filter((f) => f.parent === 0);
+    expect(children.reduce((s, f) => s + f.milligas, 0)).toBe(p.total_milligas);
+    // every frame's gas is its own plus its children's
+    p.frames.forEach((f, i) => {
+      const inner = p.frames.filter((c) => c.parent === i).reduce((s, c) => s + c.milligas, 0);
+      if (i > 0) expect(f.milligas).toBe(f.self_milligas + inner);
+    });
+    // the IF_LEFT dispatching the parameter is named after the entrypoint; its other branch did not run
+    const run = p.frames.find((f) => f.label.startsWith('%run'))!;
+    expect(run.label).toBe('%run (IF_LEFT left)');
+    expect(p.frames.some((f) => f.label.startsWith('%noop'))).toBe(false);
+    // all steps are profiled, past the recording bound too: 100 loop turns of 5 instructions
+    expect(r.trace.steps).toBe(50);
+    const loop = p.frames.find((f) => f.label === 'LOOP body')!;
+    expect(loop.steps).toBe(500);
+    expect(p.frames[loop.parent]).toBe(run);
+    // per line: the code lines' gas is the gas of all steps; the loop's line holds 500 + its LOOP steps
+    const code = p.frames.find((f) => f.label === 'code')!;
+    expect(p.lines.reduce((s, l) => s + l.milligas, 0)).toBe(code.milligas);
+    const lines = r.code.split('\n');
+    const subLine = p.lines.find((l) => /SUB/.test(lines[l.row]!))!;
+    expect(subLine.steps).toBeGreaterThanOrEqual(500);
+  });
+
+  it('a failed run: the failing line takes the gas after the last step', () => {
+    const src = 'parameter string; storage unit; code { CAR ; FAILWITH }';
+    const r = recordCall(call(src, { string: 'NotAdmin' }, { prim: 'Unit' }), {});
+    expect(r.status).toBe('failed');
+    const p = r.profile;
+    expect(p.total_milligas).toBe(r.consumed_milligas);
+    expect(p.frames.filter((f) => f.parent === 0).reduce((s, f) => s + f.milligas, 0)).toBe(
+      r.consumed_milligas,
+    );
+    const failRow = r.spans[r.failure!.location!]![0];
+    expect(p.lines.some((l) => l.row === failRow)).toBe(true);
+  });
 });

@@ -23,6 +23,12 @@ interface Debug {
   storage?: Micheline;
   operations: { kind: string; destination?: string; entrypoint?: string; parameter?: Micheline }[];
   failure?: { kind: string; location?: number; with?: Micheline };
+  profile: {
+    total_milligas: number;
+    fixed_milligas: number;
+    lines: { row: number; milligas: number; steps: number }[];
+    frames: { parent: number; label: string; kind: string; milligas: number; steps: number }[];
+  };
   inputs: Record<string, string> & { parameter: Micheline; storage: Micheline };
 }
 
@@ -103,6 +109,16 @@ describeDb('debugger route over the indexed demo sandbox', ({ db }) => {
     expect(node.status).toBe(200);
     const expected = (node.body as { trace: unknown[]; storage: unknown }).trace;
     expect(rebuilt(d)).toEqual(expected);
+    // the gas profile per line is the node's per-step gas summed on each line
+    const nodeSteps = expected as { location: number; gas: string }[];
+    const milli = (g: string) => Math.round(Number(g) * 1000);
+    const perRow = new Map<number, number>();
+    nodeSteps.forEach((st, n) => {
+      const before = n === 0 ? d.trace.gas_start : milli(nodeSteps[n - 1]!.gas);
+      const row = d.spans[st.location]![0];
+      perRow.set(row, (perRow.get(row) ?? 0) + before - milli(st.gas));
+    });
+    expect(new Map(d.profile.lines.map((l) => [l.row, l.milligas]))).toEqual(perRow);
     expect(d.storage).toEqual((node.body as { storage: unknown }).storage);
     // every traced location is placed in the formatted code, on an instruction
     const lines = d.code.split('\n');
@@ -113,6 +129,19 @@ describeDb('debugger route over the indexed demo sandbox', ({ db }) => {
     // compact: far fewer distinct items than stack cells
     const cells = d.trace.push.reduce((s, p) => s + p.length, 0);
     expect(d.trace.items.length).toBeLessThanOrEqual(cells);
+  });
+
+  it("the gas profile's total is the node's consumed gas for the same call (run_operation's receipt)", async () => {
+    const fa12 = contracts.fa12!;
+    const body = { name: 'transfer', data: { from: ALICE, to: BOB, value: '5' }, source: ALICE };
+    const sim = await post(`/v1/contract/${NET}/${fa12}/entrypoints/run_operation`, body);
+    expect(sim.status, JSON.stringify(sim.body).slice(0, 300)).toBe(200);
+    const main = (sim.body as { consumed_gas?: number; internal?: boolean }[])[0]!;
+    const d = await debug(fa12, body);
+    expect(d.profile.total_milligas).toBe(main.consumed_gas);
+    expect(d.profile.fixed_milligas).toBeGreaterThan(0);
+    // the FA1.2's parameter dispatch names the branch that ran after the entrypoint
+    expect(d.profile.frames.some((f) => f.label.startsWith('%transfer'))).toBe(true);
   });
 
   it('a failing call is recorded up to its FAILWITH, with the value and the location', async () => {
@@ -159,7 +188,14 @@ describeDb('debugger route over the indexed demo sandbox', ({ db }) => {
     const groups = (await app.inject({ method: 'GET', url: `/v1/contract/${NET}/${swap}/opg` })).json<
       { hash: string; counter: number }[]
     >();
-    const ops: { id?: number; destination?: string; internal: boolean; status: string; kind: string }[] = [];
+    const ops: {
+      id?: number;
+      destination?: string;
+      internal: boolean;
+      status: string;
+      kind: string;
+      consumed_gas?: number;
+    }[] = [];
     for (const g of groups)
       ops.push(
         ...(await app.inject({ method: 'GET', url: `/v1/opg/${NET}/${g.hash}/${g.counter}` })).json<
@@ -182,6 +218,12 @@ describeDb('debugger route over the indexed demo sandbox', ({ db }) => {
       const gas = d.replay.differences.filter((x) => x.startsWith('gas'));
       expect(d.replay.differences.filter((x) => !x.startsWith('gas'))).toEqual([]);
       if (!o.internal) expect(gas).toEqual([]);
+      // the gas profile's total is the node's receipt: consumed gas of the operation, fixed costs included
+      if (!o.internal) expect(d.profile.total_milligas).toBe(o.consumed_gas);
+      else expect(Math.abs(d.profile.total_milligas - o.consumed_gas!)).toBeLessThan(1000);
+      expect(d.profile.frames.filter((f) => f.parent === 0).reduce((s, f) => s + f.milligas, 0)).toBe(
+        d.profile.total_milligas,
+      );
       for (const g of gas) {
         const [rec, rep] = [...g.matchAll(/[\d.]+/g)].map((m) => Number(m[0]));
         expect(Math.abs(rec! - rep!)).toBeLessThan(1);

@@ -2,6 +2,7 @@
  * The debugger's resource: POST /v1/contract/{network}/{address}/entrypoints/debug (one call recorded step by
  * step). The answer is untrusted: the parser checks the trace's columns agree before the debugger reads them.
  */
+import type { GasProfile } from '@michelscope/api-types';
 import type { CompactTrace, Micheline } from '@michelscope/michelson';
 import { API_BASE, requestJson, type RequestOptions } from './client';
 import { isObject } from './parse';
@@ -27,12 +28,16 @@ export interface DebugEmitted {
   tag?: string;
 }
 
+export type { GasProfile };
+
 export interface DebugResult {
   code: string;
   spans: Record<string, [number, number, number]>;
   blocks: Record<string, number>;
   enclosing: Record<string, number>;
   trace: CompactTrace;
+  /** gas per line and per block (absent from an older answer) */
+  profile?: GasProfile;
   status: 'applied' | 'failed';
   consumed_milligas: number;
   gas_limit: number;
@@ -80,6 +85,9 @@ export function parseDebugResult(raw: unknown): DebugResult {
     blocks: (isObject(raw.blocks) ? raw.blocks : {}) as DebugResult['blocks'],
     enclosing: (isObject(raw.enclosing) ? raw.enclosing : {}) as DebugResult['enclosing'],
     trace: t as unknown as CompactTrace,
+    ...(isObject(raw.profile) && arr(raw.profile.frames) && arr(raw.profile.lines)
+      ? { profile: raw.profile as unknown as GasProfile }
+      : {}),
     status: raw.status === 'failed' ? 'failed' : 'applied',
     consumed_milligas: typeof raw.consumed_milligas === 'number' ? raw.consumed_milligas : 0,
     gas_limit: typeof raw.gas_limit === 'number' ? raw.gas_limit : 0,

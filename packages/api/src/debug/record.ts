@@ -20,6 +20,7 @@ import {
   type Micheline,
   type NodeSpan,
 } from '@michelscope/michelson';
+import { LocationGas, gasProfile, type GasProfile } from './profile';
 
 /** Bounds of one recording: steps kept, and the characters of stack items kept (each item and in all). */
 export interface RecordLimits {
@@ -49,6 +50,8 @@ export interface DebugCall {
   level: string;
   chainId: string;
   gasLimit: number;
+  /** the operation's fixed cost in milligas, which the node's receipt adds to the script's gas (the profile) */
+  fixedMilligas?: number;
 }
 
 export interface EmittedOperationOut {
@@ -71,6 +74,8 @@ export interface DebugRecording {
   /** Each traced location → the innermost block instruction around it (absent at the top level of `code`). */
   enclosing: Record<string, number>;
   trace: CompactTrace;
+  /** gas per line and per block; its total is the node's consumed gas for the operation */
+  profile: GasProfile;
   status: 'applied' | 'failed';
   consumed_milligas: number;
   gas_limit: number;
@@ -224,7 +229,9 @@ export function recordCall(
     ids.set(v, id);
     return id;
   };
+  const byLocation = new LocationGas();
   const onStep = (e: StepEvent) => {
+    byLocation.add(e.location, e.gasBefore, e.gasLeft);
     builder ??= new TraceBuilder(e.gasBefore);
     const t = builder.trace;
     if (t.steps >= limits.maxSteps) {
@@ -280,6 +287,15 @@ export function recordCall(
     blocks,
     enclosing,
     trace,
+    profile: gasProfile(
+      call.script,
+      byLocation,
+      (loc) => all[loc],
+      run.consumedMilligas,
+      call.gasLimit,
+      call.fixedMilligas ?? 0,
+      run.ok ? undefined : { location: run.error.data.location ?? run.error.data.ranOutAt },
+    ),
     status: run.ok ? 'applied' : 'failed',
     consumed_milligas: run.consumedMilligas,
     gas_limit: call.gasLimit,

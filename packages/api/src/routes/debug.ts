@@ -157,6 +157,11 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         level: block,
         chainId,
         gasLimit,
+        // the node's receipt adds the fixed cost of a call and of the operation: a manager operation's, or an
+        // internal transfer's when a contract sends it
+        fixedMilligas:
+          OPERATION_COST.call +
+          (sender?.startsWith('KT1') ? OPERATION_COST.internalTransfer : OPERATION_COST.manager),
       };
       const errors = await staticErrors(network, address);
       runner ??= new DebugRunner(ctx);
@@ -231,6 +236,11 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
           return v;
         }
       };
+      // the receipt adds to the script's gas the fixed cost of a call (OPERATION_COST.call, the interpreter's
+      // figure for Octez's) and the operation's own: a manager operation's, or an internal transfer's
+      const consumed = Number(op.consumed_gas ?? 0);
+      const fixed =
+        OPERATION_COST.call + (op.internal ? OPERATION_COST.internalTransfer : OPERATION_COST.manager);
       const call = {
         script: fullScript(script),
         storage: optimized(script.storage, storage),
@@ -245,12 +255,8 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         level: String(op.level),
         chainId,
         gasLimit: LIMITS.hardGasLimitPerOperation,
+        fixedMilligas: fixed,
       };
-      // the receipt adds to the script's gas the fixed cost of a call (OPERATION_COST.call, the interpreter's
-      // figure for Octez's) and the operation's own: a manager operation's, or an internal transfer's
-      const consumed = Number(op.consumed_gas ?? 0);
-      const fixed =
-        OPERATION_COST.call + (op.internal ? OPERATION_COST.internalTransfer : OPERATION_COST.manager);
       const milligas = Math.max(0, consumed - fixed);
       runner ??= new DebugRunner(ctx);
       const json = await runner.record(

@@ -13,6 +13,8 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -23,6 +25,7 @@ import { alpha } from '@mui/material/styles';
 import { changedAt, formatMichelsonInline, gasOfStep, readableText, stackAt } from '@michelscope/michelson';
 import { fetchDebug, fetchOperationDebug, type DebugRequest, type DebugResult } from '../../api/debugger-api';
 import { FramedDialog } from '../contract/interact/InteractDialogs';
+import { GasProfileView } from './GasProfileView';
 import { failPosition, lastPosition, locationAt, rowAt, runToRow, stepOut, stepOver } from './debugger-logic';
 
 /** A call to debug: an entrypoint with its inputs, or an indexed operation (replayed at its level). */
@@ -102,6 +105,7 @@ function DebugView(props: { d: DebugResult; network: string; onDebugInternal: (t
   const { d } = props;
   const [pos, setPos] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
+  const [tab, setTab] = useState<'step' | 'profile'>('step');
   const last = lastPosition(d);
   const go = useCallback(
     (c: Control) => {
@@ -113,6 +117,7 @@ function DebugView(props: { d: DebugResult; network: string; onDebugInternal: (t
   );
   // keyboard shortcuts while the debugger is open (not while typing in a field)
   useEffect(() => {
+    if (tab !== 'step') return;
     const onKey = (e: KeyboardEvent) => {
       const el = e.target as HTMLElement | null;
       if (el && /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName)) return;
@@ -124,7 +129,7 @@ function DebugView(props: { d: DebugResult; network: string; onDebugInternal: (t
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [go]);
+  }, [go, tab]);
 
   const lines = useMemo(() => d.code.split('\n'), [d.code]);
   const step = Math.min(pos, d.trace.steps - 1);
@@ -136,103 +141,134 @@ function DebugView(props: { d: DebugResult; network: string; onDebugInternal: (t
   const gasLeft = step >= 0 ? (d.trace.gas[step] ?? 0) : d.trace.gas_start;
   const stepGas = failedHere || step < 0 ? 0 : gasOfStep(d.trace, step);
 
+  const openRow = (r: number) => {
+    const k = runToRow(d, -1, r);
+    if (k === undefined) setNotice(`Line ${r + 1} is not run.`);
+    else {
+      setPos(k);
+      setNotice(null);
+    }
+    setTab('step');
+  };
+
   return (
     <Box>
-      <Stack
-        role="toolbar"
-        aria-label="Debugger controls"
-        direction="row"
-        sx={{ gap: 1, flexWrap: 'wrap', mb: 1 }}
+      <Tabs
+        value={tab}
+        onChange={(_e, v: 'step' | 'profile') => setTab(v)}
+        aria-label="Debugger views"
+        sx={{ mb: 1, minHeight: 36, '& .MuiTab-root': { minHeight: 36 } }}
       >
-        {CONTROLS.map((c) =>
-          c.label === 'Jump to FAILWITH' && d.status !== 'failed' ? null : (
-            <Button
-              key={c.label}
-              size="small"
-              variant="outlined"
-              aria-keyshortcuts={c.keys.join(' ')}
-              title={`${c.label} (${c.keys.join(', ')})`}
-              onClick={() => go(c)}
-            >
-              {c.label}
-            </Button>
-          ),
-        )}
-      </Stack>
-      <Stack
-        component="dl"
-        direction="row"
-        aria-label="Debugger state"
-        sx={{ gap: 3, flexWrap: 'wrap', m: 0, mb: 1 }}
-      >
-        {(
-          [
-            ['Step', `${(pos + 1).toLocaleString('en-US')} / ${(last + 1).toLocaleString('en-US')}`],
-            ['Instruction', instruction || '—'],
-            ['Line', row === undefined ? '—' : String(row + 1)],
-            ['Gas remaining', gasText(gasLeft)],
-            ['Gas of this step', gasText(stepGas)],
-            ['Status', d.status],
-          ] as const
-        ).map(([k, v]) => (
-          <Box key={k}>
-            <Typography component="dt" variant="caption" color="text.secondary">
-              {k}
-            </Typography>
-            <Typography component="dd" variant="body2" sx={{ m: 0, fontFamily: 'monospace' }}>
-              {v}
-            </Typography>
-          </Box>
-        ))}
-      </Stack>
-      {notice ? (
-        <Alert severity="info" sx={{ mb: 1 }}>
-          {notice}
-        </Alert>
-      ) : null}
-      {d.replay ? (
-        <Alert
-          severity={d.replay.equal ? 'success' : 'warning'}
-          aria-label="Replay against the recorded result"
-          sx={{ mb: 1 }}
-        >
-          {d.replay.equal
-            ? `Replayed at level ${d.inputs.level}: equal to the recorded result (${d.replay.recorded.status}, ${gasText(d.replay.recorded.consumed_milligas)} gas of script).`
-            : `Replayed at level ${d.inputs.level}: differs from the recorded result — ${d.replay.differences.join('; ')}.`}
-        </Alert>
-      ) : null}
-      {d.trace.truncated ? (
-        <Alert severity="warning" sx={{ mb: 1 }}>
-          The call ran more steps than the debugger records; the trace stops at step{' '}
-          {d.trace.steps.toLocaleString('en-US')}.
-        </Alert>
-      ) : null}
-      {d.status === 'failed' ? <WhyItFailed d={d} lines={lines} onJump={() => setPos(last)} /> : null}
-      <Box
-        sx={{
-          display: 'grid',
-          gap: 2,
-          gridTemplateColumns: { xs: '1fr', md: 'minmax(0, 3fr) minmax(0, 2fr)' },
-        }}
-      >
-        <CodeView
-          lines={lines}
-          row={row}
-          span={span}
-          onRow={(r) => {
-            const k = runToRow(d, pos, r);
-            if (k === undefined) setNotice(`Line ${r + 1} is not run after this step.`);
-            else {
-              setPos(k);
-              setNotice(null);
-            }
-          }}
-        />
-        <StackView d={d} step={failedHere ? d.trace.steps - 1 : step} changed={!failedHere} />
-      </Box>
-      <InternalOperations d={d} network={props.network} onDebug={props.onDebugInternal} />
+        <Tab value="step" label="Step through" />
+        <Tab value="profile" label="Gas profile" disabled={!d.profile} />
+      </Tabs>
+      {tab === 'profile' && d.profile ? (
+        <GasProfileView profile={d.profile} lines={lines} onOpenRow={openRow} />
+      ) : (
+        stepThrough()
+      )}
     </Box>
   );
+
+  function stepThrough() {
+    return (
+      <Box>
+        <Stack
+          role="toolbar"
+          aria-label="Debugger controls"
+          direction="row"
+          sx={{ gap: 1, flexWrap: 'wrap', mb: 1 }}
+        >
+          {CONTROLS.map((c) =>
+            c.label === 'Jump to FAILWITH' && d.status !== 'failed' ? null : (
+              <Button
+                key={c.label}
+                size="small"
+                variant="outlined"
+                aria-keyshortcuts={c.keys.join(' ')}
+                title={`${c.label} (${c.keys.join(', ')})`}
+                onClick={() => go(c)}
+              >
+                {c.label}
+              </Button>
+            ),
+          )}
+        </Stack>
+        <Stack
+          component="dl"
+          direction="row"
+          aria-label="Debugger state"
+          sx={{ gap: 3, flexWrap: 'wrap', m: 0, mb: 1 }}
+        >
+          {(
+            [
+              ['Step', `${(pos + 1).toLocaleString('en-US')} / ${(last + 1).toLocaleString('en-US')}`],
+              ['Instruction', instruction || '—'],
+              ['Line', row === undefined ? '—' : String(row + 1)],
+              ['Gas remaining', gasText(gasLeft)],
+              ['Gas of this step', gasText(stepGas)],
+              ['Status', d.status],
+            ] as const
+          ).map(([k, v]) => (
+            <Box key={k}>
+              <Typography component="dt" variant="caption" color="text.secondary">
+                {k}
+              </Typography>
+              <Typography component="dd" variant="body2" sx={{ m: 0, fontFamily: 'monospace' }}>
+                {v}
+              </Typography>
+            </Box>
+          ))}
+        </Stack>
+        {notice ? (
+          <Alert severity="info" sx={{ mb: 1 }}>
+            {notice}
+          </Alert>
+        ) : null}
+        {d.replay ? (
+          <Alert
+            severity={d.replay.equal ? 'success' : 'warning'}
+            aria-label="Replay against the recorded result"
+            sx={{ mb: 1 }}
+          >
+            {d.replay.equal
+              ? `Replayed at level ${d.inputs.level}: equal to the recorded result (${d.replay.recorded.status}, ${gasText(d.replay.recorded.consumed_milligas)} gas of script).`
+              : `Replayed at level ${d.inputs.level}: differs from the recorded result — ${d.replay.differences.join('; ')}.`}
+          </Alert>
+        ) : null}
+        {d.trace.truncated ? (
+          <Alert severity="warning" sx={{ mb: 1 }}>
+            The call ran more steps than the debugger records; the trace stops at step{' '}
+            {d.trace.steps.toLocaleString('en-US')}.
+          </Alert>
+        ) : null}
+        {d.status === 'failed' ? <WhyItFailed d={d} lines={lines} onJump={() => setPos(last)} /> : null}
+        <Box
+          sx={{
+            display: 'grid',
+            gap: 2,
+            gridTemplateColumns: { xs: '1fr', md: 'minmax(0, 3fr) minmax(0, 2fr)' },
+          }}
+        >
+          <CodeView
+            lines={lines}
+            row={row}
+            span={span}
+            onRow={(r) => {
+              const k = runToRow(d, pos, r);
+              if (k === undefined) setNotice(`Line ${r + 1} is not run after this step.`);
+              else {
+                setPos(k);
+                setNotice(null);
+              }
+            }}
+          />
+          <StackView d={d} step={failedHere ? d.trace.steps - 1 : step} changed={!failedHere} />
+        </Box>
+        <InternalOperations d={d} network={props.network} onDebug={props.onDebugInternal} />
+      </Box>
+    );
+  }
 }
 
 function CodeView(props: {
