@@ -112,6 +112,7 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
           level: w.start.level,
           chainId: w.start.chainId,
           gasLimit: c.gasLimit,
+          fixedMilligas: fixedCost(c.sender),
         };
         runner ??= new DebugRunner(ctx);
         const json = await runner.record(
@@ -157,11 +158,7 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         level: block,
         chainId,
         gasLimit,
-        // the node's receipt adds the fixed cost of a call and of the operation: a manager operation's, or an
-        // internal transfer's when a contract sends it
-        fixedMilligas:
-          OPERATION_COST.call +
-          (sender?.startsWith('KT1') ? OPERATION_COST.internalTransfer : OPERATION_COST.manager),
+        fixedMilligas: fixedCost(sender),
       };
       const errors = await staticErrors(network, address);
       runner ??= new DebugRunner(ctx);
@@ -276,6 +273,14 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
     },
   );
 };
+
+/**
+ * The fixed cost the node's receipt adds to a call's script gas: a call's, and the operation's own (a manager
+ * operation's, or an internal transfer's when a contract sends it).
+ */
+const fixedCost = (sender: string | undefined) =>
+  OPERATION_COST.call +
+  (sender?.startsWith('KT1') ? OPERATION_COST.internalTransfer : OPERATION_COST.manager);
 
 /** The inputs a recording ran with, echoed in the answer (`inputs`). */
 function inputsOf(call: {
