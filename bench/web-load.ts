@@ -61,7 +61,8 @@ interface Target {
 const HOME_SHOWN = `document.querySelector('table[aria-label^="Recently called contracts"] tbody a[href*="/KT1"]')`;
 const OPS_SHOWN = `document.querySelector('ul[aria-label="Operation groups"] li[data-testid="opg-row"]')`;
 const STORAGE_SHOWN = `document.querySelector('[role="tree"][aria-label="Storage"] [role="treeitem"]')`;
-const CODE_SHOWN = `document.querySelector('[role="region"][aria-label="Michelson code"][aria-busy="false"] .cm-line span')`;
+// a highlighted line, once every chunk is drawn: the light view's ([data-n]) or CodeMirror's (.cm-line)
+const CODE_SHOWN = `document.querySelector('[role="region"][aria-label="Michelson code"][aria-busy="false"] :is([data-n], .cm-line) span')`;
 
 interface Visit {
   ms: number;

@@ -205,19 +205,42 @@ describe.skipIf(!canBrowse)('read-only contract pages on the seeded sandbox', ()
     if (!fa12) skip('no seeded FA1.2 contract (previous step)');
     const p = await probe(`${server.url}/v1/contract/${NETWORK}/${fa12}/code`);
     requireRoute(p, 'GET /v1/contract/{network}/{address}/code', skip);
-    const page = await open(`/${NETWORK}/${fa12}/code`);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
+    await page.goto(`${server.url}/${NETWORK}/${fa12}/code`);
     const code = page.getByRole('region', { name: 'Michelson code' });
     await code.waitFor({ timeout: 30_000 });
-    const content = code.locator('.cm-content');
-    await content
+    await code
       .getByText(/parameter/)
       .first()
       .waitFor({ timeout: 15_000 });
-    const text = (await content.textContent()) ?? '';
+    const text = (await code.textContent()) ?? '';
     expect(text).toMatch(/%transfer/);
     expect(text).toMatch(/big_map/);
-    // Highlighting: instructions are styled spans, not plain text.
-    expect(await code.locator('.cm-line span').count()).toBeGreaterThan(20);
+    // Highlighting: instructions are styled spans, not plain text; numbered lines.
+    expect(await code.locator('[data-n] span').count()).toBeGreaterThan(20);
+    expect(await code.locator('[data-n] .ms-keyword').first().textContent()).toMatch(/^[A-Z_]+$/);
+    expect(await code.locator('[data-n]').first().getAttribute('data-n')).toBe('1');
+    // CodeMirror is not part of the first visit: it comes when the reader clicks or searches in the code.
+    expect(scripts.filter((s) => /codemirror|MichelsonViewer/.test(s))).toEqual([]);
+    await code.locator('[data-n]').nth(2).click();
+    await code.locator('.cm-editor').waitFor({ timeout: 15_000 });
+    expect(scripts.some((s) => /codemirror/.test(s))).toBe(true);
+    expect(await code.locator('.cm-content').textContent()).toMatch(/%transfer/);
+    await page.keyboard.press('Control+f');
+    const find = page.getByRole('textbox', { name: 'Find' });
+    await find.waitFor();
+    expect(await page.locator(':focus').getAttribute('aria-label')).toBe('Find');
+    await find.fill('%transfer');
+    await page.keyboard.press('Enter');
+    await code.locator('.cm-searchMatch').first().waitFor();
+    expect(await code.locator('.cm-searchMatch').first().textContent()).toBe('%transfer');
+    expect(errors).toEqual([]);
     await page.getByRole('combobox', { name: 'Protocol' }).waitFor();
     await page.getByRole('button', { name: 'Raw JSON' }).click();
     await page
@@ -842,7 +865,6 @@ describe.skipIf(!canBrowse)('read-only contract pages on the seeded sandbox', ()
     expect(await selector.textContent()).toBe(protocol.slice(0, 8));
     const code = page.getByRole('region', { name: 'Michelson code' });
     await code
-      .locator('.cm-content')
       .getByText(/parameter/)
       .first()
       .waitFor({ timeout: 30_000 });

@@ -11,11 +11,8 @@ describe('route preloads (build)', () => {
     const imports = screenImports(readFileSync(SCREENS, 'utf8'));
     expect([...imports.keys()].sort()).toEqual([...SCREEN_IDS].sort());
     expect(imports.get('home')).toEqual(['../../slices/home/HomePage']);
-    // the code screen starts the code viewer with its own chunk
-    expect(imports.get('code')).toEqual([
-      '../../shared/micheline/MichelsonViewer',
-      '../../slices/contract/code/CodePage',
-    ]);
+    // the code screen is its page alone: CodeMirror (MichelsonViewer) comes on interaction
+    expect(imports.get('code')).toEqual(['../../slices/contract/code/CodePage']);
   });
 
   it('gives each screen its route table path', () => {

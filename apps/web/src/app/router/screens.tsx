@@ -37,11 +37,8 @@ export const screens: Record<ScreenId, LazyScreen> = {
   big_map_history: async () => ({
     Component: (await import('../../slices/big-map/BigMapKeyHistoryPage')).BigMapKeyHistoryPage,
   }),
-  code: async () => {
-    // The code viewer (CodeMirror) is the screen's largest part: fetch it with the screen, not after it.
-    void import('../../shared/micheline/MichelsonViewer');
-    return { Component: (await import('../../slices/contract/code/CodePage')).CodePage };
-  },
+  // CodeMirror is not part of it: the code shows first without it (shared/micheline/MichelsonCode).
+  code: async () => ({ Component: (await import('../../slices/contract/code/CodePage')).CodePage }),
   metadata: async () => ({
     Component: (await import('../../slices/contract/metadata/MetadataPage')).MetadataPage,
   }),

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { FailedCode } from '../../slices/operation/OperationErrors';
 import { MichelsonViewer } from './MichelsonViewer';
 
@@ -19,7 +19,7 @@ describe('MichelsonViewer', () => {
   it('marks the failed span of an error location and numbers lines from the window start', async () => {
     render(<FailedCode location={LOCATION} />);
     const region = await screen.findByRole('region', { name: 'Failed code' }, { timeout: 5000 });
-    // The editor (lazy-loaded) decorates the text after it mounts: wait for it.
+    // The light view (lazy-loaded with the error card) marks the span: wait for it.
     await waitFor(
       () => {
         const marked = region.querySelectorAll('[data-failed="true"]');
@@ -28,9 +28,7 @@ describe('MichelsonViewer', () => {
       { timeout: 5000 },
     );
     await waitFor(() => {
-      const gutter = [...region.querySelectorAll('.cm-lineNumbers .cm-gutterElement')].map(
-        (e) => e.textContent,
-      );
+      const gutter = [...region.querySelectorAll('[data-n]')].map((e) => e.getAttribute('data-n'));
       expect(gutter).toContain('41');
       expect(gutter).toContain('45');
       expect(gutter).not.toContain('1');
@@ -42,5 +40,27 @@ describe('MichelsonViewer', () => {
     const region = await screen.findByRole('region', { name: 'Code' });
     await waitFor(() => expect(region.querySelector('.cm-content')?.textContent).toBe('UNIT'));
     expect(region.querySelector('[data-failed]')).toBeNull();
+  });
+});
+
+describe('MichelsonViewer through the light view', () => {
+  it('replaces the light view on a click, with the same mark and line numbers', async () => {
+    render(<FailedCode location={LOCATION} />);
+    const region = await screen.findByRole('region', { name: 'Failed code' }, { timeout: 5000 });
+    await waitFor(() => expect(region.querySelector('[data-failed]')).not.toBeNull(), { timeout: 5000 });
+    fireEvent.click(region.querySelector('[data-n]')!);
+    await waitFor(
+      () => {
+        const editor = screen.getByRole('region', { name: 'Failed code' });
+        expect(editor.querySelector('.cm-editor')).not.toBeNull();
+        const marked = editor.querySelectorAll('[data-failed="true"]');
+        expect([...marked].map((m) => m.textContent).join('')).toBe('FAILWITH');
+        const gutter = [...editor.querySelectorAll('.cm-lineNumbers .cm-gutterElement')].map(
+          (e) => e.textContent,
+        );
+        expect(gutter).toContain('41');
+      },
+      { timeout: 8000 },
+    );
   });
 });

@@ -1,30 +1,32 @@
 /**
  * Read-only Michelson viewer on CodeMirror 6 (bcd-frontend.md §3.1): highlighted, line numbers, line
- * wrapping, themed from MUI. Long code is appended in chunks of 35,000 characters, one per tick, with a
- * 'Rendering: N%' label, so the page stays responsive. An optional span (error location) is marked red.
- * Import it lazily (React.lazy) so CodeMirror stays out of the main bundle.
+ * wrapping, themed from MUI, with CodeMirror's search panel (Ctrl/Cmd+F, go to line with Ctrl/Cmd+Alt+G).
+ * Long code is appended in chunks of 35,000 characters, one per tick, with a 'Rendering: N%' label, so the
+ * page stays responsive. An optional span (error location) is marked red.
+ * Pages show ./MichelsonCode, which draws the same look without CodeMirror and loads this module when the
+ * reader interacts with the code (click, search).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { EditorState, RangeSetBuilder, type Extension } from '@codemirror/state';
-import { Decoration, EditorView, lineNumbers } from '@codemirror/view';
+import { Decoration, EditorView, keymap, lineNumbers } from '@codemirror/view';
 import { HighlightStyle, StreamLanguage, syntaxHighlighting } from '@codemirror/language';
+import { openSearchPanel, search, searchKeymap } from '@codemirror/search';
 import { tags } from '@lezer/highlight';
 import { useTheme } from '@mui/material/styles';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { codeChunks, michelsonMode, renderingPercent } from './michelson-mode';
+import { CODE_CHUNK, type CodeMark } from './michelson-tokens';
+import {
+  CODE_FONT,
+  CODE_FONT_SIZE,
+  FAILED_BACKGROUND,
+  GUTTER_COLOR,
+  michelsonPalette,
+} from './michelson-palette';
 
-/** Code render chunk (workspace spec §9). */
-export const CODE_CHUNK = 35_000;
-
-export interface CodeMark {
-  /** 1-based line in the shown text. */
-  line: number;
-  /** 0-based columns, end exclusive (as /error_location returns them). */
-  startCol: number;
-  endCol: number;
-}
+export { CODE_CHUNK, type CodeMark } from './michelson-tokens';
 
 interface Props {
   code: string;
@@ -33,6 +35,12 @@ interface Props {
   firstLineNumber?: number;
   mark?: CodeMark | null;
   maxHeight?: number | string;
+  /** Where the reader was in the light view: this line (1-based in the shown text) at the top. */
+  topLine?: { line: number } | null;
+  /** Focus the editor once shown (the reader clicked or typed in the code). */
+  autoFocus?: boolean;
+  /** Opens the search panel whenever it grows (the caller's search action). */
+  searchRequests?: number;
 }
 
 const language = StreamLanguage.define(michelsonMode);
@@ -52,7 +60,16 @@ function markExtension(mark: CodeMark): Extension {
   });
 }
 
-export function MichelsonViewer({ code, label, firstLineNumber = 1, mark = null, maxHeight = 640 }: Props) {
+export function MichelsonViewer({
+  code,
+  label,
+  firstLineNumber = 1,
+  mark = null,
+  maxHeight = 640,
+  topLine = null,
+  autoFocus = false,
+  searchRequests = 0,
+}: Props) {
   const host = useRef<HTMLDivElement>(null);
   const theme = useTheme();
   const dark = theme.palette.mode === 'dark';
@@ -65,14 +82,16 @@ export function MichelsonViewer({ code, label, firstLineNumber = 1, mark = null,
 
   const extensions = useMemo((): Extension[] => {
     const p = theme.palette;
+    const palette = michelsonPalette(dark);
     const style = HighlightStyle.define([
-      { tag: tags.atom, color: dark ? '#cc7832' : '#7a3e9d' },
-      { tag: tags.keyword, color: dark ? '#ffc66d' : '#1d4ed8', fontWeight: 'bold' },
-      { tag: tags.typeName, color: dark ? '#9876aa' : '#b45309' },
-      { tag: tags.variableName, color: dark ? '#6897bb' : '#0f766e' },
-      { tag: tags.macroName, color: dark ? '#e8bf6a' : '#be185d' },
-      { tag: [tags.string, tags.number], color: dark ? '#6a8759' : '#15803d' },
-      { tag: tags.comment, color: dark ? '#808080' : '#6b7280', fontStyle: 'italic' },
+      { tag: tags.atom, ...palette.atom },
+      { tag: tags.keyword, ...palette.keyword },
+      { tag: tags.typeName, ...palette.typeName },
+      { tag: tags.variableName, ...palette.variableName },
+      { tag: tags.macroName, ...palette.macroName },
+      { tag: tags.string, ...palette.string },
+      { tag: tags.number, ...palette.number },
+      { tag: tags.comment, ...palette.comment },
     ]);
     return [
       EditorState.readOnly.of(true),
@@ -81,22 +100,27 @@ export function MichelsonViewer({ code, label, firstLineNumber = 1, mark = null,
       lineNumbers({ formatNumber: (n) => String(n + firstLineNumber - 1) }),
       language,
       syntaxHighlighting(style),
+      search({ top: true }),
+      keymap.of(searchKeymap),
       EditorView.contentAttributes.of({
         'aria-label': label,
         'aria-readonly': 'true',
         role: 'textbox',
         'aria-multiline': 'true',
+        // not editable, yet focusable: the search keys and the keyboard selection work
+        tabindex: '0',
       }),
       EditorView.theme(
         {
-          '&': { backgroundColor: p.background.paper, color: p.text.primary, fontSize: '13px' },
-          '.cm-gutters': {
+          '&': {
             backgroundColor: p.background.paper,
-            border: 'none',
-            color: 'rgba(128,128,128,.5)',
+            color: p.text.primary,
+            fontSize: `${CODE_FONT_SIZE}px`,
           },
-          '.cm-scroller': { fontFamily: '"Roboto Mono", monospace' },
-          '.cm-failed': { backgroundColor: 'rgba(244,67,54,.35)', borderBottom: `2px solid ${p.error.main}` },
+          '.cm-gutters': { backgroundColor: p.background.paper, border: 'none', color: GUTTER_COLOR },
+          '.cm-scroller': { fontFamily: CODE_FONT },
+          '.cm-failed': { backgroundColor: FAILED_BACKGROUND, borderBottom: `2px solid ${p.error.main}` },
+          '.cm-panels': { backgroundColor: p.background.paper, color: p.text.primary },
         },
         { dark },
       ),
@@ -106,6 +130,7 @@ export function MichelsonViewer({ code, label, firstLineNumber = 1, mark = null,
 
   // One editor per code / theme; the chunks are appended below.
   const view = useRef<EditorView | null>(null);
+  const initial = useRef<Pick<Props, 'topLine' | 'autoFocus'> | null>({ topLine, autoFocus });
   useEffect(() => {
     if (!host.current) return;
     const editor = new EditorView({
@@ -113,11 +138,29 @@ export function MichelsonViewer({ code, label, firstLineNumber = 1, mark = null,
       parent: host.current,
     });
     view.current = editor;
+    const start = initial.current;
+    if (start) {
+      // Where the light view was (its top line at the top), focus and search as asked; once.
+      initial.current = null;
+      const { doc } = editor.state;
+      if (start.topLine && start.topLine.line > 1 && start.topLine.line <= doc.lines) {
+        const at = doc.line(start.topLine.line).from;
+        editor.dispatch({ effects: EditorView.scrollIntoView(at, { y: 'start', yMargin: 0 }) });
+      }
+      if (start.autoFocus) editor.focus();
+    }
     return () => {
       editor.destroy();
       view.current = null;
     };
   }, [chunks, extensions]);
+
+  useEffect(() => {
+    if (searchRequests > 0 && view.current) {
+      view.current.focus();
+      openSearchPanel(view.current);
+    }
+  }, [searchRequests]);
 
   useEffect(() => {
     if (done >= chunks.length) return;

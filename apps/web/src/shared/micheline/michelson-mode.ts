@@ -41,7 +41,7 @@ export function wordClass(word: string): string | null {
   return null;
 }
 
-interface State {
+export interface State {
   inComment: boolean;
   inString: boolean;
 }

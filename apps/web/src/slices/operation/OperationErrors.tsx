@@ -21,8 +21,8 @@ const isMismatch = (e: OperationError) =>
   e.expected_form !== undefined;
 const isBalanceTooLow = (e: OperationError) => e.id.includes('balance_too_low');
 
-const MichelsonViewer = lazy(async () => ({
-  default: (await import('../../shared/micheline/MichelsonViewer')).MichelsonViewer,
+const MichelsonCode = lazy(async () => ({
+  default: (await import('../../shared/micheline/MichelsonCode')).MichelsonCode,
 }));
 
 /** The failed code window as plain text (shown while the highlighted viewer loads). */
@@ -61,7 +61,7 @@ export function FailedCode({ location }: { location: ErrorLocation }) {
   return (
     <Box sx={{ mt: 1 }}>
       <Suspense fallback={<PlainFailedCode location={location} />}>
-        <MichelsonViewer
+        <MichelsonCode
           code={location.text}
           label="Failed code"
           firstLineNumber={location.first_row}

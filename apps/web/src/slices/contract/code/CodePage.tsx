@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
@@ -14,6 +14,7 @@ import Typography from '@mui/material/Typography';
 import { codeQuery, contractConstantsQuery, migrationsQuery } from '../../../api/contract-api';
 import { useCopy } from '../../../shared/clipboard/useCopy';
 import { RawJsonDialog } from '../../../shared/json/RawJsonDialog';
+import { MichelsonCode, type MichelsonCodeHandle } from '../../../shared/micheline/MichelsonCode';
 import { ContractFrame } from '../ContractFrame';
 import type { ContractPageData } from '../useContractPage';
 import type { CodeJson } from './code-json';
@@ -22,11 +23,6 @@ import { CodeCompare } from './CodeCompare';
 import { legFromQuery, legToQuery } from './code-compare-logic';
 import { codeFileName, protocolFromQuery, protocolOptions, shortProtocol } from './code-versions';
 import { downloadText } from './download';
-
-// The viewer (CodeMirror) starts loading with this screen, while the code is being fetched.
-let viewerModule: Promise<typeof import('../../../shared/micheline/MichelsonViewer')> | null = null;
-const loadViewer = () => (viewerModule ??= import('../../../shared/micheline/MichelsonViewer'));
-const MichelsonViewer = lazy(async () => ({ default: (await loadViewer()).MichelsonViewer }));
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -57,7 +53,7 @@ function useCodeJson(code: string | undefined): CodeJson | null {
 
 /** The code tab (workspace spec §2 "Code tab"). */
 export function CodeTab({ data }: { data: ContractPageData }) {
-  void loadViewer();
+  const viewer = useRef<MichelsonCodeHandle>(null);
   const { network, address } = data;
   const [params, setParams] = useSearchParams();
   const protocol = protocolFromQuery(params.get('protocol'));
@@ -128,6 +124,9 @@ export function CodeTab({ data }: { data: ContractPageData }) {
           Compare code
         </Button>
         <Box sx={{ flexGrow: 1 }} />
+        <Button size="small" disabled={code.data === undefined} onClick={() => viewer.current?.search()}>
+          Search
+        </Button>
         <Button
           size="small"
           disabled={code.data === undefined}
@@ -152,9 +151,7 @@ export function CodeTab({ data }: { data: ContractPageData }) {
         ) : code.isError ? (
           <Typography color="error">{code.error.message}</Typography>
         ) : (
-          <Suspense fallback={<LinearProgress aria-label="Loading code viewer" />}>
-            <MichelsonViewer code={code.data} label="Michelson code" maxHeight="75vh" />
-          </Suspense>
+          <MichelsonCode ref={viewer} code={code.data} label="Michelson code" maxHeight="75vh" />
         )}
       </Paper>
       <RawJsonDialog

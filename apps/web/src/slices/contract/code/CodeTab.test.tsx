@@ -40,8 +40,7 @@ function routes(code: string, constants: unknown[] = []) {
 
 const codeText = async () => {
   await screen.findByRole('region', { name: 'Michelson code' }, { timeout: 8000 });
-  return () =>
-    screen.queryByRole('region', { name: 'Michelson code' })?.querySelector('.cm-content')?.textContent ?? '';
+  return () => screen.queryByRole('region', { name: 'Michelson code' })?.textContent ?? '';
 };
 
 beforeEach(() => {
@@ -60,8 +59,13 @@ describe('code tab', { timeout: 20_000 }, () => {
     const text = await codeText();
     await waitFor(() => expect(text()).toContain('NIL operation'));
     const region = screen.getByRole('region', { name: 'Michelson code' });
-    // Instructions and types carry highlight classes (not one plain text run).
-    expect(region.querySelectorAll('.cm-line span').length).toBeGreaterThan(5);
+    // Instructions and types carry highlight classes (not one plain text run), without CodeMirror.
+    expect([...region.querySelectorAll('[data-n] span.ms-keyword')].map((s) => s.textContent)).toEqual([
+      'CDR',
+      'NIL',
+      'PAIR',
+    ]);
+    expect(region.querySelector('.cm-editor')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Using constants' })).toBeNull();
 
     fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Protocol' }));
@@ -83,14 +87,58 @@ describe('code tab', { timeout: 20_000 }, () => {
     await waitFor(() => expect(screen.getByTestId('raw-json').textContent).toContain('"prim": "parameter"'));
   });
 
-  it('renders long code in chunks with a Rendering label, ending with every line', async () => {
-    const long = Array.from({ length: 12_000 }, (_, i) => `PUSH nat ${i} ;`).join('\n');
-    routes(long);
+  it(
+    'renders long code in chunks with a Rendering label, ending with every line',
+    { timeout: 60_000 },
+    async () => {
+      // 2,500 lines of 40 characters: 3 chunks of 35,000 characters (jsdom is slow with many nodes)
+      const long = Array.from(
+        { length: 2_500 },
+        (_, i) => `PUSH string "${String(i).padStart(22, '.')}" ;`,
+      ).join('\n');
+      routes(long);
+      renderApp(`/mainnet/${KT}/code`);
+      expect(await screen.findByText(/^Rendering: \d+%$/)).toBeTruthy();
+      // (a direct query: text queries over thousands of lines are slow in jsdom)
+      await waitFor(() => expect(document.querySelector('[role="status"]')).toBeNull(), { timeout: 30_000 });
+      const region = screen.getByRole('region', { name: 'Michelson code' });
+      expect(region.getAttribute('aria-busy')).toBe('false');
+      const lines = region.querySelectorAll('[data-n]');
+      expect(lines).toHaveLength(2_500);
+      expect(lines[2_499]!.getAttribute('data-n')).toBe('2500');
+      expect(lines[2_499]!.textContent).toBe('PUSH string "..................2499" ;');
+    },
+  );
+
+  it('brings CodeMirror with its search panel on Search', async () => {
+    routes(CODE);
     renderApp(`/mainnet/${KT}/code`);
-    expect(await screen.findByText(/^Rendering: \d+%$/)).toBeTruthy();
-    await waitFor(() => expect(screen.queryByText(/^Rendering:/)).toBeNull(), { timeout: 5000 });
+    const text = await codeText();
+    await waitFor(() => expect(text()).toContain('NIL operation'));
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    // the editor replaces the light view, with the same text, and its search panel open (the focus on
+    // its field is checked in chromium: e2e/read-pages)
+    await screen.findByRole('textbox', { name: 'Find' }, { timeout: 8000 });
     const region = screen.getByRole('region', { name: 'Michelson code' });
-    expect(region.getAttribute('aria-busy')).toBe('false');
+    expect(region.querySelector('.cm-content')?.textContent).toContain('NIL operation');
+    expect(region.querySelector('[data-n]')).toBeNull();
+  });
+
+  it('keeps the light view when a click selects text; Ctrl+F in the code brings the editor and its search', async () => {
+    routes(CODE);
+    renderApp(`/mainnet/${KT}/code`);
+    const text = await codeText();
+    await waitFor(() => expect(text()).toContain('NIL operation'));
+    const region = screen.getByRole('region', { name: 'Michelson code' });
+    const selection = window.getSelection()!;
+    selection.selectAllChildren(region);
+    fireEvent.click(region.querySelector('[data-n]')!);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(screen.getByRole('region', { name: 'Michelson code' }).querySelector('[data-n]')).not.toBeNull();
+    selection.removeAllRanges();
+    fireEvent.keyDown(region, { key: 'f', ctrlKey: true });
+    await screen.findByRole('textbox', { name: 'Find' }, { timeout: 8000 });
+    expect(screen.getByRole('region', { name: 'Michelson code' }).querySelector('.cm-editor')).not.toBeNull();
   });
 
   it('lists the global constants in pages of 7, each opening in a new tab', async () => {

@@ -1,0 +1,293 @@
+/**
+ * Michelson code as pages show it first: highlighted, numbered and wrapped like the CodeMirror viewer
+ * (./MichelsonViewer, same colours, font, gutter and paddings), drawn by our own tokenizer
+ * (./michelson-tokens) in plain DOM, so that CodeMirror (~72 kB) is not part of a page's first download.
+ *
+ * CodeMirror loads when the reader interacts with the code: a click in it (without selecting text),
+ * Ctrl/Cmd+F or Ctrl/Cmd+Alt+G in it, or the caller's search action (`ref.search()`); it then replaces
+ * this view at the same top line. Hovering or focusing the code starts the download ahead.
+ *
+ * Long code is drawn in chunks of about 35,000 characters, one per tick, with a 'Rendering: N%' label (as
+ * the editor does); every chunk is `content-visibility: auto`, so the browser lays out and paints only
+ * those on screen, and the whole text stays in the page (find in page, select, copy).
+ */
+import { Fragment, memo, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
+import { useTheme } from '@mui/material/styles';
+import Box from '@mui/material/Box';
+import LinearProgress from '@mui/material/LinearProgress';
+import Typography from '@mui/material/Typography';
+import { renderingPercent } from './michelson-mode';
+import {
+  CODE_FONT,
+  CODE_FONT_SIZE,
+  CODE_LINE_HEIGHT,
+  FAILED_BACKGROUND,
+  GUTTER_COLOR,
+  maxLineNumber,
+  michelsonPalette,
+} from './michelson-palette';
+import {
+  CODE_CHUNK,
+  chunkTokenizer,
+  lineChunks,
+  markTokens,
+  type CodeMark,
+  type Token,
+} from './michelson-tokens';
+import type { MichelsonViewer } from './MichelsonViewer';
+
+let editorModule: Promise<typeof import('./MichelsonViewer')> | null = null;
+/** The CodeMirror viewer's module, downloaded once. */
+export const loadEditor = () => {
+  editorModule ??= import('./MichelsonViewer');
+  editorModule.catch(() => (editorModule = null));
+  return editorModule;
+};
+
+export interface MichelsonCodeHandle {
+  /** Opens the search (CodeMirror's panel, loaded then). */
+  search(): void;
+}
+
+interface Props {
+  code: string;
+  label: string;
+  /** Number of the first shown line (a window of a larger script). */
+  firstLineNumber?: number;
+  mark?: CodeMark | null;
+  maxHeight?: number | string;
+  ref?: Ref<MichelsonCodeHandle>;
+}
+
+/** What the editor is asked for when it replaces this view. */
+interface Upgrade {
+  autoFocus: boolean;
+  searches: number;
+}
+
+export function MichelsonCode({ ref, ...props }: Props) {
+  const [editor, setEditor] = useState<typeof MichelsonViewer | null>(null);
+  const [upgrade, setUpgrade] = useState<Upgrade | null>(null);
+  const [topLine, setTopLine] = useState<{ line: number } | null>(null);
+  const scroller = useRef<HTMLDivElement>(null);
+
+  const ask = (wanted: { focus?: boolean; search?: boolean }) => {
+    setUpgrade((u) => ({
+      autoFocus: (u?.autoFocus ?? false) || wanted.focus === true,
+      searches: (u?.searches ?? 0) + (wanted.search ? 1 : 0),
+    }));
+    void loadEditor().then(
+      (m) => {
+        // The line at the top now (the reader may have scrolled while it downloaded).
+        setTopLine(scroller.current ? topLineOf(scroller.current, props.firstLineNumber ?? 1) : null);
+        setEditor(() => m.MichelsonViewer);
+      },
+      () => setUpgrade(null), // offline: the light view stays
+    );
+  };
+  useImperativeHandle(ref, () => ({ search: () => ask({ search: true, focus: true }) }));
+
+  if (editor && upgrade) {
+    const Editor = editor;
+    return (
+      <Editor {...props} topLine={topLine} autoFocus={upgrade.autoFocus} searchRequests={upgrade.searches} />
+    );
+  }
+  return <LightCode {...props} scroller={scroller} onInteract={ask} />;
+}
+
+/** The shown line (1-based in the text) at the top of the scrolled box, or null at the start. */
+function topLineOf(box: HTMLElement, firstLineNumber: number): { line: number } | null {
+  const top = box.getBoundingClientRect().top;
+  for (const chunk of box.querySelectorAll<HTMLElement>('[data-chunk]')) {
+    if (chunk.getBoundingClientRect().bottom <= top) continue;
+    const lines = chunk.querySelectorAll<HTMLElement>('[data-n]');
+    let lo = 0;
+    let hi = lines.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (lines[mid]!.getBoundingClientRect().bottom <= top) lo = mid + 1;
+      else hi = mid;
+    }
+    const n = Number(lines[lo]?.dataset.n);
+    return Number.isFinite(n) ? { line: n - firstLineNumber + 1 } : null;
+  }
+  return null;
+}
+
+function LightCode({
+  code,
+  label,
+  firstLineNumber = 1,
+  mark = null,
+  maxHeight = 640,
+  scroller,
+  onInteract,
+}: Omit<Props, 'ref'> & {
+  scroller: Ref<HTMLDivElement>;
+  onInteract: (wanted: { focus?: boolean; search?: boolean }) => void;
+}) {
+  const theme = useTheme();
+  const dark = theme.palette.mode === 'dark';
+  const chunks = useMemo(() => lineChunks(code, CODE_CHUNK), [code]);
+  const tokens = useMemo(() => chunkTokenizer(chunks), [chunks]);
+  // `done` chunks are drawn; a new code starts again with its first chunk.
+  const [progress, setProgress] = useState({ chunks, done: 1 });
+  const done = Math.min(chunks.length, progress.chunks === chunks ? progress.done : 1);
+  useEffect(() => {
+    if (done >= chunks.length) return;
+    const timer = setTimeout(() => setProgress({ chunks, done: done + 1 }), 0);
+    return () => clearTimeout(timer);
+  }, [chunks, done]);
+
+  const lineCount = useMemo(() => chunks.reduce((n, c) => n + c.length, 0), [chunks]);
+  const digits = String(maxLineNumber(lineCount) + firstLineNumber - 1).length;
+  const sx = useMemo(() => {
+    const palette = michelsonPalette(dark);
+    const p = theme.palette;
+    return {
+      maxHeight,
+      overflow: 'auto',
+      bgcolor: p.background.paper,
+      color: p.text.primary,
+      fontFamily: CODE_FONT,
+      fontSize: CODE_FONT_SIZE,
+      lineHeight: CODE_LINE_HEIGHT,
+      '& [data-chunk]': { contentVisibility: 'auto' },
+      '& [data-n]': { display: 'flex' },
+      // the gutter: CodeMirror's line numbers (sized for 9, 99, 999…: maxLineNumber), never copied or read
+      '& [data-n]::before': {
+        content: 'attr(data-n) / ""',
+        flex: 'none',
+        boxSizing: 'border-box',
+        minWidth: 20,
+        width: `calc(${digits}ch + 8px)`,
+        padding: '0 3px 0 5px',
+        textAlign: 'right',
+        whiteSpace: 'nowrap',
+        color: GUTTER_COLOR,
+        userSelect: 'none',
+      },
+      '& .ms-text': {
+        flex: '1 1 0',
+        minWidth: 0,
+        padding: '0 2px 0 6px',
+        whiteSpace: 'pre-wrap',
+        wordBreak: 'break-word',
+        overflowWrap: 'anywhere',
+      },
+      ...Object.fromEntries(Object.entries(palette).map(([cls, style]) => [`& .ms-${cls}`, style])),
+      '& [data-failed]': { backgroundColor: FAILED_BACKGROUND, borderBottom: `2px solid ${p.error.main}` },
+    };
+  }, [theme, dark, maxHeight, digits]);
+
+  const shown: { lines: Token[][]; first: number }[] = [];
+  for (let i = 0, first = 0; i < done; first += chunks[i]!.length, i++) {
+    shown.push({ lines: tokens(i), first });
+  }
+  const rendering = chunks.length > 1 && done < chunks.length;
+  const percent = renderingPercent(done, chunks.length);
+  return (
+    <Box>
+      {rendering ? (
+        <Box role="status" sx={{ mb: 1 }}>
+          <Typography variant="body2">Rendering: {percent}%</Typography>
+          <LinearProgress variant="determinate" value={percent} aria-label="Rendering code" />
+        </Box>
+      ) : null}
+      <Box
+        ref={scroller}
+        role="region"
+        aria-label={label}
+        aria-busy={rendering}
+        tabIndex={0}
+        sx={sx}
+        onPointerEnter={() => void loadEditor().catch(() => {})}
+        onFocus={() => void loadEditor().catch(() => {})}
+        onClick={(e) => {
+          // a selection is the reader's to copy: only a plain click brings the editor
+          if (e.button === 0 && (window.getSelection()?.isCollapsed ?? true)) onInteract({ focus: true });
+        }}
+        onKeyDown={(e) => {
+          const mod = e.ctrlKey || e.metaKey;
+          if (mod && (e.key === 'f' || e.key === 'F')) {
+            e.preventDefault();
+            onInteract({ search: true, focus: true });
+          } else if (mod && e.altKey && (e.key === 'g' || e.code === 'KeyG')) {
+            e.preventDefault();
+            onInteract({ search: true, focus: true });
+          } else if (mod && (e.key === 'a' || e.key === 'A')) {
+            // select all of the code, not all of the page
+            e.preventDefault();
+            const selection = window.getSelection();
+            const range = document.createRange();
+            range.selectNodeContents(e.currentTarget);
+            selection?.removeAllRanges();
+            selection?.addRange(range);
+          }
+        }}
+      >
+        <Box sx={{ py: '4px' }}>
+          {shown.map((c, i) => (
+            <CodeChunk
+              key={i}
+              lines={c.lines}
+              first={c.first}
+              firstLineNumber={firstLineNumber}
+              mark={mark && mark.line > c.first && mark.line <= c.first + c.lines.length ? mark : null}
+            />
+          ))}
+        </Box>
+      </Box>
+    </Box>
+  );
+}
+
+/** The estimated height of a line (13 px × 1.4), until the browser has laid out a chunk. */
+const LINE_PX = CODE_FONT_SIZE * CODE_LINE_HEIGHT;
+
+const CodeChunk = memo(function CodeChunk(props: {
+  lines: Token[][];
+  /** Index of the chunk's first line in the text (0-based). */
+  first: number;
+  firstLineNumber: number;
+  mark: CodeMark | null;
+}) {
+  const { lines, first, firstLineNumber, mark } = props;
+  return (
+    <div data-chunk="" style={{ containIntrinsicSize: `auto ${Math.ceil(lines.length * LINE_PX)}px` }}>
+      {lines.map((tokens, i) => {
+        const marked =
+          mark && mark.line === first + i + 1 ? markTokens(tokens, mark.startCol, mark.endCol) : null;
+        return (
+          <div key={i} data-n={first + i + firstLineNumber}>
+            <span className="ms-text">
+              {marked
+                ? marked.map((t, j) =>
+                    t.marked ? (
+                      <span key={j} data-failed="true">
+                        {tokenNode(t, 0)}
+                      </span>
+                    ) : (
+                      tokenNode(t, j)
+                    ),
+                  )
+                : tokens.map(tokenNode)}
+            </span>
+          </div>
+        );
+      })}
+    </div>
+  );
+});
+
+/** A token: a class-named span, or plain text (a function, not a component: thousands per chunk). */
+function tokenNode(token: Token, key: number) {
+  return token.cls ? (
+    <span key={key} className={`ms-${token.cls}`}>
+      {token.text}
+    </span>
+  ) : (
+    <Fragment key={key}>{token.text}</Fragment>
+  );
+}
