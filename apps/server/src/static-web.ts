@@ -1,10 +1,11 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import negotiate from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fetchPreloadLinks, routeFetches, routeParams } from './route-fetches';
 
 /**
  * Paths that belong to the APIs: never answered with the SPA's index.html. The SPA itself owns /search
@@ -74,14 +75,21 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions = {}): 
       return reply.sendFile(file, distDir);
     }
     page ??= loadPage(distDir, opts.bootConfig);
-    const { html, routes } = await page;
-    const files = matchRoute(routes, url)?.files ?? [];
+    const { html, routes, networks } = await page;
+    const route = matchRoute(routes, url);
+    const files = route?.files ?? [];
     const key = files.join(' ');
     let shell = shells.get(key);
     if (!shell) {
       shell = compressShell(withModulePreloads(html, files));
-      shells.set(key, shell);
+      if (shells.size < MAX_SHELLS) shells.set(key, shell);
     }
+    // The route's API requests, announced with the page (they differ per address: not cached).
+    const params = route ? routeParams(route.path, url) : null;
+    const query = new URLSearchParams(request.url.slice(url.length + 1));
+    const fetches = route && params ? routeFetches(route.path, params, query, networks) : [];
+    if (fetches.length > 0)
+      return sendShell(request, reply, compressShell(withFetchPreloads(shell.text, fetches)));
     return sendShell(request, reply, shell);
   });
 }
@@ -93,6 +101,7 @@ function cacheControlOf(distDir: string, file: string): string {
 
 /** index.html as sent (boot configuration inlined, the route's modulepreloads), and its brotli and gzip forms. */
 interface Shell {
+  text: string;
   html: Buffer;
   br: Buffer;
   gzip: Buffer;
@@ -110,21 +119,30 @@ export interface RoutePreload {
 interface Page {
   html: string;
   routes: RoutePreload[];
+  /** The networks of the boot configuration (a route's API requests are announced for these only). */
+  networks: string[];
 }
+
+/** index.html variants kept compressed (one per set of route chunks: a few dozen at most). */
+const MAX_SHELLS = 200;
 
 /** Written by the web build beside index.html. */
 export const ROUTE_PRELOAD_FILE = '.vite/route-preload.json';
 
 async function loadPage(distDir: string, bootConfig: WebOptions['bootConfig']): Promise<Page> {
   let html = readFileSync(path.join(distDir, 'index.html'), 'utf8');
+  let networks: string[] = [];
   if (bootConfig) {
     try {
-      html = inlineBootConfig(html, await bootConfig());
+      const config = await bootConfig();
+      html = inlineBootConfig(html, config);
+      const listed = (config as { networks?: unknown } | null)?.networks;
+      if (Array.isArray(listed)) networks = listed.filter((n): n is string => typeof n === 'string');
     } catch {
       // The app asks GET /v1/config itself when the block is missing.
     }
   }
-  return { html, routes: readRoutePreloads(distDir) };
+  return { html, routes: readRoutePreloads(distDir), networks };
 }
 
 /** The build's route preloads; none (the app still loads, one round trip later) when missing or malformed. */
@@ -196,9 +214,25 @@ export function withModulePreloads(html: string, files: readonly string[]): stri
   return html.replace('</head>', `${links.join('\n')}\n</head>`);
 }
 
+/**
+ * Adds `<link rel="preload" as="fetch" crossorigin href="/v1/…">` before `</head>` for each API request
+ * the route's loader starts (./route-fetches), so that it starts with the scripts; the app's fetch of the
+ * same URL (same origin, same credentials mode, no custom header) takes the preloaded answer.
+ */
+export function withFetchPreloads(html: string, urls: readonly string[]): string {
+  if (urls.length === 0 || !html.includes('</head>')) return html;
+  return html.replace('</head>', `${fetchPreloadLinks(urls).join('\n')}\n</head>`);
+}
+
 function compressShell(html: string): Shell {
   const raw = Buffer.from(html);
-  return { html: raw, br: brotliCompressSync(raw), gzip: gzipSync(raw, { level: 9 }) };
+  return {
+    text: html,
+    html: raw,
+    // per-address pages are compressed on each request: a fast brotli level (index.html is ~2 kB)
+    br: brotliCompressSync(raw, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }),
+    gzip: gzipSync(raw, { level: 9 }),
+  };
 }
 
 /**

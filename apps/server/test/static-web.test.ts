@@ -167,6 +167,45 @@ describe('serving the web app', () => {
     expect(preloads(await page('/no/such/route/here'))).toEqual([]);
   });
 
+  it("announces the route's API requests as fetch preloads, for the configured networks only", async () => {
+    const dist = mkdtempSync(path.join(os.tmpdir(), 'ms-dist-'));
+    mkdirSync(path.join(dist, '.vite'));
+    const routes: RoutePreload[] = [
+      { path: '/', files: [] },
+      { path: '/:network/:address/operations', files: ['assets/contract-2.js'] },
+      { path: '/:network/:address/code', files: ['assets/contract-2.js'] },
+      { path: '/search', files: [] },
+    ];
+    writeFileSync(path.join(dist, ROUTE_PRELOAD_FILE), JSON.stringify({ routes }));
+    const server = await app(true, dist, { bootConfig: () => Promise.resolve({ networks: ['mainnet'] }) });
+    const page = async (url: string) =>
+      brotliDecompressSync(
+        (await server.inject({ url, headers: { accept: 'text/html', 'accept-encoding': 'br' } })).rawPayload,
+      ).toString();
+    const fetches = (html: string) =>
+      [...html.matchAll(/<link rel="preload" as="fetch" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+    const kt = 'KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXitn';
+    const ops = await page(`/mainnet/${kt}/operations?entrypoints=mint`);
+    expect(fetches(ops)).toEqual([
+      `/v1/account/mainnet/${kt}`,
+      `/v1/contract/mainnet/${kt}?stats=true`,
+      `/v1/contract/mainnet/${kt}/views/schema`,
+      `/v1/contract/mainnet/${kt}/opg?size=10`,
+    ]);
+    expect(ops.indexOf('as="fetch"')).toBeLessThan(ops.indexOf('</head>'));
+    const protocol = 'PtJakart2xVj7pYXJBXrqHgd82rdkLey5ZeeGikgPkLX7SNJZF4';
+    expect(fetches(await page(`/mainnet/${kt}/code?protocol=${protocol}`)).at(-1)).toBe(
+      `/v1/contract/mainnet/${kt}/code?protocol=${protocol}`,
+    );
+    // another address, other requests: the page is not served from the first one's cache
+    const other = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
+    expect(fetches(await page(`/mainnet/${other}/code`))).toContain(`/v1/contract/mainnet/${other}/code`);
+    expect(fetches(await page('/'))).toEqual(['/v1/head']);
+    expect(fetches(await page(`/ghostnet/${kt}/operations`))).toEqual([]);
+    expect(fetches(await page(`/mainnet/KT1%22%3E%3Cscript%3E/operations`))).toEqual([]);
+    expect(fetches(await page('/search?text=KT1'))).toEqual([]);
+  });
+
   it('matches a pathname to the most specific route, optional parameters included', () => {
     const routes: RoutePreload[] = [
       { path: '/', files: [] },

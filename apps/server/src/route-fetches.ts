@@ -1,0 +1,118 @@
+/**
+ * The GET requests a page's route loader starts (apps/web/src/app/router/route-data.ts and
+ * contract-route-data.ts), for the server to announce them in index.html as
+ * `<link rel="preload" as="fetch" crossorigin>`: the browser then asks the API together with the scripts
+ * instead of after the boot chunk has downloaded and run (~300 ms on a throttled first visit), and the
+ * app's own fetch of the same URL takes the preloaded answer. A small table beside the web's loaders;
+ * apps/server/test/route-fetches.test.ts runs those loaders and checks that they ask for these URLs.
+ *
+ * Only requests whose URL the page's address alone decides are listed (not home's recently called
+ * table, whose network depends on the head answer and the reader's stored choice; not POSTs).
+ */
+
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+const ADDRESS = new RegExp(`^(?:KT|tz|sr)[${BASE58}]{34}$`);
+const CONTRACT = new RegExp(`^KT[${BASE58}]{34}$`);
+const PROTOCOL = /^P[1-9A-HJ-NP-Za-km-z]{50}$/;
+const NETWORK = /^[a-z0-9_-]{1,40}$/;
+
+/** The account / contract tabs (route paths of the web's route table) and the first data of each. */
+const CONTRACT_TABS: Record<string, 'operations' | 'storage' | 'code' | 'frame'> = {
+  '/:network/:address/operations': 'operations',
+  '/:network/:address/storage': 'storage',
+  '/:network/:address/code': 'code',
+  '/:network/:address/events': 'frame',
+  '/:network/:address/ticket_updates': 'frame',
+  '/:network/:address/interact/:entrypoint?': 'frame',
+  '/:network/:address/views/:view?': 'frame',
+  '/:network/:address/metadata': 'frame',
+  '/:network/:address/fork': 'frame',
+  '/:network/:address/tokens': 'frame',
+  '/:network/:address/stats': 'frame',
+  '/:network/:address/details': 'frame',
+};
+
+/** Page size of the operations tab's first page (the web's OPG_PAGE_SIZE). */
+const OPG_PAGE_SIZE = 10;
+
+/**
+ * The API URLs (same origin) the loader of `route` (a route table path) starts for `url`'s path parameters
+ * `params` and query; [] when unknown or when the parameters are not well formed.
+ */
+export function routeFetches(
+  route: string,
+  params: Readonly<Record<string, string>>,
+  query: URLSearchParams,
+  networks: readonly string[],
+): string[] {
+  if (route === '/') return ['/v1/head'];
+  const tab = CONTRACT_TABS[route];
+  const { network = '', address = '' } = params;
+  if (!tab || !NETWORK.test(network) || !networks.includes(network) || !ADDRESS.test(address)) return [];
+  const contract = `/v1/contract/${network}/${address}`;
+  const out = [`/v1/account/${network}/${address}`];
+  const isContract = CONTRACT.test(address);
+  if (isContract) out.push(`${contract}?stats=true`, `${contract}/views/schema`);
+  switch (tab) {
+    case 'operations':
+      out.push(`${contract}/opg?size=${OPG_PAGE_SIZE}`);
+      break;
+    case 'storage':
+      if (isContract) {
+        out.push(`${contract}/storage/schema`);
+        if (!query.has('level')) out.push(`${contract}/storage`);
+      }
+      break;
+    case 'code': {
+      const protocol = query.get('protocol');
+      if (isContract) {
+        out.push(
+          protocol !== null && PROTOCOL.test(protocol)
+            ? `${contract}/code?protocol=${protocol}`
+            : `${contract}/code`,
+        );
+      }
+      break;
+    }
+    case 'frame':
+      break;
+  }
+  return out;
+}
+
+/**
+ * The parameters of `pathname` under a route path (`:name`, `:name?`), or null when it does not match;
+ * segments are URI-decoded (null when one cannot be).
+ */
+export function routeParams(pattern: string, pathname: string): Record<string, string> | null {
+  const parts = pattern.split('/').filter((s) => s !== '');
+  const segments = pathname.split('/').filter((s) => s !== '');
+  const out: Record<string, string> = {};
+  let i = 0;
+  try {
+    for (const part of parts) {
+      const segment = segments[i];
+      if (part.startsWith(':')) {
+        const optional = part.endsWith('?');
+        if (segment === undefined) {
+          if (optional) continue;
+          return null;
+        }
+        out[part.slice(1).replace(/\?$/, '')] = decodeURIComponent(segment);
+        i++;
+      } else {
+        if (segment !== part) return null;
+        i++;
+      }
+    }
+  } catch {
+    return null;
+  }
+  return i === segments.length ? out : null;
+}
+
+/** `<link rel="preload" as="fetch" crossorigin href="…">` for each URL (escaped for the attribute). */
+export function fetchPreloadLinks(urls: readonly string[]): string[] {
+  const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return urls.map((u) => `<link rel="preload" as="fetch" crossorigin href="${attr(u)}">`);
+}

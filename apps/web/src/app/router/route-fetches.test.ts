@@ -1,0 +1,100 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
+import { routeFetches, routeParams } from '../../../../server/src/route-fetches';
+import { routeData } from './route-data';
+import type { ScreenId } from './route-table';
+
+const NETWORKS = ['mainnet', 'sandboxnet'];
+const KT = 'KT1SdePpVJXS5KsxFH1x4WfiKGVS7PVVEnSc';
+const TZ = 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx';
+const JAKARTA = 'PtJakart2xVj7pYXJBXrqHgd82rdkLey5ZeeGikgPkLX7SNJZF4';
+
+/**
+ * The GET URLs the web's route loader of `screen` starts for `url` (recorded at fetch), once its dynamic
+ * import of the contract route data has run.
+ */
+async function loaderGets(screen: ScreenId, url: string, params: Record<string, string>): Promise<string[]> {
+  const gets = new Set<string>();
+  vi.stubGlobal(
+    'fetch',
+    vi.fn((input: string | URL | Request, init?: RequestInit) => {
+      const u = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if ((init?.method ?? 'GET') === 'GET') gets.add(u);
+      // a never-answered request: nothing follows from an answer (home's table waits for /v1/head)
+      return new Promise<Response>(() => {});
+    }),
+  );
+  const data = routeData(new QueryClient(), { networks: NETWORKS, sandbox_mode: false })[screen];
+  data?.({ params, url: new URL(url, 'http://localhost') });
+  await vi.waitFor(() => {
+    if (screen !== 'home' && gets.size === 0) throw new Error('no request yet');
+  });
+  await new Promise((r) => setTimeout(r, 50));
+  return [...gets].sort();
+}
+
+/** What the server announces for the same URL (route path as in the route table). */
+function serverFetches(route: string, url: string): string[] {
+  const u = new URL(url, 'http://localhost');
+  const params = routeParams(route, u.pathname);
+  if (!params) throw new Error(`${url} does not match ${route}`);
+  return routeFetches(route, params, u.searchParams, NETWORKS).sort();
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("the server's fetch preloads match the web's route loaders", () => {
+  const cases: [ScreenId, string, string][] = [
+    ['operations', '/:network/:address/operations', `/sandboxnet/${KT}/operations`],
+    ['operations', '/:network/:address/operations', `/mainnet/${TZ}/operations`],
+    ['storage', '/:network/:address/storage', `/sandboxnet/${KT}/storage`],
+    ['storage', '/:network/:address/storage', `/sandboxnet/${KT}/storage?level=12`],
+    ['code', '/:network/:address/code', `/sandboxnet/${KT}/code`],
+    ['code', '/:network/:address/code', `/sandboxnet/${KT}/code?protocol=${JAKARTA}`],
+    ['code', '/:network/:address/code', `/sandboxnet/${KT}/code?protocol=nonsense`],
+    ['events', '/:network/:address/events', `/sandboxnet/${KT}/events`],
+    ['interact', '/:network/:address/interact/:entrypoint?', `/sandboxnet/${KT}/interact/transfer`],
+    ['views', '/:network/:address/views/:view?', `/sandboxnet/${KT}/views`],
+    ['details', '/:network/:address/details', `/sandboxnet/${KT}/details`],
+    ['contract_stats', '/:network/:address/stats', `/sandboxnet/${KT}/stats`],
+  ];
+  for (const [screen, route, url] of cases) {
+    it(`${url}`, async () => {
+      const server = serverFetches(route, url);
+      const u = new URL(url, 'http://localhost');
+      const params = routeParams(route, u.pathname)!;
+      expect(server.length).toBeGreaterThan(0);
+      expect(await loaderGets(screen, url, params)).toEqual(server);
+    });
+  }
+
+  it('home: /v1/head (its table waits for the answer)', async () => {
+    expect(routeFetches('/', {}, new URLSearchParams(), NETWORKS)).toEqual(['/v1/head']);
+    expect(await loaderGets('home', '/', {})).toEqual(['/v1/head']);
+  });
+
+  it('announces nothing for an unknown network, a malformed address or another route', () => {
+    const none = new URLSearchParams();
+    expect(
+      routeFetches('/:network/:address/code', { network: 'nowhere', address: KT }, none, NETWORKS),
+    ).toEqual([]);
+    expect(
+      routeFetches('/:network/:address/code', { network: 'mainnet', address: 'KT1"<x>' }, none, NETWORKS),
+    ).toEqual([]);
+    expect(routeFetches('/search', {}, none, NETWORKS)).toEqual([]);
+  });
+
+  it('reads route parameters React Router style', () => {
+    expect(routeParams('/:network/:address/views/:view?', '/mainnet/KT1x/views')).toEqual({
+      network: 'mainnet',
+      address: 'KT1x',
+    });
+    expect(routeParams('/:network/:address/views/:view?', '/mainnet/KT1x/views/v%201')).toEqual({
+      network: 'mainnet',
+      address: 'KT1x',
+      view: 'v 1',
+    });
+    expect(routeParams('/:network/:address/code', '/mainnet/KT1x/storage')).toBeNull();
+    expect(routeParams('/:network/:address/code', '/mainnet/%E0%A4%A/code')).toBeNull();
+  });
+});
