@@ -306,7 +306,7 @@ describe.skipIf(!canBrowse('time-travel'))('time travel: storage compare', () =>
       await page.goto(`${session.server.url}/${NETWORK}/${ledger}/operations`);
       await page.getByRole('list', { name: 'Operation groups' }).waitFor();
       const exportAs = async (format: 'CSV' | 'JSON') => {
-        await page.getByRole('button', { name: 'Export', exact: true }).click();
+        await page.getByRole('button', { name: 'Export operations', exact: true }).click();
         const [download] = await Promise.all([
           page.waitForEvent('download'),
           page.getByRole('menuitem', { name: `Export operations as ${format}` }).click(),
@@ -333,6 +333,17 @@ describe.skipIf(!canBrowse('time-travel'))('time travel: storage compare', () =>
       const items = JSON.parse(json.text) as Array<Record<string, unknown>>;
       expect(items.map((i) => i.id)).toEqual(rows.map((r) => Number(r.id)));
       expect(items[3]).toMatchObject({ kind: 'origination', fee_tez: fee.fee_tez });
+
+      // the tab's search text is a filter of the export too: the start of the origination's group hash
+      await page.getByRole('searchbox', { name: 'Search operations' }).fill(fee.hash!.slice(0, 12));
+      await expect
+        .poll(() => page.getByRole('list', { name: 'Operation groups' }).getByRole('listitem').count())
+        .toBe(1);
+      const found = await exportAs('JSON');
+      expect((JSON.parse(found.text) as Array<Record<string, unknown>>).map((i) => [i.kind, i.hash])).toEqual(
+        [['origination', fee.hash]],
+      );
+      await page.getByRole('searchbox', { name: 'Search operations' }).fill('');
       await page.screenshot({ path: `${SHOTS}/export-1440.png` });
       await page.setViewportSize({ width: 375, height: 800 });
       await page.screenshot({ path: `${SHOTS}/export-375.png` });
