@@ -2,7 +2,7 @@
  * The debugger's resource: POST /v1/contract/{network}/{address}/entrypoints/debug (one call recorded step by
  * step). The answer is untrusted: the parser checks the trace's columns agree before the debugger reads them.
  */
-import type { GasProfile } from '@michelscope/api-types';
+import type { GasProfile, WhatIfCall, WhatIfOverrides } from '@michelscope/api-types';
 import type { CompactTrace, Micheline } from '@michelscope/michelson';
 import { API_BASE, requestJson, type RequestOptions } from './client';
 import { isObject } from './parse';
@@ -17,6 +17,9 @@ export interface DebugRequest {
   amount?: number;
   source?: string;
   sender?: string;
+  /** a what-if call: the overridden state and the bundle's calls before it */
+  overrides?: WhatIfOverrides;
+  before?: WhatIfCall[];
 }
 
 export interface DebugEmitted {

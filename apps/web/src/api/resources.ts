@@ -37,6 +37,8 @@ import type {
   TicketUpdate,
   ViewSchema,
   StorageDiff,
+  WhatIfRequest,
+  WhatIfResult,
 } from '@michelscope/api-types';
 import { queryOptions } from '@tanstack/react-query';
 import { API_BASE, ApiError, getJson, requestJson, type RequestOptions } from './client';
@@ -360,3 +362,19 @@ export const EXPORTS = {
     body: { query: p.query, filters: p.filters },
   }),
 };
+/**
+ * POST …/entrypoints/what_if: a bundle of calls run against overridden state (issue 20, capability 5). The
+ * answer is typed by api-types' WhatIfResult, which the API serialises through.
+ */
+export async function fetchWhatIf(
+  network: string,
+  address: string,
+  body: WhatIfRequest,
+  options?: RequestOptions,
+): Promise<WhatIfResult> {
+  const { body: answer } = await requestJson(
+    `${API_BASE}/contract/${enc(network)}/${enc(address)}/entrypoints/what_if`,
+    { timeoutMs: 60_000, ...options, method: 'POST', body },
+  );
+  return answer as WhatIfResult;
+}

@@ -17,7 +17,12 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { opgListQuery } from '../../api/contract-api';
 import { bigMapKeyChangesQuery, KEY_CHANGES_PAGE_SIZE, storageDiffQuery } from '../../api/queries';
-import type { KeyChangeCounts, KeyChangeKind as KeyChange, StorageDiff } from '@michelscope/api-types';
+import type {
+  KeyChangeCounts,
+  KeyChangeKind as KeyChange,
+  MiguelNode,
+  StorageDiff,
+} from '@michelscope/api-types';
 import { formatNumber } from '../../shared/format/format';
 import { MiguelTree } from '../../shared/micheline/MiguelTree';
 import {
@@ -80,7 +85,7 @@ function EndPicker({
   );
 }
 
-function CountChips({ counts }: { counts: KeyChangeCounts }) {
+export function CountChips({ counts }: { counts: KeyChangeCounts }) {
   return (
     <Stack direction="row" sx={{ gap: 0.5, flexWrap: 'wrap' }} aria-label="Key changes">
       {(['added', 'changed', 'removed'] as const).map((c) => (
@@ -93,6 +98,50 @@ function CountChips({ counts }: { counts: KeyChangeCounts }) {
         />
       ))}
     </Stack>
+  );
+}
+
+/** One big-map key that differs: its class, its text, and its value as a diff tree (old ➛ new). */
+export function ChangedKey({
+  network,
+  item,
+  note,
+}: {
+  network: string;
+  item: { key_string: string; change: KeyChange; value: MiguelNode | null };
+  note?: string;
+}) {
+  return (
+    <Box
+      component="li"
+      aria-label={`${CHANGE_LABEL[item.change]} key ${item.key_string}`}
+      sx={{ borderTop: 1, borderColor: 'divider', pt: 1 }}
+    >
+      <Stack direction="row" sx={{ gap: 1, alignItems: 'baseline', flexWrap: 'wrap' }}>
+        <Chip size="small" color={CHANGE_COLOUR[item.change]} label={CHANGE_LABEL[item.change]} />
+        <Box
+          component="span"
+          sx={{ fontFamily: 'monospace', fontSize: 14, overflowWrap: 'anywhere', minWidth: 0 }}
+        >
+          {item.key_string}
+        </Box>
+        {note ? (
+          <Typography variant="caption" color="text.secondary">
+            {note}
+          </Typography>
+        ) : null}
+      </Stack>
+      {item.value ? (
+        <MiguelTree
+          roots={[item.value]}
+          label={`Value of ${item.key_string}`}
+          network={network}
+          diffMode
+          open="changed"
+          maxHeight={240}
+        />
+      ) : null}
+    </Box>
   );
 }
 
@@ -157,35 +206,12 @@ function BigMapChanges({
             sx={{ p: 0, m: 0, listStyle: 'none', gap: 1 }}
           >
             {items.map((item) => (
-              <Box
-                component="li"
+              <ChangedKey
                 key={item.key_hash}
-                aria-label={`${CHANGE_LABEL[item.change]} key ${item.key_string}`}
-                sx={{ borderTop: 1, borderColor: 'divider', pt: 1 }}
-              >
-                <Stack direction="row" sx={{ gap: 1, alignItems: 'baseline', flexWrap: 'wrap' }}>
-                  <Chip size="small" color={CHANGE_COLOUR[item.change]} label={CHANGE_LABEL[item.change]} />
-                  <Box
-                    component="span"
-                    sx={{ fontFamily: 'monospace', fontSize: 14, overflowWrap: 'anywhere', minWidth: 0 }}
-                  >
-                    {item.key_string}
-                  </Box>
-                  <Typography variant="caption" color="text.secondary">
-                    last written at {formatNumber(item.level)}
-                  </Typography>
-                </Stack>
-                {item.value ? (
-                  <MiguelTree
-                    roots={[item.value]}
-                    label={`Value of ${item.key_string}`}
-                    network={network}
-                    diffMode
-                    open="changed"
-                    maxHeight={240}
-                  />
-                ) : null}
-              </Box>
+                network={network}
+                item={item}
+                note={`last written at ${formatNumber(item.level)}`}
+              />
             ))}
           </Stack>
           <Stack direction="row" sx={{ gap: 1, alignItems: 'center', mt: 1, flexWrap: 'wrap' }}>

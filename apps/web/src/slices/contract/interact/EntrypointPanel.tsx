@@ -8,7 +8,9 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { formatMichelson, type Micheline } from '@michelscope/michelson';
+import type { WhatIfRequest, WhatIfResult } from '@michelscope/api-types';
+import { formatMichelson, isPrim, type Micheline } from '@michelscope/michelson';
+import { fetchWhatIf } from '../../../api/resources';
 import { fetchEntrypointModel, scriptQuery, simulateCall, type FormSchema } from '../../../api/workspace-api';
 import type { Operation } from '../../../api/opg-types';
 import { SANDBOX_ACCOUNTS, SANDBOX_NETWORK } from '../../../features/wallet/sandbox-accounts';
@@ -29,22 +31,28 @@ import { SettingsFields, settingsError, type Settings } from './SettingsFields';
 import { ApprovalsSection } from './ApprovalsSection';
 import { approvalBatch, type ApprovalEntry } from './approvals';
 import { fetchApproveData } from './approvals-api';
+import { WhatIfSection } from './WhatIfSection';
+import { WhatIfDialog } from './WhatIfDialog';
+import { hasOverrides, whatIfRequest, type BundleCall, type WhatIfState } from './whatif-state';
 
 export const NO_TYPEDEF = 'No typedef for this entrypoint.';
 export const NOT_CALLED = 'This contract most likely has not been called yet.';
 export const NO_PARAMETERS = 'This entrypoint takes no parameters (unit).';
 
-type Dialog = 'json' | 'michelson' | 'cli' | 'simulation' | null;
+type Dialog = 'json' | 'michelson' | 'cli' | 'simulation' | 'whatif' | null;
 type Params = { entrypoint: string; value: Micheline };
 
 interface Props {
   network: string;
   address: string;
   entrypoint: FormSchema;
+  /** the Interact tab's what-if state (overrides and bundle), kept across entrypoints */
+  whatIf: WhatIfState;
+  onWhatIfChange: (s: WhatIfState) => void;
 }
 
 /** The form of one entrypoint: fill type, parameters, settings, the five actions and their dialogs. */
-export function EntrypointPanel({ network, address, entrypoint }: Props) {
+export function EntrypointPanel({ network, address, entrypoint, whatIf, onWhatIfChange }: Props) {
   const [search] = useSearchParams();
   const formRef = useRef<SchemaFormHandle>(null);
   const [fillType, setFillType] = useState<'empty' | 'latest'>('empty');
@@ -57,6 +65,7 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
   const [simulation, setSimulation] = useState<Operation[]>([]);
   const [simulated, setSimulated] = useState<DebugTarget | undefined>(undefined);
   const [approvals, setApprovals] = useState<ApprovalEntry[]>([]);
+  const [whatIfRun, setWhatIfRun] = useState<{ request: WhatIfRequest; result: WhatIfResult } | null>(null);
   // a fill (latest call, repeated operation) is on its way: the actions wait for the form it brings
   const [filling, setFilling] = useState(false);
   // only the last fill asked for lands in the form (a late answer of an earlier one is dropped)
@@ -127,15 +136,54 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
   };
 
   const amount = Number(settings.amount || '0');
+  // the node applies the call for a source: the one given, the wallet's, or on the sandbox its first
+  // bootstrap account (public test keys); without one only the code runs (no gas or burn figures)
+  const defaultSource = () =>
+    settings.source ||
+    session.wallet?.address ||
+    (network === SANDBOX_NETWORK ? SANDBOX_ACCOUNTS[0]!.pkh : '');
+  /** The current form as a bundle call, or null (the form's errors are then shown). */
+  const currentCall = (): BundleCall | null =>
+    build()
+      ? {
+          entrypoint: entrypoint.name,
+          data: formData,
+          amount: settings.amount.trim(),
+          source: settings.source.trim(),
+          sender: settings.sender.trim(),
+        }
+      : null;
+  const storageType = (): Micheline | undefined => {
+    const section = script.data?.code.find((c) => isPrim(c) && c.prim === 'storage');
+    return section && isPrim(section) ? section.args?.[0] : undefined;
+  };
+  const bundled = whatIf.bundle.length > 0;
+  /** A what-if: the bundle (or the current call) against the overrides, run by the API's interpreter. */
+  const simulateWhatIf = async () => {
+    setError(null);
+    let current: BundleCall | null = null;
+    if (!bundled && !(current = currentCall())) return;
+    let request: WhatIfRequest;
+    try {
+      request = whatIfRequest(whatIf, current ?? whatIf.bundle[0]!, storageType());
+    } catch (e) {
+      setError(`Overrides: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    const fallback = defaultSource();
+    if (fallback && !request.overrides?.source)
+      request = { ...request, calls: request.calls.map((c) => (c.source ? c : { ...c, source: fallback })) };
+    await injection.run(async () => {
+      setWhatIfRun({ request, result: await fetchWhatIf(network, address, request) });
+      setDialog('whatif');
+      return null;
+    }, setError);
+  };
   const simulate = async () => {
+    if (bundled || hasOverrides(whatIf.overrides)) return simulateWhatIf();
     if (!build()) return;
     await injection.run(async () => {
-      // the node applies the call for a source: the one given, the wallet's, or on the sandbox its first
-      // bootstrap account (public test keys); without one only the code runs (no gas or burn figures)
-      const source =
-        settings.source ||
-        session.wallet?.address ||
-        (network === SANDBOX_NETWORK ? SANDBOX_ACCOUNTS[0]!.pkh : '');
+      const source = defaultSource();
       const ops = await simulateCall(network, address, entrypoint.name, formData, {
         source,
         sender: settings.sender,
@@ -233,9 +281,18 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
         owner={session.wallet?.address ?? ''}
         disabled={busy}
       />
+      <WhatIfSection
+        network={network}
+        address={address}
+        state={whatIf}
+        onChange={onWhatIfChange}
+        currentCall={currentCall}
+        currentStorage={script.data?.storage}
+        disabled={busy}
+      />
       <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
         <Button variant="outlined" disabled={busy} onClick={() => void simulate()}>
-          Simulate
+          {bundled ? `Simulate bundle (${whatIf.bundle.length})` : 'Simulate'}
         </Button>
         <Button disabled={busy} onClick={() => open('json')}>
           Raw JSON
@@ -295,6 +352,14 @@ export function EntrypointPanel({ network, address, entrypoint }: Props) {
         network={network}
         code={script.data?.code}
         debug={simulated}
+      />
+      <WhatIfDialog
+        open={dialog === 'whatif'}
+        onClose={() => setDialog(null)}
+        network={network}
+        address={address}
+        request={whatIfRun?.request ?? null}
+        result={whatIfRun?.result ?? null}
       />
       {session.dialogs}
     </Stack>

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
@@ -16,6 +16,7 @@ import { ContractFrame } from '../ContractFrame';
 import type { ContractPageData } from '../useContractPage';
 import { entrypointLabel } from './call-logic';
 import { EntrypointPanel } from './EntrypointPanel';
+import { emptyWhatIf, type WhatIfState } from './whatif-state';
 
 /** /{network}/{address}/interact/{entrypoint?} */
 export function InteractPage() {
@@ -34,6 +35,8 @@ function InteractTab({ data }: { data: ContractPageData }) {
   const selectedName = params.entrypoint ?? null;
   const selected = list.find((e) => e.name === (selectedName ?? NO_NAME_PARAM)) ?? null;
   const base = `/${network}/${address}/interact`;
+  // what-if overrides and bundle: one serialisable object, kept while the user moves between entrypoints
+  const [whatIf, setWhatIf] = useState<WhatIfState>(emptyWhatIf);
 
   // The selected entrypoint lives in the URL; an unknown or missing one falls back to the first (replace),
   // keeping the query: a repeated call of `default` stored as `@entrypoint_0` still fills the form.
@@ -81,7 +84,14 @@ function InteractTab({ data }: { data: ContractPageData }) {
       </Paper>
       <Paper variant="outlined" sx={{ p: 2, minWidth: 0 }}>
         {selected ? (
-          <EntrypointPanel key={selected.name} network={network} address={address} entrypoint={selected} />
+          <EntrypointPanel
+            key={selected.name}
+            network={network}
+            address={address}
+            entrypoint={selected}
+            whatIf={whatIf}
+            onWhatIfChange={setWhatIf}
+          />
         ) : (
           <Typography color="text.secondary">Choose an entrypoint.</Typography>
         )}

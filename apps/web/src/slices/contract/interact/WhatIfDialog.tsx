@@ -1,0 +1,301 @@
+import { lazy, Suspense, useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import type { WhatIfCallResult, WhatIfRequest, WhatIfResult } from '@michelscope/api-types';
+import { formatTez } from '../../../shared/format/format';
+import { MiguelTree } from '../../../shared/micheline/MiguelTree';
+import type { DebugTarget } from '../../debugger/DebuggerDialog';
+import { ChangedKey, CountChips } from '../StorageCompare';
+import { entrypointLabel } from './call-logic';
+import { FramedDialog } from './InteractDialogs';
+
+// the debugger is a chunk of its own, loaded when a user opens it
+const DebuggerDialog = lazy(() => import('../../debugger/DebuggerDialog'));
+
+const int = (n: number) => n.toLocaleString('en-US');
+const STATUS_COLOUR = {
+  applied: 'success',
+  failed: 'error',
+  backtracked: 'warning',
+  skipped: 'default',
+} as const;
+const signedTez = (mutez: string) =>
+  mutez.startsWith('-') ? `−${formatTez(mutez.slice(1))}` : `+${formatTez(mutez)}`;
+const mono = { fontFamily: 'monospace', overflowWrap: 'anywhere' } as const;
+
+/** The debugger's request for call `i` of a what-if: its overrides and the calls before it. */
+export function debugTargetOf(
+  network: string,
+  address: string,
+  request: WhatIfRequest,
+  i: number,
+): DebugTarget {
+  const c = request.calls[i]!;
+  return {
+    network,
+    address,
+    request: {
+      name: c.name,
+      ...(c.data !== undefined ? { data: c.data } : {}),
+      ...(c.amount !== undefined ? { amount: Number(c.amount) } : {}),
+      ...(c.source ? { source: c.source } : {}),
+      ...(c.sender ? { sender: c.sender } : {}),
+      overrides: request.overrides ?? {},
+      before: request.calls.slice(0, i),
+    },
+  };
+}
+
+function Section(props: { label: string; children: React.ReactNode }) {
+  return (
+    <Box component="section" aria-label={props.label} sx={{ mt: 2 }}>
+      <Typography variant="overline" component="h3">
+        {props.label}
+      </Typography>
+      {props.children}
+    </Box>
+  );
+}
+
+/** A call's internal operations and events. */
+function Emitted({ network, call, n }: { network: string; call: WhatIfCallResult; n: number }) {
+  if (call.operations.length === 0 && call.events.length === 0) return null;
+  return (
+    <Paper variant="outlined" sx={{ p: 1.5, mt: 1 }} aria-label={`Call ${n}: emitted`}>
+      <Typography variant="subtitle2" component="h4">
+        Call {n} · {entrypointLabel(call.entrypoint)}
+      </Typography>
+      {call.operations.map((o, i) => (
+        <Box key={`op-${i}`} sx={{ mt: 1 }} aria-label={`Internal operation ${i + 1} of call ${n}`}>
+          <Typography variant="body2" sx={mono}>
+            {o.kind}
+            {o.destination ? ` → ${o.destination}` : ''}
+            {o.entrypoint ? ` · ${o.entrypoint}` : ''}
+            {o.amount && o.amount !== '0' ? ` · ${formatTez(o.amount)}` : ''}
+          </Typography>
+          {o.parameters?.length ? (
+            <MiguelTree
+              roots={o.parameters}
+              label={`Parameters of internal operation ${i + 1}`}
+              network={network}
+            />
+          ) : null}
+        </Box>
+      ))}
+      {call.events.map((e, i) => (
+        <Box key={`ev-${i}`} sx={{ mt: 1 }} aria-label={`Event ${e.tag ?? ''} of call ${n}`}>
+          <Typography variant="body2" sx={mono}>
+            event {e.tag ?? ''}
+          </Typography>
+          {e.payload?.length ? (
+            <MiguelTree roots={e.payload} label={`Event ${e.tag ?? ''} payload`} network={network} />
+          ) : null}
+        </Box>
+      ))}
+    </Paper>
+  );
+}
+
+/**
+ * The what-if result: each call's status and gas (with 'Debug'), why a call failed, the storage diff and the
+ * big-map keys the bundle changed (as the storage Compare shows them), balance changes, internal operations and
+ * events.
+ */
+export function WhatIfDialog(props: {
+  open: boolean;
+  onClose: () => void;
+  network: string;
+  address: string;
+  request: WhatIfRequest | null;
+  result: WhatIfResult | null;
+}) {
+  const { result: r, request, network } = props;
+  const [debugging, setDebugging] = useState<number | null>(null);
+  if (!r || !request) return null;
+  const failed = r.calls.findIndex((c) => c.status === 'failed');
+  const gas = r.calls.reduce((s, c) => s + c.consumed_gas, 0);
+  return (
+    <FramedDialog
+      open={props.open}
+      onClose={props.onClose}
+      titleId="whatif-title"
+      title="What-if result"
+      width={1200}
+    >
+      {debugging !== null ? (
+        <Suspense fallback={null}>
+          <DebuggerDialog
+            open
+            onClose={() => setDebugging(null)}
+            target={debugTargetOf(network, props.address, request, debugging)}
+          />
+        </Suspense>
+      ) : null}
+      {failed >= 0 ? (
+        <Alert severity="error" sx={{ mb: 1 }}>
+          Call {failed + 1} ({entrypointLabel(r.calls[failed]!.entrypoint)}) failed
+          {r.calls[failed]!.failure ? `: ${r.calls[failed]!.failure.message}` : ''}
+          {r.calls[failed]!.failure?.with_text ? ` — ${r.calls[failed]!.failure.with_text}` : ''}. On chain
+          the whole bundle would be backtracked; the diff below shows what the calls before it did.
+        </Alert>
+      ) : null}
+      <Stack
+        component="dl"
+        direction="row"
+        aria-label="What-if inputs"
+        sx={{ gap: 3, flexWrap: 'wrap', m: 0, mb: 1 }}
+      >
+        {(
+          [
+            ['Consumed gas', int(gas)],
+            ['Level', r.inputs.level],
+            ['Now', r.inputs.now],
+            ['Chain id', r.inputs.chain_id],
+            ['Balance before', formatTez(r.inputs.balance)],
+            ['Overridden', r.inputs.overridden.length ? r.inputs.overridden.join(', ') : 'nothing'],
+          ] as const
+        ).map(([k, v]) => (
+          <Box key={k}>
+            <Typography component="dt" variant="caption" color="text.secondary">
+              {k}
+            </Typography>
+            <Typography component="dd" variant="body2" sx={{ m: 0, ...mono }}>
+              {v}
+            </Typography>
+          </Box>
+        ))}
+      </Stack>
+      <Box sx={{ overflowX: 'auto' }}>
+        <Table size="small" aria-label="Calls">
+          <TableHead>
+            <TableRow>
+              <TableCell>#</TableCell>
+              <TableCell>Entrypoint</TableCell>
+              <TableCell>Status</TableCell>
+              <TableCell align="right">Gas</TableCell>
+              <TableCell />
+              <TableCell align="right">Internal ops</TableCell>
+              <TableCell align="right">Events</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {r.calls.map((c, i) => (
+              <TableRow key={i}>
+                <TableCell>{i + 1}</TableCell>
+                <TableCell sx={{ fontFamily: 'monospace' }}>{entrypointLabel(c.entrypoint)}</TableCell>
+                <TableCell>
+                  <Chip size="small" variant="outlined" color={STATUS_COLOUR[c.status]} label={c.status} />
+                </TableCell>
+                <TableCell align="right">{int(c.consumed_gas)}</TableCell>
+                <TableCell>
+                  {c.status === 'skipped' ? null : (
+                    <Button size="small" onClick={() => setDebugging(i)} aria-label={`Debug call ${i + 1}`}>
+                      Debug
+                    </Button>
+                  )}
+                </TableCell>
+                <TableCell align="right">{c.operations.length}</TableCell>
+                <TableCell align="right">{c.events.length}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </Box>
+      <Section label="Storage diff">
+        {r.storage_diff ? (
+          <MiguelTree
+            roots={[r.storage_diff]}
+            label="Storage diff"
+            network={network}
+            diffMode
+            open="changed"
+          />
+        ) : (
+          <Typography variant="body2" color="text.secondary">
+            The storage is unchanged.
+          </Typography>
+        )}
+      </Section>
+      {r.big_maps.length > 0 ? (
+        <Section label="Big-map changes">
+          <Stack sx={{ gap: 1 }}>
+            {r.big_maps.map((m) => {
+              const title = `${m.name ?? 'big map'} · Big Map ${m.ptr < 0 ? `${m.ptr} (new)` : m.ptr}`;
+              const shown = m.counts.added + m.counts.changed + m.counts.removed;
+              return (
+                <Paper key={m.ptr} variant="outlined" component="section" aria-label={title} sx={{ p: 1.5 }}>
+                  <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
+                    <Typography variant="subtitle1" component="h4" sx={{ fontFamily: 'monospace' }}>
+                      {title}
+                    </Typography>
+                    <CountChips counts={m.counts} />
+                  </Stack>
+                  <Stack
+                    component="ol"
+                    aria-label={`Changed keys of ${title}`}
+                    sx={{ p: 0, m: 0, listStyle: 'none', gap: 1 }}
+                  >
+                    {m.items.map((item) => (
+                      <ChangedKey key={item.key_hash} network={network} item={item} />
+                    ))}
+                  </Stack>
+                  {shown > m.items.length ? (
+                    <Typography variant="caption" color="text.secondary">
+                      The first {m.items.length} of {int(shown)} keys.
+                    </Typography>
+                  ) : null}
+                </Paper>
+              );
+            })}
+          </Stack>
+        </Section>
+      ) : null}
+      {r.balance_changes.length > 0 ? (
+        <Section label="Balance changes">
+          <Box sx={{ overflowX: 'auto' }}>
+            <Table size="small" aria-label="Balance changes">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Account</TableCell>
+                  <TableCell align="right">Change</TableCell>
+                  <TableCell align="right">Before</TableCell>
+                  <TableCell align="right">After</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {r.balance_changes.map((b) => (
+                  <TableRow key={b.address}>
+                    <TableCell sx={mono}>{b.address}</TableCell>
+                    <TableCell align="right">{signedTez(b.change)}</TableCell>
+                    <TableCell align="right">{b.before !== undefined ? formatTez(b.before) : ''}</TableCell>
+                    <TableCell align="right">{b.after !== undefined ? formatTez(b.after) : ''}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </Box>
+        </Section>
+      ) : null}
+      {r.calls.some((c) => c.operations.length + c.events.length > 0) ? (
+        <Section label="Internal operations and events">
+          {r.calls.map((c, i) => (
+            <Emitted key={i} network={network} call={c} n={i + 1} />
+          ))}
+          <Typography variant="caption" color="text.secondary">
+            Internal operations are listed as the calls emit them; their destinations&apos; code is not run.
+          </Typography>
+        </Section>
+      ) : null}
+    </FramedDialog>
+  );
+}
