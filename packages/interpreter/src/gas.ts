@@ -9,7 +9,8 @@ import type { V } from './values';
 
 /** Bytes needed for the absolute value of a big integer. */
 export function intBytes(v: bigint): number {
-  if (v === 0n) return 0;
+  const n = Number(v); // exact below 2^53; rounding keeps |v| <= 2^32 - 1 iff |n| <= 2^32 - 1
+  if (n >= -0xffffffff && n <= 0xffffffff) return n === 0 ? 0 : (39 - Math.clz32(n < 0 ? -n : n)) >> 3;
   const a = v < 0n ? -v : v;
   return (a.toString(16).length + 1) >> 1;
 }
@@ -106,6 +107,60 @@ function intArg(ins: ExprPrim): number | null {
   return a && !Array.isArray(a) && 'int' in a ? Number(a.int) : null;
 }
 
+/**
+ * Instructions whose cost depends on the stack they run on (`instructionCost` reads it), or whose handler
+ * charges more gas while it runs (big-map reads, PACK's output). Everything else costs the same every time.
+ */
+const STACK_DEPENDENT = new Set([
+  'ADD',
+  'SUB',
+  'MUL',
+  'EDIV',
+  'AND',
+  'OR',
+  'XOR',
+  'NOT',
+  'NEG',
+  'LSL',
+  'LSR',
+  'COMPARE',
+  'CONCAT',
+  'SLICE',
+  'SIZE',
+  'MEM',
+  'GET_AND_UPDATE',
+  'BLAKE2B',
+  'SHA256',
+  'SHA512',
+  'SHA3',
+  'KECCAK',
+  'CHECK_SIGNATURE',
+  'PAIRING_CHECK',
+  'UNPACK',
+  'PACK',
+]);
+
+/**
+ * The cost of `ins` when it does not depend on the stack and the instruction charges nothing else while it
+ * runs (so that a run of such instructions can be charged at once); null otherwise.
+ */
+export function fixedCost(ins: ExprPrim): number | null {
+  if (STACK_DEPENDENT.has(ins.prim)) return null;
+  if ((ins.prim === 'GET' || ins.prim === 'UPDATE') && !ins.args?.length) return null;
+  return instructionCost(ins, []);
+}
+
+/** ADD or SUB on the top two values. */
+export function addSubCost(prim: string, top: V | undefined, second: V | undefined): number {
+  if (top?.k === 'num' && second?.k === 'num') {
+    if (top.t.prim === 'mutez') return prim === 'ADD' ? 20 : 15;
+    return 35 + (Math.max(size(top), size(second)) >> 1);
+  }
+  if (top?.t.prim === 'bls12_381_g1') return BLS_COST.addG1;
+  if (top?.t.prim === 'bls12_381_g2') return BLS_COST.addG2;
+  return BLS_COST.addFr;
+}
+
 /** Milligas charged for running `ins` on stack `s` (top at the end). */
 export function instructionCost(ins: ExprPrim, s: readonly V[]): number {
   const top = s[s.length - 1];
@@ -139,13 +194,7 @@ export function instructionCost(ins: ExprPrim, s: readonly V[]): number {
     }
     case 'ADD':
     case 'SUB':
-      if (top?.k === 'num' && second?.k === 'num') {
-        if (top.t.prim === 'mutez') return ins.prim === 'ADD' ? 20 : 15;
-        return 35 + (Math.max(size(top), size(second)) >> 1);
-      }
-      if (top?.t.prim === 'bls12_381_g1') return BLS_COST.addG1;
-      if (top?.t.prim === 'bls12_381_g2') return BLS_COST.addG2;
-      return BLS_COST.addFr;
+      return addSubCost(ins.prim, top, second);
     case 'MUL':
       if (top?.k === 'num' && second?.k === 'num') {
         if (top.t.prim === 'mutez' || second.t.prim === 'mutez') return 50; // cost_N_IMul_teznat / nattez

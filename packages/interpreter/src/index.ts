@@ -31,7 +31,7 @@ export type { InterpreterOptions, StepEvent, StepListener } from './interpreter'
 export { DEFAULT_PROTOCOL_PREFIX, MichelsonError } from './errors';
 export type { ErrorKind, OctezError } from './errors';
 export { runTzt } from './tzt';
-export type { TztOptions, TztResult } from './tzt';
+export type { TztOptions, TztResult, TztRun } from './tzt';
 export { parseData, unparse } from './data';
 export type { DataContext, UnparseMode } from './data';
 export { packValue, unpackValue, scriptExprHash, encodeExpr, decodeExpr } from './pack';

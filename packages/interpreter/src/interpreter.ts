@@ -6,6 +6,8 @@ import type { ChainContext, ExecEnv } from './context';
 import type { DataContext } from './data';
 import { parseData, unparse } from './data';
 import { MichelsonError, inconsistentMemoSizes, staticError, syntacticConstantError } from './errors';
+import type { Compiled } from './compile';
+import { compiledBlock } from './compile';
 import { LIMITS } from './gas-params';
 import { instructionCost } from './gas';
 import { invalidCount, maxCount } from './syntactic-constants';
@@ -45,7 +47,7 @@ class Step implements StepEvent {
 
 export type Handler = (it: Interpreter, ins: ExprPrim, s: V[]) => void;
 
-type Frame = { code: Expr[]; i: number } | { ins: ExprPrim; resume: (s: V[]) => void };
+type Frame = { code: Expr[]; i: number } | { ins: ExprPrim; resume: (s: V[]) => void } | { run: Compiled };
 
 export interface InterpreterOptions {
   env: ExecEnv;
@@ -57,12 +59,21 @@ export interface InterpreterOptions {
   root?: Expr;
   /** Accept instructions removed from the language (SUB on mutez), as Octez's legacy mode. */
   legacy?: boolean;
+  /**
+   * Run code blocks compiled to closures (compile.ts) when there is no step listener (default true); false
+   * keeps every instruction on the stepping path, as with a listener (tests compare the two).
+   */
+  compiled?: boolean;
 }
 
 const handlers: Record<string, Handler> = {};
 export function register(table: Record<string, Handler>): void {
   Object.assign(handlers, table);
 }
+export function handlerOf(prim: string): Handler | undefined {
+  return Object.prototype.hasOwnProperty.call(handlers, prim) ? handlers[prim] : undefined;
+}
+let interpreters = 0;
 
 export class Interpreter {
   /** Current execution environment (VIEW swaps it while running another contract's view). */
@@ -80,6 +91,10 @@ export class Interpreter {
   nonce = 0;
   /** Cache of parsed instruction arguments (types, constants) keyed by AST node. */
   private readonly argCache = new WeakMap<object, unknown>();
+  /** Distinct per interpreter (compiled PUSH reuses its value within one interpreter, as `argCache` does). */
+  readonly id = interpreters++;
+  /** Whether code blocks run compiled (no step listener). */
+  private readonly fast: boolean;
 
   constructor(opts: InterpreterOptions) {
     this.env = opts.env;
@@ -89,6 +104,7 @@ export class Interpreter {
     this.onStep = opts.onStep;
     this.root = opts.root;
     this.legacy = opts.legacy ?? false;
+    this.fast = opts.onStep === undefined && opts.compiled !== false;
   }
 
   get consumedMilligas(): number {
@@ -250,7 +266,8 @@ export class Interpreter {
 
   /** Schedules a code block to run next (before whatever was scheduled earlier). */
   schedule(code: Expr[]): void {
-    this.ctl.push({ code, i: 0 });
+    const run = this.fast ? compiledBlock(code) : null;
+    this.ctl.push(run ? { run } : { code, i: 0 });
   }
 
   /** Schedules work to run once everything scheduled after it has run; errors point at `ins`. */
@@ -270,6 +287,11 @@ export class Interpreter {
           if (ins === undefined) this.ctl.pop();
           else if (Array.isArray(ins)) this.schedule(ins);
           else this.step(ins, s);
+        } else if ('run' in f) {
+          this.ctl.pop();
+          const n = this.ctl.length;
+          f.run(this, s);
+          if (this.ctl.length !== n) throw new Error('internal error: compiled code scheduled work');
         } else {
           this.ctl.pop();
           try {

@@ -6,9 +6,10 @@ import { Parser } from '@taquito/michel-codec';
 import type { ChainContext, ContractInfo } from './context';
 import { defaultEnv } from './context';
 import type { DataContext } from './data';
-import { packKeyHex, parseData } from './data';
+import { packKeyHex, parseData, unparse } from './data';
 import { valuesEqual } from './equality';
 import { MichelsonError } from './errors';
+import type { StepListener } from './interpreter';
 import { Interpreter } from './interpreter';
 import { matchOperation } from './tzt-operations';
 import { fixMacroExpansion } from './macros';
@@ -24,6 +25,15 @@ export interface TztResult {
   pass: boolean;
   /** Why it failed, or what was checked. */
   reason: string;
+  /** What the code did, when it ran (tests compare the compiled and stepping paths on it). */
+  run?: TztRun;
+}
+
+export interface TztRun {
+  consumedMilligas: number;
+  /** The stack at the end (top first), when the code ended. */
+  stack?: Expr[];
+  error?: { kind: string; message: string; location?: number; ranOutAt?: number; with?: Expr };
 }
 
 const TZT_GAS_LIMIT = 200_000_000; // milligas: enough for every real test, quick to exhaust in endless loops
@@ -76,6 +86,10 @@ function stackElt(e: Expr): { t: Ty; e: Expr } {
 export interface TztOptions {
   /** Octez legacy mode (the suite's legacy/ folder): accepts SUB on mutez. */
   legacy?: boolean;
+  /** Milligas available (default 200,000,000). */
+  gasLimit?: number;
+  /** Step events: the code then runs on the stepping path, as trace_code and the debugger do. */
+  onStep?: StepListener;
 }
 
 export function runTzt(src: string, opts: TztOptions = {}): TztResult {
@@ -94,12 +108,33 @@ export function runTzt(src: string, opts: TztOptions = {}): TztResult {
   } catch (e) {
     return { pass: false, reason: `bad output field: ${(e as Error).message}` };
   }
+  const probe: Probe = {};
+  const withRun = (r: TztResult, e?: unknown): TztResult => {
+    if (!probe.it) return r;
+    const run: TztRun = { consumedMilligas: probe.it.consumedMilligas };
+    try {
+      if (probe.stack) run.stack = probe.stack.map((v) => unparse(v)).reverse();
+    } catch {
+      // a value without a Micheline form: the comparison has the rest
+    }
+    if (e instanceof MichelsonError) {
+      const { location, ranOutAt } = e.data;
+      run.error = { kind: e.kind, message: e.message, location, ranOutAt, with: e.data.with };
+    } else if (e !== undefined)
+      run.error = { kind: 'crash', message: e instanceof Error ? e.message : 'not an Error' };
+    return { ...r, run };
+  };
   try {
-    return runParsed(items, expected, opts);
+    return withRun(runParsed(items, expected, opts, probe));
   } catch (e) {
-    if (e instanceof MichelsonError) return judgeError(e, expected);
-    return { pass: false, reason: `crash: ${(e as Error).stack ?? String(e)}` };
+    if (e instanceof MichelsonError) return withRun(judgeError(e, expected), e);
+    return withRun({ pass: false, reason: `crash: ${(e as Error).stack ?? String(e)}` }, e);
   }
+}
+
+interface Probe {
+  it?: Interpreter;
+  stack?: V[];
 }
 
 function judgeError(e: MichelsonError, expected: Expected): TztResult {
@@ -122,7 +157,7 @@ function judgeError(e: MichelsonError, expected: Expected): TztResult {
   return { pass: false, reason: `expected ${expected.kind}, got ${e.kind}: ${e.message}` };
 }
 
-function runParsed(items: ExprPrim[], expected: Expected, opts: TztOptions): TztResult {
+function runParsed(items: ExprPrim[], expected: Expected, opts: TztOptions, probe: Probe): TztResult {
   const code = field(items, 'code');
   if (code === undefined) return { pass: false, reason: 'no code field' };
   const codeSeq = Array.isArray(code) ? code : [code];
@@ -193,7 +228,15 @@ function runParsed(items: ExprPrim[], expected: Expected, opts: TztOptions): Tzt
     sender: asString(field(items, 'sender')) ?? 'tz1Ke2h7sDdakHJQh8WX4Z372du1KChsksyU',
     source: asString(field(items, 'source')) ?? 'tz1Ke2h7sDdakHJQh8WX4Z372du1KChsksyU',
   });
-  const it = new Interpreter({ env, chain, gasLimit: TZT_GAS_LIMIT, root: code, legacy: opts.legacy });
+  const it = new Interpreter({
+    env,
+    chain,
+    gasLimit: opts.gasLimit ?? TZT_GAS_LIMIT,
+    root: code,
+    legacy: opts.legacy,
+    onStep: opts.onStep,
+  });
+  probe.it = it;
   if (chainIdE !== undefined) {
     const v = it.parseValue(chainIdE, toTy({ prim: 'chain_id' }));
     chainId = (v as Extract<V, { k: 'chain_id' }>).str;
@@ -232,6 +275,7 @@ function runParsed(items: ExprPrim[], expected: Expected, opts: TztOptions): Tzt
 
   const stack = values.slice().reverse();
   it.exec(codeSeq, stack);
+  probe.stack = stack;
   if (verdict.kind === 'ok' && verdict.output !== 'failed') {
     const outTypes = verdict.output;
     if (outTypes.length !== stack.length)

@@ -1,0 +1,448 @@
+/**
+ * The fast path of the stack machine: a code block turned once into JS closures (cached per block), run when
+ * no step listener is attached. It gives the same results, gas, errors and error locations as the stepping
+ * path (`Interpreter.exec` with its control stack), which the debugger and trace_code keep using:
+ *
+ * - A run of instructions whose cost does not depend on the stack (`fixedCost`) is charged with one
+ *   subtraction when the gas left covers the whole run; otherwise each instruction is charged before it runs,
+ *   as the stepping path does, so the instruction where gas runs out and the gas left are the same. When an
+ *   instruction of a run fails, the gas charged ahead for the instructions after it is given back.
+ * - Control instructions (IF*, LOOP, LOOP_LEFT, DIP, ITER, MAP) are JS branches and loops around their
+ *   compiled bodies; instructions that need the control stack (EXEC of a lambda, which may recurse as deep as
+ *   gas allows, and VIEW) make their block stay on the stepping path, whose nested blocks are compiled again.
+ * - Every other instruction calls its handler in `instructions/*` (the one definition of its semantics);
+ *   PUSH reuses its value, and the commonest stack instructions are inlined, falling back to the handler for
+ *   any case that fails.
+ *
+ * Errors are annotated like `Interpreter.step` does: the innermost instruction sets `location` (or
+ * `ranOutAt` when gas runs out). A LOOP that runs out of gas when going round again has none, as in the
+ * stepping path (where that charge happens in a continuation); such errors are sealed against the enclosing
+ * instructions' annotation.
+ */
+import { MichelsonError } from './errors';
+import { addSubCost, fixedCost, instructionCost } from './gas';
+import type { Handler, Interpreter } from './interpreter';
+import { handlerOf, pop } from './interpreter';
+import type { Expr, ExprPrim, Ty } from './types';
+import { maxCount } from './syntactic-constants';
+import { isPrim, listT, pairT } from './types';
+import type { V } from './values';
+import { asKind, int, nat, none, pair, some, unit } from './values';
+
+export type Compiled = (it: Interpreter, s: V[]) => void;
+
+/** Nesting depth compiled as JS recursion; deeper blocks run on the stepping path (which compiles theirs). */
+const MAX_DEPTH = 48;
+/** Instructions that need the control stack of the stepping path. */
+const STEPPING_ONLY = new Set(['EXEC', 'VIEW']);
+
+const cache = new WeakMap<Expr[], Compiled | null>();
+
+/** The compiled form of a code block, or null when it must run on the stepping path. */
+export function compiledBlock(code: Expr[]): Compiled | null {
+  let c = cache.get(code);
+  if (c === undefined) {
+    c = compileSeq(code, 0);
+    cache.set(code, c);
+  }
+  return c;
+}
+
+/** Errors whose annotation is final (see the module comment). */
+const sealed = new WeakSet<object>();
+
+function annotate(e: unknown, it: Interpreter, ins: ExprPrim): void {
+  if (!(e instanceof MichelsonError) || sealed.has(e)) return;
+  if (e.kind === 'gas_exhausted') e.data.ranOutAt ??= it.location(ins);
+  else if (e.data.location === undefined) e.data.location = it.location(ins);
+}
+
+/** The charge of a LOOP/LOOP_LEFT going round again (a continuation in the stepping path). */
+function chargeAgain(it: Interpreter): void {
+  if (it.gasLeft >= 10) {
+    it.gasLeft -= 10;
+    return;
+  }
+  try {
+    it.consume(10);
+  } catch (e) {
+    sealed.add(e as object);
+    throw e;
+  }
+}
+
+interface Node {
+  ins: ExprPrim;
+  /** Milligas charged before it runs, or null when it depends on the stack. */
+  cost: number | null;
+  /** Runs it (without charging its cost); a control instruction runs its bodies too. */
+  run: Compiled;
+  /** Ends a run of fixed-cost instructions (its bodies charge their own gas). */
+  control: boolean;
+}
+
+function compileSeq(code: Expr[], depth: number): Compiled | null {
+  if (depth > MAX_DEPTH) return null;
+  const nodes: Node[] = [];
+  const flatten = (seq: Expr[], d: number): boolean => {
+    if (d > MAX_DEPTH) return false;
+    for (const e of seq) {
+      if (Array.isArray(e)) {
+        if (!flatten(e, d + 1)) return false;
+        continue;
+      }
+      const n = compileIns(e, d);
+      if (!n) return false;
+      nodes.push(n);
+    }
+    return true;
+  };
+  if (!flatten(code, depth)) return null;
+
+  const segments: Compiled[] = [];
+  for (let i = 0; i < nodes.length;) {
+    const first = nodes[i] as Node;
+    if (first.cost === null) {
+      segments.push(variableCost(first));
+      i++;
+      continue;
+    }
+    const run: Node[] = [];
+    while (i < nodes.length) {
+      const n = nodes[i] as Node;
+      if (n.cost === null) break;
+      run.push(n);
+      i++;
+      if (n.control) break;
+    }
+    segments.push(run.length === 1 ? fixedOne(run[0] as Node) : fixedRun(run));
+  }
+  if (segments.length === 0) return () => {};
+  if (segments.length === 1) return segments[0] as Compiled;
+  if (segments.length === 2) {
+    const [a, b] = segments as [Compiled, Compiled];
+    return (it, s) => {
+      a(it, s);
+      b(it, s);
+    };
+  }
+  const n = segments.length;
+  return (it, s) => {
+    for (let k = 0; k < n; k++) (segments[k] as Compiled)(it, s);
+  };
+}
+
+function variableCost(node: Node): Compiled {
+  const { ins, run } = node;
+  if (ins.prim === 'ADD' || ins.prim === 'SUB') {
+    const prim = ins.prim;
+    return (it, s) => {
+      try {
+        it.consume(addSubCost(prim, s[s.length - 1], s[s.length - 2]));
+        run(it, s);
+      } catch (e) {
+        annotate(e, it, ins);
+        throw e;
+      }
+    };
+  }
+  return (it, s) => {
+    try {
+      it.consume(instructionCost(ins, s));
+      run(it, s);
+    } catch (e) {
+      annotate(e, it, ins);
+      throw e;
+    }
+  };
+}
+
+function fixedOne(node: Node): Compiled {
+  const { ins, run } = node;
+  const cost = node.cost as number;
+  return (it, s) => {
+    try {
+      it.consume(cost);
+      run(it, s);
+    } catch (e) {
+      annotate(e, it, ins);
+      throw e;
+    }
+  };
+}
+
+/** A run of fixed-cost instructions (the last may be a control instruction), charged at once. */
+function fixedRun(nodes: Node[]): Compiled {
+  const n = nodes.length;
+  const runs = nodes.map((x) => x.run);
+  const costs = nodes.map((x) => x.cost as number);
+  // after[k]: the cost of the instructions after k, charged ahead and given back if k fails.
+  const after: number[] = new Array<number>(n).fill(0);
+  for (let k = n - 2; k >= 0; k--) after[k] = (after[k + 1] as number) + (costs[k + 1] as number);
+  const total = (after[0] as number) + (costs[0] as number);
+  return (it, s) => {
+    let k = 0;
+    if (it.gasLeft >= total) {
+      it.gasLeft -= total;
+      try {
+        for (; k < n; k++) (runs[k] as Compiled)(it, s);
+      } catch (e) {
+        if (!(e instanceof MichelsonError && e.kind === 'gas_exhausted')) it.gasLeft += after[k] as number;
+        annotate(e, it, (nodes[k] as Node).ins);
+        throw e;
+      }
+      return;
+    }
+    try {
+      for (; k < n; k++) {
+        it.consume(costs[k] as number);
+        (runs[k] as Compiled)(it, s);
+      }
+    } catch (e) {
+      annotate(e, it, (nodes[k] as Node).ins);
+      throw e;
+    }
+  };
+}
+
+function body(ins: ExprPrim, i: number, depth: number): Compiled | null {
+  const a = ins.args?.[i];
+  return Array.isArray(a) ? compileSeq(a, depth + 1) : null;
+}
+
+/** A count argument as `Interpreter.intArg` accepts it, or undefined when it must be left to the handler. */
+function countArg(ins: ExprPrim): number | undefined {
+  const a = ins.args?.[0];
+  if (a === undefined || Array.isArray(a) || !('int' in a)) return undefined;
+  const n = Number(a.int);
+  return Number.isInteger(n) && n >= 0 && n <= maxCount(ins.prim) ? n : undefined;
+}
+
+function compileIns(e: Expr, depth: number): Node | null {
+  if (!isPrim(e)) return null;
+  const ins = e;
+  const h = handlerOf(ins.prim);
+  if (!h || STEPPING_ONLY.has(ins.prim)) return null;
+  const cost = fixedCost(ins);
+  const node = (run: Compiled, control = false): Node => ({ ins, cost, run, control });
+  switch (ins.prim) {
+    case 'IF':
+    case 'IF_NONE':
+    case 'IF_LEFT':
+    case 'IF_CONS': {
+      const a = body(ins, 0, depth);
+      const b = a && body(ins, 1, depth);
+      if (!a || !b) return null;
+      return node(branches(ins.prim, a, b), true);
+    }
+    case 'LOOP':
+    case 'LOOP_LEFT': {
+      const b = body(ins, 0, depth);
+      return b && node(ins.prim === 'LOOP' ? loop(b) : loopLeft(b), true);
+    }
+    case 'DIP': {
+      const two = ins.args?.length === 2;
+      const b = body(ins, two ? 1 : 0, depth);
+      if (!b) return null;
+      const n = two ? countArg(ins) : 1;
+      // An invalid count: the handler throws the stepping path's error (before it schedules anything).
+      if (n === undefined) return node((it, s) => h(it, ins, s), true);
+      return node(dip(h, ins, n, b), true);
+    }
+    case 'ITER': {
+      const b = body(ins, 0, depth);
+      return b && node(iter(h, ins, b), true);
+    }
+    case 'MAP': {
+      const b = body(ins, 0, depth);
+      return b && node(map(h, ins, b), true);
+    }
+  }
+  return node(simple(h, ins));
+}
+
+function branches(prim: string, a: Compiled, b: Compiled): Compiled {
+  switch (prim) {
+    case 'IF':
+      return (it, s) => (asKind(pop(s), 'bool').v ? a : b)(it, s);
+    case 'IF_NONE':
+      return (it, s) => {
+        const o = asKind(pop(s), 'option');
+        if (o.v === null) a(it, s);
+        else {
+          s.push(o.v);
+          b(it, s);
+        }
+      };
+    case 'IF_LEFT':
+      return (it, s) => {
+        const o = asKind(pop(s), 'or');
+        s.push(o.v);
+        (o.left ? a : b)(it, s);
+      };
+    default: // IF_CONS
+      return (it, s) => {
+        const l = asKind(pop(s), 'list');
+        if (l.v.length === 0) b(it, s);
+        else {
+          s.push({ k: 'list', t: l.t, v: l.v.slice(1) }, l.v[0] as V);
+          a(it, s);
+        }
+      };
+  }
+}
+
+function loop(b: Compiled): Compiled {
+  return (it, s) => {
+    if (!asKind(pop(s), 'bool').v) return;
+    it.consume(10);
+    for (;;) {
+      b(it, s);
+      if (!asKind(pop(s), 'bool').v) return;
+      chargeAgain(it);
+    }
+  };
+}
+
+function loopLeft(b: Compiled): Compiled {
+  return (it, s) => {
+    let o = asKind(pop(s), 'or');
+    s.push(o.v);
+    if (!o.left) return;
+    it.consume(10);
+    for (;;) {
+      b(it, s);
+      o = asKind(pop(s), 'or');
+      s.push(o.v);
+      if (!o.left) return;
+      chargeAgain(it);
+    }
+  };
+}
+
+function dip(h: Handler, ins: ExprPrim, n: number, b: Compiled): Compiled {
+  if (n === 1)
+    return (it, s) => {
+      if (s.length < 1) return h(it, ins, s); // stack too short: the handler's error
+      const v = s.pop() as V;
+      b(it, s);
+      s.push(v);
+    };
+  return (it, s) => {
+    if (s.length < n) return h(it, ins, s);
+    const saved = s.splice(s.length - n, n);
+    b(it, s);
+    for (const v of saved) s.push(v);
+  };
+}
+
+function iter(h: Handler, ins: ExprPrim, b: Compiled): Compiled {
+  return (it, s) => {
+    const c = pop(s);
+    let items: V[];
+    if (c.k === 'list' || c.k === 'set') items = c.v;
+    else if (c.k === 'map') items = c.v.map(([k, v]) => pair(k, v));
+    else {
+      s.push(c);
+      return h(it, ins, s); // not a collection: the handler's error
+    }
+    for (let i = 0; i < items.length; i++) {
+      s.push(items[i] as V);
+      b(it, s);
+    }
+  };
+}
+
+function map(h: Handler, ins: ExprPrim, b: Compiled): Compiled {
+  const code = ins.args?.[0] as Expr[];
+  return (it, s) => {
+    const c = pop(s);
+    let inputs: V[];
+    let inputTy: Ty;
+    if (c.k === 'list') [inputs, inputTy] = [c.v, c.t.args[0] as Ty];
+    else if (c.k === 'map') {
+      inputs = c.v.map(([k, v]) => pair(k, v));
+      inputTy = pairT(c.t.args[0] as Ty, c.t.args[1] as Ty);
+    } else if (c.k === 'option') [inputs, inputTy] = [c.v === null ? [] : [c.v], c.t.args[0] as Ty];
+    else {
+      s.push(c);
+      return h(it, ins, s); // not mappable: the handler's error
+    }
+    const emptyTy = inputs.length === 0 ? it.bodyResultType(ins, code, inputTy, s) : null;
+    const out: V[] = [];
+    for (let i = 0; i < inputs.length; i++) {
+      s.push(inputs[i] as V);
+      b(it, s);
+      out.push(pop(s));
+    }
+    const rt = out[0]?.t ?? (emptyTy as Ty);
+    if (c.k === 'list') s.push({ k: 'list', t: listT(rt), v: out });
+    else if (c.k === 'map') {
+      const entries = c.v.map(([k], j) => [k, out[j] as V] as [V, V]);
+      s.push({ k: 'map', t: { prim: 'map', args: [c.t.args[0] as Ty, rt] }, v: entries });
+    } else s.push(out[0] ? some(out[0]) : none(rt));
+  };
+}
+
+function simple(h: Handler, ins: ExprPrim): Compiled {
+  if (ins.args === undefined || ins.args.length === 0) {
+    switch (ins.prim) {
+      case 'UNIT':
+        return (_it, s) => {
+          s.push(unit);
+        };
+      case 'DROP':
+        return (it, s) => {
+          if (s.length === 0) h(it, ins, s);
+          else s.pop();
+        };
+      case 'SWAP':
+        return (it, s) => {
+          const n = s.length;
+          if (n < 2) return h(it, ins, s);
+          const a = s[n - 1] as V;
+          s[n - 1] = s[n - 2] as V;
+          s[n - 2] = a;
+        };
+    }
+  }
+  if (ins.prim === 'ADD' && !ins.args?.length)
+    // nat + nat and int/nat + int/nat inline; every other case (and every failure) is the handler's.
+    return (it, s) => {
+      const n = s.length;
+      const a = s[n - 1];
+      const b = s[n - 2];
+      if (a?.k === 'num' && b?.k === 'num') {
+        const pa = a.t.prim;
+        const pb = b.t.prim;
+        if (pa === 'nat' && pb === 'nat') {
+          s.pop();
+          s.pop();
+          s.push(nat(a.v + b.v));
+          return;
+        }
+        if ((pa === 'int' || pa === 'nat') && (pb === 'int' || pb === 'nat')) {
+          s.pop();
+          s.pop();
+          s.push(int(a.v + b.v));
+          return;
+        }
+      }
+      h(it, ins, s);
+    };
+  if (ins.prim === 'PUSH') {
+    // Its value is parsed once per interpreter (as the handler's cache does), then reused.
+    let owner = -1;
+    let value: V | undefined;
+    return (it, s) => {
+      if (it.id === owner) {
+        s.push(value as V);
+        return;
+      }
+      h(it, ins, s);
+      value = s[s.length - 1];
+      owner = it.id;
+    };
+  }
+  return (it, s) => h(it, ins, s);
+}

@@ -1,0 +1,231 @@
+/**
+ * The compiled path (compile.ts, used when no step listener is attached) against the stepping path (used by
+ * trace_code and the debugger, which attach one): same results, same gas, same failures at the same
+ * locations, including when gas runs out at any instruction, in the middle of a run of instructions charged
+ * at once. On the TZT reference suite, on every recorded call of the mainnet fixture contracts, and on
+ * scripts written for it, whose every gas limit near the end of the run is tried.
+ */
+import { Parser } from '@taquito/michel-codec';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Expr, RunContractInput, RunContractResult, StepEvent, TztOptions } from '../src/index';
+import { Interpreter, MichelsonError, defaultEnv, runContract, runTzt } from '../src/index';
+import { int } from '../src/values';
+import { fixtureChain } from './fixture-chain';
+
+const shared = path.resolve(__dirname, '../../../../shared');
+const tztDir = path.join(shared, 'conformance/tzt');
+const fixturesDir = path.join(shared, 'fixtures/contracts');
+
+function listTzt(d: string, base = d): string[] {
+  return readdirSync(d)
+    .sort()
+    .flatMap((f) => {
+      const p = path.join(d, f);
+      if (statSync(p).isDirectory()) return listTzt(p, base);
+      return f.endsWith('.tzt') ? [path.relative(base, p)] : [];
+    });
+}
+
+/** Consumed milligas after each step of the stepping path (for a run with `limit`), once each. */
+function boundaries(events: { gasLeft: number }[], limit: number): number[] {
+  return [...new Set(events.map((e) => limit - e.gasLeft))].filter((g) => g > 0);
+}
+
+/** A few of them, spread over the run (first, last and evenly in between). */
+function spread<T>(xs: T[], n: number): T[] {
+  if (xs.length <= n) return xs;
+  return Array.from({ length: n }, (_, i) => xs[Math.round((i * (xs.length - 1)) / (n - 1))] as T);
+}
+
+describe.skipIf(!existsSync(tztDir))('TZT suite: compiled path = stepping path', () => {
+  const files = existsSync(tztDir) ? listTzt(tztDir) : [];
+  const TZT_LIMIT = 200_000_000; // runTzt's default
+
+  it.each(files)('%s', (file) => {
+    const src = readFileSync(path.join(tztDir, file), 'utf8');
+    const legacy = file.startsWith('legacy/');
+    const both = (opts: TztOptions) => {
+      const consumed: number[] = [];
+      const limit = opts.gasLimit ?? TZT_LIMIT;
+      const traced = runTzt(src, { ...opts, legacy, onStep: (e) => consumed.push(limit - e.gasLeft) });
+      const fast = runTzt(src, { ...opts, legacy });
+      expect(fast.pass, `${file} ${JSON.stringify(opts)}: ${fast.reason}`).toBe(traced.pass);
+      expect(fast.run, `${file} ${JSON.stringify(opts)}`).toEqual(traced.run);
+      return consumed;
+    };
+    // A file that runs long (an endless loop) is compared with a smaller gas limit.
+    const long = (runTzt(src, { legacy }).run?.consumedMilligas ?? 0) > 4_000_000;
+    const consumed = both(long ? { gasLimit: 4_000_000 } : {});
+    // Gas running out at (and just before the end of) each instruction, for up to 3 of them.
+    for (const g of spread(
+      [...new Set(consumed)].filter((x) => x > 0),
+      3,
+    )) {
+      both({ gasLimit: g });
+      both({ gasLimit: g - 1 });
+    }
+  });
+});
+
+/** A run's outcome, with the error's kind, message and data (location, ranOutAt...) spelt out. */
+function outcome(r: RunContractResult): unknown {
+  if (r.ok) return r;
+  const { error, ...rest } = r;
+  return { ...rest, kind: error.kind, message: error.message, data: error.data };
+}
+
+function compare(input: RunContractInput, label: string): { events: StepEvent[]; consumed: number } {
+  const events: StepEvent[] = [];
+  const traced = runContract({ ...input, onStep: (e) => events.push(e) });
+  const fast = runContract(input);
+  expect(outcome(fast), label).toEqual(outcome(traced));
+  return { events, consumed: traced.consumedMilligas };
+}
+
+describe.skipIf(!existsSync(fixturesDir))('mainnet fixture calls: compiled path = stepping path', () => {
+  const folders = existsSync(fixturesDir)
+    ? readdirSync(fixturesDir).filter(
+        (d) =>
+          d.startsWith('KT1') &&
+          existsSync(path.join(fixturesDir, d, 'code.json')) &&
+          existsSync(path.join(fixturesDir, d, 'calls')) &&
+          existsSync(path.join(fixturesDir, d, 'storage.json')),
+      )
+    : [];
+  const readJson = (p: string): Expr => JSON.parse(readFileSync(p, 'utf8')) as Expr;
+
+  it('has calls to compare', () => {
+    expect(folders.length).toBeGreaterThan(50);
+  });
+
+  it.each(folders)('%s', (addr) => {
+    const d = path.join(fixturesDir, addr);
+    const code = readJson(path.join(d, 'code.json'));
+    const storage = readJson(path.join(d, 'storage.json'));
+    const chain = fixtureChain(d, code, storage);
+    for (const f of readdirSync(path.join(d, 'calls')).slice(0, 4)) {
+      const call = JSON.parse(readFileSync(path.join(d, 'calls', f), 'utf8')) as {
+        parameters: { entrypoint?: string; value?: Expr };
+      };
+      const input: RunContractInput = {
+        script: code,
+        storage,
+        parameter: call.parameters.value ?? { prim: 'Unit' },
+        entrypoint: call.parameters.entrypoint ?? 'default',
+        self: addr,
+        chain,
+        now: 1_700_000_000n,
+      };
+      const { events } = compare(input, `${addr} ${f}`);
+      const limit = 1_040_000_000;
+      for (const g of spread(boundaries(events, limit), 4)) {
+        compare({ ...input, gasLimit: g }, `${addr} ${f} gas ${g}`);
+        compare({ ...input, gasLimit: g - 3 }, `${addr} ${f} gas ${g - 3}`);
+      }
+    }
+  });
+});
+
+describe('written scripts: compiled path = stepping path at every gas limit near the end', () => {
+  const wrap = (code: string, parameter = 'unit', storage = 'int') =>
+    `parameter ${parameter}; storage ${storage}; code { ${code} }`;
+  const cases: [string, RunContractInput][] = [
+    [
+      'counting loop with a run of flat instructions and a variable ADD',
+      {
+        script: wrap(
+          'CDR; PUSH int 12; DUP; GT; LOOP { PUSH int -1; ADD; SWAP; PUSH int 3; ADD; SWAP; DUP; GT }; DROP; NIL operation; PAIR',
+        ),
+        storage: { int: '5' },
+        parameter: { prim: 'Unit' },
+      },
+    ],
+    [
+      'FAILWITH at the end of a run, inside IF, inside ITER',
+      {
+        script: wrap(
+          'UNPAIR; ITER { DUP; PUSH int 4; COMPARE; EQ; IF { UNIT; DROP; PUSH string "four"; PAIR; FAILWITH } { ADD } }; NIL operation; PAIR',
+          '(list int)',
+        ),
+        storage: { int: '0' },
+        parameter: [{ int: '1' }, { int: '2' }, { int: '4' }, { int: '8' }],
+      },
+    ],
+    [
+      'DIP, DIP n, DUP n, DIG, DUG, LOOP_LEFT, IF_CONS, MAP and a lambda (EXEC keeps its block on the stepping path)',
+      {
+        script: wrap(
+          `UNPAIR; MAP { PUSH int 2; MUL }; PUSH int 0; SWAP;
+           LEFT int; LOOP_LEFT { IF_CONS { SWAP; DIP { ADD }; LEFT int } { DUP; RIGHT (list int) } };
+           ADD; ADD; PUSH int 5; DUP; DIP 2 { PUSH int 1; ADD }; DIG 2; DUG 1; DROP; SWAP; DROP 1;
+           LAMBDA int int { PUSH int 3; ADD; DUP; DROP }; SWAP; EXEC; NIL operation; PAIR`,
+          '(list int)',
+        ),
+        storage: { int: '7' },
+        parameter: [{ int: '1' }, { int: '2' }, { int: '3' }],
+      },
+    ],
+    [
+      'a big map read and update (variable costs charged while they run)',
+      {
+        script: wrap(
+          'UNPAIR; DUP 2; DUP 2; GET; IF_NONE { PUSH nat 0 } {}; PUSH nat 1; ADD; SOME; SWAP; UPDATE; NIL operation; PAIR',
+          'string',
+          '(big_map string nat)',
+        ),
+        storage: [{ prim: 'Elt', args: [{ string: 'a' }, { int: '4' }] }],
+        parameter: { string: 'a' },
+      },
+    ],
+    [
+      'an endless loop of the cheapest instructions',
+      {
+        script: wrap(
+          'DROP; PUSH bool True; LOOP { UNIT; DROP; PUSH bool True }; PUSH int 0; NIL operation; PAIR',
+        ),
+        storage: { int: '0' },
+        parameter: { prim: 'Unit' },
+        gasLimit: 120_000,
+      },
+    ],
+  ];
+
+  it.each(cases)('%s', (_label, input) => {
+    const full = compare(input, 'full gas');
+    const bs = boundaries(full.events, input.gasLimit ?? 1_040_000_000);
+    expect(bs.length).toBeGreaterThan(10);
+    // Gas running out at (up to 60) instructions and just before their end, then at every limit of the last
+    // 1,500 milligas of the run (or of its first 1,500 for the endless loop).
+    const limits = new Set(spread(bs, 60).flatMap((b) => [b, b - 1]));
+    const from = input.gasLimit === undefined ? full.consumed - 1500 : (bs[0] as number);
+    for (let g = from; g <= from + 1500; g++) limits.add(g);
+    for (const g of limits) compare({ ...input, gasLimit: g }, `gas ${g}`);
+  });
+});
+
+describe('an instruction failing in the middle of a run of flat instructions', () => {
+  // The stack is built by hand and not typechecked, so CAR on an int fails while running, after the run it
+  // belongs to was charged at once: the gas of the instructions after it is given back.
+  const code = new Parser().parseMichelineExpression(
+    '{ UNIT; DROP; PUSH nat 1; DROP; CAR; UNIT; DROP; PUSH int 2; DROP }',
+  ) as unknown as Expr[];
+  const run = (compiled: boolean, gasLimit: number) => {
+    const it = new Interpreter({ env: defaultEnv(), root: code, compiled, gasLimit });
+    try {
+      it.exec(code, [int(5n)]);
+      return { consumed: it.consumedMilligas };
+    } catch (e) {
+      if (!(e instanceof MichelsonError)) throw e;
+      return { consumed: it.consumedMilligas, kind: e.kind, data: e.data };
+    }
+  };
+
+  it('is charged up to that instruction, and located at it, at every gas limit', () => {
+    const full = run(true, 10_000);
+    expect(full).toEqual({ consumed: 50, kind: 'ill_typed', data: expect.objectContaining({ location: 7 }) });
+    for (let g = 0; g <= 120; g++) expect(run(true, g), `gas ${g}`).toEqual(run(false, g));
+    expect(run(true, 45)).toMatchObject({ consumed: 45, kind: 'gas_exhausted', data: { ranOutAt: 7 } });
+  });
+});
