@@ -111,7 +111,9 @@ time('FA2 transfers (10,000-entry big map)', 2000, () => {
 });
 
 // 4. Time to spend one operation's whole gas (1,040,000 gas, Octez's hard limit per operation) on endless
-//    loops of cheap instructions (issue 22 item 2: target ≤ 0.5 s), and on a big-map-heavy FA2 batch.
+//    loops of cheap instructions (issue 22 item 2: target ≤ 0.5 s), and on a big-map-heavy FA2 batch. These
+//    runs have no step listener, so they take the compiled path (compile.ts); the step counts come from the
+//    stepping path (a listener), on a tenth of the gas.
 const endless: Record<string, string> = {
   'LOOP { PUSH bool True }': 'PUSH bool True; LOOP { PUSH bool True }',
   'LOOP { UNIT; DROP; PUSH bool True }': 'PUSH bool True; LOOP { UNIT; DROP; PUSH bool True }',
@@ -131,13 +133,23 @@ for (const [name, body] of Object.entries(endless)) {
       n++;
     },
   });
-  const t = performance.now();
-  const res = runContract({ script, storage: { prim: 'Unit' }, parameter: { prim: 'Unit' } });
-  const ms = performance.now() - t;
-  if (res.ok) throw new Error(`${name} ended`);
+  // Best of three (the machine is shared): wall time, and the CPU time of this process.
+  let ms = Infinity;
+  let cpuMs = Infinity;
+  let consumed = 0;
+  for (let rep = 0; rep < 3; rep++) {
+    const t = performance.now();
+    const c = process.cpuUsage();
+    const res = runContract({ script, storage: { prim: 'Unit' }, parameter: { prim: 'Unit' } });
+    const used = process.cpuUsage(c);
+    ms = Math.min(ms, performance.now() - t);
+    cpuMs = Math.min(cpuMs, (used.user + used.system) / 1000);
+    if (res.ok) throw new Error(`${name} ended`);
+    consumed = res.consumedMilligas;
+  }
   const steps = n * 10;
   console.log(
-    `max gas, ${name}: ${ms.toFixed(0)} ms for ${(res.consumedMilligas / 1000).toLocaleString('en')} gas (~${steps.toLocaleString('en')} steps, ${((steps * 1000) / ms / 1e6).toFixed(1)} M steps/s)`,
+    `max gas, ${name}: ${ms.toFixed(0)} ms (CPU ${cpuMs.toFixed(0)} ms) for ${(consumed / 1000).toLocaleString('en')} gas (~${steps.toLocaleString('en')} steps, ${((steps * 1000) / ms / 1e6).toFixed(1)} M steps/s)`,
   );
 }
 {
@@ -149,18 +161,26 @@ for (const [name, body] of Object.entries(endless)) {
     ],
   }));
   const from = keys[0] as string;
-  const t = performance.now();
-  const res = runContract({
-    script: fa2,
-    storage: { int: '8' },
-    sender: from,
-    chain: chain2,
-    parameter: [{ prim: 'Pair', args: [{ string: from }, batch] }] as Expr,
-  });
-  const ms = performance.now() - t;
-  if (!res.ok) throw new Error(res.error.message);
-  const gas = res.consumedMilligas / 1000;
+  let ms = Infinity;
+  let cpuMs = Infinity;
+  let gas = 0;
+  for (let rep = 0; rep < 5; rep++) {
+    const t = performance.now();
+    const c = process.cpuUsage();
+    const res = runContract({
+      script: fa2,
+      storage: { int: '8' },
+      sender: from,
+      chain: chain2,
+      parameter: [{ prim: 'Pair', args: [{ string: from }, batch] }] as Expr,
+    });
+    const used = process.cpuUsage(c);
+    ms = Math.min(ms, performance.now() - t);
+    cpuMs = Math.min(cpuMs, (used.user + used.system) / 1000);
+    if (!res.ok) throw new Error(res.error.message);
+    gas = res.consumedMilligas / 1000;
+  }
   console.log(
-    `FA2 batch of 400 transfers (10,000-entry big map): ${ms.toFixed(0)} ms for ${gas.toLocaleString('en')} gas → ${((ms * 1_040_000) / gas).toFixed(0)} ms per 1,040,000 gas`,
+    `FA2 batch of 400 transfers (10,000-entry big map): ${ms.toFixed(0)} ms (CPU ${cpuMs.toFixed(0)} ms) for ${gas.toLocaleString('en')} gas → ${((ms * 1_040_000) / gas).toFixed(0)} ms per 1,040,000 gas`,
   );
 }
