@@ -165,7 +165,7 @@ export function EntrypointPanel({ network, address, entrypoint, whatIf, onWhatIf
     if (!bundled && !(current = currentCall())) return;
     let request: WhatIfRequest;
     try {
-      request = whatIfRequest(whatIf, current ?? whatIf.bundle[0]!, storageType());
+      request = whatIfRequest(whatIf, current ?? whatIf.bundle[0]!, storageType(), script.data?.storage);
     } catch (e) {
       setError(`Overrides: ${e instanceof Error ? e.message : String(e)}`);
       return;

@@ -117,6 +117,10 @@ function StorageOverride(props: {
           <Alert severity="error">{error}</Alert>
         ) : schema?.schema ? (
           <Box component="section" aria-label="Storage form">
+            <Typography variant="caption" color="text.secondary">
+              A big map left empty keeps the contract&apos;s; entries typed in it make a new big map (to
+              change single keys, use Big-map entries below).
+            </Typography>
             <SchemaForm
               schema={schema.schema}
               formData={o.storageForm}

@@ -3,6 +3,7 @@ import {
   emptyWhatIf,
   fieldError,
   hasOverrides,
+  keepBigMaps,
   moveCall,
   overridesErrors,
   whatIfRequest,
@@ -102,6 +103,33 @@ describe('what-if state', () => {
     expect(overridesErrors(o)).toHaveLength(8);
     expect(() => whatIfRequest({ overrides: o, bundle: [] }, call('x'), undefined)).toThrow('Mutez');
     expect(overridesErrors(emptyWhatIf().overrides)).toEqual([]);
+  });
+
+  it('gives a storage form value the current big maps back, through combs of any shape', () => {
+    const type = {
+      prim: 'pair',
+      args: [
+        { prim: 'int', annots: ['%counter'] },
+        { prim: 'big_map', args: [{ prim: 'string' }, { prim: 'nat' }] },
+        { prim: 'nat' },
+      ],
+    };
+    const form = { prim: 'Pair', args: [{ int: '50' }, { prim: 'Pair', args: [[], { int: '2' }] }] };
+    const current = [{ int: '7' }, { int: '31' }, { int: '9' }];
+    expect(keepBigMaps(type, form, current)).toEqual({
+      prim: 'Pair',
+      args: [{ int: '50' }, { prim: 'Pair', args: [{ int: '31' }, { int: '2' }] }],
+    });
+    expect(keepBigMaps(type, form, undefined)).toBe(form);
+    // entries typed in the form make a new big map: kept as typed
+    const typed = {
+      prim: 'Pair',
+      args: [
+        { int: '50' },
+        { prim: 'Pair', args: [[{ prim: 'Elt', args: [{ string: 'a' }, { int: '1' }] }], { int: '2' }] },
+      ],
+    };
+    expect(keepBigMaps(type, typed, current)).toEqual(typed);
   });
 
   it('moves a bundle call up and down, never out of the list', () => {

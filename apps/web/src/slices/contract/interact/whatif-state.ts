@@ -178,6 +178,34 @@ function call(c: BundleCall): WhatIfCall {
   };
 }
 
+type Prim = { prim: string; args?: Micheline[] };
+const prim = (m: Micheline | undefined): Prim | undefined =>
+  m !== undefined && !Array.isArray(m) && 'prim' in m ? m : undefined;
+
+/** A pair's two sides, a right comb (`Pair a b c`, `{a; b; c}`) read as `Pair a (Pair b c)`. */
+function sides(v: Micheline | undefined): [Micheline, Micheline] | undefined {
+  const items = Array.isArray(v) ? v : prim(v)?.prim === 'Pair' ? prim(v)!.args : undefined;
+  if (!items || items.length < 2) return undefined;
+  return [items[0]!, items.length === 2 ? items[1]! : { prim: 'Pair', args: items.slice(1) }];
+}
+
+/**
+ * The storage form shows a big map empty (its keys are not loaded): a big map left empty gets the current
+ * storage's back (its id), found through the pairs of the storage type.
+ */
+export function keepBigMaps(type: Micheline, value: Micheline, current: Micheline | undefined): Micheline {
+  const t = prim(type);
+  if (!t || current === undefined) return value;
+  // an empty big map in the form keeps the contract's; entries typed there make a new one
+  if (t.prim === 'big_map') return Array.isArray(value) && value.length === 0 ? current : value;
+  if (t.prim !== 'pair' || !t.args || t.args.length < 2) return value;
+  const [tl, tr] = [t.args[0]!, t.args.length === 2 ? t.args[1]! : { prim: 'pair', args: t.args.slice(1) }];
+  const v = sides(value);
+  const c = sides(current);
+  if (!v || !c) return value;
+  return { prim: 'Pair', args: [keepBigMaps(tl, v[0], c[0]), keepBigMaps(tr, v[1], c[1])] };
+}
+
 /**
  * The API request of a what-if: the bundle's calls (or, with an empty bundle, `current`), and the overrides.
  * Throws with the first message when a field is not valid. `storageType` is needed for a storage form.
@@ -186,6 +214,7 @@ export function whatIfRequest(
   state: WhatIfState,
   current: BundleCall,
   storageType: Micheline | undefined,
+  currentStorage?: Micheline,
 ): WhatIfRequest {
   const o = state.overrides;
   const bad = overridesErrors(o);
@@ -195,7 +224,7 @@ export function whatIfRequest(
   if (o.storageMode === 'micheline') overrides.storage = parseValueText(o.storageText);
   if (o.storageMode === 'form') {
     if (!storageType) throw new Error('The storage type is not loaded yet');
-    overrides.storage = formToMicheline(storageType, o.storageForm);
+    overrides.storage = keepBigMaps(storageType, formToMicheline(storageType, o.storageForm), currentStorage);
   }
   if (t(o.balance)) overrides.balance = t(o.balance);
   if (t(o.now)) overrides.now = t(o.now);
