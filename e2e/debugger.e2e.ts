@@ -43,13 +43,34 @@ async function highlighted(dbg: Locator): Promise<{ line: number; mark: string }
   };
 }
 
-/** Stack item `i` (0 = top): its caption (index · type [· changed]) and its decoded value. */
+/**
+ * Stack item `i` (0 = top) in the stack's typed tree: its caption (index · type [· changed]), its decoded value
+ * (a scalar) and whether it is marked changed.
+ */
 async function stackItem(dbg: Locator, i: number): Promise<{ caption: string; value: string }> {
-  const item = dbg.getByRole('list', { name: 'Stack items, top first' }).getByRole('listitem').nth(i);
-  return {
-    caption: (await item.locator('.MuiTypography-caption').innerText()).trim(),
-    value: (await item.locator('.stack-value').innerText()).trim(),
-  };
+  const item = dbg
+    .getByRole('tree', { name: 'Stack items, top first' })
+    .locator('[role="treeitem"][aria-level="1"]')
+    .nth(i);
+  const parts = item.locator(':scope > span:last-child > span');
+  const caption = (await parts.nth(0).innerText()).trim().replace(/:$/, '');
+  const value = (await parts.count()) > 1 ? (await parts.nth(1).innerText()).trim() : '';
+  return { caption, value };
+}
+
+/** The fields under stack item `i` (its tree's children), as 'label: value' lines. */
+async function stackFields(dbg: Locator, i: number): Promise<string> {
+  const tree = dbg.getByRole('tree', { name: 'Stack items, top first' });
+  const rows = tree.locator('[role="treeitem"]');
+  const texts = await rows.allInnerTexts();
+  const levels = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-level')));
+  const starts = levels.flatMap((l, k) => (l === '1' ? [k] : []));
+  const from = starts[i]!;
+  const to = starts[i + 1] ?? texts.length;
+  return texts
+    .slice(from + 1, to)
+    .map((t) => t.replace(/\s+/g, ' ').trim())
+    .join('\n');
 }
 
 const gasText = (milligas: number) => (milligas / 1000).toLocaleString('en-US', { maximumFractionDigits: 3 });

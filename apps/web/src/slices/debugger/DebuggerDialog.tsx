@@ -22,7 +22,17 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
-import { changedAt, formatMichelsonInline, gasOfStep, readableText, stackAt } from '@michelscope/michelson';
+import {
+  buildTypeTree,
+  changedAt,
+  formatMichelsonInline,
+  gasOfStep,
+  readableText,
+  stackAt,
+  toMiguelNode,
+  type MiguelNode,
+} from '@michelscope/michelson';
+import { MiguelTree } from '../../shared/micheline/MiguelTree';
 import { fetchDebug, fetchOperationDebug, type DebugRequest, type DebugResult } from '../../api/debugger-api';
 import { FramedDialog } from '../contract/interact/InteractDialogs';
 import { GasProfileView } from './GasProfileView';
@@ -121,7 +131,9 @@ function DebugView(props: { d: DebugResult; network: string; onDebugInternal: (t
     const onKey = (e: KeyboardEvent) => {
       const el = e.target as HTMLElement | null;
       if (el && /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName)) return;
-      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+      // the stack tree's own keys (arrows, Home, End) move in the tree
+      if (el?.closest('[role="tree"]')) return;
       const c = CONTROLS.find((x) => x.keys.includes(e.key));
       if (!c) return;
       e.preventDefault();
@@ -263,7 +275,12 @@ function DebugView(props: { d: DebugResult; network: string; onDebugInternal: (t
               }
             }}
           />
-          <StackView d={d} step={failedHere ? d.trace.steps - 1 : step} changed={!failedHere} />
+          <StackView
+            d={d}
+            network={props.network}
+            step={failedHere ? d.trace.steps - 1 : step}
+            changed={!failedHere}
+          />
         </Box>
         <InternalOperations d={d} network={props.network} onDebug={props.onDebugInternal} />
       </Box>
@@ -378,29 +395,56 @@ function itemText(d: DebugResult, id: number): { type: string; value: string } {
   return { type: formatMichelsonInline(type), value: text };
 }
 
-function StackView(props: { d: DebugResult; step: number; changed: boolean }) {
+/** The type text shown next to a stack item (long types shortened). */
+const typeLabel = (d: DebugResult, id: number) => {
+  const text = formatMichelsonInline(d.trace.types[d.trace.items[id]?.[0] ?? -1] ?? { prim: '?' });
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+};
+
+/** A stack item as the storage viewer's typed tree node (a pair stays one node: its fields below it). */
+function itemNode(d: DebugResult, id: number): MiguelNode {
+  const [t, value] = d.trace.items[id] ?? [0, { prim: '…' }];
+  const type = d.trace.types[t] ?? { prim: '?' };
+  try {
+    const node = toMiguelNode(buildTypeTree(type), value);
+    return node.type === 'namedtuple' ? { ...node, type: 'pair' } : node;
+  } catch {
+    return { value: formatMichelsonInline(value) };
+  }
+}
+
+function StackView(props: { d: DebugResult; network: string; step: number; changed: boolean }) {
   const { d, step } = props;
+  // each distinct item's tree is built once per recording
+  const [nodes] = useState(() => new Map<number, MiguelNode>());
   const stack = useMemo(() => (step < 0 ? [] : stackAt(d.trace, step)), [d, step]);
   const changed = useMemo(
     () => (props.changed && step >= 0 ? changedAt(d.trace, step) : new Set<number>()),
     [d, step, props.changed],
   );
-  const parent = useRef<HTMLDivElement>(null);
-  const v = useVirtualizer({
-    count: stack.length,
-    getScrollElement: () => parent.current,
-    estimateSize: () => 44,
-    overscan: 6,
-  });
+  const roots = useMemo(
+    () =>
+      stack
+        .map((id, index) => {
+          let node = nodes.get(id);
+          if (!node) nodes.set(id, (node = itemNode(d, id)));
+          const top = stack.length - 1 - index;
+          const isChanged = changed.has(index);
+          return {
+            ...node,
+            name: `${top} · ${typeLabel(d, id)}${isChanged ? ' · changed' : ''}`,
+            ...(isChanged ? { diff_type: 'create' as const } : {}),
+          };
+        })
+        .reverse(),
+    [d, nodes, stack, changed],
+  );
   return (
     <Box component="section" aria-label="Stack">
       <Typography variant="overline" component="h3">
-        Stack after the step · {stack.length} item{stack.length === 1 ? '' : 's'}
+        Stack after the step · {stack.length} item{stack.length === 1 ? '' : 's'}, top first
       </Typography>
       <Box
-        ref={parent}
-        role="list"
-        aria-label="Stack items, top first"
         sx={{
           height: { xs: 240, md: 440 },
           overflow: 'auto',
@@ -409,50 +453,13 @@ function StackView(props: { d: DebugResult; step: number; changed: boolean }) {
           borderRadius: 1,
         }}
       >
-        <Box sx={{ height: v.getTotalSize(), position: 'relative' }}>
-          {v.getVirtualItems().map((it) => {
-            // top first: row 0 is the top of the stack (its last item)
-            const index = stack.length - 1 - it.index;
-            const { type, value } = itemText(d, stack[index]!);
-            const isChanged = changed.has(index);
-            return (
-              <Box
-                key={it.index}
-                ref={v.measureElement}
-                data-index={it.index}
-                role="listitem"
-                aria-label={`Stack item ${it.index}${isChanged ? ', changed' : ''}`}
-                data-changed={isChanged ? 'true' : undefined}
-                sx={(t) => ({
-                  position: 'absolute',
-                  top: 0,
-                  left: 0,
-                  right: 0,
-                  transform: `translateY(${it.start}px)`,
-                  px: 1,
-                  py: 0.5,
-                  borderBottom: 1,
-                  borderColor: 'divider',
-                  borderLeft: 4,
-                  borderLeftColor: isChanged ? t.palette.success.main : 'transparent',
-                  bgcolor: isChanged ? alpha(t.palette.success.main, 0.08) : undefined,
-                })}
-              >
-                <Typography variant="caption" color="text.secondary" sx={{ fontFamily: 'monospace' }}>
-                  {it.index} · {type}
-                  {isChanged ? ' · changed' : ''}
-                </Typography>
-                <Typography
-                  variant="body2"
-                  className="stack-value"
-                  sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}
-                >
-                  {value}
-                </Typography>
-              </Box>
-            );
-          })}
-        </Box>
+        {roots.length ? (
+          <MiguelTree roots={roots} label="Stack items, top first" network={props.network} maxHeight={436} />
+        ) : (
+          <Typography variant="body2" color="text.secondary" sx={{ p: 1 }}>
+            Empty stack
+          </Typography>
+        )}
       </Box>
     </Box>
   );
