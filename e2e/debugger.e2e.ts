@@ -124,8 +124,11 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
       expect(await highlighted(dbg)).toEqual({ line: lineOf(5), mark: markOf(5) });
       expect(markOf(5)).toBe('PUSH mutez 0');
       expect(await state(dbg, 'Instruction')).toBe('PUSH');
-      expect(await stackItem(dbg, 0)).toEqual({ caption: '0 · mutez · changed', value: '0' });
-      expect((await stackItem(dbg, 1)).value).toBe(`"${fa12}%transfer"`);
+      // (the storage viewer's tree: mutez as tez, strings and addresses unquoted)
+      const pushed = await stackItem(dbg, 0);
+      expect(pushed.caption).toBe('0 · mutez · changed');
+      expect(pushed.value).toMatch(/^0(\b|$)/);
+      expect((await stackItem(dbg, 1)).value).toBe(`${fa12}%transfer`);
       expect(await stackItem(dbg, 2)).toEqual({ caption: '2 · nat', value: '10' });
       // the gas left after the step and what the step took, as the trace has them
       expect(await state(dbg, 'Gas remaining')).toBe(gasText(rec.trace.gas[5]!));
@@ -176,7 +179,7 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
       await page.keyboard.press('e');
       await poll(() => state(dbg, 'Instruction')).toBe('PAIR');
       // the FA1.2 run ends with its new storage: the swap's allowance of bootstrap3's tokens went down by 10
-      expect((await stackItem(dbg, 0)).value).toContain(`"${BOOTSTRAP3}" "${swap}"`);
+      expect(await stackFields(dbg, 0)).toMatch(new RegExp(`${BOOTSTRAP3}.*${swap}`));
       await dbg.getByRole('button', { name: 'Back to the caller' }).click();
       await poll(() => dbg.getByText('internal call of').count()).toBe(0);
       await dbg.getByRole('button', { name: 'Close' }).click();
@@ -207,7 +210,7 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
       // jump to the FAILWITH (key f): highlighted on that line, the value on top of the stack
       await page.keyboard.press('f');
       await poll(() => highlighted(dbg)).toEqual({ line, mark: 'FAILWITH' });
-      expect(await stackItem(dbg, 0)).toEqual({ caption: '0 · string', value: '"NotAdmin"' });
+      expect(await stackItem(dbg, 0)).toEqual({ caption: '0 · string', value: 'NotAdmin' });
       await dbg.getByRole('button', { name: 'Close' }).click();
     },
   );
