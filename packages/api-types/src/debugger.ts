@@ -4,9 +4,41 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Micheline } from './explorer';
+import { WhatIfCall, WhatIfOverrides } from './whatif';
 
 const Int = Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
 const Ints = Type.Array(Int);
+
+const Mutez = Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }));
+const Addr = Type.Optional(Type.String({ maxLength: 64 }));
+
+/** What to debug: an entrypoint with its form (a simulation) or its Micheline parameter (an internal call). */
+export const DebugRequest = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 255, description: 'entrypoint' }),
+    data: Type.Optional(
+      Type.Unknown({ description: 'the entrypoint form (as …/entrypoints/trace takes it)' }),
+    ),
+    value: Type.Optional(
+      Type.Unsafe<Micheline>(
+        Type.Unknown({ description: 'or the parameter of the entrypoint as Micheline (an internal call)' }),
+      ),
+    ),
+    amount: Mutez,
+    gas_limit: Mutez,
+    source: Addr,
+    sender: Addr,
+    overrides: Type.Optional(WhatIfOverrides),
+    before: Type.Optional(
+      Type.Array(WhatIfCall, {
+        maxItems: 4,
+        description: 'a what-if bundle’s calls before the debugged one: run first (not recorded), in order',
+      }),
+    ),
+  },
+  { title: 'DebugRequest' },
+);
+export type DebugRequest = Static<typeof DebugRequest>;
 
 export const CompactTrace = Type.Object(
   {
@@ -28,6 +60,7 @@ export const CompactTrace = Type.Object(
   },
   { title: 'CompactTrace' },
 );
+export type CompactTrace = Static<typeof CompactTrace>;
 
 export const DebugEmitted = Type.Object(
   {
@@ -42,6 +75,7 @@ export const DebugEmitted = Type.Object(
   },
   { title: 'DebugEmitted' },
 );
+export type DebugEmitted = Static<typeof DebugEmitted>;
 
 export const GasProfile = Type.Object(
   {

@@ -31,8 +31,24 @@ export interface MiguelNode {
 export const Miguel = Type.Unsafe<MiguelNode>(
   Type.Unknown({ description: 'Miguel node (decoded Michelson value tree)' }),
 );
-/** Raw Micheline JSON. */
-export const Micheline = Type.Unknown({ description: 'Micheline JSON' });
+/** A Micheline primitive application: `{ prim, args?, annots? }`. */
+export interface MichelinePrim {
+  prim: string;
+  args?: Micheline[];
+  annots?: string[];
+}
+/**
+ * Micheline JSON as the node RPC writes it. The same type as @michelscope/michelson's `Micheline` (declared here
+ * because api-types depends on nothing internal; the two are structurally one type, checked by
+ * packages/api/test/api-types-micheline.test.ts).
+ */
+export type Micheline =
+  MichelinePrim | { int: string } | { string: string } | { bytes: string } | Micheline[];
+/**
+ * Raw Micheline JSON. The schema stays open (any JSON, serialised as it is) while the static type says what the
+ * API writes: values the server read from the chain or built with michelson's core.
+ */
+export const Micheline = Type.Unsafe<Micheline>(Type.Unknown({ description: 'Micheline JSON' }));
 /** One entry of a type's documentation (§5.1), as @michelscope/michelson's `typedef` writes it. */
 export interface Typedef {
   name: string;

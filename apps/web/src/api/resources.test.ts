@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RESOURCES, resourceKey, resourcePath } from './resources';
+import { actionQuery, RESOURCES, resourceKey, resourceMethod, resourcePath, resourceUrl } from './resources';
 
 describe('the resource registry', () => {
   it('builds each URL from the params, escaped', () => {
@@ -17,5 +17,19 @@ describe('the resource registry', () => {
     expect(resourceKey('globalConstant', params)).toEqual(['globalConstant', params]);
     const keys = Object.keys(RESOURCES).map((name) => JSON.stringify(resourceKey(name as 'config')[0]));
     expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('mounts each resource under its service and asks actions with POST', () => {
+    expect(resourceUrl('config')).toBe('/v1/config');
+    expect(resourceMethod('config')).toBe('GET');
+    expect(resourceUrl('debug', { network: 'mainnet', address: 'KT1x' })).toBe(
+      '/v1/contract/mainnet/KT1x/entrypoints/debug',
+    );
+    expect(resourceMethod('debug')).toBe('POST');
+    // an action's key holds its body: two debug requests are two queries
+    const at = { network: 'mainnet', address: 'KT1x' };
+    expect(actionQuery('debug', at, { name: 'a' }).queryKey).not.toEqual(
+      actionQuery('debug', at, { name: 'b' }).queryKey,
+    );
   });
 });

@@ -24,6 +24,8 @@ import type {
   GlobalConstantItem,
   BigMapKeyChanges,
   CodeDiffSchema,
+  DebugRequest,
+  DebugResult,
   Head,
   KeyChangeKind,
   Migration,
@@ -41,7 +43,7 @@ import type {
   WhatIfResult,
 } from '@michelscope/api-types';
 import { queryOptions } from '@tanstack/react-query';
-import { API_BASE, ApiError, getJson, requestJson, type RequestOptions } from './client';
+import { API_BASE, ApiError, requestJson, type RequestOptions } from './client';
 
 const enc = encodeURIComponent;
 
@@ -51,19 +53,45 @@ export interface Page {
   offset: number;
 }
 
-/** One API resource: its path under /v1 for some params, and (as a phantom type) its answer. */
-interface Resource<P, R> {
+/** Where a resource is mounted and how it is asked (defaults: the main API, 30 s). */
+interface Mount {
+  /** The service's base path: the main API (`/v1`, default), `/search/v1`, `/stats/v1`, `/metadata/v1`, `/rpc`. */
+  base?: string;
+  timeoutMs?: number;
+  /** The error message of a non-2xx answer (default: the body's `message`). */
+  errorMessage?: (response: Response, text: string) => string;
+}
+
+/** One GET resource: its path under its base for some params, and (as a phantom type) its answer. */
+interface Resource<P, R> extends Mount {
   path: (params: P) => string;
   /** Never set: carries the response type. */
   readonly response?: R;
 }
 
-const resource = <P, R>(path: (params: P) => string): Resource<P, R> => ({ path });
+/** One POST resource (an action): also the type of its JSON body. */
+interface Action<P, B, R> extends Resource<P, R> {
+  method: 'POST';
+  /** Never set: carries the body type. */
+  readonly body?: B;
+}
+
+const resource = <P, R>(path: (params: P) => string, mount: Mount = {}): Resource<P, R> => ({
+  path,
+  ...mount,
+});
+const action = <P, B, R>(path: (params: P) => string, mount: Mount = {}): Action<P, B, R> => ({
+  path,
+  method: 'POST',
+  ...mount,
+});
 const page = (p: Page) => `size=${p.size}&offset=${p.offset}`;
 /** The contract lists' order of the paging parameters (as the pages have always asked). */
 const offsetFirst = (p: Page) => `offset=${p.offset}&size=${p.size}`;
 const contract = (p: { network: string; address: string }) => `/contract/${enc(p.network)}/${enc(p.address)}`;
 type At = { network: string; address: string };
+/** A recording may take the API's whole 10 s worker limit after a queue: the debugger waits 60 s. */
+const DEBUG: Mount = { timeoutMs: 60_000 };
 
 /** Every main-API resource the web reads, by name. */
 export const RESOURCES = {
@@ -185,20 +213,49 @@ export const RESOURCES = {
   errorLocation: resource<{ network: string; id: number }, ErrorLocation>(
     (p) => `/operation/${enc(p.network)}/${p.id}/error_location`,
   ),
+  /** One call recorded step by step by the debugger (issue 20). */
+  debug: action<At, DebugRequest, DebugResult>((p) => `${contract(p)}/entrypoints/debug`, DEBUG),
+  /** An indexed contract call replayed at its level and compared with the recorded one. */
+  operationDebug: action<{ network: string; id: number }, Record<string, never>, DebugResult>(
+    (p) => `/operation/${enc(p.network)}/${p.id}/debug`,
+    DEBUG,
+  ),
 };
 
-export type ResourceName = keyof typeof RESOURCES;
-export type ResourceParams<N extends ResourceName> =
-  (typeof RESOURCES)[N] extends Resource<infer P, unknown> ? P : never;
-export type ResourceData<N extends ResourceName> =
-  (typeof RESOURCES)[N] extends Resource<never, infer R> ? R : never;
+type Registry = typeof RESOURCES;
+/** The GET resources. */
+export type ResourceName = {
+  [N in keyof Registry]: Registry[N] extends { method: 'POST' } ? never : N;
+}[keyof Registry];
+/** The POST resources (actions). */
+export type ActionName = Exclude<keyof Registry, ResourceName>;
+export type ResourceParams<N extends keyof Registry> =
+  Registry[N] extends Resource<infer P, unknown> ? P : never;
+export type ResourceData<N extends keyof Registry> = Registry[N] extends Resource<never, infer R> ? R : never;
+export type ActionBody<N extends ActionName> =
+  Registry[N] extends Action<never, infer B, unknown> ? B : never;
 
 /** `[name]` or `[name, params]`: the name keeps the keys of two resources apart. */
-type Args<N extends ResourceName> = ResourceParams<N> extends void ? [] : [params: ResourceParams<N>];
+type Args<N extends keyof Registry> = ResourceParams<N> extends void ? [] : [params: ResourceParams<N>];
 
-/** The path under /v1 of a resource. */
-export function resourcePath<N extends ResourceName>(name: N, ...[params]: Args<N>): string {
+/** The path of a resource under its base (under /v1 for the main API). */
+export function resourcePath<N extends keyof Registry>(name: N, ...[params]: Args<N>): string {
   return (RESOURCES[name].path as (p: ResourceParams<N> | undefined) => string)(params);
+}
+
+/** The URL (base and path) of a resource, and how it is asked. */
+export function resourceUrl<N extends keyof Registry>(name: N, ...args: Args<N>): string {
+  const mount: Mount = RESOURCES[name];
+  return `${mount.base ?? API_BASE}${resourcePath<N>(name, ...args)}`;
+}
+
+/** The method of a resource: GET, or POST for an action. */
+export const resourceMethod = (name: keyof Registry): 'GET' | 'POST' =>
+  'method' in RESOURCES[name] ? 'POST' : 'GET';
+
+function mountOptions(name: keyof Registry, options: RequestOptions | undefined) {
+  const { timeoutMs, errorMessage }: Mount = RESOURCES[name];
+  return { ...(timeoutMs ? { timeoutMs } : {}), ...(errorMessage ? { errorMessage } : {}), ...options };
 }
 
 /** The TanStack query key of a resource. */
@@ -210,12 +267,26 @@ export function resourceKey<N extends ResourceName>(name: N, ...[params]: Args<N
  * GETs a resource. The answer is typed by the registry and trusted as such: the API serialises it through
  * the same api-types schema (fields outside the schema are dropped, wrong types fail at the server).
  */
-export function fetchResource<N extends ResourceName>(
+export async function fetchResource<N extends ResourceName>(
   name: N,
   params: ResourceParams<N>,
   options?: RequestOptions,
 ): Promise<ResourceData<N>> {
-  return getJson(resourcePath<N>(name, ...([params] as Args<N>)), options) as Promise<ResourceData<N>>;
+  const url = resourceUrl<N>(name, ...([params] as Args<N>));
+  const { body } = await requestJson(url, mountOptions(name, options));
+  return body as ResourceData<N>;
+}
+
+/** POSTs an action's body; its answer is typed by the registry as a resource's is. */
+export async function runAction<N extends ActionName>(
+  name: N,
+  params: ResourceParams<N>,
+  body: ActionBody<N>,
+  options?: RequestOptions,
+): Promise<ResourceData<N>> {
+  const url = resourceUrl<N>(name, ...([params] as Args<N>));
+  const answer = await requestJson(url, { ...mountOptions(name, options), method: 'POST', body });
+  return answer.body as ResourceData<N>;
 }
 
 /** Query options (key and fetcher) of a resource; callers add their freshness settings. */
@@ -223,6 +294,20 @@ export function resourceQuery<N extends ResourceName>(name: N, ...args: Args<N>)
   return queryOptions({
     queryKey: resourceKey(name, ...args),
     queryFn: ({ signal }) => fetchResource(name, args[0] as ResourceParams<N>, { signal }),
+  });
+}
+
+/** Query options of an action whose answer is read like a resource (a search, a debug recording): keyed by its body too. */
+export function actionQuery<N extends ActionName>(
+  name: N,
+  params: ResourceParams<N>,
+  body: ActionBody<N>,
+  options?: Omit<RequestOptions, 'signal'>,
+) {
+  // the key's type is left wide: two actions with the same answer give one query type
+  return queryOptions<ResourceData<N>, Error, ResourceData<N>, readonly unknown[]>({
+    queryKey: [name, params, body],
+    queryFn: ({ signal }) => runAction(name, params, body, { ...options, signal }),
   });
 }
 

@@ -3,7 +3,7 @@
  * (debug/runner.ts), at the indexed head with the contract's stored storage and its balance, and answers every
  * step (location, stack, gas) as a compact trace with the script's formatted text and each step's place in it.
  */
-import { DebugResult, ErrorBody, NetworkName, WhatIfCall, WhatIfOverrides } from '@michelscope/api-types';
+import { DebugRequest, DebugResult, ErrorBody, NetworkName } from '@michelscope/api-types';
 import { getHeads, operationById, previousStorage } from '@michelscope/db/read';
 import {
   entrypointType,
@@ -27,28 +27,6 @@ import { asClientError } from './actions';
 import { bundleCall, registerWhatIf, resolveWhatIfStart } from './whatif';
 
 const E = { 400: ErrorBody, 404: ErrorBody, 502: ErrorBody, 503: ErrorBody, 504: ErrorBody };
-const Mutez = Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }));
-const Addr = Type.Optional(Type.String({ maxLength: 64 }));
-
-const DebugBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 255, description: 'entrypoint' }),
-  data: Type.Optional(Type.Unknown({ description: 'the entrypoint form (as …/entrypoints/trace takes it)' })),
-  value: Type.Optional(
-    Type.Unknown({ description: 'or the parameter of the entrypoint as Micheline (an internal call)' }),
-  ),
-  amount: Mutez,
-  gas_limit: Mutez,
-  source: Addr,
-  sender: Addr,
-  overrides: Type.Optional(WhatIfOverrides),
-  before: Type.Optional(
-    Type.Array(WhatIfCall, {
-      maxItems: 4,
-      description: 'a what-if bundle’s calls before the debugged one: run first (not recorded), in order',
-    }),
-  ),
-});
-
 export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: DebugRunner }> = async (
   app,
   { ctx, runner: given },
@@ -81,7 +59,7 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
           'recorded up to the failing instruction (`failure`).',
         tags: ['contract'],
         params: AddressParams,
-        body: DebugBody,
+        body: DebugRequest,
         response: { 200: DebugResult, ...E },
       },
     },

@@ -3,8 +3,8 @@
  * included) with a string prefix or a regular expression; unmatched requests get a 404 `{"message"}`.
  */
 import { vi } from 'vitest';
-import { resourcePath } from '../../api/resources';
-import type { ResourceData, ResourceName, ResourceParams } from '../../api/resources';
+import { resourceMethod, resourceUrl } from '../../api/resources';
+import type { ActionName, ResourceData, ResourceName, ResourceParams } from '../../api/resources';
 
 export interface Call {
   method: string;
@@ -41,17 +41,21 @@ export function mockFetch(routes: [string | RegExp, Answer][]) {
   };
 }
 
-type ResourceArgs<N extends ResourceName> =
+type ResourceArgs<N extends ResourceName | ActionName> =
   ResourceParams<N> extends void
     ? [payload: ResourceData<N> | Response]
     : [params: ResourceParams<N>, payload: ResourceData<N> | Response];
 
 /**
- * A route of `mockFetch` for one API resource of the registry: its URL comes from the registry and its
- * payload must have the resource's type (a Response stands for errors and odd answers).
+ * A route of `mockFetch` for one API resource of the registry (a GET, or a POST action): its method and URL
+ * come from the registry and its payload must have the resource's type (a Response stands for errors and odd
+ * answers).
  */
-export function resourceRoute<N extends ResourceName>(name: N, ...args: ResourceArgs<N>): [string, Answer] {
+export function resourceRoute<N extends ResourceName | ActionName>(
+  name: N,
+  ...args: ResourceArgs<N>
+): [string, Answer] {
   const payload = args.length === 1 ? args[0] : args[1];
-  const path = (resourcePath as (n: N, p?: unknown) => string)(name, args.length === 1 ? undefined : args[0]);
-  return [`GET /v1${path}`, payload];
+  const url = (resourceUrl as (n: N, p?: unknown) => string)(name, args.length === 1 ? undefined : args[0]);
+  return [`${resourceMethod(name)} ${url}`, payload];
 }

@@ -33,7 +33,8 @@ import {
   type MiguelNode,
 } from '@michelscope/michelson';
 import { MiguelTree } from '../../shared/micheline/MiguelTree';
-import { fetchDebug, fetchOperationDebug, type DebugRequest, type DebugResult } from '../../api/debugger-api';
+import type { DebugRequest, DebugResult } from '@michelscope/api-types';
+import { actionQuery } from '../../api/resources';
 import { FramedDialog } from '../contract/interact/InteractDialogs';
 import { GasProfileView } from './GasProfileView';
 import { failPosition, lastPosition, locationAt, rowAt, runToRow, stepOut, stepOver } from './debugger-logic';
@@ -66,11 +67,9 @@ export default function DebuggerDialog(props: { open: boolean; onClose: () => vo
   const [path, setPath] = useState<DebugTarget[]>([props.target]);
   const target = path[path.length - 1]!;
   const q = useQuery({
-    queryKey: ['debug', target.network, target.address, target.request, target.operationId] as const,
-    queryFn: ({ signal }) =>
-      target.operationId !== undefined
-        ? fetchOperationDebug(target.network, target.operationId, { signal, timeoutMs: 60_000 })
-        : fetchDebug(target.network, target.address, target.request, { signal, timeoutMs: 60_000 }),
+    ...(target.operationId !== undefined
+      ? actionQuery('operationDebug', { network: target.network, id: target.operationId }, {})
+      : actionQuery('debug', { network: target.network, address: target.address }, target.request)),
     staleTime: Infinity,
     retry: false,
   });

@@ -17,7 +17,7 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
-import type { GasProfile } from '../../api/debugger-api';
+import type { GasProfile } from '@michelscope/api-types';
 import {
   flameLayout,
   gasUnits,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TraceBuilder } from '@michelscope/michelson';
-import type { DebugResult } from '../../api/debugger-api';
+import type { DebugResult } from '@michelscope/api-types';
 import { failPosition, lastPosition, runToRow, stepOut, stepOver } from './debugger-logic';
 
 /**
@@ -29,7 +29,17 @@ function recording(locs: number[], failed: boolean): DebugResult {
     gas_limit: 1000,
     operations: [],
     ...(failed ? { failure: { kind: 'script_rejected', message: '', location: 17 } } : {}),
-    inputs: { self: 'KT1', entrypoint: 'default', amount: '0', level: '1' },
+    inputs: {
+      self: 'KT1',
+      entrypoint: 'default',
+      parameter: { prim: 'Unit' },
+      storage: { int: '0' },
+      amount: '0',
+      balance: '0',
+      now: '0',
+      level: '1',
+      chain_id: 'NetXdQprcVkpaWU',
+    },
   };
 }
 

@@ -3,7 +3,7 @@
  * the stack after it, as trace_code lists them); a failed run has one more position, its FAILWITH (or the
  * instruction that failed), whose stack is the last step's.
  */
-import type { DebugResult } from '../../api/debugger-api';
+import type { DebugResult } from '@michelscope/api-types';
 
 export const lastPosition = (d: DebugResult) =>
   Math.max(0, d.trace.steps - 1 + (d.status === 'failed' ? 1 : 0));

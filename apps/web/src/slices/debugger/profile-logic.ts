@@ -2,7 +2,7 @@
  * The gas profile's layout (issue 20, capability 4): the flame graph's rectangles from the profile's frames
  * (each frame as wide as its gas, its children side by side under it), and the tables' sorting.
  */
-import type { GasProfile } from '../../api/debugger-api';
+import type { GasProfile } from '@michelscope/api-types';
 
 export type ProfileFrame = GasProfile['frames'][number];
 export type ProfileLine = GasProfile['lines'][number];
