@@ -2,7 +2,8 @@
  * Shapes of the search service (/search/v1) and the stats service (/stats/v1, /v1/stats/{network}…):
  * spec discovery §3, §7 and workspace §7.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Micheline } from './explorer';
 
 const StrList = Type.Array(Type.String({ maxLength: 255 }), { maxItems: 50 });
 
@@ -21,12 +22,17 @@ export const SearchFilters = Type.Object(
       }),
     ),
     tokens: Type.Optional(
-      Type.Object({
-        tags: Type.Optional(StrList),
-        creators: Type.Optional(StrList),
-        minters: Type.Optional(StrList),
-        mime_types: Type.Optional(StrList),
-      }),
+      Type.Object(
+        {
+          tags: Type.Optional(StrList),
+          creators: Type.Optional(StrList),
+          minters: Type.Optional(StrList),
+          mime_types: Type.Optional(StrList),
+          network: Type.Optional(StrList),
+          index: Type.Optional(StrList),
+        },
+        { description: 'token filters (the Tokens tab), with the networks and index as `search` takes them' },
+      ),
     ),
     big_maps: Type.Optional(
       Type.Object(
@@ -69,22 +75,132 @@ export const SearchRequest = Type.Object(
 );
 export type SearchRequest = Static<typeof SearchRequest>;
 
-export const SearchItem = Type.Object(
+/** Field name → highlighted fragments (HTML-escaped text, the matched words in `<em>`). */
+const Highlights = Type.Optional(
+  Type.Record(Type.String(), Type.Array(Type.String()), {
+    description: 'field → fragments, HTML-escaped, the matched words in <em>',
+  }),
+);
+const FoundBy = Type.Optional(
+  Type.String({ description: 'the field that matched: Address, Name, Body, Hash, KeyHash, Key' }),
+);
+const AliasSource = Type.Object({ Name: Type.String() });
+
+/** An `account` item: an implicit account, a contract, a smart rollup or a global constant. */
+export const AccountSearchBody = Type.Object(
   {
-    type: Type.String({ description: 'account, operation, bigmapkey, token' }),
-    value: Type.String(),
-    body: Type.Record(Type.String(), Type.Unknown(), {
-      description:
-        'Network, Address, IsContract, Hash, KeyHash, TokenID, Name, … (spec discovery §3). A contract `account` ' +
-        'carries its names as `TzKT: {Name}` (contract metadata) and `TZIP: {Name}` (token metadata); a ' +
-        '`bigmapkey` its readable key as `Name`.',
-    }),
-    highlights: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
-    found_by: Type.Optional(Type.String()),
+    Network: Type.String(),
+    Address: Type.String({ description: 'the address (a global constant: its hash)' }),
+    IsContract: Type.Optional(
+      Type.Boolean({ description: 'true for a contract, false for an implicit account or a smart rollup' }),
+    ),
+    Hash: Type.Optional(Type.String({ description: 'a global constant: its hash' })),
+    TzKT: Type.Optional(AliasSource),
+    TZIP: Type.Optional(AliasSource),
   },
+  {
+    title: 'AccountSearchBody',
+    description:
+      'A contract carries its names as `TzKT: {Name}` (contract metadata) and `TZIP: {Name}` (its first named token).',
+  },
+);
+export type AccountSearchBody = Static<typeof AccountSearchBody>;
+
+/** An `operation` item: a group's top-level operation (or, on an account's search, its first matching one). */
+export const OperationSearchBody = Type.Object(
+  {
+    Network: Type.String(),
+    Hash: Type.String(),
+    Counter: Type.Union([Type.Integer(), Type.Null()]),
+    Level: Type.Integer(),
+    '@timestamp': Type.String({ format: 'date-time' }),
+    Status: Type.String({ description: 'applied, failed, backtracked, skipped' }),
+    Entrypoint: Type.String(),
+    Destination: Type.String(),
+    Type: Type.String({ description: 'the operation kind' }),
+    mempool: Type.Boolean({ description: 'always false: the search covers indexed operations' }),
+    TotalCost: Type.Optional(
+      Type.Integer({ description: "an account's search: the group's Σ fee + Σ burned (mutez)" }),
+    ),
+    Flow: Type.Optional(
+      Type.Integer({ description: "an account's search: the group's flow for it (mutez)" }),
+    ),
+    Internals: Type.Optional(
+      Type.Integer({ description: "an account's search: the group's internal operations" }),
+    ),
+  },
+  { title: 'OperationSearchBody' },
+);
+export type OperationSearchBody = Static<typeof OperationSearchBody>;
+
+/** A `bigmapkey` item: the current state of a big-map key. */
+export const BigMapKeySearchBody = Type.Object(
+  {
+    Network: Type.String(),
+    BigMapID: Type.Integer(),
+    KeyHash: Type.String(),
+    Key: Micheline,
+    Name: Type.String({ description: 'the readable key (as `key_string` of GET /bigmap/…/keys)' }),
+    Address: Type.String({ description: 'the contract of the big map' }),
+    IsActive: Type.Boolean({ description: 'false: the key was removed' }),
+    '@timestamp': Type.String({ format: 'date-time' }),
+  },
+  { title: 'BigMapKeySearchBody' },
+);
+export type BigMapKeySearchBody = Static<typeof BigMapKeySearchBody>;
+
+/** A file of a token (TZIP-21 `formats`), as its resolved metadata gives it. */
+export const TokenFileFormat = Type.Object(
+  {
+    uri: Type.String(),
+    fileName: Type.Optional(Type.String()),
+    fileSize: Type.Optional(Type.Integer({ minimum: 0 })),
+    mimeType: Type.Optional(Type.String()),
+  },
+  { title: 'TokenFileFormat' },
+);
+export type TokenFileFormat = Static<typeof TokenFileFormat>;
+
+/** A `token` item, with the fields of its resolved metadata (TZIP-12/21) that the search card shows. */
+export const TokenSearchBody = Type.Object(
+  {
+    Network: Type.String(),
+    Address: Type.String({ description: 'the token contract' }),
+    TokenID: Type.String({ description: 'decimal' }),
+    Name: Type.String(),
+    Symbol: Type.Optional(Type.String()),
+    Description: Type.Optional(Type.String()),
+    Minter: Type.Optional(Type.String()),
+    Creators: Type.Optional(Type.Array(Type.String())),
+    Tags: Type.Optional(Type.Array(Type.String())),
+    Formats: Type.Optional(Type.Array(TokenFileFormat)),
+    ThumbnailURI: Type.Optional(Type.String()),
+    Homepage: Type.Optional(
+      Type.String({ description: 'as the metadata says it (untrusted: check the scheme)' }),
+    ),
+  },
+  { title: 'TokenSearchBody' },
+);
+export type TokenSearchBody = Static<typeof TokenSearchBody>;
+
+const item = <T extends string, B extends TSchema>(type: T, body: B) =>
+  Type.Object(
+    { type: Type.Literal(type), value: Type.String(), body, highlights: Highlights, found_by: FoundBy },
+    { title: `${type[0]!.toUpperCase()}${type.slice(1)}SearchItem` },
+  );
+
+/** One search or suggestion hit; `body` depends on `type` (spec discovery §3). */
+export const SearchItem = Type.Union(
+  [
+    item('account', AccountSearchBody),
+    item('operation', OperationSearchBody),
+    item('bigmapkey', BigMapKeySearchBody),
+    item('token', TokenSearchBody),
+  ],
   { title: 'SearchItem' },
 );
 export type SearchItem = Static<typeof SearchItem>;
+export type SearchItemType = SearchItem['type'];
 
 export const SearchResponse = Type.Object(
   {
@@ -96,8 +212,39 @@ export const SearchResponse = Type.Object(
 );
 export type SearchResponse = Static<typeof SearchResponse>;
 
+export const SuggestRequest = Type.Object(
+  {
+    query: Type.String({ maxLength: 100_000 }),
+    size: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+    filters: Type.Optional(SearchFilters),
+  },
+  { title: 'SuggestRequest' },
+);
+export type SuggestRequest = Static<typeof SuggestRequest>;
+
 export const SuggestResponse = Type.Object({ items: Type.Array(SearchItem) }, { title: 'SuggestResponse' });
 export type SuggestResponse = Static<typeof SuggestResponse>;
+
+/** `GET /search/v1/account/{network}/{address}`: the names of an account by source (204 when none). */
+export const AliasSources = Type.Object(
+  {
+    TzKT: Type.Optional(AliasSource),
+    TZIP: Type.Optional(AliasSource),
+    Profiles: Type.Optional(AliasSource),
+    Domains: Type.Optional(AliasSource),
+  },
+  {
+    title: 'AliasSources',
+    description:
+      'Sources in priority order: `TzKT` (the indexer name: contract metadata), `TZIP` (token metadata name); ' +
+      '`Profiles` and `Domains` are never set by this server (the reference client reads them).',
+  },
+);
+export type AliasSources = Static<typeof AliasSources>;
+
+/** `GET /search/v1/mime_types`. */
+export const MimeTypeList = Type.Array(Type.Object({ name: Type.String() }), { title: 'MimeTypeList' });
+export type MimeTypeList = Static<typeof MimeTypeList>;
 
 export const AccountAlias = Type.Object(
   { network: Type.String(), address: Type.String(), alias: Type.String() },
@@ -111,6 +258,10 @@ export const SeriesPoint = Type.Object(
   { title: 'SeriesPoint' },
 );
 export type SeriesPoint = Static<typeof SeriesPoint>;
+
+/** `GET /stats/v1/summary/{table}/{function}`: a count or a sum, as a decimal string. */
+export const StatsSummary = Type.Object({ value: Type.String() }, { title: 'StatsSummary' });
+export type StatsSummary = Static<typeof StatsSummary>;
 
 export const NetworkStats = Type.Object(
   {

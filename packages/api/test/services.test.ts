@@ -37,9 +37,15 @@ describeDb('search and stats services', ({ db }) => {
         symbol: 'GPX',
         metadata: JSON.stringify({
           name: 'Golden Pixel',
+          symbol: 'GPX',
+          description: 'A golden pixel',
+          tags: ['art', 7, ''],
+          creators: [ALICE],
+          thumbnailUri: 'ipfs://thumb',
           formats: [
-            { uri: 'ipfs://x', mimeType: 'image/png' },
+            { uri: 'ipfs://x', mimeType: 'image/png', fileName: 'x.png', fileSize: '2048' },
             { uri: 'ipfs://y', mimeType: 'video/mp4' },
+            { fileName: 'no uri' },
           ],
         }),
       } as never)
@@ -84,6 +90,22 @@ describeDb('search and stats services', ({ db }) => {
       found_by: 'Name',
     });
     expect(items[0]!.highlights!.Name![0]).toContain('<em>golden</em>'.replace('golden', 'Golden'));
+    // the fields of the token's resolved metadata the search card shows; malformed entries left out
+    expect(items[0]!.body).toEqual({
+      Network: NET,
+      Address: TOKEN,
+      TokenID: '0',
+      Name: 'Golden Pixel',
+      Symbol: 'GPX',
+      Description: 'A golden pixel',
+      Tags: ['art'],
+      Creators: [ALICE],
+      ThumbnailURI: 'ipfs://thumb',
+      Formats: [
+        { uri: 'ipfs://x', fileName: 'x.png', fileSize: 2048, mimeType: 'image/png' },
+        { uri: 'ipfs://y', mimeType: 'video/mp4' },
+      ],
+    });
   });
 
   it('search: address prefix, entrypoint words, index and network filters, operations and key hashes', async () => {

@@ -5,8 +5,8 @@
  * Counterparty).
  */
 import { queryOptions } from '@tanstack/react-query';
-import { fetchHistogram } from './services';
-import type { ChartPoint, StatsSeriesSpec, Timeframe } from './stats-types';
+import { histogramQuery, type ChartPoint } from './services';
+import type { SeriesSpec, Timeframe } from './stats-series';
 
 export type ContractSeriesId = 'calls' | 'users' | 'gas' | 'burned';
 
@@ -26,7 +26,7 @@ export const CONTRACT_SERIES: readonly ContractSeries[] = [
   { id: 'burned', title: 'Burned', unit: 'ꜩ', scale: (v) => v / 1e6 },
 ];
 
-export function contractSeriesSpec(id: ContractSeriesId, address: string): StatsSeriesSpec {
+export function contractSeriesSpec(id: ContractSeriesId, address: string): SeriesSpec {
   const calls = { Target: address, Status: '1', 'Entrypoint.isnotnull': '' };
   switch (id) {
     case 'calls':
@@ -51,9 +51,7 @@ export const contractSeriesQuery = (
   timeframe: Timeframe,
 ) =>
   queryOptions({
-    queryKey: ['contract_stats', network, address, id, timeframe] as const,
-    queryFn: ({ signal }): Promise<ChartPoint[]> =>
-      fetchHistogram(network, contractSeriesSpec(id, address), timeframe, { signal }),
+    ...histogramQuery({ network, ...contractSeriesSpec(id, address) }, timeframe),
     staleTime: 60_000,
   });
 

@@ -23,7 +23,15 @@ import type {
   GlobalConstant,
   GlobalConstantItem,
   BigMapKeyChanges,
+  AliasSources,
   CodeDiffSchema,
+  MimeTypeList,
+  SearchRequest,
+  SearchResponse,
+  SeriesPoint,
+  StatsSummary,
+  SuggestRequest,
+  SuggestResponse,
   DebugRequest,
   DebugResult,
   Head,
@@ -90,6 +98,22 @@ const page = (p: Page) => `size=${p.size}&offset=${p.offset}`;
 const offsetFirst = (p: Page) => `offset=${p.offset}&size=${p.size}`;
 const contract = (p: { network: string; address: string }) => `/contract/${enc(p.network)}/${enc(p.address)}`;
 type At = { network: string; address: string };
+/** The search service: 10 s, and its errors carry the status (discovery spec §9). */
+const SEARCH: Mount = {
+  base: '/search/v1',
+  timeoutMs: 10_000,
+  errorMessage: (response) =>
+    `Search service error: ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`,
+};
+const STATS: Mount = { base: '/stats/v1', timeoutMs: 10_000 };
+/** A series of the statistics service: a table, a function and the filters of its rows (`Status=1`…). */
+export interface StatsSeries {
+  network: string;
+  table: string;
+  fn: 'count' | 'sum';
+  filters: Readonly<Record<string, string>>;
+}
+const statsFilters = (p: StatsSeries) => new URLSearchParams({ network: p.network, ...p.filters }).toString();
 /** A recording may take the API's whole 10 s worker limit after a queue: the debugger waits 60 s. */
 const DEBUG: Mount = { timeoutMs: 60_000 };
 
@@ -212,6 +236,27 @@ export const RESOURCES = {
   ),
   errorLocation: resource<{ network: string; id: number }, ErrorLocation>(
     (p) => `/operation/${enc(p.network)}/${p.id}/error_location`,
+  ),
+  /** Suggestions of the home search box. */
+  suggest: action<void, SuggestRequest, SuggestResponse>(() => '/suggest', SEARCH),
+  /** A page of the search service (the search page, the operations tab's filters, the big-map keys). */
+  search: action<void, SearchRequest, SearchResponse>(() => '/search', SEARCH),
+  /** The names of an account by source; 204 (none known): null. */
+  accountAliases: resource<At, AliasSources | null>(
+    (p) => `/account/${enc(p.network)}/${enc(p.address)}`,
+    SEARCH,
+  ),
+  /** Mime types of token files (the Tokens tab's filter). */
+  mimeTypes: resource<void, MimeTypeList>(() => '/mime_types', SEARCH),
+  /** A series of the statistics service: points per timeframe, oldest first. */
+  statsHistogram: resource<StatsSeries & { timeframe: string }, SeriesPoint[]>(
+    (p) => `/histogram/${enc(p.table)}/${enc(p.fn)}/${enc(p.timeframe)}?${statsFilters(p)}`,
+    STATS,
+  ),
+  /** The total of a series of the statistics service. */
+  statsSummary: resource<StatsSeries, StatsSummary>(
+    (p) => `/summary/${enc(p.table)}/${enc(p.fn)}?${statsFilters(p)}`,
+    STATS,
   ),
   /** One call recorded step by step by the debugger (issue 20). */
   debug: action<At, DebugRequest, DebugResult>((p) => `${contract(p)}/entrypoints/debug`, DEBUG),

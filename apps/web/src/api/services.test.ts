@@ -1,6 +1,20 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fetchAlias, fetchHistogram, fetchMimeTypes, search, suggest } from './services';
-import { NETWORK_SERIES } from './stats-types';
+import { QueryClient } from '@tanstack/react-query';
+import type { SearchItem, SearchResponse } from '@michelscope/api-types';
+import { runAction } from './resources';
+import {
+  chartPoints,
+  fetchAlias,
+  histogramQuery,
+  mimeTypeNames,
+  mimeTypesQuery,
+  suggestItems,
+  suggestQuery,
+  summaryQuery,
+  summaryValue,
+} from './services';
+import { itemName } from './search-items';
+import { NETWORK_SERIES } from './stats-series';
 
 const calls: { url: string; init: RequestInit | undefined }[] = [];
 function answer(body: string | null, init: ResponseInit = {}) {
@@ -15,7 +29,9 @@ function answer(body: string | null, init: ResponseInit = {}) {
 }
 afterEach(() => vi.unstubAllGlobals());
 
-const tokenItem = {
+const client = () => new QueryClient({ defaultOptions: { queries: { retry: false } } });
+
+const tokenItem: SearchItem = {
   type: 'token',
   value: 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton',
   found_by: 'Name',
@@ -23,111 +39,93 @@ const tokenItem = {
   body: {
     Network: 'mainnet',
     Address: 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton',
-    TokenID: 152,
+    TokenID: '152',
     Name: 'hic et nunc',
-    Tags: ['art', 7],
-    '@timestamp': '2021-03-01T10:00:00Z',
+    Tags: ['art'],
   },
 };
 
 describe('search service', () => {
-  it('POSTs the search request to /search/v1/search and parses items, total and took', async () => {
-    answer(JSON.stringify({ items: [tokenItem, { type: 'weird', body: {} }], total: 10000, took: 12 }));
-    const res = await search({
+  it('POSTs the search request to /search/v1/search and reads items, total and took', async () => {
+    const page: SearchResponse = { items: [tokenItem], total: 10000, took: 12 };
+    answer(JSON.stringify(page));
+    const res = await runAction('search', undefined, {
       query: 'hic',
       size: 10,
       offset: 0,
-      filters: {
-        search: {
-          tags: [],
-          creators: [],
-          minters: [],
-          mime_types: [],
-          network: ['mainnet'],
-          index: ['tokens'],
-        },
-      },
+      filters: { search: { network: ['mainnet'], index: ['tokens'] } },
     });
     expect(calls[0]?.url).toBe('/search/v1/search');
     expect(calls[0]?.init?.method).toBe('POST');
     expect(JSON.parse(calls[0]?.init?.body as string)).toMatchObject({ query: 'hic', size: 10, offset: 0 });
-    expect(res.total).toBe(10000);
-    expect(res.took).toBe(12);
-    expect(res.items).toHaveLength(1);
-    expect(res.items[0]?.body).toMatchObject({
-      TokenID: '152',
-      Tags: ['art'],
-      Timestamp: '2021-03-01T10:00:00Z',
-    });
+    expect(res).toEqual(page);
   });
 
-  it('asks suggestions with size 10', async () => {
+  it('asks suggestions with size 10 and selects their items', async () => {
     answer(JSON.stringify({ items: [tokenItem] }));
-    const items = await suggest('hic');
+    const items = suggestItems(await client().fetchQuery(suggestQuery('hic')));
+    expect(calls[0]?.url).toBe('/search/v1/suggest');
     expect(JSON.parse(calls[0]?.init?.body as string)).toEqual({ query: 'hic', size: 10, filters: {} });
-    expect(items).toHaveLength(1);
+    expect(items).toEqual([tokenItem]);
   });
 
-  it('names an account from the alias sources of its body (TzKT, then TZIP, Profiles, Domains)', async () => {
-    const account = (body: Record<string, unknown>) => ({
+  it('names an account from the alias sources of its body (TzKT, then TZIP), a token by its name', () => {
+    const account = (names: { TzKT?: { Name: string }; TZIP?: { Name: string } }): SearchItem => ({
       type: 'account',
       value: 'KT1K9gCRgaLRFKTErYt1wVxA3Frb9FjasjTV',
       found_by: 'Address',
-      highlights: {},
       body: {
         Network: 'mainnet',
         Address: 'KT1K9gCRgaLRFKTErYt1wVxA3Frb9FjasjTV',
         IsContract: true,
-        ...body,
+        ...names,
       },
     });
-    answer(
-      JSON.stringify({
-        items: [
-          account({ TzKT: { Name: 'Kolibri Oven' }, TZIP: { Name: 'kUSD' } }),
-          account({ TZIP: { Name: 'kUSD' }, Domains: { Name: 'kolibri.tez' } }),
-          account({ Domains: { Name: 'kolibri.tez' } }),
-          account({}),
-        ],
-      }),
-    );
-    expect((await suggest('kolibri')).map((i) => i.body.Name)).toEqual([
-      'Kolibri Oven',
-      'kUSD',
-      'kolibri.tez',
-      '',
-    ]);
+    expect(
+      [
+        account({ TzKT: { Name: 'Kolibri Oven' }, TZIP: { Name: 'kUSD' } }),
+        account({ TZIP: { Name: 'kUSD' } }),
+        account({}),
+        tokenItem,
+      ].map(itemName),
+    ).toEqual(['Kolibri Oven', 'kUSD', '', 'hic et nunc']);
   });
 
   it('reports a non-200 answer with status code and status text', async () => {
     answer('oops', { status: 503, statusText: 'Service Unavailable' });
-    await expect(suggest('hic')).rejects.toThrow('Search service error: 503 Service Unavailable');
+    await expect(client().fetchQuery(suggestQuery('hic'))).rejects.toThrow(
+      'Search service error: 503 Service Unavailable',
+    );
   });
 
   it('reads the alias from the first present source; 204 means none', async () => {
     answer(JSON.stringify({ TZIP: { Name: 'Kolibri' }, Domains: { Name: 'kolibri.tez' } }));
     expect(await fetchAlias('mainnet', 'KT1K9gCRgaLRFKTErYt1wVxA3Frb9FjasjTV')).toBe('Kolibri');
     expect(calls[0]?.url).toBe('/search/v1/account/mainnet/KT1K9gCRgaLRFKTErYt1wVxA3Frb9FjasjTV');
+    answer(JSON.stringify({ Domains: { Name: 'kolibri.tez' } }));
+    expect(await fetchAlias('mainnet', 'KT1K9gCRgaLRFKTErYt1wVxA3Frb9FjasjTV')).toBe('kolibri.tez');
     answer(null, { status: 204 });
     expect(await fetchAlias('mainnet', 'tz1abc')).toBeNull();
   });
 
-  it('lists mime type names', async () => {
-    answer(JSON.stringify([{ name: 'image/png' }, { name: 'video/mp4' }, { name: 3 }]));
-    expect(await fetchMimeTypes()).toEqual(['image/png', 'video/mp4']);
+  it('lists mime type names once each', async () => {
+    answer(JSON.stringify([{ name: 'image/png' }, { name: 'video/mp4' }, { name: 'image/png' }]));
+    const q = mimeTypesQuery();
+    expect(mimeTypeNames(await client().fetchQuery(q))).toEqual(['image/png', 'video/mp4']);
+    expect(calls[0]?.url).toBe('/search/v1/mime_types');
   });
 });
 
 describe('stats service', () => {
-  it('asks the histogram of a series for a network and timeframe', async () => {
+  it('asks the histogram of a series for a network and timeframe; points become numbers in time order', async () => {
     answer(
       JSON.stringify([
         { ts: 1700003600, value: '7' },
-        { ts: 1700000000, value: 5 },
-        { ts: 'x', value: 1 },
+        { ts: 1700000000, value: '5' },
       ]),
     );
-    const points = await fetchHistogram('mainnet', NETWORK_SERIES.contractCalls, 'month');
+    const q = histogramQuery({ network: 'mainnet', ...NETWORK_SERIES.contractCalls }, 'month');
+    const points = chartPoints(await client().fetchQuery(q));
     expect(calls[0]?.url).toBe(
       '/stats/v1/histogram/transactions/count/month?network=mainnet&Entrypoint.isnotnull=&Status=1',
     );
@@ -135,5 +133,13 @@ describe('stats service', () => {
       { ts: 1700000000, value: 5 },
       { ts: 1700003600, value: 7 },
     ]);
+    expect(chartPoints(null)).toEqual([]);
+  });
+
+  it('reads a summary as a number', async () => {
+    answer(JSON.stringify({ value: '12345678901' }));
+    const q = summaryQuery({ network: 'ghostnet', ...NETWORK_SERIES.consumedGas });
+    expect(summaryValue(await client().fetchQuery(q))).toBe(12345678901);
+    expect(calls[0]?.url).toBe('/stats/v1/summary/consumed_gas/sum?network=ghostnet&field=Used');
   });
 });

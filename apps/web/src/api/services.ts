@@ -1,46 +1,38 @@
 /**
- * The search service (/search/v1) and the statistics service (/stats/v1): same origin, 10 s timeout.
- * A non-2xx answer of the search service is an error carrying the status code and status text.
+ * The search service (/search/v1) and the statistics service (/stats/v1): query factories over the registry
+ * (./resources.ts) and the typed selectors that turn their answers into what the pages show.
  */
-import { requestJson, type RequestOptions } from './client';
-import { aliasFromSources, parseMimeTypes, parseSearchResponse, parseSuggestResponse } from './search-parse';
-import type { SearchItem, SearchRequest, SearchResponse } from './search-types';
-import { parseChartPoints, parseSummary, type ChartPoint, type StatsSeriesSpec } from './stats-types';
+import { queryOptions } from '@tanstack/react-query';
+import type {
+  AliasSources,
+  MimeTypeList,
+  SearchItem,
+  SeriesPoint,
+  StatsSummary,
+  SuggestResponse,
+} from '@michelscope/api-types';
+import { actionQuery, fetchResource, resourceQuery, type StatsSeries } from './resources';
+import type { RequestOptions } from './client';
 
-export const SEARCH_BASE = '/search/v1';
-export const STATS_BASE = '/stats/v1';
-export const SERVICE_TIMEOUT_MS = 10_000;
 /** Suggestions and search pages hold 10 items (discovery spec §9). */
 export const SUGGEST_SIZE = 10;
 export const SEARCH_PAGE_SIZE = 10;
 
-const enc = encodeURIComponent;
+export const suggestItems = (answer: SuggestResponse): SearchItem[] => answer.items;
 
-const statusError = (response: Response): string =>
-  `Search service error: ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
-
-const searchOptions = (options: RequestOptions) => ({
-  timeoutMs: SERVICE_TIMEOUT_MS,
-  ...options,
-  errorMessage: statusError,
-});
-
-export async function suggest(query: string, options: RequestOptions = {}): Promise<SearchItem[]> {
-  const { body } = await requestJson(`${SEARCH_BASE}/suggest`, {
-    ...searchOptions(options),
-    method: 'POST',
-    body: { query, size: SUGGEST_SIZE, filters: {} },
+/** Suggestions for the home search box's text. */
+export const suggestQuery = (query: string) =>
+  queryOptions({
+    ...actionQuery('suggest', undefined, { query, size: SUGGEST_SIZE, filters: {} }),
+    select: suggestItems,
   });
-  return parseSuggestResponse(body);
-}
 
-export async function search(request: SearchRequest, options: RequestOptions = {}): Promise<SearchResponse> {
-  const { body } = await requestJson(`${SEARCH_BASE}/search`, {
-    ...searchOptions(options),
-    method: 'POST',
-    body: request,
-  });
-  return parseSearchResponse(body);
+/** The account alias: first present of the indexer name, token-metadata name, profile name, domain name. */
+export function aliasName(sources: AliasSources | null): string | null {
+  for (const source of [sources?.TzKT, sources?.TZIP, sources?.Profiles, sources?.Domains]) {
+    if (source && source.Name.trim() !== '') return source.Name;
+  }
+  return null;
 }
 
 /** The alias of an account, or null (204: the service knows no name). */
@@ -49,42 +41,30 @@ export async function fetchAlias(
   address: string,
   options: RequestOptions = {},
 ): Promise<string | null> {
-  const { status, body } = await requestJson(
-    `${SEARCH_BASE}/account/${enc(network)}/${enc(address)}`,
-    searchOptions(options),
-  );
-  return status === 204 ? null : aliasFromSources(body);
+  return aliasName(await fetchResource('accountAliases', { network, address }, options));
 }
 
-export async function fetchMimeTypes(options: RequestOptions = {}): Promise<string[]> {
-  const { body } = await requestJson(`${SEARCH_BASE}/mime_types`, searchOptions(options));
-  return parseMimeTypes(body);
+/** The mime types' names, each once. */
+export const mimeTypeNames = (list: MimeTypeList): string[] => [...new Set(list.map((m) => m.name))];
+
+export const mimeTypesQuery = () => queryOptions({ ...resourceQuery('mimeTypes'), select: mimeTypeNames });
+
+/** One point of a chart: bucket start (unix seconds) and its value as a number. */
+export interface ChartPoint {
+  ts: number;
+  value: number;
 }
 
-function statsQuery(network: string, spec: StatsSeriesSpec): string {
-  const params = new URLSearchParams({ network, ...spec.filters });
-  return params.toString();
-}
+/** The service's points (decimal strings) as numbers, in time order. */
+export const chartPoints = (points: readonly SeriesPoint[] | null): ChartPoint[] =>
+  (points ?? []).map((p) => ({ ts: p.ts, value: Number(p.value) })).sort((a, b) => a.ts - b.ts);
 
-/** GET /stats/v1/histogram/{table}/{function}/{timeframe}?network=…&filters: points {ts, value}. */
-export async function fetchHistogram(
-  network: string,
-  spec: StatsSeriesSpec,
-  timeframe: string,
-  options: RequestOptions = {},
-): Promise<ChartPoint[]> {
-  const url = `${STATS_BASE}/histogram/${enc(spec.table)}/${enc(spec.fn)}/${enc(timeframe)}?${statsQuery(network, spec)}`;
-  const { body } = await requestJson(url, { timeoutMs: SERVICE_TIMEOUT_MS, ...options });
-  return parseChartPoints(body);
-}
+/** A histogram of the statistics service, as chart points. */
+export const histogramQuery = (series: StatsSeries, timeframe: string) =>
+  queryOptions({ ...resourceQuery('statsHistogram', { ...series, timeframe }), select: chartPoints });
 
-/** GET /stats/v1/summary/{table}/{function}?network=…&filters: one number. */
-export async function fetchSummary(
-  network: string,
-  spec: StatsSeriesSpec,
-  options: RequestOptions = {},
-): Promise<number> {
-  const url = `${STATS_BASE}/summary/${enc(spec.table)}/${enc(spec.fn)}?${statsQuery(network, spec)}`;
-  const { body } = await requestJson(url, { timeoutMs: SERVICE_TIMEOUT_MS, ...options });
-  return parseSummary(body);
-}
+export const summaryValue = (summary: StatsSummary): number => Number(summary.value);
+
+/** The total of a series of the statistics service, as a number. */
+export const summaryQuery = (series: StatsSeries) =>
+  queryOptions({ ...resourceQuery('statsSummary', series), select: summaryValue });

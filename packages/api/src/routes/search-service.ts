@@ -1,11 +1,14 @@
 import {
+  AliasSources,
   ErrorBody,
+  MimeTypeList,
   NetworkName,
   SearchResultExportRow,
   SearchFilters,
   SearchItem,
   SearchRequest,
   SearchResponse,
+  SuggestRequest,
   SuggestResponse,
 } from '@michelscope/api-types';
 import { aliasOf, SEARCH_TOTAL_CAP, tokenMimeTypes } from '@michelscope/db/read';
@@ -52,11 +55,7 @@ export const searchServiceRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }>
       schema: {
         summary: 'Suggestions for a query (10 by default)',
         tags,
-        body: Type.Object({
-          query: Type.String({ maxLength: 100_000 }),
-          size: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
-          filters: Type.Optional(Type.Unknown()),
-        }),
+        body: SuggestRequest,
         response: { 200: SuggestResponse, ...E },
       },
     },
@@ -148,12 +147,10 @@ export const searchServiceRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }>
     {
       schema: {
         summary: 'Alias of an account (204 when none is known)',
-        description:
-          'Sources in priority order: `TzKT` (the indexer name: contract metadata), `TZIP` (token metadata name); each `{Name}`.',
         tags,
         params: Type.Object({ network: NetworkName, address: Type.String({ maxLength: 64 }) }),
         response: {
-          200: Type.Record(Type.String(), Type.Object({ Name: Type.String() })),
+          200: AliasSources,
           204: Type.Null(),
           ...E,
         },
@@ -164,7 +161,7 @@ export const searchServiceRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }>
       requireNetwork(ctx, network);
       requireAddress(address, ADDRESS_RE, 'address');
       const a = await aliasOf(ctx.db, network, address);
-      const out: Record<string, { Name: string }> = {};
+      const out: AliasSources = {};
       if (a.metadata) out.TzKT = { Name: a.metadata };
       if (a.token) out.TZIP = { Name: a.token };
       if (!Object.keys(out).length) return reply.code(204).send(null);
@@ -178,7 +175,7 @@ export const searchServiceRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }>
       schema: {
         summary: 'Mime types of token files',
         tags,
-        response: { 200: Type.Array(Type.Object({ name: Type.String() })), ...E },
+        response: { 200: MimeTypeList, ...E },
       },
     },
     async () =>

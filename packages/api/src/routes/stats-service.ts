@@ -1,4 +1,4 @@
-import { ErrorBody, NetworkName, NetworkStats, SeriesPoint } from '@michelscope/api-types';
+import { ErrorBody, NetworkName, NetworkStats, SeriesPoint, StatsSummary } from '@michelscope/api-types';
 import {
   contractFigures,
   getStats,
@@ -115,7 +115,7 @@ export const statsServiceRoutes: FastifyPluginAsyncTypebox<{
         hide: perNetwork,
         params: Type.Object({ table: Type.String({ maxLength: 64 }), fn: Type.String({ maxLength: 32 }) }),
         querystring: Query,
-        response: { 200: Type.Object({ value: Type.String() }), ...E },
+        response: { 200: StatsSummary, ...E },
       },
     },
     async (request) => {

@@ -2,7 +2,7 @@
  * The search service (discovery spec §3, §7): accounts/contracts, tokens, operations and big-map keys of
  * every configured network, from the indexer's search documents (full text + pg_trgm) and direct lookups.
  */
-import type { SearchItem } from '@michelscope/api-types';
+import type { AccountSearchBody, SearchItem, TokenFileFormat, TokenSearchBody } from '@michelscope/api-types';
 import {
   aliasesOf,
   bigMapKeysOf,
@@ -14,6 +14,7 @@ import {
   searchOperations,
   SEARCH_TOTAL_CAP,
   suggestReads,
+  tokenMetadataOf,
   type KeyHit,
   type KeyLookup,
   type OperationHit,
@@ -194,7 +195,11 @@ export async function runSearch(
   input: SearchInput,
 ): Promise<{ items: SearchItem[]; total: number }> {
   const r = await findItems(ctx, input);
-  await Promise.all([withAliases(ctx, r.items), withKeyNames(ctx, r.items, cleanQuery(input.query))]);
+  await Promise.all([
+    withAliases(ctx, r.items),
+    withKeyNames(ctx, r.items, cleanQuery(input.query)),
+    withTokenFields(ctx, r.items),
+  ]);
   return r;
 }
 
@@ -383,7 +388,9 @@ function keyItem(
       Network: k.network,
       BigMapID: k.ptr,
       KeyHash: k.key_hash,
-      Key: k.key,
+      Key: k.key as Micheline,
+      // the readable key: filled by withKeyNames from the big map's key type
+      Name: '',
       Address: k.contract,
       IsActive: !k.removed,
       '@timestamp': formatTime(k.last_update_time),
@@ -400,7 +407,7 @@ const KEY_TYPE_TTL_MS = 30_000;
  * decimal, else inline Michelson), from its big map's key type; a highlight of it when the text matched.
  */
 async function withKeyNames(ctx: ApiContext, items: SearchItem[], query: string): Promise<void> {
-  const keys = items.filter((i) => i.type === 'bigmapkey');
+  const keys = items.flatMap((i) => (i.type === 'bigmapkey' ? [i] : []));
   if (keys.length === 0) return;
   const types = new Map<string, Promise<ReturnType<typeof typesOf>>>();
   const typeOf = (network: string, ptr: number) => {
@@ -417,7 +424,7 @@ async function withKeyNames(ctx: ApiContext, items: SearchItem[], query: string)
   await Promise.all(
     keys.map(async (item) => {
       const b = item.body;
-      const t = await typeOf(String(b.Network), Number(b.BigMapID));
+      const t = await typeOf(b.Network, b.BigMapID);
       const name = keyString(t?.key, b.Key);
       b.Name = name;
       if (item.found_by === 'Key' && item.highlights) item.highlights = { Key: highlights(name, query) };
@@ -427,31 +434,21 @@ async function withKeyNames(ctx: ApiContext, items: SearchItem[], query: string)
 
 function docItem(d: SearchDocHit, query: string, highlight: boolean): SearchItem {
   const [address = d.key, tokenId] = d.kind === 'token' ? d.key.split(':') : [d.key];
-  const body: Record<string, unknown> = { Network: d.network, Address: address };
-  let type = 'account';
+  const foundBy = d.matched === 'key' ? 'Address' : d.matched === 'title' ? 'Name' : 'Body';
+  const highlighted = (): Pick<SearchItem, 'highlights'> => {
+    if (!highlight) return {};
+    const text = d.matched === 'key' ? address : d.matched === 'title' ? d.title : d.body;
+    return { highlights: { [foundBy]: highlights(text, query) } };
+  };
+  if (d.kind === 'token') {
+    const body = { Network: d.network, Address: address, TokenID: tokenId ?? '0', Name: d.title };
+    return { type: 'token', value: address, body, found_by: foundBy, ...highlighted() };
+  }
+  const body: AccountSearchBody = { Network: d.network, Address: address };
   if (d.kind === 'contract' || d.kind === 'contract_metadata') body.IsContract = true;
   if (d.kind === 'smart_rollup') body.IsContract = false;
   if (d.kind === 'global_constant') body.Hash = d.key;
-  if (d.kind === 'token') {
-    type = 'token';
-    body.TokenID = tokenId ?? '0';
-    body.Name = d.title;
-  }
-  const foundBy =
-    d.matched === 'key'
-      ? d.kind === 'token'
-        ? 'Address'
-        : 'Address'
-      : d.matched === 'title'
-        ? 'Name'
-        : 'Body';
-  const item: SearchItem = { type, value: address, body, found_by: foundBy };
-  if (highlight) {
-    const field = d.matched === 'key' ? 'Address' : d.matched === 'title' ? 'Name' : 'Body';
-    const text = d.matched === 'key' ? address : d.matched === 'title' ? d.title : d.body;
-    item.highlights = { [field]: highlights(text, query) };
-  }
-  return item;
+  return { type: 'account', value: address, body, found_by: foundBy, ...highlighted() };
 }
 
 /**
@@ -461,17 +458,78 @@ function docItem(d: SearchDocHit, query: string, highlight: boolean): SearchItem
  * its first named token.
  */
 async function withAliases(ctx: ApiContext, items: SearchItem[]): Promise<void> {
-  const accounts = items.filter((i) => i.type === 'account' && i.body.IsContract === true);
+  const accounts = items.flatMap((i) => (i.type === 'account' && i.body.IsContract === true ? [i] : []));
   if (accounts.length === 0) return;
   const rows = await aliasesOf(
     ctx.db,
-    accounts.map((i) => ({ network: String(i.body.Network), address: i.value })),
+    accounts.map((i) => ({ network: i.body.Network, address: i.value })),
   );
   const byKey = new Map(rows.map((r) => [`${r.network}\0${r.address}`, r]));
   for (const item of accounts) {
-    const a = byKey.get(`${String(item.body.Network)}\0${item.value}`);
+    const a = byKey.get(`${item.body.Network}\0${item.value}`);
     if (a?.metadata) item.body.TzKT = { Name: a.metadata };
     if (a?.token) item.body.TZIP = { Name: a.token };
+  }
+}
+
+/** Longest text and list taken from a token's metadata into a search item (the metadata is untrusted). */
+const TOKEN_TEXT_MAX = 2000;
+const TOKEN_LIST_MAX = 20;
+
+const metaText = (v: unknown): string | undefined =>
+  typeof v === 'string' && v.trim() !== '' ? v.slice(0, TOKEN_TEXT_MAX) : undefined;
+const metaTexts = (v: unknown): string[] | undefined => {
+  const out = Array.isArray(v) ? v.flatMap((x) => metaText(x) ?? []).slice(0, TOKEN_LIST_MAX) : [];
+  return out.length ? out : undefined;
+};
+function fileFormats(v: unknown): TokenFileFormat[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const out: TokenFileFormat[] = [];
+  for (const f of v.slice(0, TOKEN_LIST_MAX)) {
+    if (!f || typeof f !== 'object') continue;
+    const o = f as Record<string, unknown>;
+    const uri = metaText(o.uri);
+    if (!uri) continue;
+    const size = typeof o.fileSize === 'string' ? Number(o.fileSize) : o.fileSize;
+    out.push({
+      uri,
+      ...(metaText(o.fileName) ? { fileName: metaText(o.fileName) } : {}),
+      ...(typeof size === 'number' && Number.isSafeInteger(size) && size >= 0 ? { fileSize: size } : {}),
+      ...(metaText(o.mimeType) ? { mimeType: metaText(o.mimeType) } : {}),
+    });
+  }
+  return out.length ? out : undefined;
+}
+
+/** The fields of a token's resolved metadata (TZIP-12/21) its search card shows; absent when not given. */
+export function tokenFields(metadata: unknown): Partial<TokenSearchBody> {
+  if (!metadata || typeof metadata !== 'object' || Array.isArray(metadata)) return {};
+  const m = metadata as Record<string, unknown>;
+  const fields: Partial<TokenSearchBody> = {
+    Symbol: metaText(m.symbol),
+    Description: metaText(m.description),
+    Minter: metaText(m.minter),
+    Creators: metaTexts(m.creators),
+    Tags: metaTexts(m.tags),
+    Formats: fileFormats(m.formats),
+    ThumbnailURI: metaText(m.thumbnailUri),
+    Homepage: metaText(m.homepage),
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+}
+
+/** The metadata fields of each `token` item (one statement for the page). */
+async function withTokenFields(ctx: ApiContext, items: SearchItem[]): Promise<void> {
+  const tokens = items.flatMap((i) => (i.type === 'token' ? [i] : []));
+  if (tokens.length === 0) return;
+  const rows = await tokenMetadataOf(
+    ctx.db,
+    tokens.map((t) => ({ network: t.body.Network, contract: t.body.Address, tokenId: t.body.TokenID })),
+  );
+  const byKey = new Map(rows.map((r) => [`${r.network}\0${r.contract}\0${r.tokenId}`, r.metadata]));
+  for (const t of tokens) {
+    const metadata = byKey.get(`${t.body.Network}\0${t.body.Address}\0${t.body.TokenID}`);
+    if (metadata !== undefined) Object.assign(t.body, tokenFields(metadata));
   }
 }
 

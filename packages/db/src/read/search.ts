@@ -532,3 +532,32 @@ export async function tokenMimeTypes(db: Db, limit = 500): Promise<string[]> {
     ORDER BY 1 LIMIT ${limit}`.execute(db);
   return r.rows.map((x) => x.m);
 }
+
+/** A token of a search page: its network, contract and decimal id. */
+export interface TokenRef {
+  network: string;
+  contract: string;
+  tokenId: string;
+}
+
+/** The resolved metadata (TZIP-12/21 JSON, untrusted) of the tokens of a search page, in one statement. */
+export async function tokenMetadataOf(
+  db: Db,
+  tokens: readonly TokenRef[],
+): Promise<Array<TokenRef & { metadata: unknown }>> {
+  const refs = tokens.filter((t) => /^\d{1,78}$/.test(t.tokenId));
+  if (refs.length === 0) return [];
+  const r = await sql<{ network: string; contract: string; token_id: string; metadata: unknown }>`
+    SELECT t.network, t.contract, t.token_id::text AS token_id, t.metadata
+    FROM token_metadata t
+    JOIN unnest(${refs.map((x) => x.network)}::text[], ${refs.map((x) => x.contract)}::text[],
+      ${refs.map((x) => x.tokenId)}::numeric[]) AS q(network, contract, token_id)
+      ON t.network = q.network AND t.contract = q.contract AND t.token_id = q.token_id
+    WHERE t.status = 3 AND t.metadata IS NOT NULL`.execute(db);
+  return r.rows.map((x) => ({
+    network: x.network,
+    contract: x.contract,
+    tokenId: x.token_id,
+    metadata: x.metadata,
+  }));
+}

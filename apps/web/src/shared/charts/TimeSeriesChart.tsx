@@ -1,7 +1,7 @@
 /** An area chart over time in the app's accent colour, for any number of points (see chart-axes). */
 import { LineChart, lineClasses } from '@mui/x-charts/LineChart';
 import { useTheme } from '@mui/material/styles';
-import type { Timeframe } from '../../api/stats-types';
+import type { Timeframe } from '../../api/stats-series';
 import { chartAxes, formatAxisNumber, formatAxisTime, tickMinStep, type ChartPointXY } from './chart-axes';
 
 interface Props {

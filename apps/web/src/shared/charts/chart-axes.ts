@@ -1,5 +1,5 @@
 /** Axes of the statistics charts for any number of points (pure; the chart component draws them). */
-import type { Timeframe } from '../../api/stats-types';
+import type { Timeframe } from '../../api/stats-series';
 
 const axisFormat = new Intl.NumberFormat('en-US', { notation: 'compact', maximumSignificantDigits: 3 });
 

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderApp } from '../../app/testing/render-app';
 import { mockFetch } from '../../app/testing/mock-fetch';
+import type { SearchItem } from '@michelscope/api-types';
 
 const KT = (n: number) => `KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXit${'123456789ABCDEFGH'[n]}`;
 const OP = 'ooz6h1jcE4qP9ZhUq9ygqXDqvcWHJbRW9wYjKr2LXGzeLFhzZsh';
@@ -13,7 +14,7 @@ const row = (n: number) => ({
   operations_count: 1234 + n,
 });
 
-const hicToken = {
+const hicToken: SearchItem = {
   type: 'token',
   value: 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton',
   found_by: 'Name',
@@ -21,7 +22,7 @@ const hicToken = {
   body: {
     Network: 'mainnet',
     Address: 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton',
-    TokenID: 152,
+    TokenID: '152',
     Name: 'hic et nunc DAO',
   },
 };

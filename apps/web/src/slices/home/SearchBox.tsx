@@ -5,8 +5,8 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import HistoryIcon from '@mui/icons-material/History';
 import SearchIcon from '@mui/icons-material/Search';
-import { suggest } from '../../api/services';
-import type { SearchItem } from '../../api/search-types';
+import { suggestQuery } from '../../api/services';
+import { itemAddress, itemName, type SearchItem } from '../../api/search-items';
 import { addToHistory, readHistory, type HistoryItem } from '../../features/history/search-history';
 import { isContractAddress, isOperationHash } from '../../shared/chain/patterns';
 import { defaultNetwork } from '../../shared/config/network-defaults';
@@ -39,23 +39,23 @@ interface Option {
 function fromSuggestion(item: SearchItem, index: number): Option | null {
   const path = suggestionPath(item);
   if (path === null) return null;
-  const b = item.body;
-  const value = item.type === 'operation' ? b.Hash || item.value : b.Address || item.value;
-  const name = b.Name || (item.type === 'token' ? `Token ${b.TokenID}` : '');
-  const fragment = item.highlights[item.found_by]?.[0] ?? null;
+  const network = item.body.Network;
+  const value = (item.type === 'operation' ? item.body.Hash : itemAddress(item)) || item.value;
+  const name = itemName(item) || (item.type === 'token' ? `Token ${item.body.TokenID}` : '');
+  const fragment = (item.found_by && item.highlights?.[item.found_by]?.[0]) || null;
   return {
     key: `s${index}`,
     primary: name || shorten(value, 12, 8),
     secondary: [
-      b.Network,
-      item.type === 'bigmapkey' ? `big map ${b.BigMapID}` : item.type,
+      network,
+      item.type === 'bigmapkey' ? `big map ${item.body.BigMapID}` : item.type,
       item.found_by && `found by ${item.found_by}`,
     ]
       .filter(Boolean)
       .join(' · '),
     highlight: fragment,
     path,
-    history: { value, type: item.type, ...(name ? { alias: name } : {}), shortcut: path, second: b.Network },
+    history: { value, type: item.type, ...(name ? { alias: name } : {}), shortcut: path, second: network },
     recent: false,
   };
 }
@@ -87,8 +87,7 @@ export function SearchBox({ variant = 'home' }: SearchBoxProps) {
   const query = normalizeQuery(input);
   const debounced = useDebouncedValue(query, SUGGEST_DEBOUNCE_MS);
   const suggestions = useQuery({
-    queryKey: ['suggest', debounced],
-    queryFn: ({ signal }) => suggest(debounced, { signal }),
+    ...suggestQuery(debounced),
     enabled: debounced.length > 0,
     staleTime: 30_000,
     retry: false,

@@ -1,18 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import type { SearchItem } from '../../api/search-types';
-import { parseSearchBody } from '../../api/search-parse';
+import type {
+  AccountSearchBody,
+  BigMapKeySearchBody,
+  OperationSearchBody,
+  SearchItem,
+  TokenSearchBody,
+} from '@michelscope/api-types';
 import { enterPath, historyPath, normalizeQuery, suggestionPath } from './search-box-logic';
 
 const KT = 'KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXitn';
 const OP = 'ooz6h1jcE4qP9ZhUq9ygqXDqvcWHJbRW9wYjKr2LXGzeLFhzZsh';
 
-const item = (type: SearchItem['type'], body: Record<string, unknown>, value = ''): SearchItem => ({
-  type,
-  value,
-  body: parseSearchBody(body),
-  highlights: {},
-  found_by: '',
+const account = (body: AccountSearchBody, value = ''): SearchItem => ({ type: 'account', value, body });
+const operation = (body: Pick<OperationSearchBody, 'Network' | 'Hash'>): SearchItem => ({
+  type: 'operation',
+  value: '',
+  body: {
+    Counter: 1,
+    Level: 1,
+    '@timestamp': '2025-11-20T10:00:00Z',
+    Status: 'applied',
+    Entrypoint: '',
+    Destination: '',
+    Type: 'transaction',
+    mempool: false,
+    ...body,
+  },
 });
+const bigMapKey = (
+  body: Pick<BigMapKeySearchBody, 'Network' | 'Address' | 'BigMapID' | 'KeyHash'>,
+): SearchItem => ({
+  type: 'bigmapkey',
+  value: '',
+  body: { Key: { string: 'k' }, Name: 'k', IsActive: true, '@timestamp': '2025-11-20T10:00:00Z', ...body },
+});
+const token = (body: TokenSearchBody): SearchItem => ({ type: 'token', value: '', body });
 
 const ctx = {
   suggestions: [],
@@ -30,7 +52,7 @@ describe('normalizeQuery', () => {
 
 describe('enterPath', () => {
   it('opens a contract address on the network of the matching suggestion', () => {
-    const suggestions = [item('account', { Network: 'ghostnet', Address: KT, IsContract: true }, KT)];
+    const suggestions = [account({ Network: 'ghostnet', Address: KT, IsContract: true }, KT)];
     expect(enterPath(` ${KT} `, { ...ctx, suggestions })).toBe(`/ghostnet/${KT}/operations`);
     expect(enterPath(KT, ctx)).toBe(`/mainnet/${KT}/operations`);
   });
@@ -40,7 +62,7 @@ describe('enterPath', () => {
   });
 
   it('goes to sandboxnet directly in sandbox mode', () => {
-    const suggestions = [item('account', { Network: 'ghostnet', Address: KT }, KT)];
+    const suggestions = [account({ Network: 'ghostnet', Address: KT }, KT)];
     expect(enterPath(KT, { ...ctx, suggestions, sandboxMode: true })).toBe(`/sandboxnet/${KT}/operations`);
     expect(enterPath(OP, { ...ctx, sandboxMode: true })).toBe(`/sandboxnet/opg/${OP}/contents`);
   });
@@ -56,15 +78,11 @@ describe('enterPath', () => {
 
 describe('suggestionPath', () => {
   it('links each kind of result to its page', () => {
-    expect(suggestionPath(item('account', { Network: 'mainnet', Address: KT }))).toBe(
-      `/mainnet/${KT}/operations`,
-    );
-    expect(suggestionPath(item('operation', { Network: 'mainnet', Hash: OP }))).toBe(
-      `/mainnet/opg/${OP}/contents`,
-    );
+    expect(suggestionPath(account({ Network: 'mainnet', Address: KT }))).toBe(`/mainnet/${KT}/operations`);
+    expect(suggestionPath(operation({ Network: 'mainnet', Hash: OP }))).toBe(`/mainnet/opg/${OP}/contents`);
     expect(
       suggestionPath(
-        item('bigmapkey', {
+        bigMapKey({
           Network: 'mainnet',
           Address: KT,
           BigMapID: 31,
@@ -72,15 +90,13 @@ describe('suggestionPath', () => {
         }),
       ),
     ).toBe(`/mainnet/${KT}/storage/big_map/31/exprtZBwZUeYYYfUs9B9Rg2ywHezVHnCCnmF9WsDQVrs582dSK63dC`);
-    expect(suggestionPath(item('token', { Network: 'mainnet', Address: KT, TokenID: 152 }))).toBe(
+    expect(suggestionPath(token({ Network: 'mainnet', Address: KT, TokenID: '152', Name: '' }))).toBe(
       `/mainnet/${KT}/tokens?search=152`,
     );
   });
   it('refuses fields that would make a foreign or broken link', () => {
-    expect(suggestionPath(item('account', { Network: '//evil.example', Address: KT }))).toBeNull();
-    expect(
-      suggestionPath(item('account', { Network: 'mainnet', Address: 'javascript:alert(1)' })),
-    ).toBeNull();
+    expect(suggestionPath(account({ Network: '//evil.example', Address: KT }))).toBeNull();
+    expect(suggestionPath(account({ Network: 'mainnet', Address: 'javascript:alert(1)' }))).toBeNull();
   });
 });
 

@@ -3,7 +3,7 @@
  * a contract address or an operation hash opens it (on sandboxnet in sandbox mode, else on the network of a
  * matching suggestion, else the default network); other text longer than 2 characters opens the search page.
  */
-import type { SearchItem } from '../../api/search-types';
+import { itemAddress, itemHash, type SearchItem } from '../../api/search-items';
 import { isAddress, isContractAddress, isOperationHash, isUnsignedId } from '../../shared/chain/patterns';
 import { SANDBOX_NETWORK } from '../../shared/config/network-defaults';
 
@@ -22,32 +22,29 @@ const NETWORK_RE = /^[a-z][a-z0-9_-]{0,31}$/;
 
 /** The page a suggestion opens, or null when its fields do not make a valid link. */
 export function suggestionPath(item: SearchItem): string | null {
-  const {
-    Network: network,
-    Address: address,
-    Hash: hash,
-    BigMapID: ptr,
-    KeyHash: keyHash,
-    TokenID: tokenId,
-  } = item.body;
+  const network = item.body.Network;
   if (!NETWORK_RE.test(network)) return null;
   switch (item.type) {
     case 'account':
-      return isAddress(address) ? `/${network}/${address}/operations` : null;
+      return isAddress(item.body.Address) ? `/${network}/${item.body.Address}/operations` : null;
     case 'operation': {
-      const opHash = hash || item.value;
+      const opHash = item.body.Hash || item.value;
       return isOperationHash(opHash) ? `/${network}/opg/${opHash}/contents` : null;
     }
-    case 'bigmapkey':
-      if (!isContractAddress(address) || ptr === null) return null;
+    case 'bigmapkey': {
+      const { Address: address, BigMapID: ptr, KeyHash: keyHash } = item.body;
+      if (!isContractAddress(address)) return null;
       return /^expr[1-9A-HJ-NP-Za-km-z]{50}$/.test(keyHash)
         ? `/${network}/${address}/storage/big_map/${ptr}/${keyHash}`
         : `/${network}/${address}/storage/big_map/${ptr}/keys`;
-    case 'token':
+    }
+    case 'token': {
+      const { Address: address, TokenID: tokenId } = item.body;
       if (!isContractAddress(address)) return null;
       return isUnsignedId(tokenId)
         ? `/${network}/${address}/tokens?${new URLSearchParams({ search: tokenId }).toString()}`
         : `/${network}/${address}/tokens`;
+    }
   }
 }
 
@@ -61,7 +58,7 @@ interface EnterContext {
 function exactHitNetwork(value: string, ctx: EnterContext): string | null {
   if (ctx.sandboxMode && ctx.networks.includes(SANDBOX_NETWORK)) return SANDBOX_NETWORK;
   const hit = ctx.suggestions.find(
-    (s) => s.value === value || s.body.Address === value || s.body.Hash === value,
+    (s) => s.value === value || itemAddress(s) === value || itemHash(s) === value,
   );
   if (hit && ctx.networks.includes(hit.body.Network)) return hit.body.Network;
   return ctx.defaultNetwork;

@@ -249,7 +249,7 @@ describe('network statistics', () => {
     const point = (ts: number, value: string) => ({ ts, value });
     const net = routes([
       [/GET \/stats\/v1\/histogram\/consumed_gas/, []],
-      ['GET /stats/v1/summary/paid_storage_size_diff/sum?network=mainnet&field=Value', 3072],
+      ['GET /stats/v1/summary/paid_storage_size_diff/sum?network=mainnet&field=Value', { value: '3072' }],
       ['GET /stats/v1/summary/', Response.json({ message: 'no summary' }, { status: 500 })],
       ['GET /stats/v1/histogram/', [point(1_700_000_000, '4'), point(1_702_592_000, '7')]],
     ]);

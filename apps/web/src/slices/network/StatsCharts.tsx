@@ -7,8 +7,8 @@ import Stack from '@mui/material/Stack';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import { fetchHistogram, fetchSummary } from '../../api/services';
-import { NETWORK_SERIES, TIMEFRAMES, type Timeframe } from '../../api/stats-types';
+import { histogramQuery, summaryQuery } from '../../api/services';
+import { NETWORK_SERIES, TIMEFRAMES, type Timeframe } from '../../api/stats-series';
 import { TimeSeriesChart } from '../../shared/charts/TimeSeriesChart';
 import { formatNumber } from '../../shared/format/format';
 import {
@@ -23,14 +23,10 @@ const LABELS: Record<Timeframe, string> = { day: 'Day', week: 'Week', month: 'Mo
 
 function StatsChart({ network, chart }: { network: string; chart: ChartDefinition }) {
   const [timeframe, setTimeframe] = useState<Timeframe>(DEFAULT_TIMEFRAME);
-  const query = useQuery({
-    queryKey: ['stats_histogram', network, chart.id, timeframe],
-    queryFn: ({ signal }) => fetchHistogram(network, NETWORK_SERIES[chart.id], timeframe, { signal }),
-    staleTime: 60_000,
-  });
+  const series = { network, ...NETWORK_SERIES[chart.id] };
+  const query = useQuery({ ...histogramQuery(series, timeframe), staleTime: 60_000 });
   const summary = useQuery({
-    queryKey: ['stats_summary', network, chart.id],
-    queryFn: ({ signal }) => fetchSummary(network, NETWORK_SERIES[chart.id], { signal }),
+    ...summaryQuery(series),
     staleTime: 60_000,
     meta: { silent: true },
   });

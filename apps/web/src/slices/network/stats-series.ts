@@ -1,5 +1,6 @@
 /** The four charts of the network Statistics tab (discovery spec §2, §7, §9). */
-import type { ChartPoint, NetworkSeriesId } from '../../api/stats-types';
+import type { ChartPoint } from '../../api/services';
+import type { NetworkSeriesId } from '../../api/stats-series';
 
 export const NO_DATA_TEXT = 'No data for this period are available';
 export const DEFAULT_TIMEFRAME = 'month';

@@ -11,7 +11,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { accountInfoQuery } from '../../api/account-api';
 import { contractQuery } from '../../api/contract-api';
-import type { SearchItem } from '../../api/search-types';
+import { itemName, type ItemOf, type SearchItem } from '../../api/search-items';
 import { useAlias } from '../../features/aliases/useAlias';
 import {
   formatCompact,
@@ -81,9 +81,9 @@ function Card({
   );
 }
 
-function AccountCard({ item }: { item: SearchItem }) {
+function AccountCard({ item }: { item: ItemOf<'account'> }) {
   const { Network: network, Address: address } = item.body;
-  const alias = useAlias(network, address, item.body.Name || null);
+  const alias = useAlias(network, address, itemName(item) || null);
   // The account page's own query: one key, one shape (a card's data is the page's when it opens).
   const info = useQuery(accountInfoQuery(network, address));
   const a = info.data;
@@ -107,9 +107,9 @@ function AccountCard({ item }: { item: SearchItem }) {
   );
 }
 
-function ContractCard({ item }: { item: SearchItem }) {
+function ContractCard({ item }: { item: ItemOf<'account'> }) {
   const { Network: network, Address: address } = item.body;
-  const alias = useAlias(network, address, item.body.Name || null);
+  const alias = useAlias(network, address, itemName(item) || null);
   // The contract page's own query (full shape, null for an unknown contract): one key, one shape.
   const info = useQuery(contractQuery(network, address));
   const c = info.data;
@@ -138,7 +138,7 @@ function ContractCard({ item }: { item: SearchItem }) {
   );
 }
 
-function BigMapKeyCard({ item }: { item: SearchItem }) {
+function BigMapKeyCard({ item }: { item: ItemOf<'bigmapkey'> }) {
   const b = item.body;
   return (
     <Card
@@ -156,16 +156,16 @@ function BigMapKeyCard({ item }: { item: SearchItem }) {
       />
       <Fields
         fields={[
-          ['Big map', b.BigMapID === null ? '—' : String(b.BigMapID)],
+          ['Big map', String(b.BigMapID)],
           ['Contract', b.Address],
-          ['Updated', formatTime(b.Timestamp)],
+          ['Updated', formatTime(b['@timestamp'])],
         ]}
       />
     </Card>
   );
 }
 
-function OperationCard({ item }: { item: SearchItem }) {
+function OperationCard({ item }: { item: ItemOf<'operation'> }) {
   const b = item.body;
   const status = operationStatus(item);
   return (
@@ -184,8 +184,8 @@ function OperationCard({ item }: { item: SearchItem }) {
       />
       <Fields
         fields={[
-          ['Timestamp', formatTime(b.Timestamp)],
-          ['Level', b.mempool || b.Level === null ? 'mempool' : formatNumber(b.Level)],
+          ['Timestamp', formatTime(b['@timestamp'])],
+          ['Level', b.mempool ? 'mempool' : formatNumber(b.Level)],
           ...(b.Entrypoint ? ([['Entrypoint', b.Entrypoint]] as Field[]) : []),
           ...(b.Destination ? ([['Destination', b.Destination]] as Field[]) : []),
         ]}
@@ -194,9 +194,10 @@ function OperationCard({ item }: { item: SearchItem }) {
   );
 }
 
-function TokenCard({ item }: { item: SearchItem }) {
+function TokenCard({ item }: { item: ItemOf<'token'> }) {
   const b = item.body;
-  const homepage = b.Homepage.startsWith('https://') ? b.Homepage : null;
+  const homepage = b.Homepage?.startsWith('https://') ? b.Homepage : null;
+  const formats = b.Formats ?? [];
   return (
     <Card
       kind="Token"
@@ -206,9 +207,9 @@ function TokenCard({ item }: { item: SearchItem }) {
       action="Token page"
     >
       <Stack direction="row" sx={{ gap: 2, mb: 1, alignItems: 'flex-start' }}>
-        <TokenImage uri={b.ThumbnailURI} alt={`Thumbnail of ${b.Name || `token ${b.TokenID}`}`} />
+        <TokenImage uri={b.ThumbnailURI ?? ''} alt={`Thumbnail of ${b.Name || `token ${b.TokenID}`}`} />
         <Box sx={{ minWidth: 0 }}>
-          <TagList tags={b.Tags} raw />
+          <TagList tags={b.Tags ?? []} raw />
           {b.Description ? (
             <Typography variant="body2" sx={{ mt: 1, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
               {b.Description}
@@ -222,7 +223,7 @@ function TokenCard({ item }: { item: SearchItem }) {
           ['Token ID', b.TokenID],
           ...(b.Symbol ? ([['Symbol', b.Symbol]] as Field[]) : []),
           ...(b.Minter ? ([['Minter', b.Minter]] as Field[]) : []),
-          ...(b.Creators.length ? ([['Creators', b.Creators.join(', ')]] as Field[]) : []),
+          ...(b.Creators?.length ? ([['Creators', b.Creators.join(', ')]] as Field[]) : []),
           ...(homepage
             ? ([
                 [
@@ -235,12 +236,12 @@ function TokenCard({ item }: { item: SearchItem }) {
             : []),
         ]}
       />
-      {b.Formats.length > 0 ? (
+      {formats.length > 0 ? (
         <Box component="ul" aria-label="Files" sx={{ pl: 2, my: 1 }}>
-          {b.Formats.map((f, i) => (
+          {formats.map((f, i) => (
             <Typography component="li" variant="body2" key={i}>
               {f.fileName || f.uri} — {f.mimeType || 'unknown type'}
-              {f.fileSize !== null ? `, ${formatFileSize(f.fileSize)}` : ''}
+              {f.fileSize !== undefined ? `, ${formatFileSize(f.fileSize)}` : ''}
             </Typography>
           ))}
         </Box>

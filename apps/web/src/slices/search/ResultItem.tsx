@@ -2,7 +2,7 @@ import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
-import type { SearchItem } from '../../api/search-types';
+import { itemName, itemFragment, type SearchItem } from '../../api/search-items';
 import { shorten } from '../../shared/format/format';
 import { Highlighted } from '../../shared/highlight/Highlighted';
 import { operationStatus } from './search-logic';
@@ -15,16 +15,15 @@ const KIND: Record<SearchItem['type'], string> = {
 };
 
 export function resultTitle(item: SearchItem): string {
-  const b = item.body;
   switch (item.type) {
     case 'account':
-      return b.Name || b.Address || item.value;
+      return itemName(item) || item.body.Address || item.value;
     case 'operation':
-      return shorten(b.Hash || item.value, 12, 8);
+      return shorten(item.body.Hash || item.value, 12, 8);
     case 'bigmapkey':
-      return b.KeyHash ? shorten(b.KeyHash, 12, 8) : item.value;
+      return item.body.KeyHash ? shorten(item.body.KeyHash, 12, 8) : item.value;
     case 'token':
-      return b.Name || `Token ${b.TokenID}`;
+      return item.body.Name || `Token ${item.body.TokenID}`;
   }
 }
 
@@ -39,7 +38,7 @@ export function ResultItem({
   onSelect: () => void;
 }) {
   const kind = item.type === 'account' && item.body.IsContract ? 'Contract' : KIND[item.type];
-  const fragment = item.highlights[item.found_by]?.[0] ?? Object.values(item.highlights)[0]?.[0];
+  const fragment = itemFragment(item);
   const extra =
     item.type === 'operation'
       ? ` · ${operationStatus(item)}`

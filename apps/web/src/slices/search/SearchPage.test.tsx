@@ -2,11 +2,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderApp } from '../../app/testing/render-app';
+import type { SearchItem } from '@michelscope/api-types';
 import { mockFetch, type Call } from '../../app/testing/mock-fetch';
 
 const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
 const OP = 'ooz6h1jcE4qP9ZhUq9ygqXDqvcWHJbRW9wYjKr2LXGzeLFhzZsh';
-const token = (id: number, thumb = 'http://insecure.example/t.png') => ({
+const token = (id: number, thumb = 'http://insecure.example/t.png'): SearchItem => ({
   type: 'token',
   value: KT,
   found_by: 'Name',
@@ -14,7 +15,7 @@ const token = (id: number, thumb = 'http://insecure.example/t.png') => ({
   body: {
     Network: 'mainnet',
     Address: KT,
-    TokenID: id,
+    TokenID: String(id),
     Name: `hic et nunc #${id}`,
     ThumbnailURI: thumb,
     Tags: ['art'],
@@ -22,12 +23,23 @@ const token = (id: number, thumb = 'http://insecure.example/t.png') => ({
     Formats: [{ uri: 'ipfs://Qm', fileName: 'a.png', fileSize: 2048, mimeType: 'image/png' }],
   },
 });
-const mempoolOp = {
+const mempoolOp: SearchItem = {
   type: 'operation',
   value: OP,
   found_by: 'hash',
   highlights: {},
-  body: { Network: 'ghostnet', Hash: OP, Status: '', mempool: true, '@timestamp': '2025-11-20T10:00:00Z' },
+  body: {
+    Network: 'ghostnet',
+    Hash: OP,
+    Counter: null,
+    Level: 0,
+    Status: '',
+    Entrypoint: '',
+    Destination: '',
+    Type: 'transaction',
+    mempool: true,
+    '@timestamp': '2025-11-20T10:00:00Z',
+  },
 };
 
 type Body = {
@@ -223,12 +235,12 @@ describe('search page', () => {
 describe('detail cards share the pages’ queries', () => {
   it('a contract card and the contract page read one contract query (full shape): the page opened from the card shows its Events and Ticket updates tabs', async () => {
     const TZ = 'tz1UBZUkXpKGhYsP5KtzDNqLLchwF4uHrGjw';
-    const contractItem = {
+    const contractItem: SearchItem = {
       type: 'account',
       value: KT,
       found_by: 'Address',
       highlights: {},
-      body: { Network: 'mainnet', Address: KT, IsContract: true, Name: '' },
+      body: { Network: 'mainnet', Address: KT, IsContract: true },
     };
     const net = mockFetch([
       ['POST /search/v1/search', { items: [contractItem], total: 1, took: 1 }],

@@ -18,8 +18,8 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import FilterListIcon from '@mui/icons-material/FilterList';
 import SearchIcon from '@mui/icons-material/Search';
-import { EXPORTS } from '../../api/resources';
-import { search, SEARCH_PAGE_SIZE } from '../../api/services';
+import { EXPORTS, runAction } from '../../api/resources';
+import { SEARCH_PAGE_SIZE } from '../../api/services';
 import { ExportButton } from '../../shared/export/ExportButton';
 import { useAppConfig } from '../../shared/config/useAppConfig';
 import { sortNetworks } from '../../shared/config/network-order';
@@ -69,11 +69,14 @@ export function SearchPage() {
 
   const active = query.length >= MIN_QUERY_LENGTH || hasTokenFilters(applied);
   const results = useInfiniteQuery({
-    queryKey: ['search', query, tab, networks, applied],
+    // the registry's name with the request but its offset (the page cursor is the infinite query's own)
+    queryKey: ['search', { query, filters: requestFilters(tab, networks, applied) }] as const,
     enabled: active,
     initialPageParam: 0,
     queryFn: ({ pageParam, signal }) =>
-      search(
+      runAction(
+        'search',
+        undefined,
         { query, size: SEARCH_PAGE_SIZE, offset: pageParam, filters: requestFilters(tab, networks, applied) },
         { signal },
       ),

@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Grid from '@mui/material/Grid';
 import TextField from '@mui/material/TextField';
-import { fetchMimeTypes } from '../../api/services';
+import { mimeTypesQuery } from '../../api/services';
 import type { TokenFilterValues } from './search-logic';
 
 export const TAG_HINT = 'Press enter to create a new one';
@@ -48,8 +48,7 @@ interface Props {
 /** The Tokens tab's filters: tags, mime types, creators and minters, applied with "Apply filters". */
 export function TokenFilters({ draft, onDraftChange, canApply, onApply }: Props) {
   const mimeTypes = useQuery({
-    queryKey: ['mime_types'],
-    queryFn: ({ signal }) => fetchMimeTypes({ signal }),
+    ...mimeTypesQuery(),
     staleTime: Infinity,
     meta: { silent: true },
   });

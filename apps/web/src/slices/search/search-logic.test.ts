@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseSearchBody } from '../../api/search-parse';
-import type { SearchItem, SearchResponse } from '../../api/search-types';
+import type { OperationSearchBody, SearchResponse } from '@michelscope/api-types';
+import type { ItemOf } from '../../api/search-items';
 import {
   EMPTY_TOKEN_FILTERS,
   canApplyFilters,
@@ -10,14 +10,24 @@ import {
   totalLabel,
 } from './search-logic';
 
-const item = (body: Record<string, unknown> = {}): SearchItem => ({
+const item = (body: Partial<OperationSearchBody> = {}): ItemOf<'operation'> => ({
   type: 'operation',
   value: 'o',
-  body: parseSearchBody(body),
-  highlights: {},
-  found_by: '',
+  body: {
+    Network: 'mainnet',
+    Hash: 'o',
+    Counter: 1,
+    Level: 1,
+    '@timestamp': '2025-11-20T10:00:00Z',
+    Status: '',
+    Entrypoint: '',
+    Destination: '',
+    Type: 'transaction',
+    mempool: false,
+    ...body,
+  },
 });
-const page = (n: number, total: number, body: Record<string, unknown> = {}): SearchResponse => ({
+const page = (n: number, total: number, body: Partial<OperationSearchBody> = {}): SearchResponse => ({
   items: Array.from({ length: n }, () => item(body)),
   total,
   took: 1,

@@ -1,10 +1,6 @@
 /** Pure rules of the search page (discovery spec §2, §4, §9). */
-import type {
-  SearchFilterSet,
-  SearchItem,
-  SearchRequestFilters,
-  SearchResponse,
-} from '../../api/search-types';
+import type { SearchFilters, SearchResponse } from '@michelscope/api-types';
+import type { ItemOf } from '../../api/search-items';
 import { SEARCH_PAGE_SIZE } from '../../api/services';
 
 export const SEARCH_DEBOUNCE_MS = 500;
@@ -44,16 +40,17 @@ export function requestFilters(
   tab: SearchTabId,
   networks: string[],
   tokens: TokenFilterValues,
-): SearchRequestFilters {
+): SearchFilters {
   const index = [...(SEARCH_TABS.find((t) => t.id === tab)?.index ?? SEARCH_TABS[0].index)];
-  const set: SearchFilterSet = { ...tokens, network: networks, index };
+  const set = { ...tokens, network: networks, index };
   return hasTokenFilters(tokens) ? { tokens: set } : { search: set };
 }
 
 /** The list is complete when a page comes back short, or with a single mempool operation. */
 export function isComplete(page: SearchResponse, loaded: number): boolean {
   if (page.items.length < SEARCH_PAGE_SIZE) return true;
-  return page.total === 1 && loaded === 1 && page.items[0]?.body.mempool === true;
+  const first = page.items[0];
+  return page.total === 1 && loaded === 1 && first?.type === 'operation' && first.body.mempool;
 }
 
 /** "Found N documents" label: the service caps totals at 10000. */
@@ -74,7 +71,7 @@ export function canApplyFilters(draft: TokenFilterValues, applied: TokenFilterVa
  */
 export type ShownStatus = 'applied' | 'mempool' | 'failed';
 
-export function operationStatus(item: SearchItem): ShownStatus {
+export function operationStatus(item: ItemOf<'operation'>): ShownStatus {
   const status = item.body.Status;
   if (status === 'applied') return 'applied';
   if (item.body.mempool) return 'mempool';

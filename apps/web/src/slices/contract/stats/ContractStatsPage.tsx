@@ -13,7 +13,7 @@ import {
   seriesTotal,
   type ContractSeries,
 } from '../../../api/contract-stats-api';
-import { TIMEFRAMES, type Timeframe } from '../../../api/stats-types';
+import { TIMEFRAMES, type Timeframe } from '../../../api/stats-series';
 import { TimeSeriesChart } from '../../../shared/charts/TimeSeriesChart';
 import { formatNumber } from '../../../shared/format/format';
 import { ContractFrame } from '../ContractFrame';
