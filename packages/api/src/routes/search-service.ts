@@ -26,24 +26,27 @@ const MIME_TTL_MS = 60_000;
 /** Results read per search of an export. */
 const EXPORT_PAGE = 100;
 
-const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
-/** The name of a result: its own (token, readable key), else an alias (contract metadata, token metadata). */
-function nameOf(b: Record<string, unknown>): string | null {
-  const alias = (k: string) => {
-    const a = b[k];
-    return a && typeof a === 'object' ? text((a as { Name?: unknown }).Name) : null;
-  };
-  return text(b.Name) ?? text(b.Alias) ?? alias('TzKT') ?? alias('TZIP');
+/** The name of a result: its own (token, readable key), else a contract's alias (contract metadata, token metadata). */
+function nameOf(i: SearchItem): string | null {
+  switch (i.type) {
+    case 'token':
+    case 'bigmapkey':
+      return i.body.Name || null;
+    case 'account':
+      return i.body.TzKT?.Name || i.body.TZIP?.Name || null;
+    case 'operation':
+      return null;
+  }
 }
 
 export const SEARCH_COLUMNS = tableColumns<SearchItem>()(SearchResultExportRow, {
   type: (i) => i.type,
-  network: (i) => text(i.body.Network) ?? '',
+  network: (i) => i.body.Network,
   value: (i) => i.value,
-  name: (i) => nameOf(i.body),
+  name: nameOf,
   found_by: (i) => i.found_by ?? null,
-  level: (i) => (Number.isInteger(i.body.Level) ? (i.body.Level as number) : null),
-  timestamp: (i) => text(i.body.Timestamp),
+  level: (i) => (i.type === 'operation' ? i.body.Level : null),
+  timestamp: (i) => (i.type === 'operation' || i.type === 'bigmapkey' ? i.body['@timestamp'] : null),
   body: (i) => i.body,
 });
 
