@@ -140,6 +140,7 @@ describe('stats service', () => {
     answer(JSON.stringify({ value: '12345678901' }));
     const q = summaryQuery({ network: 'ghostnet', ...NETWORK_SERIES.consumedGas });
     expect(summaryValue(await client().fetchQuery(q))).toBe(12345678901);
+    expect(summaryValue({ value: 'x' })).toBeNull();
     expect(calls[0]?.url).toBe('/stats/v1/summary/consumed_gas/sum?network=ghostnet&field=Used');
   });
 });

@@ -63,7 +63,11 @@ export const chartPoints = (points: readonly SeriesPoint[] | null): ChartPoint[]
 export const histogramQuery = (series: StatsSeries, timeframe: string) =>
   queryOptions({ ...resourceQuery('statsHistogram', { ...series, timeframe }), select: chartPoints });
 
-export const summaryValue = (summary: StatsSummary): number => Number(summary.value);
+/** The total as a number; null when it does not read as one (never NaN: NaN ≠ NaN would re-render forever). */
+export function summaryValue(summary: StatsSummary | null): number | null {
+  const value = Number(summary?.value);
+  return Number.isFinite(value) ? value : null;
+}
 
 /** The total of a series of the statistics service, as a number. */
 export const summaryQuery = (series: StatsSeries) =>

@@ -41,7 +41,7 @@ function StatsChart({ network, chart }: { network: string; chart: ChartDefinitio
           </Typography>
           <Typography variant="caption" color="text.secondary" component="p">
             {chart.description}
-            {summary.data !== undefined ? ` · total ${formatNumber(chart.scale(summary.data), 4)}` : ''}
+            {summary.data != null ? ` · total ${formatNumber(chart.scale(summary.data), 4)}` : ''}
           </Typography>
         </div>
         <ToggleButtonGroup
