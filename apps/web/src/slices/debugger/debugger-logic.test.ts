@@ -24,6 +24,7 @@ function recording(locs: number[], failed: boolean): DebugResult {
     blocks: { 11: 15 },
     enclosing: { 13: 11, 14: 11 },
     trace: b.trace,
+    profile: { total_milligas: 0, fixed_milligas: 0, lines: [], frames: [] },
     status: failed ? 'failed' : 'applied',
     consumed_milligas: 0,
     gas_limit: 1000,
