@@ -21,15 +21,15 @@
  */
 import { MichelsonError } from './errors';
 import { addSubCost, fixedCost, instructionCost } from './gas';
-import type { Handler, Interpreter } from './interpreter';
-import { handlerOf, pop } from './interpreter';
+import type { Compiled, Handler, Interpreter } from './interpreter';
+import { handlerOf, pop, setBlockCompiler } from './interpreter';
 import type { Expr, ExprPrim, Ty } from './types';
 import { maxCount } from './syntactic-constants';
 import { isPrim, listT, pairT } from './types';
 import type { V } from './values';
 import { asKind, int, nat, none, pair, some, unit } from './values';
 
-export type Compiled = (it: Interpreter, s: V[]) => void;
+export type { Compiled };
 
 /** Nesting depth compiled as JS recursion; deeper blocks run on the stepping path (which compiles theirs). */
 const MAX_DEPTH = 48;
@@ -47,6 +47,7 @@ export function compiledBlock(code: Expr[]): Compiled | null {
   }
   return c;
 }
+setBlockCompiler(compiledBlock);
 
 /** Errors whose annotation is final (see the module comment). */
 const sealed = new WeakSet<object>();

@@ -6,8 +6,6 @@ import type { ChainContext, ExecEnv } from './context';
 import type { DataContext } from './data';
 import { parseData, unparse } from './data';
 import { MichelsonError, inconsistentMemoSizes, staticError, syntacticConstantError } from './errors';
-import type { Compiled } from './compile';
-import { compiledBlock } from './compile';
 import { LIMITS } from './gas-params';
 import { instructionCost } from './gas';
 import { invalidCount, maxCount } from './syntactic-constants';
@@ -64,6 +62,21 @@ export interface InterpreterOptions {
    * keeps every instruction on the stepping path, as with a listener (tests compare the two).
    */
   compiled?: boolean;
+}
+
+/** A code block turned into one JS function (compile.ts), run when no step listener is attached. */
+export type Compiled = (it: Interpreter, s: V[]) => void;
+/**
+ * The block compiler, installed by compile.ts when the instruction tables are loaded
+ * (instructions/register-all.ts), so that this module does not import it back.
+ */
+let compileBlock: ((code: Expr[]) => Compiled | null) | null = null;
+export function setBlockCompiler(compile: (code: Expr[]) => Compiled | null): void {
+  compileBlock = compile;
+}
+/** Whether the fast path is available (false only if compile.ts was never loaded). */
+export function hasBlockCompiler(): boolean {
+  return compileBlock !== null;
 }
 
 const handlers: Record<string, Handler> = {};
@@ -266,7 +279,7 @@ export class Interpreter {
 
   /** Schedules a code block to run next (before whatever was scheduled earlier). */
   schedule(code: Expr[]): void {
-    const run = this.fast ? compiledBlock(code) : null;
+    const run = this.fast && compileBlock !== null ? compileBlock(code) : null;
     this.ctl.push(run ? { run } : { code, i: 0 });
   }
 

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Expr, RunContractInput, RunContractResult, StepEvent, TztOptions } from '../src/index';
 import { Interpreter, MichelsonError, defaultEnv, runContract, runTzt } from '../src/index';
+import { hasBlockCompiler } from '../src/interpreter';
 import { int } from '../src/values';
 import { fixtureChain } from './fixture-chain';
 
@@ -202,6 +203,12 @@ describe('written scripts: compiled path = stepping path at every gas limit near
     const from = input.gasLimit === undefined ? full.consumed - 1500 : (bs[0] as number);
     for (let g = from; g <= from + 1500; g++) limits.add(g);
     for (const g of limits) compare({ ...input, gasLimit: g }, `gas ${g}`);
+  });
+});
+
+describe('the fast path is installed', () => {
+  it('by loading the package (compile.ts registers itself, so interpreter.ts does not import it back)', () => {
+    expect(hasBlockCompiler()).toBe(true);
   });
 });
 
