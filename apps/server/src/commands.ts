@@ -79,7 +79,7 @@ async function buildRoot(
     ipfsGateway: config.ipfsGateway,
     rateLimit: config.rateLimit,
     cors: config.cors,
-    live: { source: handle },
+    live: { source: handle, ...config.live },
     ...(sandboxRpc ? { embeddedNode: { network: 'sandboxnet', plugin: sandboxRpc.plugin } } : {}),
   });
   await registerWeb(app, {

@@ -51,6 +51,15 @@ export const FileConfigSchema = Type.Object(
       ]),
     ),
     cors: Type.Optional(Type.Union([Type.Boolean(), Type.Array(Type.String())])),
+    live: Type.Optional(
+      Type.Object(
+        {
+          max_connections_per_ip: Type.Optional(Type.Number()),
+          max_connections: Type.Optional(Type.Number()),
+        },
+        closed,
+      ),
+    ),
     ipfs_gateway: Type.Optional(Type.String()),
     networks: Type.Optional(Type.Record(Type.String(), Type.Union([Type.Literal(false), NetworkFileSchema]))),
   },

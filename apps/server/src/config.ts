@@ -34,6 +34,8 @@ export interface AppConfig {
   sandbox: { blockTimeMs: number; seed: boolean; timeLimitMs: number };
   /** Per-IP request limit of the APIs, or false (behind a proxy that limits already). */
   rateLimit: { max: number; timeWindowMs: number } | false;
+  /** Limits of the live updates (`GET /v1/live/{network}`): open connections per client IP and in all. */
+  live: { maxConnectionsPerIp: number; maxConnections: number };
   /** IPFS gateway for metadata (ipfs: URIs) and token images. */
   ipfsGateway: string;
   /** Origins allowed by CORS (true: any). */
@@ -132,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     sentryDsn: file.sentry_dsn ?? '',
     sandbox: { blockTimeMs, seed: file.sandbox?.seed ?? true, timeLimitMs },
     rateLimit: parseRateLimit(file.rate_limit),
+    live: parseLive(file.live),
     cors: file.cors ?? true,
     ipfsGateway: parseGateway(env.IPFS_GATEWAY ?? file.ipfs_gateway ?? 'https://ipfs.io/ipfs'),
   };
@@ -163,6 +166,18 @@ function parseRateLimit(raw: FileConfig['rate_limit']): AppConfig['rateLimit'] {
     throw new ConfigError('rate_limit needs a whole max ≥ 1 and time_window_ms ≥ 1000, or false');
   }
   return { max, timeWindowMs };
+}
+
+/** Default: 20 live connections per client IP (a few tabs), 10,000 in all. */
+function parseLive(raw: FileConfig['live']): AppConfig['live'] {
+  const maxConnectionsPerIp = raw?.max_connections_per_ip ?? 20;
+  const maxConnections = raw?.max_connections ?? 10_000;
+  for (const [name, v] of [
+    ['max_connections_per_ip', maxConnectionsPerIp],
+    ['max_connections', maxConnections],
+  ] as const)
+    if (!Number.isInteger(v) || v < 1) throw new ConfigError(`live.${name} must be a whole number ≥ 1`);
+  return { maxConnectionsPerIp, maxConnections };
 }
 
 function parseGateway(url: string): string {

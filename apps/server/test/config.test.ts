@@ -147,4 +147,19 @@ describe('API limits', () => {
     writeFileSync(path.join(cwd, 'michelscope.config.json'), JSON.stringify({ rate_limit: { max: 0 } }));
     expect(() => loadConfig({}, cwd)).toThrow(/rate_limit needs/);
   });
+
+  it('limits live-update streams to 20 per client IP and 10,000 in all by default, both configurable', () => {
+    const cwd = tmp();
+    expect(loadConfig({}, cwd).live).toEqual({ maxConnectionsPerIp: 20, maxConnections: 10_000 });
+    writeFileSync(
+      path.join(cwd, 'michelscope.config.json'),
+      JSON.stringify({ live: { max_connections_per_ip: 2000, max_connections: 5000 } }),
+    );
+    expect(loadConfig({}, cwd).live).toEqual({ maxConnectionsPerIp: 2000, maxConnections: 5000 });
+    writeFileSync(
+      path.join(cwd, 'michelscope.config.json'),
+      JSON.stringify({ live: { max_connections: 0.5 } }),
+    );
+    expect(() => loadConfig({}, cwd)).toThrow('live.max_connections must be a whole number ≥ 1');
+  });
 });

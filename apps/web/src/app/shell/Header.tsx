@@ -13,6 +13,7 @@ import { ThemeSwitch } from '../../features/theme/ThemeSwitch';
 import { useStartNetwork } from '../../shared/config/chosen-network';
 import { SOCIAL_LINKS } from '../../shared/config/social-links';
 import { useAppConfig } from '../../shared/config/useAppConfig';
+import { LiveIndicator } from '../../shared/live/LiveIndicator';
 import { TEXT_BUTTON } from '../../shared/ui/button-look';
 import { headerNavLinks, showsHeaderSearch } from './header-links';
 
@@ -87,6 +88,7 @@ export function Header() {
             ))}
           </Box>
 
+          <LiveIndicator />
           <FavouritesMenu />
           <ThemeSwitch />
 

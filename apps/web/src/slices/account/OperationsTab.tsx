@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -14,6 +14,7 @@ import type { OpgRow } from '../../api/opg-types';
 import { OPERATION_SEARCH_PAGE_SIZE } from '../../api/account-search-api';
 import { useAppConfig } from '../../shared/config/useAppConfig';
 import { useDebouncedValue } from '../../shared/hooks/useDebouncedValue';
+import { useLiveEvent, useLiveSubscription } from '../../shared/live/useLive';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { ExportButton } from '../../shared/export/ExportButton';
 import { EXPORTS } from '../../api/resources';
@@ -21,7 +22,18 @@ import type { ContractPageData } from '../contract/useContractPage';
 import { InfoCard } from './InfoCard';
 import { NO_FILTERS, OpgFilterDialog, type OpgFilters } from './OpgFilterDialog';
 import { OpgRowItem } from './OpgRowItem';
-import { dateRange, isLastPage, isNarrowSearch, mergeMempool, searchStatuses } from './opg-list-logic';
+import {
+  dateRange,
+  isLastPage,
+  isNarrowSearch,
+  mergeMempool,
+  opgRowKey,
+  prependNew,
+  searchStatuses,
+} from './opg-list-logic';
+
+/** Height of the sticky header: a list whose top is above it has been scrolled into. */
+const HEADER_PX = 64;
 
 export const SEARCH_PLACEHOLDER = 'Start entering hash of operation, source or destination address';
 
@@ -97,6 +109,42 @@ export function OperationsTab({ data }: { data: ContractPageData }) {
     },
   });
   const mempool = useMempool(network, address, config.mempool_enabled);
+
+  // Live: groups of this account indexed since the page opened go on top, marked new; while the user reads
+  // further down, they wait behind an 'N new operations' button instead of moving the rows.
+  const queries = useQueryClient();
+  const listRef = useRef<HTMLUListElement>(null);
+  const [newKeys, setNewKeys] = useState<ReadonlySet<string>>(new Set());
+  const [waiting, setWaiting] = useState<OpgRow[]>([]);
+  useLiveSubscription(network, { address });
+  const insert = (rows: OpgRow[]) => {
+    queries.setQueryData<InfiniteData<OpgRow[], number | null>>(unfiltered.queryKey, (old) =>
+      old ? { ...old, pages: prependNew(old.pages, rows) } : old,
+    );
+    setNewKeys((keys) => new Set([...keys, ...rows.map(opgRowKey)]));
+  };
+  useLiveEvent(network, 'operations', (event) => {
+    if (event.address !== address || filtering) return;
+    void opgPage(network, address, null).then((page) => {
+      const known = new Set([
+        ...(queries.getQueryData<InfiniteData<OpgRow[]>>(unfiltered.queryKey)?.pages.flat() ?? []).map(
+          opgRowKey,
+        ),
+        ...waiting.map(opgRowKey),
+      ]);
+      const fresh = page.filter((r) => !known.has(opgRowKey(r)));
+      if (fresh.length === 0) return;
+      // the list's top under the sticky header (56-64 px): the user reads further down
+      const top = listRef.current?.getBoundingClientRect().top ?? HEADER_PX;
+      if (top < HEADER_PX) setWaiting((w) => [...fresh, ...w]);
+      else insert(fresh);
+    });
+  });
+  const showWaiting = () => {
+    insert(waiting);
+    setWaiting([]);
+    listRef.current?.scrollIntoView({ block: 'start' });
+  };
   const loaded = list.data?.pages.flat() ?? [];
   const rows = mergeMempool(loaded, mempool.data ?? [], filtering);
   // On error the list counts as downloaded: nothing more is requested.
@@ -174,15 +222,25 @@ export function OperationsTab({ data }: { data: ContractPageData }) {
           />
         )
       ) : (
-        <Stack component="ul" spacing={1} aria-label="Operation groups" sx={{ p: 0, m: 0 }}>
-          {rows.map((row) => (
-            <OpgRowItem
-              key={`${row.mempool ? 'm' : ''}${row.hash}-${row.counter}-${row.last_id}`}
-              network={network}
-              row={row}
-            />
-          ))}
-        </Stack>
+        <>
+          {waiting.length > 0 ? (
+            <Box sx={{ position: 'sticky', top: 72, zIndex: 2, display: 'flex', justifyContent: 'center' }}>
+              <Button variant="contained" size="small" onClick={showWaiting}>
+                {waiting.length === 1 ? '1 new operation' : `${waiting.length} new operations`}
+              </Button>
+            </Box>
+          ) : null}
+          <Stack component="ul" spacing={1} aria-label="Operation groups" ref={listRef} sx={{ p: 0, m: 0 }}>
+            {rows.map((row) => (
+              <OpgRowItem
+                key={`${row.mempool ? 'm' : ''}${opgRowKey(row)}`}
+                network={network}
+                row={row}
+                isNew={!row.mempool && newKeys.has(opgRowKey(row))}
+              />
+            ))}
+          </Stack>
+        </>
       )}
       {!downloaded && rows.length > 0 ? (
         <Box ref={sentinel} sx={{ display: 'flex', justifyContent: 'center' }}>

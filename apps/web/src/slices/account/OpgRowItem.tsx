@@ -31,13 +31,27 @@ function GroupContents({ network, row }: { network: string; row: OpgRow }) {
 }
 
 /** One operation group of the list; expanding it loads its operations (with the internal ones). */
-export function OpgRowItem({ network, row }: { network: string; row: OpgRow }) {
+export function OpgRowItem({
+  network,
+  row,
+  isNew = false,
+}: {
+  network: string;
+  row: OpgRow;
+  isNew?: boolean;
+}) {
   const [open, setOpen] = useState(false);
   const flow = flowKind(row.flow);
   const colour = statusColour(row.status);
   const label = entrypointLabel(row);
   return (
-    <Paper variant="outlined" component="li" sx={{ listStyle: 'none' }} data-testid="opg-row">
+    <Paper
+      variant="outlined"
+      component="li"
+      sx={{ listStyle: 'none', ...(isNew ? { borderColor: 'info.main' } : {}) }}
+      data-testid="opg-row"
+      data-new={isNew ? 'true' : undefined}
+    >
       <Stack
         direction="row"
         sx={{ alignItems: 'center', gap: { xs: 1, sm: 2 }, px: 1.5, py: 1, flexWrap: 'wrap' }}
@@ -67,6 +81,7 @@ export function OpgRowItem({ network, row }: { network: string; row: OpgRow }) {
               label={row.status}
               color={colour === 'grey' ? 'default' : colour}
             />
+            {isNew ? <Chip size="small" color="info" label="new" /> : null}
             {row.internals > 0 ? (
               <Typography variant="caption" color="text.secondary">
                 {row.internals} internal

@@ -7,6 +7,8 @@ import {
   isLastPage,
   isNarrowSearch,
   mergeMempool,
+  opgRowKey,
+  prependNew,
   searchStatuses,
 } from './opg-list-logic';
 
@@ -84,5 +86,23 @@ describe('operations list rules', () => {
 
   it('narrows the search box below 240 px', () => {
     expect([isNarrowSearch(239), isNarrowSearch(240)]).toEqual([true, false]);
+  });
+});
+
+describe('prependNew (live rows on top of the first page)', () => {
+  const at = (last_id: number, hash = `oo${last_id}`) => ({ ...row, last_id, hash });
+  it('puts the new rows before the first page and leaves the other pages as they are', () => {
+    const pages = [[at(70), at(69)], [at(68)]];
+    expect(prependNew(pages, [at(72), at(71)]).map((p) => p.map((r) => r.last_id))).toEqual([
+      [72, 71, 70, 69],
+      [68],
+    ]);
+  });
+  it('never adds a row twice (a row already loaded on any page is left out)', () => {
+    const pages = [[at(70)], [at(68)]];
+    expect(prependNew(pages, [at(71), at(68), at(70)]).map((p) => p.map(opgRowKey))).toEqual([
+      [opgRowKey(at(71)), opgRowKey(at(70))],
+      [opgRowKey(at(68))],
+    ]);
   });
 });

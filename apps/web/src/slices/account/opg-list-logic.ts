@@ -87,3 +87,15 @@ export function mergeMempool(
     .sort((x, y) => Date.parse(y.timestamp) - Date.parse(x.timestamp));
   return [...pending, ...rows];
 }
+
+/** The identity of a row of the operations list. */
+export const opgRowKey = (r: Pick<OpgRow, 'hash' | 'counter' | 'last_id'>): string =>
+  `${r.hash}-${r.counter}-${r.last_id}`;
+
+/** The list's pages with `rows` (newer than everything loaded) on top of the first page, none twice. */
+export function prependNew(pages: readonly OpgRow[][], rows: readonly OpgRow[]): OpgRow[][] {
+  const known = new Set(pages.flat().map(opgRowKey));
+  const fresh = rows.filter((r) => !known.has(opgRowKey(r)));
+  if (pages.length === 0) return [fresh];
+  return [[...fresh, ...pages[0]!], ...pages.slice(1)];
+}

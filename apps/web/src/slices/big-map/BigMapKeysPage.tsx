@@ -33,6 +33,7 @@ import { EmptyState } from '../../shared/ui/EmptyState';
 import { ContractFrame } from '../contract/ContractFrame';
 import { BigMapSidebar } from './BigMapSidebar';
 import { KEY_FILTER_DEBOUNCE_MS, KEY_FILTER_PLACEHOLDER, keySearch } from './big-map-logic';
+import { useLiveSubscription } from '../../shared/live/useLive';
 
 function KeyPanel({
   network,
@@ -111,6 +112,8 @@ function KeyPanel({
 }
 
 function KeysList({ network, address, ptr }: { network: string; address: string; ptr: number }) {
+  // live: keys updated in a new block refetch the page shown (api/live.ts)
+  useLiveSubscription(network, { bigMap: ptr });
   const [text, setText] = useState('');
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);

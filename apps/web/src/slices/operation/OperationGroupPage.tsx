@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import Breadcrumbs from '@mui/material/Breadcrumbs';
 import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
 import Grid from '@mui/material/Grid';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
@@ -19,6 +20,8 @@ import { formatAbsolute, formatNumber, formatTez, parseTime, shorten } from '../
 import { RawJsonDialog } from '../../shared/json/RawJsonDialog';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { PageSkeleton } from '../../shared/ui/PageSkeleton';
+import { useLiveEvent, useLiveSubscription } from '../../shared/live/useLive';
+import type { LiveEvents } from '@michelscope/api-types';
 import { OperationCard, operationTitle } from './OperationCard';
 
 function SideItem({ label, children }: { label: string; children: ReactNode }) {
@@ -33,6 +36,8 @@ function SideItem({ label, children }: { label: string; children: ReactNode }) {
     </Box>
   );
 }
+
+const OPG_HASH = /^o[1-9A-HJ-NP-Za-km-z]{50}$/;
 
 /** Total cost of a group: fees plus burned, over all its operations. */
 export function groupCost(ops: readonly Operation[]): number {
@@ -78,6 +83,12 @@ function CallStack({ ops }: { ops: readonly Operation[] }) {
 export function OperationGroupPage() {
   const { network = '', hash = '' } = useParams();
   const query = useQuery(opgQuery(network, hash));
+  // live: a group not indexed yet is followed from the mempool until its block is indexed (api/live.ts)
+  const [live, setLive] = useState<LiveEvents['operation'] | undefined>();
+  useLiveSubscription(network, OPG_HASH.test(hash) ? { operation: hash } : null);
+  useLiveEvent(network, 'operation', (e) => {
+    if (e.hash === hash) setLive(e);
+  });
   const [raw, setRaw] = useState(false);
   const external = externalExplorerUrl(network, hash);
   const ops = useMemo(() => executionOrder(query.data ?? []), [query.data]);
@@ -124,7 +135,19 @@ export function OperationGroupPage() {
       </Stack>
       {query.isPending ? (
         <PageSkeleton />
-      ) : query.isError ? null : ops.length === 0 || !first ? (
+      ) : query.isError ? null : (ops.length === 0 || !first) && live?.status === 'pending' ? (
+        <Paper variant="outlined" sx={{ p: 2 }} role="status" data-testid="opg-pending">
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 0.5 }}>
+            <Chip size="small" variant="outlined" color="warning" label="pending" />
+            <Typography variant="subtitle1" component="h2">
+              In the mempool
+            </Typography>
+          </Stack>
+          <Typography variant="body2" color="text.secondary">
+            Waiting to be included in a block. This page shows the operations when they are.
+          </Typography>
+        </Paper>
+      ) : ops.length === 0 || !first ? (
         <EmptyState
           title="Nothing found"
           text="Can't find operation group by hash. Maybe the operation you are looking for is not yet in the mempool"

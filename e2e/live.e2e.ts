@@ -1,0 +1,194 @@
+/**
+ * Issue 21 part 4 (live pages) against the real product (`michelscope start` on a fresh DATA_DIR, the seeded
+ * sandbox baking every 10 s, Debian's chromium). Operations are produced during the tests with Taquito from a
+ * bootstrap account: a contract's operations tab shows a new call on top, marked new, without a reload, and its
+ * balance follows; the operation group page of an operation shows it pending (in the mempool) and then its
+ * contents once it is included; the header's live indicator shows the head level advancing. Any page error
+ * or console error fails the test. Screenshots (1440 and 375 px) go to MS_SHOTS_DIR (default /tmp/wt21b-shots).
+ */
+import { mkdir } from 'node:fs/promises';
+import { InMemorySigner } from '@taquito/signer';
+import { TezosToolkit } from '@taquito/taquito';
+import { encodeOpHash } from '@taquito/utils';
+import { BOOTSTRAP_ACCOUNTS } from '@michelscope/sandbox';
+import { describe, expect, it } from 'vitest';
+import { appPages, canBrowse, heads, syncedSandboxSession, UI_TIMEOUT, waitFor } from './harness';
+
+// The browser globals the page callbacks use (the root tsconfig has no DOM library).
+declare const window: { scrollY: number; __msMarker?: number; scrollTo(x: number, y: number): void };
+declare const document: { querySelector(s: string): { getBoundingClientRect(): { top: number } } | null };
+
+const NETWORK = 'sandboxnet';
+const SHOTS = process.env.MS_SHOTS_DIR ?? '/tmp/wt21b-shots';
+const UNREACHABLE = 'http://127.0.0.1:9';
+const BLOCK_MS = 10_000;
+
+/** parameter unit, storage nat: each call adds one. */
+const COUNTER = [
+  { prim: 'parameter', args: [{ prim: 'unit' }] },
+  { prim: 'storage', args: [{ prim: 'nat' }] },
+  {
+    prim: 'code',
+    args: [
+      [
+        { prim: 'CDR' },
+        { prim: 'PUSH', args: [{ prim: 'nat' }, { int: '1' }] },
+        { prim: 'ADD' },
+        { prim: 'NIL', args: [{ prim: 'operation' }] },
+        { prim: 'PAIR' },
+      ],
+    ],
+  },
+];
+
+describe.skipIf(!canBrowse('live'))('live pages', () => {
+  const session = syncedSandboxSession({
+    config: {
+      sandbox: { block_time_ms: BLOCK_MS },
+      networks: { mainnet: { rpc_url: UNREACHABLE }, ghostnet: { rpc_url: UNREACHABLE } },
+    },
+  });
+  const pages = appPages(session);
+  const toolkit = async (account = 0) => {
+    const tezos = new TezosToolkit(`${session.server.url}/rpc/${NETWORK}`);
+    tezos.setProvider({
+      signer: await InMemorySigner.fromSecretKey(BOOTSTRAP_ACCOUNTS[account]!.sk),
+      config: { confirmationPollingTimeoutSecond: 120 },
+    });
+    return tezos;
+  };
+  const indexedHead = async () =>
+    (await heads(session.server.url)).find((h) => h.network === NETWORK)?.level ?? 0;
+
+  it(
+    "a contract's operations tab: a new call appears on top, marked new, without a reload; the balance and the header's head follow",
+    { timeout: 400_000 },
+    async () => {
+      await mkdir(SHOTS, { recursive: true });
+      const tezos = await toolkit(0);
+      const orig = await tezos.contract.originate({ code: COUNTER, init: { int: '0' } });
+      await orig.confirmation(1);
+      const address = orig.contractAddress!;
+      await waitFor('the origination indexed', 120_000, async () => {
+        const res = await fetch(`${session.server.url}/v1/opg/${NETWORK}/${orig.hash}`);
+        return res.ok && ((await res.json()) as unknown[]).length > 0 ? true : undefined;
+      });
+
+      const page = await pages.open();
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.goto(`${session.server.url}/${NETWORK}/${address}/operations`);
+      const rows = page.getByTestId('opg-row');
+      await expect.poll(() => rows.count(), { timeout: UI_TIMEOUT }).toBe(1);
+      await expect.poll(() => rows.first().textContent(), { timeout: UI_TIMEOUT }).toContain('origination');
+      const indicator = page.getByTestId('live-indicator');
+      await expect.poll(() => indicator.getAttribute('data-status'), { timeout: UI_TIMEOUT }).toBe('live');
+      await expect
+        .poll(async () => (await page.getByRole('status').filter({ hasText: 'Live' }).count()) > 0)
+        .toBe(true);
+      const levelBefore = Number(
+        ((await page.getByTestId('live-level').textContent()) ?? '').replace(/\D/g, ''),
+      );
+      expect(levelBefore).toBeGreaterThan(0);
+      const balanceRow = page
+        .getByRole('region', { name: 'Account info' })
+        .locator('div', { hasText: /^Balance/ });
+      const balanceBefore = await balanceRow.first().textContent();
+      // a marker on the window: a reload would drop it
+      await page.evaluate(() => {
+        window.__msMarker = 42;
+      });
+
+      // the call: 2 tez to the counter, produced now
+      const call = await (await toolkit(1)).contract.transfer({ to: address, amount: 2 });
+      await call.confirmation(1);
+
+      await expect.poll(() => rows.count(), { timeout: UI_TIMEOUT }).toBe(2);
+      const top = rows.first();
+      await expect.poll(() => top.getAttribute('data-new'), { timeout: UI_TIMEOUT }).toBe('true');
+      expect(await top.textContent()).toContain('new');
+      expect(await top.textContent()).toContain(call.hash.slice(0, 6));
+      // the origination stays below, not marked
+      expect(await rows.nth(1).getAttribute('data-new')).toBeNull();
+      expect(await rows.nth(1).textContent()).toContain('origination');
+      // the balance follows the call (2 tez received)
+      await expect
+        .poll(() => balanceRow.first().textContent(), { timeout: UI_TIMEOUT })
+        .not.toBe(balanceBefore);
+      expect(await balanceRow.first().textContent()).toMatch(/^Balance\s*2\s*ꜩ$/);
+      // the header's head advanced, and the page was never reloaded
+      const levelAfter = Number(
+        ((await page.getByTestId('live-level').textContent()) ?? '').replace(/\D/g, ''),
+      );
+      expect(levelAfter).toBeGreaterThan(levelBefore);
+      expect(await page.evaluate(() => window.__msMarker)).toBe(42);
+      await page.screenshot({ path: `${SHOTS}/live-operations-1440.png` });
+
+      // reading further down (a phone, scrolled to the end): a new call waits behind a button, rows stay put
+      await page.setViewportSize({ width: 375, height: 300 });
+      await page.evaluate(() => window.scrollTo(0, 1_000_000));
+      const readRowTop = async () => (await rows.nth(1).boundingBox())?.y;
+      const rowTop = await readRowTop();
+      // the list's top is scrolled above the sticky header: the user reads inside it
+      const listTop = await page.evaluate(
+        () => document.querySelector('[aria-label="Operation groups"]')?.getBoundingClientRect().top ?? 1e9,
+      );
+      expect(listTop).toBeLessThan(56);
+      const second = await (await toolkit(1)).contract.transfer({ to: address, amount: 1 });
+      await second.confirmation(1);
+      const more = page.getByRole('button', { name: '1 new operation' });
+      await more.waitFor();
+      expect(await rows.count()).toBe(2);
+      // what the user reads stays where it was (the browser's scroll anchoring absorbs the button)
+      expect(await readRowTop()).toBe(rowTop);
+      await page.screenshot({ path: `${SHOTS}/live-waiting-375.png` });
+      await more.click();
+      await expect.poll(() => rows.count(), { timeout: UI_TIMEOUT }).toBe(3);
+      expect(await rows.first().getAttribute('data-new')).toBe('true');
+      expect(await rows.first().textContent()).toContain(second.hash.slice(0, 6));
+      await page.screenshot({ path: `${SHOTS}/live-operations-375.png` });
+    },
+  );
+
+  it(
+    'the operation group page of an operation: pending while in the mempool, then its contents once included',
+    { timeout: 400_000 },
+    async () => {
+      const tezos = await toolkit(2);
+      const to = BOOTSTRAP_ACCOUNTS[3]!.pkh;
+      // forged and signed here, so that the page is open before the node knows the operation
+      const prepared = await tezos.prepare.transaction({ to, amount: 3 });
+      const forged = await tezos.rpc.forgeOperations(tezos.prepare.toForge(prepared));
+      const signed = await tezos.signer.sign(forged, new Uint8Array([3]));
+      const hash = encodeOpHash(signed.sbytes);
+
+      const page = await pages.open();
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.goto(`${session.server.url}/${NETWORK}/opg/${hash}`);
+      await page.getByText("Can't find operation group by hash").waitFor();
+      await expect
+        .poll(() => page.getByTestId('live-indicator').getAttribute('data-status'), { timeout: UI_TIMEOUT })
+        .toBe('live');
+
+      // inject just after a block is indexed: the next one is ~10 s away
+      const now = await indexedHead();
+      await waitFor('a new block indexed', 60_000, async () =>
+        (await indexedHead()) > now ? true : undefined,
+      );
+      await tezos.rpc.injectOperation(signed.sbytes);
+
+      const pending = page.getByTestId('opg-pending');
+      await pending.waitFor({ timeout: BLOCK_MS });
+      expect(await pending.textContent()).toContain('In the mempool');
+      await page.screenshot({ path: `${SHOTS}/live-pending-1440.png` });
+
+      // included: the contents show, with the transfer's destination, and the pending state is gone
+      await page.getByRole('heading', { name: 'Contents' }).waitFor();
+      await pending.waitFor({ state: 'detached' });
+      expect(
+        await page.getByRole('complementary', { name: 'Operation group details' }).textContent(),
+      ).toContain(to.slice(0, 6));
+      await page.setViewportSize({ width: 375, height: 812 });
+      await page.screenshot({ path: `${SHOTS}/live-included-375.png`, fullPage: true });
+    },
+  );
+});
