@@ -139,7 +139,8 @@ describe.skipIf(!canBrowse('live'))('live pages', () => {
       await more.waitFor();
       expect(await rows.count()).toBe(2);
       // what the user reads stays where it was (the browser's scroll anchoring absorbs the button)
-      expect(await readRowTop()).toBe(rowTop);
+      // (to a pixel: the anchoring rounds to sub-pixels, 0.25 px was seen)
+      expect(Math.abs((await readRowTop())! - rowTop!)).toBeLessThan(1);
       await page.screenshot({ path: `${SHOTS}/live-waiting-375.png` });
       await more.click();
       await expect.poll(() => rows.count(), { timeout: UI_TIMEOUT }).toBe(3);
