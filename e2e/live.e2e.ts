@@ -41,6 +41,31 @@ const COUNTER = [
   },
 ];
 
+/** parameter (pair string nat), storage (big_map string nat): a call sets the key to the value. */
+const LEDGER = [
+  { prim: 'parameter', args: [{ prim: 'pair', args: [{ prim: 'string' }, { prim: 'nat' }] }] },
+  { prim: 'storage', args: [{ prim: 'big_map', args: [{ prim: 'string' }, { prim: 'nat' }] }] },
+  {
+    prim: 'code',
+    args: [
+      [
+        { prim: 'UNPAIR' },
+        { prim: 'UNPAIR' },
+        { prim: 'SWAP' },
+        { prim: 'SOME' },
+        { prim: 'SWAP' },
+        { prim: 'UPDATE' },
+        { prim: 'NIL', args: [{ prim: 'operation' }] },
+        { prim: 'PAIR' },
+      ],
+    ],
+  },
+];
+const setKey = (key: string, value: number) => ({
+  entrypoint: 'default',
+  value: { prim: 'Pair', args: [{ string: key }, { int: String(value) }] },
+});
+
 describe.skipIf(!canBrowse('live'))('live pages', () => {
   const session = syncedSandboxSession({
     config: {
@@ -93,6 +118,11 @@ describe.skipIf(!canBrowse('live'))('live pages', () => {
         .getByRole('region', { name: 'Account info' })
         .locator('div', { hasText: /^Balance/ });
       const balanceBefore = await balanceRow.first().textContent();
+      // the tab's count ('Operations (N)') follows the new operations too
+      const tab = page.getByRole('tab', { name: /^Operations/ });
+      const tabCount = async () => Number(((await tab.textContent()) ?? '').replace(/\D/g, ''));
+      const countBefore = await tabCount();
+      expect(countBefore).toBeGreaterThan(0);
       // a marker on the window: a reload would drop it
       await page.evaluate(() => {
         window.__msMarker = 42;
@@ -115,6 +145,7 @@ describe.skipIf(!canBrowse('live'))('live pages', () => {
         .poll(() => balanceRow.first().textContent(), { timeout: UI_TIMEOUT })
         .not.toBe(balanceBefore);
       expect(await balanceRow.first().textContent()).toMatch(/^Balance\s*2\s*ꜩ$/);
+      await expect.poll(tabCount, { timeout: UI_TIMEOUT }).toBe(countBefore + 1);
       // the header's head advanced, and the page was never reloaded
       const levelAfter = Number(
         ((await page.getByTestId('live-level').textContent()) ?? '').replace(/\D/g, ''),
@@ -146,6 +177,14 @@ describe.skipIf(!canBrowse('live'))('live pages', () => {
       await expect.poll(() => rows.count(), { timeout: UI_TIMEOUT }).toBe(3);
       expect(await rows.first().getAttribute('data-new')).toBe('true');
       expect(await rows.first().textContent()).toContain(second.hash.slice(0, 6));
+      // the list was scrolled to its top: the first new row is whole, below the sticky header
+      await expect
+        .poll(async () => {
+          const header = await page.getByRole('banner').boundingBox();
+          const first = await rows.first().boundingBox();
+          return header && first ? first.y - (header.y + header.height) : -1;
+        })
+        .toBeGreaterThanOrEqual(0);
       await page.screenshot({ path: `${SHOTS}/live-operations-375.png` });
     },
   );
@@ -190,6 +229,80 @@ describe.skipIf(!canBrowse('live'))('live pages', () => {
       ).toContain(to.slice(0, 6));
       await page.setViewportSize({ width: 375, height: 812 });
       await page.screenshot({ path: `${SHOTS}/live-included-375.png`, fullPage: true });
+    },
+  );
+  it(
+    "a big map's keys page shows an added and a changed key, and home's recently called puts the called contract on top, without a reload",
+    { timeout: 400_000 },
+    async () => {
+      const tezos = await toolkit(3);
+      const alice = [{ prim: 'Elt', args: [{ string: 'alice' }, { int: '1' }] }];
+      const ledger = await tezos.contract.originate({ code: LEDGER, init: alice });
+      await ledger.confirmation(1);
+      const address = ledger.contractAddress!;
+      // another contract after it: the ledger is not the last one active before its call
+      const other = await tezos.contract.originate({ code: COUNTER, init: { int: '0' } });
+      await other.confirmation(1);
+      const ptr = Number(((await tezos.rpc.getStorage(address)) as { int: string }).int);
+      expect(Number.isInteger(ptr)).toBe(true);
+      await waitFor('the originations indexed', 120_000, async () => {
+        const res = await fetch(`${session.server.url}/v1/opg/${NETWORK}/${other.hash}`);
+        return res.ok && ((await res.json()) as unknown[]).length > 0 ? true : undefined;
+      });
+
+      const keysPage = await pages.open();
+      await keysPage.setViewportSize({ width: 1440, height: 900 });
+      await keysPage.goto(`${session.server.url}/${NETWORK}/${address}/storage/big_map/${ptr}/keys`);
+      const keys = keysPage.getByRole('list', { name: 'Keys' }).getByRole('listitem');
+      await expect.poll(() => keys.count(), { timeout: UI_TIMEOUT }).toBe(1);
+      expect(await keys.first().textContent()).toContain('alice');
+      await expect
+        .poll(() => keysPage.getByTestId('live-indicator').getAttribute('data-status'), {
+          timeout: UI_TIMEOUT,
+        })
+        .toBe('live');
+
+      const home = await pages.open();
+      await home.setViewportSize({ width: 1440, height: 900 });
+      await home.goto(`${session.server.url}/`);
+      const recent = home.getByRole('table', { name: `Recently called contracts on ${NETWORK}` });
+      const topHref = () => recent.locator('tbody tr').first().getByRole('link').first().getAttribute('href');
+      await expect.poll(topHref, { timeout: UI_TIMEOUT }).toContain(other.contractAddress!);
+      await expect
+        .poll(() => home.getByTestId('live-indicator').getAttribute('data-status'), { timeout: UI_TIMEOUT })
+        .toBe('live');
+      for (const p of [keysPage, home])
+        await p.evaluate(() => {
+          window.__msMarker = 21;
+        });
+
+      // one group: bob added (7), alice changed (1 -> 5)
+      const batch = await tezos.contract
+        .batch()
+        .withTransfer({ to: address, amount: 0, parameter: setKey('bob', 7) })
+        .withTransfer({ to: address, amount: 0, parameter: setKey('alice', 5) })
+        .send();
+      await batch.confirmation(1);
+
+      // the keys page: the new key shows with its decoded value, the changed one with its new value
+      await expect.poll(() => keys.count(), { timeout: UI_TIMEOUT }).toBe(2);
+      const valueOf = async (key: string) => {
+        const item = keys.filter({ hasText: key });
+        if (!(await item.getByRole('tree', { name: 'Value' }).isVisible()))
+          await item.getByRole('button').first().click();
+        const tree = item.getByRole('tree', { name: 'Value' });
+        await tree.waitFor();
+        return (await tree.textContent())?.trim();
+      };
+      expect(await keys.filter({ hasText: 'bob' }).count()).toBe(1);
+      expect(await valueOf('bob')).toContain('7');
+      await expect.poll(() => valueOf('alice'), { timeout: UI_TIMEOUT }).toContain('5');
+      await keysPage.screenshot({ path: `${SHOTS}/live-bigmap-1440.png` });
+
+      // home: the ledger, just called, is on top of recently called
+      await expect.poll(topHref, { timeout: UI_TIMEOUT }).toContain(address);
+      await home.screenshot({ path: `${SHOTS}/live-recent-1440.png` });
+      for (const p of [keysPage, home]) expect(await p.evaluate(() => window.__msMarker)).toBe(21);
     },
   );
 });

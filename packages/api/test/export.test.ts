@@ -203,6 +203,37 @@ describeDb('exports', ({ db }) => {
     expect(await json(`/v1/account/${NET}/${ALICE}/ticket_updates/export`)).toEqual([]);
   });
 
+  it("ticket updates: an operation's updates, the rows of its list", async () => {
+    const [held] = await json(`/v1/account/${NET}/${BOB}/ticket_updates/export`);
+    const hash = held!.operation_hash as string;
+    const group = JSON.parse((await get(`/v1/opg/${NET}/${hash}`)).body) as Array<{ id: number }>;
+    const lists = await Promise.all(
+      group.map(async (op) => ({
+        id: op.id,
+        list: JSON.parse((await get(`/v1/operation/${NET}/${op.id}/ticket_updates`)).body) as Array<{
+          id: number;
+          ticketer: string;
+          address: string;
+          amount: string;
+          operation_hash: string;
+        }>,
+      })),
+    );
+    const withUpdates = lists.filter((l) => l.list.length > 0);
+    expect(withUpdates).toHaveLength(1);
+    const { id, list } = withUpdates[0]!;
+    const rows = await json(`/v1/operation/${NET}/${id}/ticket_updates/export`);
+    expect(rows.map((r) => [r.id, r.ticketer, r.account, r.amount, r.operation_hash])).toEqual(
+      list.map((u) => [u.id, u.ticketer, u.address, u.amount, u.operation_hash]),
+    );
+    expect(rows[0]).toMatchObject({ account: BOB, amount: '5', content_micheline: { string: 'gold' } });
+    const { rows: csvOut, header } = await csv(`/v1/operation/${NET}/${id}/ticket_updates/export`);
+    expect(header).toContain('content_micheline');
+    expect(csvOut.map((r) => r.account)).toEqual([BOB]);
+    expect((await get(`/v1/operation/${NET}/99999999/ticket_updates/export`)).statusCode).toBe(404);
+    expect((await get(`/v1/operation/${NET}/abc/ticket_updates/export`)).statusCode).toBe(400);
+  });
+
   it('tokens: by token id, with the search; hostile names stay data', async () => {
     const { rows } = await csv(`${base}/tokens/export`);
     expect(rows.map((r) => r.token_id)).toEqual(['0', '2', '10']);

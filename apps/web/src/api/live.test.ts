@@ -95,6 +95,38 @@ describe('live client', () => {
     expect(channel.level).toBe(42);
   });
 
+  it("an address's new operations update its counts (the 'Operations (N)' tab) and keep the live balance", async () => {
+    const key = resourceKey('account', { network: 'sandboxnet', address: 'KT1A' });
+    queries.setQueryData<AccountInfo>(key, {
+      address: 'KT1A',
+      balance: 2_000_000,
+      operations_count: 1,
+      events_count: 0,
+      ticket_updates_count: 0,
+    } as AccountInfo);
+    const fetchMock = vi.fn(
+      async (_url: string) =>
+        new Response(
+          JSON.stringify({
+            address: 'KT1A',
+            balance: 0,
+            operations_count: 3,
+            events_count: 1,
+            ticket_updates_count: 0,
+          }),
+          { headers: { 'content-type': 'application/json' } },
+        ),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const channel = liveChannel(queries, 'sandboxnet', make);
+    channel.use();
+    vi.advanceTimersByTime(100);
+    sources[0]!.emit('operations', { network: 'sandboxnet', address: 'KT1A', level: 9, hashes: ['ooX'] });
+    await vi.waitFor(() => expect(queries.getQueryData<AccountInfo>(key)?.operations_count).toBe(3));
+    expect(String(fetchMock.mock.calls[0]![0])).toContain('/account/sandboxnet/KT1A');
+    expect(queries.getQueryData<AccountInfo>(key)).toMatchObject({ balance: 2_000_000, events_count: 1 });
+  });
+
   it('keeps an included operation included when a late mempool answer says pending', () => {
     const channel = liveChannel(queries, 'sandboxnet', make);
     channel.use();

@@ -9,7 +9,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { AccountInfo, Head, LiveEvents, LiveEventType } from '@michelscope/api-types';
 import { API_BASE } from './client';
-import { resourceKey } from './resources';
+import { fetchResource, resourceKey } from './resources';
 
 export type LiveStatus = 'connecting' | 'live' | 'paused';
 
@@ -213,6 +213,24 @@ export class LiveChannel {
         const o = data as LiveEvents['operations'];
         // (the balance comes as its own event: the account route caches the node's answer for 10 s)
         void q.invalidateQueries({ queryKey: resourceKey('mempool', { network, address: o.address }) });
+        // the counts the contract's tabs show ('Operations (N)'): the account's counts, merged into the cached
+        // answer (its balance stays the one the balance event set)
+        const key = resourceKey('account', { network, address: o.address });
+        if (q.getQueryData(key))
+          void fetchResource('account', { network, address: o.address }).then(
+            (fresh) =>
+              q.setQueryData<AccountInfo>(key, (old) =>
+                old
+                  ? {
+                      ...old,
+                      operations_count: fresh.operations_count,
+                      events_count: fresh.events_count,
+                      ticket_updates_count: fresh.ticket_updates_count,
+                    }
+                  : old,
+              ),
+            () => undefined,
+          );
         break;
       }
       case 'big_map': {

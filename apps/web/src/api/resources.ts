@@ -470,6 +470,10 @@ export const EXPORTS = {
   accountTicketUpdates: (p: At, format: ExportFormat): ExportRequest => ({
     url: `${API_BASE}/account/${enc(p.network)}/${enc(p.address)}/ticket_updates/export?${query(format, {})}`,
   }),
+  /** The ticket updates of one operation (its card on the operation group page). */
+  operationTicketUpdates: (p: { network: string; id: number }, format: ExportFormat): ExportRequest => ({
+    url: `${API_BASE}/operation/${enc(p.network)}/${p.id}/ticket_updates/export?${query(format, {})}`,
+  }),
   /** The tokens tab with its search. */
   tokens: (p: At & { search: string }, format: ExportFormat): ExportRequest => ({
     url: `${API_BASE}${contract(p)}/tokens/export?${query(format, { search: p.search })}`,

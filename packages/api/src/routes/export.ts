@@ -30,8 +30,10 @@ import {
   getContract,
   liveBigMapEntriesAll,
   migrationsAll,
+  operationById,
   recentlyCalledAll,
   sameContractsAll,
+  ticketUpdatesOfOperation,
   type ExportEventRow,
   type ExportKeyDiffRow,
   type ExportKeyRow,
@@ -395,6 +397,43 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
         name: [address, 'ticket_updates'],
         columns: TICKET_UPDATE_COLUMNS,
         batches: accountTicketUpdatesAll(ctx.db, network, address),
+      });
+    },
+  );
+
+  app.get(
+    '/operation/:network/:id/ticket_updates/export',
+    {
+      schema: {
+        summary: 'Export the ticket updates of an operation as CSV or JSON',
+        description: exportDescription(
+          "Updates of tickets made by the operation, in the order applied (its page's ticket updates list, " +
+            'at most 1,000 rows as the list).',
+          TICKET_UPDATE_COLUMNS,
+        ),
+        tags: ['operation'],
+        params: Type.Object({
+          network: NetworkName,
+          id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+        }),
+        querystring: Format(),
+        response: { 200: exportBody(TicketUpdateExportRow), ...E },
+      },
+    },
+    async (request, reply) => {
+      const { network, id } = request.params;
+      requireNetwork(ctx, network);
+      const op = await operationById(ctx.db, network, id);
+      if (!op) throw new HttpError(404, 'not found');
+      // bounded by the operation (the list's 1,000): one batch
+      const rows = await ticketUpdatesOfOperation(ctx.db, network, op.id);
+      return sendExport(reply, {
+        format: fmt(request.query.format),
+        name: [op.hash ?? String(op.id), 'ticket_updates'],
+        columns: TICKET_UPDATE_COLUMNS,
+        batches: (async function* () {
+          yield rows.map((r) => ({ ...r, operation_hash: r.operation_hash ?? op.hash ?? null }));
+        })(),
       });
     },
   );

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
@@ -116,6 +116,7 @@ export function OperationsTab({ data }: { data: ContractPageData }) {
   const listRef = useRef<HTMLUListElement>(null);
   const [newKeys, setNewKeys] = useState<ReadonlySet<string>>(new Set());
   const [waiting, setWaiting] = useState<OpgRow[]>([]);
+  const [jump, setJump] = useState(0);
   useLiveSubscription(network, { address });
   const insert = (rows: OpgRow[]) => {
     queries.setQueryData<InfiniteData<OpgRow[], number | null>>(unfiltered.queryKey, (old) =>
@@ -143,8 +144,13 @@ export function OperationsTab({ data }: { data: ContractPageData }) {
   const showWaiting = () => {
     insert(waiting);
     setWaiting([]);
-    listRef.current?.scrollIntoView({ block: 'start' });
+    setJump((j) => j + 1);
   };
+  // to the list's top once the new rows are rendered (before, the browser's scroll anchoring would keep the
+  // row read in place and leave the new rows above, under the header)
+  useLayoutEffect(() => {
+    if (jump > 0) listRef.current?.scrollIntoView({ block: 'start' });
+  }, [jump]);
   const loaded = list.data?.pages.flat() ?? [];
   const rows = mergeMempool(loaded, mempool.data ?? [], filtering);
   // On error the list counts as downloaded: nothing more is requested.
@@ -224,13 +230,34 @@ export function OperationsTab({ data }: { data: ContractPageData }) {
       ) : (
         <>
           {waiting.length > 0 ? (
-            <Box sx={{ position: 'sticky', top: 72, zIndex: 2, display: 'flex', justifyContent: 'center' }}>
+            // a bar right under the app's sticky header (56 px on a phone, 64 px above): it is part of the
+            // toolbar and floats over no row the user reads
+            <Box
+              sx={{
+                position: 'sticky',
+                top: { xs: 56, sm: HEADER_PX },
+                zIndex: 2,
+                display: 'flex',
+                justifyContent: 'center',
+                py: 0.5,
+                bgcolor: 'background.default',
+                borderBottom: 1,
+                borderColor: 'divider',
+              }}
+            >
               <Button variant="contained" size="small" onClick={showWaiting}>
                 {waiting.length === 1 ? '1 new operation' : `${waiting.length} new operations`}
               </Button>
             </Box>
           ) : null}
-          <Stack component="ul" spacing={1} aria-label="Operation groups" ref={listRef} sx={{ p: 0, m: 0 }}>
+          <Stack
+            component="ul"
+            spacing={1}
+            aria-label="Operation groups"
+            ref={listRef}
+            // scrolled to after 'N new operations': the first row clear of the sticky header
+            sx={{ p: 0, m: 0, scrollMarginTop: { xs: 64, sm: HEADER_PX + 8 } }}
+          >
             {rows.map((row) => (
               <OpgRowItem
                 key={`${row.mempool ? 'm' : ''}${opgRowKey(row)}`}

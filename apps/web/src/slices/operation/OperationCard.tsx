@@ -11,10 +11,12 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
 import { operationDiffQuery, operationTicketUpdatesQuery } from '../../api/operation-api';
+import { EXPORTS } from '../../api/resources';
 import type { MiguelNode } from '@michelscope/api-types';
 import type { Operation } from '../../api/opg-types';
 import { AccountBox } from '../../shared/entities/AccountBox';
 import { TicketUpdateCard } from '../../shared/entities/TicketUpdateCard';
+import { ExportButton } from '../../shared/export/ExportButton';
 import { formatNumber, formatTez } from '../../shared/format/format';
 import { MiguelTree } from '../../shared/micheline/MiguelTree';
 import { OperationErrors } from './OperationErrors';
@@ -79,7 +81,16 @@ function TicketUpdatesSection({ op }: { op: Operation }) {
   if (query.isError || updates.length === 0) return null;
   return (
     <Box sx={{ mt: 1 }}>
-      <Typography variant="overline">Ticket updates</Typography>
+      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
+        <Typography variant="overline">Ticket updates</Typography>
+        <ExportButton
+          what="ticket updates"
+          request={(format) =>
+            EXPORTS.operationTicketUpdates({ network: op.network, id: op.id ?? 0 }, format)
+          }
+          total={updates.length}
+        />
+      </Stack>
       <Stack component="ol" spacing={1} aria-label="Ticket updates" sx={{ p: 0, m: 0, listStyle: 'none' }}>
         {updates.map((u) => (
           <TicketUpdateCard key={u.id} network={op.network} update={u} />
