@@ -38,6 +38,7 @@ import { actionQuery } from '../../api/resources';
 import { FramedDialog } from '../contract/interact/InteractDialogs';
 import { GasProfileView } from './GasProfileView';
 import { failPosition, lastPosition, locationAt, rowAt, runToRow, stepOut, stepOver } from './debugger-logic';
+import { FactList } from '../../shared/ui/FactList';
 
 /** A call to debug: an entrypoint with its inputs, or an indexed operation (replayed at its level). */
 export interface DebugTarget {
@@ -205,32 +206,18 @@ function DebugView(props: { d: DebugResult; network: string; onDebugInternal: (t
             ),
           )}
         </Stack>
-        <Stack
-          component="dl"
-          direction="row"
-          aria-label="Debugger state"
-          sx={{ gap: 3, flexWrap: 'wrap', m: 0, mb: 1 }}
-        >
-          {(
-            [
-              ['Step', `${(pos + 1).toLocaleString('en-US')} / ${(last + 1).toLocaleString('en-US')}`],
-              ['Instruction', instruction || '—'],
-              ['Line', row === undefined ? '—' : String(row + 1)],
-              ['Gas remaining', gasText(gasLeft)],
-              ['Gas of this step', gasText(stepGas)],
-              ['Status', d.status],
-            ] as const
-          ).map(([k, v]) => (
-            <Box key={k}>
-              <Typography component="dt" variant="caption" color="text.secondary">
-                {k}
-              </Typography>
-              <Typography component="dd" variant="body2" sx={{ m: 0, fontFamily: 'monospace' }}>
-                {v}
-              </Typography>
-            </Box>
-          ))}
-        </Stack>
+        <FactList
+          label="Debugger state"
+          mono
+          facts={[
+            ['Step', `${(pos + 1).toLocaleString('en-US')} / ${(last + 1).toLocaleString('en-US')}`],
+            ['Instruction', instruction || '—'],
+            ['Line', row === undefined ? '—' : String(row + 1)],
+            ['Gas remaining', gasText(gasLeft)],
+            ['Gas of this step', gasText(stepGas)],
+            ['Status', d.status],
+          ]}
+        />
         {notice ? (
           <Alert severity="info" sx={{ mb: 1 }}>
             {notice}

@@ -27,6 +27,7 @@ import {
   type ProfileLine,
   type SortKey,
 } from './profile-logic';
+import { FactList } from '../../shared/ui/FactList';
 
 const BAR = 24;
 const SHOWN = 100;
@@ -45,29 +46,15 @@ export function GasProfileView(props: {
   const code = profile.frames.find((f) => f.kind === 'section')?.milligas ?? 0;
   return (
     <Box component="section" aria-label="Gas profile">
-      <Stack
-        component="dl"
-        direction="row"
-        aria-label="Gas totals"
-        sx={{ gap: 3, flexWrap: 'wrap', m: 0, mb: 1 }}
-      >
-        {(
-          [
-            ['Total (consumed gas)', gasUnits(profile.total_milligas)],
-            ['Instructions', gasUnits(code)],
-            ['Fixed cost of the operation', gasUnits(profile.fixed_milligas)],
-          ] as const
-        ).map(([k, v]) => (
-          <Box key={k}>
-            <Typography component="dt" variant="caption" color="text.secondary">
-              {k}
-            </Typography>
-            <Typography component="dd" variant="body2" sx={{ m: 0, fontFamily: 'monospace' }}>
-              {v}
-            </Typography>
-          </Box>
-        ))}
-      </Stack>
+      <FactList
+        label="Gas totals"
+        mono
+        facts={[
+          ['Total (consumed gas)', gasUnits(profile.total_milligas)],
+          ['Instructions', gasUnits(code)],
+          ['Fixed cost of the operation', gasUnits(profile.fixed_milligas)],
+        ]}
+      />
       <FlameGraph frames={profile.frames} root={root} total={profile.total_milligas} onZoom={setRoot} />
       <Stack direction="row" sx={{ gap: 2, alignItems: 'center', flexWrap: 'wrap', mt: 2, mb: 1 }}>
         <Typography variant="overline" component="h3">

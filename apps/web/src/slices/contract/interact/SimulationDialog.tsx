@@ -1,7 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -16,6 +15,7 @@ import { OperationErrors } from '../../operation/OperationErrors';
 import { FramedDialog } from './InteractDialogs';
 import { percentOf, simulationTotals } from './call-logic';
 import type { DebugTarget } from '../../debugger/DebuggerDialog';
+import { FactList } from '../../../shared/ui/FactList';
 
 // the debugger is a chunk of its own, loaded when a user opens it
 const DebuggerDialog = lazy(() => import('../../debugger/DebuggerDialog'));
@@ -68,31 +68,16 @@ export function SimulationDialog(props: {
           <DebuggerDialog open onClose={() => setDebugging(false)} target={props.debug} />
         </Suspense>
       ) : null}
-      <Stack
-        component="dl"
-        direction="row"
-        aria-label="Simulation totals"
-        sx={{ gap: 3, flexWrap: 'wrap', m: 0, mb: 1 }}
-      >
-        {(
-          [
-            ['Consumed gas', `${int(totals.gas)}${pct(totals.gas, gasLimit)}`],
-            ['Storage size diff', `${int(totals.storage)} bytes${pct(totals.storage, storageLimit)}`],
-            ['Burned', formatTez(totals.burned)],
-            ['Gas limit', gasLimit ? int(gasLimit) : '—'],
-            ['Storage limit', storageLimit ? int(storageLimit) : '—'],
-          ] as const
-        ).map(([k, v]) => (
-          <Box key={k}>
-            <Typography component="dt" variant="caption" color="text.secondary">
-              {k}
-            </Typography>
-            <Typography component="dd" variant="body2" sx={{ m: 0 }}>
-              {v}
-            </Typography>
-          </Box>
-        ))}
-      </Stack>
+      <FactList
+        label="Simulation totals"
+        facts={[
+          ['Consumed gas', `${int(totals.gas)}${pct(totals.gas, gasLimit)}`],
+          ['Storage size diff', `${int(totals.storage)} bytes${pct(totals.storage, storageLimit)}`],
+          ['Burned', formatTez(totals.burned)],
+          ['Gas limit', gasLimit ? int(gasLimit) : '—'],
+          ['Storage limit', storageLimit ? int(storageLimit) : '—'],
+        ]}
+      />
       {/* a narrow screen scrolls the table, not the dialog */}
       <Box sx={{ overflowX: 'auto' }}>
         <Table size="small" aria-label="Simulated operations">

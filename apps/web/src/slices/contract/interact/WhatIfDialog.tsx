@@ -18,6 +18,7 @@ import type { DebugTarget } from '../../debugger/DebuggerDialog';
 import { ChangedKey, CountChips } from '../StorageCompare';
 import { entrypointLabel } from './call-logic';
 import { FramedDialog } from './InteractDialogs';
+import { FactList } from '../../../shared/ui/FactList';
 
 // the debugger is a chunk of its own, loaded when a user opens it
 const DebuggerDialog = lazy(() => import('../../debugger/DebuggerDialog'));
@@ -149,32 +150,18 @@ export function WhatIfDialog(props: {
           the whole bundle would be backtracked; the diff below shows what the calls before it did.
         </Alert>
       ) : null}
-      <Stack
-        component="dl"
-        direction="row"
-        aria-label="What-if inputs"
-        sx={{ gap: 3, flexWrap: 'wrap', m: 0, mb: 1 }}
-      >
-        {(
-          [
-            ['Consumed gas', int(gas)],
-            ['Level', r.inputs.level],
-            ['Now', r.inputs.now],
-            ['Chain id', r.inputs.chain_id],
-            ['Balance before', formatTez(r.inputs.balance)],
-            ['Overridden', r.inputs.overridden.length ? r.inputs.overridden.join(', ') : 'nothing'],
-          ] as const
-        ).map(([k, v]) => (
-          <Box key={k}>
-            <Typography component="dt" variant="caption" color="text.secondary">
-              {k}
-            </Typography>
-            <Typography component="dd" variant="body2" sx={{ m: 0, ...mono }}>
-              {v}
-            </Typography>
-          </Box>
-        ))}
-      </Stack>
+      <FactList
+        label="What-if inputs"
+        mono
+        facts={[
+          ['Consumed gas', int(gas)],
+          ['Level', r.inputs.level],
+          ['Now', r.inputs.now],
+          ['Chain id', r.inputs.chain_id],
+          ['Balance before', formatTez(r.inputs.balance)],
+          ['Overridden', r.inputs.overridden.length ? r.inputs.overridden.join(', ') : 'nothing'],
+        ]}
+      />
       <Box sx={{ overflowX: 'auto' }}>
         <Table size="small" aria-label="Calls">
           <TableHead>
