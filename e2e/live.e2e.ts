@@ -256,6 +256,13 @@ describe.skipIf(!canBrowse('live'))('live pages', () => {
       const keys = keysPage.getByRole('list', { name: 'Keys' }).getByRole('listitem');
       await expect.poll(() => keys.count(), { timeout: UI_TIMEOUT }).toBe(1);
       expect(await keys.first().textContent()).toContain('alice');
+      const sidebar = keysPage.getByRole('complementary', { name: 'Big map details' });
+      const keyCounts = () => sidebar.getByText(/^\d+ \/ \d+$/).textContent();
+      await expect.poll(keyCounts, { timeout: UI_TIMEOUT }).toBe('1 / 1');
+      const opsTab = keysPage.getByRole('tab', { name: /^Operations \(\d+\)$/i });
+      const opsCount = async () => Number(/\((\d+)\)/.exec((await opsTab.textContent()) ?? '')?.[1]);
+      await expect.poll(opsCount, { timeout: UI_TIMEOUT }).toBeGreaterThan(0);
+      const opsBefore = await opsCount();
       await expect
         .poll(() => keysPage.getByTestId('live-indicator').getAttribute('data-status'), {
           timeout: UI_TIMEOUT,
@@ -297,6 +304,9 @@ describe.skipIf(!canBrowse('live'))('live pages', () => {
       expect(await keys.filter({ hasText: 'bob' }).count()).toBe(1);
       expect(await valueOf('bob')).toContain('7');
       await expect.poll(() => valueOf('alice'), { timeout: UI_TIMEOUT }).toContain('5');
+      // the sidebar's key counts and the Operations tab's count follow (the API's 30 s cache is dropped)
+      await expect.poll(keyCounts, { timeout: UI_TIMEOUT }).toBe('2 / 2');
+      await expect.poll(opsCount, { timeout: UI_TIMEOUT }).toBeGreaterThan(opsBefore);
       await keysPage.screenshot({ path: `${SHOTS}/live-bigmap-1440.png` });
 
       // home: the ledger, just called, is on top of recently called

@@ -27,6 +27,11 @@ export class ResponseCache {
     return pending;
   }
 
+  /** Drops the entries whose key matches (e.g. a big map's answers once a block changed it). */
+  evict(match: (key: string) => boolean): void {
+    for (const key of [...this.entries.keys()]) if (match(key)) this.entries.delete(key);
+  }
+
   clear(): void {
     this.entries.clear();
   }

@@ -255,6 +255,24 @@ describeDb(
       expect(next).toMatchObject({ type: 'head', data: { level: other } });
     });
 
+    it("drops the cached answers of a big map a block changed, so a live page's refetch reads the new counts", async () => {
+      const base = await start();
+      const s = await open(`${base}/v1/live/${NET}?big_map=5`);
+      await s.next((e) => e.type === 'head');
+      const info = async () => {
+        const r = await fetch(`${base}/v1/bigmap/${NET}/5`);
+        expect(r.status).toBe(200);
+        return (await r.json()) as { total_keys: number; active_keys: number };
+      };
+      await c.block([transfer(opg(7), ALICE, BOB)], [{ ptr: 5, key: 'x' }]);
+      await s.next((e) => e.type === 'big_map');
+      expect(await info()).toMatchObject({ total_keys: 1, active_keys: 1 }); // now cached for 30 s
+      await c.block([transfer(opg(8), ALICE, BOB)], [{ ptr: 5, key: 'y' }]);
+      const ev = await s.next((e) => e.type === 'big_map');
+      expect(ev.data).toMatchObject({ ptr: 5, count: 1 });
+      expect(await info()).toMatchObject({ total_keys: 2, active_keys: 2 });
+    });
+
     it('follows an operation hash from the mempool (pending) to its block (applied, failed)', async () => {
       const base = await start();
       const okHash = opg(3);

@@ -241,6 +241,8 @@ export class LiveChannel {
               hasKey(query.queryKey, name, network, { ptr: m.ptr }),
             ),
         });
+        // the sidebar's total size, read from the node (BigMapSidebar)
+        void q.invalidateQueries({ queryKey: ['bigmap_total_bytes', network, m.ptr] });
         break;
       }
       case 'operation': {

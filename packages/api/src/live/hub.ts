@@ -225,6 +225,7 @@ export class LiveHub {
     const time = formatTime(new Date(notice.time));
     const head: Head = { level: notice.level, hash: notice.hash, time, protocol: notice.protocol };
     s.head = head;
+    this.evictBigMaps(network, expand ? null : (notice.bigMaps ?? null));
     if (s.subs.size === 0) return;
     const addresses = new Set<string>();
     const bigMaps = new Set<number>();
@@ -244,6 +245,24 @@ export class LiveHub {
       statusesAnyLevel: false,
     });
     for (const sub of s.subs) sub.send(this.chunk(sub, events, head), notice.level);
+  }
+
+  /**
+   * The response cache keeps a big map's answers (details, key counts) for up to 30 s: a block that changed
+   * the big map drops them, so a page refreshed by its live event reads the new figures (all of the
+   * network's big maps when the notice came without its lists).
+   */
+  private evictBigMaps(network: string, ptrs: readonly number[] | null): void {
+    if (ptrs !== null && ptrs.length === 0) return;
+    const base = `/bigmap/${encodeURIComponent(network)}/`;
+    const touched = ptrs === null ? null : new Set(ptrs.map(String));
+    this.ctx.cache.evict((key) => {
+      const at = key.indexOf(base);
+      if (at === -1) return false;
+      if (touched === null) return true;
+      const ptr = key.slice(at + base.length).split('/')[0] ?? '';
+      return touched.has(ptr);
+    });
   }
 
   /** The events of levels (from, to] for the given subscriptions: a few queries, whatever the subscribers. */

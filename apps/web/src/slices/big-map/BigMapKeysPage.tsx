@@ -112,8 +112,9 @@ function KeyPanel({
 }
 
 function KeysList({ network, address, ptr }: { network: string; address: string; ptr: number }) {
-  // live: keys updated in a new block refetch the page shown (api/live.ts)
-  useLiveSubscription(network, { bigMap: ptr });
+  // live: keys updated in a new block refetch the page shown, and the contract's new operations its
+  // counts (the tab labels) (api/live.ts)
+  useLiveSubscription(network, { bigMap: ptr, address });
   const [text, setText] = useState('');
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
