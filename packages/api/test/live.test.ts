@@ -423,7 +423,7 @@ describeDb(
         rateLimit: false,
       });
       const res = await noLive.inject(`/v1/live/${NET}`);
-      expect(res.statusCode).toBe(503);
+      expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ message: 'live updates are not enabled on this server' });
       await noLive.close();
     });

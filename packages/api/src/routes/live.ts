@@ -31,7 +31,7 @@ whose SSE \`id\` is the level: EventSource sends it back as \`Last-Event-ID\` wh
 and the events of later levels are replayed from the database. More than ${LIVE_MAX_REPLAY_LEVELS} levels behind, or after a
 reorganisation of the chain, the stream sends \`reset\` instead: refetch what the page shows. A comment line is sent every
 15 s. At most ${LIVE_MAX_SUBSCRIPTIONS} subscriptions per connection; connections per client address are limited (429).
-Answers 503 when the server has no live notifications (no database listener).`;
+Answers 404 when this server runs without live notifications (no database listener).`;
 
 export const liveRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; hub: LiveHub | undefined }> = async (
   app,
@@ -65,7 +65,7 @@ export const liveRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; hub: LiveH
           },
           400: ref('ErrorBody'),
           429: ref('ErrorBody'),
-          503: ref('ErrorBody'),
+          404: ref('ErrorBody'),
         },
       },
     },
@@ -86,7 +86,7 @@ export const liveRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; hub: LiveH
         if (!/^\d{1,10}$/.test(lastId)) throw new HttpError(400, 'Last-Event-ID must be a level');
         since = Number(lastId);
       }
-      if (!hub) throw new HttpError(503, 'live updates are not enabled on this server');
+      if (!hub) throw new HttpError(404, 'live updates are not enabled on this server');
       const refusal = hub.refusal(request.ip);
       if (refusal) throw new HttpError(429, refusal);
 
