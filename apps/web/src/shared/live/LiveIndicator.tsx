@@ -16,6 +16,15 @@ const LABEL = { live: 'Live', connecting: 'Connecting', paused: 'Paused' } as co
  * the stream failed. The status text is a polite live region; the level is not (it changes every block).
  * The dot pulses only when the user has not asked for reduced motion.
  */
+/** Visually hidden below the `sm` breakpoint, still read by screen readers. */
+const PHONE_HIDDEN = {
+  position: { xs: 'absolute', sm: 'static' },
+  width: { xs: '1px', sm: 'auto' },
+  height: { xs: '1px', sm: 'auto' },
+  overflow: { xs: 'hidden', sm: 'visible' },
+  clip: { xs: 'rect(0 0 0 0)', sm: 'auto' },
+} as const;
+
 export function LiveIndicator() {
   const config = useAppConfig();
   const params = useParams();
@@ -32,7 +41,13 @@ export function LiveIndicator() {
       aria-label={`Live updates of ${network}`}
       data-testid="live-indicator"
       data-status={status}
-      sx={{ display: 'flex', alignItems: 'center', gap: 0.75, mx: 0.5, whiteSpace: 'nowrap' }}
+      sx={{
+        display: 'flex',
+        alignItems: 'center',
+        gap: 0.75,
+        mx: { xs: 0.25, sm: 0.5 },
+        whiteSpace: 'nowrap',
+      }}
     >
       <Box
         aria-hidden
@@ -51,7 +66,14 @@ export function LiveIndicator() {
               : {},
         }}
       />
-      <Typography component="span" variant="body2" role="status" aria-live="polite">
+      <Typography
+        component="span"
+        variant="body2"
+        role="status"
+        aria-live="polite"
+        // on a phone the dot alone shows (the header has no room): the word stays for screen readers
+        sx={status === 'paused' ? undefined : PHONE_HIDDEN}
+      >
         {LABEL[status]}
       </Typography>
       {level !== undefined && status !== 'paused' ? (
