@@ -14,9 +14,7 @@
 import { memo, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
 import { useTheme } from '@mui/material/styles';
 import Box from '@mui/material/Box';
-import LinearProgress from '@mui/material/LinearProgress';
-import Typography from '@mui/material/Typography';
-import { renderingPercent } from './michelson-mode';
+import { RenderingProgress } from './RenderingProgress';
 import {
   CODE_FONT,
   CODE_FONT_SIZE,
@@ -186,15 +184,9 @@ function LightCode({
     shown.push({ lines: tokens(i), first });
   }
   const rendering = chunks.length > 1 && done < chunks.length;
-  const percent = renderingPercent(done, chunks.length);
   return (
     <Box>
-      {rendering ? (
-        <Box role="status" sx={{ mb: 1 }}>
-          <Typography variant="body2">Rendering: {percent}%</Typography>
-          <LinearProgress variant="determinate" value={percent} aria-label="Rendering code" />
-        </Box>
-      ) : null}
+      <RenderingProgress done={done} total={chunks.length} />
       <Box
         ref={scroller}
         role="region"

@@ -14,9 +14,8 @@ import { openSearchPanel, search, searchKeymap } from '@codemirror/search';
 import { tags } from '@lezer/highlight';
 import { useTheme } from '@mui/material/styles';
 import Box from '@mui/material/Box';
-import LinearProgress from '@mui/material/LinearProgress';
-import Typography from '@mui/material/Typography';
-import { codeChunks, michelsonMode, renderingPercent } from './michelson-mode';
+import { codeChunks, michelsonMode } from './michelson-mode';
+import { RenderingProgress } from './RenderingProgress';
 import { CODE_CHUNK, type CodeMark } from './michelson-tokens';
 import {
   CODE_FONT,
@@ -176,15 +175,9 @@ export function MichelsonViewer({
   }, [chunks, done]);
 
   const rendering = chunks.length > 1 && done < chunks.length;
-  const percent = renderingPercent(done, chunks.length);
   return (
     <Box>
-      {rendering ? (
-        <Box role="status" sx={{ mb: 1 }}>
-          <Typography variant="body2">Rendering: {percent}%</Typography>
-          <LinearProgress variant="determinate" value={percent} aria-label="Rendering code" />
-        </Box>
-      ) : null}
+      <RenderingProgress done={done} total={chunks.length} />
       <Box
         ref={host}
         role="region"
