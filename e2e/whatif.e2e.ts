@@ -103,7 +103,7 @@ describe.skipIf(!canRun)('what-if on sandboxnet', () => {
       const dbg = page.getByRole('dialog', { name: /^Debugger/ });
       await dbg.getByRole('toolbar', { name: 'Debugger controls' }).waitFor();
       await dbg.getByRole('button', { name: 'Run to end' }).click();
-      const stack = dbg.getByRole('list', { name: 'Stack items, top first' });
+      const stack = dbg.getByRole('tree', { name: 'Stack items, top first' });
       await poll(async () => (await stack.innerText()).replace(/,/g, '')).toMatch(/\b1012\b/);
       expect((await stack.innerText()).replace(/,/g, '')).not.toMatch(/\b1000\b/);
     },
