@@ -19,6 +19,17 @@ export function itemName(item: SearchItem): string {
   }
 }
 
+const KIND: Record<SearchItem['type'], string> = {
+  account: 'Account',
+  operation: 'Operation',
+  bigmapkey: 'Big map key',
+  token: 'Token',
+};
+
+/** What an item is, as a person names it: a KT1 account is a 'Contract'. */
+export const itemKind = (item: SearchItem): string =>
+  item.type === 'account' && item.body.IsContract ? 'Contract' : KIND[item.type];
+
 /** The address of an item (an operation has none: its hash). */
 export const itemAddress = (item: SearchItem): string => (item.type === 'operation' ? '' : item.body.Address);
 

@@ -145,7 +145,9 @@ describe('home: search box', () => {
     renderApp('/');
     await screen.findByRole('combobox', { name: 'Search' });
     fireEvent.change(screen.getByRole('combobox', { name: 'Search' }), { target: { value: KT(2) } });
-    expect(await screen.findByRole('option', { name: /Youves Engine/ })).toBeTruthy();
+    const option = await screen.findByRole('option', { name: /Youves Engine/ });
+    // a KT1 account is named a contract, not an 'account'
+    expect(option.textContent).toContain('mainnet · contract · found by Address');
   });
 
   it('cuts the text to 255 characters', async () => {

@@ -6,7 +6,7 @@ import Typography from '@mui/material/Typography';
 import HistoryIcon from '@mui/icons-material/History';
 import SearchIcon from '@mui/icons-material/Search';
 import { suggestQuery } from '../../api/services';
-import { itemAddress, itemName, type SearchItem } from '../../api/search-items';
+import { itemAddress, itemFragment, itemKind, itemName, type SearchItem } from '../../api/search-items';
 import { addToHistory, readHistory, type HistoryItem } from '../../features/history/search-history';
 import { isContractAddress, isOperationHash } from '../../shared/chain/patterns';
 import { defaultNetwork } from '../../shared/config/network-defaults';
@@ -42,13 +42,13 @@ function fromSuggestion(item: SearchItem, index: number): Option | null {
   const network = item.body.Network;
   const value = (item.type === 'operation' ? item.body.Hash : itemAddress(item)) || item.value;
   const name = itemName(item) || (item.type === 'token' ? `Token ${item.body.TokenID}` : '');
-  const fragment = (item.found_by && item.highlights?.[item.found_by]?.[0]) || null;
+  const fragment = item.found_by ? itemFragment(item) : null;
   return {
     key: `s${index}`,
     primary: name || shorten(value, 12, 8),
     secondary: [
       network,
-      item.type === 'bigmapkey' ? `big map ${item.body.BigMapID}` : item.type,
+      item.type === 'bigmapkey' ? `big map ${item.body.BigMapID}` : itemKind(item).toLowerCase(),
       item.found_by && `found by ${item.found_by}`,
     ]
       .filter(Boolean)
@@ -138,14 +138,24 @@ export function SearchBox({ variant = 'home' }: SearchBoxProps) {
           ) : (
             <SearchIcon fontSize="small" color="disabled" />
           )}
-          <Box sx={{ minWidth: 0, flexGrow: 1 }}>
+          <Box sx={{ minWidth: 0, flex: '1 1 0' }}>
             <Typography noWrap>{option.primary}</Typography>
             <Typography variant="caption" color="text.secondary" component="div" noWrap>
               {option.secondary}
             </Typography>
           </Box>
           {option.highlight ? (
-            <Typography variant="body2" color="text.secondary" noWrap sx={{ maxWidth: '40%' }}>
+            // Beside the name from 600 px; on a phone on a line of its own under it (side by side, both were cut).
+            <Typography
+              variant="body2"
+              color="text.secondary"
+              noWrap
+              sx={{
+                maxWidth: { xs: '100%', sm: '40%' },
+                flexBasis: { xs: '100%', sm: 'auto' },
+                pl: { xs: '32px', sm: 0 },
+              }}
+            >
               <Highlighted fragment={option.highlight} />
             </Typography>
           ) : null}

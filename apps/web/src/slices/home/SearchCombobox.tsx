@@ -174,7 +174,8 @@ const listStyle = (theme: Theme) => ({
   '& > li': {
     minHeight: '48px',
     display: 'flex',
-    gap: theme.spacing(1.5),
+    flexWrap: 'wrap',
+    gap: theme.spacing(0.5, 1.5),
     overflow: 'hidden',
     justifyContent: 'flex-start',
     alignItems: 'center',
@@ -183,7 +184,7 @@ const listStyle = (theme: Theme) => ({
     boxSizing: 'border-box',
     outline: 0,
     WebkitTapHighlightColor: 'transparent',
-    [theme.breakpoints.up('sm')]: { minHeight: 'auto' },
+    [theme.breakpoints.up('sm')]: { minHeight: 'auto', flexWrap: 'nowrap' },
   },
   '& > li[data-active="mouse"]': {
     backgroundColor: theme.palette.action.hover,

@@ -2,17 +2,10 @@ import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
-import { itemName, itemFragment, type SearchItem } from '../../api/search-items';
+import { itemName, itemFragment, itemKind, type SearchItem } from '../../api/search-items';
 import { shorten } from '../../shared/format/format';
 import { Highlighted } from '../../shared/highlight/Highlighted';
 import { operationStatus } from './search-logic';
-
-const KIND: Record<SearchItem['type'], string> = {
-  account: 'Account',
-  operation: 'Operation',
-  bigmapkey: 'Big map key',
-  token: 'Token',
-};
 
 export function resultTitle(item: SearchItem): string {
   switch (item.type) {
@@ -37,7 +30,7 @@ export function ResultItem({
   selected: boolean;
   onSelect: () => void;
 }) {
-  const kind = item.type === 'account' && item.body.IsContract ? 'Contract' : KIND[item.type];
+  const kind = itemKind(item);
   const fragment = itemFragment(item);
   const extra =
     item.type === 'operation'
