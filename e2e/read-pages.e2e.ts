@@ -9,7 +9,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BOOTSTRAP_ACCOUNTS } from '@michelscope/sandbox';
 import {
   hasChromium,
@@ -79,9 +79,16 @@ describe.skipIf(!canBrowse)('read-only contract pages on the seeded sandbox', ()
   let fa12 = '';
   let opgHash = '';
 
+  // An uncaught error in any page a test opened fails that test (whatever the test itself checked).
+  let pageErrors: string[] = [];
+  afterEach(() => {
+    const errors = pageErrors;
+    pageErrors = [];
+    if (errors.length > 0) throw new Error(`uncaught page errors:\n${errors.join('\n')}`);
+  });
   const open = async (to: string): Promise<Page> => {
     const page = await context.newPage();
-    page.on('pageerror', (e) => console.warn(`[e2e read-pages] page error on ${to}: ${e.message}`));
+    page.on('pageerror', (e) => pageErrors.push(`${to}: ${e.message}`));
     await page.goto(`${server.url}${to}`);
     return page;
   };

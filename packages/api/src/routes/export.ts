@@ -45,7 +45,7 @@ import {
   type ExportTokenRow,
 } from '@michelscope/db/read';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static, type TObject } from '@sinclair/typebox';
 import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
 import {
@@ -53,6 +53,7 @@ import {
   exportDescription,
   FormatParam,
   mutezToTez,
+  type Column,
   sendExport,
   tableColumns,
   type ExportFormat,
@@ -220,6 +221,44 @@ async function* mapBatches<A, B>(batches: AsyncIterable<A[]>, f: (a: A) => B | u
   }
 }
 
+/**
+ * One export route that takes only `format`: its schema (summary, description with the columns, params, the row
+ * schema) and a handler that checks the path (4xx) and names the file and the batches.
+ */
+function simpleExport<P extends TObject, R>(
+  app: Parameters<FastifyPluginAsyncTypebox>[0],
+  path: string,
+  spec: {
+    summary: string;
+    description: string;
+    tag: string;
+    params: P;
+    row: TObject;
+    columns: ReadonlyArray<Column<R>>;
+    open(
+      params: Static<P>,
+    ): Promise<{ name: ReadonlyArray<string | number>; batches: AsyncIterable<readonly R[]> }>;
+  },
+): void {
+  app.get(
+    path,
+    {
+      schema: {
+        summary: spec.summary,
+        description: exportDescription(spec.description, spec.columns),
+        tags: [spec.tag],
+        params: spec.params,
+        querystring: Format(),
+        response: { 200: exportBody(spec.row), ...E },
+      },
+    },
+    async (request, reply) => {
+      const { name, batches } = await spec.open(request.params as Static<P>);
+      return sendExport(reply, { format: fmt(request.query.format), name, columns: spec.columns, batches });
+    },
+  );
+}
+
 export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
   const contractPath = (p: { network: string; address: string }) => requireContractPath(ctx, p);
 
@@ -323,83 +362,54 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
     },
   );
 
-  app.get(
-    '/bigmap/:network/:ptr/keys/:key_hash/export',
-    {
-      schema: {
-        summary: 'Export the history of a big-map key as CSV or JSON (streamed)',
-        description: exportDescription('Every update of the key, newest first.', KEY_HISTORY_COLUMNS),
-        tags: ['bigmap'],
-        params: KeyParams,
-        querystring: Format(),
-        response: { 200: exportBody(BigMapKeyHistoryExportRow), ...E },
-      },
-    },
-    async (request, reply) => {
-      const { network, ptr, key_hash } = request.params;
+  simpleExport(app, '/bigmap/:network/:ptr/keys/:key_hash/export', {
+    summary: 'Export the history of a big-map key as CSV or JSON (streamed)',
+    description: 'Every update of the key, newest first.',
+    tag: 'bigmap',
+    params: KeyParams,
+    row: BigMapKeyHistoryExportRow,
+    columns: KEY_HISTORY_COLUMNS,
+    async open({ network, ptr, key_hash }) {
       requireNetwork(ctx, network);
-      return sendExport(reply, {
-        format: fmt(request.query.format),
+      return {
         name: [network, 'big_map', ptr, key_hash],
-        columns: KEY_HISTORY_COLUMNS,
         batches: bigMapKeyDiffsAll(ctx.db, network, ptr, key_hash),
-      });
+      };
     },
-  );
+  });
 
-  app.get(
-    '/contract/:network/:address/events/export',
-    {
-      schema: {
-        summary: 'Export the events of a contract as CSV or JSON (streamed)',
-        description: exportDescription('Events the contract emitted, newest first.', EVENT_COLUMNS),
-        tags: ['contract'],
-        params: AddressParams,
-        querystring: Format(),
-        response: { 200: exportBody(EventExportRow), ...E },
-      },
-    },
-    async (request, reply) => {
-      const { network, address } = request.params;
-      contractPath(request.params);
+  simpleExport(app, '/contract/:network/:address/events/export', {
+    summary: 'Export the events of a contract as CSV or JSON (streamed)',
+    description: 'Events the contract emitted, newest first.',
+    tag: 'contract',
+    params: AddressParams,
+    row: EventExportRow,
+    columns: EVENT_COLUMNS,
+    async open(params) {
+      const { network, address } = params;
+      contractPath(params);
       if (!(await getAccount(ctx.db, network, address))) throw new HttpError(404, 'not found');
-      return sendExport(reply, {
-        format: fmt(request.query.format),
-        name: [address, 'events'],
-        columns: EVENT_COLUMNS,
-        batches: contractEventsAll(ctx.db, network, address),
-      });
+      return { name: [address, 'events'], batches: contractEventsAll(ctx.db, network, address) };
     },
-  );
+  });
 
-  app.get(
-    '/account/:network/:address/ticket_updates/export',
-    {
-      schema: {
-        summary: 'Export the ticket updates of an account as CSV or JSON (streamed)',
-        description: exportDescription(
-          'Updates of the tickets the account holds or issued, newest first (its ticket updates tab).',
-          TICKET_UPDATE_COLUMNS,
-        ),
-        tags: ['account'],
-        params: AddressParams,
-        querystring: Format(),
-        response: { 200: exportBody(TicketUpdateExportRow), ...E },
-      },
-    },
-    async (request, reply) => {
-      const { network, address } = request.params;
+  simpleExport(app, '/account/:network/:address/ticket_updates/export', {
+    summary: 'Export the ticket updates of an account as CSV or JSON (streamed)',
+    description: 'Updates of the tickets the account holds or issued, newest first (its ticket updates tab).',
+    tag: 'account',
+    params: AddressParams,
+    row: TicketUpdateExportRow,
+    columns: TICKET_UPDATE_COLUMNS,
+    async open({ network, address }) {
       requireNetwork(ctx, network);
       requireAddress(address, ADDRESS_RE, 'address', 404);
       if (!(await getAccount(ctx.db, network, address))) throw new HttpError(404, 'not found');
-      return sendExport(reply, {
-        format: fmt(request.query.format),
+      return {
         name: [address, 'ticket_updates'],
-        columns: TICKET_UPDATE_COLUMNS,
         batches: accountTicketUpdatesAll(ctx.db, network, address),
-      });
+      };
     },
-  );
+  });
 
   app.get(
     '/operation/:network/:id/ticket_updates/export',
@@ -518,84 +528,52 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
     },
   );
 
-  app.get(
-    '/contract/:network/:address/same/export',
-    {
-      schema: {
-        summary: "Export a contract's 'Same contracts' as CSV or JSON (streamed)",
-        description: exportDescription(
-          'Other contracts with the same script in every configured network, by network then newest first.',
-          SAME_COLUMNS,
-        ),
-        tags: ['contract'],
-        params: AddressParams,
-        querystring: Format(),
-        response: { 200: exportBody(SameContractExportRow), ...E },
-      },
-    },
-    async (request, reply) => {
-      const { network, address } = request.params;
-      contractPath(request.params);
+  simpleExport(app, '/contract/:network/:address/same/export', {
+    summary: "Export a contract's 'Same contracts' as CSV or JSON (streamed)",
+    description:
+      'Other contracts with the same script in every configured network, by network then newest first.',
+    tag: 'contract',
+    params: AddressParams,
+    row: SameContractExportRow,
+    columns: SAME_COLUMNS,
+    async open(params) {
+      const { network, address } = params;
+      contractPath(params);
       const row = await getContract(ctx.db, network, address);
       if (!row) throw new HttpError(404, 'not found');
-      return sendExport(reply, {
-        format: fmt(request.query.format),
+      return {
         name: [address, 'same_contracts'],
-        columns: SAME_COLUMNS,
         batches: sameContractsAll(ctx.db, ctx.networks.names, row.script_hash, { network, address }),
-      });
+      };
     },
-  );
+  });
 
-  app.get(
-    '/contract/:network/:address/migrations/export',
-    {
-      schema: {
-        summary: 'Export the migrations of a contract as CSV or JSON (streamed)',
-        description: exportDescription('Migrations of the contract, newest first.', MIGRATION_COLUMNS),
-        tags: ['contract'],
-        params: AddressParams,
-        querystring: Format(),
-        response: { 200: exportBody(MigrationExportRow), ...E },
-      },
-    },
-    async (request, reply) => {
-      const { network, address } = request.params;
-      contractPath(request.params);
+  simpleExport(app, '/contract/:network/:address/migrations/export', {
+    summary: 'Export the migrations of a contract as CSV or JSON (streamed)',
+    description: 'Migrations of the contract, newest first.',
+    tag: 'contract',
+    params: AddressParams,
+    row: MigrationExportRow,
+    columns: MIGRATION_COLUMNS,
+    async open(params) {
+      const { network, address } = params;
+      contractPath(params);
       if (!(await getContract(ctx.db, network, address))) throw new HttpError(404, 'not found');
-      return sendExport(reply, {
-        format: fmt(request.query.format),
-        name: [address, 'migrations'],
-        columns: MIGRATION_COLUMNS,
-        batches: migrationsAll(ctx.db, network, address),
-      });
+      return { name: [address, 'migrations'], batches: migrationsAll(ctx.db, network, address) };
     },
-  );
+  });
 
-  app.get(
-    '/stats/:network/recently_called_contracts/export',
-    {
-      schema: {
-        summary: 'Export the recently called contracts as CSV or JSON (streamed)',
-        description: exportDescription(
-          'Every contract of the network by last activity, then operations count (the recently called list).',
-          RECENT_COLUMNS,
-        ),
-        tags: ['stats'],
-        params: NetworkParams,
-        querystring: Format(),
-        response: { 200: exportBody(RecentlyCalledExportRow), ...E },
-      },
-    },
-    async (request, reply) => {
-      const { network } = request.params;
+  simpleExport(app, '/stats/:network/recently_called_contracts/export', {
+    summary: 'Export the recently called contracts as CSV or JSON (streamed)',
+    description:
+      'Every contract of the network by last activity, then operations count (the recently called list).',
+    tag: 'stats',
+    params: NetworkParams,
+    row: RecentlyCalledExportRow,
+    columns: RECENT_COLUMNS,
+    async open({ network }) {
       requireNetwork(ctx, network);
-      return sendExport(reply, {
-        format: fmt(request.query.format),
-        name: [network, 'recently_called_contracts'],
-        columns: RECENT_COLUMNS,
-        batches: recentlyCalledAll(ctx.db, network),
-      });
+      return { name: [network, 'recently_called_contracts'], batches: recentlyCalledAll(ctx.db, network) };
     },
-  );
+  });
 };
