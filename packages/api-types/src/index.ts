@@ -23,6 +23,7 @@ export * from './time-travel';
 export * from './whatif';
 export * from './live';
 export * from './exports';
+export * from './share';
 
 /** Every error answer of the API: `{"message": …}`. */
 export const ErrorBody = Type.Object({ message: Type.String() }, { title: 'ErrorBody' });

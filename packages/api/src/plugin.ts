@@ -25,6 +25,7 @@ import { operationRoutes } from './routes/operations';
 import { searchServiceRoutes } from './routes/search-service';
 import { simulateRoutes } from './routes/simulate';
 import { debugRoutes } from './routes/debug';
+import { shareRoutes } from './routes/share';
 import { liveRoutes } from './routes/live';
 import { LiveHub } from './live/hub';
 import { networkStatsRoutes, statsServiceRoutes } from './routes/stats-service';
@@ -120,6 +121,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
       await v1.register(actionRoutes, { ctx });
       await v1.register(simulateRoutes, { ctx });
       await v1.register(debugRoutes, { ctx });
+      await v1.register(shareRoutes, { ctx });
       await v1.register(liveRoutes, { ctx, hub });
       await v1.register(legacyRoutes, { ctx });
       await v1.register(openapiRoute, { document });

@@ -363,6 +363,17 @@ export interface UndoLogTable {
   rows: Json;
 }
 
+/** Simulations shared by a stored id (migrations/0220_shared_simulations.sql): written by the API only. */
+export interface SharedSimulationsTable {
+  id: string;
+  network: string;
+  address: string;
+  entrypoint: string;
+  state: ColumnType<unknown, string, never>;
+  bytes: number;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
 export interface Database {
   protocols: ProtocolsTable;
   blocks: BlocksTable;
@@ -388,6 +399,7 @@ export interface Database {
   contract_metadata: ContractMetadataTable;
   token_metadata: TokenMetadataTable;
   undo_log: UndoLogTable;
+  shared_simulations: SharedSimulationsTable;
 }
 
 export type Db = Kysely<Database>;

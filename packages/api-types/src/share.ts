@@ -1,0 +1,129 @@
+/**
+ * Shared simulations (issue 20, capability 6): the whole input of a simulation of the Interact tab — the
+ * entrypoint, its form, the settings, the what-if overrides and bundle, which result to show and where the
+ * debugger stood — as one JSON object. A link carries it compressed in its fragment; a state too long for a
+ * link is stored by POST /v1/shares under a content-addressed id and read back by GET /v1/shares/{id}.
+ * Field names follow the web's `WhatIfState` (apps/web …/interact/whatif-state.ts), which must stay assignable.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { Timestamp } from './common';
+
+/** The most bytes a shared state's JSON may take (the API answers 413 above it). */
+export const SHARE_MAX_BYTES = 65_536;
+
+const Text = (maxLength: number, description?: string) =>
+  Type.String({ maxLength, ...(description ? { description } : {}) });
+const FormData = Type.Record(Type.String({ maxLength: 255 }), Type.Unknown(), {
+  description: 'an entrypoint or storage form as the web form holds it',
+});
+
+export const SharedBundleCall = Type.Object(
+  {
+    entrypoint: Text(255),
+    data: FormData,
+    amount: Text(20, 'mutez, digits or empty'),
+    source: Text(64),
+    sender: Text(64),
+  },
+  { title: 'SharedBundleCall', additionalProperties: false },
+);
+
+export const SharedBigMapOverride = Type.Object(
+  {
+    map: Text(255, 'the big map id or field name'),
+    key: Text(16_384),
+    value: Text(32_768),
+    remove: Type.Boolean(),
+  },
+  { title: 'SharedBigMapOverride', additionalProperties: false },
+);
+
+export const SharedOverrides = Type.Object(
+  {
+    storageMode: Type.Union([Type.Literal('none'), Type.Literal('form'), Type.Literal('micheline')]),
+    storageText: Text(SHARE_MAX_BYTES),
+    storageForm: FormData,
+    balance: Text(20),
+    now: Text(40),
+    level: Text(12),
+    source: Text(64),
+    sender: Text(64),
+    amount: Text(20),
+    chainId: Text(64),
+    bigMaps: Type.Array(SharedBigMapOverride, { maxItems: 100 }),
+  },
+  { title: 'SharedOverrides', additionalProperties: false },
+);
+
+/** Where the debugger stood when the link was copied. */
+export const SharedDebugPosition = Type.Object(
+  {
+    call: Type.Integer({
+      minimum: 0,
+      maximum: 4,
+      description: 'the bundle call debugged (0 for a single call)',
+    }),
+    step: Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'the step index (0-based)' }),
+    tab: Type.Union([Type.Literal('step'), Type.Literal('profile')]),
+  },
+  { title: 'SharedDebugPosition', additionalProperties: false },
+);
+
+export const SharedSimulation = Type.Object(
+  {
+    v: Type.Literal(1, { description: 'version of this shape' }),
+    network: Type.String({ pattern: '^[a-z][a-z0-9_-]{0,31}$' }),
+    address: Type.String({ pattern: '^KT1[1-9A-HJ-NP-Za-km-z]{33}$' }),
+    entrypoint: Text(255),
+    data: FormData,
+    settings: Type.Object(
+      { source: Text(64), sender: Text(64), amount: Text(20) },
+      { additionalProperties: false },
+    ),
+    what_if: Type.Object(
+      {
+        overrides: SharedOverrides,
+        bundle: Type.Array(SharedBundleCall, { maxItems: 5 }),
+      },
+      { additionalProperties: false },
+    ),
+    show: Type.Union([Type.Literal('simulation'), Type.Literal('whatif')], {
+      description: 'the result shown: the node simulation or the what-if',
+    }),
+    debug: Type.Optional(SharedDebugPosition),
+  },
+  {
+    title: 'SharedSimulation',
+    additionalProperties: false,
+    description: `A simulation's whole input; at most ${SHARE_MAX_BYTES} bytes of JSON`,
+  },
+);
+export type SharedSimulation = Static<typeof SharedSimulation>;
+
+/** The id of a stored simulation: 22 base64url characters of the SHA-256 of its canonical JSON. */
+export const ShareId = Type.String({ pattern: '^[A-Za-z0-9_-]{22}$', description: 'content-addressed id' });
+
+export const ShareCreated = Type.Object(
+  { id: ShareId, created_at: Timestamp, bytes: Type.Integer() },
+  { title: 'ShareCreated' },
+);
+export type ShareCreated = Static<typeof ShareCreated>;
+
+export const StoredShare = Type.Object(
+  { id: ShareId, created_at: Timestamp, state: SharedSimulation },
+  { title: 'StoredShare' },
+);
+export type StoredShare = Static<typeof StoredShare>;
+
+export const ShareListItem = Type.Object(
+  {
+    id: ShareId,
+    network: Type.String(),
+    address: Type.String(),
+    entrypoint: Type.String(),
+    bytes: Type.Integer(),
+    created_at: Timestamp,
+  },
+  { title: 'ShareListItem' },
+);
+export type ShareListItem = Static<typeof ShareListItem>;

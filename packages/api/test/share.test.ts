@@ -1,0 +1,142 @@
+/**
+ * Shared simulations (issue 20, capability 6): POST /v1/shares stores a state under a content-addressed id (the
+ * same state — whatever its key order — gives the same id and one row), GET gives it back as stored, the list
+ * shows every stored one newest first, and bad or huge input is a 4xx {message}, never stored.
+ */
+import { describeDb } from '@michelscope/db/testing';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { makeApi } from './helpers';
+
+const KT = 'KT1TxqZ8QtKvLu3V3JH7Gx58n7Co8pgtpQU5';
+const state = (over: Record<string, unknown> = {}) => ({
+  v: 1,
+  network: 'sandboxnet',
+  address: KT,
+  entrypoint: 'mint',
+  data: { mint: { amount: '5', to: 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx' } },
+  settings: { source: '', sender: '', amount: '' },
+  what_if: {
+    overrides: {
+      storageMode: 'none',
+      storageText: '',
+      storageForm: {},
+      balance: '1000000',
+      now: '',
+      level: '',
+      source: '',
+      sender: '',
+      amount: '',
+      chainId: '',
+      bigMaps: [{ map: 'ledger', key: '"tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx"', value: '7', remove: false }],
+    },
+    bundle: [],
+  },
+  show: 'whatif',
+  debug: { call: 0, step: 12, tab: 'step' },
+  ...over,
+});
+/** The same object with every key order reversed. */
+const reversed = (v: unknown): unknown =>
+  Array.isArray(v)
+    ? v.map(reversed)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(
+          Object.entries(v)
+            .reverse()
+            .map(([k, x]) => [k, reversed(x)]),
+        )
+      : v;
+
+describeDb('shared simulations', ({ db }) => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = await makeApi(db());
+  });
+  afterAll(() => app.close());
+  const post = (payload: unknown) =>
+    app.inject({
+      method: 'POST',
+      url: '/v1/shares',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(payload),
+    });
+
+  it('stores a state under a content-addressed id and gives it back', async () => {
+    const a = await post(state());
+    expect(a.statusCode).toBe(200);
+    const { id, bytes } = a.json<{ id: string; bytes: number }>();
+    expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(bytes).toBeGreaterThan(300);
+    // the same state in another key order: the same id, and still one row
+    const b = await post(reversed(state()));
+    expect(b.json<{ id: string }>().id).toBe(id);
+    const got = await app.inject({ method: 'GET', url: `/v1/shares/${id}` });
+    expect(got.statusCode).toBe(200);
+    expect(got.json<{ state: unknown }>().state).toEqual(state());
+    const other = await post(state({ debug: { call: 0, step: 13, tab: 'step' } }));
+    expect(other.json<{ id: string }>().id).not.toBe(id);
+    const rows = await db().selectFrom('shared_simulations').select('id').execute();
+    expect(rows.map((r) => r.id).sort()).toEqual([id, other.json<{ id: string }>().id].sort());
+  });
+
+  it('lists every stored state, newest first, by network', async () => {
+    const list = await app.inject({ method: 'GET', url: '/v1/shares?network=sandboxnet&size=10' });
+    expect(list.statusCode).toBe(200);
+    const items = list.json<{ id: string; address: string; entrypoint: string; created_at: string }[]>();
+    expect(items).toHaveLength(2);
+    expect(items[0]).toMatchObject({ address: KT, entrypoint: 'mint', network: 'sandboxnet' });
+    expect(items[0]!.created_at >= items[1]!.created_at).toBe(true);
+    const none = await app.inject({ method: 'GET', url: '/v1/shares?network=ghostnet' });
+    expect(none.json()).toEqual([]);
+    const paged = await app.inject({ method: 'GET', url: '/v1/shares?size=1&offset=1' });
+    expect(paged.json<{ id: string }[]>().map((i) => i.id)).toEqual([items[1]!.id]);
+  });
+
+  it('answers 4xx {message} to bad, hostile and huge input, and stores none of it', async () => {
+    const before = (await db().selectFrom('shared_simulations').select('id').execute()).length;
+    const bad: [unknown, number][] = [
+      [{ ...state(), v: 2 }, 400],
+      [{ ...state(), address: 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx' }, 400],
+      [{ ...state(), network: 'nowhere' }, 400],
+      [{ ...state(), show: '<script>' }, 400],
+      [{ ...state(), debug: { call: 9, step: -1, tab: 'step' } }, 400],
+      ['not an object', 400],
+      [[], 400],
+      // within each field's bound, over the state's: 413
+      [
+        state({
+          data: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, 'x'.repeat(2000)])),
+        }),
+        413,
+      ],
+      // over the body limit: refused before it is parsed
+      [state({ data: { big: 'x'.repeat(200_000) } }), 413],
+    ];
+    for (const [payload, status] of bad) {
+      const res = await post(payload);
+      expect(res.statusCode, JSON.stringify(payload).slice(0, 80)).toBe(status);
+      expect(typeof res.json<{ message: string }>().message).toBe('string');
+    }
+    const deep = await app.inject({
+      method: 'POST',
+      url: '/v1/shares',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(state()).replace(
+        '"data":{',
+        `"data":{"x":${'['.repeat(5000)}${']'.repeat(5000)},`,
+      ),
+    });
+    expect(deep.statusCode).toBe(400);
+    for (const url of ['/v1/shares/short', '/v1/shares/' + 'a'.repeat(60), '/v1/shares?size=100000']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(400);
+    }
+    // an over-long path parameter: 414
+    expect((await app.inject({ method: 'GET', url: '/v1/shares/' + 'a'.repeat(200) })).statusCode).toBe(414);
+    const unknown = await app.inject({ method: 'GET', url: `/v1/shares/${'A'.repeat(22)}` });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ message: `no stored simulation ${'A'.repeat(22)}` });
+    expect((await db().selectFrom('shared_simulations').select('id').execute()).length).toBe(before);
+  });
+});
