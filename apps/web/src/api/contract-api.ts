@@ -1,11 +1,7 @@
 /** Contract endpoints (/v1/contract/{network}/{address}/…) with their query factories. */
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { getJson, type RequestOptions } from './client';
-import { parseMiguelList, parseText } from './contract-parse';
+import type { RequestOptions } from './client';
 import { fetchResource, resourceQuery } from './resources';
-
-const enc = encodeURIComponent;
-const base = (network: string, address: string) => `/contract/${enc(network)}/${enc(address)}`;
 
 /** Operations page size (workspace spec §9). */
 export const OPG_PAGE_SIZE = 10;
@@ -13,13 +9,6 @@ export const OPG_PAGE_SIZE = 10;
 export const LIST_PAGE_SIZE = 10;
 /** USING CONSTANTS dialog: 7 per page. */
 export const CONSTANTS_PAGE_SIZE = 7;
-
-const query = (params: Record<string, string | number | undefined | null>): string => {
-  const entries = Object.entries(params).filter(
-    (e): e is [string, string | number] => e[1] !== undefined && e[1] !== null && e[1] !== '',
-  );
-  return entries.length ? `?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)])).toString()}` : '';
-};
 
 type Opts = RequestOptions | undefined;
 
@@ -50,38 +39,17 @@ export function nextOpgCursor(last: readonly { last_id: number }[]): number | un
 }
 
 export const codeQuery = (network: string, address: string, protocol: string | null) =>
-  queryOptions({
-    queryKey: ['contract_code', network, address, protocol ?? ''] as const,
-    queryFn: ({ signal }) =>
-      getJson(`${base(network, address)}/code${query({ protocol })}`, { signal }).then((b) =>
-        parseText(b, 'code'),
-      ),
-    staleTime: Infinity,
-  });
+  queryOptions({ ...resourceQuery('code', { network, address, protocol }), staleTime: Infinity });
 
 export const storageQuery = (network: string, address: string, level: number | null) =>
-  queryOptions({
-    queryKey: ['contract_storage', network, address, level ?? 0] as const,
-    queryFn: ({ signal }) =>
-      getJson(`${base(network, address)}/storage${query({ level })}`, { signal }).then(parseMiguelList),
-  });
+  resourceQuery('storage', { network, address, level });
 
 export const storageRawQuery = (network: string, address: string, level: number | null) =>
-  queryOptions({
-    queryKey: ['contract_storage_raw', network, address, level ?? 0] as const,
-    queryFn: ({ signal }) =>
-      getJson(`${base(network, address)}/storage/raw${query({ level })}`, { signal }).then((b) =>
-        parseText(b, 'storage'),
-      ),
-  });
+  resourceQuery('storageRaw', { network, address, level });
 
 /** Raw snapshot with every big map's data (Micheline JSON, shown as is). */
 export const storageRichQuery = (network: string, address: string, level: number | null) =>
-  queryOptions({
-    queryKey: ['contract_storage_rich', network, address, level ?? 0] as const,
-    queryFn: ({ signal }): Promise<unknown> =>
-      getJson(`${base(network, address)}/storage/rich${query({ level })}`, { signal }),
-  });
+  resourceQuery('storageRich', { network, address, level });
 
 export const storageSchemaQuery = (network: string, address: string) =>
   queryOptions({ ...resourceQuery('storageSchema', { network, address }), staleTime: Infinity });

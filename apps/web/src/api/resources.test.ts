@@ -12,6 +12,21 @@ describe('the resource registry', () => {
     );
   });
 
+  it("asks the code and the storage at the URLs the server preloads (no query for 'latest')", () => {
+    const at = { network: 'mainnet', address: 'KT1x' };
+    expect(resourcePath('code', { ...at, protocol: null })).toBe('/contract/mainnet/KT1x/code');
+    expect(resourcePath('code', { ...at, protocol: 'PtJakart' })).toBe(
+      '/contract/mainnet/KT1x/code?protocol=PtJakart',
+    );
+    expect(resourcePath('storage', { ...at, level: null })).toBe('/contract/mainnet/KT1x/storage');
+    expect(resourcePath('storageRaw', { ...at, level: 0 })).toBe(
+      '/contract/mainnet/KT1x/storage/raw?level=0',
+    );
+    expect(resourcePath('storageRich', { ...at, level: 12 })).toBe(
+      '/contract/mainnet/KT1x/storage/rich?level=12',
+    );
+  });
+
   it('gives two resources with the same params two keys (the name comes first)', () => {
     const params = { network: 'mainnet', address: 'exprA' };
     expect(resourceKey('globalConstant', params)).toEqual(['globalConstant', params]);

@@ -36,6 +36,7 @@ import type {
   DebugResult,
   Head,
   KeyChangeKind,
+  Micheline,
   Migration,
   MiguelNode,
   OPGResponse,
@@ -98,6 +99,8 @@ const page = (p: Page) => `size=${p.size}&offset=${p.offset}`;
 const offsetFirst = (p: Page) => `offset=${p.offset}&size=${p.size}`;
 const contract = (p: { network: string; address: string }) => `/contract/${enc(p.network)}/${enc(p.address)}`;
 type At = { network: string; address: string };
+/** `?level=N` of the storage answers (none: the latest storage). */
+const atLevel = (p: { level: number | null }) => (p.level === null ? '' : `?level=${p.level}`);
 /** The search service: 10 s, and its errors carry the status (discovery spec §9). */
 const SEARCH: Mount = {
   base: '/search/v1',
@@ -190,6 +193,22 @@ export const RESOURCES = {
     (p) => `${contract(p)}/same?${offsetFirst(p)}`,
   ),
   storageSchema: resource<At, EntrypointSchema>((p) => `${contract(p)}/storage/schema`),
+  /** The code as Michelson text; with a protocol, the code the contract ran under it. */
+  code: resource<At & { protocol: string | null }, string>(
+    (p) => `${contract(p)}/code${p.protocol === null ? '' : `?protocol=${enc(p.protocol)}`}`,
+  ),
+  /** The storage as Miguel trees (big maps as pointers) at a level (null: the latest). */
+  storage: resource<At & { level: number | null }, MiguelNode[]>(
+    (p) => `${contract(p)}/storage${atLevel(p)}`,
+  ),
+  /** The storage as Michelson text. */
+  storageRaw: resource<At & { level: number | null }, string>(
+    (p) => `${contract(p)}/storage/raw${atLevel(p)}`,
+  ),
+  /** The storage as Micheline with every big map's entries in place of its pointer. */
+  storageRich: resource<At & { level: number | null }, Micheline>(
+    (p) => `${contract(p)}/storage/rich${atLevel(p)}`,
+  ),
   /** Global constants the contract's code uses. */
   contractConstants: resource<At & Page, GlobalConstant[] | null>(
     (p) => `${contract(p)}/global_constants?${offsetFirst(p)}`,

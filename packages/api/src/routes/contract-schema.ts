@@ -1,4 +1,11 @@
-import { EntrypointSchema, ErrorBody, Miguel, StorageLevel, ViewSchema } from '@michelscope/api-types';
+import {
+  EntrypointSchema,
+  ErrorBody,
+  Micheline as MichelineJson,
+  Miguel,
+  StorageLevel,
+  ViewSchema,
+} from '@michelscope/api-types';
 import {
   bigMapsOfContract,
   bigMapStatesOf,
@@ -149,7 +156,7 @@ export const contractSchemaRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }
         tags,
         params: AddressParams,
         querystring: LevelQuery,
-        response: { 200: Type.Unknown(), ...E, 422: ErrorBody },
+        response: { 200: MichelineJson, ...E, 422: ErrorBody },
       },
     },
     async (request) => {

@@ -3,11 +3,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
-import { parseMiguelList } from '../../api/contract-parse';
+import type { MiguelNode } from '../../api/contract-types';
 import { NotificationsProvider } from '../../features/notifications/NotificationsProvider';
 import { TEST_CONFIG } from '../../app/testing/render-app';
 import { AppConfigContext } from '../config/app-config-context';
 import { MiguelTree } from './MiguelTree';
+
+/** Miguel trees as the API writes them (typed by api-types). */
+const miguel = (nodes: MiguelNode[]): MiguelNode[] => nodes;
 
 // jsdom has no layout: give every element a 600 x 800 box so that the virtualiser sees a viewport.
 beforeEach(() => {
@@ -36,7 +39,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function renderTree(roots: ReturnType<typeof parseMiguelList>) {
+function renderTree(roots: MiguelNode[]) {
   return render(
     <QueryClientProvider client={new QueryClient()}>
       <MemoryRouter>
@@ -52,7 +55,7 @@ function renderTree(roots: ReturnType<typeof parseMiguelList>) {
 }
 
 const bigList = (n: number) =>
-  parseMiguelList([
+  miguel([
     {
       prim: 'list',
       type: 'list',
@@ -97,7 +100,7 @@ describe('MiguelTree', () => {
 
   it('renders untrusted strings as text, never as HTML', () => {
     renderTree(
-      parseMiguelList([{ prim: 'string', type: 'string', name: 'x', value: '<img src=x onerror=alert(1)>' }]),
+      miguel([{ prim: 'string', type: 'string', name: 'x', value: '<img src=x onerror=alert(1)>' }]),
     );
     expect(screen.getByText('<img src=x onerror=alert(1)>')).toBeTruthy();
     expect(document.querySelector('img')).toBeNull();
@@ -111,9 +114,7 @@ describe('MiguelTree', () => {
           <QueryClientProvider client={new QueryClient()}>
             <MemoryRouter>
               <MiguelTree
-                roots={parseMiguelList([
-                  { prim: 'string', type: 'string', name: 'artifact', value: `ipfs://${cid}` },
-                ])}
+                roots={miguel([{ prim: 'string', type: 'string', name: 'artifact', value: `ipfs://${cid}` }])}
                 label="Storage"
                 network="mainnet"
               />

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseMiguelList } from '../../api/contract-parse';
+import type { MiguelNode } from '../../api/contract-types';
 import { allContainerIds, changedPathIds, flattenTree, numericDelta } from './miguel-tree';
 
+/** Miguel trees as the API writes them (typed by api-types). */
+const miguel = (nodes: MiguelNode[]): MiguelNode[] => nodes;
+
 // Reference examples of bcd-api.md §5.4.
-const initiate = parseMiguelList([
+const initiate = miguel([
   {
     prim: 'pair',
     type: 'namedtuple',
@@ -42,7 +45,7 @@ describe('Miguel tree rows', () => {
   });
 
   it('names map children by key, counts items and hides closed children', () => {
-    const map = parseMiguelList([
+    const map = miguel([
       {
         prim: 'map',
         type: 'map',
@@ -64,7 +67,7 @@ describe('Miguel tree rows', () => {
   });
 
   it('opens only the path to changed nodes in a diff and shows the previous value', () => {
-    const diff = parseMiguelList([
+    const diff = miguel([
       {
         prim: 'pair',
         type: 'namedtuple',
@@ -98,10 +101,10 @@ describe('Miguel tree rows', () => {
   });
 
   it('survives a hostile, very deep tree', () => {
-    let node: Record<string, unknown> = { prim: 'nat', type: 'nat', name: 'leaf', value: '1' };
+    let node: MiguelNode = { prim: 'nat', type: 'nat', name: 'leaf', value: '1' };
     for (let i = 0; i < 5000; i += 1)
       node = { prim: 'option', type: 'option', name: `n${i}`, children: [node] };
-    const roots = parseMiguelList([node]);
+    const roots = miguel([node]);
     const rows = flattenTree(roots, allContainerIds(roots));
     expect(rows.length).toBeGreaterThan(200);
     expect(rows.length).toBeLessThanOrEqual(258);
@@ -110,7 +113,7 @@ describe('Miguel tree rows', () => {
 
 describe('Miguel tree labels of unannotated types', () => {
   it("shows a generated name ('@nat_1', '@pair_16') as the type, and a map key as it is", () => {
-    const roots = parseMiguelList([
+    const roots = miguel([
       { prim: 'nat', type: 'nat', name: '@nat_1', value: '1022' },
       {
         prim: 'pair',
