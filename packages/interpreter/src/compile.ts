@@ -19,13 +19,16 @@
  * stepping path (where that charge happens in a continuation); such errors are sealed against the enclosing
  * instructions' annotation.
  */
+import type { GenBlock, GenNode, GenRuntime, GenSegment, InlineOp, Part } from './compile-js';
+import { generate } from './compile-js';
+import { parseData } from './data';
 import { MichelsonError } from './errors';
 import { addSubCost, fixedCost, instructionCost } from './gas';
 import type { Compiled, Handler, Interpreter } from './interpreter';
 import { handlerOf, pop, setBlockCompiler } from './interpreter';
 import type { Expr, ExprPrim, Ty } from './types';
 import { maxCount } from './syntactic-constants';
-import { isPrim, listT, pairT } from './types';
+import { NOT_DUPABLE, hasForbidden, isPrim, listT, pairT, toTy } from './types';
 import type { V } from './values';
 import { asKind, int, nat, none, pair, some, unit } from './values';
 
@@ -38,11 +41,15 @@ const STEPPING_ONLY = new Set(['EXEC', 'VIEW']);
 
 const cache = new WeakMap<Expr[], Compiled | null>();
 
-/** The compiled form of a code block, or null when it must run on the stepping path. */
+/**
+ * The compiled form of a code block, or null when it must run on the stepping path: one generated function
+ * (compile-js.ts) over the closures, or the closures alone when generation is off or refused.
+ */
 export function compiledBlock(code: Expr[]): Compiled | null {
   let c = cache.get(code);
   if (c === undefined) {
-    c = compileSeq(code, 0);
+    const b = compileSeq(code, 0);
+    c = b && (generate(b, runtime) ?? b.run);
     cache.set(code, c);
   }
   return c;
@@ -72,8 +79,47 @@ function chargeAgain(it: Interpreter): void {
   }
 }
 
-interface Node {
-  ins: ExprPrim;
+/** The helpers of generated code (compile-js.ts). */
+const runtime: GenRuntime = {
+  test(it, s, ins, kind) {
+    try {
+      asKind(pop(s), kind);
+    } catch (e) {
+      annotate(e, it, ins);
+      throw e;
+    }
+    throw new Error('internal error: a loop test did not fail');
+  },
+  charge(it, again, ins) {
+    if (again) return chargeAgain(it);
+    try {
+      it.consume(10);
+    } catch (e) {
+      annotate(e, it, ins);
+      throw e;
+    }
+  },
+  dupable(v) {
+    switch (v.k) {
+      case 'num':
+      case 'bool':
+      case 'unit':
+      case 'string':
+      case 'bytes':
+      case 'address':
+        return true;
+    }
+    let d = dupableTypes.get(v.t);
+    if (d === undefined) {
+      d = !hasForbidden(v.t, NOT_DUPABLE);
+      dupableTypes.set(v.t, d);
+    }
+    return d;
+  },
+};
+const dupableTypes = new WeakMap<Ty, boolean>();
+
+interface Node extends GenNode {
   /** Milligas charged before it runs, or null when it depends on the stack. */
   cost: number | null;
   /** Runs it (without charging its cost); a control instruction runs its bodies too. */
@@ -82,7 +128,12 @@ interface Node {
   control: boolean;
 }
 
-function compileSeq(code: Expr[], depth: number): Compiled | null {
+/** A block compiled to closures (`run`), and its segments for the generator. */
+interface Block extends GenBlock {
+  run: Compiled;
+}
+
+function compileSeq(code: Expr[], depth: number): Block | null {
   if (depth > MAX_DEPTH) return null;
   const nodes: Node[] = [];
   const flatten = (seq: Expr[], d: number): boolean => {
@@ -100,11 +151,11 @@ function compileSeq(code: Expr[], depth: number): Compiled | null {
   };
   if (!flatten(code, depth)) return null;
 
-  const segments: Compiled[] = [];
+  const parts: GenSegment[] = [];
   for (let i = 0; i < nodes.length;) {
     const first = nodes[i] as Node;
     if (first.cost === null) {
-      segments.push(variableCost(first));
+      parts.push({ kind: 'one', run: variableCost(first) });
       i++;
       continue;
     }
@@ -116,8 +167,12 @@ function compileSeq(code: Expr[], depth: number): Compiled | null {
       i++;
       if (n.control) break;
     }
-    segments.push(run.length === 1 ? fixedOne(run[0] as Node) : fixedRun(run));
+    parts.push(fixedRun(run));
   }
+  return { segments: parts, run: sequence(parts.map((p) => p.run)) };
+}
+
+function sequence(segments: Compiled[]): Compiled {
   if (segments.length === 0) return () => {};
   if (segments.length === 1) return segments[0] as Compiled;
   if (segments.length === 2) {
@@ -172,8 +227,11 @@ function fixedOne(node: Node): Compiled {
   };
 }
 
-/** A run of fixed-cost instructions (the last may be a control instruction), charged at once. */
-function fixedRun(nodes: Node[]): Compiled {
+/**
+ * A run of fixed-cost instructions (the last may be a control instruction), charged at once: its closure,
+ * and `part`, which runs some of its instructions once the whole run is charged.
+ */
+function fixedRun(nodes: Node[]): GenSegment & { kind: 'run' } {
   const n = nodes.length;
   const runs = nodes.map((x) => x.run);
   const costs = nodes.map((x) => x.cost as number);
@@ -181,17 +239,23 @@ function fixedRun(nodes: Node[]): Compiled {
   const after: number[] = new Array<number>(n).fill(0);
   for (let k = n - 2; k >= 0; k--) after[k] = (after[k + 1] as number) + (costs[k + 1] as number);
   const total = (after[0] as number) + (costs[0] as number);
-  return (it, s) => {
+  const part: Part = (it, s, from, to) => {
+    let k = from;
+    try {
+      for (; k < to; k++) (runs[k] as Compiled)(it, s);
+    } catch (e) {
+      if (!(e instanceof MichelsonError && e.kind === 'gas_exhausted')) it.gasLeft += after[k] as number;
+      annotate(e, it, (nodes[k] as Node).ins);
+      throw e;
+    }
+  };
+  const segment = (run: Compiled) => ({ kind: 'run' as const, nodes, total, run, part });
+  if (n === 1) return segment(fixedOne(nodes[0] as Node));
+  return segment((it, s) => {
     let k = 0;
     if (it.gasLeft >= total) {
       it.gasLeft -= total;
-      try {
-        for (; k < n; k++) (runs[k] as Compiled)(it, s);
-      } catch (e) {
-        if (!(e instanceof MichelsonError && e.kind === 'gas_exhausted')) it.gasLeft += after[k] as number;
-        annotate(e, it, (nodes[k] as Node).ins);
-        throw e;
-      }
+      part(it, s, 0, n);
       return;
     }
     try {
@@ -203,10 +267,10 @@ function fixedRun(nodes: Node[]): Compiled {
       annotate(e, it, (nodes[k] as Node).ins);
       throw e;
     }
-  };
+  });
 }
 
-function body(ins: ExprPrim, i: number, depth: number): Compiled | null {
+function body(ins: ExprPrim, i: number, depth: number): Block | null {
   const a = ins.args?.[i];
   return Array.isArray(a) ? compileSeq(a, depth + 1) : null;
 }
@@ -225,7 +289,7 @@ function compileIns(e: Expr, depth: number): Node | null {
   const h = handlerOf(ins.prim);
   if (!h || STEPPING_ONLY.has(ins.prim)) return null;
   const cost = fixedCost(ins);
-  const node = (run: Compiled, control = false): Node => ({ ins, cost, run, control });
+  const node = (run: Compiled, control = false, op?: InlineOp): Node => ({ ins, cost, run, control, op });
   switch (ins.prim) {
     case 'IF':
     case 'IF_NONE':
@@ -234,12 +298,13 @@ function compileIns(e: Expr, depth: number): Node | null {
       const a = body(ins, 0, depth);
       const b = a && body(ins, 1, depth);
       if (!a || !b) return null;
-      return node(branches(ins.prim, a, b), true);
+      return node(branches(ins.prim, a.run, b.run), true, { k: 'if', prim: ins.prim, a, b });
     }
     case 'LOOP':
     case 'LOOP_LEFT': {
       const b = body(ins, 0, depth);
-      return b && node(ins.prim === 'LOOP' ? loop(b) : loopLeft(b), true);
+      const left = ins.prim === 'LOOP_LEFT';
+      return b && node(left ? loopLeft(b.run) : loop(b.run), true, { k: 'loop', left, body: b });
     }
     case 'DIP': {
       const two = ins.args?.length === 2;
@@ -248,18 +313,64 @@ function compileIns(e: Expr, depth: number): Node | null {
       const n = two ? countArg(ins) : 1;
       // An invalid count: the handler throws the stepping path's error (before it schedules anything).
       if (n === undefined) return node((it, s) => h(it, ins, s), true);
-      return node(dip(h, ins, n, b), true);
+      return node(dip(h, ins, n, b.run), true, { k: 'dip', n, body: b });
     }
     case 'ITER': {
       const b = body(ins, 0, depth);
-      return b && node(iter(h, ins, b), true);
+      return b && node(iter(h, ins, b.run), true);
     }
     case 'MAP': {
       const b = body(ins, 0, depth);
-      return b && node(map(h, ins, b), true);
+      return b && node(map(h, ins, b.run), true);
     }
   }
-  return node(simple(h, ins));
+  return node(simple(h, ins), false, inlineOp(ins));
+}
+
+/** Types whose constants do not depend on the chain or the interpreter (PUSH of them is written in line). */
+const CONSTANT_TYPES = new Set(['bool', 'unit', 'int', 'nat', 'mutez', 'string', 'bytes']);
+
+/** The in-line form of a stack instruction or of PUSH of a constant, when it has one. */
+function inlineOp(ins: ExprPrim): InlineOp | undefined {
+  const nargs = ins.args?.length ?? 0;
+  const count = nargs === 0 ? 1 : nargs === 1 ? countArg(ins) : undefined;
+  switch (ins.prim) {
+    case 'UNIT':
+      return nargs === 0 ? { k: 'push', value: unit } : undefined;
+    case 'SWAP':
+      return nargs === 0 ? { k: 'swap' } : undefined;
+    case 'DROP':
+      return count === undefined ? undefined : { k: 'drop', n: count };
+    case 'DUP':
+      return count === undefined || count === 0 ? undefined : { k: 'dup', n: count };
+    case 'DIG':
+    case 'DUG':
+      return nargs === 1 && count !== undefined
+        ? { k: ins.prim === 'DIG' ? 'dig' : 'dug', n: count }
+        : undefined;
+    case 'PUSH': {
+      const value = pushConstant(ins);
+      return value && { k: 'push', value };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The value of PUSH of a constant that needs no context (the handler parses the same value once per
+ * interpreter; values are never mutated), or undefined: the handler parses it (and throws its errors).
+ */
+function pushConstant(ins: ExprPrim): V | undefined {
+  const [t, d] = ins.args ?? [];
+  if (ins.args?.length !== 2 || t === undefined || d === undefined) return undefined;
+  if (!isPrim(t) || !CONSTANT_TYPES.has(t.prim) || t.args?.length) return undefined;
+  // Long numerals are left to the handler (parsed when they run, not when the block is compiled).
+  if (!Array.isArray(d) && 'int' in d && d.int.length > 40) return undefined;
+  try {
+    return parseData(d, toTy(t));
+  } catch {
+    return undefined;
+  }
 }
 
 function branches(prim: string, a: Compiled, b: Compiled): Compiled {

@@ -11,8 +11,19 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Expr, RunContractInput, RunContractResult, StepEvent, TztOptions } from '../src/index';
 import { Interpreter, MichelsonError, defaultEnv, runContract, runTzt } from '../src/index';
+import { compiledBlock } from '../src/compile';
 import { hasBlockCompiler } from '../src/interpreter';
-import { int } from '../src/values';
+import type { V } from '../src/values';
+import { int, unit } from '../src/values';
+
+/** A ticket (not dupable), built by hand. */
+const ticket: V = {
+  k: 'ticket',
+  t: { prim: 'ticket', args: [{ prim: 'unit', args: [] }] },
+  ticketer: 'KT1BEqzn5Wx8uJrZNvuS9DVHmLvG9td3fDLi',
+  content: unit,
+  amount: 1n,
+};
 import { fixtureChain } from './fixture-chain';
 
 const shared = path.resolve(__dirname, '../../../../shared');
@@ -191,6 +202,44 @@ describe('written scripts: compiled path = stepping path at every gas limit near
         gasLimit: 120_000,
       },
     ],
+    [
+      'instructions written out in line by the generated code: LOOP_LEFT, IF_CONS, DIP n, DIG, DUG, DUP n, DROP n, IF_NONE, IF_LEFT, a loop whose body starts with ADD',
+      {
+        script: wrap(
+          `UNPAIR; PUSH int 0; SWAP; LEFT int;
+           LOOP_LEFT { IF_CONS { DIP 2 { PUSH int 1; ADD }; DIG 2; ADD; SWAP; LEFT int } { DUP; RIGHT (list int) } };
+           ADD; PUSH int 4; PUSH int -1; PUSH bool True; LOOP { ADD; PUSH int -1; DUP 2; GT }; DROP 2;
+           SOME; IF_NONE { PUSH int 0 } { PUSH int 2; MUL };
+           LEFT nat; IF_LEFT {} { INT }; PUSH string "s"; DROP; PUSH bytes 0x00; DROP; PUSH mutez 3; DROP;
+           PUSH int 7; PUSH int 8; DUG 2; ADD; ADD; ADD; UNIT; DROP; NIL operation; PAIR`,
+          '(list int)',
+        ),
+        storage: { int: '7' },
+        parameter: [{ int: '1' }, { int: '2' }, { int: '3' }, { int: '4' }],
+      },
+    ],
+    [
+      'constants moved, copied and tested before they reach the stack',
+      {
+        script: wrap(
+          `DROP; PUSH int 1; PUSH int 2; PUSH int 3; DUG 2; SWAP; DUP 2; DIG 2; DUG 1; SUB; MUL; SUB; PUSH bool False;
+           IF { PUSH int 10 } { PUSH int 20 }; ADD; PUSH bool True; LOOP { PUSH int 3; DROP; PUSH bool False };
+           PUSH int 4; PUSH bool True; LOOP { PUSH int -1; ADD; DUP; GT }; DROP;
+           NIL operation; PAIR`,
+        ),
+        storage: { int: '0' },
+        parameter: { prim: 'Unit' },
+      },
+    ],
+    [
+      'a loop of DUP (the tested value comes from the stack, not from a constant)',
+      {
+        script: wrap('DROP; PUSH bool True; DUP; LOOP { DUP }; DROP; PUSH int 0; NIL operation; PAIR'),
+        storage: { int: '0' },
+        parameter: { prim: 'Unit' },
+        gasLimit: 60_000,
+      },
+    ],
   ];
 
   it.each(cases)('%s', (_label, input) => {
@@ -209,6 +258,65 @@ describe('written scripts: compiled path = stepping path at every gas limit near
 describe('the fast path is installed', () => {
   it('by loading the package (compile.ts registers itself, so interpreter.ts does not import it back)', () => {
     expect(hasBlockCompiler()).toBe(true);
+  });
+
+  it('as one generated function per block (compile-js.ts)', () => {
+    const code = new Parser().parseMichelineExpression(
+      '{ PUSH bool True; LOOP { UNIT; DROP; PUSH bool False } }',
+    ) as unknown as Expr[];
+    expect(compiledBlock(code)?.name).toBe('generated');
+  });
+});
+
+describe('instructions written out in line, failing on a stack built by hand (not typechecked)', () => {
+  // Each fails while running, inside a run charged at once: the generated code hands the rest of the run to
+  // the closures, which throw the stepping path's error at the same place with the same gas.
+  const cases: [string, V[]][] = [
+    ['{ UNIT; DROP; DROP; DROP; UNIT; DROP }', [int(5n)]],
+    ['{ UNIT; DROP; SWAP; UNIT }', [int(5n)]],
+    ['{ UNIT; DIG 3; UNIT }', [int(5n), int(6n)]],
+    ['{ UNIT; DUG 3; UNIT }', [int(5n), int(6n)]],
+    ['{ UNIT; DROP; DUP 3; UNIT }', [int(5n)]],
+    ['{ UNIT; DROP; DUP; DROP; UNIT }', [ticket]],
+    ['{ UNIT; DROP; DROP 3; UNIT }', [int(5n), int(6n)]],
+    ['{ UNIT; DROP; DIP 3 { UNIT }; UNIT }', [int(5n)]],
+    ['{ PUSH int 1; IF { UNIT } { UNIT }; UNIT }', []],
+    ['{ PUSH nat 1; IF_NONE { UNIT } { UNIT } }', []],
+    ['{ PUSH nat 1; IF_LEFT { UNIT } { UNIT } }', []],
+    ['{ PUSH nat 1; IF_CONS { UNIT } { UNIT } }', []],
+    ['{ PUSH bool True; LOOP_LEFT { UNIT } }', []],
+    ['{ PUSH bool True; LOOP { PUSH int 1 } }', []],
+    ['{ PUSH bool True; PUSH bool True; LOOP {} }', []],
+    ['{ PUSH bool True; LOOP { UNIT; DROP; DROP; PUSH bool True } }', [int(1n), int(2n), int(3n)]],
+    ['{ PUSH bool True; LOOP { ADD; PUSH bool True } }', [int(1n), int(2n), int(3n)]],
+    ['{ PUSH (or int int) (Left 1); LOOP_LEFT { DROP; PUSH int 2 } }', []],
+    // Constants kept out of the stack while they are only moved (compile-js.ts `pending`), then a failure.
+    ['{ PUSH int 1; PUSH int 2; SWAP; DUP 2; DIG 2; DUG 1; DROP; DROP; DROP; DROP }', []],
+    ['{ PUSH bool False; IF { PUSH int 1 } { PUSH int 2 }; DROP; DROP }', []],
+    ['{ PUSH bool True; LOOP { PUSH int 1; DROP; PUSH bool False }; DROP }', []],
+    [
+      '{ PUSH bool True; LOOP { DROP; DROP; UNIT; DROP; PUSH int 1; PUSH bool True } }',
+      [int(1n), int(2n), int(3n)],
+    ],
+  ];
+  const run = (src: string, stack: V[], compiled: boolean, gasLimit: number) => {
+    const code = new Parser().parseMichelineExpression(src) as unknown as Expr[];
+    const it = new Interpreter({ env: defaultEnv(), root: code, compiled, gasLimit });
+    try {
+      it.exec(code, [...stack]);
+      return { consumed: it.consumedMilligas };
+    } catch (e) {
+      if (!(e instanceof MichelsonError)) throw e;
+      return { consumed: it.consumedMilligas, kind: e.kind, message: e.message, data: e.data };
+    }
+  };
+
+  it.each(cases)('%s', (src, stack) => {
+    const full = run(src, stack, false, 10_000);
+    expect(full.kind, JSON.stringify(full)).toBeDefined();
+    expect(full.kind).not.toBe('gas_exhausted');
+    for (let g = 0; g <= full.consumed + 20; g++)
+      expect(run(src, stack, true, g), `gas ${g}`).toEqual(run(src, stack, false, g));
   });
 });
 
