@@ -29,7 +29,6 @@ const CHUNK_GROUPS = [
     test: /node_modules[\\/](@codemirror|@lezer|style-mod|w3c-keyname|crelt)[\\/]/,
     priority: 50,
   },
-  anchoredGroup('home', 20, srcPath('slices/home/(SearchBox|HeaderSearch|HomePage)\\.tsx$')),
   // the contract frame, and the requests its route loaders start (with their API modules)
   anchoredGroup(
     'contract',
@@ -48,7 +47,6 @@ export default defineConfig({
     // Which chunks each route needs, for the server's <link rel="modulepreload"> in index.html.
     routePreload({
       screensFile: fileURLToPath(new URL('./src/app/router/screens.tsx', import.meta.url)),
-      headerSearch: fileURLToPath(new URL('./src/slices/home/HeaderSearch.tsx', import.meta.url)),
     }),
     // Brotli and gzip files beside every text asset; the server sends them by accept-encoding.
     compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, logLevel: 'silent' }),

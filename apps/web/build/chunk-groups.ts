@@ -4,11 +4,10 @@
  * combination of lazy screens that share modules in its own file: with 23 screens a contract tab loaded
  * ~50 files of 0.2-10 kB (each with ~1 kB of response headers). The groups, by priority:
  *
- * - `boot`: everything the entry imports (React, the router, MUI core, the shell);
+ * - `boot`: everything the entry imports (React, the router, MUI core, the shell, home and the search box,
+ *   which every page shows: app/router/screens.tsx and the header import them statically);
  * - `codemirror`: the code viewer's editor, loaded when the reader clicks or searches in the code (the code
  *   tab and the failed code of operation errors show shared/micheline/MichelsonCode first);
- * - `home`: what home and the header's search box show (the search box with MUI Autocomplete, the
- *   recently called table), loaded by home and, for the header search, by every other page;
  * - `contract`: the contract frame (title, tabs, tags, bookmark) of every account / contract tab, and what
  *   the code tab shares with other contract tabs (so that the code tab does not load `contract-more`);
  * - `contract-more`: what two or more account / contract / operation / big-map screens share otherwise

@@ -6,13 +6,13 @@
  * Written at build time to `dist/.vite/route-preload.json`: `{ routes: [{ path, files }] }`, where `path` is
  * a route of the route table (`/:network/:address/operations`, React Router syntax) and `files` the chunks
  * its screen imports (the screen's dynamic imports in app/router/screens.tsx and their static imports,
- * transitively, and the header's search box on pages that show it) beyond what index.html loads already.
+ * transitively) beyond what index.html loads already. A screen without a dynamic import (home) is in the
+ * boot chunk, as the header's search box is: nothing to add.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'vite';
 import { buildRouteTable, SCREEN_IDS, type LazyScreen, type ScreenId } from '../src/app/router/route-table';
-import { showsHeaderSearch } from '../src/app/shell/header-links';
 
 export const ROUTE_PRELOAD_FILE = '.vite/route-preload.json';
 
@@ -21,9 +21,12 @@ export interface RoutePreload {
   files: string[];
 }
 
-/** The module specifiers each screen of screens.tsx imports dynamically (`id: async () => … import('…')`). */
+/**
+ * The module specifiers each screen of screens.tsx imports dynamically (`id: async () => … import('…')`;
+ * none for a screen of the boot chunk, `id: () => Promise.resolve(…)`).
+ */
 export function screenImports(source: string): Map<string, string[]> {
-  const starts = [...source.matchAll(/^ {2}(\w+): async \(\) =>/gm)];
+  const starts = [...source.matchAll(/^ {2}(\w+): (?:async )?\(\) =>/gm)];
   const out = new Map<string, string[]>();
   starts.forEach((m, i) => {
     const body = source.slice(m.index, starts[i + 1]?.index ?? source.length);
@@ -63,7 +66,7 @@ function resolveModule(from: string, specifier: string): string | null {
   return null;
 }
 
-export function routePreload(opts: { screensFile: string; headerSearch: string }): Plugin {
+export function routePreload(opts: { screensFile: string }): Plugin {
   return {
     name: 'michelscope-route-preload',
     apply: 'build',
@@ -94,15 +97,12 @@ export function routePreload(opts: { screensFile: string; headerSearch: string }
       };
 
       const imports = screenImports(readFileSync(opts.screensFile, 'utf8'));
-      const header = filesOf([opts.headerSearch]);
       const routes: RoutePreload[] = screenPaths().map(({ id, path: routePath }) => {
         const modules = (imports.get(id) ?? []).map((s) => resolveModule(opts.screensFile, s));
-        if (modules.length === 0 || modules.some((m) => m === null)) {
+        if (!imports.has(id) || modules.some((m) => m === null)) {
           this.error(`route-preload: the modules of screen '${id}' are not found in ${opts.screensFile}`);
         }
-        const files = filesOf(modules as string[]);
-        const all = showsHeaderSearch(routePath) ? [...new Set([...files, ...header])].sort() : files;
-        return { path: routePath, files: all };
+        return { path: routePath, files: modules.length > 0 ? filesOf(modules as string[]) : [] };
       });
       this.emitFile({ type: 'asset', fileName: ROUTE_PRELOAD_FILE, source: JSON.stringify({ routes }) });
     },

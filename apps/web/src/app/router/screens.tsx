@@ -1,11 +1,13 @@
 /**
- * Which module renders each screen. Every entry is a dynamic import, so each screen is its own chunk
- * (see apps/web/README.md, "Adding a page").
+ * Which module renders each screen. Every entry but home is a dynamic import, so each screen is its own chunk
+ * (see apps/web/README.md, "Adding a page"). Home is in the boot chunk: every page loads its search box
+ * (home's, the search page's, the header's), and a file of its own was one more request for every page.
  */
+import { HomePage } from '../../slices/home/HomePage';
 import type { LazyScreen, ScreenId } from './route-table';
 
 export const screens: Record<ScreenId, LazyScreen> = {
-  home: async () => ({ Component: (await import('../../slices/home/HomePage')).HomePage }),
+  home: () => Promise.resolve({ Component: HomePage }),
   not_found: async () => ({ Component: (await import('../errors/NotFoundPage')).NotFoundPage }),
   search: async () => ({ Component: (await import('../../slices/search/SearchPage')).SearchPage }),
   deploy: async () => ({ Component: (await import('../../slices/deploy/DeployPage')).DeployPage }),

@@ -15,9 +15,9 @@ import { SOCIAL_LINKS } from '../../shared/config/social-links';
 import { useAppConfig } from '../../shared/config/useAppConfig';
 import { LiveIndicator } from '../../shared/live/LiveIndicator';
 import { TEXT_BUTTON } from '../../shared/ui/button-look';
+import { SearchBox } from '../../slices/home/SearchBox';
 import { headerNavLinks, showsHeaderSearch } from './header-links';
 
-const HeaderSearch = lazy(() => import('../../slices/home/HeaderSearch'));
 const loadMenu = () => import('./HeaderMenu');
 const HeaderMenu = lazy(loadMenu);
 
@@ -65,9 +65,7 @@ export function Header() {
                 aria-label="Site"
                 sx={{ display: { xs: 'none', sm: 'block' }, width: '100%', maxWidth: 480 }}
               >
-                <Suspense fallback={null}>
-                  <HeaderSearch />
-                </Suspense>
+                <SearchBox variant="header" />
               </Box>
             ) : null}
           </Box>

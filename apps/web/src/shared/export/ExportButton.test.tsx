@@ -37,9 +37,10 @@ function streamingFetch(chunks: string[], hang: boolean) {
   return seen;
 }
 
-const open = (format: 'CSV' | 'JSON') => {
+/** The first click loads the menu's code (./ExportControl) and opens the menu. */
+const open = async (format: 'CSV' | 'JSON') => {
   fireEvent.click(screen.getByRole('button', { name: 'Export events' }));
-  fireEvent.click(screen.getByRole('menuitem', { name: `Export events as ${format}` }));
+  fireEvent.click(await screen.findByRole('menuitem', { name: `Export events as ${format}` }));
 };
 const status = () => screen.getByRole('status', { name: 'Export progress of events' });
 
@@ -47,7 +48,7 @@ describe('ExportButton', () => {
   it('shows the rows received of the total, cancels, and gives the focus back to Export', async () => {
     const seen = streamingFetch(['level,tag\r\n1,a\r\n', '2,b\r\n'], true);
     render(<ExportButton what="events" total={10} request={(f) => ({ url: `/v1/x/export?format=${f}` })} />);
-    open('CSV');
+    await open('CSV');
     await waitFor(() => expect(status().textContent).toBe('Exporting… 2 of 10 rows'));
     expect(seen[0]!.url).toBe('/v1/x/export?format=csv');
     expect(screen.getByRole('progressbar', { name: 'Exporting events' }).getAttribute('aria-valuenow')).toBe(
@@ -72,7 +73,7 @@ describe('ExportButton', () => {
         request={(f) => ({ url: `/search/v1/search/export?format=${f}`, body: { query: 'q' } })}
       />,
     );
-    open('JSON');
+    await open('JSON');
     await waitFor(() => expect(status().textContent).toBe('Exported 3 rows'));
     expect(seen[0]!.init).toMatchObject({ method: 'POST', body: '{"query":"q"}' });
     expect(click).toHaveBeenCalledTimes(1);
@@ -84,7 +85,7 @@ describe('ExportButton', () => {
       Promise.resolve(new Response('{"message":"unknown status: moved"}', { status: 400 })),
     );
     render(<ExportButton what="events" request={(f) => ({ url: `/v1/x?format=${f}` })} />);
-    open('CSV');
+    await open('CSV');
     expect((await screen.findByRole('alert')).textContent).toBe('Export failed: unknown status: moved');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EXPORTS } from '../../api/resources';
-import { progressText } from './ExportButton';
+import { progressText } from './export-parts';
 import { attachmentName, rowsSoFar } from './export-stream';
 
 describe('streamed exports', () => {

@@ -42,5 +42,17 @@ export const OUTLINED_SMALL_BUTTON: SxProps<Theme> = (theme) => {
       backgroundColor: theme.alpha(main, theme.palette.action.hoverOpacity),
       '@media (hover: none)': { backgroundColor: 'transparent' },
     },
+    '&.Mui-disabled': {
+      color: theme.palette.action.disabled,
+      borderColor: theme.palette.action.disabledBackground,
+    },
   };
+};
+
+/** Button's `startIcon` of a small button (a span before the label). */
+export const SMALL_START_ICON: SxProps<Theme> = {
+  display: 'inherit',
+  mr: 1,
+  ml: '-2px',
+  '& > *:nth-of-type(1)': { fontSize: 18 },
 };
