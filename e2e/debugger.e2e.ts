@@ -1,7 +1,14 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appPages, canBrowse, syncedSandboxSession, UI_TIMEOUT } from './harness';
-import { tokensAndSwap } from './sandbox-seed';
+import { appPages, canBrowse, syncedSandboxSession, UI_TIMEOUT, waitFor } from './harness';
+import {
+  formatMichelsonInline,
+  parseMichelsonExpression,
+  parseMichelsonScript,
+  type Micheline,
+} from '@michelscope/michelson';
+import { originateAsBootstrap } from './fixture-contracts';
+import { counterContract, json, tokensAndSwap } from './sandbox-seed';
 
 // The Michelson debugger (issue 20), driven with real values on the seeded sandbox: a simulation opened in the
 // debugger (highlighted instruction, decoded stack, gas), its controls by button and key, an internal call
@@ -30,7 +37,16 @@ async function openDebugger(page: Page): Promise<Locator> {
 
 /** A figure of the debugger's state ('Step', 'Instruction', 'Line', 'Gas remaining', …) as shown. */
 async function state(dbg: Locator, name: string): Promise<string> {
-  const names = ['Step', 'Instruction', 'Line', 'Gas remaining', 'Gas of this step', 'Status'];
+  const names = [
+    'Step',
+    'Instruction',
+    'Line',
+    'Gas remaining',
+    'Gas of this step',
+    'Status',
+    'View',
+    'Returned',
+  ];
   return (await dbg.getByRole('definition').nth(names.indexOf(name)).innerText()).trim();
 }
 
@@ -358,6 +374,139 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
       const first = rec.trace.loc.findIndex((l) => rec.spans[l]![0] + 1 === line);
       await poll(() => state(dbg, 'Step')).toBe(`${first + 1} / ${rec.trace.steps}`);
       expect((await highlighted(dbg)).line).toBe(line);
+      await dbg.getByRole('button', { name: 'Close' }).click();
+    },
+  );
+
+  it(
+    '5. Debug a view: an on-chain view and an off-chain (TZIP-16) view executed on the Views tab open in the debugger',
+    { timeout: 300_000 },
+    async () => {
+      const url = session.server.url;
+      const counter = await counterContract(url);
+      const { fa2 } = await tokensAndSwap(url);
+      const recorded = async (address: string, body: object) => {
+        const res = await fetch(`${url}/v1/contract/sandboxnet/${address}/views/debug`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        expect(res.status).toBe(200);
+        return (await res.json()) as Recording & { result: Micheline };
+      };
+      const page = await pages.open();
+
+      // on-chain: the counter's get_note "genesis"
+      const rec = await recorded(counter, {
+        kind: 'on-chain',
+        name: 'get_note',
+        data: { '@string_1': 'genesis' },
+      });
+      await page.goto(`${url}/sandboxnet/${counter}/views/get_note`);
+      await page.getByRole('region', { name: 'Parameters' }).getByRole('textbox').first().fill('genesis');
+      await page.getByRole('button', { name: 'Execute' }).click();
+      const result = page.getByRole('dialog', { name: 'View result' });
+      await result.getByRole('button', { name: 'Debug' }).click();
+      let dbg = page.getByRole('dialog', { name: 'Debugger · view get_note' });
+      await dbg.getByRole('toolbar', { name: 'Debugger controls' }).waitFor({ timeout: UI_TIMEOUT });
+      const lines = rec.code.split('\n');
+      const [row] = rec.spans[rec.trace.loc[0]!]!;
+      expect(await state(dbg, 'Step')).toBe(`1 / ${rec.trace.steps}`);
+      expect(await highlighted(dbg)).toEqual({ line: row + 1, mark: 'UNPAIR' });
+      expect(lines.slice(0, row + 1).some((l) => l.includes('view "get_note"'))).toBe(true);
+      // after UNPAIR the view's input is on top
+      expect((await stackItem(dbg, 0)).value).toBe('genesis');
+      expect(await state(dbg, 'View')).toBe('get_note (on-chain)');
+      expect(await state(dbg, 'Returned')).toBe(formatMichelsonInline(rec.result));
+      expect(await state(dbg, 'Gas remaining')).toBe(gasText(rec.trace.gas[0]!));
+      await page.keyboard.press('e');
+      await poll(() => state(dbg, 'Step')).toBe(`${rec.trace.steps} / ${rec.trace.steps}`);
+      expect(await highlighted(dbg)).toMatchObject({ mark: 'GET' });
+      await dbg.getByRole('button', { name: 'Close' }).click();
+      await result.getByRole('button', { name: 'Close' }).click();
+
+      // off-chain: the FA2's get_balance of NFT 2 (bootstrap1's in the seed), run as …/views/execute runs it
+      const owner = 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx';
+      await page.goto(`${url}/sandboxnet/${fa2}/views/get_balance?kind=off-chain`);
+      const fields = page.getByRole('region', { name: 'Parameters' });
+      await fields.getByLabel('address', { exact: true }).fill(owner);
+      await fields.getByLabel('nat', { exact: true }).fill('2');
+      await page.getByRole('button', { name: 'Execute' }).click();
+      // the API's recording of the view the page asks for (the metadata's implementation, the form's input)
+      const answer = page.waitForResponse((r) => r.url().endsWith('/views/debug'), { timeout: UI_TIMEOUT });
+      await result.getByRole('button', { name: 'Debug' }).click();
+      const off = (await (await answer).json()) as Recording & { result: Micheline };
+      dbg = page.getByRole('dialog', { name: 'Debugger · view get_balance' });
+      await dbg.getByRole('toolbar', { name: 'Debugger controls' }).waitFor({ timeout: UI_TIMEOUT });
+      expect(off.result).toEqual({ int: '1' });
+      expect(await state(dbg, 'Step')).toBe(`1 / ${off.trace.steps}`);
+      expect(await state(dbg, 'View')).toBe('get_balance (off-chain)');
+      expect(await state(dbg, 'Returned')).toBe('1');
+      // the wrapper's first instruction takes the (input, storage) pair out of the run's parameter
+      expect(await highlighted(dbg)).toMatchObject({ mark: 'CAR' });
+      await dbg.getByRole('button', { name: 'Close' }).click();
+    },
+  );
+
+  it(
+    '6. Why did it fail: a FAILWITH whose meaning a TZIP-16 `errors` entry computes with an off-chain view',
+    { timeout: 400_000 },
+    async () => {
+      const url = session.server.url;
+      // a contract that refuses every number, with TZIP-16 metadata whose `errors` name the view `error_text`
+      const metadata = {
+        name: 'Refuser',
+        errors: [{ view: 'error_text', languages: ['en'] }],
+        views: [
+          {
+            name: 'error_text',
+            implementations: [
+              {
+                michelsonStorageView: {
+                  parameter: { prim: 'int' },
+                  returnType: { prim: 'string' },
+                  code: parseMichelsonExpression(
+                    '{ CAR ; PUSH int 42 ; COMPARE ; EQ ; IF { PUSH string "Forty-two is refused" } { PUSH string "Refused" } }',
+                  ),
+                },
+              },
+            ],
+          },
+        ],
+      };
+      const hex = (t: string) => Buffer.from(t, 'utf8').toString('hex');
+      const kt = await originateAsBootstrap(
+        `${url}/rpc/sandboxnet`,
+        parseMichelsonScript(
+          'parameter int; storage (pair (big_map %metadata string bytes) int); code { CAR ; FAILWITH }',
+        ),
+        {
+          prim: 'Pair',
+          args: [
+            [
+              { prim: 'Elt', args: [{ string: '' }, { bytes: hex('tezos-storage:content') }] },
+              { prim: 'Elt', args: [{ string: 'content' }, { bytes: hex(JSON.stringify(metadata)) }] },
+            ],
+            { int: '0' },
+          ],
+        },
+      );
+      // indexed, and its metadata read
+      await waitFor(`${kt} metadata`, 180_000, async () => {
+        const m = (await json(`${url}/v1/account/sandboxnet/${kt}/metadata`)) as
+          { errors?: unknown } | undefined;
+        return m?.errors ? true : undefined;
+      });
+      const page = await pages.open();
+      await page.goto(`${url}/sandboxnet/${kt}/interact/default`);
+      await field(page, 'int').fill('42');
+      const dbg = await openDebugger(page);
+      expect(await state(dbg, 'Status')).toBe('failed');
+      const why = dbg.getByRole('alert', { name: 'Why it failed' });
+      expect((await why.innerText()).replace(/\s+/g, ' ')).toContain('Failed with 42 (int)');
+      expect((await why.getByLabel('Error meaning').innerText()).trim()).toBe(
+        'Meaning (contract metadata, view error_text): Forty-two is refused',
+      );
       await dbg.getByRole('button', { name: 'Close' }).click();
     },
   );

@@ -140,6 +140,15 @@ export const DebugResult = Type.Object(
     consumed_milligas: Int,
     gas_limit: Int,
     storage: Type.Optional(Micheline),
+    result: Type.Optional(
+      Type.Unsafe<Micheline>(Type.Unknown({ description: 'a debugged view: the value it returned' })),
+    ),
+    view: Type.Optional(
+      Type.Object(
+        { kind: Type.Union([Type.Literal('on-chain'), Type.Literal('off-chain')]), name: Type.String() },
+        { description: 'a debugged view (…/views/debug): which one' },
+      ),
+    ),
     operations: Type.Array(DebugEmitted),
     errors: Type.Optional(Type.Array(Type.Unknown())),
     failure: Type.Optional(
@@ -150,8 +159,18 @@ export const DebugResult = Type.Object(
         with: Type.Optional(Micheline),
         meaning: Type.Optional(
           Type.Object(
-            { text: Type.String(), languages: Type.Optional(Type.Array(Type.String())) },
-            { description: "the FAILWITH value's entry in the contract's TZIP-16 `errors`" },
+            {
+              text: Type.String(),
+              languages: Type.Optional(Type.Array(Type.String())),
+              view: Type.Optional(
+                Type.String({ description: 'the off-chain view of the metadata that computed it' }),
+              ),
+            },
+            {
+              description:
+                "the FAILWITH value's meaning from the contract's TZIP-16 `errors`: a static entry, or one that " +
+                'names an off-chain view (run with the value, bounded in gas and time)',
+            },
           ),
         ),
       }),
@@ -187,3 +206,20 @@ export const DebugResult = Type.Object(
   { title: 'DebugResult' },
 );
 export type DebugResult = Static<typeof DebugResult>;
+
+/** A view to run or debug (…/views/execute, …/views/debug): on-chain by name, or off-chain with its implementation. */
+export const ViewRequest = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('on-chain'), Type.Literal('off-chain')]),
+    data: Type.Unknown({ description: 'the view input form' }),
+    name: Type.Optional(Type.String({ maxLength: 255 })),
+    implementation: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
+    amount: Mutez,
+    gas_limit: Mutez,
+    source: Addr,
+    sender: Addr,
+    view: Type.Optional(Type.Unknown({ description: 'an off-chain view: its TZIP-16 implementation' })),
+  },
+  { title: 'ViewRequest' },
+);
+export type ViewRequest = Static<typeof ViewRequest>;

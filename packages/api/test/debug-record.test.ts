@@ -4,10 +4,22 @@
  * Octez's are tested in packages/interpreter/test/gas*.test.ts and step by step against trace_code in
  * debug.test.ts.)
  */
-import { parseMichelsonScript, stackAt, type Micheline } from '@michelscope/michelson';
+import {
+  parseMichelsonExpression,
+  parseMichelsonScript,
+  stackAt,
+  type Micheline,
+} from '@michelscope/michelson';
 import { LIMITS } from '@michelscope/interpreter';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, errorMeaning, recordCall, type DebugCall } from '../src/debug/record';
+import {
+  DEFAULT_LIMITS,
+  ERROR_VIEW_LIMITS,
+  errorMeaning,
+  recordCall,
+  viewErrorMeaning,
+  type DebugCall,
+} from '../src/debug/record';
 
 const call = (src: string, parameter: Micheline, storage: Micheline): DebugCall => ({
   script: parseMichelsonScript(src),
@@ -94,6 +106,42 @@ code { CAR ; PUSH int 2 ; PUSH int 2 ; ADD ; PUSH int 4 ; ASSERT_CMPEQ ; NIL ope
     });
     expect(errorMeaning(errors, { int: '42' })).toEqual({ text: 'Réponse' });
     expect(errorMeaning(errors, { string: 'Other' })).toBeUndefined();
+  });
+
+  it('a FAILWITH value gets its meaning from a TZIP-16 `errors` entry computed by an off-chain view', () => {
+    const view = (name: string, parameter: Micheline, code: string) => ({
+      view: name,
+      languages: ['en'],
+      storageView: { parameter, returnType: { prim: 'string' }, code: parseMichelsonExpression(code) },
+    });
+    // the view reads the value and the contract's storage: "code 42 at level 7"
+    const meaning = view(
+      'error_text',
+      { prim: 'int' },
+      '{ UNPAIR ; PUSH int 42 ; COMPARE ; EQ ; IF { DROP ; PUSH string "The answer is refused" } { DROP ; PUSH string "?" } }',
+    );
+    // a view whose input is not the value's type, and one that never ends: no meaning from them
+    const wrongType = view('by_name', { prim: 'string' }, '{ CAR }');
+    const endless = view(
+      'spin',
+      { prim: 'int' },
+      '{ DROP ; PUSH bool True ; LOOP { PUSH bool True } ; PUSH string "never" }',
+    );
+    const src = 'parameter int; storage nat; code { CAR ; FAILWITH }';
+    const limits = { ...ERROR_VIEW_LIMITS, ms: 300 };
+    const c = call(src, { int: '42' }, { int: '7' });
+    const t0 = Date.now();
+    expect(viewErrorMeaning([wrongType, endless], { int: '42' }, c, {}, limits)).toBeUndefined();
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    const r = recordCall(c, {}, DEFAULT_LIMITS, [wrongType, meaning]);
+    expect(r.failure).toMatchObject({
+      kind: 'script_rejected',
+      with: { int: '42' },
+      meaning: { text: 'The answer is refused', languages: ['en'], view: 'error_text' },
+    });
+    // a static entry for the value wins over the view
+    const fixed = { error: { int: '42' }, expansion: { string: 'Static' } };
+    expect(recordCall(c, {}, DEFAULT_LIMITS, [meaning, fixed]).failure?.meaning).toEqual({ text: 'Static' });
   });
 
   it('the gas profile: per line and per block, summing to the consumed gas plus the fixed cost', () => {

@@ -8,6 +8,7 @@ import { stackAt, type CompactTrace, type Micheline } from '@michelscope/michels
 import { BOOTSTRAP_ACCOUNTS } from '@michelscope/sandbox';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { offChainViewScript } from '../src/services/views';
 import { openIndexedSandbox, SANDBOX_NET as NET, type IndexedSandbox } from './indexed-sandbox';
 
 const ALICE = BOOTSTRAP_ACCOUNTS[0]!.pkh;
@@ -30,6 +31,8 @@ interface Debug {
     frames: { parent: number; label: string; kind: string; milligas: number; steps: number }[];
   };
   inputs: Record<string, string> & { parameter: Micheline; storage: Micheline };
+  result?: Micheline;
+  view?: { kind: string; name: string };
 }
 
 /** Octez's printing of gas in a trace: milligas as a decimal number of gas units. */
@@ -52,11 +55,13 @@ describeDb('debugger route over the indexed demo sandbox', ({ db }) => {
     expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(200);
     return r.body as Debug;
   };
-  /** The node's trace_code for the inputs the debugger ran with. */
-  const traceCode = async (d: Debug, gas: number) => {
-    const script = (await (
-      await fetch(`${env.rpcUrl}/chains/main/blocks/head/context/contracts/${d.inputs.self}/script`)
-    ).json()) as { code: unknown };
+  /** The node's trace_code for the inputs the debugger ran with (the contract's script unless given). */
+  const traceCode = async (d: Debug, gas: number, code?: Micheline) => {
+    const script = code
+      ? { code }
+      : ((await (
+          await fetch(`${env.rpcUrl}/chains/main/blocks/head/context/contracts/${d.inputs.self}/script`)
+        ).json()) as { code: unknown });
     const res = await fetch(`${env.rpcUrl}/chains/main/blocks/${d.inputs.level}/helpers/scripts/trace_code`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -257,5 +262,80 @@ describeDb('debugger route over the indexed demo sandbox', ({ db }) => {
       data: {},
     });
     expect(unknown.status).toBe(404);
+  });
+
+  it("views: an on-chain view's steps are in the view's code and its result is run_script_view's", async () => {
+    const counter = contracts.counter!;
+    const body = { kind: 'on-chain', name: 'get_note', data: { '@string_1': 'genesis' } };
+    const r = await post(`/v1/contract/${NET}/${counter}/views/debug`, body);
+    expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(200);
+    const d = r.body as Debug;
+    expect(d.status).toBe('applied');
+    expect(d.view).toEqual({ kind: 'on-chain', name: 'get_note' });
+    // the same value as …/views/execute (the node's run_script_view) answers
+    const exec = await post(`/v1/contract/${NET}/${counter}/views/execute`, body);
+    expect(exec.status).toBe(200);
+    const shown = (exec.body as { value?: string; children?: { value?: string }[] }[])[0]!;
+    const note = (d.result as { prim: string; args: { int: string }[] }).args[0]!.int;
+    expect(d.result).toEqual({ prim: 'Some', args: [{ int: note }] });
+    expect(JSON.stringify(shown)).toContain(`"${note}"`);
+    // the steps are the view's: UNPAIR; SWAP; CDR; SWAP; GET, on the line of `view "get_note"`
+    const lines = d.code.split('\n');
+    const text = (loc: number) => {
+      const [row, from, to] = d.spans[loc]!;
+      return lines[row]!.slice(from, to).split(/[\s{}]/)[0];
+    };
+    expect(d.trace.loc.map(text)).toEqual(['UNPAIR', 'SWAP', 'CDR', 'SWAP', 'GET']);
+    const viewRow = lines.findIndex((l) => l.includes('view "get_note"'));
+    expect(d.spans[d.trace.loc[0]!]![0]).toBeGreaterThanOrEqual(viewRow);
+    // the first step's stack: the storage's counter pair split: input "genesis" on top
+    const first = stackAt(d.trace, 0).map((id) => d.trace.items[id]![1]);
+    expect(first.at(-1)).toEqual({ string: 'genesis' });
+    expect(d.trace.gas.every((g, i) => g <= (i ? d.trace.gas[i - 1]! : d.trace.gas_start))).toBe(true);
+    expect(d.profile.frames.some((f) => f.label === 'view "get_note"')).toBe(true);
+    // an unknown view: 404; no name: 400
+    const missing = await post(`/v1/contract/${NET}/${counter}/views/debug`, { ...body, name: 'nope' });
+    expect(missing.status).toBe(404);
+    expect(
+      (await post(`/v1/contract/${NET}/${counter}/views/debug`, { kind: 'on-chain', data: {} })).status,
+    ).toBe(400);
+  });
+
+  it("views: an off-chain view's trace equals the node's trace_code of the script …/views/execute runs", async () => {
+    const counter = contracts.counter!;
+    const view = {
+      michelsonStorageView: {
+        parameter: { prim: 'int' },
+        returnType: { prim: 'int' },
+        code: [{ prim: 'UNPAIR' }, { prim: 'SWAP' }, { prim: 'CAR' }, { prim: 'ADD' }],
+      },
+    };
+    const body = { kind: 'off-chain', name: 'plus', data: { '@int_1': '5' }, view };
+    const r = await post(`/v1/contract/${NET}/${counter}/views/debug`, body);
+    expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(200);
+    const d = r.body as Debug;
+    expect(d.status).toBe('applied');
+    expect(d.view).toEqual({ kind: 'off-chain', name: 'plus' });
+    const exec = await post(`/v1/contract/${NET}/${counter}/views/execute`, body);
+    expect(exec.status).toBe(200);
+    expect((exec.body as { value: string }[])[0]!.value).toBe((d.result as { int: string }).int);
+    const raw = (
+      await app.inject({ method: 'GET', url: `/v1/contract/${NET}/${counter}/storage/raw` })
+    ).json<string>();
+    expect(d.result).toEqual({ int: String(Number(/^Pair (-?\d+)/.exec(raw)![1]) + 5) });
+    const storageType = (
+      (await (
+        await fetch(`${env.rpcUrl}/chains/main/blocks/head/context/contracts/${counter}/script`)
+      ).json()) as {
+        code: { prim: string; args: Micheline[] }[];
+      }
+    ).code.find((s) => s.prim === 'storage')!.args[0]!;
+    // the wrapper script (its code does not depend on the input values)
+    const wrapper = offChainViewScript(view.michelsonStorageView, storageType, { int: '0' }, () => ({
+      int: '0',
+    }));
+    const node = await traceCode(d, Math.floor(d.gas_limit / 1000), wrapper.script);
+    expect(node.status, JSON.stringify(node.body).slice(0, 300)).toBe(200);
+    expect(rebuilt(d)).toEqual((node.body as { trace: unknown[] }).trace);
   });
 });

@@ -34,6 +34,7 @@ import type {
   SuggestResponse,
   DebugRequest,
   DebugResult,
+  ViewRequest,
   Head,
   KeyChangeKind,
   Micheline,
@@ -279,6 +280,8 @@ export const RESOURCES = {
   ),
   /** One call recorded step by step by the debugger (issue 20). */
   debug: action<At, DebugRequest, DebugResult>((p) => `${contract(p)}/entrypoints/debug`, DEBUG),
+  /** A view (on-chain or TZIP-16 off-chain) recorded step by step by the debugger. */
+  viewDebug: action<At, ViewRequest, DebugResult>((p) => `${contract(p)}/views/debug`, DEBUG),
   /** An indexed contract call replayed at its level and compared with the recorded one. */
   operationDebug: action<{ network: string; id: number }, Record<string, never>, DebugResult>(
     (p) => `/operation/${enc(p.network)}/${p.id}/debug`,

@@ -5,6 +5,7 @@
  */
 import {
   runContract,
+  runView,
   tyToExpr,
   unparse,
   type ChainContext,
@@ -50,6 +51,10 @@ export interface DebugCall {
   level: string;
   chainId: string;
   gasLimit: number;
+  /** An on-chain view of the script to run (`parameter` is then its input): run_script_view's semantics. */
+  view?: string | undefined;
+  /** The script wraps an off-chain michelsonStorageView (services/views.ts): its storage after is `Some result`. */
+  storageView?: boolean;
   /** the operation's fixed cost in milligas, which the node's receipt adds to the script's gas (the profile) */
   fixedMilligas?: number;
 }
@@ -80,6 +85,8 @@ export interface DebugRecording {
   consumed_milligas: number;
   gas_limit: number;
   storage?: Micheline;
+  /** A view's run: the value it returned. */
+  result?: Micheline;
   operations: EmittedOperationOut[];
   /** A failed run: Octez's error list, the failing instruction's location and the FAILWITH value. */
   errors?: unknown[];
@@ -88,8 +95,11 @@ export interface DebugRecording {
     message: string;
     location?: number;
     with?: Micheline;
-    /** What the contract's TZIP-16 metadata says the FAILWITH value means (its static `errors` entry). */
-    meaning?: { text: string; languages?: string[] };
+    /**
+     * What the contract's TZIP-16 metadata says the FAILWITH value means: its static `errors` entry, or the
+     * off-chain view (`view`) an entry names, run with the value.
+     */
+    meaning?: { text: string; languages?: string[]; view?: string };
   };
 }
 
@@ -132,17 +142,43 @@ export function compareReplay(rec: RecordedResult, out: DebugRecording): ReplayC
   };
 }
 
-/** A TZIP-16 static `errors` entry: a FAILWITH value and its expansion (both Micheline). */
+/**
+ * A TZIP-16 `errors` entry: static (a FAILWITH value and its expansion, both Micheline), or computed by an
+ * off-chain view of the metadata (`view`), whose michelsonStorageView the API resolved (`storageView`).
+ */
 export interface MetadataError {
-  error: unknown;
-  expansion: unknown;
+  error?: unknown;
+  expansion?: unknown;
   languages?: unknown;
+  view?: string;
+  storageView?: { parameter?: Micheline; returnType: Micheline; code: Micheline };
 }
+
+/** Bounds of the error views run for one failure: how many, the gas and the wall-clock time of each. */
+export const ERROR_VIEW_LIMITS = { views: 3, milligas: 200_000_000, ms: 1_000 };
 
 /** Micheline without annotations, as JSON: equal values write the same. */
 function canonical(e: unknown): string {
   return JSON.stringify(e, (k, v: unknown) => (k === 'annots' ? undefined : v));
 }
+
+/** An expansion as text (a string, UTF-8 bytes, else its JSON), at most 2,000 characters. */
+function expansionText(x: unknown): string {
+  const e = x as { string?: unknown; bytes?: unknown } | undefined;
+  let text: string;
+  if (typeof e?.string === 'string') text = e.string;
+  else if (typeof e?.bytes === 'string' && /^([0-9a-f]{2})*$/i.test(e.bytes))
+    text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.from(e.bytes, 'hex'));
+  else text = JSON.stringify(x);
+  return text.slice(0, 2000);
+}
+
+const languagesOf = (entry: MetadataError) => {
+  const languages = Array.isArray(entry.languages)
+    ? entry.languages.filter((l): l is string => typeof l === 'string')
+    : undefined;
+  return languages?.length ? { languages } : {};
+};
 
 /** The expansion of the static `errors` entry of `value`, as text (a string, or UTF-8 bytes). */
 export function errorMeaning(
@@ -151,18 +187,91 @@ export function errorMeaning(
 ): { text: string; languages?: string[] } | undefined {
   const key = canonical(value);
   const hit = errors.find((e) => e.error !== undefined && canonical(e.error) === key);
-  if (!hit) return undefined;
-  const x = hit.expansion as { string?: unknown; bytes?: unknown } | undefined;
-  let text: string | undefined;
-  if (typeof x?.string === 'string') text = x.string;
-  else if (typeof x?.bytes === 'string' && /^([0-9a-f]{2})*$/i.test(x.bytes))
-    text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.from(x.bytes, 'hex'));
-  else if (x !== undefined) text = JSON.stringify(x);
-  if (text === undefined) return undefined;
-  const languages = Array.isArray(hit.languages)
-    ? hit.languages.filter((l): l is string => typeof l === 'string')
+  if (!hit || hit.expansion === undefined) return undefined;
+  return { text: expansionText(hit.expansion), ...languagesOf(hit) };
+}
+
+/**
+ * The meaning of `value` computed by the `errors` entries that name an off-chain view: each view (at most
+ * {@link ERROR_VIEW_LIMITS}.views) runs with the value as its input and the contract's storage, bounded in gas
+ * and time; the first that returns a string or bytes gives the meaning. A view that fails, or whose input type
+ * does not take the value, gives none.
+ */
+export function viewErrorMeaning(
+  errors: readonly MetadataError[],
+  value: Micheline,
+  call: DebugCall,
+  chain: ChainContext,
+  limits = ERROR_VIEW_LIMITS,
+): { text: string; languages?: string[]; view: string } | undefined {
+  const storageType = (
+    call.script.find((s) => !Array.isArray(s) && 'prim' in s && s.prim === 'storage') as
+      { args?: Micheline[] } | undefined
+  )?.args?.[0];
+  if (!storageType) return undefined;
+  for (const entry of errors.filter((e) => e.view && e.storageView).slice(0, limits.views)) {
+    const v = entry.storageView!;
+    const until = Date.now() + limits.ms;
+    let steps = 0;
+    const run = runContract({
+      script: storageViewScript(v.parameter, storageType, v.returnType, v.code),
+      storage: { prim: 'None' },
+      parameter: v.parameter ? { prim: 'Pair', args: [value, call.storage] } : call.storage,
+      entrypoint: 'default',
+      amount: 0n,
+      balance: 0n,
+      self: call.self,
+      now: BigInt(call.now),
+      level: BigInt(call.level),
+      chainId: call.chainId,
+      gasLimit: limits.milligas,
+      chain,
+      // the wall-clock bound: a step past it stops the run (a failed run: no meaning)
+      onStep: () => {
+        if (++steps % 1024 === 0 && Date.now() > until) throw new Error('error view: time limit');
+      },
+    });
+    const out = run.ok ? storageViewResult(run.storage) : undefined;
+    const x = out as { string?: unknown; bytes?: unknown } | undefined;
+    if (typeof x?.string === 'string' || typeof x?.bytes === 'string')
+      return { text: expansionText(out), ...languagesOf(entry), view: entry.view! };
+  }
+  return undefined;
+}
+
+/**
+ * A TZIP-16 michelsonStorageView as a script that run_code runs: its parameter is the view's input paired with
+ * the contract's storage (the storage alone for a view without input), its storage `Some result` after.
+ */
+export function storageViewScript(
+  paramType: Micheline | undefined,
+  storageType: Micheline,
+  returnType: Micheline,
+  code: Micheline,
+): Micheline[] {
+  return [
+    { prim: 'parameter', args: [paramType ? { prim: 'pair', args: [paramType, storageType] } : storageType] },
+    { prim: 'storage', args: [{ prim: 'option', args: [returnType] }] },
+    {
+      prim: 'code',
+      args: [
+        [
+          { prim: 'CAR' },
+          ...(Array.isArray(code) ? code : [code]),
+          { prim: 'SOME' },
+          { prim: 'NIL', args: [{ prim: 'operation' }] },
+          { prim: 'PAIR' },
+        ],
+      ],
+    },
+  ];
+}
+
+/** An off-chain view's result out of its wrapper script's storage after the run (`Some result`), or undefined. */
+export function storageViewResult(storage: Micheline): Micheline | undefined {
+  return !Array.isArray(storage) && 'prim' in storage && storage.prim === 'Some'
+    ? storage.args?.[0]
     : undefined;
-  return { text: text.slice(0, 2000), ...(languages?.length ? { languages } : {}) };
 }
 
 const MARKER: Micheline = { prim: '…' };
@@ -261,7 +370,9 @@ export function recordCall(
     chain,
     onStep,
   };
-  const run = runContract(input);
+  const viewRun =
+    call.view !== undefined ? runView({ ...input, view: call.view, input: call.parameter }) : null;
+  const run = viewRun ?? runContract(input);
   const trace = (builder as TraceBuilder | null)?.trace ?? new TraceBuilder(call.gasLimit).trace;
   const { text, spans: all } = formatWithLocations(call.script);
   const spans: Record<string, NodeSpan> = {};
@@ -301,7 +412,24 @@ export function recordCall(
     gas_limit: call.gasLimit,
     operations: [],
   };
-  if (run.ok) {
+  if (!run.ok) {
+    const e = run.error;
+    out.errors = run.errors;
+    out.failure = {
+      kind: e.kind,
+      message: e.message,
+      ...((e.data.location ?? e.data.ranOutAt) !== undefined
+        ? { location: (e.data.location ?? e.data.ranOutAt)! }
+        : {}),
+      ...(e.data.with !== undefined ? { with: e.data.with } : {}),
+    };
+    const meaning =
+      e.data.with === undefined
+        ? undefined
+        : (errorMeaning(errors, e.data.with) ?? viewErrorMeaning(errors, e.data.with, call, chain));
+    if (meaning) out.failure.meaning = meaning;
+    keep(e.data.location ?? e.data.ranOutAt);
+  } else if ('storage' in run) {
     out.storage = run.storage;
     out.operations = run.operations.map(({ json: o }) => {
       const op: EmittedOperationOut = { kind: o.kind };
@@ -318,20 +446,7 @@ export function recordCall(
       if (r.type !== undefined) op.payload_type = r.type as Micheline;
       return op;
     });
-  } else {
-    const e = run.error;
-    out.errors = run.errors;
-    out.failure = {
-      kind: e.kind,
-      message: e.message,
-      ...((e.data.location ?? e.data.ranOutAt) !== undefined
-        ? { location: (e.data.location ?? e.data.ranOutAt)! }
-        : {}),
-      ...(e.data.with !== undefined ? { with: e.data.with } : {}),
-    };
-    const meaning = e.data.with !== undefined ? errorMeaning(errors, e.data.with) : undefined;
-    if (meaning) out.failure.meaning = meaning;
-    keep(e.data.location ?? e.data.ranOutAt);
-  }
+    if (call.storageView) out.result = storageViewResult(run.storage);
+  } else out.result = run.data;
   return out;
 }

@@ -34,7 +34,7 @@ export interface DebugTask {
   /** How long one lookup may take, in ms. */
   lookupTimeoutMs: number;
   maxLookups: number;
-  /** The contract's TZIP-16 static `errors` (FAILWITH values and their meaning). */
+  /** The contract's TZIP-16 `errors`: static (FAILWITH values and their meaning) or computed by a view. */
   errors: MetadataError[];
   /** A replayed call: what the chain recorded, compared with the replay (answer's `replay`). */
   recorded?: RecordedResult;

@@ -3,10 +3,11 @@
  * (debug/runner.ts), at the indexed head with the contract's stored storage and its balance, and answers every
  * step (location, stack, gas) as a compact trace with the script's formatted text and each step's place in it.
  */
-import { DebugRequest, DebugResult, ErrorBody, NetworkName } from '@michelscope/api-types';
+import { DebugRequest, DebugResult, ErrorBody, NetworkName, ViewRequest } from '@michelscope/api-types';
 import { getHeads, operationById, previousStorage } from '@michelscope/db/read';
 import {
   entrypointType,
+  formToMicheline,
   normalizeValue,
   parametersForExecution,
   toMicheline,
@@ -16,12 +17,13 @@ import { LIMITS, OPERATION_COST } from '@michelscope/interpreter';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ApiContext } from '../context';
-import type { MetadataError } from '../debug/record';
+import type { DebugCall, MetadataError } from '../debug/record';
 import { DebugRunner } from '../debug/runner';
 import { contractMetadataOf } from '../services/tokens';
 import { HttpError } from '../errors';
 import { fullScript, requireScript, resolveStorage } from '../services/contracts';
 import { nodeRpc } from '../services/node-rpc';
+import { offChainViewScript, onChainView, storageViewOf } from '../services/views';
 import { ADDRESS_RE, AddressParams, CONTRACT_RE, requireAddress, requireNetwork } from '../validate';
 import { asClientError } from './actions';
 import { bundleCall, registerWhatIf, resolveWhatIfStart } from './whatif';
@@ -33,14 +35,75 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
 ) => {
   let runner = given;
 
-  /** The contract's TZIP-16 static `errors` (a view-computed meaning is not run). */
-  const staticErrors = async (network: string, address: string): Promise<MetadataError[]> => {
+  /**
+   * The contract's TZIP-16 `errors`: the static ones, and those computed by an off-chain view (the view's
+   * michelsonStorageView resolved from the metadata's `views`; run by the worker when the call fails).
+   */
+  const metadataErrors = async (network: string, address: string): Promise<MetadataError[]> => {
     const metadata = (await contractMetadataOf(ctx, network, address).catch(() => null)) as {
       errors?: unknown;
+      views?: unknown;
     } | null;
+    const views = Array.isArray(metadata?.views) ? (metadata.views as unknown[]) : [];
+    const storageView = (name: unknown): MetadataError['storageView'] => {
+      const view = views.find((v) => (v as { name?: unknown } | null)?.name === name) as
+        { implementations?: unknown } | undefined;
+      const impls = Array.isArray(view?.implementations) ? (view.implementations as unknown[]) : [];
+      for (const impl of impls) {
+        const msv = storageViewOf(impl);
+        if (msv?.code === undefined || msv.returnType === undefined) continue;
+        try {
+          return {
+            ...(msv.parameter !== undefined ? { parameter: toMicheline(msv.parameter) } : {}),
+            returnType: toMicheline(msv.returnType),
+            code: toMicheline(msv.code),
+          };
+        } catch {
+          continue;
+        }
+      }
+      return undefined;
+    };
     return (Array.isArray(metadata?.errors) ? metadata.errors : [])
-      .filter((e): e is MetadataError => !!e && typeof e === 'object' && 'error' in e && 'expansion' in e)
-      .slice(0, 1000);
+      .slice(0, 1000)
+      .flatMap((e): MetadataError[] => {
+        if (!e || typeof e !== 'object') return [];
+        if ('error' in e && 'expansion' in e) return [e as MetadataError];
+        const view = (e as { view?: unknown }).view;
+        if (typeof view !== 'string') return [];
+        const sv = storageView(view);
+        return sv ? [{ view, storageView: sv, languages: (e as { languages?: unknown }).languages }] : [];
+      });
+  };
+  /** A request's checks (network, contract, source and sender addresses), then the contract's script. */
+  const checkedScript = (network: string, address: string, b: { source?: string; sender?: string }) => {
+    requireNetwork(ctx, network);
+    requireAddress(address, CONTRACT_RE, 'contract address', 404);
+    if (b.source) requireAddress(b.source, ADDRESS_RE, 'source');
+    if (b.sender) requireAddress(b.sender, ADDRESS_RE, 'sender');
+    return requireScript(ctx, network, address);
+  };
+  /** What a call at the indexed head runs with: the block, the contract's storage and balance, time, gas. */
+  const headState = async (network: string, address: string, gasLimit: number | undefined) => {
+    const head = (await getHeads(ctx.db, [network])).get(network);
+    if (!head) throw new HttpError(404, `network ${network} is not indexed yet`);
+    const block = String(head.level);
+    const storage = await resolveStorage(ctx, network, address, head.level);
+    const balance = await nodeRpc<string>(
+      ctx,
+      network,
+      `/chains/main/blocks/${block}/context/contracts/${address}/balance`,
+    ).catch(() => '0');
+    const chainId = head.chain_id ?? (await nodeRpc<string>(ctx, network, '/chains/main/chain_id'));
+    const hard = head.hard_gas_limit_per_operation ?? LIMITS.hardGasLimitPerOperation / 1000;
+    return {
+      block,
+      storage,
+      balance: /^\d+$/.test(String(balance)) ? String(balance) : '0',
+      chainId,
+      now: String(Math.floor(head.timestamp.getTime() / 1000)),
+      gasLimit: Math.min(gasLimit ?? hard, hard) * 1000,
+    };
   };
   app.addHook('onClose', async () => {
     if (!given) await runner?.close();
@@ -65,12 +128,8 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
     },
     async (request, reply) => {
       const { network, address } = request.params;
-      requireNetwork(ctx, network);
-      requireAddress(address, CONTRACT_RE, 'contract address', 404);
       const b = request.body;
-      if (b.source) requireAddress(b.source, ADDRESS_RE, 'source');
-      if (b.sender) requireAddress(b.sender, ADDRESS_RE, 'sender');
-      const script = await requireScript(ctx, network, address);
+      const script = await checkedScript(network, address, b);
       if (b.overrides || b.before?.length) {
         // a what-if call: the overridden state, after the bundle's earlier calls
         const w = await resolveWhatIfStart(ctx, network, address, script, b.overrides);
@@ -98,7 +157,7 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
           String(w.head.level),
           call,
           { inputs: inputsOf(call) },
-          await staticErrors(network, address),
+          await metadataErrors(network, address),
           undefined,
           { start: w.start, before },
         );
@@ -109,39 +168,88 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         b.value !== undefined
           ? { entrypoint: b.name, value: asClientError(() => toMicheline(b.value)) }
           : asClientError(() => parametersForExecution(param, b.name, b.data ?? {}));
-      const head = (await getHeads(ctx.db, [network])).get(network);
-      if (!head) throw new HttpError(404, `network ${network} is not indexed yet`);
-      const block = String(head.level);
-      const storage = await resolveStorage(ctx, network, address, head.level);
-      const balance = await nodeRpc<string>(
-        ctx,
-        network,
-        `/chains/main/blocks/${block}/context/contracts/${address}/balance`,
-      ).catch(() => '0');
-      const chainId = head.chain_id ?? (await nodeRpc<string>(ctx, network, '/chains/main/chain_id'));
-      const hard = head.hard_gas_limit_per_operation ?? LIMITS.hardGasLimitPerOperation / 1000;
-      const gasLimit = Math.min(b.gas_limit ?? hard, hard) * 1000;
+      const at = await headState(network, address, b.gas_limit);
       const sender = b.sender ?? b.source;
       const call = {
         script: fullScript(script),
-        storage,
+        storage: at.storage,
         parameter: params.value,
         entrypoint: params.entrypoint,
         amount: String(b.amount ?? 0),
-        balance: /^\d+$/.test(String(balance)) ? String(balance) : '0',
+        balance: at.balance,
         ...(sender ? { sender } : {}),
         ...(b.source ? { source: b.source } : {}),
         self: address,
-        now: String(Math.floor(head.timestamp.getTime() / 1000)),
-        level: block,
-        chainId,
-        gasLimit,
+        now: at.now,
+        level: at.block,
+        chainId: at.chainId,
+        gasLimit: at.gasLimit,
         fixedMilligas: fixedCost(sender),
       };
-      const errors = await staticErrors(network, address);
+      const errors = await metadataErrors(network, address);
       runner ??= new DebugRunner(ctx);
-      const json = await runner.record(network, block, call, { inputs: inputsOf(call) }, errors);
+      const json = await runner.record(network, at.block, call, { inputs: inputsOf(call) }, errors);
       // the worker built the JSON text: a string is sent as it is (no second serialisation on this thread)
+      return reply.type('application/json; charset=utf-8').send(json as unknown as DebugResult);
+    },
+  );
+
+  app.post(
+    '/contract/:network/:address/views/debug',
+    {
+      schema: {
+        summary:
+          'Debug a view: run an on-chain or off-chain (TZIP-16) view in the interpreter, every step recorded',
+        description:
+          'The same request as …/views/execute, answered as …/entrypoints/debug answers a call (locations, typed ' +
+          'stacks, gas) with the view’s `result`. An on-chain view runs as run_script_view does (the script’s ' +
+          '`view`, its input paired with the storage); an off-chain michelsonStorageView runs as the wrapper ' +
+          'script that …/views/execute gives run_code. At the indexed head, in a worker with a wall-clock limit.',
+        tags: ['views'],
+        params: AddressParams,
+        body: ViewRequest,
+        response: { 200: DebugResult, ...E },
+      },
+    },
+    async (request, reply) => {
+      const { network, address } = request.params;
+      const b = request.body;
+      const script = await checkedScript(network, address, b);
+      const at = await headState(network, address, b.gas_limit);
+      const sender = b.sender ?? b.source;
+      const common = {
+        ...(sender ? { sender } : {}),
+        ...(b.source ? { source: b.source } : {}),
+        self: address,
+        now: at.now,
+        level: at.block,
+        chainId: at.chainId,
+        gasLimit: at.gasLimit,
+        fixedMilligas: 0,
+      };
+      let call: DebugCall;
+      let name: string;
+      if (b.kind === 'on-chain') {
+        const view = onChainView(script.views, b.name, b.data);
+        name = view.name;
+        const body = { script: fullScript(script), storage: at.storage, parameter: view.input };
+        call = { ...body, entrypoint: name, view: name, amount: '0', balance: at.balance, ...common };
+      } else {
+        const w = offChainViewScript(storageViewOf(b.view), toMicheline(script.storage), at.storage, (t) =>
+          asClientError(() => formToMicheline(t, b.data ?? {})),
+        );
+        name = b.name ?? 'off-chain view';
+        const body = { script: w.script, storage: { prim: 'None' }, parameter: w.input, storageView: true };
+        call = { ...body, entrypoint: 'default', amount: String(b.amount ?? 0), balance: '0', ...common };
+      }
+      runner ??= new DebugRunner(ctx);
+      const json = await runner.record(
+        network,
+        at.block,
+        call,
+        { inputs: inputsOf(call), view: { kind: b.kind, name } },
+        await metadataErrors(network, address),
+      );
       return reply.type('application/json; charset=utf-8').send(json as unknown as DebugResult);
     },
   );
@@ -239,7 +347,7 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         before,
         call,
         { inputs: inputsOf(call) },
-        await staticErrors(network, address),
+        await metadataErrors(network, address),
         {
           status: op.status,
           ...(op.status === 'applied' && op.storage != null ? { storage: toMicheline(op.storage) } : {}),

@@ -3,7 +3,7 @@
  * entrypoints/run_operation (run_operation), views/execute (run_script_view; off-chain views wrapped and
  * run with run_code). The node's Michelson errors come back as a failed operation, not as an HTTP error.
  */
-import { ErrorBody, Miguel, Operation, type OperationResult } from '@michelscope/api-types';
+import { ErrorBody, Miguel, Operation, ViewRequest, type OperationResult } from '@michelscope/api-types';
 import { getHeads, getScriptTypes, previousKeyValues } from '@michelscope/db/read';
 import {
   decodeParameters,
@@ -22,6 +22,8 @@ import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
 import { fullScript, requireScript, resolveStorage } from '../services/contracts';
 import { nodeRpc, NodeRpcError } from '../services/node-rpc';
+import { storageViewResult } from '../debug/record';
+import { offChainViewScript, onChainView, storageViewOf } from '../services/views';
 import { formatTime } from '../time';
 import { ADDRESS_RE, AddressParams, CONTRACT_RE, requireAddress, requireNetwork } from '../validate';
 import { asClientError } from './actions';
@@ -294,17 +296,7 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
         summary: 'Execute an on-chain view (run_script_view) or an off-chain michelsonStorageView (run_code)',
         tags: ['views'],
         params: AddressParams,
-        body: Type.Object({
-          kind: Type.Union([Type.Literal('on-chain'), Type.Literal('off-chain')]),
-          data: Type.Unknown(),
-          name: Type.Optional(Type.String({ maxLength: 255 })),
-          implementation: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
-          amount: Mutez,
-          gas_limit: Mutez,
-          source: Addr,
-          sender: Addr,
-          view: Type.Optional(Type.Unknown()),
-        }),
+        body: ViewRequest,
         response: { 200: Type.Union([Type.Array(Miguel), Type.Null()]), ...E },
       },
     },
@@ -319,13 +311,7 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
       const cid = await chainId(network, h.chainId);
       const script = await requireScript(ctx, network, address);
       if (b.kind === 'on-chain') {
-        if (!b.name) throw new HttpError(400, 'name is required for an on-chain view');
-        const view = (Array.isArray(script.views) ? script.views : []).find(
-          (v) => ((v as { args?: Array<{ string?: string }> }).args?.[0]?.string ?? '') === b.name,
-        ) as { args: unknown[] } | undefined;
-        if (!view) throw new HttpError(404, `view not found: ${b.name.slice(0, 64)}`);
-        const paramType = toMicheline(view.args[1]);
-        const input = asClientError(() => formToMicheline(paramType, b.data ?? {}));
+        const view = onChainView(script.views, b.name, b.data);
         try {
           const res = await nodeRpc<{ data: unknown }>(
             ctx,
@@ -333,8 +319,8 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
             '/chains/main/blocks/head/helpers/scripts/run_script_view',
             {
               contract: address,
-              view: b.name,
-              input,
+              view: view.name,
+              input: view.input,
               chain_id: cid,
               unparsing_mode: 'Readable',
               ...(b.source ? { source: b.source } : {}),
@@ -343,48 +329,20 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
             },
             VIEW_TIMEOUT_MS,
           );
-          return asClientError(() => toMiguel(toMicheline(view.args[2]), toMicheline(res.data)));
+          return asClientError(() => toMiguel(view.outputType, toMicheline(res.data)));
         } catch (e) {
           throw viewError(e);
         }
       }
-      const msv = (
-        b.view as
-          { michelsonStorageView?: { parameter?: unknown; returnType?: unknown; code?: unknown } } | undefined
-      )?.michelsonStorageView;
-      if (!msv || msv.returnType === undefined || msv.code === undefined)
-        throw new HttpError(
-          400,
-          'view.michelsonStorageView with returnType and code is required for an off-chain view',
-        );
-      const storageType = toMicheline(script.storage);
-      const returnType = asClientError(() => toMicheline(msv.returnType));
+      const msv = storageViewOf(b.view);
       const storage = await resolveStorage(ctx, network, address);
-      const paramType =
-        msv.parameter === undefined ? undefined : asClientError(() => toMicheline(msv.parameter));
-      const input: Micheline = paramType
-        ? { prim: 'Pair', args: [asClientError(() => formToMicheline(paramType, b.data ?? {})), storage] }
-        : storage;
-      const code = asClientError(() => toMicheline(msv.code));
-      const viewScript: Micheline[] = [
-        {
-          prim: 'parameter',
-          args: [paramType ? { prim: 'pair', args: [paramType, storageType] } : storageType],
-        },
-        { prim: 'storage', args: [{ prim: 'option', args: [returnType] }] },
-        {
-          prim: 'code',
-          args: [
-            [
-              { prim: 'CAR' },
-              ...(Array.isArray(code) ? code : [code]),
-              { prim: 'SOME' },
-              { prim: 'NIL', args: [{ prim: 'operation' }] },
-              { prim: 'PAIR' },
-            ],
-          ],
-        },
-      ];
+      const {
+        script: viewScript,
+        input,
+        returnType,
+      } = offChainViewScript(msv, toMicheline(script.storage), storage, (t) =>
+        asClientError(() => formToMicheline(t, b.data ?? {})),
+      );
       try {
         const res = await nodeRpc<{ storage: unknown }>(
           ctx,
@@ -397,13 +355,13 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
             amount: String(b.amount ?? 0),
             chain_id: cid,
             balance: '0',
+            // SELF and SELF_ADDRESS are the contract's, as TZIP-16 says (and as …/views/debug runs it)
+            self: address,
           },
           VIEW_TIMEOUT_MS,
         );
-        const out = toMicheline(res.storage);
-        if (!Array.isArray(out) && 'prim' in out && out.prim === 'Some' && out.args?.[0] !== undefined)
-          return asClientError(() => toMiguel(returnType, out.args![0]!));
-        return null;
+        const out = storageViewResult(toMicheline(res.storage));
+        return out === undefined ? null : asClientError(() => toMiguel(returnType, out));
       } catch (e) {
         throw viewError(e);
       }

@@ -33,23 +33,45 @@ import {
   type MiguelNode,
 } from '@michelscope/michelson';
 import { MiguelTree } from '../../shared/micheline/MiguelTree';
-import type { DebugRequest, DebugResult } from '@michelscope/api-types';
+import type { DebugRequest, DebugResult, ViewRequest } from '@michelscope/api-types';
 import { actionQuery } from '../../api/resources';
 import { FramedDialog } from '../contract/interact/InteractDialogs';
 import { GasProfileView } from './GasProfileView';
 import { failPosition, lastPosition, locationAt, rowAt, runToRow, stepOut, stepOver } from './debugger-logic';
-import { FactList } from '../../shared/ui/FactList';
+import { FactList, type Fact } from '../../shared/ui/FactList';
 
-/** A call to debug: an entrypoint with its inputs, or an indexed operation (replayed at its level). */
+/**
+ * A call to debug: an entrypoint with its inputs, an indexed operation (replayed at its level), or a view with
+ * its input (`view`: on-chain or off-chain, as the Views tab executes it).
+ */
 export interface DebugTarget {
   network: string;
   address: string;
   request: DebugRequest;
   operationId?: number;
+  view?: ViewRequest;
 }
+
+/** The debugger's query of a target. */
+const targetQuery = (t: DebugTarget) => {
+  const at = { network: t.network, address: t.address };
+  if (t.operationId !== undefined)
+    return actionQuery('operationDebug', { network: t.network, id: t.operationId }, {});
+  if (t.view) return actionQuery('viewDebug', at, t.view);
+  return actionQuery('debug', at, t.request);
+};
 
 const ROW = 20;
 const gasText = (milligas: number) => (milligas / 1000).toLocaleString('en-US', { maximumFractionDigits: 3 });
+
+/** A debugged view: which one, and what it returned. */
+const viewFacts = (d: DebugResult): Fact[] =>
+  d.view
+    ? [
+        ['View', `${d.view.name} (${d.view.kind})`],
+        ['Returned', d.result === undefined ? '—' : formatMichelsonInline(d.result)],
+      ]
+    : [];
 
 /** The controls: label, keys (shown and in aria-keyshortcuts), and where each goes. */
 type Control = { label: string; keys: string[]; go: (d: DebugResult, p: number) => number | undefined };
@@ -68,9 +90,7 @@ export default function DebuggerDialog(props: { open: boolean; onClose: () => vo
   const [path, setPath] = useState<DebugTarget[]>([props.target]);
   const target = path[path.length - 1]!;
   const q = useQuery({
-    ...(target.operationId !== undefined
-      ? actionQuery('operationDebug', { network: target.network, id: target.operationId }, {})
-      : actionQuery('debug', { network: target.network, address: target.address }, target.request)),
+    ...targetQuery(target),
     staleTime: Infinity,
     retry: false,
   });
@@ -79,7 +99,7 @@ export default function DebuggerDialog(props: { open: boolean; onClose: () => vo
       open={props.open}
       onClose={props.onClose}
       titleId="debugger-title"
-      title={`Debugger · ${target.request.name}`}
+      title={`Debugger · ${target.view ? `view ${target.request.name}` : target.request.name}`}
       width={1440}
     >
       {path.length > 1 ? (
@@ -216,6 +236,7 @@ function DebugView(props: { d: DebugResult; network: string; onDebugInternal: (t
             ['Gas remaining', gasText(gasLeft)],
             ['Gas of this step', gasText(stepGas)],
             ['Status', d.status],
+            ...viewFacts(d),
           ]}
         />
         {notice ? (
@@ -489,7 +510,7 @@ function WhyItFailed(props: { d: DebugResult; lines: string[]; onJump: () => voi
       )}
       {f?.meaning ? (
         <Typography variant="body2" aria-label="Error meaning" sx={{ overflowWrap: 'anywhere' }}>
-          Meaning (contract metadata): {f.meaning.text}
+          Meaning (contract metadata{f.meaning.view ? `, view ${f.meaning.view}` : ''}): {f.meaning.text}
         </Typography>
       ) : null}
       <Typography variant="body2">

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
@@ -16,6 +16,7 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import type { ViewRequest } from '@michelscope/api-types';
 import { parseMiguelList } from '../../../api/contract-parse';
 import { viewFormsQuery, ViewExecutionError, type ViewForm } from '../../../api/workspace-api';
 import { MiguelTree } from '../../../shared/micheline/MiguelTree';
@@ -31,6 +32,9 @@ import {
   offChainViewsQuery,
   type OffChainView,
 } from './offchain-views';
+
+// the debugger is a chunk of its own, loaded when a user opens it
+const DebuggerDialog = lazy(() => import('../../debugger/DebuggerDialog'));
 
 const viewPath = (base: string, v: ViewForm) =>
   `${base}/${encodeURIComponent(v.name)}${v.kind === 'off-chain' ? '?kind=off-chain' : ''}`;
@@ -127,21 +131,24 @@ function ViewPanel(props: { network: string; address: string; view: ViewForm | O
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<unknown>(undefined);
   const [failure, setFailure] = useState<{ title: string; message: string } | null>(null);
+  // the executed request, for 'Debug' (the same view and input, step by step)
+  const [ran, setRan] = useState<ViewRequest | null>(null);
+  const [debugging, setDebugging] = useState(false);
   const withParams = hasParameters(view.schema);
 
   const execute = async () => {
     if (withParams && formRef.current && !formRef.current.validateForm()) return;
     setBusy(true);
+    const request: ViewRequest = {
+      kind: view.kind === 'off-chain' ? 'off-chain' : 'on-chain',
+      name: view.name,
+      implementation: view.implementation,
+      data: withParams ? formData : {},
+      ...('source' in view ? { view: view.source } : {}),
+    };
+    setRan(request);
     try {
-      setResult(
-        await executeView(network, address, {
-          kind: view.kind,
-          name: view.name,
-          implementation: view.implementation,
-          data: withParams ? formData : {},
-          ...('source' in view ? { view: view.source } : {}),
-        }),
-      );
+      setResult(await executeView(network, address, request));
     } catch (e) {
       setFailure(
         e instanceof ViewExecutionError
@@ -154,6 +161,11 @@ function ViewPanel(props: { network: string; address: string; view: ViewForm | O
   };
 
   const nodes = result === undefined || result === null ? [] : parseMiguelList(result);
+  const debugButton = ran ? (
+    <Button variant="outlined" onClick={() => setDebugging(true)}>
+      Debug
+    </Button>
+  ) : null;
   return (
     <Stack spacing={2}>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
@@ -194,6 +206,7 @@ function ViewPanel(props: { network: string; address: string; view: ViewForm | O
           )}
         </DialogContent>
         <DialogActions>
+          {debugButton}
           <Button onClick={() => setResult(undefined)}>Close</Button>
         </DialogActions>
       </Dialog>
@@ -209,9 +222,19 @@ function ViewPanel(props: { network: string; address: string; view: ViewForm | O
           <Typography sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{failure?.message}</Typography>
         </DialogContent>
         <DialogActions>
+          {debugButton}
           <Button onClick={() => setFailure(null)}>Close</Button>
         </DialogActions>
       </Dialog>
+      {ran && debugging ? (
+        <Suspense fallback={null}>
+          <DebuggerDialog
+            open
+            onClose={() => setDebugging(false)}
+            target={{ network, address, request: { name: view.name }, view: ran }}
+          />
+        </Suspense>
+      ) : null}
     </Stack>
   );
 }

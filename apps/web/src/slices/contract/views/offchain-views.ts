@@ -4,6 +4,7 @@
  * and the chosen implementation. Metadata is untrusted: only well-formed views are kept.
  */
 import { queryOptions } from '@tanstack/react-query';
+import type { ViewRequest } from '@michelscope/api-types';
 import { API_BASE, requestJson } from '../../../api/client';
 import { isObject } from '../../../api/parse';
 import { parseViewForms, ViewExecutionError, type ViewForm } from '../../../api/workspace-api';
@@ -63,11 +64,7 @@ export const offChainViewsQuery = (network: string, address: string, views: Meta
   });
 
 /** POST …/views/execute for an on-chain (name) or off-chain (implementation in `view`) view. */
-export async function executeView(
-  network: string,
-  address: string,
-  body: { kind: string; name: string; implementation: number; data: unknown; view?: unknown },
-): Promise<unknown> {
+export async function executeView(network: string, address: string, body: ViewRequest): Promise<unknown> {
   let statusText = '';
   const url = `${API_BASE}/contract/${encodeURIComponent(network)}/${encodeURIComponent(address)}/views/execute`;
   try {
