@@ -17,6 +17,7 @@
 import type { Compiled, Interpreter } from './interpreter';
 import type { ExprPrim } from './types';
 import type { V } from './values';
+import { bool } from './values';
 
 /** An instruction's form written out in line. */
 export type InlineOp =
@@ -26,6 +27,9 @@ export type InlineOp =
   | { k: 'swap' }
   | { k: 'dig'; n: number }
   | { k: 'dug'; n: number }
+  | { k: 'car' | 'cdr' | 'unpair' | 'pair' }
+  /** EQ, NEQ, LT, GT, LE, GE: the JS comparison of the int with 0. */
+  | { k: 'cmp'; op: '===' | '!==' | '<' | '>' | '<=' | '>=' }
   | { k: 'if'; prim: string; a: GenBlock; b: GenBlock }
   | { k: 'loop'; left: boolean; body: GenBlock }
   | { k: 'dip'; n: number; body: GenBlock };
@@ -41,7 +45,7 @@ export type Part = (it: Interpreter, s: V[], from: number, to: number) => void;
 
 export type GenSegment =
   | { kind: 'run'; nodes: GenNode[]; total: number; run: Compiled; part: Part }
-  | { kind: 'one'; run: Compiled };
+  | { kind: 'one'; run: Compiled; ins: ExprPrim };
 
 export interface GenBlock {
   segments: GenSegment[];
@@ -54,6 +58,11 @@ export interface GenRuntime {
   charge(it: Interpreter, again: number, ins: ExprPrim): void;
   /** Whether DUP may copy the value. */
   dupable(v: V): boolean;
+  /** Bytes of a number's absolute value (Octez's size for ADD's cost). */
+  intBytes(v: bigint): number;
+  nat(v: bigint): V;
+  int(v: bigint): V;
+  pair(a: V, b: V): V;
 }
 
 /** Generated sources longer than this stay closures (a bound on the work of compiling a hostile script). */
@@ -172,6 +181,29 @@ export function generate(block: GenBlock, rt: GenRuntime): Compiled | null {
               );
           }
           return;
+        case 'car':
+        case 'cdr':
+          flush();
+          emit(
+            ` v = s[s.length - 1]; if (v === undefined || v.k !== 'pair') ${bail(k)} s[s.length - 1] = v.${op.k === 'car' ? 'a' : 'b'};`,
+          );
+          return;
+        case 'unpair':
+          flush();
+          emit(
+            ` v = s[s.length - 1]; if (v === undefined || v.k !== 'pair') ${bail(k)} s[s.length - 1] = v.b; s.push(v.a);`,
+          );
+          return;
+        case 'pair':
+          flush();
+          emit(` if (s.length < 2) ${bail(k)} v = s.pop(); s[s.length - 1] = P(v, s[s.length - 1]);`);
+          return;
+        case 'cmp':
+          flush();
+          emit(
+            ` v = s[s.length - 1]; if (v === undefined || v.k !== 'num' || v.t.prim !== 'int') ${bail(k)} s[s.length - 1] = v.v ${op.op} 0n ? ${ref(bool(true))} : ${ref(bool(false))};`,
+          );
+          return;
         case 'if': {
           const known = op.prim === 'IF' ? constantBool(pending) : undefined;
           flush();
@@ -262,7 +294,19 @@ export function generate(block: GenBlock, rt: GenRuntime): Compiled | null {
   };
   const emitSegment = (seg: GenSegment): void => {
     if (seg.kind === 'run') void emitRun(seg);
-    else emit(` ${ref(seg.run)}(it, s);`);
+    else if (seg.ins.prim === 'ADD' && !seg.ins.args?.length) {
+      // ADD of two int/nat in line (cost 35 + half the larger size, gas.ts `addSubCost`); any other case, and
+      // gas running out, through its closure.
+      const run = ref(seg.run);
+      emit(
+        ` v = s[s.length - 1]; w = s[s.length - 2];` +
+          ` if (v !== undefined && w !== undefined && v.k === 'num' && w.k === 'num' && (v.t.prim === 'nat' || v.t.prim === 'int') && (w.t.prim === 'nat' || w.t.prim === 'int')) {` +
+          ` c = 35 + (Math.max(B(v.v), B(w.v)) >> 1);` +
+          ` if (it.gasLeft < c) ${run}(it, s); else { it.gasLeft -= c; s.pop();` +
+          ` s[s.length - 1] = v.t.prim === 'nat' && w.t.prim === 'nat' ? N(v.v + w.v) : I(v.v + w.v); } }` +
+          ` else ${run}(it, s);`,
+      );
+    } else emit(` ${ref(seg.run)}(it, s);`);
   };
   const emitBlock = (b: GenBlock): void => b.segments.forEach(emitSegment);
 
@@ -274,9 +318,9 @@ export function generate(block: GenBlock, rt: GenRuntime): Compiled | null {
   }
   const names = consts.map((_, i) => `k${i} = K[${i}]`);
   const src =
-    `"use strict"; const E = rt.test, C = rt.charge, D = rt.dupable;` +
+    `"use strict"; const E = rt.test, C = rt.charge, D = rt.dupable, B = rt.intBytes, N = rt.nat, I = rt.int, P = rt.pair;` +
     (names.length ? ` const ${names.join(', ')};` : '') +
-    ` return function generated(it, s) { let v;${out.join('')} };`;
+    ` return function generated(it, s) { let v, w, c;${out.join('')} };`;
   let factory: (k: unknown[], r: GenRuntime) => Compiled;
   try {
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from numbers and indexes only

@@ -23,7 +23,7 @@ import type { GenBlock, GenNode, GenRuntime, GenSegment, InlineOp, Part } from '
 import { generate } from './compile-js';
 import { parseData } from './data';
 import { MichelsonError } from './errors';
-import { addSubCost, fixedCost, instructionCost } from './gas';
+import { addSubCost, fixedCost, instructionCost, intBytes } from './gas';
 import type { Compiled, Handler, Interpreter } from './interpreter';
 import { handlerOf, pop, setBlockCompiler } from './interpreter';
 import type { Expr, ExprPrim, Ty } from './types';
@@ -116,6 +116,10 @@ const runtime: GenRuntime = {
     }
     return d;
   },
+  intBytes,
+  nat,
+  int,
+  pair,
 };
 const dupableTypes = new WeakMap<Ty, boolean>();
 
@@ -155,7 +159,7 @@ function compileSeq(code: Expr[], depth: number): Block | null {
   for (let i = 0; i < nodes.length;) {
     const first = nodes[i] as Node;
     if (first.cost === null) {
-      parts.push({ kind: 'one', run: variableCost(first) });
+      parts.push({ kind: 'one', run: variableCost(first), ins: first.ins });
       i++;
       continue;
     }
@@ -352,9 +356,26 @@ function inlineOp(ins: ExprPrim): InlineOp | undefined {
       const value = pushConstant(ins);
       return value && { k: 'push', value };
     }
+    case 'CAR':
+    case 'CDR':
+      return nargs === 0 ? { k: ins.prim === 'CAR' ? 'car' : 'cdr' } : undefined;
+    case 'PAIR':
+    case 'UNPAIR':
+      return nargs === 0 ? { k: ins.prim === 'PAIR' ? 'pair' : 'unpair' } : undefined;
   }
-  return undefined;
+  const op = COMPARISONS.get(ins.prim);
+  return op && nargs === 0 ? { k: 'cmp', op } : undefined;
 }
+
+/** EQ…GE as the JS comparison of the int with 0 (a Map: a primitive's name is never an object key). */
+const COMPARISONS = new Map<string, '===' | '!==' | '<' | '>' | '<=' | '>='>([
+  ['EQ', '==='],
+  ['NEQ', '!=='],
+  ['LT', '<'],
+  ['GT', '>'],
+  ['LE', '<='],
+  ['GE', '>='],
+]);
 
 /**
  * The value of PUSH of a constant that needs no context (the handler parses the same value once per

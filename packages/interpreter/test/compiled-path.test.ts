@@ -14,7 +14,7 @@ import { Interpreter, MichelsonError, defaultEnv, runContract, runTzt } from '..
 import { compiledBlock } from '../src/compile';
 import { hasBlockCompiler } from '../src/interpreter';
 import type { V } from '../src/values';
-import { int, unit } from '../src/values';
+import { int, nat, unit } from '../src/values';
 
 /** A ticket (not dupable), built by hand. */
 const ticket: V = {
@@ -232,6 +232,21 @@ describe('written scripts: compiled path = stepping path at every gas limit near
       },
     ],
     [
+      'CAR, CDR, PAIR, UNPAIR and the comparisons with 0 written out in line',
+      {
+        script: wrap(
+          `UNPAIR; DROP; PUSH int -2; PAIR; DUP; CAR; DUP 2; CDR; PAIR; UNPAIR; ADD; DUP; EQ; IF { PUSH int 1 } { PUSH int 2 };
+           DUP 2; NEQ; IF { PUSH int 4 } { PUSH int 8 }; ADD; DUP 2; LT; IF { PUSH int 16 } { PUSH int 32 }; ADD;
+           DUP 2; GT; IF { PUSH int 64 } { PUSH int 128 }; ADD; DUP 2; LE; IF { PUSH int 3 } { PUSH int 5 }; ADD;
+           DUP 2; GE; IF { PUSH int 7 } { PUSH int 9 }; ADD;
+           PUSH int 0; LT; IF { PUSH int 1000 } { PUSH int 2000 }; ADD; PUSH int 0; GE; IF { PUSH int 10000 } { PUSH int 20000 }; ADD;
+           PUSH int 0; LE; IF { PUSH int 100000 } { PUSH int 200000 }; ADD; PUSH int 0; GT; IF { PUSH int 1 } { PUSH int 2 }; ADD; SWAP; DROP; SWAP; CDR; ADD; NIL operation; PAIR`,
+        ),
+        storage: { int: '5' },
+        parameter: { prim: 'Unit' },
+      },
+    ],
+    [
       'a loop of DUP (the tested value comes from the stack, not from a constant)',
       {
         script: wrap('DROP; PUSH bool True; DUP; LOOP { DUP }; DROP; PUSH int 0; NIL operation; PAIR'),
@@ -290,6 +305,12 @@ describe('instructions written out in line, failing on a stack built by hand (no
     ['{ PUSH bool True; LOOP { UNIT; DROP; DROP; PUSH bool True } }', [int(1n), int(2n), int(3n)]],
     ['{ PUSH bool True; LOOP { ADD; PUSH bool True } }', [int(1n), int(2n), int(3n)]],
     ['{ PUSH (or int int) (Left 1); LOOP_LEFT { DROP; PUSH int 2 } }', []],
+    ['{ UNIT; DROP; CDR; UNIT }', [int(5n)]],
+    ['{ UNIT; DROP; UNPAIR; UNIT }', [int(5n)]],
+    ['{ UNIT; DROP; PAIR; UNIT }', [int(5n)]],
+    ['{ UNIT; DROP; PAIR; CAR; CDR; UNIT }', [int(5n), int(6n)]],
+    ['{ UNIT; DROP; GT; UNIT }', [nat(5n)]],
+    ['{ UNIT; DROP; EQ; UNIT }', []],
     // Constants kept out of the stack while they are only moved (compile-js.ts `pending`), then a failure.
     ['{ PUSH int 1; PUSH int 2; SWAP; DUP 2; DIG 2; DUG 1; DROP; DROP; DROP; DROP }', []],
     ['{ PUSH bool False; IF { PUSH int 1 } { PUSH int 2 }; DROP; DROP }', []],
