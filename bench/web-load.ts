@@ -61,8 +61,9 @@ interface Target {
 const HOME_SHOWN = `document.querySelector('table[aria-label^="Recently called contracts"] tbody a[href*="/KT1"]')`;
 const OPS_SHOWN = `document.querySelector('ul[aria-label="Operation groups"] li[data-testid="opg-row"]')`;
 const STORAGE_SHOWN = `document.querySelector('[role="tree"][aria-label="Storage"] [role="treeitem"]')`;
-// a highlighted line, once every chunk is drawn: the light view's ([data-n]) or CodeMirror's (.cm-line)
-const CODE_SHOWN = `document.querySelector('[role="region"][aria-label="Michelson code"][aria-busy="false"] :is([data-n], .cm-line) span')`;
+// a highlighted token, once every line is in the page: the light view's (a token span of a [data-n] line;
+// its plain lines far from the screen have none) or CodeMirror's (.cm-line)
+const CODE_SHOWN = `document.querySelector('[role="region"][aria-label="Michelson code"][aria-busy="false"] :is([data-n] .ms-text > span[class^="ms-"], .cm-line span)')`;
 
 interface Visit {
   ms: number;

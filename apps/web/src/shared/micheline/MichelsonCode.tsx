@@ -7,9 +7,13 @@
  * Ctrl/Cmd+F or Ctrl/Cmd+Alt+G in it, or the caller's search action (`ref.search()`); it then replaces
  * this view at the same top line. Hovering or focusing the code starts the download ahead.
  *
- * Long code is drawn in chunks of about 35,000 characters, one per tick, with a 'Rendering: N%' label (as
- * the editor does); every chunk is `content-visibility: auto`, so the browser lays out and paints only
- * those on screen, and the whole text stays in the page (find in page, select, copy).
+ * Every line is in the page (find in page, select, copy, the line numbers), but only the pieces of about
+ * 5,000 characters near the box's visible part are highlighted (token spans, an IntersectionObserver on the
+ * scroll box, one box height ahead above and below); the others are plain lines, the same text in the same
+ * font, so that a large script costs one element per line instead of ~10, and no tokenizing, until the
+ * reader scrolls to it. The line with a mark is highlighted from the start. Long code is drawn in ticks of
+ * about 35,000 characters with a 'Rendering: N%' label (as the editor does); every piece is
+ * `content-visibility: auto`, so the browser lays out and paints only those on screen.
  */
 import { memo, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
 import { useTheme } from '@mui/material/styles';
@@ -26,6 +30,7 @@ import {
 } from './michelson-palette';
 import {
   CODE_CHUNK,
+  LIGHT_CHUNK,
   chunkTokenizer,
   lineChunks,
   markTokens,
@@ -127,16 +132,49 @@ function LightCode({
 }) {
   const theme = useTheme();
   const dark = theme.palette.mode === 'dark';
-  const chunks = useMemo(() => lineChunks(code, CODE_CHUNK), [code]);
+  const chunks = useMemo(() => lineChunks(code, LIGHT_CHUNK), [code]);
   const tokens = useMemo(() => chunkTokenizer(chunks), [chunks]);
-  // `done` chunks are drawn; a new code starts again with its first chunk.
+  const ticks = useMemo(() => drawTicks(chunks, CODE_CHUNK), [chunks]);
+  // `done` ticks are drawn; a new code starts again with its first tick.
   const [progress, setProgress] = useState({ chunks, done: 1 });
-  const done = Math.min(chunks.length, progress.chunks === chunks ? progress.done : 1);
+  const done = Math.min(ticks.length, progress.chunks === chunks ? progress.done : 1);
   useEffect(() => {
-    if (done >= chunks.length) return;
+    if (done >= ticks.length) return;
     const timer = setTimeout(() => setProgress({ chunks, done: done + 1 }), 0);
     return () => clearTimeout(timer);
-  }, [chunks, done]);
+  }, [chunks, ticks, done]);
+  const drawn = ticks[done - 1]!;
+
+  // The pieces near the visible part, highlighted (and kept so); the first one and the marked one at once.
+  const markChunk = mark ? chunkOfLine(chunks, mark.line) : -1;
+  const [near, setNear] = useState({ chunks, lit: new Set<number>() });
+  const lit = near.chunks === chunks ? near.lit : EMPTY;
+  const box = useRef<HTMLDivElement | null>(null);
+  useEffect(() => {
+    const root = box.current;
+    if (!root) return;
+    if (typeof IntersectionObserver === 'undefined') {
+      // no observer (old browsers, jsdom): everything is highlighted
+      setNear({ chunks, lit: new Set(chunks.keys()) });
+      return;
+    }
+    const observer = new IntersectionObserver(
+      (entries) => {
+        const seen = entries
+          .filter((e) => e.isIntersecting)
+          .map((e) => Number((e.target as HTMLElement).dataset.chunk));
+        if (seen.length === 0) return;
+        setNear((n) => {
+          const old = n.chunks === chunks ? n.lit : EMPTY;
+          if (seen.every((i) => old.has(i))) return n;
+          return { chunks, lit: new Set([...old, ...seen]) };
+        });
+      },
+      { root, rootMargin: '100% 0px' },
+    );
+    for (const el of root.querySelectorAll('[data-chunk]')) observer.observe(el);
+    return () => observer.disconnect();
+  }, [chunks, drawn]);
 
   const lineCount = useMemo(() => chunks.reduce((n, c) => n + c.length, 0), [chunks]);
   const digits = String(maxLineNumber(lineCount) + firstLineNumber - 1).length;
@@ -179,16 +217,22 @@ function LightCode({
     };
   }, [theme, dark, maxHeight, digits]);
 
-  const shown: { lines: Token[][]; first: number }[] = [];
-  for (let i = 0, first = 0; i < done; first += chunks[i]!.length, i++) {
-    shown.push({ lines: tokens(i), first });
+  const shown: { lines: string[]; tokens: Token[][] | null; first: number }[] = [];
+  for (let i = 0, first = 0; i < drawn; first += chunks[i]!.length, i++) {
+    const highlight = i === 0 || i === markChunk || lit.has(i);
+    shown.push({ lines: chunks[i]!, tokens: highlight ? tokens(i) : null, first });
   }
-  const rendering = chunks.length > 1 && done < chunks.length;
+  const rendering = ticks.length > 1 && done < ticks.length;
+  const setBox = (el: HTMLDivElement | null) => {
+    box.current = el;
+    if (typeof scroller === 'function') scroller(el);
+    else if (scroller) scroller.current = el;
+  };
   return (
     <Box>
-      <RenderingProgress done={done} total={chunks.length} />
+      <RenderingProgress done={done} total={ticks.length} />
       <Box
-        ref={scroller}
+        ref={setBox}
         role="region"
         aria-label={label}
         aria-busy={rendering}
@@ -223,7 +267,9 @@ function LightCode({
           {shown.map((c, i) => (
             <CodeChunk
               key={i}
+              index={i}
               lines={c.lines}
+              tokens={c.tokens}
               first={c.first}
               firstLineNumber={firstLineNumber}
               mark={mark && mark.line > c.first && mark.line <= c.first + c.lines.length ? mark : null}
@@ -235,23 +281,66 @@ function LightCode({
   );
 }
 
+const EMPTY: ReadonlySet<number> = new Set();
+
+/** The index of the piece that holds `line` (1-based in the shown text), or -1. */
+function chunkOfLine(chunks: readonly string[][], line: number): number {
+  for (let i = 0, first = 0; i < chunks.length; first += chunks[i]!.length, i++) {
+    if (line > first && line <= first + chunks[i]!.length) return i;
+  }
+  return -1;
+}
+
+/**
+ * How many pieces are drawn after each tick: pieces until about `size` characters more each time (at least
+ * one piece per tick).
+ */
+export function drawTicks(chunks: readonly string[][], size: number): number[] {
+  const ticks: number[] = [];
+  let chars = 0;
+  chunks.forEach((lines, i) => {
+    const n = lines.reduce((sum, l) => sum + l.length + 1, 0);
+    if (chars > 0 && chars + n > size) {
+      ticks.push(i);
+      chars = 0;
+    }
+    chars += n;
+  });
+  ticks.push(chunks.length);
+  return ticks;
+}
+
 /** The estimated height of a line (13 px × 1.4), until the browser has laid out a chunk. */
 const LINE_PX = CODE_FONT_SIZE * CODE_LINE_HEIGHT;
 
 const CodeChunk = memo(function CodeChunk(props: {
-  lines: Token[][];
+  index: number;
+  lines: string[];
+  /** The lines' tokens when the piece is highlighted; null: plain lines. */
+  tokens: Token[][] | null;
   /** Index of the chunk's first line in the text (0-based). */
   first: number;
   firstLineNumber: number;
   mark: CodeMark | null;
 }) {
-  const { lines } = props;
+  const { lines, tokens, first, firstLineNumber, mark } = props;
   // One HTML string per chunk (every text escaped, fixed class names): the browser parses ~1,000 lines
   // several times faster than React creates their ~10,000 elements.
-  const html = useMemo(() => chunkHtml(props), [props]);
+  const html = useMemo(
+    () =>
+      tokens
+        ? chunkHtml({ lines: tokens, first, firstLineNumber, mark })
+        : chunkHtml({
+            lines: lines.map((text) => [{ text, cls: null }]),
+            first,
+            firstLineNumber,
+            mark: null,
+          }),
+    [lines, tokens, first, firstLineNumber, mark],
+  );
   return (
     <div
-      data-chunk=""
+      data-chunk={props.index}
       style={{ containIntrinsicSize: `auto ${Math.ceil(lines.length * LINE_PX)}px` }}
       dangerouslySetInnerHTML={{ __html: html }}
     />

@@ -8,6 +8,8 @@ import { michelsonMode, type State } from './michelson-mode';
 
 /** Code render chunk (workspace spec §9). */
 export const CODE_CHUNK = 35_000;
+/** The light view highlights its text in pieces of about this many characters, those near the screen. */
+export const LIGHT_CHUNK = 5_000;
 
 /** A span to mark red (an error location). */
 export interface CodeMark {

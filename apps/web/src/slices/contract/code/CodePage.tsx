@@ -123,27 +123,32 @@ export function CodeTab({ data }: { data: ContractPageData }) {
         <Button size="small" variant="outlined" onClick={() => setCompare('')}>
           Compare code
         </Button>
-        <Box sx={{ flexGrow: 1 }} />
-        <Button size="small" disabled={code.data === undefined} onClick={() => viewer.current?.search()}>
-          Search
-        </Button>
-        <Button
-          size="small"
-          disabled={code.data === undefined}
-          onClick={() => code.data !== undefined && void copy(code.data)}
-        >
-          Copy
-        </Button>
-        <Button size="small" disabled={code.data === undefined} onClick={() => setDialog('raw')}>
-          Raw JSON
-        </Button>
-        <Button
-          size="small"
-          disabled={code.data === undefined}
-          onClick={() => code.data !== undefined && downloadText(codeFileName(address, protocol), code.data)}
-        >
-          Download as .tz
-        </Button>
+        {/* the code's actions stay together on one row, at the right (on a phone: a row of their own,
+            with a narrower padding so that 'Download as .tz' fits beside the others at 375 px) */}
+        <Stack direction="row" sx={{ gap: { xs: 0.25, sm: 1 }, ml: 'auto', '& > button': ACTION_BUTTON }}>
+          <Button size="small" disabled={code.data === undefined} onClick={() => viewer.current?.search()}>
+            Search
+          </Button>
+          <Button
+            size="small"
+            disabled={code.data === undefined}
+            onClick={() => code.data !== undefined && void copy(code.data)}
+          >
+            Copy
+          </Button>
+          <Button size="small" disabled={code.data === undefined} onClick={() => setDialog('raw')}>
+            Raw JSON
+          </Button>
+          <Button
+            size="small"
+            disabled={code.data === undefined}
+            onClick={() =>
+              code.data !== undefined && downloadText(codeFileName(address, protocol), code.data)
+            }
+          >
+            Download as .tz
+          </Button>
+        </Stack>
       </Stack>
       <Paper variant="outlined" sx={{ p: 1 }}>
         {code.isPending ? (
@@ -171,6 +176,9 @@ export function CodeTab({ data }: { data: ContractPageData }) {
     </Box>
   );
 }
+
+/** A code action's button: MUI's small text button, narrower on a phone. */
+const ACTION_BUTTON = { minWidth: { xs: 0, sm: 64 }, px: { xs: 0.75, sm: '5px' }, whiteSpace: 'nowrap' };
 
 /** /{network}/{address}/code */
 export function CodePage() {
