@@ -43,18 +43,27 @@ const cache = new WeakMap<Expr[], Compiled | null>();
 
 /**
  * The compiled form of a code block, or null when it must run on the stepping path: one generated function
- * (compile-js.ts) over the closures, or the closures alone when generation is off or refused.
+ * (compile-js.ts) over the closures when the block has a LOOP or LOOP_LEFT, else (or when generation is
+ * refused) the closures alone. Generating costs about as much as the closures again plus V8's parse of a
+ * source ~5× the script's JSON (0.1–0.2 s for a 97 KB mainnet script), once per script: worth it where
+ * instructions can run as often as gas allows, not for code that runs once per call.
  */
 export function compiledBlock(code: Expr[]): Compiled | null {
   let c = cache.get(code);
   if (c === undefined) {
     const b = compileSeq(code, 0);
-    c = b && (generate(b, runtime) ?? b.run);
+    c = b && ((b.loops || generateAll ? generate(b, runtime) : null) ?? b.run);
     cache.set(code, c);
   }
   return c;
 }
 setBlockCompiler(compiledBlock);
+
+let generateAll = false;
+/** Tests: generate every block, with or without a loop (blocks compiled before keep their form). */
+export function generateEveryBlock(on: boolean): void {
+  generateAll = on;
+}
 
 /** Errors whose annotation is final (see the module comment). */
 const sealed = new WeakSet<object>();
@@ -130,11 +139,15 @@ interface Node extends GenNode {
   run: Compiled;
   /** Ends a run of fixed-cost instructions (its bodies charge their own gas). */
   control: boolean;
+  /** Is or holds a LOOP or LOOP_LEFT. */
+  loops: boolean;
 }
 
 /** A block compiled to closures (`run`), and its segments for the generator. */
 interface Block extends GenBlock {
   run: Compiled;
+  /** Whether it has a LOOP or LOOP_LEFT, at any depth. */
+  loops: boolean;
 }
 
 function compileSeq(code: Expr[], depth: number): Block | null {
@@ -173,7 +186,8 @@ function compileSeq(code: Expr[], depth: number): Block | null {
     }
     parts.push(fixedRun(run));
   }
-  return { segments: parts, run: sequence(parts.map((p) => p.run)) };
+  const loops = nodes.some((n) => n.loops);
+  return { segments: parts, run: sequence(parts.map((p) => p.run)), loops };
 }
 
 function sequence(segments: Compiled[]): Compiled {
@@ -293,7 +307,14 @@ function compileIns(e: Expr, depth: number): Node | null {
   const h = handlerOf(ins.prim);
   if (!h || STEPPING_ONLY.has(ins.prim)) return null;
   const cost = fixedCost(ins);
-  const node = (run: Compiled, control = false, op?: InlineOp): Node => ({ ins, cost, run, control, op });
+  const node = (run: Compiled, control = false, op?: InlineOp, loops = false): Node => ({
+    ins,
+    cost,
+    run,
+    control,
+    op,
+    loops,
+  });
   switch (ins.prim) {
     case 'IF':
     case 'IF_NONE':
@@ -302,13 +323,18 @@ function compileIns(e: Expr, depth: number): Node | null {
       const a = body(ins, 0, depth);
       const b = a && body(ins, 1, depth);
       if (!a || !b) return null;
-      return node(branches(ins.prim, a.run, b.run), true, { k: 'if', prim: ins.prim, a, b });
+      return node(
+        branches(ins.prim, a.run, b.run),
+        true,
+        { k: 'if', prim: ins.prim, a, b },
+        a.loops || b.loops,
+      );
     }
     case 'LOOP':
     case 'LOOP_LEFT': {
       const b = body(ins, 0, depth);
       const left = ins.prim === 'LOOP_LEFT';
-      return b && node(left ? loopLeft(b.run) : loop(b.run), true, { k: 'loop', left, body: b });
+      return b && node(left ? loopLeft(b.run) : loop(b.run), true, { k: 'loop', left, body: b }, true);
     }
     case 'DIP': {
       const two = ins.args?.length === 2;
@@ -317,15 +343,15 @@ function compileIns(e: Expr, depth: number): Node | null {
       const n = two ? countArg(ins) : 1;
       // An invalid count: the handler throws the stepping path's error (before it schedules anything).
       if (n === undefined) return node((it, s) => h(it, ins, s), true);
-      return node(dip(h, ins, n, b.run), true, { k: 'dip', n, body: b });
+      return node(dip(h, ins, n, b.run), true, { k: 'dip', n, body: b }, b.loops);
     }
     case 'ITER': {
       const b = body(ins, 0, depth);
-      return b && node(iter(h, ins, b.run), true);
+      return b && node(iter(h, ins, b.run), true, undefined, b.loops);
     }
     case 'MAP': {
       const b = body(ins, 0, depth);
-      return b && node(map(h, ins, b.run), true);
+      return b && node(map(h, ins, b.run), true, undefined, b.loops);
     }
   }
   return node(simple(h, ins), false, inlineOp(ins));

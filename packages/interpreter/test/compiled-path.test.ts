@@ -8,13 +8,18 @@
 import { Parser } from '@taquito/michel-codec';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Expr, RunContractInput, RunContractResult, StepEvent, TztOptions } from '../src/index';
 import { Interpreter, MichelsonError, defaultEnv, runContract, runTzt } from '../src/index';
-import { compiledBlock } from '../src/compile';
+import { compiledBlock, generateEveryBlock } from '../src/compile';
 import { hasBlockCompiler } from '../src/interpreter';
 import type { V } from '../src/values';
 import { int, nat, unit } from '../src/values';
+
+// The product generates JS only for blocks with a loop (closures otherwise): here every block is generated, so
+// that the comparisons below cover the generated code on all of them (the closures are its slow path).
+beforeAll(() => generateEveryBlock(true));
+afterAll(() => generateEveryBlock(false));
 
 /** A ticket (not dupable), built by hand. */
 const ticket: V = {
@@ -275,11 +280,23 @@ describe('the fast path is installed', () => {
     expect(hasBlockCompiler()).toBe(true);
   });
 
-  it('as one generated function per block (compile-js.ts)', () => {
-    const code = new Parser().parseMichelineExpression(
-      '{ PUSH bool True; LOOP { UNIT; DROP; PUSH bool False } }',
-    ) as unknown as Expr[];
-    expect(compiledBlock(code)?.name).toBe('generated');
+  it('as one generated function per block with a loop (compile-js.ts), closures for the others', () => {
+    const parse = (src: string) => new Parser().parseMichelineExpression(src) as unknown as Expr[];
+    generateEveryBlock(false);
+    try {
+      expect(compiledBlock(parse('{ PUSH bool True; LOOP { UNIT; DROP; PUSH bool False } }'))?.name).toBe(
+        'generated',
+      );
+      expect(compiledBlock(parse('{ UNIT; IF_LEFT { DIP { LOOP_LEFT { } } } { } }'))?.name).toBe('generated');
+      expect(
+        compiledBlock(parse('{ UNIT; DROP; PUSH int 1; IF { UNIT } { ITER { DROP } } }'))?.name,
+      ).not.toBe('generated');
+      expect(compiledBlock(parse('{ UNIT; DROP; PUSH int 1; IF { UNIT } { ITER { DROP } } }'))).toBeTypeOf(
+        'function',
+      );
+    } finally {
+      generateEveryBlock(true);
+    }
   });
 });
 
