@@ -33,33 +33,14 @@ import {
   type MiguelNode,
 } from '@michelscope/michelson';
 import { MiguelTree } from '../../shared/micheline/MiguelTree';
-import type { DebugRequest, DebugResult, ViewRequest } from '@michelscope/api-types';
-import { actionQuery } from '../../api/resources';
+import type { DebugResult } from '@michelscope/api-types';
+import { debugQuery, type DebugTarget } from './debug-target';
 import { FramedDialog } from '../contract/interact/InteractDialogs';
 import { GasProfileView } from './GasProfileView';
 import { failPosition, lastPosition, locationAt, rowAt, runToRow, stepOut, stepOver } from './debugger-logic';
 import { FactList, type Fact } from '../../shared/ui/FactList';
 
-/**
- * A call to debug: an entrypoint with its inputs, an indexed operation (replayed at its level), or a view with
- * its input (`view`: on-chain or off-chain, as the Views tab executes it).
- */
-export interface DebugTarget {
-  network: string;
-  address: string;
-  request: DebugRequest;
-  operationId?: number;
-  view?: ViewRequest;
-}
-
-/** The debugger's query of a target. */
-const targetQuery = (t: DebugTarget) => {
-  const at = { network: t.network, address: t.address };
-  if (t.operationId !== undefined)
-    return actionQuery('operationDebug', { network: t.network, id: t.operationId }, {});
-  if (t.view) return actionQuery('viewDebug', at, t.view);
-  return actionQuery('debug', at, t.request);
-};
+export type { DebugTarget } from './debug-target';
 
 const ROW = 20;
 const gasText = (milligas: number) => (milligas / 1000).toLocaleString('en-US', { maximumFractionDigits: 3 });
@@ -89,11 +70,7 @@ export default function DebuggerDialog(props: { open: boolean; onClose: () => vo
   // internal operations are debugged in turn: the calls opened, the first being the simulated one
   const [path, setPath] = useState<DebugTarget[]>([props.target]);
   const target = path[path.length - 1]!;
-  const q = useQuery({
-    ...targetQuery(target),
-    staleTime: Infinity,
-    retry: false,
-  });
+  const q = useQuery(debugQuery(target));
   return (
     <FramedDialog
       open={props.open}

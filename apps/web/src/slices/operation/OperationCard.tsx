@@ -1,4 +1,5 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { LazyDebugger } from '../debugger/LazyDebugger';
 import { Link as RouterLink } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
@@ -21,8 +22,6 @@ import { formatNumber, formatTez } from '../../shared/format/format';
 import { MiguelTree } from '../../shared/micheline/MiguelTree';
 import { OperationErrors } from './OperationErrors';
 
-// the debugger is a chunk of its own, loaded when a user opens it
-const DebuggerDialog = lazy(() => import('../debugger/DebuggerDialog'));
 import {
   gasPercent,
   headerStyle,
@@ -252,18 +251,15 @@ export function OperationCard({ op }: { op: Operation }) {
             </Button>
           ) : null}
           {debugging && op.id ? (
-            <Suspense fallback={null}>
-              <DebuggerDialog
-                open
-                onClose={() => setDebugging(false)}
-                target={{
-                  network: op.network,
-                  address: op.destination ?? '',
-                  request: { name: op.entrypoint ?? 'default' },
-                  operationId: op.id,
-                }}
-              />
-            </Suspense>
+            <LazyDebugger
+              onClose={() => setDebugging(false)}
+              target={{
+                network: op.network,
+                address: op.destination ?? '',
+                request: { name: op.entrypoint ?? 'default' },
+                operationId: op.id,
+              }}
+            />
           ) : null}
         </Box>
       </Collapse>

@@ -23,7 +23,7 @@ import { useWalletResetOnOpen } from '../../../features/wallet/wallet-reset';
 import { callParameters, commandLine, entrypointLabel } from './call-logic';
 import { CommandLineDialog, TextDialog } from './InteractDialogs';
 import { SimulationDialog } from './SimulationDialog';
-import type { DebugTarget } from '../../debugger/DebuggerDialog';
+import type { DebugTarget } from '../../debugger/debug-target';
 import { InjectionAlert, useInjection } from '../../../features/wallet/useInjection';
 import { SchemaForm, type FormData, type SchemaFormHandle } from './SchemaForm';
 import { formModel, hasNoFields } from './form-schema';

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Table from '@mui/material/Table';
@@ -14,11 +14,9 @@ import { MiguelTree } from '../../../shared/micheline/MiguelTree';
 import { OperationErrors } from '../../operation/OperationErrors';
 import { FramedDialog } from './InteractDialogs';
 import { percentOf, simulationTotals } from './call-logic';
-import type { DebugTarget } from '../../debugger/DebuggerDialog';
+import type { DebugTarget } from '../../debugger/debug-target';
+import { LazyDebugger } from '../../debugger/LazyDebugger';
 import { FactList } from '../../../shared/ui/FactList';
-
-// the debugger is a chunk of its own, loaded when a user opens it
-const DebuggerDialog = lazy(() => import('../../debugger/DebuggerDialog'));
 
 const int = (n: number) => n.toLocaleString('en-US');
 const pct = (part: number, limit: number) => {
@@ -64,9 +62,7 @@ export function SimulationDialog(props: {
       }
     >
       {props.debug && debugging ? (
-        <Suspense fallback={null}>
-          <DebuggerDialog open onClose={() => setDebugging(false)} target={props.debug} />
-        </Suspense>
+        <LazyDebugger onClose={() => setDebugging(false)} target={props.debug} />
       ) : null}
       <FactList
         label="Simulation totals"

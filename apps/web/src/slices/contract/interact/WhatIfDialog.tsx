@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -14,14 +14,12 @@ import Typography from '@mui/material/Typography';
 import type { WhatIfCallResult, WhatIfRequest, WhatIfResult } from '@michelscope/api-types';
 import { formatTez } from '../../../shared/format/format';
 import { MiguelTree } from '../../../shared/micheline/MiguelTree';
-import type { DebugTarget } from '../../debugger/DebuggerDialog';
+import type { DebugTarget } from '../../debugger/debug-target';
+import { LazyDebugger } from '../../debugger/LazyDebugger';
 import { ChangedKey, CountChips } from '../StorageCompare';
 import { entrypointLabel } from './call-logic';
 import { FramedDialog } from './InteractDialogs';
 import { FactList } from '../../../shared/ui/FactList';
-
-// the debugger is a chunk of its own, loaded when a user opens it
-const DebuggerDialog = lazy(() => import('../../debugger/DebuggerDialog'));
 
 const int = (n: number) => n.toLocaleString('en-US');
 const STATUS_COLOUR = {
@@ -134,13 +132,10 @@ export function WhatIfDialog(props: {
       width={1200}
     >
       {debugging !== null ? (
-        <Suspense fallback={null}>
-          <DebuggerDialog
-            open
-            onClose={() => setDebugging(null)}
-            target={debugTargetOf(network, props.address, request, debugging)}
-          />
-        </Suspense>
+        <LazyDebugger
+          onClose={() => setDebugging(null)}
+          target={debugTargetOf(network, props.address, request, debugging)}
+        />
       ) : null}
       {failed >= 0 ? (
         <Alert severity="error" sx={{ mb: 1 }}>

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { LazyDebugger } from '../../debugger/LazyDebugger';
 import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
@@ -32,9 +33,6 @@ import {
   offChainViewsQuery,
   type OffChainView,
 } from './offchain-views';
-
-// the debugger is a chunk of its own, loaded when a user opens it
-const DebuggerDialog = lazy(() => import('../../debugger/DebuggerDialog'));
 
 const viewPath = (base: string, v: ViewForm) =>
   `${base}/${encodeURIComponent(v.name)}${v.kind === 'off-chain' ? '?kind=off-chain' : ''}`;
@@ -227,13 +225,10 @@ function ViewPanel(props: { network: string; address: string; view: ViewForm | O
         </DialogActions>
       </Dialog>
       {ran && debugging ? (
-        <Suspense fallback={null}>
-          <DebuggerDialog
-            open
-            onClose={() => setDebugging(false)}
-            target={{ network, address, request: { name: view.name }, view: ran }}
-          />
-        </Suspense>
+        <LazyDebugger
+          onClose={() => setDebugging(false)}
+          target={{ network, address, request: { name: view.name }, view: ran }}
+        />
       ) : null}
     </Stack>
   );

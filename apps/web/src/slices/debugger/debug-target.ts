@@ -1,0 +1,27 @@
+/** What the debugger records (a call, an indexed operation, a view) and the query that asks the API for it. */
+import type { DebugRequest, ViewRequest } from '@michelscope/api-types';
+import { actionQuery } from '../../api/resources';
+
+/**
+ * A call to debug: an entrypoint with its inputs, an indexed operation (replayed at its level), or a view with
+ * its input (`view`: on-chain or off-chain, as the Views tab executes it).
+ */
+export interface DebugTarget {
+  network: string;
+  address: string;
+  request: DebugRequest;
+  operationId?: number;
+  view?: ViewRequest;
+}
+
+/** The recording's query: kept for the page's life (a recording does not change), never retried. */
+export function debugQuery(t: DebugTarget) {
+  const at = { network: t.network, address: t.address };
+  const q =
+    t.operationId !== undefined
+      ? actionQuery('operationDebug', { network: t.network, id: t.operationId }, {})
+      : t.view
+        ? actionQuery('viewDebug', at, t.view)
+        : actionQuery('debug', at, t.request);
+  return { ...q, staleTime: Infinity, retry: false } as const;
+}
