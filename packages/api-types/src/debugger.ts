@@ -40,6 +40,29 @@ export const DebugRequest = Type.Object(
 );
 export type DebugRequest = Static<typeof DebugRequest>;
 
+/** An undeployed script's call to debug (a deploy's 'Debug'): the script with its storage and parameter. */
+export const ScriptDebugRequest = Type.Object(
+  {
+    script: Type.Array(Type.Unsafe<Micheline>(Type.Unknown()), {
+      minItems: 3,
+      maxItems: 1000,
+      description: 'the script as Micheline: its parameter, storage and code sections (and views)',
+    }),
+    storage: Type.Unsafe<Micheline>(Type.Unknown({ description: 'the initial storage, Micheline' })),
+    parameter: Type.Unsafe<Micheline>(
+      Type.Unknown({ description: 'the parameter of the entrypoint, Micheline' }),
+    ),
+    entrypoint: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'default: default' })),
+    amount: Mutez,
+    balance: Mutez,
+    gas_limit: Mutez,
+    source: Addr,
+    sender: Addr,
+  },
+  { title: 'ScriptDebugRequest' },
+);
+export type ScriptDebugRequest = Static<typeof ScriptDebugRequest>;
+
 export const CompactTrace = Type.Object(
   {
     steps: Type.Integer({ minimum: 0, description: 'number of recorded steps' }),

@@ -4,7 +4,7 @@
  * FAILWITH; an internal call is debugged from its Micheline parameter; bad input is a 4xx.
  */
 import { describeDb } from '@michelscope/db/testing';
-import { stackAt, type CompactTrace, type Micheline } from '@michelscope/michelson';
+import { parseMichelsonScript, stackAt, type CompactTrace, type Micheline } from '@michelscope/michelson';
 import { BOOTSTRAP_ACCOUNTS } from '@michelscope/sandbox';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -337,5 +337,33 @@ describeDb('debugger route over the indexed demo sandbox', ({ db }) => {
     const node = await traceCode(d, Math.floor(d.gas_limit / 1000), wrapper.script);
     expect(node.status, JSON.stringify(node.body).slice(0, 300)).toBe(200);
     expect(rebuilt(d)).toEqual((node.body as { trace: unknown[] }).trace);
+  });
+
+  it("an undeployed script: its run equals the node's trace_code; ill-typed is a failed run, bad Micheline a 400", async () => {
+    const script = parseMichelsonScript(
+      'parameter (or (int %add) (unit %reset)); storage int; code { UNPAIR ; IF_LEFT { ADD } { DROP 2 ; PUSH int 0 } ; NIL operation ; PAIR }',
+    );
+    const body = { script, storage: { int: '40' }, parameter: { int: '2' }, entrypoint: 'add', amount: 5 };
+    const r = await post(`/v1/script/${NET}/debug`, body);
+    expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(200);
+    const d = r.body as Debug;
+    expect(d.status).toBe('applied');
+    expect(d.storage).toEqual({ int: '42' });
+    expect(d.inputs.amount).toBe('5');
+    const node = await traceCode(d, Math.floor(d.gas_limit / 1000), script);
+    expect(node.status, JSON.stringify(node.body).slice(0, 300)).toBe(200);
+    expect(rebuilt(d)).toEqual((node.body as { trace: unknown[] }).trace);
+    // ill-typed code: a failed run that says why; a parameter of the wrong type too
+    const ill = parseMichelsonScript('parameter int; storage int; code { CAR ; CDR ; NIL operation ; PAIR }');
+    const bad = (await post(`/v1/script/${NET}/debug`, { ...body, script: ill, entrypoint: 'default' }))
+      .body as Debug;
+    expect(bad.status).toBe('failed');
+    expect(bad.trace.steps).toBe(0);
+    const wrong = await post(`/v1/script/${NET}/debug`, { ...body, parameter: { string: 'x' } });
+    expect((wrong.body as Debug).status).toBe('failed');
+    const junk = await post(`/v1/script/${NET}/debug`, { ...body, storage: { nope: 1 } });
+    expect(junk.status).toBe(400);
+    expect(junk.body).toMatchObject({ message: expect.any(String) });
+    expect((await post(`/v1/script/nonet/debug`, body)).status).toBeGreaterThanOrEqual(400);
   });
 });

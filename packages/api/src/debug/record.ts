@@ -53,6 +53,8 @@ export interface DebugCall {
   gasLimit: number;
   /** An on-chain view of the script to run (`parameter` is then its input): run_script_view's semantics. */
   view?: string | undefined;
+  /** Typecheck as a new script (an origination's rules), not as an originated contract's. */
+  newScript?: boolean;
   /** The script wraps an off-chain michelsonStorageView (services/views.ts): its storage after is `Some result`. */
   storageView?: boolean;
   /** the operation's fixed cost in milligas, which the node's receipt adds to the script's gas (the profile) */
@@ -369,6 +371,7 @@ export function recordCall(
     gasLimit: call.gasLimit,
     chain,
     onStep,
+    ...(call.newScript ? { legacy: false } : {}),
   };
   const viewRun =
     call.view !== undefined ? runView({ ...input, view: call.view, input: call.parameter }) : null;

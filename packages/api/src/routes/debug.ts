@@ -3,7 +3,14 @@
  * (debug/runner.ts), at the indexed head with the contract's stored storage and its balance, and answers every
  * step (location, stack, gas) as a compact trace with the script's formatted text and each step's place in it.
  */
-import { DebugRequest, DebugResult, ErrorBody, NetworkName, ViewRequest } from '@michelscope/api-types';
+import {
+  DebugRequest,
+  DebugResult,
+  ErrorBody,
+  NetworkName,
+  ScriptDebugRequest,
+  ViewRequest,
+} from '@michelscope/api-types';
 import { getHeads, operationById, previousStorage } from '@michelscope/db/read';
 import {
   entrypointType,
@@ -26,6 +33,7 @@ import { nodeRpc } from '../services/node-rpc';
 import { offChainViewScript, onChainView, storageViewOf } from '../services/views';
 import { ADDRESS_RE, AddressParams, CONTRACT_RE, requireAddress, requireNetwork } from '../validate';
 import { asClientError } from './actions';
+import { RUN_CODE_DEFAULT_SELF } from './simulate';
 import { bundleCall, registerWhatIf, resolveWhatIfStart } from './whatif';
 
 const E = { 400: ErrorBody, 404: ErrorBody, 502: ErrorBody, 503: ErrorBody, 504: ErrorBody };
@@ -250,6 +258,57 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         { inputs: inputsOf(call), view: { kind: b.kind, name } },
         await metadataErrors(network, address),
       );
+      return reply.type('application/json; charset=utf-8').send(json as unknown as DebugResult);
+    },
+  );
+
+  app.post(
+    '/script/:network/debug',
+    {
+      schema: {
+        summary: 'Debug a call of an undeployed script: run its code with a given storage and parameter',
+        description:
+          'A deploy’s debugger: the script (typechecked as a new origination) runs at the indexed head like ' +
+          'run_code runs it (SELF is run_code’s default address, the balance and amount given), every step ' +
+          'recorded as …/entrypoints/debug answers. Bad Micheline is a 400; an ill-typed script or value is a ' +
+          'failed run (`failure`).',
+        tags: ['contract'],
+        params: Type.Object({ network: NetworkName }),
+        body: ScriptDebugRequest,
+        response: { 200: DebugResult, ...E },
+      },
+    },
+    async (request, reply) => {
+      const { network } = request.params;
+      requireNetwork(ctx, network);
+      const b = request.body;
+      if (b.source) requireAddress(b.source, ADDRESS_RE, 'source');
+      if (b.sender) requireAddress(b.sender, ADDRESS_RE, 'sender');
+      const script = asClientError(() => b.script.map((x) => toMicheline(x)));
+      const head = (await getHeads(ctx.db, [network])).get(network);
+      if (!head) throw new HttpError(404, `network ${network} is not indexed yet`);
+      const hard = head.hard_gas_limit_per_operation ?? LIMITS.hardGasLimitPerOperation / 1000;
+      const sender = b.sender ?? b.source;
+      const call: DebugCall = {
+        script,
+        storage: asClientError(() => toMicheline(b.storage)),
+        parameter: asClientError(() => toMicheline(b.parameter)),
+        entrypoint: b.entrypoint ?? 'default',
+        amount: String(b.amount ?? 0),
+        balance: String(b.balance ?? 0),
+        ...(sender ? { sender } : {}),
+        ...(b.source ? { source: b.source } : {}),
+        // an undeployed script runs as run_code runs it without `self`
+        self: RUN_CODE_DEFAULT_SELF,
+        now: String(Math.floor(head.timestamp.getTime() / 1000)),
+        level: String(head.level),
+        chainId: head.chain_id ?? (await nodeRpc<string>(ctx, network, '/chains/main/chain_id')),
+        gasLimit: Math.min(b.gas_limit ?? hard, hard) * 1000,
+        fixedMilligas: fixedCost(sender),
+        newScript: true,
+      };
+      runner ??= new DebugRunner(ctx);
+      const json = await runner.record(network, String(head.level), call, { inputs: inputsOf(call) });
       return reply.type('application/json; charset=utf-8').send(json as unknown as DebugResult);
     },
   );

@@ -33,7 +33,7 @@ const VIEW_TIMEOUT_MS = 20_000;
 const DUMMY_SIGNATURE =
   'sigUHx32f9wesZ1n2BWpixXz4AQaZggEtchaQNHYGRCoWNAXx45WGW2ua3apUUUAGMLPwAU41QoaFCzVSL61VaessLg4YbbP';
 /** run_code's SELF when the body names none; the node reports it as the source of what the contract emits. */
-const RUN_CODE_DEFAULT_SELF = 'KT1BEqzn5Wx8uJrZNvuS9DVHmLvG9td3fDLi';
+export const RUN_CODE_DEFAULT_SELF = 'KT1BEqzn5Wx8uJrZNvuS9DVHmLvG9td3fDLi';
 /** Bytes burned when a transaction allocates a new implicit account (reference §6.10). */
 const ALLOCATION_BYTES = 257;
 const Mutez = Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }));
