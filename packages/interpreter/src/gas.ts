@@ -282,6 +282,7 @@ export function instructionCost(ins: ExprPrim, s: readonly V[]): number {
     case 'UNPACK':
       return (BASE_COST.UNPACK ?? 280) + 2 * size(top);
     default:
-      return BASE_COST[ins.prim] ?? DEFAULT_COST;
+      // own properties only: a primitive named `constructor` or `__proto__` is not a figure
+      return (Object.hasOwn(BASE_COST, ins.prim) ? BASE_COST[ins.prim] : undefined) ?? DEFAULT_COST;
   }
 }

@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { Expr, V } from '../src/index';
 import { Interpreter, MichelsonError, defaultEnv, parseData, toTy } from '../src/index';
 import { dataCost, decodeCost } from '../src/gas-typecheck';
+import { instructionCost } from '../src/gas';
+import { DEFAULT_COST } from '../src/gas-params';
 
 const parser = new Parser();
 const expr = (src: string): Expr => parser.parseMichelineExpression(src) as unknown as Expr;
@@ -195,5 +197,12 @@ describe('typecheck and big-map gas (Octez constants)', () => {
     // a miss: overlay 45 + 1, key hash (unparse 65, encode 100 + 25, blake2b of 3 bytes 430 + 3),
     // storage read 200 gas + 5 gas × 6 path segments
     expect(run(false)).toBe(46 + 65 + 125 + 433 + 230_000);
+  });
+});
+
+describe('the cost table is read by own properties only', () => {
+  it('an instruction named after an Object property costs the default, not a prototype member', () => {
+    for (const prim of ['constructor', 'toString', '__proto__', 'hasOwnProperty'])
+      expect(instructionCost({ prim }, [])).toBe(DEFAULT_COST);
   });
 });
