@@ -6,3 +6,11 @@ export const Timestamp = Type.String({
   examples: ['2024-05-01T12:00:00Z'],
 });
 export type Timestamp = Static<typeof Timestamp>;
+
+/** A network name as configured (e.g. `mainnet`, `ghostnet`, `sandboxnet`). */
+export const NetworkName = Type.String({
+  pattern: '^[a-z][a-z0-9_-]{0,31}$',
+  description: 'Configured network name',
+  examples: ['mainnet'],
+});
+export type NetworkName = Static<typeof NetworkName>;

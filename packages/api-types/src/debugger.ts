@@ -3,7 +3,7 @@
  * /v1/contract/{network}/{address}/entrypoints/debug).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Micheline } from './explorer';
+import { Micheline, ViewKind } from './explorer';
 import { WhatIfCall, WhatIfOverrides } from './whatif';
 
 const Int = Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
@@ -233,7 +233,7 @@ export type DebugResult = Static<typeof DebugResult>;
 /** A view to run or debug (…/views/execute, …/views/debug): on-chain by name, or off-chain with its implementation. */
 export const ViewRequest = Type.Object(
   {
-    kind: Type.Union([Type.Literal('on-chain'), Type.Literal('off-chain')]),
+    kind: ViewKind,
     data: Type.Unknown({ description: 'the view input form' }),
     name: Type.Optional(Type.String({ maxLength: 255 })),
     implementation: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),

@@ -58,8 +58,36 @@ export interface Typedef {
 }
 /** Type documentation entries (§5.1); the schema stays open, the static type says what the API writes. */
 export const TypedefList = Type.Unsafe<Typedef[]>(Type.Array(Type.Unknown(), { description: 'Typedef[]' }));
-/** JSON schema of a form (§5.2), or null. */
-export const FormSchema = Type.Unknown({ description: 'JSON schema of the form, or null' });
+/**
+ * A form's JSON schema (§5.2) as @michelscope/michelson's `toJsonSchema` writes it (declared here as `Micheline`
+ * is; the same type as michelson's `JsonSchema`, checked by packages/api/test/api-types-micheline.test.ts).
+ */
+export interface JsonSchema {
+  type?: string;
+  title?: string;
+  prim?: string;
+  tag?: string;
+  format?: string;
+  default?: unknown;
+  minLength?: number;
+  maxLength?: number;
+  properties?: Record<string, JsonSchema>;
+  oneOf?: JsonSchema[];
+  required?: string[];
+  'x-itemTitle'?: string;
+  const?: string;
+  schemaKey?: JsonSchema;
+  items?: JsonSchema;
+  'x-options'?: { sectionsClass: string };
+}
+/** JSON schema of a form (§5.2), or null; the schema stays open, the static type says what the API writes. */
+export const FormSchema = Type.Unsafe<JsonSchema | null>(
+  Type.Unknown({ description: 'JSON schema of the form, or null' }),
+);
+/** A form's data (michelson's `FormModel`): the default model of an entrypoint, a view or the storage. */
+export const FormModel = Type.Unsafe<Record<string, unknown>>(
+  Type.Unknown({ description: 'form data of the schema' }),
+);
 
 const optInt = (description?: string) => Type.Optional(Type.Integer(description ? { description } : {}));
 const optStr = (description?: string) => Type.Optional(Type.String(description ? { description } : {}));
@@ -244,11 +272,17 @@ export const EntrypointSchema = Type.Object(
     name: Type.String(),
     typedef: TypedefList,
     schema: FormSchema,
-    default_model: Type.Optional(Type.Unknown()),
+    default_model: Type.Optional(FormModel),
   },
   { title: 'EntrypointSchema' },
 );
 export type EntrypointSchema = Static<typeof EntrypointSchema>;
+
+/** An on-chain view (the script's `view`s) or a TZIP-16 off-chain view (the contract metadata's). */
+export const ViewKind = Type.Union([Type.Literal('on-chain'), Type.Literal('off-chain')], {
+  title: 'ViewKind',
+});
+export type ViewKind = Static<typeof ViewKind>;
 
 export const ViewSchema = Type.Object(
   {
@@ -257,9 +291,9 @@ export const ViewSchema = Type.Object(
     implementation: Type.Integer(),
     description: optStr(),
     schema: FormSchema,
-    default_model: Type.Optional(Type.Unknown()),
+    default_model: Type.Optional(FormModel),
     error: optStr(),
-    kind: Type.String({ description: 'on-chain or off-chain' }),
+    kind: ViewKind,
   },
   { title: 'ViewSchema' },
 );

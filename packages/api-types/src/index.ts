@@ -5,17 +5,9 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 
-/** A network name as configured (e.g. `mainnet`, `ghostnet`, `sandboxnet`). */
-export const NetworkName = Type.String({
-  pattern: '^[a-z][a-z0-9_-]{0,31}$',
-  description: 'Configured network name',
-  examples: ['mainnet'],
-});
-export type NetworkName = Static<typeof NetworkName>;
+import { NetworkName, Timestamp } from './common';
 
-import { Timestamp } from './common';
-
-export { Timestamp };
+export { NetworkName, Timestamp };
 export * from './explorer';
 export * from './services';
 export * from './debugger';
@@ -24,6 +16,7 @@ export * from './whatif';
 export * from './live';
 export * from './exports';
 export * from './share';
+export * from './workspace';
 
 /** Every error answer of the API: `{"message": …}`. */
 export const ErrorBody = Type.Object({ message: Type.String() }, { title: 'ErrorBody' });

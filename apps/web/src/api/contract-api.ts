@@ -52,7 +52,10 @@ export const storageRichQuery = (network: string, address: string, level: number
   resourceQuery('storageRich', { network, address, level });
 
 export const storageSchemaQuery = (network: string, address: string) =>
-  queryOptions({ ...resourceQuery('storageSchema', { network, address }), staleTime: Infinity });
+  queryOptions({
+    ...resourceQuery('storageSchema', { network, address, fillType: null }),
+    staleTime: Infinity,
+  });
 
 export const migrationsQuery = (network: string, address: string) =>
   resourceQuery('migrations', { network, address });

@@ -24,6 +24,11 @@ import type {
   GlobalConstantItem,
   BigMapKeyChanges,
   AliasSources,
+  CallRequest,
+  ForkRequest,
+  ForkResult,
+  NodeScript,
+  OffChainViewRequest,
   CodeDiffSchema,
   MimeTypeList,
   SearchRequest,
@@ -193,7 +198,37 @@ export const RESOURCES = {
   sameContracts: resource<At & Page, SameContractsResponse | null>(
     (p) => `${contract(p)}/same?${offsetFirst(p)}`,
   ),
-  storageSchema: resource<At, EntrypointSchema>((p) => `${contract(p)}/storage/schema`),
+  /** The storage form: type docs and schema, with a model of the current or initial storage (`fillType`). */
+  storageSchema: resource<At & { fillType: 'empty' | 'current' | 'initial' | null }, EntrypointSchema>(
+    (p) => `${contract(p)}/storage/schema${p.fillType === null ? '' : `?fill_type=${p.fillType}`}`,
+  ),
+  /** The entrypoints' forms. */
+  entrypoints: resource<At, EntrypointSchema[]>((p) => `${contract(p)}/entrypoints`),
+  /** One entrypoint's form with a model: the latest call's parameter, or that of operation `hash` / `counter`. */
+  entrypointSchema: resource<
+    At & { entrypoint: string; fillType: 'latest' | 'operation'; hash?: string; counter?: number },
+    EntrypointSchema
+  >((p) => {
+    const q = new URLSearchParams({ entrypoint: p.entrypoint, fill_type: p.fillType });
+    if (p.hash) q.set('hash', p.hash);
+    if (p.counter !== undefined) q.set('counter', String(p.counter));
+    return `${contract(p)}/entrypoints/schema?${q.toString()}`;
+  }),
+  /** A call simulated by the node's run_code (storage and internal operations only). */
+  trace: action<At, CallRequest, Operation[]>((p) => `${contract(p)}/entrypoints/trace`),
+  /** A call applied by the node's run_operation (gas, storage, burn, big-map changes, events). */
+  runOperation: action<At, CallRequest, Operation[]>((p) => `${contract(p)}/entrypoints/run_operation`),
+  /** An on-chain or off-chain view run; its result as Miguel trees (null: none). */
+  executeView: action<At, ViewRequest, MiguelNode[] | null>((p) => `${contract(p)}/views/execute`),
+  /** The form of a TZIP-16 off-chain view (null: no michelsonStorageView implementation). */
+  offChainView: action<void, OffChainViewRequest, ViewSchema | null>(() => '/off_chain_view'),
+  /** Code and storage Micheline for a new origination from a contract and a storage form. */
+  fork: action<void, ForkRequest, ForkResult>(() => '/fork'),
+  /** The contract's script from the node (the server's RPC pass-through). */
+  script: resource<At, NodeScript>(
+    (p) => `/${enc(p.network)}/chains/main/blocks/head/context/contracts/${enc(p.address)}/script`,
+    { base: '/rpc' },
+  ),
   /** The code as Michelson text; with a protocol, the code the contract ran under it. */
   code: resource<At & { protocol: string | null }, string>(
     (p) => `${contract(p)}/code${p.protocol === null ? '' : `?protocol=${enc(p.protocol)}`}`,
@@ -349,7 +384,7 @@ export async function runAction<N extends ActionName>(
   name: N,
   params: ResourceParams<N>,
   body: ActionBody<N>,
-  options?: RequestOptions,
+  options?: RequestOptions & Pick<Mount, 'errorMessage'>,
 ): Promise<ResourceData<N>> {
   const url = resourceUrl<N>(name, ...([params] as Args<N>));
   const answer = await requestJson(url, { ...mountOptions(name, options), method: 'POST', body });

@@ -3,7 +3,16 @@
  * entrypoint form → Micheline (POST …/entrypoints/data), off-chain view forms (POST /off_chain_view),
  * code diff (POST /diff), token-approval helpers (/helpers/approve/*, reference §4.7).
  */
-import { CodeDiffSchema, ErrorBody, NetworkName, ViewSchema } from '@michelscope/api-types';
+import {
+  CodeDiffSchema,
+  ErrorBody,
+  ForkRequest,
+  ForkResult,
+  MICHELSON_FILE_LIMIT,
+  NetworkName,
+  OffChainViewRequest,
+  ViewSchema,
+} from '@michelscope/api-types';
 import { getContractScript, protocolsOf, scriptUnderProtocol } from '@michelscope/db/read';
 import {
   buildTypeTree,
@@ -29,7 +38,6 @@ import { fullScript, requireScript } from '../services/contracts';
 import { AddressParams, CONTRACT_RE, jsonString, requireAddress, requireNetwork } from '../validate';
 
 const E = { 400: ErrorBody, 404: ErrorBody, 500: ErrorBody };
-export const MICHELSON_FILE_LIMIT = 1_000_000;
 export const FILE_TOO_LARGE = 'Code file size should be less than 1MB';
 
 /** Form or Michelson problems are the client's: 400 with the text. */
@@ -120,13 +128,8 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
         summary:
           'Code and storage Micheline for a new origination from a contract (or a script) and storage form data',
         tags: ['deploy'],
-        body: Type.Object({
-          address: Type.Optional(Type.String({ maxLength: 64 })),
-          network: Type.Optional(NetworkName),
-          script: Type.Optional(Type.String({ maxLength: MICHELSON_FILE_LIMIT * 4 })),
-          storage: Type.Unknown(),
-        }),
-        response: { 200: Type.Object({ code: Type.Unknown(), storage: Type.Unknown() }), ...E },
+        body: ForkRequest,
+        response: { 200: ForkResult, ...E },
       },
     },
     async (request) => {
@@ -191,11 +194,7 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
       schema: {
         summary: 'Form of a TZIP-16 off-chain view (first michelsonStorageView implementation), or null',
         tags: ['views'],
-        body: Type.Object({
-          name: Type.Optional(Type.String({ maxLength: 1000 })),
-          description: Type.Optional(Type.String({ maxLength: 10_000 })),
-          implementations: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 100 })),
-        }),
+        body: OffChainViewRequest,
         response: { 200: Type.Union([ViewSchema, Type.Null()]), ...E },
       },
     },

@@ -4,6 +4,7 @@ import {
   Micheline as MichelineJson,
   Miguel,
   StorageLevel,
+  ViewKind,
   ViewSchema,
 } from '@michelscope/api-types';
 import {
@@ -327,7 +328,7 @@ export const contractSchemaRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }
         tags,
         params: AddressParams,
         querystring: Type.Object({
-          kind: Type.Optional(Type.Union([Type.Literal('on-chain'), Type.Literal('off-chain')])),
+          kind: Type.Optional(ViewKind),
         }),
         response: { 200: Type.Array(ViewSchema), ...E },
       },

@@ -3,7 +3,14 @@
  * entrypoints/run_operation (run_operation), views/execute (run_script_view; off-chain views wrapped and
  * run with run_code). The node's Michelson errors come back as a failed operation, not as an HTTP error.
  */
-import { ErrorBody, Miguel, Operation, ViewRequest, type OperationResult } from '@michelscope/api-types';
+import {
+  CallRequest,
+  ErrorBody,
+  Miguel,
+  Operation,
+  ViewRequest,
+  type OperationResult,
+} from '@michelscope/api-types';
 import { getHeads, getScriptTypes, previousKeyValues } from '@michelscope/db/read';
 import {
   decodeParameters,
@@ -17,7 +24,7 @@ import {
   type Micheline,
 } from '@michelscope/michelson';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
 import { fullScript, requireScript, resolveStorage } from '../services/contracts';
@@ -36,17 +43,6 @@ const DUMMY_SIGNATURE =
 export const RUN_CODE_DEFAULT_SELF = 'KT1BEqzn5Wx8uJrZNvuS9DVHmLvG9td3fDLi';
 /** Bytes burned when a transaction allocates a new implicit account (reference §6.10). */
 const ALLOCATION_BYTES = 257;
-const Mutez = Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }));
-const Addr = Type.Optional(Type.String({ maxLength: 64 }));
-
-const CallBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 255 }),
-  data: Type.Unknown(),
-  amount: Mutez,
-  gas_limit: Mutez,
-  source: Addr,
-  sender: Addr,
-});
 
 function checkAddr(v: string | undefined, what: string) {
   if (v) requireAddress(v, ADDRESS_RE, what);
@@ -79,13 +75,7 @@ interface Head {
 type Types = Map<string, { parameter: unknown; storage: unknown }>;
 
 /** The simulated call itself: the main operation of the answer (reference §6.5). */
-function mainOperation(
-  h: Head,
-  network: string,
-  at: number,
-  address: string,
-  b: Static<typeof CallBody>,
-): Operation {
+function mainOperation(h: Head, network: string, at: number, address: string, b: CallRequest): Operation {
   return {
     level: h.level || undefined,
     content_index: 0,
@@ -165,7 +155,7 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
     known || (await nodeRpc<string>(ctx, network, '/chains/main/chain_id'));
 
   /** What both call simulations start with: checks, script, parameters, head, the main operation. */
-  const prepareCall = async (p: { network: string; address: string }, b: Static<typeof CallBody>) => {
+  const prepareCall = async (p: { network: string; address: string }, b: CallRequest) => {
     const { network, address } = p;
     requireNetwork(ctx, network);
     requireAddress(address, CONTRACT_RE, 'contract address', 404);
@@ -188,7 +178,7 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
         summary: 'Simulate a call with run_code: main operation + internal operations with storage diff',
         tags: ['contract'],
         params: AddressParams,
-        body: CallBody,
+        body: CallRequest,
         response: { 200: Type.Array(Operation), ...E },
       },
     },
@@ -239,7 +229,7 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
         summary: 'Simulate a call with run_operation (source required)',
         tags: ['contract'],
         params: AddressParams,
-        body: CallBody,
+        body: CallRequest,
         response: { 200: Type.Array(Operation), ...E },
       },
     },

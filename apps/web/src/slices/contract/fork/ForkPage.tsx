@@ -8,7 +8,8 @@ import MenuItem from '@mui/material/MenuItem';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { fetchStorageSchema, prepareFork, type FormSchema } from '../../../api/workspace-api';
+import { runAction } from '../../../api/resources';
+import { fetchStorageSchema, type FormSchema } from '../../../api/workspace-api';
 import { TypedefPanel } from '../../../shared/micheline/TypedefPanel';
 import { InjectionAlert, useInjection } from '../../../features/wallet/useInjection';
 import { useWallet } from '../../../features/wallet/useWallet';
@@ -69,7 +70,7 @@ function ForkTab({ data }: { data: ContractPageData }) {
     setContract(null);
     if (formRef.current && !formRef.current.validateForm()) return;
     await injection.run(async () => {
-      const prepared = await prepareFork({ network, address, storage: formData });
+      const prepared = await runAction('fork', undefined, { network, address, storage: formData });
       const wallet = await session.requestWallet();
       const res = await wallet.originate({ kind: 'origination', script: prepared, balance: '0' });
       setContract(res.contractAddress ?? null);

@@ -17,9 +17,9 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { ViewRequest } from '@michelscope/api-types';
-import { parseMiguelList } from '../../../api/contract-parse';
-import { viewFormsQuery, ViewExecutionError, type ViewForm } from '../../../api/workspace-api';
+import type { MiguelNode, ViewRequest, ViewSchema } from '@michelscope/api-types';
+import { viewsQuery } from '../../../api/contract-api';
+import { ViewExecutionError } from '../../../api/workspace-api';
 import { MiguelTree } from '../../../shared/micheline/MiguelTree';
 import { EmptyState } from '../../../shared/ui/EmptyState';
 import { ContractFrame } from '../ContractFrame';
@@ -34,7 +34,7 @@ import {
   type OffChainView,
 } from './offchain-views';
 
-const viewPath = (base: string, v: ViewForm) =>
+const viewPath = (base: string, v: ViewSchema) =>
   `${base}/${encodeURIComponent(v.name)}${v.kind === 'off-chain' ? '?kind=off-chain' : ''}`;
 
 /** /{network}/{address}/views/{view?} */
@@ -46,10 +46,10 @@ function ViewsTab({ data }: { data: ContractPageData }) {
   const { network, address } = data;
   const params = useParams();
   const navigate = useNavigate();
-  const views = useQuery(viewFormsQuery(network, address));
+  const views = useQuery(viewsQuery(network, address));
   const declared = useMemo(() => metadataViews(data.metadata?.metadata), [data.metadata]);
   const offChain = useQuery(offChainViewsQuery(network, address, declared));
-  const list = useMemo<(ViewForm | OffChainView)[]>(
+  const list = useMemo<(ViewSchema | OffChainView)[]>(
     () => [...(views.data ?? []), ...(offChain.data ?? [])],
     [views.data, offChain.data],
   );
@@ -122,12 +122,12 @@ function ViewsTab({ data }: { data: ContractPageData }) {
   );
 }
 
-function ViewPanel(props: { network: string; address: string; view: ViewForm | OffChainView }) {
+function ViewPanel(props: { network: string; address: string; view: ViewSchema | OffChainView }) {
   const { network, address, view } = props;
   const formRef = useRef<SchemaFormHandle>(null);
   const [formData, setFormData] = useState<FormData>({});
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<unknown>(undefined);
+  const [result, setResult] = useState<MiguelNode[] | null | undefined>(undefined);
   const [failure, setFailure] = useState<{ title: string; message: string } | null>(null);
   // the executed request, for 'Debug' (the same view and input, step by step)
   const [ran, setRan] = useState<ViewRequest | null>(null);
@@ -158,7 +158,7 @@ function ViewPanel(props: { network: string; address: string; view: ViewForm | O
     }
   };
 
-  const nodes = result === undefined || result === null ? [] : parseMiguelList(result);
+  const nodes = result ?? [];
   const debugButton = ran ? (
     <Button variant="outlined" onClick={() => setDebugging(true)}>
       Debug

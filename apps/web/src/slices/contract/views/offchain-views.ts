@@ -4,10 +4,11 @@
  * and the chosen implementation. Metadata is untrusted: only well-formed views are kept.
  */
 import { queryOptions } from '@tanstack/react-query';
-import type { ViewRequest } from '@michelscope/api-types';
-import { API_BASE, requestJson } from '../../../api/client';
+import type { MiguelNode, ViewRequest, ViewSchema } from '@michelscope/api-types';
+import { errorMessageFromBody } from '../../../api/client';
 import { isObject } from '../../../api/parse';
-import { parseViewForms, ViewExecutionError, type ViewForm } from '../../../api/workspace-api';
+import { runAction } from '../../../api/resources';
+import { ViewExecutionError } from '../../../api/workspace-api';
 
 export const OFF_CHAIN_ERROR = (error: string) => `Error while fetching off-chain views: ${error}`;
 
@@ -34,7 +35,7 @@ export function metadataViews(doc: unknown): MetadataView[] {
 }
 
 /** An off-chain view form with the implementation it runs. */
-export interface OffChainView extends ViewForm {
+export interface OffChainView extends ViewSchema {
   source: unknown;
 }
 
@@ -45,8 +46,7 @@ export async function fetchOffChainViews(
 ): Promise<OffChainView[]> {
   const out: OffChainView[] = [];
   for (const view of views) {
-    const { body } = await requestJson(`${API_BASE}/off_chain_view`, { method: 'POST', body: view, signal });
-    const [form] = parseViewForms(body === null ? [] : [body]);
+    const form = await runAction('offChainView', undefined, view, { signal });
     if (!form) continue;
     out.push({ ...form, kind: 'off-chain', source: view.implementations[form.implementation] });
   }
@@ -64,25 +64,19 @@ export const offChainViewsQuery = (network: string, address: string, views: Meta
   });
 
 /** POST …/views/execute for an on-chain (name) or off-chain (implementation in `view`) view. */
-export async function executeView(network: string, address: string, body: ViewRequest): Promise<unknown> {
+export async function executeView(
+  network: string,
+  address: string,
+  body: ViewRequest,
+): Promise<MiguelNode[] | null> {
   let statusText = '';
-  const url = `${API_BASE}/contract/${encodeURIComponent(network)}/${encodeURIComponent(address)}/views/execute`;
   try {
-    const res = await requestJson(url, {
-      method: 'POST',
-      body,
+    return await runAction('executeView', { network, address }, body, {
       errorMessage: (response, text) => {
         statusText = response.statusText;
-        try {
-          const parsed: unknown = JSON.parse(text);
-          if (isObject(parsed) && typeof parsed.message === 'string') return parsed.message;
-        } catch {
-          // not JSON
-        }
-        return text || response.statusText;
+        return errorMessageFromBody(text) ?? (text || response.statusText);
       },
     });
-    return res.body;
   } catch (e) {
     if (e instanceof Error && 'status' in e && typeof e.status === 'number' && e.status > 0)
       throw new ViewExecutionError(e.message, e.status, statusText);
