@@ -68,6 +68,7 @@ export const SharedDebugPosition = Type.Object(
   },
   { title: 'SharedDebugPosition', additionalProperties: false },
 );
+export type SharedDebugPosition = Static<typeof SharedDebugPosition>;
 
 export const SharedSimulation = Type.Object(
   {

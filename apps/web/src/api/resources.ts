@@ -56,6 +56,9 @@ import type {
   StorageDiff,
   WhatIfRequest,
   WhatIfResult,
+  SharedSimulation,
+  ShareCreated,
+  StoredShare,
 } from '@michelscope/api-types';
 import { queryOptions } from '@tanstack/react-query';
 import { API_BASE, ApiError, requestJson, type RequestOptions } from './client';
@@ -322,6 +325,10 @@ export const RESOURCES = {
     (p) => `/operation/${enc(p.network)}/${p.id}/debug`,
     DEBUG,
   ),
+  /** Stores a simulation too long for a link's fragment; the same state always gets the same id (issue 20). */
+  shareCreate: action<void, SharedSimulation, ShareCreated>(() => '/shares'),
+  /** A stored simulation, by the id of its link (`#share=…`). */
+  share: resource<{ id: string }, StoredShare>((p) => `/shares/${enc(p.id)}`),
 };
 
 type Registry = typeof RESOURCES;

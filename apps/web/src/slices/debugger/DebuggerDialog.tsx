@@ -34,11 +34,12 @@ import {
 } from '@michelscope/michelson';
 import { MiguelTree } from '../../shared/micheline/MiguelTree';
 import type { DebugResult } from '@michelscope/api-types';
-import { debugQuery, type DebugTarget } from './debug-target';
+import { debugQuery, type DebugAt, type DebugTarget } from './debug-target';
 import { FramedDialog } from '../contract/interact/InteractDialogs';
 import { GasProfileView } from './GasProfileView';
 import { failPosition, lastPosition, locationAt, rowAt, runToRow, stepOut, stepOver } from './debugger-logic';
 import { FactList, type Fact } from '../../shared/ui/FactList';
+import { CopyLinkButton } from '../../shared/clipboard/CopyLinkButton';
 
 export type { DebugTarget } from './debug-target';
 
@@ -66,7 +67,15 @@ const CONTROLS: Control[] = [
   { label: 'Restart', keys: ['Home'], go: () => 0 },
 ];
 
-export default function DebuggerDialog(props: { open: boolean; onClose: () => void; target: DebugTarget }) {
+export default function DebuggerDialog(props: {
+  open: boolean;
+  onClose: () => void;
+  target: DebugTarget;
+  /** where to open (a share link's position) */
+  initial?: DebugAt | undefined;
+  /** the share link of the simulation at a position ('Copy link'; the called contract only) */
+  copyLink?: ((at: DebugAt) => Promise<string>) | undefined;
+}) {
   // internal operations are debugged in turn: the calls opened, the first being the simulated one
   const [path, setPath] = useState<DebugTarget[]>([props.target]);
   const target = path[path.length - 1]!;
@@ -102,18 +111,28 @@ export default function DebuggerDialog(props: { open: boolean; onClose: () => vo
           d={q.data}
           network={target.network}
           onDebugInternal={(t) => setPath([...path, t])}
+          {...(path.length === 1 ? { initial: props.initial, copyLink: props.copyLink } : {})}
         />
       )}
     </FramedDialog>
   );
 }
 
-function DebugView(props: { d: DebugResult; network: string; onDebugInternal: (t: DebugTarget) => void }) {
-  const { d } = props;
-  const [pos, setPos] = useState(0);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [tab, setTab] = useState<'step' | 'profile'>('step');
+function DebugView(props: {
+  d: DebugResult;
+  network: string;
+  onDebugInternal: (t: DebugTarget) => void;
+  initial?: DebugAt | undefined;
+  copyLink?: ((at: DebugAt) => Promise<string>) | undefined;
+}) {
+  const { d, copyLink } = props;
   const last = lastPosition(d);
+  // a share link's position, kept within this recording
+  const [pos, setPos] = useState(() => Math.min(props.initial?.step ?? 0, last));
+  const [notice, setNotice] = useState<string | null>(null);
+  const [tab, setTab] = useState<'step' | 'profile'>(() =>
+    props.initial?.tab === 'profile' && d.profile ? 'profile' : 'step',
+  );
   const go = useCallback(
     (c: Control) => {
       const next = c.go(d, pos);
@@ -171,6 +190,7 @@ function DebugView(props: { d: DebugResult; network: string; onDebugInternal: (t
         <Tab value="step" label="Step through" />
         <Tab value="profile" label="Gas profile" disabled={!d.profile} />
       </Tabs>
+      {copyLink ? <CopyLinkButton build={() => copyLink({ step: pos, tab })} /> : null}
       {tab === 'profile' && d.profile ? (
         <GasProfileView profile={d.profile} lines={lines} onOpenRow={openRow} />
       ) : (

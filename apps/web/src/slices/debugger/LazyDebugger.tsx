@@ -5,11 +5,18 @@
  */
 import { lazy, Suspense, useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { debugQuery, type DebugTarget } from './debug-target';
+import { debugQuery, type DebugAt, type DebugTarget } from './debug-target';
 
 const DebuggerDialog = lazy(() => import('./DebuggerDialog'));
 
-export function LazyDebugger(props: { onClose: () => void; target: DebugTarget }) {
+export function LazyDebugger(props: {
+  onClose: () => void;
+  target: DebugTarget;
+  /** where to open (a share link's position) */
+  initial?: DebugAt | undefined;
+  /** the share link at a position ('Copy link') */
+  copyLink?: ((at: DebugAt) => Promise<string>) | undefined;
+}) {
   const client = useQueryClient();
   const key = JSON.stringify(props.target);
   useEffect(() => {
@@ -17,7 +24,13 @@ export function LazyDebugger(props: { onClose: () => void; target: DebugTarget }
   }, [client, key]);
   return (
     <Suspense fallback={null}>
-      <DebuggerDialog open onClose={props.onClose} target={props.target} />
+      <DebuggerDialog
+        open
+        onClose={props.onClose}
+        target={props.target}
+        initial={props.initial}
+        copyLink={props.copyLink}
+      />
     </Suspense>
   );
 }

@@ -14,6 +14,12 @@ export interface DebugTarget {
   view?: ViewRequest;
 }
 
+/** Where the debugger stands: a step and a view (what a share link keeps). */
+export interface DebugAt {
+  step: number;
+  tab: 'step' | 'profile';
+}
+
 /** The recording's query: kept for the page's life (a recording does not change), never retried. */
 export function debugQuery(t: DebugTarget) {
   const at = { network: t.network, address: t.address };

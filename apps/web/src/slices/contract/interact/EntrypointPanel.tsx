@@ -10,7 +10,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { WhatIfRequest, WhatIfResult } from '@michelscope/api-types';
 import { formatMichelson, isPrim, type Micheline } from '@michelscope/michelson';
-import { fetchWhatIf } from '../../../api/resources';
+import { fetchWhatIf, runAction } from '../../../api/resources';
 import { fetchEntrypointModel, scriptQuery, simulateCall, type FormSchema } from '../../../api/workspace-api';
 import type { Operation } from '../../../api/opg-types';
 import { SANDBOX_ACCOUNTS, SANDBOX_NETWORK } from '../../../features/wallet/sandbox-accounts';
@@ -34,6 +34,7 @@ import { fetchApproveData } from './approvals-api';
 import { WhatIfSection } from './WhatIfSection';
 import { WhatIfDialog } from './WhatIfDialog';
 import { hasOverrides, whatIfRequest, type BundleCall, type WhatIfState } from './whatif-state';
+import { shareLink, type DebugPosition, type ShareState } from './share-link';
 
 export const NO_TYPEDEF = 'No typedef for this entrypoint.';
 export const NOT_CALLED = 'This contract most likely has not been called yet.';
@@ -49,16 +50,30 @@ interface Props {
   /** the Interact tab's what-if state (overrides and bundle), kept across entrypoints */
   whatIf: WhatIfState;
   onWhatIfChange: (s: WhatIfState) => void;
+  /** a shared simulation (a link) to fill the form with and run once, when the panel opens */
+  opened?: ShareState | undefined;
+  /** called when the shared simulation starts running */
+  onOpened?: () => void;
 }
 
+/** The link of a simulation: its state in the fragment, or the id the API stores a long one under. */
+const linkOf = (s: ShareState) =>
+  shareLink(s, window.location.origin, (state) => runAction('shareCreate', undefined, state));
+
 /** The form of one entrypoint: fill type, parameters, settings, the five actions and their dialogs. */
-export function EntrypointPanel({ network, address, entrypoint, whatIf, onWhatIfChange }: Props) {
+export function EntrypointPanel(props: Props) {
+  const { network, address, entrypoint, whatIf, onWhatIfChange, opened } = props;
   const [search] = useSearchParams();
   const formRef = useRef<SchemaFormHandle>(null);
   const [fillType, setFillType] = useState<'empty' | 'latest'>('empty');
-  const [formData, setFormData] = useState<FormData>({});
+  const [formData, setFormData] = useState<FormData>(() => opened?.data ?? {});
   const [formKey, setFormKey] = useState(0);
-  const [settings, setSettings] = useState<Settings>({ source: '', sender: '', amount: '' });
+  const [settings, setSettings] = useState<Settings>(
+    () => opened?.settings ?? { source: '', sender: '', amount: '' },
+  );
+  // the inputs of the result shown (its 'Copy link'), and where a link opens its debugger
+  const [ran, setRan] = useState<ShareState | null>(null);
+  const [debugAt, setDebugAt] = useState<DebugPosition | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [params, setParams] = useState<Params | null>(null);
@@ -158,14 +173,25 @@ export function EntrypointPanel({ network, address, entrypoint, whatIf, onWhatIf
     return section && isPrim(section) ? section.args?.[0] : undefined;
   };
   const bundled = whatIf.bundle.length > 0;
+  /** The inputs of a run, as a share link keeps them. */
+  const snapshot = (show: ShareState['show'], w: WhatIfState): ShareState => ({
+    v: 1,
+    network,
+    address,
+    entrypoint: entrypoint.name,
+    data: formData,
+    settings,
+    what_if: w,
+    show,
+  });
   /** A what-if: the bundle (or the current call) against the overrides, run by the API's interpreter. */
-  const simulateWhatIf = async () => {
+  const simulateWhatIf = async (w: WhatIfState = whatIf) => {
     setError(null);
     let current: BundleCall | null = null;
-    if (!bundled && !(current = currentCall())) return;
+    if (w.bundle.length === 0 && !(current = currentCall())) return;
     let request: WhatIfRequest;
     try {
-      request = whatIfRequest(whatIf, current ?? whatIf.bundle[0]!, storageType(), script.data?.storage);
+      request = whatIfRequest(w, current ?? w.bundle[0]!, storageType(), script.data?.storage);
     } catch (e) {
       setError(`Overrides: ${e instanceof Error ? e.message : String(e)}`);
       return;
@@ -175,12 +201,17 @@ export function EntrypointPanel({ network, address, entrypoint, whatIf, onWhatIf
       request = { ...request, calls: request.calls.map((c) => (c.source ? c : { ...c, source: fallback })) };
     await injection.run(async () => {
       setWhatIfRun({ request, result: await fetchWhatIf(network, address, request) });
+      setRan(snapshot('whatif', w));
       setDialog('whatif');
       return null;
     }, setError);
   };
   const simulate = async () => {
     if (bundled || hasOverrides(whatIf.overrides)) return simulateWhatIf();
+    return simulateNode();
+  };
+  /** The node's simulation of the form's call (no overrides). */
+  const simulateNode = async () => {
     if (!build()) return;
     await injection.run(async () => {
       const source = defaultSource();
@@ -201,6 +232,7 @@ export function EntrypointPanel({ network, address, entrypoint, whatIf, onWhatIf
           ...(amount ? { amount } : {}),
         },
       });
+      setRan(snapshot('simulation', whatIf));
       setDialog('simulation');
       return null;
     }, setError);
@@ -230,6 +262,23 @@ export function EntrypointPanel({ network, address, entrypoint, whatIf, onWhatIf
       return { opHash: res.opHash, broadcast: wallet.kind === 'beacon' };
     }, setError);
   };
+  // a link opens: once the script is there, its simulation runs (nothing else: no wallet, no send)
+  const rerun = useRef(opened);
+  useEffect(() => {
+    const s = rerun.current;
+    if (!s || !script.data) return;
+    rerun.current = undefined;
+    props.onOpened?.();
+    setDebugAt(s.debug);
+    void (s.show === 'whatif' ? simulateWhatIf(s.what_if) : simulateNode());
+    // runs once, when the script arrives; the functions read this render's form
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [script.data]);
+  const copyLink = (debug?: DebugPosition) =>
+    ran
+      ? linkOf({ ...ran, ...(debug ? { debug } : {}) })
+      : Promise.reject(new Error('nothing simulated yet'));
+
   const busy = injection.busy || filling;
   const open = (d: Dialog) => {
     if (build()) setDialog(d);
@@ -291,7 +340,14 @@ export function EntrypointPanel({ network, address, entrypoint, whatIf, onWhatIf
         disabled={busy}
       />
       <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
-        <Button variant="outlined" disabled={busy} onClick={() => void simulate()}>
+        <Button
+          variant="outlined"
+          disabled={busy}
+          onClick={() => {
+            setDebugAt(undefined);
+            void simulate();
+          }}
+        >
           {bundled ? `Simulate bundle (${whatIf.bundle.length})` : 'Simulate'}
         </Button>
         <Button disabled={busy} onClick={() => open('json')}>
@@ -352,6 +408,8 @@ export function EntrypointPanel({ network, address, entrypoint, whatIf, onWhatIf
         network={network}
         code={script.data?.code}
         debug={simulated}
+        copyLink={copyLink}
+        debugAt={debugAt}
       />
       <WhatIfDialog
         open={dialog === 'whatif'}
@@ -360,6 +418,8 @@ export function EntrypointPanel({ network, address, entrypoint, whatIf, onWhatIf
         address={address}
         request={whatIfRun?.request ?? null}
         result={whatIfRun?.result ?? null}
+        copyLink={copyLink}
+        debugAt={debugAt}
       />
       {session.dialogs}
     </Stack>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Table from '@mui/material/Table';
@@ -17,6 +17,8 @@ import { percentOf, simulationTotals } from './call-logic';
 import type { DebugTarget } from '../../debugger/debug-target';
 import { LazyDebugger } from '../../debugger/LazyDebugger';
 import { FactList } from '../../../shared/ui/FactList';
+import { CopyLinkButton } from '../../../shared/clipboard/CopyLinkButton';
+import type { DebugPosition } from './share-link';
 
 const int = (n: number) => n.toLocaleString('en-US');
 const pct = (part: number, limit: number) => {
@@ -38,9 +40,16 @@ export function SimulationDialog(props: {
   code?: Micheline | undefined;
   /** the simulated call, for 'Debug' */
   debug?: DebugTarget | undefined;
+  /** the share link of this simulation, at a debugger position or not ('Copy link') */
+  copyLink?: ((at?: DebugPosition) => Promise<string>) | undefined;
+  /** a share link's debugger position: the debugger opens there */
+  debugAt?: DebugPosition | undefined;
 }) {
-  const { ops } = props;
+  const { ops, copyLink, debugAt } = props;
   const [debugging, setDebugging] = useState(false);
+  useEffect(() => {
+    if (props.open && debugAt) setDebugging(true);
+  }, [props.open, debugAt]);
   const main = ops[0];
   const totals = simulationTotals(ops);
   const gasLimit = main?.gas_limit ?? 0;
@@ -62,8 +71,14 @@ export function SimulationDialog(props: {
       }
     >
       {props.debug && debugging ? (
-        <LazyDebugger onClose={() => setDebugging(false)} target={props.debug} />
+        <LazyDebugger
+          onClose={() => setDebugging(false)}
+          target={props.debug}
+          initial={debugAt}
+          copyLink={copyLink && ((at) => copyLink({ call: 0, ...at }))}
+        />
       ) : null}
+      {copyLink ? <CopyLinkButton build={() => copyLink()} /> : null}
       <FactList
         label="Simulation totals"
         facts={[

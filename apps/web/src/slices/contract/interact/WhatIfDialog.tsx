@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -20,6 +20,8 @@ import { ChangedKey, CountChips } from '../StorageCompare';
 import { entrypointLabel } from './call-logic';
 import { FramedDialog } from './InteractDialogs';
 import { FactList } from '../../../shared/ui/FactList';
+import { CopyLinkButton } from '../../../shared/clipboard/CopyLinkButton';
+import type { DebugPosition } from './share-link';
 
 const int = (n: number) => n.toLocaleString('en-US');
 const STATUS_COLOUR = {
@@ -117,9 +119,16 @@ export function WhatIfDialog(props: {
   address: string;
   request: WhatIfRequest | null;
   result: WhatIfResult | null;
+  /** the share link of this what-if, at a debugger position or not ('Copy link') */
+  copyLink?: ((at?: DebugPosition) => Promise<string>) | undefined;
+  /** a share link's debugger position: the debugger of its call opens there */
+  debugAt?: DebugPosition | undefined;
 }) {
-  const { result: r, request, network } = props;
+  const { result: r, request, network, copyLink, debugAt } = props;
   const [debugging, setDebugging] = useState<number | null>(null);
+  useEffect(() => {
+    if (props.open && debugAt && debugAt.call < (props.result?.calls.length ?? 0)) setDebugging(debugAt.call);
+  }, [props.open, debugAt, props.result]);
   if (!r || !request) return null;
   const failed = r.calls.findIndex((c) => c.status === 'failed');
   const gas = r.calls.reduce((s, c) => s + c.consumed_gas, 0);
@@ -135,6 +144,8 @@ export function WhatIfDialog(props: {
         <LazyDebugger
           onClose={() => setDebugging(null)}
           target={debugTargetOf(network, props.address, request, debugging)}
+          initial={debugAt?.call === debugging ? debugAt : undefined}
+          copyLink={copyLink && ((at) => copyLink({ call: debugging, ...at }))}
         />
       ) : null}
       {failed >= 0 ? (
@@ -145,6 +156,7 @@ export function WhatIfDialog(props: {
           the whole bundle would be backtracked; the diff below shows what the calls before it did.
         </Alert>
       ) : null}
+      {copyLink ? <CopyLinkButton build={() => copyLink()} /> : null}
       <FactList
         label="What-if inputs"
         mono

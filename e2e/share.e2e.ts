@@ -1,0 +1,162 @@
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { appPages, canBrowse, syncedSandboxSession, UI_TIMEOUT } from './harness';
+import { counterContract, json } from './sandbox-seed';
+
+// Share links (issue 20, capability 6), driven on the seeded sandbox: a what-if bundle debugged at some step,
+// its link copied from the debugger and opened in a fresh page (at 375 px): the same what-if result and the
+// same debugger step, line and stack; a state too long for a fragment goes through a stored id (listed by the
+// API) and reruns to the same figures; a damaged link says so in the page.
+const canRun = canBrowse('share');
+
+const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: UI_TIMEOUT, interval: 250 });
+const param = (page: Page, label: string) =>
+  page.getByRole('region', { name: 'Parameters' }).getByLabel(label, { exact: true });
+const flat = async (l: Locator) => (await l.innerText()).replace(/\s+/g, ' ').trim();
+const shots = process.env.MS_SHOTS_DIR;
+
+/** The debugger's position as a user sees it: the step counter, the highlighted line and the stack. */
+async function debuggerAt(dbg: Locator) {
+  const facts = dbg.getByLabel('Debugger state');
+  const row = dbg.locator('[aria-current="step"][data-line]');
+  return {
+    facts: await flat(facts),
+    line: await row.getAttribute('data-line'),
+    mark: (await row.locator('mark').innerText()).trim(),
+    stack: await flat(dbg.getByRole('tree', { name: 'Stack items, top first' })),
+  };
+}
+
+/** Clicks 'Copy link' in `scope` and reads the link it shows. */
+async function copyLink(scope: Locator): Promise<string> {
+  await scope.getByRole('button', { name: 'Copy link' }).click();
+  const field = scope.getByLabel('Share link');
+  await poll(() => field.inputValue()).toMatch(/^http/);
+  return field.inputValue();
+}
+
+describe.skipIf(!canRun)('share links on sandboxnet', () => {
+  const session = syncedSandboxSession();
+  const pages = appPages(session);
+
+  it(
+    '1. a what-if bundle debugged at a step: its link reopens the same result, step, line and stack',
+    { timeout: 300_000 },
+    async () => {
+      const url = session.server.url;
+      const counter = await counterContract(url);
+      const page = await pages.open();
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.goto(`${url}/sandboxnet/${counter}/interact/increment`);
+      await page.getByRole('button', { name: /^Overrides/ }).click();
+      const region = page.getByRole('region', { name: /^Overrides/ });
+      await region.getByRole('button', { name: 'Edit as Michelson' }).click();
+      const storage = region.getByLabel('Storage (Michelson or Micheline JSON)');
+      const current = await storage.inputValue();
+      await storage.fill(current.replace(/^Pair -?\d+/, 'Pair 1000'));
+      await region.getByLabel('Balance (mutez)').fill('777');
+      await param(page, 'increment').fill('5');
+      await page.getByRole('button', { name: 'Add call to bundle' }).click();
+      await param(page, 'increment').fill('7');
+      await page.getByRole('button', { name: 'Add call to bundle' }).click();
+      await page.getByRole('button', { name: 'Simulate bundle (2)' }).click();
+      const dlg = page.getByRole('dialog', { name: 'What-if result' });
+      const diff = dlg.getByRole('region', { name: 'Storage diff' });
+      await poll(() => flat(diff)).toContain('1,000 ➛ 1,012');
+      const diffText = await flat(diff);
+      // a link reruns at the head it is opened at: all but the level and time are the same
+      const atHead = (t: string) => t.replace(/Level \d+ Now \S+/, '');
+      const inputs = atHead(await flat(dlg.getByLabel('What-if inputs')));
+      expect(inputs).toContain('Balance before 0.000777 ꜩ');
+
+      // the second call, six steps in
+      await dlg.getByRole('button', { name: 'Debug call 2' }).click();
+      const dbg = page.getByRole('dialog', { name: /^Debugger/ });
+      await dbg.getByRole('toolbar', { name: 'Debugger controls' }).waitFor();
+      for (let i = 0; i < 6; i++) await dbg.getByRole('button', { name: 'Step', exact: true }).click();
+      await poll(async () => (await debuggerAt(dbg)).facts).toMatch(/^Step 7 \/ \d+/);
+      const at = await debuggerAt(dbg);
+      const link = await copyLink(dbg);
+      expect(link).toMatch(new RegExp(`^${url}/sandboxnet/${counter}/interact/increment#s=`));
+      expect(link.length).toBeLessThan(2200);
+      if (shots) await page.screenshot({ path: `${shots}/share-debugger-1440.png` });
+
+      // a fresh page on a phone: the what-if runs again and the debugger opens where it stood
+      const phone = await pages.open();
+      await phone.setViewportSize({ width: 375, height: 800 });
+      await phone.goto(link);
+      const dbg2 = phone.getByRole('dialog', { name: /^Debugger/ });
+      await dbg2.getByRole('toolbar', { name: 'Debugger controls' }).waitFor();
+      await poll(async () => (await debuggerAt(dbg2)).facts).toMatch(/^Step 7 \/ \d+/);
+      expect(await debuggerAt(dbg2)).toEqual(at);
+      expect(await phone.title()).toBeTruthy();
+      if (shots) await phone.screenshot({ path: `${shots}/share-debugger-375.png` });
+      await dbg2.getByRole('button', { name: 'Close' }).click();
+      const dlg2 = phone.getByRole('dialog', { name: 'What-if result' });
+      await poll(() => flat(dlg2.getByRole('region', { name: 'Storage diff' }))).toBe(diffText);
+      expect(atHead(await flat(dlg2.getByLabel('What-if inputs')))).toBe(inputs);
+      if (shots) await phone.screenshot({ path: `${shots}/share-whatif-375.png` });
+      // the form holds the link's inputs: the bundle and the overrides
+      await dlg2.getByRole('button', { name: 'Close' }).click();
+      await poll(() => phone.getByRole('list', { name: 'Bundle calls' }).getByRole('listitem').count()).toBe(
+        2,
+      );
+      expect(await phone.getByRole('button', { name: /^Overrides · set/ }).count()).toBe(1);
+    },
+  );
+
+  it(
+    '2. a state too long for a fragment: the link carries a stored id, listed by the API, and reruns the same',
+    { timeout: 300_000 },
+    async () => {
+      const url = session.server.url;
+      const counter = await counterContract(url);
+      const page = await pages.open();
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.goto(`${url}/sandboxnet/${counter}/interact/note`);
+      // a note of 3,000 hardly compressible characters
+      const text = Array.from({ length: 600 }, (_, i) => ((i * 7919) % 100_003).toString(36))
+        .join('-')
+        .slice(0, 3000);
+      const fields = page.getByRole('region', { name: 'Parameters' }).getByRole('textbox');
+      await fields.nth(0).fill(text);
+      await fields.nth(1).fill('42');
+      await page.getByRole('button', { name: 'Simulate', exact: true }).click();
+      const sim = page.getByRole('dialog', { name: 'Simulation result' });
+      const totals = await flat(sim.getByLabel('Simulation totals'));
+      expect(totals).toMatch(/Consumed gas [\d,]+/);
+      const diff = await flat(sim.getByRole('region', { name: 'Storage diff' }));
+      expect(diff).toContain(text.slice(0, 40));
+      const link = await copyLink(sim);
+      const id = /#share=([A-Za-z0-9_-]{22})$/.exec(link)?.[1];
+      expect(id, link).toBeTruthy();
+      const listed = (await json(`${url}/v1/shares?network=sandboxnet&size=100`)) as {
+        id: string;
+        entrypoint: string;
+      }[];
+      expect(listed.find((s) => s.id === id)?.entrypoint).toBe('note');
+      // the same state again: the same link
+      await sim.getByRole('button', { name: 'Copy link' }).click();
+      expect(await sim.getByLabel('Share link').inputValue()).toBe(link);
+
+      const other = await pages.open();
+      await other.goto(link);
+      const sim2 = other.getByRole('dialog', { name: 'Simulation result' });
+      await poll(() => flat(sim2.getByLabel('Simulation totals'))).toBe(totals);
+      expect(await flat(sim2.getByRole('region', { name: 'Storage diff' }))).toBe(diff);
+    },
+  );
+
+  it('3. a damaged link says so in the page, and the form still works', { timeout: 300_000 }, async () => {
+    const url = session.server.url;
+    const counter = await counterContract(url);
+    const page = await pages.open();
+    await page.goto(`${url}/sandboxnet/${counter}/interact/increment#s=NoIgdghg9gTg1gZwF4EMA2iA`);
+    const alert = page.getByRole('alert').filter({ hasText: 'This shared simulation cannot be opened' });
+    await poll(() => alert.count()).toBe(1);
+    expect(await alert.innerText()).toMatch(/damaged|not an object|missing/);
+    await param(page, 'increment').fill('2');
+    await page.getByRole('button', { name: 'Simulate', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Simulation result' }).waitFor();
+  });
+});
