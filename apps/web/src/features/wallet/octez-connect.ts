@@ -4,7 +4,7 @@
  * operation requests, so every send goes `TezosToolkit.wallet` → `DAppClient.requestOperation`.
  * The SDK loads only when someone connects.
  */
-import type { WalletProvider } from '@taquito/taquito';
+import type { WalletOriginateParams, WalletProvider, WalletTransferParams } from '@taquito/taquito';
 import type { ConnectedWallet, InjectionResult, WalletOrigination, WalletTransaction } from './wallet-ops';
 import { WalletAbortedError } from './wallet-ops';
 import { WALLET_MESSAGES } from './wallet-messages';
@@ -65,7 +65,7 @@ interface DAppClientLike {
 }
 
 /** Drops what the wallet fills in itself (fees and limits left undefined by Taquito). */
-function forWallet(op: Record<string, unknown>): Record<string, unknown> {
+function forWallet(op: object): Record<string, unknown> {
   return Object.fromEntries(Object.entries(op).filter(([, v]) => v !== undefined));
 }
 
@@ -80,11 +80,11 @@ async function dappClient(network: string, origin: string): Promise<DAppClientLi
   clientNetwork = network;
   const g = globalThis as { Buffer?: unknown };
   if (!g.Buffer) g.Buffer = (await import('buffer')).Buffer;
-  const { DAppClient } = await import('@tezos-x/octez.connect-dapp');
-  client = new DAppClient({
-    name: DAPP_NAME,
-    network: walletNetwork(network, origin) as never,
-  }) as unknown as DAppClientLike;
+  const { DAppClient, NetworkType } = await import('@tezos-x/octez.connect-dapp');
+  const wanted = walletNetwork(network, origin);
+  // octez.connect's network type is an enum of the same strings
+  const type = Object.values(NetworkType).find((t) => String(t) === wanted.type) ?? NetworkType.CUSTOM;
+  client = new DAppClient({ name: DAPP_NAME, network: { ...wanted, type } }) as unknown as DAppClientLike;
   return client;
 }
 
@@ -118,15 +118,15 @@ export async function createOctezConnectWallet(
   if (!active) throw new WalletAbortedError('no account');
   const account = active;
 
-  const { TezosToolkit, createTransferOperation, createOriginationOperation } =
+  const { TezosToolkit, createTransferOperation, createOriginationOperation, OpKind } =
     await import('@taquito/taquito');
   const provider = {
     getPKH: () => Promise.resolve(account.address),
     getPK: () => Promise.resolve(account.publicKey ?? ''),
-    mapTransferParamsToWalletParams: async (p: () => Promise<unknown>) =>
-      forWallet((await createTransferOperation((await p()) as never)) as never),
-    mapOriginateParamsToWalletParams: async (p: () => Promise<unknown>) =>
-      forWallet((await createOriginationOperation((await p()) as never)) as never),
+    mapTransferParamsToWalletParams: async (p: () => Promise<WalletTransferParams>) =>
+      forWallet(await createTransferOperation(await p())),
+    mapOriginateParamsToWalletParams: async (p: () => Promise<WalletOriginateParams>) =>
+      forWallet(await createOriginationOperation(await p())),
     sendOperations: (ops: unknown[]) =>
       wrap(() => dapp.requestOperation({ operationDetails: ops })).then((r) => r.transactionHash),
     sign: (bytes: string) => wrap(() => dapp.requestSignPayload({ payload: bytes })).then((r) => r.signature),
@@ -154,7 +154,7 @@ export async function createOctezConnectWallet(
     async send(ops: WalletTransaction[]): Promise<InjectionResult> {
       if (ops.length === 0) throw new Error('Nothing to send');
       const batch = toolkit.wallet.batch(
-        ops.map((tx) => ({ kind: 'transaction', ...toTransferParams(tx) }) as never),
+        ops.map((tx) => ({ kind: OpKind.TRANSACTION, ...toTransferParams(tx) })),
       );
       const op = await batch.send();
       return { opHash: op.opHash };

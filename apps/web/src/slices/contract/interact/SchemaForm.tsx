@@ -1,6 +1,19 @@
-import { forwardRef, useMemo, type ForwardedRef } from 'react';
+import {
+  forwardRef,
+  useImperativeHandle,
+  useMemo,
+  useRef,
+  type ComponentRef,
+  type ForwardedRef,
+} from 'react';
 import Form, { Templates } from '@rjsf/mui';
-import type { ArrayFieldItemTemplateProps, FormValidation, RJSFValidationError, UiSchema } from '@rjsf/utils';
+import type {
+  ArrayFieldItemTemplateProps,
+  FormValidation,
+  RJSFSchema,
+  RJSFValidationError,
+  UiSchema,
+} from '@rjsf/utils';
 import validator from '@rjsf/validator-ajv8';
 import type { JsonSchema } from '@michelscope/michelson';
 import { validateFormData } from './form-validation';
@@ -67,6 +80,16 @@ function customValidate(schema: JsonSchema) {
   };
 }
 
+/**
+ * RJSF's schema type is JSON Schema 7's (`type` one of its type names, `default` a JSON value); ours is the same
+ * JSON, as michelson writes it, with wider field types (`type: string`, `default: unknown`): the boundary's one
+ * adapter.
+ */
+const asRjsfSchema = (schema: JsonSchema): RJSFSchema => schema as RJSFSchema;
+
+/** RJSF's Form instance (the MUI theme's component type also admits any class component). */
+type RjsfForm = Extract<ComponentRef<typeof Form>, { validateForm: unknown }>;
+
 /** Type of the imperative handle: RJSF's Form (validateForm() shows the errors and says if the data is valid). */
 export interface SchemaFormHandle {
   validateForm: () => boolean;
@@ -81,10 +104,12 @@ export const SchemaForm = forwardRef(function SchemaForm(
   ref: ForwardedRef<SchemaFormHandle>,
 ) {
   const form = useMemo(() => rjsfForm(schema), [schema]);
+  const formRef = useRef<RjsfForm>(null);
+  useImperativeHandle(ref, () => ({ validateForm: () => formRef.current?.validateForm() ?? false }), []);
   return (
     <Form
-      ref={ref as never}
-      schema={form.schema as never}
+      ref={formRef}
+      schema={asRjsfSchema(form.schema)}
       uiSchema={{ ...form.uiSchema, ...submit }}
       formData={formData}
       validator={validator}
