@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { appPages, canBrowse, syncedSandboxSession, UI_TIMEOUT, waitFor } from './harness';
@@ -510,4 +512,50 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
       await dbg.getByRole('button', { name: 'Close' }).click();
     },
   );
+
+  it('7. Debug a call of a script not yet deployed, from the deploy page', { timeout: 300_000 }, async () => {
+    const url = session.server.url;
+    const file = path.join(session.dataDir, 'adder-debug.tz');
+    await writeFile(
+      file,
+      'parameter int;\nstorage (pair (int %total) (string %label));\ncode { UNPAIR; DIP { UNPAIR }; ADD; PAIR; NIL operation; PAIR }\n',
+    );
+    const page = await pages.open();
+    await page.goto(`${url}/deploy`);
+    await page.getByLabel('Michelson code file').setInputFiles(file);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('region', { name: 'Initial storage' }).waitFor();
+    await page.getByLabel('total').fill('40');
+    await page.getByLabel('label').fill('e2e');
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    const form = page.getByRole('region', { name: 'Debug a call of the script' });
+    await form.waitFor({ timeout: UI_TIMEOUT });
+    await form.getByLabel('Parameter (Michelson)').fill('2');
+    // the API's recording of the call the page asks for
+    const answer = page.waitForResponse((r) => /\/v1\/script\/sandboxnet\/debug$/.test(r.url()), {
+      timeout: UI_TIMEOUT,
+    });
+    await form.getByRole('button', { name: 'Debug' }).click();
+    const rec = (await (await answer).json()) as Recording & { storage: Micheline; status: string };
+    expect(rec.status).toBe('applied');
+    expect(rec.storage).toEqual({ prim: 'Pair', args: [{ int: '42' }, { string: 'e2e' }] });
+    const dbg = page.getByRole('dialog', { name: 'Debugger · default' });
+    await dbg.getByRole('toolbar', { name: 'Debugger controls' }).waitFor({ timeout: UI_TIMEOUT });
+    const [row] = rec.spans[rec.trace.loc[0]!]!;
+    expect(await state(dbg, 'Step')).toBe(`1 / ${rec.trace.steps}`);
+    expect(await highlighted(dbg)).toEqual({ line: row + 1, mark: 'UNPAIR' });
+    expect(await state(dbg, 'Status')).toBe('applied');
+    // run to the end: the new storage's pair on top, total 40 + 2
+    await page.keyboard.press('e');
+    await poll(() => state(dbg, 'Instruction')).toBe('PAIR');
+    expect(await stackFields(dbg, 0)).toContain('42');
+    await dbg.getByRole('button', { name: 'Close' }).click();
+    // a parameter that is not Michelson says so
+    await form.getByLabel('Parameter (Michelson)').fill('Pair (');
+    await form.getByRole('button', { name: 'Debug' }).click();
+    await form
+      .getByRole('alert')
+      .filter({ hasText: /^Parameter: / })
+      .waitFor();
+  });
 });

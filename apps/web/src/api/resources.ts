@@ -39,6 +39,7 @@ import type {
   SuggestResponse,
   DebugRequest,
   DebugResult,
+  ScriptDebugRequest,
   ViewRequest,
   Head,
   KeyChangeKind,
@@ -320,6 +321,11 @@ export const RESOURCES = {
   debug: action<At, DebugRequest, DebugResult>((p) => `${contract(p)}/entrypoints/debug`, DEBUG),
   /** A view (on-chain or TZIP-16 off-chain) recorded step by step by the debugger. */
   viewDebug: action<At, ViewRequest, DebugResult>((p) => `${contract(p)}/views/debug`, DEBUG),
+  /** A call of an undeployed script (the deploy page) recorded step by step. */
+  scriptDebug: action<{ network: string }, ScriptDebugRequest, DebugResult>(
+    (p) => `/script/${enc(p.network)}/debug`,
+    DEBUG,
+  ),
   /** An indexed contract call replayed at its level and compared with the recorded one. */
   operationDebug: action<{ network: string; id: number }, Record<string, never>, DebugResult>(
     (p) => `/operation/${enc(p.network)}/${p.id}/debug`,

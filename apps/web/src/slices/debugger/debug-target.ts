@@ -1,10 +1,11 @@
 /** What the debugger records (a call, an indexed operation, a view) and the query that asks the API for it. */
-import type { DebugRequest, ViewRequest } from '@michelscope/api-types';
+import type { DebugRequest, ScriptDebugRequest, ViewRequest } from '@michelscope/api-types';
 import { actionQuery } from '../../api/resources';
 
 /**
  * A call to debug: an entrypoint with its inputs, an indexed operation (replayed at its level), or a view with
- * its input (`view`: on-chain or off-chain, as the Views tab executes it).
+ * its input (`view`: on-chain or off-chain, as the Views tab executes it), or a call of an undeployed script
+ * (`script`: the deploy page's).
  */
 export interface DebugTarget {
   network: string;
@@ -12,6 +13,7 @@ export interface DebugTarget {
   request: DebugRequest;
   operationId?: number;
   view?: ViewRequest;
+  script?: ScriptDebugRequest;
 }
 
 /** Where the debugger stands: a step and a view (what a share link keeps). */
@@ -28,6 +30,8 @@ export function debugQuery(t: DebugTarget) {
       ? actionQuery('operationDebug', { network: t.network, id: t.operationId }, {})
       : t.view
         ? actionQuery('viewDebug', at, t.view)
-        : actionQuery('debug', at, t.request);
+        : t.script
+          ? actionQuery('scriptDebug', { network: t.network }, t.script)
+          : actionQuery('debug', at, t.request);
   return { ...q, staleTime: Infinity, retry: false } as const;
 }

@@ -25,6 +25,7 @@ import { SANDBOX_ACCOUNTS, SANDBOX_NETWORK } from '../../features/wallet/sandbox
 import { DEPLOY_MESSAGES, fileError, parseCode, storageValue, type ParsedCode } from './deploy-logic';
 import { simulateOrigination, type OriginationSimulation } from './simulate-origination';
 import { OriginationSimulationResult } from './OriginationSimulationResult';
+import { DebugScriptCall } from './DebugScriptCall';
 
 /** /deploy: 'Upload code' then 'Configure contract's initial storage', originated with the wallet. */
 export function DeployPage() {
@@ -199,6 +200,13 @@ export function DeployPage() {
                   </Button>
                 </Stack>
                 {simulation ? <OriginationSimulationResult result={simulation} /> : null}
+                {simulation ? (
+                  <DebugScriptCall
+                    network={network}
+                    code={parsed.code}
+                    storage={() => storageValue(parsed.storageType, formData)}
+                  />
+                ) : null}
                 {error ? <Alert severity="error">{error}</Alert> : null}
                 <InjectionAlert injection={injection} />
                 {contract && injection.lastHash ? (
