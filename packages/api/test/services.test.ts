@@ -253,6 +253,22 @@ describeDb('search and stats services', ({ db }) => {
     ).toMatchObject({ items: [], total: 0 });
   });
 
+  it('global search by the start of an operation hash keeps the status filter', async () => {
+    const byHash = async (status: string[]) =>
+      (
+        (
+          await post('/search/v1/search', {
+            query: OPG3.slice(0, 12),
+            size: 10,
+            offset: 0,
+            filters: { search: { network: [NET], index: ['operations'], status } },
+          })
+        ).body as { items: Item[] }
+      ).items.map((i) => i.body.Hash);
+    expect(await byHash(['failed'])).toEqual([OPG3]);
+    expect(await byHash(['applied', 'backtracked'])).toEqual([]);
+  });
+
   it('account alias: 200 with sources in priority order, 204 when unnamed; mime types', async () => {
     expect((await get(`/search/v1/account/${NET}/${TOKEN}`)).body).toEqual({
       TzKT: { Name: 'Pixel Ledger' },

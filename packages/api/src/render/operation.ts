@@ -21,6 +21,7 @@ import {
   toMiguel,
   type Micheline,
   type MiguelNode,
+  type Parameters,
 } from '@michelscope/michelson';
 import { formatTime } from '../time';
 import { stampAll } from './big-map-keys';
@@ -43,6 +44,16 @@ export interface RenderOptions {
   withStorageDiff?: boolean;
 }
 
+/** A stored call's `{entrypoint, value}` (a JSON column), read as such; undefined for a plain transfer. */
+function storedParameters(stored: unknown): Partial<Parameters> | undefined {
+  if (stored == null || typeof stored !== 'object') return undefined;
+  const { entrypoint, value } = stored as Record<string, unknown>;
+  return {
+    entrypoint: typeof entrypoint === 'string' ? entrypoint : undefined,
+    value: value === undefined ? undefined : toMicheline(value),
+  };
+}
+
 export async function renderOperations(
   db: Db,
   network: string,
@@ -56,7 +67,9 @@ export async function renderOperations(
     const op = baseOperation(network, row);
     const t = row.destination ? types.get(row.destination) : undefined;
     if (isCall(row) && t && !hasError(row.errors, 'bad_contract_parameter')) {
-      op.parameters = safe(() => decodeParameters(toMicheline(t.parameter), row.parameters as never));
+      op.parameters = safe(() =>
+        decodeParameters(toMicheline(t.parameter), storedParameters(row.parameters)),
+      );
     }
     if (
       (row.kind === 'event' || row.kind === 'transfer_ticket') &&

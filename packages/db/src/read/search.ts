@@ -1,5 +1,5 @@
 import { CompiledQuery, sql } from 'kysely';
-import type { Db } from '../schema';
+import type { Db, OperationStatus } from '../schema';
 import { toDate } from './contracts';
 import { PREPARED } from './prepared';
 
@@ -236,11 +236,23 @@ export async function searchOperations(
     .where('hash', 'like', `${likeEscape(prefix)}%`)
     .where('internal', '=', false);
   if (networks?.length) q = q.where('network', 'in', [...networks]);
-  if (f.status?.length) q = q.where('status', 'in', [...f.status] as never);
+  if (f.status?.length) {
+    // Only the statuses the column holds; a filter of none of them matches nothing (`IN ()` is not SQL).
+    const statuses = f.status.filter(isStatus);
+    q = statuses.length ? q.where('status', 'in', statuses) : q.where(sql<boolean>`false`);
+  }
   if (f.entrypoints?.length) q = q.where('entrypoint', 'in', [...f.entrypoints]);
   const rows = await q.orderBy('id', 'desc').limit(limit).execute();
   return rows.map((r) => ({ ...r, hash: r.hash ?? '', timestamp: toDate(r.timestamp) }));
 }
+
+const STATUSES: ReadonlySet<string> = new Set<OperationStatus>([
+  'applied',
+  'backtracked',
+  'failed',
+  'skipped',
+]);
+const isStatus = (s: string): s is OperationStatus => STATUSES.has(s);
 
 export interface AccountOperationSearch {
   address: string;
