@@ -108,6 +108,34 @@ code { CAR ; PUSH int 2 ; PUSH int 2 ; ADD ; PUSH int 4 ; ASSERT_CMPEQ ; NIL ope
     expect(errorMeaning(errors, { string: 'Other' })).toBeUndefined();
   });
 
+  it('an error view whose chain lookup fails gives no meaning, and the next view is tried', () => {
+    const view = (name: string, code: string) => ({
+      view: name,
+      storageView: {
+        parameter: { prim: 'address' },
+        returnType: { prim: 'string' },
+        code: parseMichelsonExpression(code),
+      },
+    });
+    // CONTRACT on a KT1 asks the chain, which is unreachable
+    const asksChain = view(
+      'asks_chain',
+      '{ CAR ; CONTRACT unit ; IF_NONE { PUSH string "no contract" } { DROP ; PUSH string "a contract" } }',
+    );
+    const plain = view('plain', '{ DROP ; PUSH string "Unknown target" }');
+    const unreachable = {
+      contract: () => {
+        throw new Error('node RPC of sandboxnet is unreachable');
+      },
+    };
+    const kt1 = { string: 'KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXitn' };
+    const c = call('parameter address; storage unit; code { CAR ; FAILWITH }', kt1, { prim: 'Unit' });
+    expect(viewErrorMeaning([asksChain, plain], kt1, c, unreachable)).toEqual({
+      text: 'Unknown target',
+      view: 'plain',
+    });
+  });
+
   it('a FAILWITH value gets its meaning from a TZIP-16 `errors` entry computed by an off-chain view', () => {
     const view = (name: string, parameter: Micheline, code: string) => ({
       view: name,
