@@ -95,6 +95,10 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
       const dlg2 = phone.getByRole('dialog', { name: 'What-if result' });
       await poll(() => flat(dlg2.getByRole('region', { name: 'Storage diff' }))).toBe(diffText);
       expect(atHead(await flat(dlg2.getByLabel('What-if inputs')))).toBe(inputs);
+      // the link's position is used once: 'Debug' again starts at the first step
+      await dlg2.getByRole('button', { name: 'Debug call 2' }).click();
+      await poll(async () => (await debuggerAt(dbg2)).facts).toMatch(/^Step 1 \/ \d+/);
+      await dbg2.getByRole('button', { name: 'Close' }).click();
       if (shots) await phone.screenshot({ path: `${shots}/share-whatif-375.png` });
       // the form holds the link's inputs: the bundle and the overrides
       await dlg2.getByRole('button', { name: 'Close' }).click();

@@ -18,7 +18,7 @@ import type { DebugTarget } from '../../debugger/debug-target';
 import { LazyDebugger } from '../../debugger/LazyDebugger';
 import { FactList } from '../../../shared/ui/FactList';
 import { CopyLinkButton } from '../../../shared/clipboard/CopyLinkButton';
-import type { DebugPosition } from './share-link';
+import { useLinkPosition, type DebugPosition } from './share-link';
 
 const int = (n: number) => n.toLocaleString('en-US');
 const pct = (part: number, limit: number) => {
@@ -45,7 +45,9 @@ export function SimulationDialog(props: {
   /** a share link's debugger position: the debugger opens there */
   debugAt?: DebugPosition | undefined;
 }) {
-  const { ops, copyLink, debugAt } = props;
+  const { ops, copyLink } = props;
+  const link = useLinkPosition(props.debugAt);
+  const debugAt = link.at;
   const [debugging, setDebugging] = useState(false);
   useEffect(() => {
     if (props.open && debugAt) setDebugging(true);
@@ -72,7 +74,10 @@ export function SimulationDialog(props: {
     >
       {props.debug && debugging ? (
         <LazyDebugger
-          onClose={() => setDebugging(false)}
+          onClose={() => {
+            setDebugging(false);
+            link.spend();
+          }}
           target={props.debug}
           initial={debugAt}
           copyLink={copyLink && ((at) => copyLink({ call: 0, ...at }))}

@@ -21,7 +21,7 @@ import { entrypointLabel } from './call-logic';
 import { FramedDialog } from './InteractDialogs';
 import { FactList } from '../../../shared/ui/FactList';
 import { CopyLinkButton } from '../../../shared/clipboard/CopyLinkButton';
-import type { DebugPosition } from './share-link';
+import { useLinkPosition, type DebugPosition } from './share-link';
 
 const int = (n: number) => n.toLocaleString('en-US');
 const STATUS_COLOUR = {
@@ -124,7 +124,9 @@ export function WhatIfDialog(props: {
   /** a share link's debugger position: the debugger of its call opens there */
   debugAt?: DebugPosition | undefined;
 }) {
-  const { result: r, request, network, copyLink, debugAt } = props;
+  const { result: r, request, network, copyLink } = props;
+  const link = useLinkPosition(props.debugAt);
+  const debugAt = link.at;
   const [debugging, setDebugging] = useState<number | null>(null);
   useEffect(() => {
     if (props.open && debugAt && debugAt.call < (props.result?.calls.length ?? 0)) setDebugging(debugAt.call);
@@ -142,7 +144,10 @@ export function WhatIfDialog(props: {
     >
       {debugging !== null ? (
         <LazyDebugger
-          onClose={() => setDebugging(null)}
+          onClose={() => {
+            setDebugging(null);
+            link.spend();
+          }}
           target={debugTargetOf(network, props.address, request, debugging)}
           initial={debugAt?.call === debugging ? debugAt : undefined}
           copyLink={copyLink && ((at) => copyLink({ call: debugging, ...at }))}

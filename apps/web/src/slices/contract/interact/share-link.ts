@@ -8,6 +8,7 @@
  * checked field by field (the API's SharedSimulation schema, restated here: the web imports api-types as types
  * only). A bad link is an error message, never a partial state; opening one only runs the simulation it names.
  */
+import { useState } from 'react';
 import LZString from 'lz-string';
 import type { SharedDebugPosition, SharedSimulation } from '@michelscope/api-types';
 import { inputExcess } from '@michelscope/michelson';
@@ -205,4 +206,16 @@ export function parseState(v: unknown): ShareState {
         }
       : {}),
   };
+}
+
+/**
+ * A share link's debugger position while it is still to be used: the debugger opens there once; after the
+ * user closes it, 'Debug' opens at the start like any other run (`spend`). A new link's position is live again.
+ */
+export function useLinkPosition(at: DebugPosition | undefined): {
+  at: DebugPosition | undefined;
+  spend: () => void;
+} {
+  const [spent, setSpent] = useState<DebugPosition | undefined>(undefined);
+  return { at: at !== spent ? at : undefined, spend: () => setSpent(at) };
 }
