@@ -31,6 +31,12 @@ export interface ApiOptions {
    */
   rateLimit?: { max: number; timeWindowMs: number } | false;
   /**
+   * The most bytes of state all stored shared simulations (POST /v1/shares) may take together; past it a new
+   * state is refused with 507 `{"message"}` (stored ones never expire, so the store is bounded here).
+   * Default 1 GiB.
+   */
+  sharesMaxBytes?: number;
+  /**
    * CORS for GET/POST (and preflight): `true` allows every origin (`*`, the default), a list allows those origins,
    * `false` sends no CORS headers.
    */

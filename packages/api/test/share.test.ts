@@ -140,3 +140,32 @@ describeDb('shared simulations', ({ db }) => {
     expect((await db().selectFrom('shared_simulations').select('id').execute()).length).toBe(before);
   });
 });
+
+describeDb('shared simulations: the store is bounded', ({ db }) => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    // room for two states of this size, not three
+    app = await makeApi(db(), { sharesMaxBytes: 1_200 });
+  });
+  afterAll(() => app.close());
+  const post = (payload: unknown) =>
+    app.inject({ method: 'POST', url: '/v1/shares', payload: payload as Record<string, unknown> });
+
+  it('refuses a new state with 507 {message} once the stored ones fill it; known states still answer', async () => {
+    const step = (n: number) => state({ debug: { call: 0, step: n, tab: 'step' } });
+    const first = await post(step(1));
+    expect(first.statusCode).toBe(200);
+    // the states of this test take 500–600 bytes each
+    expect(first.json<{ bytes: number }>().bytes).toBeGreaterThan(500);
+    expect(first.json<{ bytes: number }>().bytes).toBeLessThan(600);
+    expect((await post(step(2))).statusCode).toBe(200);
+    const full = await post(step(3));
+    expect(full.statusCode).toBe(507);
+    expect(full.json<{ message: string }>().message).toMatch(/^the store of shared simulations is full/);
+    // storing a known state again is not new: its id as before
+    const again = await post(step(1));
+    expect(again.statusCode).toBe(200);
+    expect(again.json<{ id: string }>().id).toBe(first.json<{ id: string }>().id);
+    expect(await db().selectFrom('shared_simulations').select('id').execute()).toHaveLength(2);
+  });
+});

@@ -14,22 +14,39 @@ export interface ShareRow {
   created_at: Date;
 }
 
-/** Stores a state under its id (a known id keeps its row and date); answers the stored row. */
+const selectRow = (db: Db, id: string) =>
+  db
+    .selectFrom('shared_simulations')
+    .select(['id', 'network', 'address', 'entrypoint', 'bytes', 'created_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+
+/**
+ * Stores a state under its id (a known id keeps its row and date); answers the stored row, or null when a new
+ * state would take the stored ones past `maxTotalBytes` together (an approximate bound: two concurrent writes
+ * may both pass it).
+ */
 export async function storeShare(
   db: Db,
   row: Omit<ShareRow, 'created_at'> & { json: string },
-): Promise<ShareRow> {
+  maxTotalBytes = Infinity,
+): Promise<ShareRow | null> {
+  const known = await selectRow(db, row.id);
+  if (known) return known;
+  if (Number.isFinite(maxTotalBytes)) {
+    const { total } = await db
+      .selectFrom('shared_simulations')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<string | number>('bytes'), eb.lit(0)).as('total'))
+      .executeTakeFirstOrThrow();
+    if (Number(total) + row.bytes > maxTotalBytes) return null;
+  }
   const { json, ...fields } = row;
   await db
     .insertInto('shared_simulations')
     .values({ ...fields, state: json })
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
-  return db
-    .selectFrom('shared_simulations')
-    .select(['id', 'network', 'address', 'entrypoint', 'bytes', 'created_at'])
-    .where('id', '=', row.id)
-    .executeTakeFirstOrThrow();
+  return (await selectRow(db, row.id)) ?? null;
 }
 
 /** A stored state by id, or undefined. */

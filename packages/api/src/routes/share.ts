@@ -28,6 +28,8 @@ import { requireNetwork } from '../validate';
 const tags = ['share'];
 /** Keys sorted: one state, one text, one id (whatever order a client wrote its keys in). */
 const canonical = configure({ deterministic: true, bigint: false, circularValue: Error });
+/** The default bound of all stored states together (ApiOptions.sharesMaxBytes). */
+export const SHARES_MAX_TOTAL_BYTES = 1024 ** 3;
 /** The most shares one page lists. */
 const LIST_MAX = 100;
 
@@ -48,10 +50,10 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
           `Validates the state (the SharedSimulation schema; at most ${SHARE_MAX_BYTES} bytes of JSON, else ` +
           '413) and stores it under a content-addressed id: the SHA-256 of its JSON with sorted keys, so the ' +
           'same state always answers the same id and storing it again changes nothing. Stored states never ' +
-          'expire. The web opens `/{network}/{address}/interact/{entrypoint}#share={id}`.',
+          'expire; all of them together are bounded (1 GiB by default): past it a new state gets 507. The web opens `/{network}/{address}/interact/{entrypoint}#share={id}`.',
         tags,
         body: SharedSimulation,
-        response: { 200: ShareCreated, 400: ErrorBody, 413: ErrorBody },
+        response: { 200: ShareCreated, 400: ErrorBody, 413: ErrorBody, 507: ErrorBody },
       },
     },
     async (request) => {
@@ -62,14 +64,25 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
       const bytes = Buffer.byteLength(json);
       if (bytes > SHARE_MAX_BYTES)
         throw new HttpError(413, `the state takes ${bytes} bytes, more than ${SHARE_MAX_BYTES}`);
-      const row = await storeShare(ctx.db, {
-        id: shareId(json),
-        network: state.network,
-        address: state.address,
-        entrypoint: state.entrypoint,
-        bytes,
-        json,
-      });
+      const max = ctx.options.sharesMaxBytes ?? SHARES_MAX_TOTAL_BYTES;
+      const row = await storeShare(
+        ctx.db,
+        {
+          id: shareId(json),
+          network: state.network,
+          address: state.address,
+          entrypoint: state.entrypoint,
+          bytes,
+          json,
+        },
+        max,
+      );
+      if (!row)
+        throw new HttpError(
+          507,
+          `the store of shared simulations is full (${max} bytes): this one cannot be stored; a shorter ` +
+            'simulation fits in the link itself',
+        );
       return { id: row.id, created_at: formatTime(row.created_at), bytes: row.bytes };
     },
   );
