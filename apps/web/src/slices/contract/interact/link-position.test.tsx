@@ -8,9 +8,8 @@ afterEach(cleanup);
 describe('useLinkPosition', () => {
   it("gives a link's debugger position until it is spent, then none; a new link's position is live", () => {
     const first: DebugPosition = { call: 0, step: 7, tab: 'step' };
-    const { result, rerender } = renderHook(({ at }) => useLinkPosition(at), {
-      initialProps: { at: first as DebugPosition | undefined },
-    });
+    const initialProps: { at: DebugPosition | undefined } = { at: first };
+    const { result, rerender } = renderHook(({ at }) => useLinkPosition(at), { initialProps });
     expect(result.current.at).toBe(first);
     // the user closes the debugger the link opened: 'Debug' then opens at the start
     act(() => result.current.spend());
