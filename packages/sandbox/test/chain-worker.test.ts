@@ -57,6 +57,37 @@ const runCode = (gas?: string) => ({
   ...(gas ? { gas } : {}),
 });
 
+/**
+ * A run that takes seconds whatever the interpreter's speed: its loop calls a lambda (EXEC), so it runs on the
+ * stepping path (~40 s for the operation's gas on this machine), where the plain loop above is compiled and
+ * spends the whole gas in well under a second.
+ */
+const slowRunCode = () => {
+  const body = runCode('1040000');
+  const loop = [
+    { prim: 'DROP' },
+    { prim: 'LAMBDA', args: [{ prim: 'unit' }, { prim: 'unit' }, []] },
+    { prim: 'PUSH', args: [{ prim: 'bool' }, { prim: 'True' }] },
+    {
+      prim: 'LOOP',
+      args: [
+        [
+          { prim: 'DUP' },
+          { prim: 'UNIT' },
+          { prim: 'EXEC' },
+          { prim: 'DROP' },
+          { prim: 'PUSH', args: [{ prim: 'bool' }, { prim: 'True' }] },
+        ],
+      ],
+    },
+    { prim: 'DROP' },
+    { prim: 'UNIT' },
+    { prim: 'NIL', args: [{ prim: 'operation' }] },
+    { prim: 'PAIR' },
+  ];
+  return { ...body, script: [body.script[0], body.script[1], { prim: 'code', args: [loop] }] };
+};
+
 const post = (url: string, body: unknown) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
@@ -150,7 +181,7 @@ describe('the sandbox chain in a worker thread', () => {
 
   it('recreates a chain worker that does not answer within the request limit', async () => {
     const rpc = await serve({ timeLimitMs: 20_000, requestTimeoutMs: 1000 });
-    const res = await post(`${rpc}/chains/main/blocks/head/helpers/scripts/run_code`, runCode('1040000'));
+    const res = await post(`${rpc}/chains/main/blocks/head/helpers/scripts/run_code`, slowRunCode());
     expect(res.status).toBe(504);
     expect(((await res.json()) as { message: string }).message).toMatch(/1 s time limit of sandboxnet/);
     // The new worker reopened the stored chain and answers.
@@ -161,7 +192,7 @@ describe('the sandbox chain in a worker thread', () => {
 
   it('refuses requests beyond the queue bound with 503 {"message"}', async () => {
     const rpc = await serve({ timeLimitMs: 2000, maxPending: 1 });
-    const slow = post(`${rpc}/chains/main/blocks/head/helpers/scripts/run_code`, runCode('1040000'));
+    const slow = post(`${rpc}/chains/main/blocks/head/helpers/scripts/run_code`, slowRunCode());
     await new Promise((r) => setTimeout(r, 100));
     const refused = await fetch(`${rpc}/chains/main/blocks/head/hash`);
     expect(refused.status).toBe(503);
