@@ -7,6 +7,7 @@ import MenuItem from '@mui/material/MenuItem';
 import { formatNumber } from '../format/format';
 import { ExportShell, ExportTrigger, progressText, type ExportButtonProps } from './export-parts';
 import { streamExport, type ExportFormat } from './export-stream';
+import { saveBlob } from '../download/save-file';
 
 type State =
   | { phase: 'idle' }
@@ -27,18 +28,6 @@ function statusText(state: State, total: number | undefined): string {
     default:
       return '';
   }
-}
-
-/** Saves a Blob as a file (a temporary object URL on a download link). */
-function save(blob: Blob, name: string) {
-  const href = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = href;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 10_000);
 }
 
 /**
@@ -85,7 +74,7 @@ export default function ExportControl({ request, what, total }: ExportButtonProp
       ctl.signal,
     ).then(
       ({ blob, name, rows }) => {
-        save(blob, name);
+        saveBlob(blob, name);
         setState({ phase: 'done', rows });
       },
       (e: unknown) => {

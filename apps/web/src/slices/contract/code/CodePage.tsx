@@ -22,7 +22,7 @@ import { ConstantsDialog } from './ConstantsDialog';
 import { CodeCompare } from './CodeCompare';
 import { legFromQuery, legToQuery } from './code-compare-logic';
 import { codeFileName, protocolFromQuery, protocolOptions, shortProtocol } from './code-versions';
-import { downloadText } from './download';
+import { downloadText } from '../../../shared/download/save-file';
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 

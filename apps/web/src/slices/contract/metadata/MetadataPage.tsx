@@ -21,7 +21,7 @@ import { valueLinks } from '../../../shared/entities/value-links';
 import { prettyJson } from '../../../shared/json/json-steps';
 import { RawJsonDialog } from '../../../shared/json/RawJsonDialog';
 import { EmptyState } from '../../../shared/ui/EmptyState';
-import { downloadText } from '../code/download';
+import { downloadText } from '../../../shared/download/save-file';
 import { ContractFrame } from '../ContractFrame';
 import type { ContractPageData } from '../useContractPage';
 import { metadataSummary, resolvingErrorText } from './metadata-doc';
