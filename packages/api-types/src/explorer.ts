@@ -5,24 +5,24 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Timestamp } from './common';
-
-/** How a node of a storage or big-map diff changed. */
-export type MiguelDiffType = 'create' | 'update' | 'delete';
-
-/**
- * A decoded value tree (§5.4), as @michelscope/michelson's `toMiguel` writes it. Scalars are strings (numbers
- * too), booleans, or a big map's pointer; a field is absent when empty.
+/*
+ * The Micheline core's types are michelson's own (one declaration; `import type`, so api-types still loads
+ * nothing internal at run time): the schemas below stay open, their static types are what the server writes
+ * with michelson.
  */
-export interface MiguelNode {
-  prim?: string;
-  type?: string;
-  name?: string;
-  /** Previous value of an update in a diff. */
-  from?: unknown;
-  diff_type?: MiguelDiffType;
-  value?: unknown;
-  children?: MiguelNode[];
-}
+import type {
+  DiffType,
+  FormModel as MichelsonFormModel,
+  JsonSchema,
+  Micheline as MichelineCore,
+  MichelinePrim,
+  MiguelNode,
+  Typedef,
+} from '@michelscope/michelson';
+
+/** How a node of a storage or big-map diff changed (michelson's `DiffType`). */
+export type MiguelDiffType = DiffType;
+export type { MiguelNode };
 
 /**
  * The schema stays open (any JSON, serialised as it is) while the static type says what the API writes: the
@@ -31,61 +31,24 @@ export interface MiguelNode {
 export const Miguel = Type.Unsafe<MiguelNode>(
   Type.Unknown({ description: 'Miguel node (decoded Michelson value tree)' }),
 );
-/** A Micheline primitive application: `{ prim, args?, annots? }`. */
-export interface MichelinePrim {
-  prim: string;
-  args?: Micheline[];
-  annots?: string[];
-}
-/**
- * Micheline JSON as the node RPC writes it. The same type as @michelscope/michelson's `Micheline` (declared here
- * because api-types depends on nothing internal; the two are structurally one type, checked by
- * packages/api/test/api-types-micheline.test.ts).
- */
-export type Micheline =
-  MichelinePrim | { int: string } | { string: string } | { bytes: string } | Micheline[];
+export type { MichelinePrim };
+/** Micheline JSON as the node RPC writes it: michelson's `Micheline` (the type and, below, its open schema). */
+export type Micheline = MichelineCore;
 /**
  * Raw Micheline JSON. The schema stays open (any JSON, serialised as it is) while the static type says what the
  * API writes: values the server read from the chain or built with michelson's core.
  */
 export const Micheline = Type.Unsafe<Micheline>(Type.Unknown({ description: 'Micheline JSON' }));
-/** One entry of a type's documentation (§5.1), as @michelscope/michelson's `typedef` writes it. */
-export interface Typedef {
-  name: string;
-  type?: string;
-  typedef?: Typedef[];
-  args?: { key?: string; value: string }[];
-}
+export type { Typedef };
 /** Type documentation entries (§5.1); the schema stays open, the static type says what the API writes. */
 export const TypedefList = Type.Unsafe<Typedef[]>(Type.Array(Type.Unknown(), { description: 'Typedef[]' }));
-/**
- * A form's JSON schema (§5.2) as @michelscope/michelson's `toJsonSchema` writes it (declared here as `Micheline`
- * is; the same type as michelson's `JsonSchema`, checked by packages/api/test/api-types-micheline.test.ts).
- */
-export interface JsonSchema {
-  type?: string;
-  title?: string;
-  prim?: string;
-  tag?: string;
-  format?: string;
-  default?: unknown;
-  minLength?: number;
-  maxLength?: number;
-  properties?: Record<string, JsonSchema>;
-  oneOf?: JsonSchema[];
-  required?: string[];
-  'x-itemTitle'?: string;
-  const?: string;
-  schemaKey?: JsonSchema;
-  items?: JsonSchema;
-  'x-options'?: { sectionsClass: string };
-}
+export type { JsonSchema };
 /** JSON schema of a form (§5.2), or null; the schema stays open, the static type says what the API writes. */
 export const FormSchema = Type.Unsafe<JsonSchema | null>(
   Type.Unknown({ description: 'JSON schema of the form, or null' }),
 );
 /** A form's data (michelson's `FormModel`): the default model of an entrypoint, a view or the storage. */
-export const FormModel = Type.Unsafe<Record<string, unknown>>(
+export const FormModel = Type.Unsafe<MichelsonFormModel>(
   Type.Unknown({ description: 'form data of the schema' }),
 );
 

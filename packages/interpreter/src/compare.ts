@@ -1,16 +1,16 @@
 /** The Michelson total order on comparable values (COMPARE, map keys, set elements). */
-import { compareValues } from './data';
+import { compareTyped } from './data';
 import { staticError } from './errors';
 import { showTy, tyEq } from './types';
 import type { V } from './values';
 
-export { compareValues };
+export { compareTyped };
 
 /** COMPARE with the type check Octez does (michel-codec accepts operands of different types). */
 export function compareChecked(a: V, b: V): number {
   if (!tyEq(a.t, b.t))
     throw staticError('inconsistent_types', `COMPARE on ${showTy(a.t)} and ${showTy(b.t)}`);
-  return compareValues(a, b);
+  return compareTyped(a, b);
 }
 
 /** Binary search in a sorted array by key; returns index or -(insertion point) - 1. */
@@ -19,7 +19,7 @@ export function search<T>(arr: readonly T[], key: V, get: (x: T) => V): number {
   let hi = arr.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
-    const c = compareValues(get(arr[mid] as T), key);
+    const c = compareTyped(get(arr[mid] as T), key);
     if (c === 0) return mid;
     if (c < 0) lo = mid + 1;
     else hi = mid - 1;

@@ -144,7 +144,7 @@ export function parseData(e: Expr, t: Ty, ctx: DataContext = {}): V {
       if (!Array.isArray(e)) throw bad(t, e);
       const v = e.map((x) => parseData(x, t.args[0] as Ty, ctx));
       for (let i = 1; i < v.length; i++) {
-        if (compareValues(v[i - 1] as V, v[i] as V) >= 0)
+        if (compareTyped(v[i - 1] as V, v[i] as V) >= 0)
           throw staticError('unordered_set_literal', 'set literal not strictly sorted');
       }
       return { k: 'set', t, v };
@@ -166,7 +166,7 @@ export function parseData(e: Expr, t: Ty, ctx: DataContext = {}): V {
         ];
       });
       for (let i = 1; i < entries.length; i++) {
-        if (compareValues((entries[i - 1] as [V, V])[0], (entries[i] as [V, V])[0]) >= 0) {
+        if (compareTyped((entries[i - 1] as [V, V])[0], (entries[i] as [V, V])[0]) >= 0) {
           throw staticError('unordered_map_literal', 'map literal keys not strictly sorted');
         }
       }
@@ -336,7 +336,7 @@ export type UnparseMode = 'Readable' | 'Optimized' | 'Optimized_legacy';
  * `compareValues`, on the values' Optimized forms (numbers as ints, addresses, keys and chain ids as bytes,
  * so no base58 is decoded here). A non-comparable type is Octez's `comparable_type_expected`.
  */
-export function compareValues(a: V, b: V): number {
+export function compareTyped(a: V, b: V): number {
   try {
     return compareMicheline(a.t, unparse(a, 'Optimized_legacy'), unparse(b, 'Optimized_legacy'));
   } catch (e) {
@@ -394,7 +394,7 @@ export function unparse(v: V, mode: UnparseMode = 'Readable'): Expr {
       if (v.id !== null && v.diff.size === 0) return { int: v.id.toString() };
       return [...v.diff.values()]
         .filter((x) => x.value !== null)
-        .sort((x, y) => compareValues(x.key, y.key))
+        .sort((x, y) => compareTyped(x.key, y.key))
         .map((x) => ({ prim: 'Elt', args: [unparse(x.key, mode), unparse(x.value as V, mode)] }));
     case 'address':
     case 'contract':

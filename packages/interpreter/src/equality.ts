@@ -1,5 +1,5 @@
 /** Structural equality of any two values (comparable or not), used to check results. */
-import { compareValues } from './compare';
+import { compareTyped } from './compare';
 import { tyEq } from './types';
 import type { V } from './values';
 
@@ -71,6 +71,6 @@ export function valuesEqual(a: V, b: V): boolean {
     case 'operation':
       return stripJson(a.op) === stripJson((b as typeof a).op);
     default:
-      return compareValues(a, b) === 0;
+      return compareTyped(a, b) === 0;
   }
 }

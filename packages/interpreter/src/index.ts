@@ -35,7 +35,7 @@ export type { TztOptions, TztResult, TztRun } from './tzt';
 export { parseData, unparse } from './data';
 export type { DataContext, UnparseMode } from './data';
 export { packValue, unpackValue, scriptExprHash, encodeExpr, decodeExpr } from './pack';
-export { compareValues } from './compare';
+export { compareTyped } from './compare';
 export { valuesEqual } from './equality';
 export { loadScript, parseScript } from './script';
 export { entrypointPath } from './types';

@@ -5,7 +5,7 @@
 import { compareValues as compareMicheline } from '@michelscope/michelson';
 import { describe, expect, it } from 'vitest';
 import type { Expr } from '../src/index';
-import { compareValues, entrypointPath, parseData, runContract, toTy } from '../src/index';
+import { compareTyped, entrypointPath, parseData, runContract, toTy } from '../src/index';
 
 const typed = (type: string, value: Expr) => parseData(value, toTy({ prim: type }));
 
@@ -68,19 +68,19 @@ describe('the value order is the one compareValues of @michelscope/michelson', (
     const t = { prim: type, args: [] };
     const want = compareMicheline(t, a, b);
     expect(want).not.toBe(0);
-    expect(compareValues(typed(type, a), typed(type, b))).toBe(want);
-    expect(compareValues(typed(type, b), typed(type, a))).toBe(-want);
-    expect(compareValues(typed(type, a), typed(type, a))).toBe(0);
+    expect(compareTyped(typed(type, a), typed(type, b))).toBe(want);
+    expect(compareTyped(typed(type, b), typed(type, a))).toBe(-want);
+    expect(compareTyped(typed(type, a), typed(type, a))).toBe(0);
   });
 
   it('orders addresses with an entrypoint after the bare address (Octez: contract, then entrypoint)', () => {
     const bare = typed('address', { string: 'KT1BEqzn5Wx8uJrZNvuS9DVHmLvG9td3fDLi' });
     const withEp = typed('address', { string: 'KT1BEqzn5Wx8uJrZNvuS9DVHmLvG9td3fDLi%a' });
-    expect(compareValues(bare, withEp)).toBe(-1);
+    expect(compareTyped(bare, withEp)).toBe(-1);
   });
 
   it('refuses to order values of a non-comparable type as Octez does', () => {
     const list = parseData([{ int: '1' }], toTy({ prim: 'list', args: [{ prim: 'int' }] }));
-    expect(() => compareValues(list, list)).toThrow(/not comparable/);
+    expect(() => compareTyped(list, list)).toThrow(/not comparable/);
   });
 });

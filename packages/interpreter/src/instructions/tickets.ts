@@ -7,7 +7,7 @@ import type { Ty } from '../types';
 import { T, checkComparable, pairT, tyEq } from '../types';
 import type { TicketV, V } from '../values';
 import { asKind, nat, none, pair, some } from '../values';
-import { compareValues } from '../compare';
+import { compareTyped } from '../compare';
 
 const ticketT = (t: Ty): Ty => ({ prim: 'ticket', args: [t] });
 
@@ -46,7 +46,7 @@ const table: Record<string, Handler> = {
     const x = asKind(p.a, 'ticket');
     const y = asKind(p.b, 'ticket');
     if (!tyEq(x.t, y.t)) throw staticError('inconsistent_types', 'JOIN_TICKETS of different ticket types');
-    if (x.ticketer !== y.ticketer || compareValues(x.content, y.content) !== 0) {
+    if (x.ticketer !== y.ticketer || compareTyped(x.content, y.content) !== 0) {
       s.push(none(x.t));
       return;
     }
