@@ -9,6 +9,9 @@ import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
+// octez-connect.ts is small and already in the app's chunk (wallet-reset imports it); the wallet SDK it
+// loads is the lazy part.
+import { createOctezConnectWallet } from './octez-connect';
 import { createSandboxWallet } from './sandbox-wallet';
 import { WalletAbortedError } from './wallet-ops';
 import { SANDBOX_ACCOUNTS, SANDBOX_NETWORK } from './sandbox-accounts';
@@ -52,7 +55,6 @@ export function ConnectWalletDialog({ open, network, fresh, onConnected, onClose
     setBusy(true);
     setError(null);
     try {
-      const { createOctezConnectWallet } = await import('./octez-connect');
       onConnected(await createOctezConnectWallet(network, window.location.origin, { fresh: fresh ?? false }));
     } catch (e) {
       if (!(e instanceof WalletAbortedError)) setError(e instanceof Error ? e.message : String(e));
