@@ -114,6 +114,21 @@ describe.skipIf(!canRun)('security headers', () => {
     }
   });
 
+  it('sends a hashed script without the document-only headers, still nosniff and immutable', async () => {
+    const html = await (await fetch(`${server.url}/`)).text();
+    const src = /<script[^>]+src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(src, 'index.html names its entry script').toBeTruthy();
+    const res = await fetch(`${server.url}${src}`, { headers: { 'accept-encoding': 'br' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('cache-control')).toContain('immutable');
+    expect(res.headers.get('content-security-policy')).toBeNull();
+    expect(res.headers.get('x-frame-options')).toBeNull();
+    let headerBytes = 0;
+    res.headers.forEach((v, k) => (headerBytes += k.length + v.length + 4));
+    expect(headerBytes).toBeLessThan(600);
+  });
+
   it('runs forms, the sandbox wallet and octez.connect without a CSP violation', async () => {
     const { page, violations, errors } = await watched(browser);
     await page.goto(server.url);

@@ -17,6 +17,22 @@ export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 
 /** Vite's content-hashed output: a new build gives new names, so a browser may keep them for a year. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+/**
+ * Security headers that only a document (or a worker script, which the app has none of) obeys: a hashed
+ * script, style sheet or font does not carry them, ~0.7 kB less on each of a page's asset requests (HTTP/1.1
+ * sends headers uncompressed). They keep `x-content-type-options: nosniff` and the resource policy.
+ */
+const DOCUMENT_ONLY_HEADERS = [
+  'content-security-policy',
+  'cross-origin-opener-policy',
+  'origin-agent-cluster',
+  'referrer-policy',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-frame-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+];
 /** The page (and unhashed files such as the favicon) is revalidated on every load: it names the assets. */
 const REVALIDATE = 'no-cache';
 /** The id of the `<script type="application/json">` block of index.html that carries GET /v1/config. */
@@ -49,7 +65,9 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions = {}): 
       preCompressed: true,
       cacheControl: false,
       setHeaders: (reply, file) => {
-        reply.header('cache-control', cacheControlOf(distDir, file));
+        const cacheControl = cacheControlOf(distDir, file);
+        reply.header('cache-control', cacheControl);
+        if (cacheControl === IMMUTABLE) for (const h of DOCUMENT_ONLY_HEADERS) reply.raw.removeHeader(h);
       },
     });
   }
