@@ -4,6 +4,11 @@
  * debug worker (runner.ts), never on the thread that serves the API.
  */
 import {
+  defaultEnv,
+  entrypointPath,
+  Interpreter,
+  loadScript,
+  parseData,
   runContract,
   runView,
   tyToExpr,
@@ -59,6 +64,38 @@ export interface DebugCall {
   storageView?: boolean;
   /** the operation's fixed cost in milligas, which the node's receipt adds to the script's gas (the profile) */
   fixedMilligas?: number;
+  /**
+   * How the storage after the call (and emitted operations) are unparsed, whose gas the run pays: run_code's and
+   * trace_code's default is Readable; the protocol applies an operation in Optimized mode (apply.ml calls
+   * Script_interpreter.execute … Optimized), so a replay of an indexed call uses Optimized.
+   */
+  unparsingMode?: 'Readable' | 'Optimized';
+  /**
+   * A replayed internal call: its parameter is what the calling contract emitted (the Optimized unparse of a
+   * typed value, tickets allowed), as the chain passed it on.
+   */
+  internal?: boolean;
+}
+
+/**
+ * A replayed call's storage (and an internal call's parameter) in the form the chain holds them: the Optimized
+ * unparse of the typed value (addresses as bytes, right combs of four or more as sequences, …), whose size is
+ * what decoding and parsing them costs. The index may keep another form of the same value (nested pairs).
+ * A value that does not parse here is left as it is (the run then says why).
+ */
+export function onChainForms(call: DebugCall, chain: ChainContext): DebugCall {
+  if (call.unparsingMode !== 'Optimized') return call;
+  try {
+    const loaded = loadScript(call.script, chain);
+    const it = new Interpreter({ env: defaultEnv({ chainId: call.chainId }), chain });
+    const ctx = { ...it.dataContext(), allowTickets: true };
+    const storage = unparse(parseData(call.storage, loaded.storageTy, ctx), 'Optimized');
+    const ep = call.internal ? entrypointPath(loaded.parameter, call.entrypoint) : null;
+    const parameter = ep ? unparse(parseData(call.parameter, ep.ty, ctx), 'Optimized') : call.parameter;
+    return { ...call, storage, parameter };
+  } catch {
+    return call;
+  }
 }
 
 export interface EmittedOperationOut {
@@ -372,6 +409,8 @@ export function recordCall(
     chain,
     onStep,
     ...(call.newScript ? { legacy: false } : {}),
+    ...(call.unparsingMode ? { unparsingMode: call.unparsingMode } : {}),
+    ...(call.internal ? { ticketsInParameter: true } : {}),
   };
   const viewRun =
     call.view !== undefined ? runView({ ...input, view: call.view, input: call.parameter }) : null;

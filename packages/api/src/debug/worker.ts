@@ -5,6 +5,7 @@ import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { toTy, type ChainContext, type ContractInfo, type Expr } from '@michelscope/interpreter';
 import {
   compareReplay,
+  onChainForms,
   recordCall,
   type DebugCall,
   type DebugRecording,
@@ -129,11 +130,18 @@ export function runDebugTask(task: DebugTask): DebugTaskResult {
       call = { ...call, storage: state.storage, balance: String(state.balance) };
       seen = state.chain();
     }
+    let extra = task.extra;
+    if (task.recorded) {
+      // a replay: storage and parameter as the chain held them; the echoed inputs say what ran
+      call = onChainForms(call, chain);
+      const inputs = extra.inputs as Record<string, unknown> | undefined;
+      if (inputs) extra = { ...extra, inputs: { ...inputs, storage: call.storage, parameter: call.parameter } };
+    }
     const out: DebugRecording = recordCall(call, seen, undefined, task.errors);
     const failed = failure();
     if (failed !== undefined) return { lookupError: failed };
     const replay = task.recorded ? { replay: compareReplay(task.recorded, out) } : {};
-    return { json: JSON.stringify({ ...out, ...replay, ...task.extra }) };
+    return { json: JSON.stringify({ ...out, ...replay, ...extra }) };
   } finally {
     task.port.close();
   }

@@ -386,7 +386,10 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
       const call = {
         script: fullScript(script),
         storage: optimized(script.storage, storage),
-        parameter: epType ? optimized(epType, toMicheline(prm.value)) : toMicheline(prm.value),
+        // a top-level call's parameter as its sender wrote it (parsing that form is what it paid for); an
+        // internal call's as the calling contract emitted it (the worker re-prints it in the chain's form)
+        parameter:
+          op.internal && epType ? optimized(epType, toMicheline(prm.value)) : toMicheline(prm.value),
         entrypoint,
         amount: String(op.amount ?? 0),
         balance: /^\d+$/.test(String(balance)) ? String(balance) : '0',
@@ -398,6 +401,9 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         chainId,
         gasLimit: LIMITS.hardGasLimitPerOperation,
         fixedMilligas: fixed,
+        // as the protocol applied it: storage and emitted operations unparsed (and paid) in Optimized mode
+        unparsingMode: 'Optimized' as const,
+        ...(op.internal ? { internal: true } : {}),
       };
       const milligas = Math.max(0, consumed - fixed);
       runner ??= new DebugRunner(ctx);
