@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import { OPERATION_COST } from '@michelscope/interpreter';
 import { describe, expect, it } from 'vitest';
 import { appPages, canBrowse, syncedSandboxSession, UI_TIMEOUT, waitFor } from './harness';
 import {
@@ -244,7 +245,8 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
         counter: number;
       }[];
       // the group of a swap call with its internal FA1.2 transfer, and the recorded receipt of that transfer
-      let found: { hash: string; op: { id: number; level: number; status: string } } | undefined;
+      let found:
+        { hash: string; op: { id: number; level: number; status: string; consumed_gas: number } } | undefined;
       for (const g of groups) {
         const ops = (await (await fetch(`${url}/v1/opg/sandboxnet/${g.hash}`)).json()) as {
           id: number;
@@ -253,6 +255,7 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
           destination?: string;
           entrypoint?: string;
           status: string;
+          consumed_gas: number;
         }[];
         const op = ops.find((o) => o.internal && o.destination === fa12 && o.entrypoint === 'transfer');
         if (op) {
@@ -275,10 +278,13 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
       await dbg.getByRole('toolbar', { name: 'Debugger controls' }).waitFor();
       const replay = dbg.getByRole('alert', { name: 'Replay against the recorded result' });
       const text = (await replay.innerText()).replace(/\s+/g, ' ');
-      expect(text).toContain(`Replayed at level ${found.op.level}:`);
-      // status and storage equal; the internal call's gas is off by < 1 (shown as a warning when so)
-      expect(text).not.toContain('status:');
-      expect(text).not.toContain('storage after the call differs');
+      // equal to the receipt: status, storage, big-map writes, and the gas of the script (the receipt's consumed
+      // gas less the fixed costs of an internal call) to the milligas
+      const script = found.op.consumed_gas - OPERATION_COST.call - OPERATION_COST.internalTransfer;
+      const gas = (script / 1000).toLocaleString('en-US', { maximumFractionDigits: 3 });
+      expect(text).toBe(
+        `Replayed at level ${found.op.level}: equal to the recorded result (${found.op.status}, ${gas} gas of script).`,
+      );
       expect(await state(dbg, 'Status')).toBe(found.op.status);
       // the replay ran the FA1.2 code: to the end, with the storage pair on top
       await page.keyboard.press('e');

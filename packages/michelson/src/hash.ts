@@ -5,7 +5,8 @@
 import { blake2b } from '@noble/hashes/blake2.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
-import { exprHash } from './binary-forms';
+import { b58DecodeAndCheckPrefix, PrefixV2 } from '@taquito/utils';
+import { contractHashFromBytes, exprHash } from './binary-forms';
 import { bytesToHex, hexToBytes } from './hex';
 import type { Micheline } from './micheline-core';
 import { packData } from './pack';
@@ -13,6 +14,18 @@ import type { TypeNode } from './type-tree';
 
 /** PACK of a value (hex, with the 0x05 prefix). A type is needed for optimized forms (addresses, timestamps...). */
 export const packValue = packData;
+
+/**
+ * The KT1 address of the `index`-th contract an operation group originates (its origination nonce, counted
+ * from 0 across the group's originations, internal ones included): BLAKE2B-160 of the group's hash and the
+ * index as a big-endian int32, as Octez's Contract_hash.of_nonce.
+ */
+export function originatedContractAddress(opHash: string, index: number): string {
+  const data = new Uint8Array(36);
+  data.set(b58DecodeAndCheckPrefix(opHash, [PrefixV2.OperationHash], true), 0);
+  new DataView(data.buffer).setInt32(32, index);
+  return contractHashFromBytes(bytesToHex(blake2b(data, { dkLen: 20 })));
+}
 
 /** `expr…` hash of bytes (hex): base58 of their blake2b-256. */
 export function exprHashOf(hex: string): string {

@@ -105,6 +105,7 @@ export {
 export {
   packValue,
   exprHashOf,
+  originatedContractAddress,
   scriptExpressionHash,
   bigMapKeyHash,
   globalConstantHash,

@@ -5,7 +5,6 @@
  */
 import {
   defaultEnv,
-  entrypointPath,
   Interpreter,
   loadScript,
   parseData,
@@ -14,6 +13,7 @@ import {
   tyToExpr,
   unparse,
   type ChainContext,
+  type LazyStorageDiffItem,
   type RunContractInput,
   type StepEvent,
   type V,
@@ -21,6 +21,7 @@ import {
 import {
   TraceBuilder,
   formatWithLocations,
+  originatedContractAddress,
   readableValue,
   type CompactTrace,
   type Micheline,
@@ -70,31 +71,51 @@ export interface DebugCall {
    * Script_interpreter.execute … Optimized), so a replay of an indexed call uses Optimized.
    */
   unparsingMode?: 'Readable' | 'Optimized';
-  /**
-   * A replayed internal call: its parameter is what the calling contract emitted (the Optimized unparse of a
-   * typed value, tickets allowed), as the chain passed it on.
-   */
+  /** A replayed internal call: its parameter (what the emitter passed on) may carry tickets. */
   internal?: boolean;
+  /**
+   * A replay: the group's hash and how many contracts the group had originated before the call, which give the
+   * addresses of the contracts its CREATE_CONTRACTs originate (Octez's origination nonce).
+   */
+  originations?: { hash: string; before: number };
+  /** A replay: the ids the chain gave the big maps the call allocated (its receipt's), in order. */
+  bigMapIds?: number[];
 }
 
 /**
- * A replayed call's storage (and an internal call's parameter) in the form the chain holds them: the Optimized
- * unparse of the typed value (addresses as bytes, right combs of four or more as sequences, …), whose size is
- * what decoding and parsing them costs. The index may keep another form of the same value (nested pairs).
- * A value that does not parse here is left as it is (the run then says why).
+ * A replay as the chain ran it: the call's storage and the big-map values it
+ * reads in the form the chain holds them, the Optimized unparse of the typed value (addresses as bytes, right
+ * combs of four or more as sequences, …), whose size is what decoding and parsing them costs (the index may
+ * keep another form of the same value; a node's RPC prints big-map values readable); and the addresses its
+ * CREATE_CONTRACTs get from the group's origination nonce. A value that does not parse is left as it is (the
+ * run then says why).
  */
-export function onChainForms(call: DebugCall, chain: ChainContext): DebugCall {
-  if (call.unparsingMode !== 'Optimized') return call;
+export function asOnChain(call: DebugCall, chain: ChainContext): { call: DebugCall; chain: ChainContext } {
+  const parse = (e: Micheline, ty: Parameters<typeof parseData>[1]) => {
+    const it = new Interpreter({ env: defaultEnv({ chainId: call.chainId }), chain });
+    return unparse(parseData(e, ty, { ...it.dataContext(), allowTickets: true }), 'Optimized');
+  };
+  const seen: ChainContext = { ...chain };
+  if (chain.bigMapGet)
+    seen.bigMapGet = (id, key, keyHash) => {
+      const e = chain.bigMapGet!(id, key, keyHash);
+      const t = e === null ? null : chain.bigMapTypes?.(id);
+      try {
+        return e !== null && t ? parse(e, t.value) : e;
+      } catch {
+        return e;
+      }
+    };
+  if (call.originations) {
+    const { hash, before } = call.originations;
+    let next = before;
+    seen.originatedAddress = () => originatedContractAddress(hash, next++);
+  }
   try {
     const loaded = loadScript(call.script, chain);
-    const it = new Interpreter({ env: defaultEnv({ chainId: call.chainId }), chain });
-    const ctx = { ...it.dataContext(), allowTickets: true };
-    const storage = unparse(parseData(call.storage, loaded.storageTy, ctx), 'Optimized');
-    const ep = call.internal ? entrypointPath(loaded.parameter, call.entrypoint) : null;
-    const parameter = ep ? unparse(parseData(call.parameter, ep.ty, ctx), 'Optimized') : call.parameter;
-    return { ...call, storage, parameter };
+    return { call: { ...call, storage: parse(call.storage, loaded.storageTy) }, chain: seen };
   } catch {
-    return call;
+    return { call, chain: seen };
   }
 }
 
@@ -150,6 +171,11 @@ export interface RecordedResult {
   storageType: Micheline;
   /** the receipt's consumed milligas without the fixed costs of a call (the script's share) */
   milligas: number;
+  /**
+   * The entries of big maps the call wrote (applied calls; `value` null: removed), as the index has them; the
+   * temporary big maps it passed on are not among them. Undefined: not compared (more than the index read).
+   */
+  bigMapDiffs?: { ptr: number; key_hash: string; value: unknown }[];
 }
 
 export interface ReplayComparison {
@@ -159,8 +185,49 @@ export interface ReplayComparison {
   differences: string[];
 }
 
-/** The replay's status, storage and gas against the recorded ones. */
-export function compareReplay(rec: RecordedResult, out: DebugRecording): ReplayComparison {
+/** A big-map value written the same way whatever its form (readable or optimized, macros): its canonical text. */
+export type ValueText = (ptr: number, value: Micheline) => string;
+
+/**
+ * A ValueText that reads values with their big map's value type and writes them as the chain would (Optimized),
+ * else as they are.
+ */
+export function chainValueText(chain: ChainContext, chainId: string): ValueText {
+  return (ptr, value) => {
+    try {
+      const t = chain.bigMapTypes?.(BigInt(ptr));
+      if (!t) return canonical(value);
+      const it = new Interpreter({ env: defaultEnv({ chainId }), chain });
+      return canonical(
+        unparse(parseData(value, t.value, { ...it.dataContext(), allowTickets: true }), 'Optimized'),
+      );
+    } catch {
+      return canonical(value);
+    }
+  };
+}
+
+/** The entries a run wrote in big maps that outlive it (ids ≥ 0), `ptr key_hash` → value (null: removed). */
+function writtenEntries(diff: readonly LazyStorageDiffItem[], text: ValueText): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const item of diff) {
+    if (item.kind !== 'big_map' || !/^\d+$/.test(item.id) || !('updates' in item.diff)) continue;
+    for (const u of item.diff.updates)
+      out.set(`${item.id} ${u.key_hash}`, u.value === undefined ? 'null' : text(Number(item.id), u.value));
+  }
+  return out;
+}
+
+/**
+ * The replay's status, storage, gas and big-map writes (`lazy`: its lazy-storage diff) against the recorded
+ * ones.
+ */
+export function compareReplay(
+  rec: RecordedResult,
+  out: DebugRecording,
+  lazy: readonly LazyStorageDiffItem[] = [],
+  text: ValueText = (_ptr, v) => canonical(v),
+): ReplayComparison {
   const differences: string[] = [];
   if (rec.status !== out.status) differences.push(`status: recorded ${rec.status}, replayed ${out.status}`);
   if (rec.status === 'applied' && out.status === 'applied' && rec.storage !== undefined) {
@@ -170,6 +237,25 @@ export function compareReplay(rec: RecordedResult, out: DebugRecording): ReplayC
   }
   if (rec.status === 'applied' && out.status === 'applied' && rec.milligas !== out.consumed_milligas)
     differences.push(`gas: recorded ${rec.milligas / 1000}, replayed ${out.consumed_milligas / 1000}`);
+  if (rec.status === 'applied' && out.status === 'applied' && rec.bigMapDiffs) {
+    const recorded = new Map(
+      rec.bigMapDiffs.map((d) => [
+        `${d.ptr} ${d.key_hash}`,
+        d.value == null ? 'null' : text(d.ptr, d.value as Micheline),
+      ]),
+    );
+    const replayed = writtenEntries(lazy, text);
+    const differ = [...new Set([...recorded.keys(), ...replayed.keys()])].filter(
+      (k) => recorded.get(k) !== replayed.get(k),
+    );
+    if (differ.length > 0) {
+      const [ptr, keyHash] = differ[0]!.split(' ');
+      differences.push(
+        `big-map diff: ${differ.length} of ${Math.max(recorded.size, replayed.size)} entries differ ` +
+          `(recorded ${recorded.size}, replayed ${replayed.size}; first: big map ${ptr}, key ${keyHash})`,
+      );
+    }
+  }
   return {
     recorded: {
       status: rec.status,
@@ -196,9 +282,15 @@ export interface MetadataError {
 /** Bounds of the error views run for one failure: how many, the gas and the wall-clock time of each. */
 export const ERROR_VIEW_LIMITS = { views: 3, milligas: 200_000_000, ms: 1_000 };
 
-/** Micheline without annotations, as JSON: equal values write the same. */
+/** Micheline without annotations, as JSON with sorted keys: equal values write the same. */
 function canonical(e: unknown): string {
-  return JSON.stringify(e, (k, v: unknown) => (k === 'annots' ? undefined : v));
+  return JSON.stringify(e, (k, v: unknown) =>
+    k === 'annots'
+      ? undefined
+      : v && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+        : v,
+  );
 }
 
 /** An expansion as text (a string, UTF-8 bytes, else its JSON), at most 2,000 characters. */
@@ -315,6 +407,13 @@ export function storageViewResult(storage: Micheline): Micheline | undefined {
 
 const MARKER: Micheline = { prim: '…' };
 
+/** The given big-map ids in turn, then temporary ones (-1, -2, …) as run_code gives. */
+function bigMapIdsOf(ids: readonly number[]): () => bigint {
+  let next = 0;
+  let temp = 0n;
+  return () => (next < ids.length ? BigInt(ids[next++]!) : --temp);
+}
+
 /** Block instructions (with their last node) and each node's innermost block instruction, by location. */
 function blockStructure(script: Micheline[]): {
   blocks: Map<number, number>;
@@ -346,6 +445,8 @@ export function recordCall(
   chain: ChainContext,
   limits = DEFAULT_LIMITS,
   errors: readonly MetadataError[] = [],
+  /** receives the run's lazy-storage diff (a replay compares it with the receipt's) */
+  onLazyDiff?: (diff: readonly LazyStorageDiffItem[]) => void,
 ): DebugRecording {
   let builder: TraceBuilder | null = null;
   const ids = new Map<V, number>();
@@ -411,6 +512,7 @@ export function recordCall(
     ...(call.newScript ? { legacy: false } : {}),
     ...(call.unparsingMode ? { unparsingMode: call.unparsingMode } : {}),
     ...(call.internal ? { ticketsInParameter: true } : {}),
+    ...(call.bigMapIds?.length ? { allocateBigMapId: bigMapIdsOf(call.bigMapIds) } : {}),
   };
   const viewRun =
     call.view !== undefined ? runView({ ...input, view: call.view, input: call.parameter }) : null;
@@ -472,6 +574,7 @@ export function recordCall(
     if (meaning) out.failure.meaning = meaning;
     keep(e.data.location ?? e.data.ranOutAt);
   } else if ('storage' in run) {
+    onLazyDiff?.(run.lazyStorageDiff);
     out.storage = run.storage;
     out.operations = run.operations.map(({ json: o }) => {
       const op: EmittedOperationOut = { kind: o.kind };

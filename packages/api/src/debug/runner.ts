@@ -5,7 +5,14 @@
 // block the call runs at.
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { getBigMap, getContractScript } from '@michelscope/db/read';
+import {
+  balanceChangeInBlock,
+  bigMapEntryInBlock,
+  getBigMap,
+  getContractScript,
+  previousStorage,
+  type BlockPosition,
+} from '@michelscope/db/read';
 import { toMicheline } from '@michelscope/michelson';
 import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
@@ -50,7 +57,8 @@ export class DebugRunner {
 
   /**
    * Records `call` on `network` at `block` (a level or 'head'); with `bundle`, from an overridden state after
-   * the bundle's earlier calls.
+   * the bundle's earlier calls; with `at` (a replay), the state at `block` changed by the operations of the next
+   * block before the replayed one (contracts' storage and balance, big-map entries).
    */
   record(
     network: string,
@@ -60,8 +68,9 @@ export class DebugRunner {
     errors: MetadataError[] = [],
     recorded?: RecordedResult,
     bundle?: { start: BundleStart; before: BundleCall[] },
+    at?: BlockPosition,
   ): Promise<string> {
-    return this.run(network, block, {
+    return this.run(network, block, at, {
       call,
       errors,
       extra,
@@ -72,12 +81,13 @@ export class DebugRunner {
 
   /** Runs a what-if bundle (whatif.ts) on `network` at `block`; the answer's JSON text. */
   whatIf(network: string, block: string, task: WhatIfTask): Promise<string> {
-    return this.run(network, block, { whatif: task, errors: [], extra: {} });
+    return this.run(network, block, undefined, { whatif: task, errors: [], extra: {} });
   }
 
   private async run(
     network: string,
     block: string,
+    at: BlockPosition | undefined,
     what: Pick<DebugTask, 'call' | 'bundle' | 'whatif' | 'errors' | 'extra' | 'recorded'>,
   ): Promise<string> {
     const { port1, port2 } = new MessageChannel();
@@ -92,7 +102,7 @@ export class DebugRunner {
         timer = setTimeout(() => abort.abort(), this.timeLimitMs);
         return;
       }
-      void this.answer(network, block, q)
+      void this.answer(network, block, q, at)
         .then((value): ChainAnswer => ({ ok: true, value }))
         .catch((e: unknown): ChainAnswer => ({
           ok: false,
@@ -131,7 +141,7 @@ export class DebugRunner {
     }
   }
 
-  private async answer(network: string, block: string, q: ChainQuery): Promise<unknown> {
+  private async answer(network: string, block: string, q: ChainQuery, at?: BlockPosition): Promise<unknown> {
     const ctx = this.ctx;
     const level = block === 'head' ? undefined : Number(block);
     const rpc = (path: string) =>
@@ -150,8 +160,15 @@ export class DebugRunner {
           const name = (args[0] as { string?: string } | undefined)?.string;
           if (name) views[name] = { input: args[1], output: args[2], code: args[3] };
         }
-        const storage = await resolveStorage(ctx, network, q.address, level).catch(() => undefined);
-        const balance = await rpc(`/contracts/${q.address}/balance`).catch(() => null);
+        // a replay: the latest storage before the replayed operation (its block's earlier ones included)
+        const before = at && (await previousStorage(ctx.db, network, q.address, at.beforeId));
+        const storage =
+          before?.storage != null
+            ? toMicheline(before.storage)
+            : await resolveStorage(ctx, network, q.address, level).catch(() => undefined);
+        let balance = await rpc(`/contracts/${q.address}/balance`).catch(() => null);
+        if (at && typeof balance === 'string' && /^\d+$/.test(balance))
+          balance = String(BigInt(balance) + (await balanceChangeInBlock(ctx.db, network, q.address, at)));
         return {
           parameter: toMicheline(s.parameter),
           storageType: toMicheline(s.storage),
@@ -165,9 +182,20 @@ export class DebugRunner {
         const b = await getBigMap(ctx.db, network, Number(q.id));
         return b ? { key: toMicheline(b.key_type), value: toMicheline(b.value_type) } : null;
       }
-      case 'bigMapGet':
+      case 'bigMapGet': {
         if (!ID_RE.test(q.id) || !HASH_RE.test(q.keyHash)) return null;
-        return rpc(`/big_maps/${q.id}/${q.keyHash}`);
+        // a replay: the entry as the block's earlier operations left it (following copies made in the block)
+        let ptr = Number(q.id);
+        let where = at;
+        for (let hops = 0; where && hops < 8; hops++) {
+          const e = await bigMapEntryInBlock(ctx.db, network, ptr, q.keyHash, where);
+          if (!e) break;
+          if ('value' in e) return e.value;
+          if ('fresh' in e) return null;
+          ({ ptr, at: where } = e.from);
+        }
+        return rpc(`/big_maps/${ptr}/${q.keyHash}`);
+      }
       case 'globalConstant':
         if (!HASH_RE.test(q.hash)) return null;
         return rpc(`/global_constants/${q.hash}`);

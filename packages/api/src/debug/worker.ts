@@ -2,10 +2,17 @@
 // maps, constants) is in the API's database and the node: each lookup is posted to the API thread, and this
 // thread waits on a shared flag until the answer is on the port (Atomics.wait + receiveMessageOnPort).
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
-import { toTy, type ChainContext, type ContractInfo, type Expr } from '@michelscope/interpreter';
+import {
+  toTy,
+  type ChainContext,
+  type ContractInfo,
+  type Expr,
+  type LazyStorageDiffItem,
+} from '@michelscope/interpreter';
 import {
   compareReplay,
-  onChainForms,
+  asOnChain,
+  chainValueText,
   recordCall,
   type DebugCall,
   type DebugRecording,
@@ -132,15 +139,19 @@ export function runDebugTask(task: DebugTask): DebugTaskResult {
     }
     let extra = task.extra;
     if (task.recorded) {
-      // a replay: storage and parameter as the chain held them; the echoed inputs say what ran
-      call = onChainForms(call, chain);
+      // a replay: the storage and big-map values in the chain's form; the echoed inputs say what ran
+      ({ call, chain: seen } = asOnChain(call, seen));
       const inputs = extra.inputs as Record<string, unknown> | undefined;
-      if (inputs) extra = { ...extra, inputs: { ...inputs, storage: call.storage, parameter: call.parameter } };
+      if (inputs)
+        extra = { ...extra, inputs: { ...inputs, storage: call.storage, parameter: call.parameter } };
     }
-    const out: DebugRecording = recordCall(call, seen, undefined, task.errors);
+    let lazy: readonly LazyStorageDiffItem[] = [];
+    const out: DebugRecording = recordCall(call, seen, undefined, task.errors, (d) => (lazy = d));
     const failed = failure();
     if (failed !== undefined) return { lookupError: failed };
-    const replay = task.recorded ? { replay: compareReplay(task.recorded, out) } : {};
+    const replay = task.recorded
+      ? { replay: compareReplay(task.recorded, out, lazy, chainValueText(seen, call.chainId)) }
+      : {};
     return { json: JSON.stringify({ ...out, ...replay, ...extra }) };
   } finally {
     task.port.close();

@@ -11,15 +11,16 @@ import {
   ScriptDebugRequest,
   ViewRequest,
 } from '@michelscope/api-types';
-import { getHeads, operationById, previousStorage } from '@michelscope/db/read';
 import {
-  entrypointType,
-  formToMicheline,
-  normalizeValue,
-  parametersForExecution,
-  toMicheline,
-  type Micheline,
-} from '@michelscope/michelson';
+  balanceChangeInBlock,
+  bigMapChangesOf,
+  getHeads,
+  operationById,
+  originationsBefore,
+  previousStorage,
+  type BlockPosition,
+} from '@michelscope/db/read';
+import { formToMicheline, parametersForExecution, toMicheline } from '@michelscope/michelson';
 import { LIMITS, OPERATION_COST } from '@michelscope/interpreter';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -320,10 +321,11 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         summary:
           'Debug an indexed contract call: re-execute it at its level and compare with the recorded result',
         description:
-          'The call (top-level or internal, applied or failed) runs in the interpreter with the storage before it ' +
-          '(the previous stored storage, else the node’s at the level before), the big maps and balance of the ' +
-          'level before, its sender, source, amount, parameter, level and time. `replay` says whether status, ' +
-          'storage and gas equal the recorded ones, and what differs.',
+          'The call (top-level or internal, applied or failed) runs in the interpreter with the state it ran with: ' +
+          'the end of the level before, changed by the operations of its block before it (its storage, contracts’ ' +
+          'balances, big-map entries), its sender, source, amount, parameter, level and time, as the protocol ' +
+          'applies it. `replay` says whether status, storage, the script’s gas (to the milligas) and the entries ' +
+          'written in big maps equal the recorded ones, and what differs.',
         tags: ['operation'],
         params: Type.Object({
           network: NetworkName,
@@ -345,6 +347,8 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         throw new HttpError(400, `a ${op.status} operation did not run: nothing to debug`);
       const script = await requireScript(ctx, network, address);
       const before = String(op.level - 1);
+      // the state it ran with: the end of the level before, changed by the operations of its block before it
+      const at: BlockPosition = { level: op.level, beforeId: op.id, hash: op.hash };
       const prev = await previousStorage(ctx.db, network, address, op.id);
       const storage =
         prev?.storage != null
@@ -356,43 +360,37 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
                 `/chains/main/blocks/${before}/context/contracts/${address}/storage`,
               ),
             );
-      const balance = await nodeRpc<string>(
+      const balanceBefore = await nodeRpc<string>(
         ctx,
         network,
         `/chains/main/blocks/${before}/context/contracts/${address}/balance`,
       ).catch(() => '0');
+      const balance = /^\d+$/.test(String(balanceBefore))
+        ? BigInt(balanceBefore) + (await balanceChangeInBlock(ctx.db, network, address, at))
+        : 0n;
       const head = (await getHeads(ctx.db, [network])).get(network);
       const chainId = head?.chain_id ?? (await nodeRpc<string>(ctx, network, '/chains/main/chain_id'));
       // an internal call: SENDER is the calling contract, SOURCE the implicit account that started the group
       const sender = op.source ?? undefined;
       const source = (op.internal ? op.initiator : op.source) ?? undefined;
-      // values as the chain passed them (optimized: addresses, keys, timestamps as bytes/ints), whose
-      // parsing costs the gas the receipt paid; readable forms would cost more
+      // the parameter as the operation's receipt has it: a top-level call's as its sender wrote it, an internal
+      // call's as its emitter printed it (parsing that form is what the call paid for); the storage the worker
+      // re-prints in the chain's own form
       const entrypoint = typeof prm.entrypoint === 'string' ? prm.entrypoint : 'default';
-      const param = toMicheline(script.parameter);
-      const epType = entrypointType(param, entrypoint) ?? (entrypoint === 'default' ? param : undefined);
-      const optimized = (type: unknown, v: Micheline): Micheline => {
-        try {
-          return normalizeValue(toMicheline(type), v, 'optimized');
-        } catch {
-          return v;
-        }
-      };
       // the receipt adds to the script's gas the fixed cost of a call (OPERATION_COST.call, the interpreter's
       // figure for Octez's) and the operation's own: a manager operation's, or an internal transfer's
       const consumed = Number(op.consumed_gas ?? 0);
       const fixed =
         OPERATION_COST.call + (op.internal ? OPERATION_COST.internalTransfer : OPERATION_COST.manager);
+      // what it wrote in big maps, and the ids the chain gave those it allocated (the replay gives them too)
+      const written = op.status === 'applied' ? await bigMapChangesOf(ctx.db, network, op.id) : undefined;
       const call = {
         script: fullScript(script),
-        storage: optimized(script.storage, storage),
-        // a top-level call's parameter as its sender wrote it (parsing that form is what it paid for); an
-        // internal call's as the calling contract emitted it (the worker re-prints it in the chain's form)
-        parameter:
-          op.internal && epType ? optimized(epType, toMicheline(prm.value)) : toMicheline(prm.value),
+        storage,
+        parameter: toMicheline(prm.value),
         entrypoint,
         amount: String(op.amount ?? 0),
-        balance: /^\d+$/.test(String(balance)) ? String(balance) : '0',
+        balance: String(balance < 0n ? 0n : balance),
         ...(sender ? { sender } : {}),
         ...(source ? { source } : {}),
         self: address,
@@ -404,6 +402,10 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         // as the protocol applied it: storage and emitted operations unparsed (and paid) in Optimized mode
         unparsingMode: 'Optimized' as const,
         ...(op.internal ? { internal: true } : {}),
+        ...(op.hash
+          ? { originations: { hash: op.hash, before: await originationsBefore(ctx.db, network, at) } }
+          : {}),
+        ...(written?.fresh.length ? { bigMapIds: written.fresh } : {}),
       };
       const milligas = Math.max(0, consumed - fixed);
       runner ??= new DebugRunner(ctx);
@@ -418,7 +420,10 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
           ...(op.status === 'applied' && op.storage != null ? { storage: toMicheline(op.storage) } : {}),
           storageType: toMicheline(script.storage),
           milligas,
+          ...(written && !written.more ? { bigMapDiffs: written.diffs } : {}),
         },
+        undefined,
+        at,
       );
       return reply.type('application/json; charset=utf-8').send(json as unknown as DebugResult);
     },

@@ -6,6 +6,7 @@ export { getHeads, type HeadRow } from './head';
 export { getStats, zeroStats, type StatsCounters } from './stats';
 export * from './contracts';
 export * from './operations';
+export * from './replay-state';
 export * from './opg';
 export * from './big-maps';
 export * from './chain-objects';
