@@ -98,6 +98,7 @@ export {
   keyToHex,
   l2AddressFromHex,
   l2AddressToHex,
+  originatedContractAddress,
   signatureFromHex,
   signatureToHex,
   splitAddress,
