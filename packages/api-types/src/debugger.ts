@@ -26,6 +26,16 @@ export const DebugRequest = Type.Object(
     ),
     amount: Mutez,
     gas_limit: Mutez,
+    storage_limit: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description:
+          'bytes of paid storage the call may use: the call then runs with its internal operations and a call ' +
+          'that needs more fails with `failure.kind` storage_exhausted (`failure.storage` says the limit, the use ' +
+          'and which contracts grew)',
+      }),
+    ),
     source: Addr,
     sender: Addr,
     overrides: Type.Optional(WhatIfOverrides),
@@ -180,6 +190,26 @@ export const DebugResult = Type.Object(
         message: Type.String(),
         location: Type.Optional(Int),
         with: Type.Optional(Micheline),
+        storage: Type.Optional(
+          Type.Object(
+            {
+              limit: Type.Integer(),
+              used: Type.Integer({ description: 'bytes the call pays for' }),
+              contracts: Type.Array(
+                Type.Object({ address: Type.String(), paid_storage_size_diff: Type.Integer() }),
+                { description: 'the contracts whose storage grew' },
+              ),
+              allocations: Type.Integer({ description: 'originations and new accounts (bytes each)' }),
+            },
+            { description: 'storage exhaustion (kind storage_exhausted)' },
+          ),
+        ),
+        burn: Type.Optional(
+          Type.Object(
+            { payer: Type.String(), balance: Type.String(), burn: Type.String() },
+            { description: 'the payer cannot pay the storage burn (kind cannot_pay_storage_fee), mutez' },
+          ),
+        ),
         meaning: Type.Optional(
           Type.Object(
             {

@@ -51,6 +51,7 @@ export const SharedOverrides = Type.Object(
     amount: Text(20),
     chainId: Text(64),
     bigMaps: Type.Array(SharedBigMapOverride, { maxItems: 100 }),
+    storageLimit: Type.Optional(Text(12, 'bytes of paid storage each call may use, digits or empty')),
   },
   { title: 'SharedOverrides', additionalProperties: false },
 );

@@ -79,6 +79,15 @@ export const WhatIfCall = Type.Object(
     source: Type.Optional(Address),
     sender: Type.Optional(Address),
     gas_limit: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+    storage_limit: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description:
+          'bytes of paid storage the call may use (new storage, originations and new accounts); with it the ' +
+          "source's balance must also cover the burn; absent: neither is checked",
+      }),
+    ),
   },
   { title: 'WhatIfCall', additionalProperties: false },
 );
@@ -101,6 +110,27 @@ export const BalanceUpdate = Type.Object(
 export const WhatIfOperation = Type.Object(
   {
     kind: Type.String(),
+    source: Type.Optional(Type.String({ description: 'the contract that emitted it' })),
+    status: Type.Optional(
+      Type.Union(
+        [
+          Type.Literal('applied'),
+          Type.Literal('failed'),
+          Type.Literal('backtracked'),
+          Type.Literal('skipped'),
+        ],
+        { description: 'as in a receipt: after a failure the operations run before it are backtracked' },
+      ),
+    ),
+    depth: Type.Optional(
+      Type.Integer({ description: '1: emitted by the called contract, 2: by what that one called, …' }),
+    ),
+    consumed_milligas: Type.Optional(Int),
+    originated_contract: Type.Optional(Type.String()),
+    storage_size: Type.Optional(Int),
+    paid_storage_size_diff: Type.Optional(Int),
+    allocated_destination_contract: Type.Optional(Type.Boolean()),
+    delegate: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     destination: Type.Optional(Type.String()),
     amount: Type.Optional(Type.String({ description: 'mutez' })),
     entrypoint: Type.Optional(Type.String()),
@@ -114,6 +144,62 @@ export const WhatIfOperation = Type.Object(
   { title: 'WhatIfOperation' },
 );
 
+const MutezText = Type.String({ description: 'mutez' });
+export const WhatIfFees = Type.Object(
+  {
+    consumed_milligas: Int,
+    consumed_gas: Type.Integer(),
+    paid_storage_size_diff: Type.Integer({ description: 'bytes of new storage paid for' }),
+    storage_burn: MutezText,
+    allocations: Type.Integer({ description: 'originations and new implicit accounts' }),
+    allocation_burn: Type.String({ description: 'mutez: allocations × origination_size × cost_per_byte' }),
+    burn: MutezText,
+    gas_limit: Type.Optional(Type.Integer({ description: "the gas limit Taquito's estimate sets" })),
+    storage_limit: Type.Optional(Type.Integer({ description: "the storage limit Taquito's estimate sets" })),
+    op_size: Type.Optional(Type.Integer({ description: 'bytes of the signed operation' })),
+    fee: Type.String({ description: "mutez: the fee Taquito's estimate proposes (the wallet's)" }),
+  },
+  { title: 'WhatIfFees' },
+);
+
+export const WhatIfContractState = Type.Object(
+  {
+    address: Type.String(),
+    originated: Type.Boolean({ description: 'originated by the bundle' }),
+    storage_before: Type.Union([Micheline, Type.Null()]),
+    storage_after: Micheline,
+    storage_diff: Type.Union([Miguel, Type.Null()]),
+    storage_size: Type.Optional(Int),
+    paid_storage_size_diff: Type.Optional(Int),
+  },
+  { title: 'WhatIfContractState' },
+);
+
+export const WhatIfFailure = Type.Object(
+  {
+    kind: Type.String({ description: 'e.g. script_rejected, gas_exhausted, storage_exhausted' }),
+    message: Type.String(),
+    with: Type.Optional(Micheline),
+    with_text: Type.Optional(Type.String()),
+    operation: Type.Optional(
+      Type.Integer({ description: 'the index in `operations` of the internal operation that failed' }),
+    ),
+    storage: Type.Optional(
+      Type.Object({
+        limit: Type.Integer(),
+        used: Type.Integer({ description: 'bytes the call pays for' }),
+        contracts: Type.Array(
+          Type.Object({ address: Type.String(), paid_storage_size_diff: Type.Integer() }),
+          { description: 'the contracts whose storage grew' },
+        ),
+        allocations: Type.Integer(),
+      }),
+    ),
+    burn: Type.Optional(Type.Object({ payer: Type.String(), balance: MutezText, burn: MutezText })),
+  },
+  { title: 'WhatIfFailure' },
+);
+
 export const WhatIfCallResult = Type.Object(
   {
     entrypoint: Type.String(),
@@ -125,22 +211,22 @@ export const WhatIfCallResult = Type.Object(
           'still shown) and those after it are skipped',
       },
     ),
-    consumed_gas: Type.Integer({ description: 'gas units (rounded up) of the script run' }),
-    consumed_milligas: Int,
+    consumed_gas: Type.Integer({ description: 'gas units (rounded up) of the whole call' }),
+    consumed_milligas: Type.Integer({
+      description: 'as the node counts it: the manager operation, each call and script, internal operations',
+    }),
+    script_milligas: Type.Optional(Type.Integer({ description: "the called contract's script run alone" })),
+    fees: Type.Optional(WhatIfFees),
+    contracts: Type.Optional(
+      Type.Array(WhatIfContractState, { description: 'every contract the call ran or originated' }),
+    ),
     parameters: Type.Optional(Type.Array(Miguel)),
     storage: Type.Optional(Micheline),
     storage_diff: Type.Optional(Type.Union([Miguel, Type.Null()])),
     errors: Type.Optional(Type.Array(OperationError)),
-    failure: Type.Optional(
-      Type.Object({
-        kind: Type.String(),
-        message: Type.String(),
-        with: Type.Optional(Micheline),
-        with_text: Type.Optional(Type.String()),
-      }),
-    ),
+    failure: Type.Optional(WhatIfFailure),
     operations: Type.Array(WhatIfOperation, {
-      description: 'internal operations the call emits (listed, not executed)',
+      description: 'internal operations, in the order they ran (events included), with their status',
     }),
     events: Type.Array(WhatIfOperation),
     balance_updates: Type.Array(BalanceUpdate),
@@ -153,6 +239,7 @@ export const WhatIfBigMapChange = Type.Object(
   {
     ptr: Type.Integer({ description: 'the big map id (negative: allocated by the bundle)' }),
     name: Type.Union([Type.String(), Type.Null()]),
+    contract: Type.Optional(Type.String({ description: 'the contract whose run wrote it' })),
     counts: KeyChangeCounts,
     items: Type.Array(
       Type.Object({
@@ -177,7 +264,14 @@ export const WhatIfResult = Type.Object(
     storage_diff: Type.Union([Miguel, Type.Null()], {
       description: 'the storage before the first call against after the last applied one (big maps as ids)',
     }),
+    contracts: Type.Optional(
+      Type.Array(WhatIfContractState, {
+        description: 'the called contract and every other contract whose storage the bundle changed',
+      }),
+    ),
     big_maps: Type.Array(WhatIfBigMapChange),
+    totals: Type.Optional(WhatIfFees),
+    cost_per_byte: Type.Optional(MutezText),
     balance_changes: Type.Array(
       Type.Object({
         address: Type.String(),

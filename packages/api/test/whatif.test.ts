@@ -6,6 +6,7 @@
  * 400s naming what is wrong.
  */
 import { describeDb } from '@michelscope/db/testing';
+import { encodeExpr } from '@michelscope/interpreter';
 import { parseMichelsonExpression, parseMichelsonScript, type Micheline } from '@michelscope/michelson';
 import { BOOTSTRAP_ACCOUNTS, injectAs } from '@michelscope/sandbox';
 import type { FastifyInstance } from 'fastify';
@@ -39,7 +40,15 @@ interface CallResult {
   storage_diff?: Node | null;
   failure?: { kind: string; with_text?: string };
   errors?: { id: string }[];
-  operations: { kind: string; destination?: string; amount?: string; entrypoint?: string }[];
+  consumed_milligas?: number;
+  operations: {
+    kind: string;
+    destination?: string;
+    amount?: string;
+    entrypoint?: string;
+    status?: string;
+    depth?: number;
+  }[];
   events: { kind: string; tag?: string; payload?: Node[] }[];
   balance_updates: { address: string; change: string }[];
 }
@@ -223,6 +232,87 @@ describeDb('what-if route over the indexed demo sandbox', ({ db }) => {
     expect(chained.calls.map((c) => c.status)).toEqual(['applied', 'applied']);
     const item = chained.big_maps[0]!.items.find((i) => i.key_string === NOBODY)!;
     expect(item.value).toMatchObject({ value: '3', from: '10' });
+  });
+
+  it('internal operations run against the indexed chain: the contracts called change, tez move', async () => {
+    // the splitter forwards its amount to its beneficiary and calls %increment 1 of the counter
+    const splitter = contracts.splitter!;
+    const counter = contracts.counter!;
+    const r = (await whatIf(splitter, {
+      calls: [{ name: 'default', value: { prim: 'Unit' }, amount: '2000000', source: ALICE }],
+    })) as WhatIf & {
+      contracts: { address: string; storage_before: Micheline; storage_after: Micheline }[];
+      totals: { burn: string; consumed_milligas: number };
+    };
+    expect(r.status).toBe('applied');
+    const self = r.contracts.find((x) => x.address === splitter)!;
+    const beneficiary = (args(self.storage_after)[0] as { string: string }).string;
+    const c = r.contracts.find((x) => x.address === counter)!;
+    expect(int(args(c.storage_after)[0]!)).toBe(int(args(c.storage_before)[0]!) + 1);
+    expect(r.calls[0]!.operations.map((o) => [o.kind, o.destination, o.status, o.depth])).toEqual([
+      ['transaction', beneficiary, 'applied', 1],
+      ['transaction', counter, 'applied', 1],
+      // the counter emits its new value
+      ['event', undefined, 'applied', 2],
+    ]);
+    expect(r.balance_changes).toEqual(
+      expect.arrayContaining([
+        { address: ALICE, change: '-2000000' },
+        { address: beneficiary, change: '2000000' },
+      ]),
+    );
+    expect(r.totals.consumed_milligas).toBe(r.calls[0]!.consumed_milligas);
+
+    // the swap pulls FA1.2 tokens and sends FA2 tokens: the big maps of both token contracts change
+    const swap = await whatIf(contracts.swap!, {
+      calls: [{ name: 'default', value: { int: '10' }, source: BOOTSTRAP_ACCOUNTS[2]!.pkh }],
+    });
+    expect(swap.status, JSON.stringify(swap.calls[0]!.failure)).toBe('applied');
+    const owners = new Set(
+      (swap.big_maps as { contract?: string }[]).map((m) => m.contract).filter((x) => x !== undefined),
+    );
+    expect(owners).toEqual(new Set([contracts.fa12!, contracts.fa2!]));
+  });
+
+  it('the storage limit: what-if and debug say the limit, the use and the contract that grew', async () => {
+    const counter = contracts.counter!;
+    // a new notes key: 65 bytes + its value (a 999-digit int), less what the contract paid beyond its use
+    const space = async (what: string) =>
+      Number(
+        await (
+          await fetch(`${env.rpcUrl}/chains/main/blocks/head/context/contracts/${counter}/storage/${what}`)
+        ).json(),
+      );
+    const [used, paid] = [await space('used_space'), await space('paid_space')];
+    const big = { int: '9'.repeat(999) };
+    const grows = Math.max(0, used + 65 + encodeExpr(big).length - paid);
+    expect(grows).toBeGreaterThan(0);
+    const note = { name: 'note', value: { prim: 'Pair', args: [{ string: 'limit-test' }, big] } };
+    const r = await whatIf(counter, { calls: [{ ...note, storage_limit: grows - 1 }] });
+    expect(r.status).toBe('failed');
+    expect(r.calls[0]!.failure).toMatchObject({
+      kind: 'storage_exhausted',
+      storage: {
+        limit: grows - 1,
+        used: grows,
+        contracts: [{ address: counter, paid_storage_size_diff: grows }],
+      },
+    });
+    const ok = (await whatIf(counter, { calls: [{ ...note, storage_limit: grows }] })) as WhatIf & {
+      totals: { paid_storage_size_diff: number; storage_burn: string };
+    };
+    expect(ok.status).toBe('applied');
+    expect(ok.totals).toMatchObject({ paid_storage_size_diff: grows, storage_burn: String(grows * 250) });
+
+    const dbg = await post(`/v1/contract/${NET}/${counter}/entrypoints/debug`, {
+      ...note,
+      storage_limit: grows - 1,
+    });
+    expect(dbg.status).toBe(200);
+    expect(dbg.body).toMatchObject({
+      status: 'failed',
+      failure: { kind: 'storage_exhausted', storage: { limit: grows - 1, used: grows } },
+    });
   });
 
   it('a failed call backtracks the calls before it and skips those after it', async () => {

@@ -3,6 +3,7 @@
  * diffs, each distinct stack item written once): what the debugger shows. Pure and synchronous; it runs in a
  * debug worker (runner.ts), never on the thread that serves the API.
  */
+import type { CallFailure } from './whatif-exec';
 import {
   defaultEnv,
   Interpreter,
@@ -155,6 +156,10 @@ export interface DebugRecording {
     message: string;
     location?: number;
     with?: Micheline;
+    /** Storage exhaustion (whatif-exec.ts): the limit, the bytes the call pays for, the contracts that grew. */
+    storage?: CallFailure['storage'];
+    /** The payer cannot pay the storage burn. */
+    burn?: CallFailure['burn'];
     /**
      * What the contract's TZIP-16 metadata says the FAILWITH value means: its static `errors` entry, or the
      * off-chain view (`view`) an entry names, run with the value.

@@ -16,7 +16,7 @@ import {
 import { toMicheline } from '@michelscope/michelson';
 import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
-import { resolveStorage } from '../services/contracts';
+import { fullScript, resolveStorage } from '../services/contracts';
 import { nodeRpc, NodeRpcError } from '../services/node-rpc';
 import type { DebugCall, MetadataError, RecordedResult } from './record';
 import type { BundleCall, BundleStart, WhatIfTask } from './whatif';
@@ -67,7 +67,7 @@ export class DebugRunner {
     extra: Record<string, unknown> = {},
     errors: MetadataError[] = [],
     recorded?: RecordedResult,
-    bundle?: { start: BundleStart; before: BundleCall[] },
+    bundle?: { start: BundleStart; before: BundleCall[]; call?: BundleCall },
     at?: BlockPosition,
   ): Promise<string> {
     return this.run(network, block, at, {
@@ -195,6 +195,23 @@ export class DebugRunner {
           ({ ptr, at: where } = e.from);
         }
         return rpc(`/big_maps/${ptr}/${q.keyHash}`);
+      }
+      case 'script': {
+        if (!ADDRESS_RE.test(q.address) || !q.address.startsWith('KT1')) return null;
+        const s = await getContractScript(ctx.db, network, q.address);
+        if (!s) return null;
+        const space = (what: string) =>
+          rpc(`/contracts/${q.address}/storage/${what}`).then(
+            (v) => (typeof v === 'string' && /^\d+$/.test(v) ? v : null),
+            () => null,
+          );
+        const [used, paid] = await Promise.all([space('used_space'), space('paid_space')]);
+        return { code: fullScript(s), used, paid };
+      }
+      case 'balance': {
+        if (!ADDRESS_RE.test(q.address)) return null;
+        const b = await rpc(`/contracts/${q.address}/balance`);
+        return typeof b === 'string' ? b : null;
       }
       case 'globalConstant':
         if (!HASH_RE.test(q.hash)) return null;

@@ -1,26 +1,19 @@
 /**
  * What-if runs (issue 20, capability 5): a bundle of calls of one contract run in order in our interpreter,
- * against a state the caller may override, each call starting from the state the previous one left: storage,
- * balance and big maps (entries written, maps allocated, copied or removed) carry over. Big-map reads go to the
- * overlay first (the overridden entries, then what earlier calls wrote), then to the chain. Internal operations
- * are listed, not executed. Pure and synchronous: it runs in a debug worker (runner.ts).
+ * against a state the caller may override, each call starting from the state the previous one left. Each call
+ * runs with its internal operations, as the chain applies them (whatif-exec.ts): every contract it reaches runs
+ * against the bundle's overlay (storage, balance, big maps), originations create contracts, tez move; a failed
+ * operation fails its call. The answer has, per call and for the bundle: the storage diff of every contract
+ * touched, big-map changes, balance changes, events, the internal operations with their status, and gas,
+ * paid storage, burn and the fee a wallet would propose. Pure and synchronous: it runs in a debug worker.
  */
-import {
-  runContract,
-  toTy,
-  tyToExpr,
-  type ChainContext,
-  type Expr,
-  type LazyStorageDiffItem,
-  type Ty,
-} from '@michelscope/interpreter';
+import type { ChainContext, Expr } from '@michelscope/interpreter';
 import {
   buildTypeTree,
   decodeParameters,
   diffValues,
-  formatMichelson,
-  formatTezosErrors,
   normalizeValue,
+  originatedContractAddress,
   toMicheline,
   toMiguel,
   type Micheline,
@@ -28,6 +21,8 @@ import {
   type TypeNode,
 } from '@michelscope/michelson';
 import { keyString, stampAll } from '../render/big-map-keys';
+import { estimateFee } from './fee';
+import { executeCall, Overlay, whatIfOperationHash, type CallRun, type WhatIfChain } from './whatif-exec';
 
 /** One call of the bundle, ready to run (parameter as Micheline, amounts in mutez). */
 export interface BundleCall {
@@ -37,6 +32,8 @@ export interface BundleCall {
   sender?: string | undefined;
   source?: string | undefined;
   gasLimit: number;
+  /** bytes of paid storage the call may use (absent: not checked) */
+  storageLimit?: number | undefined;
 }
 
 /** An overridden big-map entry: its key hash computed by the API (key typed against the map's key type). */
@@ -59,6 +56,12 @@ export interface BundleStart {
   level: string;
   chainId: string;
   entries: EntryOverride[];
+  /** The bytes the contract's storage uses and has paid for (the node's used_space / paid_space). */
+  usedSpace?: string | undefined;
+  paidSpace?: string | undefined;
+  /** Network constants: mutez per byte of new storage, bytes burned per origination or new account. */
+  costPerByte?: string | undefined;
+  originationSize?: number | undefined;
 }
 
 export interface WhatIfTask extends BundleStart {
@@ -70,185 +73,70 @@ export interface WhatIfTask extends BundleStart {
 }
 
 const MAX_KEYS_SHOWN = 100;
-
-interface MapState {
-  types: { key: Ty; value: Ty } | null;
-  /** the chain big map lookups fall back to (null: none, a map the bundle allocated) */
-  base: bigint | null;
-  entries: Map<string, { key: Expr; value: Expr | null }>;
-}
+/** Bytes burned per origination or new implicit account when the network's constants do not say. */
+export const ORIGINATION_SIZE = 257;
 
 const canonical = (e: unknown) => JSON.stringify(e, (k, v: unknown) => (k === 'annots' ? undefined : v));
 
-/**
- * The state a bundle evolves: storage, balance and a big-map overlay over the chain. `chain()` is the chain
- * the interpreter sees (reads through the overlay; SELF's storage and balance are the current ones).
- */
+/** The state a bundle evolves: every contract it touched, balances and big maps, over the chain. */
 export class BundleState {
-  storage: Micheline;
-  balance: bigint;
-  private readonly maps = new Map<string, MapState>();
-  /** The value each touched key had when the bundle started (undefined: not read yet). */
-  private readonly started = new Map<string, Map<string, { key: Expr; value: Expr | null }>>();
-  private nextTemp = 0n;
+  readonly overlay: Overlay;
+  private calls = 0;
 
   constructor(
-    private readonly start: BundleStart,
-    private readonly base: ChainContext,
+    readonly start: BundleStart,
+    base: WhatIfChain,
   ) {
-    this.storage = start.storage;
-    this.balance = BigInt(start.balance);
-    for (const e of start.entries) {
-      const m = this.mapOf(BigInt(e.ptr));
-      m.entries.set(e.keyHash, { key: e.key, value: e.value });
-    }
+    this.overlay = new Overlay(base, {
+      address: start.self,
+      script: start.script,
+      storage: start.storage,
+      balance: start.balance,
+      usedSpace: start.usedSpace,
+      paidSpace: start.paidSpace,
+    });
+    for (const e of start.entries) this.overlay.override(e.ptr, e.keyHash, e.key, e.value);
   }
 
-  private mapOf(id: bigint): MapState {
-    const k = String(id);
-    let m = this.maps.get(k);
-    if (!m) {
-      m = { types: null, base: id >= 0n ? id : null, entries: new Map() };
-      this.maps.set(k, m);
-    }
-    return m;
+  get storage(): Micheline {
+    return this.overlay.contract(this.start.self)!.storage;
   }
 
-  private lookup(id: bigint, key: Expr, keyHash: string): Expr | null {
-    const m = this.maps.get(String(id));
-    const hit = m?.entries.get(keyHash);
-    if (hit) return hit.value;
-    const base = m ? m.base : id;
-    if (base === null) return null;
-    if (m && base !== id) return this.lookup(base, key, keyHash);
-    return this.base.bigMapGet?.(base, key, keyHash) ?? null;
+  get balance(): bigint {
+    return this.overlay.contract(this.start.self)!.balance;
   }
 
-  private types(id: bigint): { key: Ty; value: Ty } | null {
-    const m = this.maps.get(String(id));
-    if (m?.types) return m.types;
-    if (m && m.base !== null && m.base !== id) return this.types(m.base);
-    if (m && m.base === null) return null;
-    return this.base.bigMapTypes?.(id) ?? null;
-  }
-
-  /** Micheline types of a big map (for decoding), or null. */
-  typesOf(id: bigint): { key: Micheline; value: Micheline } | null {
-    const t = this.types(id);
-    return t && { key: tyToExpr(t.key), value: tyToExpr(t.value) };
-  }
-
+  /** The chain a recording of the next call sees (contracts and big maps as the bundle left them). */
   chain(): ChainContext {
-    const self = this.start.self;
-    return {
-      ...this.base,
-      contract: (address) => {
-        const c = this.base.contract?.(address) ?? null;
-        if (address !== self || !c) return c;
-        return { ...c, storage: this.storage, balance: this.balance };
-      },
-      bigMapTypes: (id) => this.types(id),
-      bigMapGet: (id, key, keyHash) => this.lookup(id, key, keyHash),
-    };
+    return this.overlay.chain(() => originatedContractAddress(whatIfOperationHash('debug'), 0));
   }
 
-  allocate = (): bigint => --this.nextTemp;
-
-  /** Remembers the value a key had at the start of the bundle, before a call writes it. */
-  private noteStart(id: bigint, keyHash: string, key: Expr): void {
-    const k = String(id);
-    let s = this.started.get(k);
-    if (!s) this.started.set(k, (s = new Map()));
-    if (s.has(keyHash)) return;
-    // a map the bundle allocated or copied is new: its keys had no value before
-    s.set(keyHash, { key, value: id < 0n ? null : this.lookup(id, key, keyHash) });
-  }
-
-  /** Applies a call's lazy storage diff to the overlay. */
-  apply(diff: readonly LazyStorageDiffItem[]): void {
-    for (const d of diff) {
-      if (d.kind !== 'big_map') continue;
-      const id = BigInt(d.id);
-      if (d.diff.action === 'remove') {
-        this.maps.set(d.id, { types: this.types(id), base: null, entries: new Map() });
-        continue;
-      }
-      if (d.diff.action === 'alloc') {
-        this.maps.set(d.id, {
-          types: { key: toTy(d.diff.key_type), value: toTy(d.diff.value_type) },
-          base: null,
-          entries: new Map(),
-        });
-      } else if (d.diff.action === 'copy') {
-        const src = BigInt(d.diff.source);
-        const from = this.maps.get(d.diff.source);
-        this.maps.set(d.id, {
-          types: this.types(src),
-          base: from ? from.base : src,
-          entries: new Map(from?.entries ?? []),
-        });
-      }
-      const m = this.mapOf(id);
-      for (const u of d.diff.updates) {
-        this.noteStart(id, u.key_hash, u.key);
-        m.entries.set(u.key_hash, { key: u.key, value: u.value ?? null });
-      }
-    }
-  }
-
-  /** Keys written by the bundle: by map, each key's start and end values. */
-  changes(): Array<{
-    ptr: bigint;
-    keys: Array<{ keyHash: string; key: Expr; before: Expr | null; after: Expr | null }>;
-  }> {
-    return [...this.started].map(([k, s]) => {
-      const ptr = BigInt(k);
-      const m = this.maps.get(k);
-      return {
-        ptr,
-        keys: [...s].map(([keyHash, v]) => ({
-          keyHash,
-          key: v.key,
-          before: v.value,
-          after: m?.entries.get(keyHash)?.value ?? null,
-        })),
-      };
+  /** Runs one call of the bundle with its internal operations; an applied call moves the state on. */
+  run(call: BundleCall): CallRun {
+    const i = this.calls++;
+    const s = this.start;
+    return executeCall(this.overlay, {
+      self: s.self,
+      entrypoint: call.entrypoint,
+      parameter: call.parameter,
+      amount: BigInt(call.amount),
+      sender: call.sender,
+      source: call.source,
+      now: BigInt(s.now),
+      level: BigInt(s.level),
+      chainId: s.chainId,
+      gasLimit: call.gasLimit,
+      storageLimit: call.storageLimit,
+      operationHash: whatIfOperationHash(`what-if/${s.self}/${s.level}/${i}`),
+      costPerByte: BigInt(s.costPerByte ?? '0'),
+      originationSize: BigInt(s.originationSize ?? ORIGINATION_SIZE),
     });
   }
 }
 
-type RunOutcome = ReturnType<typeof runContract>;
-
-/** Runs one call against the state; an applied call moves the state on. */
-export function runBundleCall(state: BundleState, start: BundleStart, call: BundleCall): RunOutcome {
-  const res = runContract({
-    script: start.script,
-    storage: state.storage,
-    parameter: call.parameter,
-    entrypoint: call.entrypoint,
-    amount: BigInt(call.amount),
-    balance: state.balance + BigInt(call.amount),
-    ...(call.sender ? { sender: call.sender } : {}),
-    ...(call.source ? { source: call.source } : {}),
-    self: start.self,
-    now: BigInt(start.now),
-    level: BigInt(start.level),
-    chainId: start.chainId,
-    gasLimit: call.gasLimit,
-    chain: state.chain(),
-    allocateBigMapId: state.allocate,
-  });
-  if (res.ok) {
-    state.apply(res.lazyStorageDiff);
-    state.storage = res.storage;
-    let balance = state.balance + BigInt(call.amount);
-    for (const { json } of res.operations) {
-      const a = (json as unknown as { amount?: unknown }).amount;
-      if (typeof a === 'string' && /^\d+$/.test(a)) balance -= BigInt(a);
-    }
-    state.balance = balance;
-  }
-  return res;
+/** Runs one call against the state (with its internal operations); an applied call moves the state on. */
+export function runBundleCall(state: BundleState, call: BundleCall): CallRun {
+  return state.run(call);
 }
 
 function safe<T>(f: () => T): T | undefined {
@@ -261,52 +149,65 @@ function safe<T>(f: () => T): T | undefined {
 
 interface OperationOut {
   kind: string;
+  source: string;
+  status: string;
+  depth: number;
+  consumed_milligas: number;
   destination?: string;
   amount?: string;
   entrypoint?: string;
   parameter?: Micheline;
   parameters?: MiguelNode[];
+  delegate?: string | null;
   tag?: string;
   payload?: MiguelNode[];
+  originated_contract?: string;
+  storage_size?: number;
+  paid_storage_size_diff?: number;
+  allocated_destination_contract?: boolean;
+}
+
+/** Gas, storage and burn of a call or of the bundle (mutez as strings). */
+interface Fees {
+  consumed_milligas: number;
+  consumed_gas: number;
+  paid_storage_size_diff: number;
+  storage_burn: string;
+  allocations: number;
+  allocation_burn: string;
+  burn: string;
+  /** The limits a wallet would set (Taquito's estimate: gas + 100, storage + 20) and the fee it proposes. */
+  gas_limit: number;
+  storage_limit: number;
+  op_size: number;
+  fee: string;
 }
 
 /** Runs the bundle and builds the answer (as JSON text: a large one never crosses threads as objects). */
-export function runWhatIf(task: WhatIfTask, chain: ChainContext): string {
+export function runWhatIf(task: WhatIfTask, chain: WhatIfChain): string {
   const state = new BundleState(task, chain);
-  const storageType = buildTypeTree(task.storageType);
-  const paramOf = new Map<string, Micheline | null>([[task.self, task.parameterType]]);
-  const parameterOf = (address: string): Micheline | null => {
-    if (!paramOf.has(address))
-      paramOf.set(
-        address,
-        address.startsWith('KT1') ? ((chain.contract?.(address)?.parameter as Micheline) ?? null) : null,
-      );
-    return paramOf.get(address) ?? null;
+  const overlay = state.overlay;
+  const costPerByte = BigInt(task.costPerByte ?? '0');
+  const originationSize = BigInt(task.originationSize ?? ORIGINATION_SIZE);
+  const parameterOf = (address: string): Micheline | null =>
+    address.startsWith('KT1') ? (overlay.contract(address)?.parameter ?? null) : null;
+  const storageTypeOf = (address: string) => {
+    const t = overlay.contract(address)?.storageType;
+    return t ? (safe(() => buildTypeTree(t)) ?? null) : null;
   };
-  const balances = new Map<string, bigint>();
-  const move = (updates: { address: string; change: string }[], address: string, change: bigint) => {
-    if (change === 0n) return;
-    updates.push({ address, change: String(change) });
-    balances.set(address, (balances.get(address) ?? 0n) + change);
+  const readable = (address: string, v: Micheline) => {
+    const t = overlay.contract(address)?.storageType;
+    return (t && safe(() => normalizeValue(t, v, 'readable'))) ?? v;
   };
 
   const calls: Record<string, unknown>[] = [];
+  const totals = { milligas: 0, paid: 0n, allocations: 0, opSize: 0, fee: 0n };
   let failedAt = -1;
-  let last = task.storage;
   for (const [i, call] of task.calls.entries()) {
-    const base = {
-      entrypoint: call.entrypoint,
-      ...(safe(() =>
-        decodeParameters(task.parameterType, { entrypoint: call.entrypoint, value: call.parameter }),
-      )
-        ? {
-            parameters: decodeParameters(task.parameterType, {
-              entrypoint: call.entrypoint,
-              value: call.parameter,
-            }),
-          }
-        : {}),
-    };
+    const decoded = safe(() =>
+      decodeParameters(task.parameterType, { entrypoint: call.entrypoint, value: call.parameter }),
+    );
+    const base = { entrypoint: call.entrypoint, ...(decoded ? { parameters: decoded } : {}) };
     if (failedAt >= 0) {
       calls.push({
         ...base,
@@ -316,79 +217,120 @@ export function runWhatIf(task: WhatIfTask, chain: ChainContext): string {
         operations: [],
         events: [],
         balance_updates: [],
+        contracts: [],
       });
       continue;
     }
-    const before = state.storage;
-    const res = runBundleCall(state, task, call);
+    const before = new Map(
+      overlay.touched().map(([a, c]) => [a, { storage: c.storage, balance: c.balance }] as const),
+    );
+    const balancesBefore = new Map(overlay.balanceChanges().map((b) => [b.address, b.change]));
+    const res = state.run(call);
+    const main = res.main;
+    const scriptMilligas = main?.consumedMilligas ?? 0;
     const out: Record<string, unknown> = {
       ...base,
       status: res.ok ? 'applied' : 'failed',
       consumed_gas: Math.ceil(res.consumedMilligas / 1000),
       consumed_milligas: res.consumedMilligas,
+      script_milligas: scriptMilligas,
     };
-    const updates: { address: string; change: string }[] = [];
     const operations: OperationOut[] = [];
     const events: OperationOut[] = [];
-    if (res.ok) {
-      last = state.storage;
-      out.storage = state.storage;
-      out.storage_diff = safe(() => diffValues(storageType, state.storage, before)) ?? null;
-      const amount = BigInt(call.amount);
-      move(updates, call.sender ?? call.source ?? task.self, -amount);
-      move(updates, task.self, amount);
-      for (const { json } of res.operations) {
-        const o = json as unknown as Record<string, unknown>;
-        const op: OperationOut = { kind: String(o.kind) };
-        if (typeof o.destination === 'string') op.destination = o.destination;
-        if (typeof o.amount === 'string') op.amount = o.amount;
-        const p = o.parameters as { entrypoint?: string; value?: Micheline } | undefined;
-        if (p?.value !== undefined) {
-          op.entrypoint = p.entrypoint ?? 'default';
-          op.parameter = p.value;
-          const t = op.destination ? parameterOf(op.destination) : null;
-          const decoded = t
-            ? safe(() => decodeParameters(t, { entrypoint: op.entrypoint, value: p.value! }))
+    for (const o of res.operations) {
+      const op: OperationOut = {
+        kind: o.kind,
+        source: o.source,
+        status: o.status,
+        depth: o.depth,
+        consumed_milligas: o.consumed_milligas,
+      };
+      if (o.destination !== undefined) op.destination = o.destination;
+      if (o.amount !== undefined) op.amount = o.amount;
+      if (o.parameter !== undefined) {
+        op.entrypoint = o.entrypoint ?? 'default';
+        op.parameter = o.parameter;
+        const t = op.destination ? parameterOf(op.destination) : null;
+        const p = t
+          ? safe(() => decodeParameters(t, { entrypoint: op.entrypoint, value: o.parameter! }))
+          : undefined;
+        if (p) op.parameters = p;
+      }
+      if (o.delegate !== undefined) op.delegate = o.delegate;
+      if (o.tag !== undefined) op.tag = o.tag;
+      if (o.originated_contract) op.originated_contract = o.originated_contract;
+      if (o.storage_size !== undefined) op.storage_size = o.storage_size;
+      if (o.paid_storage_size_diff !== undefined) op.paid_storage_size_diff = o.paid_storage_size_diff;
+      if (o.allocated_destination_contract) op.allocated_destination_contract = true;
+      if (o.kind === 'event') {
+        const payload =
+          o.type !== undefined && o.payload !== undefined
+            ? safe(() => toMiguel(toMicheline(o.type), toMicheline(o.payload)))
             : undefined;
-          if (decoded) op.parameters = decoded;
-        }
-        if (typeof o.tag === 'string') op.tag = o.tag;
-        if (op.kind === 'event') {
-          const payload =
-            o.type !== undefined && o.payload !== undefined
-              ? safe(() => toMiguel(toMicheline(o.type), toMicheline(o.payload)))
-              : undefined;
-          if (payload) op.payload = payload;
-          events.push(op);
-          continue;
-        }
-        if (op.kind === 'transaction' && op.amount && op.destination) {
-          move(updates, task.self, -BigInt(op.amount));
-          move(updates, op.destination, BigInt(op.amount));
-        }
-        operations.push(op);
+        if (payload) op.payload = payload;
+        events.push(op);
+      }
+      operations.push(op);
+    }
+    const updates: { address: string; change: string }[] = [];
+    const contracts: Record<string, unknown>[] = [];
+    if (res.ok) {
+      out.storage = state.storage;
+      out.storage_diff =
+        safe(() =>
+          diffValues(buildTypeTree(task.storageType), state.storage, before.get(task.self)!.storage),
+        ) ?? null;
+      for (const b of overlay.balanceChanges()) {
+        const change = b.change - (balancesBefore.get(b.address) ?? 0n);
+        if (change !== 0n) updates.push({ address: b.address, change: String(change) });
+      }
+      for (const address of res.contracts) {
+        const c = overlay.contract(address)!;
+        const prev = before.get(address)?.storage ?? null;
+        const t = storageTypeOf(address);
+        contracts.push({
+          address,
+          originated: prev === null && c.originated,
+          storage_before: prev,
+          storage_after: readable(address, c.storage),
+          storage_diff:
+            (t &&
+              safe(() =>
+                prev === null
+                  ? stampAll(toMiguel(t, c.storage)[0]!, 'create')
+                  : diffValues(t, c.storage, prev),
+              )) ??
+            null,
+          storage_size: Number(c.used),
+          paid_storage_size_diff: Number(res.paid.get(address) ?? 0n),
+        });
       }
     } else {
       failedAt = i;
-      const errors = formatTezosErrors(res.errors);
-      if (errors) out.errors = errors;
-      const w = res.error.data.with;
-      out.failure = {
-        kind: res.error.kind,
-        message: res.error.message,
-        ...(w !== undefined ? { with: w, with_text: safe(() => formatMichelson(w)) ?? '' } : {}),
-      };
+      const f = res.failure!;
+      if (f.errors) out.errors = f.errors;
+      out.failure = f;
     }
+    let paid = 0n;
+    for (const b of res.paid.values()) paid += b;
+    const fees = feesOf(res.consumedMilligas, paid, res.allocations, costPerByte, originationSize, call);
+    totals.milligas += res.consumedMilligas;
+    totals.paid += paid;
+    totals.allocations += res.allocations;
+    totals.opSize += fees.op_size;
+    totals.fee += BigInt(fees.fee);
+    out.fees = fees;
     out.operations = operations;
     out.events = events;
     out.balance_updates = updates;
+    out.contracts = contracts;
     calls.push(out);
   }
   if (failedAt >= 0)
     for (const c of calls.slice(0, failedAt)) if (c.status === 'applied') c.status = 'backtracked';
 
-  const bigMaps = state.changes().map(({ ptr, keys }) => {
-    const types = state.typesOf(ptr);
+  const bigMaps = overlay.changes().map(({ ptr, keys }) => {
+    const types = overlay.typesOf(ptr);
     const kt = types && safe(() => buildTypeTree(types.key));
     const vt = types && safe(() => buildTypeTree(types.value));
     const counts = { added: 0, changed: 0, removed: 0 };
@@ -424,25 +366,110 @@ export function runWhatIf(task: WhatIfTask, chain: ChainContext): string {
         value: value ?? null,
       });
     }
-    return { ptr: Number(ptr), name: task.names[String(ptr)] ?? null, counts, items };
+    const owner = overlay.ownerOf(ptr);
+    return {
+      ptr: Number(ptr),
+      name: task.names[String(ptr)] ?? null,
+      ...(owner ? { contract: owner } : {}),
+      counts,
+      items,
+    };
   });
 
-  const start = BigInt(task.balance);
-  const balanceChanges = [...balances]
-    .filter(([, c]) => c !== 0n)
-    .map(([address, change]) =>
-      address === task.self
-        ? { address, before: String(start), after: String(start + change), change: String(change) }
-        : { address, change: String(change) },
-    );
+  // every contract the bundle touched: its storage at the start and after the last applied call
+  const contracts = [...overlay.startOf]
+    .filter(([address]) => overlay.contract(address))
+    .map(([address, s]) => {
+      const c = overlay.contract(address)!;
+      const t = storageTypeOf(address);
+      const after = readable(address, c.storage);
+      const diff =
+        t &&
+        safe(() =>
+          s.storage === null
+            ? stampAll(toMiguel(t, c.storage)[0]!, 'create')
+            : diffValues(t, c.storage, s.storage),
+        );
+      return {
+        address,
+        originated: s.storage === null,
+        storage_before: s.storage,
+        storage_after: after,
+        storage_diff: diff ?? null,
+        changed: s.storage === null || canonical(readable(address, s.storage)) !== canonical(after),
+      };
+    })
+    .filter((c) => c.changed || c.address === task.self)
+    .map(({ changed: _, ...c }) => c);
+
+  const last = state.storage;
+  const balanceChanges = overlay.balanceChanges().map((b) =>
+    b.before !== undefined
+      ? {
+          address: b.address,
+          before: String(b.before),
+          after: String(b.after),
+          change: String(b.change),
+        }
+      : { address: b.address, change: String(b.change) },
+  );
+  const storageBurn = totals.paid * costPerByte;
+  const allocationBurn = BigInt(totals.allocations) * originationSize * costPerByte;
   return JSON.stringify({
     status: failedAt >= 0 ? 'failed' : 'applied',
     calls,
     storage_before: task.storage,
     storage_after: last,
-    storage_diff: safe(() => diffValues(storageType, last, task.storage)) ?? null,
+    storage_diff: safe(() => diffValues(buildTypeTree(task.storageType), last, task.storage)) ?? null,
+    contracts,
     big_maps: bigMaps.filter((m) => m.counts.added + m.counts.changed + m.counts.removed > 0),
     balance_changes: balanceChanges,
+    totals: {
+      consumed_milligas: totals.milligas,
+      consumed_gas: Math.ceil(totals.milligas / 1000),
+      paid_storage_size_diff: Number(totals.paid),
+      storage_burn: String(storageBurn),
+      allocations: totals.allocations,
+      allocation_burn: String(allocationBurn),
+      burn: String(storageBurn + allocationBurn),
+      fee: String(totals.fee),
+    },
+    cost_per_byte: String(costPerByte),
     inputs: task.inputs,
   });
+}
+
+/** A call's gas, storage and burn, and the fee a wallet would propose for it (`estimateFee`). */
+function feesOf(
+  milligas: number,
+  paid: bigint,
+  allocations: number,
+  costPerByte: bigint,
+  originationSize: bigint,
+  call: BundleCall,
+): Fees {
+  const storageBurn = paid * costPerByte;
+  const allocationBurn = BigInt(allocations) * originationSize * costPerByte;
+  const storage = Number(paid + BigInt(allocations) * originationSize);
+  const estimate = estimateFee({
+    milligas,
+    storage,
+    costPerByte: Number(costPerByte),
+    amount: call.amount,
+    entrypoint: call.entrypoint,
+    parameter: call.parameter,
+  });
+  return {
+    consumed_milligas: milligas,
+    consumed_gas: Math.ceil(milligas / 1000),
+    paid_storage_size_diff: Number(paid),
+    storage_burn: String(storageBurn),
+    allocations,
+    allocation_burn: String(allocationBurn),
+    burn: String(storageBurn + allocationBurn),
+    gas_limit: estimate.gasLimit,
+    storage_limit: estimate.storageLimit,
+    op_size: estimate.opSize,
+    fee: String(estimate.fee),
+  };
 }

@@ -27,12 +27,13 @@ import {
   type BundleStart,
   type WhatIfTask,
 } from './whatif';
+import type { WhatIfChain } from './whatif-exec';
 
 export interface DebugTask {
   /** The call to record (a debug run). */
   call?: DebugCall;
   /** A debug run with overrides: the state it starts from and the bundle's calls before the recorded one. */
-  bundle?: { start: BundleStart; before: BundleCall[] };
+  bundle?: { start: BundleStart; before: BundleCall[]; call?: BundleCall };
   /** Or a what-if bundle (whatif.ts): run, not recorded. */
   whatif?: WhatIfTask;
   /** Chain lookups go out and their answers come back on this port. */
@@ -54,14 +55,16 @@ export type ChainQuery =
   | { method: 'contract'; address: string }
   | { method: 'bigMapTypes'; id: string }
   | { method: 'bigMapGet'; id: string; keyHash: string }
-  | { method: 'globalConstant'; hash: string };
+  | { method: 'globalConstant'; hash: string }
+  | { method: 'script'; address: string }
+  | { method: 'balance'; address: string };
 
 export type ChainAnswer = { ok: true; value: unknown } | { ok: false; message: string };
 
 export class ChainLookupError extends Error {}
 
 /** The chain seen through the API thread; `failure` is the first lookup that failed (the run is then void). */
-function bridge(task: DebugTask): { chain: ChainContext; failure: () => string | undefined } {
+function bridge(task: DebugTask): { chain: WhatIfChain; failure: () => string | undefined } {
   const flag = new Int32Array(task.flag);
   let lookups = 0;
   let failure: string | undefined;
@@ -89,7 +92,9 @@ function bridge(task: DebugTask): { chain: ChainContext; failure: () => string |
   };
   const contracts = new Map<string, ContractInfo | null>();
   const types = new Map<string, ReturnType<NonNullable<ChainContext['bigMapTypes']>>>();
-  const chain: ChainContext = {
+  const scripts = new Map<string, ReturnType<NonNullable<WhatIfChain['script']>>>();
+  const balances = new Map<string, bigint | null>();
+  const chain: WhatIfChain = {
     contract: (address) => {
       if (!contracts.has(address))
         contracts.set(address, ask({ method: 'contract', address }) as ContractInfo | null);
@@ -106,6 +111,21 @@ function bridge(task: DebugTask): { chain: ChainContext; failure: () => string |
     },
     bigMapGet: (id, _key, keyHash) => ask({ method: 'bigMapGet', id: String(id), keyHash }) as Expr | null,
     globalConstant: (hash) => ask({ method: 'globalConstant', hash }) as Expr | null,
+    script: (address) => {
+      if (!scripts.has(address))
+        scripts.set(
+          address,
+          ask({ method: 'script', address }) as ReturnType<NonNullable<WhatIfChain['script']>>,
+        );
+      return scripts.get(address) ?? null;
+    },
+    accountBalance: (address) => {
+      if (!balances.has(address)) {
+        const b = ask({ method: 'balance', address });
+        balances.set(address, typeof b === 'string' && /^\d+$/.test(b) ? BigInt(b) : null);
+      }
+      return balances.get(address) ?? null;
+    },
   };
   return { chain, failure: () => failure };
 }
@@ -125,13 +145,14 @@ export function runDebugTask(task: DebugTask): DebugTaskResult {
     if (!task.call) return { invalid: 'nothing to run' };
     let call = task.call;
     let seen = chain;
+    let state: BundleState | undefined;
     if (task.bundle) {
-      const state = new BundleState(task.bundle.start, chain);
+      state = new BundleState(task.bundle.start, chain);
       for (const [i, c] of task.bundle.before.entries()) {
-        const r = runBundleCall(state, task.bundle.start, c);
+        const r = runBundleCall(state, c);
         if (!r.ok && failure() === undefined)
           return {
-            invalid: `call ${i + 1} of the bundle (${c.entrypoint}) fails before the debugged one: ${r.error.message.slice(0, 200)}`,
+            invalid: `call ${i + 1} of the bundle (${c.entrypoint}) fails before the debugged one: ${(r.failure?.message ?? '').slice(0, 200)}`,
           };
       }
       call = { ...call, storage: state.storage, balance: String(state.balance) };
@@ -147,6 +168,21 @@ export function runDebugTask(task: DebugTask): DebugTaskResult {
     }
     let lazy: readonly LazyStorageDiffItem[] = [];
     const out: DebugRecording = recordCall(call, seen, undefined, task.errors, (d) => (lazy = d));
+    // with a storage limit: the call with its internal operations and the storage it pays for (whatif-exec.ts)
+    const limited = task.bundle?.call;
+    if (state && limited && out.status === 'applied') {
+      const run = state.run(limited);
+      const f = run.failure;
+      if (f && (f.kind === 'storage_exhausted' || f.kind === 'cannot_pay_storage_fee')) {
+        out.status = 'failed';
+        out.failure = {
+          kind: f.kind,
+          message: f.message,
+          ...(f.storage ? { storage: f.storage } : {}),
+          ...(f.burn ? { burn: f.burn } : {}),
+        };
+      }
+    }
     const failed = failure();
     if (failed !== undefined) return { lookupError: failed };
     const replay = task.recorded

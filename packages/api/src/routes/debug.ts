@@ -139,8 +139,9 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
       const { network, address } = request.params;
       const b = request.body;
       const script = await checkedScript(network, address, b);
-      if (b.overrides || b.before?.length) {
-        // a what-if call: the overridden state, after the bundle's earlier calls
+      if (b.overrides || b.before?.length || b.storage_limit !== undefined) {
+        // a what-if call: the overridden state, after the bundle's earlier calls (a storage limit needs the
+        // what-if's run of the internal operations and its storage accounting)
         const w = await resolveWhatIfStart(ctx, network, address, script, b.overrides);
         const before = (b.before ?? []).map((c, i) => bundleCall(script, w, c, `before[${i}]`));
         const c = bundleCall(script, w, b, 'call');
@@ -168,7 +169,7 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
           { inputs: inputsOf(call) },
           await metadataErrors(network, address),
           undefined,
-          { start: w.start, before },
+          { start: w.start, before, ...(c.storageLimit !== undefined ? { call: c } : {}) },
         );
         return reply.type('application/json; charset=utf-8').send(json as unknown as DebugResult);
       }

@@ -28,7 +28,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Static } from '@sinclair/typebox';
 import type { ApiContext } from '../context';
 import type { DebugRunner } from '../debug/runner';
-import type { BundleCall, BundleStart, EntryOverride } from '../debug/whatif';
+import { ORIGINATION_SIZE, type BundleCall, type BundleStart, type EntryOverride } from '../debug/whatif';
 import { HttpError } from '../errors';
 import { fullScript, requireScript, resolveStorage } from '../services/contracts';
 import { nodeRpc } from '../services/node-rpc';
@@ -36,6 +36,8 @@ import { AddressParams, CONTRACT_RE, requireAddress, requireNetwork } from '../v
 import { asClientError } from './actions';
 
 type Overrides = Static<typeof WhatIfOverrides>;
+/** The protocol's hard storage limit per operation when the head does not say (reference §6). */
+const HARD_STORAGE_LIMIT = 60_000;
 const E = { 400: ErrorBody, 404: ErrorBody, 502: ErrorBody, 503: ErrorBody, 504: ErrorBody };
 
 /** A value checked against a type: the checker's reason as a 400 naming the field. */
@@ -86,7 +88,7 @@ export interface WhatIfStart {
   /** Defaults of the calls (the overrides' source, sender and amount). */
   defaults: { source?: string | undefined; sender?: string | undefined; amount?: string | undefined };
   overridden: string[];
-  head: { level: number; hardGas: number };
+  head: { level: number; hardGas: number; hardStorage: number };
 }
 
 /** The state a what-if (or a debug run with overrides) starts from: the head's, with the overrides checked and applied. */
@@ -146,6 +148,17 @@ export async function resolveWhatIfStart(
     ).catch(() => '0'));
   const chainId =
     o.chain_id ?? head.chain_id ?? (await nodeRpc<string>(ctx, network, '/chains/main/chain_id'));
+  // the bytes the storage uses and has paid for: the node's figures at the head (absent: its storage's size)
+  const space = (what: string) =>
+    nodeRpc<string>(
+      ctx,
+      network,
+      `/chains/main/blocks/${head.level}/context/contracts/${address_}/storage/${what}`,
+    ).then(
+      (v) => (/^\d+$/.test(String(v)) ? String(v) : undefined),
+      () => undefined,
+    );
+  const [usedSpace, paidSpace] = await Promise.all([space('used_space'), space('paid_space')]);
   return {
     start: {
       script: fullScript(script),
@@ -158,6 +171,10 @@ export async function resolveWhatIfStart(
       level: String(o.level ?? head.level),
       chainId,
       entries,
+      usedSpace,
+      paidSpace,
+      costPerByte: String(head.cost_per_byte ?? 0),
+      originationSize: ORIGINATION_SIZE,
     },
     names,
     defaults: { source, sender, amount },
@@ -165,6 +182,7 @@ export async function resolveWhatIfStart(
     head: {
       level: head.level,
       hardGas: head.hard_gas_limit_per_operation ?? LIMITS.hardGasLimitPerOperation / 1000,
+      hardStorage: head.hard_storage_limit_per_operation ?? HARD_STORAGE_LIMIT,
     },
   };
 }
@@ -173,7 +191,10 @@ export async function resolveWhatIfStart(
 export function bundleCall(
   script: ScriptParts,
   w: WhatIfStart,
-  c: Pick<WhatIfCall, 'name' | 'data' | 'value' | 'amount' | 'source' | 'sender' | 'gas_limit'>,
+  c: Pick<
+    WhatIfCall,
+    'name' | 'data' | 'value' | 'amount' | 'source' | 'sender' | 'gas_limit' | 'storage_limit'
+  >,
   what: string,
 ): BundleCall {
   const param = toMicheline(script.parameter);
@@ -197,6 +218,7 @@ export function bundleCall(
     ...(sender ? { sender } : {}),
     ...(source ? { source } : {}),
     gasLimit: Math.min(c.gas_limit ?? w.head.hardGas, w.head.hardGas) * 1000,
+    ...(c.storage_limit !== undefined ? { storageLimit: Math.min(c.storage_limit, w.head.hardStorage) } : {}),
   };
 }
 
@@ -212,9 +234,15 @@ export function registerWhatIf(app: FastifyInstance, ctx: ApiContext, runner: ()
           'it), each from the state the previous one left (storage, balance, big maps). `overrides` replaces ' +
           'what the head has: the storage (typechecked), the balance, `now`, the level, the chain id, big-map ' +
           'entries (by id or field name; `value` null removes the key), and the source, sender and amount the ' +
-          'calls default to. Internal operations are listed, not executed. Each call answers its status, gas, ' +
-          'storage, storage diff, errors, internal operations, events and balance updates; the whole bundle ' +
-          'its storage diff, the big-map keys it added, changed and removed, and the balance changes. A bad ' +
+          'calls default to. Each call runs with its internal operations, depth first as the chain applies ' +
+          'them (at most 1,000 per call): calls of other contracts run against the state the bundle left, ' +
+          'tez move, originations create contracts; a failed operation fails its call (the answer names it). ' +
+          'A call with `storage_limit` fails when the storage it pays for exceeds it. Each call answers its ' +
+          'status, gas (milligas as the node counts it), storage, storage diff, errors, internal operations ' +
+          'with their status, events, balance updates, the storage of every contract it touched, and its ' +
+          'fees (paid storage, storage and allocation burn at the network cost per byte, the limits and fee ' +
+          "Taquito's estimate proposes); the whole bundle its storage diff, the storage of every contract it " +
+          'changed, the big-map keys it added, changed and removed, the balance changes and the totals. A bad ' +
           'override is a 400 naming it.',
         tags: ['contract'],
         params: AddressParams,

@@ -1,0 +1,801 @@
+/**
+ * What a what-if call does on the chain (issue 20, capability 5): the called contract runs, then the internal
+ * operations it emits are applied depth first as in Octez (each operation's own emissions right after it, before
+ * its next sibling): a transaction to a contract runs that contract against the overlay (its code read from our
+ * index, its storage, balance and big maps as the bundle left them), to an implicit account moves tez, an
+ * origination creates the contract in the overlay at the address the protocol computes, a delegation is noted
+ * and an event is listed. The first failure fails the whole call (its effects are dropped, as the chain
+ * backtracks it) and says which operation failed and why. Gas and storage are accounted as the node does:
+ * milligas per operation, each contract's used and paid bytes, new accounts and originations, and the call's
+ * storage limit (storage exhaustion) and the payer's balance for the burn.
+ */
+import {
+  encodeExpr,
+  OPERATION_COST,
+  originateContract,
+  runContract,
+  toTy,
+  tyToExpr,
+  type ChainContext,
+  type EmittedOperation,
+  type Expr,
+  type LazyStorageDiffItem,
+  type Ty,
+} from '@michelscope/interpreter';
+import { createHash } from 'node:crypto';
+import {
+  formatMichelson,
+  formatTezosErrors,
+  normalizeValue,
+  originatedContractAddress,
+  type Micheline,
+} from '@michelscope/michelson';
+
+/** What the debug worker's chain bridge adds for the what-if: scripts with their sizes, and any balance. */
+export interface WhatIfChain extends ChainContext {
+  /** A contract's code (the whole script) and the bytes its storage uses and has paid for; null: no contract. */
+  script?(address: string): { code: Micheline[]; used: string | null; paid: string | null } | null;
+  /** An account's balance at the block (null: none, an implicit account never funded or emptied). */
+  accountBalance?(address: string): bigint | null;
+}
+
+/** Most internal operations one call may apply (the protocol has no such cap; a cycle ends here or by gas). */
+export const MAX_INTERNAL_OPERATIONS = 1000;
+/** Bytes of a big map created empty (Octez lazy_storage_diff.ml) and of a new key besides its value. */
+const BIG_MAP_ALLOC_BYTES = 33n;
+const BIG_MAP_KEY_BYTES = 65n;
+/** Code and storage are stored as length-prefixed bytes. */
+const SCRIPT_PREFIX_BYTES = 8n;
+/** Temporary big maps (those carried by operations) get ids at and below this: they cost no storage. */
+const TEMP_BASE = -1_000_000_000n;
+
+export interface ContractState {
+  code: Micheline[];
+  parameter: Micheline;
+  storageType: Micheline;
+  storage: Micheline;
+  balance: bigint;
+  /** Bytes of the storage value (Optimized binary), and the contract's used and paid bytes. */
+  storageBytes: bigint;
+  used: bigint;
+  paid: bigint;
+  /** Originated by the bundle. */
+  originated: boolean;
+  views: Record<string, { input: Expr; output: Expr; code: Expr }>;
+}
+
+interface MapState {
+  types: { key: Ty; value: Ty } | null;
+  /** the chain big map lookups fall back to (null: none, a map the bundle allocated) */
+  base: bigint | null;
+  entries: Map<string, { key: Expr; value: Expr | null }>;
+  /** bytes the bundle added to the map (for copies and removals of maps it made) */
+  bytes: bigint;
+  /** the contract whose run first wrote it */
+  owner: string | null;
+}
+
+/** The failure of a call: the node's kind and message, and what the panel shows. */
+export interface CallFailure {
+  kind: string;
+  message: string;
+  with?: Micheline;
+  with_text?: string;
+  errors?: unknown[];
+  /** The internal operation that failed (its index in the call's `operations`), when it is not the call itself. */
+  operation?: number;
+  /** Storage exhaustion: the limit, the bytes the call needs and the contracts whose storage grew. */
+  storage?: {
+    limit: number;
+    used: number;
+    contracts: Array<{ address: string; paid_storage_size_diff: number }>;
+    allocations: number;
+  };
+  /** The payer cannot pay the burn: its balance and the burn. */
+  burn?: { payer: string; balance: string; burn: string };
+}
+
+class OpFailure extends Error {
+  constructor(readonly failure: CallFailure) {
+    super(failure.message);
+  }
+}
+
+const bytesOf = (e: unknown): bigint => BigInt(encodeExpr(e as Expr).length);
+
+function safe<T>(f: () => T): T | undefined {
+  try {
+    return f();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The storage bytes of a value as the chain keeps it (Optimized form). */
+function valueBytes(type: Micheline | null, v: Micheline): bigint {
+  const optimized = type ? safe(() => normalizeValue(type, v, 'optimized')) : undefined;
+  return bytesOf(optimized ?? v);
+}
+
+function viewsOf(code: Micheline[]): ContractState['views'] {
+  const views: ContractState['views'] = {};
+  for (const s of code) {
+    const v = s as { prim?: string; args?: Expr[] };
+    const name = (v.args?.[0] as { string?: string } | undefined)?.string;
+    if (v.prim === 'view' && name && v.args?.length === 4)
+      views[name] = { input: v.args[1]!, output: v.args[2]!, code: v.args[3]! };
+  }
+  return views;
+}
+
+const section = (code: Micheline[], prim: string): Micheline | null =>
+  ((code.find((s) => (s as { prim?: string }).prim === prim) as { args?: Micheline[] } | undefined)?.args ??
+    [])[0] ?? null;
+
+export interface StartContract {
+  address: string;
+  script: Micheline[];
+  storage: Micheline;
+  balance: string;
+  usedSpace?: string | undefined;
+  paidSpace?: string | undefined;
+}
+
+/**
+ * The state a bundle evolves over the chain: every contract it touched (storage, balance, sizes), the balance
+ * changes of implicit accounts, and a big-map overlay. `chain()` is the chain the interpreter sees.
+ */
+export class Overlay {
+  private contracts = new Map<string, ContractState | null>();
+  /** Storage and balance of each contract when the bundle first touched it (null storage: originated). */
+  readonly startOf = new Map<string, { storage: Micheline | null; balance: bigint }>();
+  /** Changes of balances, by address (contracts and implicit accounts). */
+  private deltas = new Map<string, bigint>();
+  private maps = new Map<string, MapState>();
+  /** The value each touched key had when the bundle started. */
+  private started = new Map<string, Map<string, { key: Expr; value: Expr | null }>>();
+  private nextId = 0n;
+  private nextTemp = TEMP_BASE;
+  /** Implicit accounts the bundle funded from nothing (allocated). */
+  private allocated = new Set<string>();
+
+  constructor(
+    readonly base: WhatIfChain,
+    self: StartContract,
+  ) {
+    const storageType = section(self.script, 'storage')!;
+    const storageBytes = valueBytes(storageType, self.storage);
+    const used = self.usedSpace !== undefined ? BigInt(self.usedSpace) : null;
+    this.contracts.set(self.address, {
+      code: self.script,
+      parameter: section(self.script, 'parameter')!,
+      storageType,
+      storage: self.storage,
+      balance: BigInt(self.balance),
+      storageBytes,
+      used: used ?? storageBytes,
+      paid: self.paidSpace !== undefined ? BigInt(self.paidSpace) : (used ?? storageBytes),
+      originated: false,
+      views: viewsOf(self.script),
+    });
+    this.startOf.set(self.address, { storage: self.storage, balance: BigInt(self.balance) });
+  }
+
+  /** A copy to come back to when a call fails (the chain backtracks it). */
+  snapshot(): () => void {
+    const contracts = new Map([...this.contracts].map(([k, c]) => [k, c && { ...c }]));
+    const startOf = new Map(this.startOf);
+    const deltas = new Map(this.deltas);
+    const maps = new Map([...this.maps].map(([k, m]) => [k, { ...m, entries: new Map(m.entries) }]));
+    const started = new Map([...this.started].map(([k, s]) => [k, new Map(s)]));
+    const allocated = new Set(this.allocated);
+    const { nextId, nextTemp } = this;
+    return () => {
+      this.contracts = contracts;
+      // the start of what a failed call first touched stays known (it is the chain's): only drop nothing
+      for (const [k, v] of startOf) this.startOf.set(k, v);
+      this.deltas = deltas;
+      this.maps = maps;
+      this.started = started;
+      this.allocated = allocated;
+      this.nextId = nextId;
+      this.nextTemp = nextTemp;
+    };
+  }
+
+  /** A contract of the overlay or of the chain (loaded with its code and sizes), or null. */
+  contract(address: string): ContractState | null {
+    if (this.contracts.has(address)) return this.contracts.get(address)!;
+    let c: ContractState | null = null;
+    if (address.startsWith('KT1')) {
+      const info = this.base.contract?.(address) ?? null;
+      const script = info ? (this.base.script?.(address) ?? null) : null;
+      if (info && script && info.storage !== undefined) {
+        const storageType = (info.storageType as Micheline) ?? section(script.code, 'storage');
+        const storageBytes = valueBytes(storageType, info.storage);
+        const used = script.used !== null ? BigInt(script.used) : storageBytes;
+        c = {
+          code: script.code,
+          parameter: info.parameter,
+          storageType,
+          storage: info.storage,
+          balance: info.balance ?? 0n,
+          storageBytes,
+          used,
+          paid: script.paid !== null ? BigInt(script.paid) : used,
+          originated: false,
+          views: (info.views as ContractState['views']) ?? viewsOf(script.code),
+        };
+        this.startOf.set(address, { storage: c.storage, balance: c.balance });
+      }
+    }
+    this.contracts.set(address, c);
+    return c;
+  }
+
+  set(address: string, c: ContractState): void {
+    this.contracts.set(address, c);
+  }
+
+  /** The contracts the bundle touched (loaded, run or originated), with what they hold now. */
+  touched(): Array<[string, ContractState]> {
+    return [...this.contracts].filter((e): e is [string, ContractState] => e[1] !== null);
+  }
+
+  /** Moves tez; a contract's balance must cover it (an implicit account's is not checked: the what-if's source). */
+  move(from: string, to: string, amount: bigint, external = false): void {
+    if (amount === 0n) return;
+    // the call's own sender is the what-if's: whatever it is, it is not checked nor loaded
+    const src = from.startsWith('KT1') && !external ? this.contract(from) : null;
+    if (src) {
+      if (src.balance < amount)
+        throw new OpFailure({
+          kind: 'balance_too_low',
+          message: `balance too low: ${from} holds ${src.balance} mutez and sends ${amount}`,
+        });
+      src.balance -= amount;
+    }
+    const dst = to.startsWith('KT1') ? this.contract(to) : null;
+    if (dst) dst.balance += amount;
+    this.deltas.set(from, (this.deltas.get(from) ?? 0n) - amount);
+    this.deltas.set(to, (this.deltas.get(to) ?? 0n) + amount);
+  }
+
+  /** Whether crediting this implicit account allocates it (it holds nothing on the chain nor in the bundle). */
+  allocates(address: string): boolean {
+    if (this.allocated.has(address) || (this.deltas.get(address) ?? 0n) > 0n) return false;
+    const b = this.base.accountBalance?.(address);
+    if (b === undefined) return false;
+    if (b === null || b === 0n) {
+      this.allocated.add(address);
+      return true;
+    }
+    return false;
+  }
+
+  balanceChanges(): Array<{ address: string; change: bigint; before?: bigint; after?: bigint }> {
+    return [...this.deltas]
+      .filter(([, c]) => c !== 0n)
+      .map(([address, change]) => {
+        const start = this.startOf.get(address);
+        return start
+          ? { address, change, before: start.balance, after: start.balance + change }
+          : { address, change };
+      });
+  }
+
+  // ---- big maps ------------------------------------------------------------------------------------------
+
+  private lookup(id: bigint, key: Expr, keyHash: string): Expr | null {
+    const m = this.maps.get(String(id));
+    const hit = m?.entries.get(keyHash);
+    if (hit) return hit.value;
+    const base = m ? m.base : id;
+    if (base === null) return null;
+    if (m && base !== id) return this.lookup(base, key, keyHash);
+    return this.base.bigMapGet?.(base, key, keyHash) ?? null;
+  }
+
+  private types(id: bigint): { key: Ty; value: Ty } | null {
+    const m = this.maps.get(String(id));
+    if (m?.types) return m.types;
+    if (m && m.base !== null && m.base !== id) return this.types(m.base);
+    if (m && m.base === null) return null;
+    return this.base.bigMapTypes?.(id) ?? null;
+  }
+
+  typesOf(id: bigint): { key: Micheline; value: Micheline } | null {
+    const t = this.types(id);
+    return t && { key: tyToExpr(t.key), value: tyToExpr(t.value) };
+  }
+
+  ownerOf(id: bigint): string | null {
+    return this.maps.get(String(id))?.owner ?? null;
+  }
+
+  private mapOf(id: bigint): MapState {
+    const k = String(id);
+    let m = this.maps.get(k);
+    if (!m) {
+      m = { types: null, base: id >= 0n ? id : null, entries: new Map(), bytes: 0n, owner: null };
+      this.maps.set(k, m);
+    }
+    return m;
+  }
+
+  /** Overridden entries (before anything runs). */
+  override(ptr: number, keyHash: string, key: Micheline, value: Micheline | null): void {
+    this.mapOf(BigInt(ptr)).entries.set(keyHash, { key, value });
+  }
+
+  allocate = (): bigint => --this.nextId;
+  allocateTemp = (): bigint => --this.nextTemp;
+
+  private noteStart(id: bigint, keyHash: string, key: Expr): Expr | null {
+    const k = String(id);
+    const before = this.lookup(id, key, keyHash);
+    let s = this.started.get(k);
+    if (!s) this.started.set(k, (s = new Map()));
+    // a map the bundle allocated or copied is new: its keys had no value before
+    if (!s.has(keyHash)) s.set(keyHash, { key, value: id < 0n ? null : before });
+    return before;
+  }
+
+  /** Applies a run's lazy storage diff; the change of bytes the owner's storage uses. */
+  apply(diff: readonly LazyStorageDiffItem[], owner: string): bigint {
+    let delta = 0n;
+    for (const d of diff) {
+      if (d.kind !== 'big_map') continue;
+      const id = BigInt(d.id);
+      const counts = id > TEMP_BASE;
+      if (d.diff.action === 'remove') {
+        const m = this.maps.get(d.id);
+        if (counts) delta -= m?.bytes ?? 0n;
+        this.maps.set(d.id, {
+          types: this.types(id),
+          base: null,
+          entries: new Map(),
+          bytes: 0n,
+          owner: m?.owner ?? owner,
+        });
+        continue;
+      }
+      let mapDelta = 0n;
+      if (d.diff.action === 'alloc') {
+        mapDelta = BIG_MAP_ALLOC_BYTES + bytesOf(d.diff.key_type) + bytesOf(d.diff.value_type);
+        this.maps.set(d.id, {
+          types: { key: toTy(d.diff.key_type), value: toTy(d.diff.value_type) },
+          base: null,
+          entries: new Map(),
+          bytes: 0n,
+          owner,
+        });
+      } else if (d.diff.action === 'copy') {
+        const src = BigInt(d.diff.source);
+        const from = this.maps.get(d.diff.source);
+        // a copy of a chain map costs its bytes, which only the node knows: counted as the keys the bundle wrote
+        mapDelta = from?.bytes ?? 0n;
+        this.maps.set(d.id, {
+          types: this.types(src),
+          base: from ? from.base : src,
+          entries: new Map(from?.entries ?? []),
+          bytes: 0n,
+          owner,
+        });
+      }
+      const m = this.mapOf(id);
+      m.owner ??= owner;
+      const vt = this.typesOf(id)?.value ?? null;
+      for (const u of d.diff.updates) {
+        const old = this.noteStart(id, u.key_hash, u.key);
+        const value = u.value ?? null;
+        if (value !== null)
+          mapDelta +=
+            old !== null
+              ? valueBytes(vt, value) - valueBytes(vt, old)
+              : BIG_MAP_KEY_BYTES + valueBytes(vt, value);
+        else if (old !== null) mapDelta -= BIG_MAP_KEY_BYTES + valueBytes(vt, old);
+        m.entries.set(u.key_hash, { key: u.key, value });
+      }
+      m.bytes += mapDelta;
+      if (counts) delta += mapDelta;
+    }
+    return delta;
+  }
+
+  /** Keys written by the bundle: by map, each key's start and end values. */
+  changes(): Array<{
+    ptr: bigint;
+    keys: Array<{ keyHash: string; key: Expr; before: Expr | null; after: Expr | null }>;
+  }> {
+    return [...this.started]
+      .filter(([k]) => BigInt(k) > TEMP_BASE)
+      .map(([k, s]) => {
+        const m = this.maps.get(k);
+        return {
+          ptr: BigInt(k),
+          keys: [...s].map(([keyHash, v]) => ({
+            keyHash,
+            key: v.key,
+            before: v.value,
+            after: m?.entries.get(keyHash)?.value ?? null,
+          })),
+        };
+      });
+  }
+
+  /** The chain the interpreter sees: contracts as the overlay holds them, big maps through the overlay. */
+  chain(originated: () => string): ChainContext {
+    return {
+      ...this.base,
+      contract: (address) => {
+        const c = this.contract(address);
+        if (!c) return address.startsWith('KT1') ? null : (this.base.contract?.(address) ?? null);
+        return {
+          parameter: c.parameter,
+          storageType: c.storageType,
+          storage: c.storage,
+          balance: c.balance,
+          views: c.views,
+        };
+      },
+      bigMapTypes: (id) => this.types(id),
+      bigMapGet: (id, key, keyHash) => this.lookup(id, key, keyHash),
+      originatedAddress: () => originated(),
+    };
+  }
+}
+
+/** One operation of a call as the answer lists it (Octez's internal operation result, decoded by the caller). */
+export interface AppliedOperation {
+  kind: string;
+  source: string;
+  destination?: string;
+  amount?: string;
+  entrypoint?: string;
+  parameter?: Micheline;
+  delegate?: string | null;
+  tag?: string;
+  type?: Micheline;
+  payload?: Micheline;
+  status: 'applied' | 'failed' | 'skipped' | 'backtracked';
+  /** Nesting: 1 for what the called contract emits, 2 for what those emit, … */
+  depth: number;
+  consumed_milligas: number;
+  originated_contract?: string;
+  storage_size?: number;
+  paid_storage_size_diff?: number;
+  allocated_destination_contract?: boolean;
+}
+
+export interface CallInput {
+  self: string;
+  entrypoint: string;
+  parameter: Micheline;
+  amount: bigint;
+  sender?: string | undefined;
+  source?: string | undefined;
+  now: bigint;
+  level: bigint;
+  chainId: string;
+  /** milligas */
+  gasLimit: number;
+  /** bytes; absent: not checked */
+  storageLimit?: number | undefined;
+  /** 32 bytes standing for the operation hash (the addresses of the contracts it originates) */
+  operationHash: Uint8Array;
+  costPerByte: bigint;
+  originationSize: bigint;
+}
+
+export interface CallRun {
+  ok: boolean;
+  /** The called contract's own run: storage, events and the script's milligas (the debugger's figure). */
+  main?: ReturnType<typeof runContract>;
+  failure?: CallFailure;
+  operations: AppliedOperation[];
+  /** Milligas of the whole call as the node counts it (manager operation, calls, scripts, internal operations). */
+  consumedMilligas: number;
+  /** Bytes of new paid storage, by contract (the storage each call made grow), and new accounts / contracts. */
+  paid: Map<string, bigint>;
+  allocations: number;
+  /** The contracts this call ran or originated, in order. */
+  contracts: string[];
+}
+
+/** A pseudo operation hash for a what-if call: the protocol would use the signed operation's. */
+export function whatIfOperationHash(seed: string): Uint8Array {
+  return new Uint8Array(createHash('blake2b512').update(seed).digest().subarray(0, 32));
+}
+
+/**
+ * Runs one call with its internal operations on the overlay. A failure leaves the overlay as it was before the
+ * call (backtracked) and says which operation failed.
+ */
+export function executeCall(overlay: Overlay, c: CallInput): CallRun {
+  const restore = overlay.snapshot();
+  let gasLeft = BigInt(c.gasLimit);
+  let originations = 0;
+  const run: CallRun = {
+    ok: false,
+    operations: [],
+    consumedMilligas: 0,
+    paid: new Map(),
+    allocations: 0,
+    contracts: [],
+  };
+  const consume = (milligas: bigint) => {
+    gasLeft -= milligas;
+    if (gasLeft < 0n)
+      throw new OpFailure({
+        kind: 'gas_exhausted',
+        message: `gas exhausted: the call's gas limit (${Math.floor(c.gasLimit / 1000)}) does not cover its operations`,
+      });
+  };
+  const nextAddress = () => originatedContractAddress(c.operationHash, originations++);
+  const chain = overlay.chain(nextAddress);
+  const grow = (address: string, bytes: bigint) => {
+    if (bytes > 0n) run.paid.set(address, (run.paid.get(address) ?? 0n) + bytes);
+  };
+  const touch = (address: string) => {
+    if (!run.contracts.includes(address)) run.contracts.push(address);
+  };
+
+  /** A transaction to a contract: its script runs; the operations it emits. */
+  const callContract = (
+    destination: string,
+    sender: string | undefined,
+    amount: bigint,
+    entrypoint: string,
+    parameter: Micheline,
+    internal: boolean,
+  ): { emitted: EmittedOperation[]; result: ReturnType<typeof runContract>; storageSize: bigint } => {
+    const target = overlay.contract(destination);
+    if (!target)
+      throw new OpFailure({
+        kind: 'non_existing_contract',
+        message: `contract ${destination} does not exist (not in our index)`,
+      });
+    consume(BigInt(OPERATION_COST.call));
+    if (sender) overlay.move(sender, destination, amount, !internal);
+    else target.balance += amount;
+    touch(destination);
+    const res = runContract({
+      script: target.code,
+      storage: target.storage,
+      parameter,
+      entrypoint,
+      amount,
+      balance: target.balance,
+      ...(sender ? { sender } : {}),
+      ...(c.source ? { source: c.source } : {}),
+      self: destination,
+      now: c.now,
+      level: c.level,
+      chainId: c.chainId,
+      gasLimit: Number(gasLeft),
+      chain,
+      allocateBigMapId: overlay.allocate,
+      allocateTemporaryBigMapId: overlay.allocateTemp,
+      ticketsInParameter: internal,
+    });
+    gasLeft -= BigInt(res.consumedMilligas);
+    if (!internal) run.main = res;
+    if (!res.ok) {
+      const w = res.error.data.with;
+      const errors = formatTezosErrors(res.errors);
+      throw new OpFailure({
+        kind: res.error.kind,
+        message: res.error.message,
+        ...(w !== undefined ? { with: w, with_text: safe(() => formatMichelson(w)) ?? '' } : {}),
+        ...(errors ? { errors } : {}),
+      });
+    }
+    const lazy = overlay.apply(res.lazyStorageDiff, destination);
+    const size = BigInt(res.storageSize);
+    const used = target.used + size - target.storageBytes + lazy;
+    const paidDiff = used > target.paid ? used - target.paid : 0n;
+    overlay.set(destination, {
+      ...target,
+      storage: res.storage,
+      storageBytes: size,
+      used,
+      paid: target.paid + paidDiff,
+    });
+    grow(destination, paidDiff);
+    return { emitted: res.operations, result: res, storageSize: used };
+  };
+
+  const applyInternal = (op: EmittedOperation, entry: AppliedOperation): EmittedOperation[] => {
+    const j = op.json;
+    const before = gasLeft;
+    switch (j.kind) {
+      case 'transaction': {
+        consume(BigInt(OPERATION_COST.internalTransfer));
+        const amount = BigInt(j.amount);
+        if (!j.destination.startsWith('KT1')) {
+          const entrypoint = j.parameters?.entrypoint ?? 'default';
+          if (entrypoint !== 'default')
+            throw new OpFailure({
+              kind: 'bad_contract_parameter',
+              message: `implicit account ${j.destination} has no entrypoint %${entrypoint}`,
+            });
+          const allocates = amount > 0n && overlay.allocates(j.destination);
+          overlay.move(j.source, j.destination, amount);
+          if (allocates) {
+            entry.allocated_destination_contract = true;
+            run.allocations++;
+          }
+          entry.consumed_milligas = Number(before - gasLeft);
+          return [];
+        }
+        const r = callContract(
+          j.destination,
+          j.source,
+          amount,
+          j.parameters?.entrypoint ?? 'default',
+          j.parameters?.value ?? { prim: 'Unit' },
+          true,
+        );
+        entry.storage_size = Number(r.storageSize);
+        entry.consumed_milligas = Number(before - gasLeft);
+        return r.emitted;
+      }
+      case 'origination': {
+        consume(BigInt(OPERATION_COST.origination));
+        const raw = op.raw as Extract<EmittedOperation['raw'], { kind: 'origination' }>;
+        const res = originateContract({
+          script: j.script.code,
+          storage: j.script.storage,
+          chain,
+          gasLimit: Number(gasLeft),
+          allocateBigMapId: overlay.allocate,
+          ticketsInStorage: true,
+        });
+        gasLeft -= BigInt(res.consumedMilligas);
+        if (!res.ok) throw new OpFailure({ kind: res.error.kind, message: res.error.message });
+        const address = raw.address;
+        if (overlay.contract(address))
+          throw new OpFailure({ kind: 'duplicate_contract', message: `contract ${address} already exists` });
+        const code = res.code;
+        const storageType = section(code, 'storage')!;
+        const storageBytes = valueBytes(storageType, res.storage);
+        overlay.set(address, {
+          code,
+          parameter: section(code, 'parameter')!,
+          storageType,
+          storage: res.storage,
+          balance: 0n,
+          storageBytes,
+          used: 0n,
+          paid: 0n,
+          originated: true,
+          views: viewsOf(code),
+        });
+        overlay.startOf.set(address, { storage: null, balance: 0n });
+        overlay.move(j.source, address, BigInt(j.balance));
+        const lazy = overlay.apply(res.lazyStorageDiff, address);
+        const used = bytesOf(j.script.code) + storageBytes + SCRIPT_PREFIX_BYTES + lazy;
+        overlay.set(address, { ...overlay.contract(address)!, used, paid: used });
+        grow(address, used);
+        run.allocations++;
+        touch(address);
+        entry.originated_contract = address;
+        entry.storage_size = Number(used);
+        entry.paid_storage_size_diff = Number(used);
+        entry.consumed_milligas = Number(before - gasLeft);
+        return [];
+      }
+      case 'delegation':
+        consume(BigInt(OPERATION_COST.internalTransfer));
+        entry.consumed_milligas = Number(before - gasLeft);
+        return [];
+      case 'event':
+        consume(BigInt(OPERATION_COST.event));
+        entry.consumed_milligas = Number(before - gasLeft);
+        return [];
+    }
+  };
+
+  const entryOf = (op: EmittedOperation, depth: number): AppliedOperation => {
+    const j = op.json;
+    const e: AppliedOperation = {
+      kind: j.kind,
+      source: j.source,
+      status: 'skipped',
+      depth,
+      consumed_milligas: 0,
+    };
+    if (j.kind === 'transaction') {
+      e.destination = j.destination;
+      e.amount = j.amount;
+      e.entrypoint = j.parameters?.entrypoint ?? 'default';
+      e.parameter = j.parameters?.value ?? { prim: 'Unit' };
+    } else if (j.kind === 'origination') {
+      e.amount = j.balance;
+    } else if (j.kind === 'delegation') {
+      e.delegate = j.delegate ?? null;
+    } else {
+      if (j.tag) e.tag = j.tag;
+      e.type = j.type;
+      if (j.payload !== undefined) e.payload = j.payload;
+    }
+    return e;
+  };
+
+  let current: AppliedOperation | null = null;
+  /** the internal operations in the order they ran */
+  const order: AppliedOperation[] = [];
+  try {
+    consume(BigInt(OPERATION_COST.manager));
+    const main = callContract(c.self, c.sender ?? c.source, c.amount, c.entrypoint, c.parameter, false);
+    // depth first: each operation's emissions go to the front of the queue
+    const queue: Array<{ op: EmittedOperation; entry: AppliedOperation }> = [];
+    const enqueue = (emitted: EmittedOperation[], depth: number) => {
+      if (run.operations.length + emitted.length > MAX_INTERNAL_OPERATIONS)
+        throw new OpFailure({
+          kind: 'too_many_internal_operations',
+          message: `more than ${MAX_INTERNAL_OPERATIONS} internal operations in one call (a cycle of calls?): stopped`,
+        });
+      const items = emitted.map((op) => ({ op, entry: entryOf(op, depth) }));
+      run.operations.push(...items.map((i) => i.entry));
+      queue.unshift(...items);
+    };
+    enqueue(main.emitted, 1);
+    while (queue.length > 0) {
+      const { op, entry } = queue.shift()!;
+      current = entry;
+      order.push(entry);
+      const emitted = applyInternal(op, entry);
+      entry.status = 'applied';
+      current = null;
+      enqueue(emitted, entry.depth + 1);
+    }
+    run.operations = order;
+    // the storage the call pays for: its limit, then the payer's balance
+    let paidBytes = 0n;
+    for (const b of run.paid.values()) paidBytes += b;
+    const needed = paidBytes + BigInt(run.allocations) * c.originationSize;
+    if (c.storageLimit !== undefined && needed > BigInt(c.storageLimit))
+      throw new OpFailure({
+        kind: 'storage_exhausted',
+        message: `storage exhausted: the call needs ${needed} bytes of paid storage, its storage limit is ${c.storageLimit}`,
+        storage: {
+          limit: c.storageLimit,
+          used: Number(needed),
+          contracts: [...run.paid].map(([address, b]) => ({ address, paid_storage_size_diff: Number(b) })),
+          allocations: run.allocations,
+        },
+      });
+    const payer = c.source;
+    const burn = needed * c.costPerByte;
+    // the payer's balance is checked with the limit (a what-if's source is often a made-up account)
+    if (payer && burn > 0n && c.storageLimit !== undefined) {
+      const balance = overlay.base.accountBalance?.(payer);
+      const spent = -(overlay.balanceChanges().find((b) => b.address === payer)?.change ?? 0n);
+      if (balance !== undefined && balance !== null && balance - spent < burn)
+        throw new OpFailure({
+          kind: 'cannot_pay_storage_fee',
+          message: `cannot pay the storage fee: ${payer} holds ${balance - spent} mutez after the call and the burn is ${burn}`,
+          burn: { payer, balance: String(balance - spent), burn: String(burn) },
+        });
+    }
+    run.ok = true;
+  } catch (e) {
+    if (!(e instanceof OpFailure)) throw e;
+    restore();
+    run.failure = e.failure;
+    const failed = current;
+    if (failed) failed.status = 'failed';
+    // listed in run order: those applied before the failure are backtracked, those after it skipped
+    const ran = order;
+    const rest = run.operations.filter((o) => !order.includes(o));
+    for (const o of ran) if (o.status === 'applied') o.status = 'backtracked';
+    run.operations = [...ran, ...rest];
+    if (failed) run.failure.operation = run.operations.indexOf(failed);
+    run.paid = new Map();
+    run.allocations = 0;
+  }
+  run.consumedMilligas = Number(BigInt(c.gasLimit) - gasLeft);
+  return run;
+}
