@@ -32,6 +32,7 @@ import {
   toMiguelNode,
   type MiguelNode,
 } from '@michelscope/michelson';
+import { formatTez } from '../../shared/format/format';
 import { MiguelTree } from '../../shared/micheline/MiguelTree';
 import type { DebugResult } from '@michelscope/api-types';
 import { debugQuery, type DebugAt, type DebugTarget } from './debug-target';
@@ -501,6 +502,24 @@ function WhyItFailed(props: { d: DebugResult; lines: string[]; onJump: () => voi
       ) : f?.kind === 'gas_exhausted' ? (
         <Typography variant="body2">
           Ran out of gas: limit {gasText(d.gas_limit)}, used {gasText(d.consumed_milligas)}
+        </Typography>
+      ) : f?.storage ? (
+        <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+          Ran out of storage: limit {f.storage.limit.toLocaleString('en-US')} bytes, used{' '}
+          {f.storage.used.toLocaleString('en-US')} bytes
+          {f.storage.contracts.length
+            ? ` · grew: ${f.storage.contracts
+                .map((c) => `${c.address} (+${c.paid_storage_size_diff.toLocaleString('en-US')} bytes)`)
+                .join(', ')}`
+            : ''}
+          {f.storage.allocations
+            ? ` · ${f.storage.allocations} new contract(s) or account(s), 257 bytes each`
+            : ''}
+        </Typography>
+      ) : f?.burn ? (
+        <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+          Cannot pay the storage burn: {f.burn.payer} holds {formatTez(f.burn.balance)}, the burn is{' '}
+          {formatTez(f.burn.burn)}
         </Typography>
       ) : (
         <Typography variant="body2">{f?.message ?? 'The call failed'}</Typography>

@@ -51,6 +51,7 @@ export function debugTargetOf(
       ...(c.amount !== undefined ? { amount: Number(c.amount) } : {}),
       ...(c.source ? { source: c.source } : {}),
       ...(c.sender ? { sender: c.sender } : {}),
+      ...(c.storage_limit !== undefined ? { storage_limit: c.storage_limit } : {}),
       overrides: request.overrides ?? {},
       before: request.calls.slice(0, i),
     },
@@ -68,7 +69,7 @@ function Section(props: { label: string; children: React.ReactNode }) {
   );
 }
 
-/** A call's internal operations and events. */
+/** A call's internal operations (in the order they ran, nested by who emitted them) and events. */
 function Emitted({ network, call, n }: { network: string; call: WhatIfCallResult; n: number }) {
   if (call.operations.length === 0 && call.events.length === 0) return null;
   return (
@@ -77,13 +78,30 @@ function Emitted({ network, call, n }: { network: string; call: WhatIfCallResult
         Call {n} · {entrypointLabel(call.entrypoint)}
       </Typography>
       {call.operations.map((o, i) => (
-        <Box key={`op-${i}`} sx={{ mt: 1 }} aria-label={`Internal operation ${i + 1} of call ${n}`}>
-          <Typography variant="body2" sx={mono}>
-            {o.kind}
-            {o.destination ? ` → ${o.destination}` : ''}
-            {o.entrypoint ? ` · ${o.entrypoint}` : ''}
-            {o.amount && o.amount !== '0' ? ` · ${formatTez(o.amount)}` : ''}
-          </Typography>
+        <Box
+          key={`op-${i}`}
+          sx={{ mt: 1, pl: Math.max(0, (o.depth ?? 1) - 1) * 2 }}
+          aria-label={
+            o.kind === 'event'
+              ? `Event ${o.tag ?? ''} of call ${n}`
+              : `Internal operation ${i + 1} of call ${n}`
+          }
+        >
+          <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+            {o.status ? (
+              <Chip size="small" variant="outlined" color={STATUS_COLOUR[o.status]} label={o.status} />
+            ) : null}
+            <Typography variant="body2" sx={mono}>
+              {o.kind === 'event' ? `event ${o.tag ?? ''}` : o.kind}
+              {o.destination ? ` → ${o.destination}` : ''}
+              {o.originated_contract ? ` → ${o.originated_contract} (new)` : ''}
+              {o.entrypoint ? ` · ${o.entrypoint}` : ''}
+              {o.amount && o.amount !== '0' ? ` · ${formatTez(o.amount)}` : ''}
+              {o.allocated_destination_contract ? ' · new account' : ''}
+              {o.paid_storage_size_diff ? ` · +${int(o.paid_storage_size_diff)} bytes` : ''}
+              {o.source ? ` · from ${o.source}` : ''}
+            </Typography>
+          </Stack>
           {o.parameters?.length ? (
             <MiguelTree
               roots={o.parameters}
@@ -91,20 +109,34 @@ function Emitted({ network, call, n }: { network: string; call: WhatIfCallResult
               network={network}
             />
           ) : null}
-        </Box>
-      ))}
-      {call.events.map((e, i) => (
-        <Box key={`ev-${i}`} sx={{ mt: 1 }} aria-label={`Event ${e.tag ?? ''} of call ${n}`}>
-          <Typography variant="body2" sx={mono}>
-            event {e.tag ?? ''}
-          </Typography>
-          {e.payload?.length ? (
-            <MiguelTree roots={e.payload} label={`Event ${e.tag ?? ''} payload`} network={network} />
+          {o.payload?.length ? (
+            <MiguelTree roots={o.payload} label={`Event ${o.tag ?? ''} payload`} network={network} />
           ) : null}
         </Box>
       ))}
     </Paper>
   );
+}
+
+/** Why a call failed: the message, the internal operation that failed, and for storage the limit and use. */
+function failureText(c: WhatIfCallResult): string {
+  const f = c.failure;
+  if (!f) return '';
+  const op = f.operation !== undefined ? c.operations[f.operation] : undefined;
+  const where = op
+    ? ` in internal operation ${f.operation! + 1} (${op.kind}${op.destination ? ` to ${op.destination}` : ''}${
+        op.entrypoint && op.entrypoint !== 'default' ? ` %${op.entrypoint}` : ''
+      })`
+    : '';
+  const storage = f.storage
+    ? ` Storage limit ${int(f.storage.limit)} bytes, used ${int(f.storage.used)} bytes` +
+      (f.storage.contracts.length
+        ? `; grew: ${f.storage.contracts.map((x) => `${x.address} (+${int(x.paid_storage_size_diff)})`).join(', ')}`
+        : '') +
+      (f.storage.allocations ? `; ${f.storage.allocations} new contract(s) or account(s)` : '') +
+      '.'
+    : '';
+  return `${where}: ${f.message}${f.with_text ? ` — ${f.with_text}` : ''}.${storage}`;
 }
 
 /**
@@ -134,6 +166,8 @@ export function WhatIfDialog(props: {
   if (!r || !request) return null;
   const failed = r.calls.findIndex((c) => c.status === 'failed');
   const gas = r.calls.reduce((s, c) => s + c.consumed_gas, 0);
+  const t = r.totals;
+  const others = (r.contracts ?? []).filter((c) => c.address !== props.address);
   return (
     <FramedDialog
       open={props.open}
@@ -156,9 +190,8 @@ export function WhatIfDialog(props: {
       {failed >= 0 ? (
         <Alert severity="error" sx={{ mb: 1 }}>
           Call {failed + 1} ({entrypointLabel(r.calls[failed]!.entrypoint)}) failed
-          {r.calls[failed]!.failure ? `: ${r.calls[failed]!.failure.message}` : ''}
-          {r.calls[failed]!.failure?.with_text ? ` — ${r.calls[failed]!.failure.with_text}` : ''}. On chain
-          the whole bundle would be backtracked; the diff below shows what the calls before it did.
+          {failureText(r.calls[failed]!)} On chain the whole bundle would be backtracked; the diff below shows
+          what the calls before it did.
         </Alert>
       ) : null}
       {copyLink ? <CopyLinkButton build={() => copyLink()} /> : null}
@@ -166,7 +199,16 @@ export function WhatIfDialog(props: {
         label="What-if inputs"
         mono
         facts={[
-          ['Consumed gas', int(gas)],
+          ['Consumed gas', int(t?.consumed_gas ?? gas)],
+          ...(t
+            ? ([
+                ['Paid storage', `${int(t.paid_storage_size_diff)} bytes`],
+                ['Storage burn', formatTez(t.storage_burn)],
+                ['Allocation burn', `${formatTez(t.allocation_burn)} (${t.allocations})`],
+                ['Total burn', formatTez(t.burn)],
+                ['Fee (wallet estimate)', formatTez(t.fee)],
+              ] as [string, string][])
+            : []),
           ['Level', r.inputs.level],
           ['Now', r.inputs.now],
           ['Chain id', r.inputs.chain_id],
@@ -182,6 +224,9 @@ export function WhatIfDialog(props: {
               <TableCell>Entrypoint</TableCell>
               <TableCell>Status</TableCell>
               <TableCell align="right">Gas</TableCell>
+              <TableCell align="right">Paid storage</TableCell>
+              <TableCell align="right">Burn</TableCell>
+              <TableCell align="right">Fee</TableCell>
               <TableCell />
               <TableCell align="right">Internal ops</TableCell>
               <TableCell align="right">Events</TableCell>
@@ -196,6 +241,9 @@ export function WhatIfDialog(props: {
                   <Chip size="small" variant="outlined" color={STATUS_COLOUR[c.status]} label={c.status} />
                 </TableCell>
                 <TableCell align="right">{int(c.consumed_gas)}</TableCell>
+                <TableCell align="right">{c.fees ? `${int(c.fees.paid_storage_size_diff)} B` : ''}</TableCell>
+                <TableCell align="right">{c.fees ? formatTez(c.fees.burn) : ''}</TableCell>
+                <TableCell align="right">{c.fees ? formatTez(c.fees.fee) : ''}</TableCell>
                 <TableCell>
                   {c.status === 'skipped' ? null : (
                     <Button size="small" onClick={() => setDebugging(i)} aria-label={`Debug call ${i + 1}`}>
@@ -203,7 +251,7 @@ export function WhatIfDialog(props: {
                     </Button>
                   )}
                 </TableCell>
-                <TableCell align="right">{c.operations.length}</TableCell>
+                <TableCell align="right">{c.operations.filter((o) => o.kind !== 'event').length}</TableCell>
                 <TableCell align="right">{c.events.length}</TableCell>
               </TableRow>
             ))}
@@ -225,11 +273,44 @@ export function WhatIfDialog(props: {
           </Typography>
         )}
       </Section>
+      {others.length > 0 ? (
+        <Section label="Other contracts">
+          <Stack sx={{ gap: 1 }}>
+            {others.map((c) => (
+              <Paper
+                key={c.address}
+                variant="outlined"
+                component="section"
+                aria-label={`Storage of ${c.address}`}
+                sx={{ p: 1.5 }}
+              >
+                <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
+                  <Typography variant="subtitle1" component="h4" sx={mono}>
+                    {c.address}
+                  </Typography>
+                  {c.originated ? <Chip size="small" label="originated" color="info" /> : null}
+                </Stack>
+                {c.storage_diff ? (
+                  <MiguelTree
+                    roots={[c.storage_diff]}
+                    label={`Storage diff of ${c.address}`}
+                    network={network}
+                    diffMode
+                    open="changed"
+                  />
+                ) : null}
+              </Paper>
+            ))}
+          </Stack>
+        </Section>
+      ) : null}
       {r.big_maps.length > 0 ? (
         <Section label="Big-map changes">
           <Stack sx={{ gap: 1 }}>
             {r.big_maps.map((m) => {
-              const title = `${m.name ?? 'big map'} · Big Map ${m.ptr < 0 ? `${m.ptr} (new)` : m.ptr}`;
+              const title =
+                `${m.name ?? 'big map'} · Big Map ${m.ptr < 0 ? `${m.ptr} (new)` : m.ptr}` +
+                (m.contract && m.contract !== props.address ? ` · ${m.contract}` : '');
               const shown = m.counts.added + m.counts.changed + m.counts.removed;
               return (
                 <Paper key={m.ptr} variant="outlined" component="section" aria-label={title} sx={{ p: 1.5 }}>
@@ -291,7 +372,7 @@ export function WhatIfDialog(props: {
             <Emitted key={i} network={network} call={c} n={i + 1} />
           ))}
           <Typography variant="caption" color="text.secondary">
-            Internal operations are listed as the calls emit them; their destinations&apos; code is not run.
+            Internal operations in the order the chain applies them (depth first), with their status.
           </Typography>
         </Section>
       ) : null}

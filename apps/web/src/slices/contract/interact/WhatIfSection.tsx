@@ -41,6 +41,7 @@ const FIELDS = [
   ['sender', 'Sender', 'text'],
   ['amount', 'Amount (mutez)', 'numeric'],
   ['chainId', 'Chain id', 'text'],
+  ['storageLimit', 'Storage limit (bytes)', 'numeric'],
 ] as const;
 
 const mono = { fontFamily: 'monospace' } as const;
@@ -350,7 +351,7 @@ export function WhatIfSection(props: {
                     key={k}
                     size="small"
                     label={label}
-                    value={o[k]}
+                    value={o[k] ?? ''}
                     onChange={(e) => setO({ ...o, [k]: e.target.value })}
                     error={err !== null}
                     helperText={err ?? ' '}
@@ -362,8 +363,9 @@ export function WhatIfSection(props: {
             <BigMapOverrides value={o} onChange={setO} />
             <Typography variant="caption" color="text.secondary">
               Empty fields keep the indexed head&apos;s values. Source, sender and amount are the calls&apos;
-              defaults; a bundle call&apos;s own settings win. Runs in Michelscope&apos;s interpreter;
-              internal operations are listed, not executed.
+              defaults; a bundle call&apos;s own settings win. Runs in Michelscope&apos;s interpreter with the
+              internal operations, as the chain applies them; a storage limit fails a call that pays for more
+              bytes.
             </Typography>
           </Stack>
         </AccordionDetails>

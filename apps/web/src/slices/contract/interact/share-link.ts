@@ -148,7 +148,7 @@ export function parseState(v: unknown): ShareState {
   if (s.v !== 1) throw new Bad('the link was made by another version of Michelscope');
   const settings = object(s.settings, 'settings', ['source', 'sender', 'amount']);
   const w = object(s.what_if, 'what_if', ['overrides', 'bundle']);
-  const o = object(w.overrides, 'overrides', OVERRIDES);
+  const o = object(w.overrides, 'overrides', OVERRIDES, ['storageLimit']);
   const d = s.debug === undefined ? undefined : object(s.debug, 'debug', ['call', 'step', 'tab']);
   return {
     v: 1,
@@ -173,6 +173,9 @@ export function parseState(v: unknown): ShareState {
         sender: text(o.sender, 'overrides.sender', 64),
         amount: text(o.amount, 'overrides.amount', 20),
         chainId: text(o.chainId, 'overrides.chainId', 64),
+        ...(o.storageLimit !== undefined
+          ? { storageLimit: text(o.storageLimit, 'overrides.storageLimit', 12) }
+          : {}),
         bigMaps: array(o.bigMaps, 'overrides.bigMaps', 100, (x, at) => {
           const e = object(x, at, ['map', 'key', 'value', 'remove']);
           if (typeof e.remove !== 'boolean') throw new Bad(`${at}.remove is not true or false`);

@@ -51,6 +51,8 @@ export interface WhatIfOverrides {
   amount: string;
   chainId: string;
   bigMaps: BigMapOverride[];
+  /** bytes of paid storage each call may use ('' or absent: not checked; older links have none) */
+  storageLimit?: string;
 }
 
 /** The overrides and the bundle: serialisable as JSON (a share link puts it in the URL). */
@@ -73,6 +75,7 @@ export function emptyWhatIf(): WhatIfState {
       amount: '',
       chainId: '',
       bigMaps: [],
+      storageLimit: '',
     },
     bundle: [],
   };
@@ -82,7 +85,9 @@ export function emptyWhatIf(): WhatIfState {
 export function hasOverrides(o: WhatIfOverrides): boolean {
   return (
     o.storageMode !== 'none' ||
-    [o.balance, o.now, o.level, o.source, o.sender, o.amount, o.chainId].some((v) => v.trim() !== '') ||
+    [o.balance, o.now, o.level, o.source, o.sender, o.amount, o.chainId, o.storageLimit ?? ''].some(
+      (v) => v.trim() !== '',
+    ) ||
     o.bigMaps.length > 0
   );
 }
@@ -125,6 +130,10 @@ export function fieldError(
         : 'An implicit account (tz1…, tz2…, tz3…, tz4…)';
     case 'sender':
       return v(o.sender) === '' || isAddressLiteral(v(o.sender)) ? null : 'An address (tz… or KT1…)';
+    case 'storageLimit': {
+      const t = v(o.storageLimit ?? '');
+      return t === '' || /^\d{1,9}$/.test(t) ? null : 'Bytes: a whole number';
+    }
     case 'chainId':
       return v(o.chainId) === '' || (v(o.chainId).startsWith('Net') && isChainIdValue(v(o.chainId)))
         ? null
@@ -157,7 +166,7 @@ export function fieldError(
   }
 }
 
-const FIELDS: Field[] = ['balance', 'now', 'level', 'source', 'sender', 'amount', 'chainId'];
+const FIELDS: Field[] = ['balance', 'now', 'level', 'source', 'sender', 'amount', 'chainId', 'storageLimit'];
 
 /** Every message of the overrides form, or [] when the overrides can be sent. */
 export function overridesErrors(o: WhatIfOverrides): string[] {
@@ -168,13 +177,14 @@ export function overridesErrors(o: WhatIfOverrides): string[] {
   ].filter((m): m is string => m !== null);
 }
 
-function call(c: BundleCall): WhatIfCall {
+function call(c: BundleCall, storageLimit: string): WhatIfCall {
   return {
     name: c.entrypoint,
     data: c.data,
     ...(c.amount.trim() ? { amount: c.amount.trim() } : {}),
     ...(c.source.trim() ? { source: c.source.trim() } : {}),
     ...(c.sender.trim() ? { sender: c.sender.trim() } : {}),
+    ...(storageLimit ? { storage_limit: Number(storageLimit) } : {}),
   };
 }
 
@@ -239,7 +249,8 @@ export function whatIfRequest(
       key: parseValueText(e.key),
       value: e.remove ? null : parseValueText(e.value),
     }));
-  const calls = (state.bundle.length > 0 ? state.bundle : [current]).map(call);
+  const limit = t(o.storageLimit ?? '');
+  const calls = (state.bundle.length > 0 ? state.bundle : [current]).map((c) => call(c, limit));
   return { calls, ...(Object.keys(overrides).length > 0 ? { overrides } : {}) };
 }
 
