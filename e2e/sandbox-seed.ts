@@ -24,6 +24,22 @@ export async function counterContract(url: string): Promise<string> {
   throw new Error('no seeded contract with an increment entrypoint');
 }
 
+/** The seeded splitter (it forwards the tez it gets to a beneficiary and calls %increment of a counter). */
+export async function splitterContract(
+  url: string,
+): Promise<{ splitter: string; beneficiary: string; counter: string }> {
+  for (const { address } of await seededContracts(url)) {
+    const s = (await json(`${url}/v1/contract/sandboxnet/${address}/storage`)) as
+      { children?: { name?: string; value?: unknown }[] }[] | undefined;
+    const fields = Array.isArray(s) ? (s[0]?.children ?? []) : [];
+    const beneficiary = fields.find((f) => f.name === 'beneficiary')?.value;
+    const counter = fields.find((f) => f.name === 'counter')?.value;
+    if (typeof beneficiary === 'string' && typeof counter === 'string')
+      return { splitter: address, beneficiary, counter };
+  }
+  throw new Error('no seeded splitter');
+}
+
 /** Seeded contracts found through the API: every recently called contract with its tags and entrypoints. */
 export async function seededContracts(
   url: string,

@@ -3,12 +3,14 @@ import { parseMichelsonExpression, parseMichelsonScript } from '@michelscope/mic
 import { describe, expect, it } from 'vitest';
 import { originateAsBootstrap } from './fixture-contracts';
 import { appPages, canBrowse, syncedSandboxSession, UI_TIMEOUT, waitFor } from './harness';
-import { counterContract, json, tokensAndSwap } from './sandbox-seed';
+import { counterContract, json, splitterContract, tokensAndSwap } from './sandbox-seed';
 
 // What-if (issue 20, capability 5), driven in the Interact form with real values on the seeded sandbox: the
 // storage overridden as Michelson and a bundle of two calls (the second sees the first's storage), a big-map
 // entry overridden (the FA1.2 reads it), and now / level / amount / sender / source / chain id seen by a
-// contract that stores them (originated here). Every expected figure is computed from the inputs typed.
+// contract that stores them (originated here), and a call with internal operations (the seeded splitter pays a
+// new account and calls the counter): the counter's storage after, the allocation burn, the storage limit that
+// fails the call and the debugger's "Why it failed". Every expected figure is computed from the inputs typed.
 const canRun = canBrowse('whatif');
 
 const BOOTSTRAP2 = 'tz1gjaF81ZRRvdzjobyfVNsAeSC6PScjfQwN';
@@ -190,6 +192,74 @@ describe.skipIf(!canRun)('what-if on sandboxnet', () => {
       const balances = dlg.getByRole('table', { name: 'Balance changes' });
       expect((await balances.innerText()).replace(/\s+/g, ' ')).toContain(
         `${recorder} +0.001234 ꜩ 5 ꜩ 5.001234 ꜩ`,
+      );
+    },
+  );
+
+  it(
+    '4. internal operations run: the counter the splitter calls changes, a new account burns; a low storage limit fails it',
+    { timeout: 300_000 },
+    async () => {
+      const url = session.server.url;
+      const { splitter, counter } = await splitterContract(url);
+      const storage = (await json(`${url}/v1/contract/sandboxnet/${counter}/storage`)) as {
+        children: { name: string; value: string }[];
+      }[];
+      const before = Number(storage[0]!.children.find((c) => c.name === 'counter')!.value);
+      const n = (x: number) => x.toLocaleString('en-US');
+      const page = await pages.open();
+      await page.goto(`${url}/sandboxnet/${splitter}/interact`);
+      const region = await openOverrides(page);
+      // the splitter pays a made-up account (never funded): the transfer allocates it
+      await region.getByRole('button', { name: 'Edit as Michelson' }).click();
+      await region.getByLabel('Storage (Michelson or Micheline JSON)').fill(`Pair "${NOBODY}" "${counter}"`);
+      await region.getByLabel('Amount (mutez)').fill('1500000');
+      await region.getByLabel('Storage limit (bytes)').fill('abc');
+      await poll(() => region.getByText('Bytes: a whole number').count()).toBe(1);
+      await region.getByLabel('Storage limit (bytes)').fill('1000');
+      await page.getByRole('button', { name: 'Simulate', exact: true }).click();
+      const dlg = page.getByRole('dialog', { name: 'What-if result' });
+      const rows = dlg.getByRole('table', { name: 'Calls' }).getByRole('row');
+      await poll(() => rows.count()).toBe(2);
+      // 1 call, applied, with its 2 internal operations
+      expect((await rows.nth(1).innerText()).replace(/\s+/g, ' ')).toMatch(
+        /^1 default applied [\d,]+ \d+ B /,
+      );
+      // the counter ran: its storage after the call
+      const other = dlg.getByRole('region', { name: `Storage of ${counter}` });
+      expect(await treeRow(other, 'counter')).toBe(`counter: ${n(before)} ➛ ${n(before + 1)} (+1)`);
+      const ops = dlg.getByRole('region', { name: 'Internal operations and events' });
+      const pay = (await ops.getByLabel('Internal operation 1 of call 1').innerText()).replace(/\s+/g, ' ');
+      expect(pay).toContain(`applied transaction → ${NOBODY}`);
+      expect(pay).toContain('1.5 ꜩ · new account');
+      const call = (await ops.getByLabel('Internal operation 2 of call 1').innerText()).replace(/\s+/g, ' ');
+      expect(call).toContain(`applied transaction → ${counter} · increment`);
+      const balances = (await dlg.getByRole('table', { name: 'Balance changes' }).innerText()).replace(
+        /\s+/g,
+        ' ',
+      );
+      expect(balances).toContain(`${NOBODY} +1.5 ꜩ`);
+      // burn: the new account's 257 bytes × 250 mutez, plus the bytes the storage grew by
+      const facts = (await dlg.getByLabel('What-if inputs').innerText()).replace(/\s+/g, ' ');
+      expect(facts).toContain('Allocation burn 0.06425 ꜩ (1)');
+      const paid = Number(/Paid storage ([\d,]+) bytes/.exec(facts)![1]!.replace(/,/g, ''));
+      const burn = (64_250 + paid * 250) / 1e6;
+      expect(facts).toContain(`Total burn ${burn} ꜩ`);
+      expect(facts).toMatch(/Fee \(wallet estimate\) 0\.\d+ ꜩ/);
+      await dlg.getByRole('button', { name: 'Close' }).click();
+
+      // a limit below the 257 bytes of the new account: the call fails, the panel says why
+      await region.getByLabel('Storage limit (bytes)').fill('100');
+      await page.getByRole('button', { name: 'Simulate', exact: true }).click();
+      const failed = page.getByRole('dialog', { name: 'What-if result' });
+      await poll(async () =>
+        (await failed.getByRole('alert').first().innerText()).replace(/\s+/g, ' '),
+      ).toContain(`Storage limit 100 bytes, used ${n(257 + paid)} bytes`);
+      await failed.getByRole('button', { name: 'Debug call 1' }).click();
+      const dbg = page.getByRole('dialog', { name: /^Debugger/ });
+      const why = dbg.getByRole('alert', { name: 'Why it failed' });
+      await poll(async () => (await why.innerText()).replace(/\s+/g, ' ')).toContain(
+        `Ran out of storage: limit 100 bytes, used ${n(257 + paid)} bytes`,
       );
     },
   );
