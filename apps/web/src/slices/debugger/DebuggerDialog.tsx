@@ -530,7 +530,7 @@ function WhyItFailed(props: { d: DebugResult; lines: string[]; onJump: () => voi
         </Typography>
       ) : null}
       <Typography variant="body2">
-        {instruction || 'Instruction'}
+        {instruction || (f?.storage || f?.burn ? 'After the script ran to its end' : 'Instruction')}
         {span ? ` at line ${span[0] + 1}` : ''} · gas used {gasText(d.consumed_milligas)} of{' '}
         {gasText(d.gas_limit)}
       </Typography>

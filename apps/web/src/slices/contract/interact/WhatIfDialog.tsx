@@ -285,7 +285,7 @@ export function WhatIfDialog(props: {
                 sx={{ p: 1.5 }}
               >
                 <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
-                  <Typography variant="subtitle1" component="h4" sx={mono}>
+                  <Typography variant="subtitle1" component="h4" sx={{ ...mono, minWidth: 0 }}>
                     {c.address}
                   </Typography>
                   {c.originated ? <Chip size="small" label="originated" color="info" /> : null}
