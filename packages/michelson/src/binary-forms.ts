@@ -3,7 +3,6 @@
  * @taquito/utils' prefix table. Every decoder throws MichelsonDataError with an Octez-like `detail`
  * (`invalid_address`, `invalid_key`…) on bad input.
  */
-import { blake2b } from '@noble/hashes/blake2.js';
 import { b58DecodeAndCheckPrefix, b58Encode, PrefixV2 } from '@taquito/utils';
 import { bytesToHex } from './hex';
 import { MichelsonDataError } from './micheline-core';
@@ -143,20 +142,10 @@ export function l2AddressFromHex(hex: string): string {
 export function contractHashFromBytes(hashHex: string): string {
   return b58Encode(hashHex, PrefixV2.ContractHash);
 }
-/**
- * KT1 address of the `index`-th contract an operation originates, as Octez computes it (`Contract_hash.of_nonce`):
- * BLAKE2B-160 of the operation hash (32 bytes, or its `o…` base58 form) followed by the index as an int32.
- */
-export function originatedContractAddress(operationHash: Uint8Array | string, index: number): string {
-  const hash =
-    typeof operationHash === 'string'
-      ? decode(operationHash, [PrefixV2.OperationHash] as const, 'operation_hash')[0]
-      : operationHash;
-  if (hash.length !== 32) return fail('invalid_operation_hash', 'an operation hash has 32 bytes');
-  const data = new Uint8Array(36);
-  data.set(hash, 0);
-  new DataView(data.buffer).setInt32(32, index);
-  return b58Encode(bytesToHex(blake2b(data, { dkLen: 20 })), PrefixV2.ContractHash);
+/** `o…` operation hash of 32 bytes (hex). */
+export function operationHashFromBytes(hashHex: string): string {
+  if (hashHex.length !== 64) return fail('invalid_operation_hash', 'an operation hash has 32 bytes');
+  return b58Encode(hashHex, PrefixV2.OperationHash);
 }
 export function keyHashB58FromRaw(hashHex: string, tag: number): string {
   const p = PKH_PREFIXES[tag] ?? fail('invalid_key', 'bad key tag');

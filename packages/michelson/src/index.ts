@@ -98,7 +98,7 @@ export {
   keyToHex,
   l2AddressFromHex,
   l2AddressToHex,
-  originatedContractAddress,
+  operationHashFromBytes,
   signatureFromHex,
   signatureToHex,
   splitAddress,

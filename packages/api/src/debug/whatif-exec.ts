@@ -27,6 +27,7 @@ import {
   formatMichelson,
   formatTezosErrors,
   normalizeValue,
+  operationHashFromBytes,
   originatedContractAddress,
   type Micheline,
 } from '@michelscope/michelson';
@@ -482,8 +483,8 @@ export interface CallInput {
   gasLimit: number;
   /** bytes; absent: not checked */
   storageLimit?: number | undefined;
-  /** 32 bytes standing for the operation hash (the addresses of the contracts it originates) */
-  operationHash: Uint8Array;
+  /** the `o…` hash standing for the operation's (the addresses of the contracts it originates) */
+  operationHash: string;
   costPerByte: bigint;
   originationSize: bigint;
 }
@@ -503,9 +504,11 @@ export interface CallRun {
   contracts: string[];
 }
 
-/** A pseudo operation hash for a what-if call: the protocol would use the signed operation's. */
-export function whatIfOperationHash(seed: string): Uint8Array {
-  return new Uint8Array(createHash('blake2b512').update(seed).digest().subarray(0, 32));
+/** A pseudo operation hash (`o…`) for a what-if call: the protocol would use the signed operation's. */
+export function whatIfOperationHash(seed: string): string {
+  return operationHashFromBytes(
+    createHash('blake2b512').update(seed).digest().subarray(0, 32).toString('hex'),
+  );
 }
 
 /**
