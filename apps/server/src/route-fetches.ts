@@ -50,7 +50,9 @@ export function routeFetches(
   const { network = '', address = '' } = params;
   if (!tab || !NETWORK.test(network) || !networks.includes(network) || !ADDRESS.test(address)) return [];
   const contract = `/v1/contract/${network}/${address}`;
-  const out = [`/v1/account/${network}/${address}`];
+  // the account, and its alias for the frame's title (the web's aliasQuery; a reader who has it in the
+  // browser's alias cache does not ask)
+  const out = [`/v1/account/${network}/${address}`, `/search/v1/account/${network}/${address}`];
   const isContract = CONTRACT.test(address);
   if (isContract) out.push(`${contract}?stats=true`, `${contract}/views/schema`);
   switch (tab) {

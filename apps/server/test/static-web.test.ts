@@ -188,6 +188,7 @@ describe('serving the web app', () => {
     const ops = await page(`/mainnet/${kt}/operations?entrypoints=mint`);
     expect(fetches(ops)).toEqual([
       `/v1/account/mainnet/${kt}`,
+      `/search/v1/account/mainnet/${kt}`,
       `/v1/contract/mainnet/${kt}?stats=true`,
       `/v1/contract/mainnet/${kt}/views/schema`,
       `/v1/contract/mainnet/${kt}/opg?size=10`,

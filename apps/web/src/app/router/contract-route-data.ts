@@ -15,6 +15,7 @@ import {
   viewsQuery,
 } from '../../api/contract-api';
 import { contractMetadataQuery } from '../../api/contract-metadata-api';
+import { aliasQuery } from '../../features/aliases/useAlias';
 import { isContractAddress } from '../../shared/chain/patterns';
 import { protocolFromQuery } from '../../slices/contract/code/code-versions';
 import { tokenServiceQuery } from '../../slices/contract/token-service';
@@ -22,18 +23,22 @@ import { tokenServiceQuery } from '../../slices/contract/token-service';
 /** The tabs whose own first data is started with the frame's. */
 export type ContractTab = 'operations' | 'storage' | 'code' | 'frame';
 
+/** Starts the requests; the promise settles (never rejects) when every one has answered or failed. */
 export function startContractData(
   client: QueryClient,
   tab: ContractTab,
   params: Partial<Record<string, string>>,
   url: URL,
-): void {
+): Promise<unknown> {
+  const started: Promise<unknown>[] = [];
   const start = <T, K extends QueryKey>(options: FetchQueryOptions<T, Error, T, K>) =>
-    void client.prefetchQuery(options);
+    void started.push(client.prefetchQuery(options));
   const { network = '', address = '' } = params;
 
   // What ContractFrame (useContractPage) asks for on every account / contract tab.
   start(accountInfoQuery(network, address));
+  // the frame's title (an alias that comes later would draw the frame and its tab again)
+  if (network !== '' && address !== '') start(aliasQuery(network, address));
   if (isContractAddress(address)) {
     start(contractQuery(network, address));
     start(contractMetadataQuery(network, address));
@@ -43,7 +48,7 @@ export function startContractData(
 
   switch (tab) {
     case 'operations':
-      void client.prefetchInfiniteQuery(opgListQuery(network, address));
+      started.push(client.prefetchInfiniteQuery(opgListQuery(network, address)));
       break;
     case 'storage':
       start(storageSchemaQuery(network, address));
@@ -56,4 +61,5 @@ export function startContractData(
     case 'frame':
       break;
   }
+  return Promise.allSettled(started);
 }

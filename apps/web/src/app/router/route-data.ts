@@ -22,10 +22,11 @@ export function routeData(
     void client.prefetchQuery(options);
 
   // The account / contract tabs: their query factories come with the contract chunks (./contract-route-data).
+  // The loader waits (bounded: DATA_WAIT_MS) for them: the page's first render has its data.
   const contract =
     (tab: ContractTab): ScreenData =>
     ({ params, url }) =>
-      void import('./contract-route-data').then((m) => m.startContractData(client, tab, params, url));
+      import('./contract-route-data').then((m) => m.startContractData(client, tab, params, url));
   const frame = contract('frame');
 
   return {

@@ -25,7 +25,7 @@ async function loaderGets(screen: ScreenId, url: string, params: Record<string, 
     }),
   );
   const data = routeData(new QueryClient(), { networks: NETWORKS, sandbox_mode: false })[screen];
-  data?.({ params, url: new URL(url, 'http://localhost') });
+  void data?.({ params, url: new URL(url, 'http://localhost') });
   await vi.waitFor(() => {
     if (screen !== 'home' && gets.size === 0) throw new Error('no request yet');
   });

@@ -4,7 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createMemoryRouter } from 'react-router';
-import { SCREEN_IDS, buildRouteTable, type BigMapOwner, type LazyScreen, type ScreenId } from './route-table';
+import {
+  DATA_WAIT_MS,
+  SCREEN_IDS,
+  buildRouteTable,
+  type BigMapOwner,
+  type LazyScreen,
+  type ScreenId,
+} from './route-table';
 import { DAPPS_URL } from './route-guards';
 
 const NETWORKS = ['mainnet', 'sandboxnet', 'ghostnet'];
@@ -151,6 +158,43 @@ describe('route table', () => {
     expect(await settle('/sandboxnet', ['sandboxnet'])).toEqual({
       path: '/sandboxnet/recently_called',
       screen: 'recently_called',
+    });
+  });
+
+  describe("a screen's first data", () => {
+    /** Enters `url` with `data` as the operations tab's data; resolves with the ms until the page renders. */
+    async function renderedAfter(url: string, data: () => Promise<unknown>): Promise<number> {
+      const router = createMemoryRouter(
+        buildRouteTable({ networks: NETWORKS, screens, lookupBigMap, data: { operations: data } }),
+        { initialEntries: [url] },
+      );
+      const start = performance.now();
+      router.initialize();
+      while (!router.state.initialized) await new Promise((r) => setTimeout(r, 1));
+      const ms = performance.now() - start;
+      expect(router.state.matches.at(-1)?.route.id).toBe('operations');
+      router.dispose();
+      return ms;
+    }
+
+    it('the page renders once its data has answered (one render with the data, not one per answer)', async () => {
+      let answered = false;
+      const ms = await renderedAfter(`/mainnet/${KT1}/operations`, async () => {
+        await new Promise((r) => setTimeout(r, 60));
+        answered = true;
+      });
+      expect(answered).toBe(true);
+      expect(ms).toBeGreaterThanOrEqual(55);
+    });
+
+    it('a slow or failing answer holds the page back DATA_WAIT_MS at most', async () => {
+      const slow = await renderedAfter(`/mainnet/${KT1}/operations`, () => new Promise(() => {}));
+      expect(slow).toBeGreaterThanOrEqual(DATA_WAIT_MS - 5);
+      expect(slow).toBeLessThan(DATA_WAIT_MS + 1000);
+      const failed = await renderedAfter(`/mainnet/${KT1}/operations`, () =>
+        Promise.reject(new Error('down')),
+      );
+      expect(failed).toBeLessThan(DATA_WAIT_MS);
     });
   });
 });

@@ -76,8 +76,28 @@ export interface RouteTableOptions {
   data?: Partial<Record<ScreenId, ScreenData>> | undefined;
 }
 
-/** Starts loading a screen's data; called by its loader once the guard lets the page through. */
-export type ScreenData = (args: { params: Partial<Record<string, string>>; url: URL }) => void;
+/**
+ * Starts loading a screen's data; called by its loader once the guard lets the page through. A promise it
+ * returns (settled when the first data is in the query cache, never rejected) is awaited by the loader for
+ * at most {@link DATA_WAIT_MS}: the page then renders once with its data, instead of rendering its loading
+ * states and again for each answer (each render of a contract page is tens of milliseconds of main thread).
+ */
+export type ScreenData = (args: {
+  params: Partial<Record<string, string>>;
+  url: URL;
+}) => void | Promise<unknown>;
+
+/** How long a route's loader waits for its first data before the page renders with its loading states. */
+export const DATA_WAIT_MS = 400;
+
+const settledWithin = (promise: Promise<unknown>, ms: number) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void promise.then(
+      () => (clearTimeout(timer), resolve()),
+      () => (clearTimeout(timer), resolve()),
+    );
+  });
 
 const renderNothing = (): null => null;
 
@@ -89,11 +109,12 @@ export function buildRouteTable(options: RouteTableOptions): RouteObject[] {
   // The guard decides first; a page that stays starts its data (options.data) while its chunk loads.
   const guarded =
     (guard: Guard | undefined, data?: ScreenData): LoaderFunction =>
-    ({ params, request }: LoaderFunctionArgs) => {
+    async ({ params, request }: LoaderFunctionArgs) => {
       const url = new URL(request.url);
       const decision = guard ? guard(params, url.pathname, networks) : null;
       if (decision !== null) return replace(decision);
-      data?.({ params, url });
+      const first = data?.({ params, url });
+      if (first) await settledWithin(first, DATA_WAIT_MS);
       return null;
     };
 

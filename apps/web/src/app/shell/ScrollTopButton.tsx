@@ -16,7 +16,8 @@ export function ScrollTopButton() {
       setVisible(past);
       if (past) setUsed(true);
     };
-    onScroll();
+    // no first read of scrollY here: during the first commit it forces a layout of the whole page; a page
+    // opened scrolled (restored position) gets a scroll event
     window.addEventListener('scroll', onScroll, { passive: true });
     return () => window.removeEventListener('scroll', onScroll);
   }, []);

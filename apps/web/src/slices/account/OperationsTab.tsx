@@ -71,6 +71,8 @@ export function OperationsTab({ data }: { data: ContractPageData }) {
   const [text, setText] = useState('');
   const [filters, setFilters] = useState<OpgFilters>(NO_FILTERS);
   const [dialog, setDialog] = useState(false);
+  // the dialog (MUI Dialog, Selects, date fields) is not part of the first render: drawn from its first opening
+  const [dialogUsed, setDialogUsed] = useState(false);
   const [narrow, setNarrow] = useState(false);
   const boxRef = useRef<HTMLDivElement>(null);
   const search = useDebouncedValue(text.trim(), 300);
@@ -193,7 +195,14 @@ export function OperationsTab({ data }: { data: ContractPageData }) {
           slotProps={{ htmlInput: { 'aria-label': 'Search operations' } }}
         />
         <Badge badgeContent={filterCount} color="primary">
-          <Button variant="outlined" startIcon={<FilterListIcon />} onClick={() => setDialog(true)}>
+          <Button
+            variant="outlined"
+            startIcon={<FilterListIcon />}
+            onClick={() => {
+              setDialogUsed(true);
+              setDialog(true);
+            }}
+          >
             Filters
           </Button>
         </Badge>
@@ -209,13 +218,15 @@ export function OperationsTab({ data }: { data: ContractPageData }) {
           }
         />
       )}
-      <OpgFilterDialog
-        open={dialog}
-        onClose={() => setDialog(false)}
-        value={filters}
-        onApply={setFilters}
-        entrypoints={data.isContract ? (data.contract?.entrypoints ?? []) : null}
-      />
+      {dialogUsed ? (
+        <OpgFilterDialog
+          open={dialog}
+          onClose={() => setDialog(false)}
+          value={filters}
+          onApply={setFilters}
+          entrypoints={data.isContract ? (data.contract?.entrypoints ?? []) : null}
+        />
+      ) : null}
       {list.isPending && !noSearchPossible ? (
         <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }}>
           <CircularProgress aria-label="Loading operations" />

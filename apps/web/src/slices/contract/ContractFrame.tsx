@@ -7,8 +7,6 @@ import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import Tab from '@mui/material/Tab';
-import Tabs from '@mui/material/Tabs';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
@@ -18,6 +16,7 @@ import { useAppConfig } from '../../shared/config/useAppConfig';
 import { hasStats } from '../../shared/config/network-order';
 import { capitalise, externalExplorerUrl, shortAddress } from '../../shared/entities/explorer-links';
 import { TagList } from '../../shared/tags/TagList';
+import { LinkTabs } from '../../shared/ui/LinkTabs';
 import type { ConfigResponse } from '@michelscope/api-types';
 import { BookmarkButton } from './BookmarkButton';
 import { tabUnreachable, visibleTabs, type TabFacts, type TabId } from './tab-visibility';
@@ -141,26 +140,18 @@ export function ContractFrame({ tab, children }: Props) {
       {account === undefined ? (
         <Skeleton variant="rounded" height={48} aria-hidden="true" />
       ) : (
-        <Tabs
-          value={tab}
-          variant="scrollable"
-          scrollButtons="auto"
-          allowScrollButtonsMobile
-          aria-label="Account tabs"
+        <LinkTabs
+          tabs={tabs.map((t) => ({
+            id: t.id,
+            label: t.label,
+            to: `/${network}/${address}/${t.path}`,
+            controls: 'account-tabpanel',
+          }))}
+          selected={tab}
+          label="Account tabs"
+          idPrefix="account-tab-"
           sx={{ borderBottom: 1, borderColor: 'divider' }}
-        >
-          {tabs.map((t) => (
-            <Tab
-              key={t.id}
-              value={t.id}
-              label={t.label}
-              id={`account-tab-${t.id}`}
-              aria-controls={t.id === tab ? 'account-tabpanel' : undefined}
-              component={RouterLink}
-              to={`/${network}/${address}/${t.path}`}
-            />
-          ))}
-        </Tabs>
+        />
       )}
       <Box
         sx={{ pt: 2 }}
