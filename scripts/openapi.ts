@@ -1,15 +1,27 @@
 /**
  * Writes docs/openapi.json from the API's route schemas (`npm run openapi`), or with `--check` fails when
- * the committed file differs from what the schemas produce (`npm run openapi:check`, run by CI).
+ * the committed file differs from what the schemas produce (`npm run openapi:check`, run by CI). It writes
+ * (and checks) the web's copy of the shared-simulation schemas too: the web imports api-types as types only,
+ * so its share-link check reads their JSON (apps/web/src/generated/shared-simulation.schema.json).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApi } from '@michelscope/api';
 import { openDatabase } from '@michelscope/db';
+import { SHARE_MAX_BYTES, SharedCall, SharedDeploy, SharedView } from '@michelscope/api-types';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TARGET = path.join(ROOT, 'docs/openapi.json');
+const SHARE_SCHEMA = path.join(ROOT, 'apps/web/src/generated/shared-simulation.schema.json');
+
+/** The shared-simulation schemas as JSON, by kind (`call` has no `kind` field). */
+const shareSchemas = () =>
+  `${JSON.stringify(
+    { maxBytes: SHARE_MAX_BYTES, call: SharedCall, view: SharedView, deploy: SharedDeploy },
+    null,
+    2,
+  )}\n`;
 
 async function generate(): Promise<string> {
   // The document depends on the route schemas only: no configured network or data leaks into it.
@@ -31,24 +43,30 @@ async function generate(): Promise<string> {
 
 async function main(): Promise<number> {
   const check = process.argv.includes('--check');
-  const generated = await generate();
-  const relative = path.relative(ROOT, TARGET);
-  if (!check) {
-    await writeFile(TARGET, generated);
-    console.log(`wrote ${relative}`);
-    return 0;
+  let failed = 0;
+  for (const [target, generated] of [
+    [TARGET, await generate()],
+    [SHARE_SCHEMA, shareSchemas()],
+  ] as const) {
+    const relative = path.relative(ROOT, target);
+    if (!check) {
+      await writeFile(target, generated);
+      console.log(`wrote ${relative}`);
+      continue;
+    }
+    const committed = await readFile(target, 'utf8').catch(() => null);
+    if (committed === generated) {
+      console.log(`${relative} is up to date`);
+      continue;
+    }
+    failed = 1;
+    console.error(
+      committed === null
+        ? `${relative} is missing: run \`npm run openapi\` and commit it.`
+        : `${relative} does not match the schemas: run \`npm run openapi\` and commit the result.`,
+    );
   }
-  const committed = await readFile(TARGET, 'utf8').catch(() => null);
-  if (committed === generated) {
-    console.log(`${relative} is up to date`);
-    return 0;
-  }
-  console.error(
-    committed === null
-      ? `${relative} is missing: run \`npm run openapi\` and commit it.`
-      : `${relative} does not match the route schemas: run \`npm run openapi\` and commit the result.`,
-  );
-  return 1;
+  return failed;
 }
 
 main().then(

@@ -1,9 +1,13 @@
 /**
- * Shared simulations (issue 20, capability 6): the whole input of a simulation of the Interact tab — the
- * entrypoint, its form, the settings, the what-if overrides and bundle, which result to show and where the
- * debugger stood — as one JSON object. A link carries it compressed in its fragment; a state too long for a
- * link is stored by POST /v1/shares under a content-addressed id and read back by GET /v1/shares/{id}.
- * Field names follow the web's `WhatIfState` (apps/web …/interact/whatif-state.ts), which must stay assignable.
+ * Shared simulations (issue 20, capability 6): the whole input of a simulation as one JSON object, of three
+ * kinds. A call of the Interact tab (`SharedCall`, no `kind`: the first links had none) — the entrypoint, its
+ * form, the settings, the what-if overrides and bundle, which result to show and where the debugger stood; a
+ * view of the Views tab (`SharedView`, `kind: "view"`); the deploy page (`SharedDeploy`, `kind: "deploy"`: the
+ * script's text, its initial storage form, the simulation or a debugged call). A link carries it compressed in
+ * its fragment; a state too long for a link is stored by POST /v1/shares under a content-addressed id and read
+ * back by GET /v1/shares/{id}. Field names follow the web's `WhatIfState` (apps/web …/interact/whatif-state.ts),
+ * which must stay assignable. The web checks a link against these schemas (their JSON, written beside the
+ * OpenAPI document by `npm run openapi`: the web imports this package as types only).
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Timestamp } from './common';
@@ -71,11 +75,16 @@ export const SharedDebugPosition = Type.Object(
 );
 export type SharedDebugPosition = Static<typeof SharedDebugPosition>;
 
-export const SharedSimulation = Type.Object(
+const Version = Type.Literal(1, { description: 'version of this shape' });
+const Network = Type.String({ pattern: '^[a-z][a-z0-9_-]{0,31}$' });
+const Contract = Type.String({ pattern: '^KT1[1-9A-HJ-NP-Za-km-z]{33}$' });
+
+/** A call of the Interact tab (the first kind: it has no `kind` field). */
+export const SharedCall = Type.Object(
   {
-    v: Type.Literal(1, { description: 'version of this shape' }),
-    network: Type.String({ pattern: '^[a-z][a-z0-9_-]{0,31}$' }),
-    address: Type.String({ pattern: '^KT1[1-9A-HJ-NP-Za-km-z]{33}$' }),
+    v: Version,
+    network: Network,
+    address: Contract,
     entrypoint: Text(255),
     data: FormData,
     settings: Type.Object(
@@ -94,12 +103,78 @@ export const SharedSimulation = Type.Object(
     }),
     debug: Type.Optional(SharedDebugPosition),
   },
-  {
-    title: 'SharedSimulation',
-    additionalProperties: false,
-    description: `A simulation's whole input; at most ${SHARE_MAX_BYTES} bytes of JSON`,
-  },
+  { title: 'SharedCall', additionalProperties: false, description: 'a call of the Interact tab' },
 );
+export type SharedCall = Static<typeof SharedCall>;
+
+/** A debugger position in a single call (a view's, a deploy page's). */
+const SingleDebugPosition = Type.Object(
+  {
+    step: Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'the step index (0-based)' }),
+    tab: Type.Union([Type.Literal('step'), Type.Literal('profile')]),
+  },
+  { additionalProperties: false },
+);
+
+/** A view executed on the Views tab: on-chain by name, or off-chain (TZIP-16) by name and implementation. */
+export const SharedView = Type.Object(
+  {
+    v: Version,
+    kind: Type.Literal('view'),
+    network: Network,
+    address: Contract,
+    view: Type.Object(
+      {
+        kind: Type.Union([Type.Literal('on-chain'), Type.Literal('off-chain')]),
+        name: Text(255),
+        implementation: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
+      },
+      { additionalProperties: false },
+    ),
+    data: FormData,
+    debug: Type.Optional(SingleDebugPosition),
+  },
+  { title: 'SharedView', additionalProperties: false, description: 'a view of the Views tab' },
+);
+export type SharedView = Static<typeof SharedView>;
+
+/** The deploy page: a script (its Michelson text) with an initial storage, simulated or with a call debugged. */
+export const SharedDeploy = Type.Object(
+  {
+    v: Version,
+    kind: Type.Literal('deploy'),
+    network: Network,
+    code: Text(SHARE_MAX_BYTES, 'the script, Michelson text as uploaded'),
+    storage: FormData,
+    balance: Text(20),
+    show: Type.Union([Type.Literal('simulation'), Type.Literal('debug')], {
+      description: "the origination's simulation, or the debugged call",
+    }),
+    call: Type.Optional(
+      Type.Object(
+        {
+          entrypoint: Text(255),
+          mode: Type.Union([Type.Literal('form'), Type.Literal('michelson')]),
+          data: FormData,
+          text: Text(SHARE_MAX_BYTES, 'the parameter as Michelson (mode michelson)'),
+        },
+        { additionalProperties: false, description: 'the call debugged (show: debug)' },
+      ),
+    ),
+    debug: Type.Optional(SingleDebugPosition),
+  },
+  { title: 'SharedDeploy', additionalProperties: false, description: 'the deploy page' },
+);
+export type SharedDeploy = Static<typeof SharedDeploy>;
+
+/**
+ * A simulation's whole input, of one of three kinds; at most SHARE_MAX_BYTES of JSON. Each kind requires a
+ * field the others lack (checked before extra fields are dropped), so the API's validator picks the right one.
+ */
+export const SharedSimulation = Type.Union([SharedCall, SharedView, SharedDeploy], {
+  title: 'SharedSimulation',
+  description: `A simulation's whole input (a call, a view or the deploy page); at most ${SHARE_MAX_BYTES} bytes of JSON`,
+});
 export type SharedSimulation = Static<typeof SharedSimulation>;
 
 /** The id of a stored simulation: 22 base64url characters of the SHA-256 of its canonical JSON. */

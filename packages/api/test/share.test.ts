@@ -93,6 +93,58 @@ describeDb('shared simulations', ({ db }) => {
     expect(paged.json<{ id: string }[]>().map((i) => i.id)).toEqual([items[1]!.id]);
   });
 
+  it('stores a view and a deploy page as they are (each kind checked by its own schema, no field dropped)', async () => {
+    const view = {
+      v: 1,
+      kind: 'view',
+      network: 'sandboxnet',
+      address: KT,
+      view: { kind: 'off-chain', name: 'balance_of', implementation: 0 },
+      data: { owner: 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx' },
+      debug: { step: 3, tab: 'profile' },
+    };
+    const deploy = {
+      v: 1,
+      kind: 'deploy',
+      network: 'sandboxnet',
+      code: `parameter nat; storage nat; code { CAR; NIL operation; PAIR } # ${'x'.repeat(3000)}`,
+      storage: { storage: '7' },
+      balance: '',
+      show: 'debug',
+      call: { entrypoint: 'default', mode: 'form', data: { default: '5' }, text: '' },
+      debug: { step: 2, tab: 'step' },
+    };
+    for (const [state, address, entrypoint] of [
+      [view, KT, 'balance_of'],
+      [deploy, '', ''],
+    ] as const) {
+      const res = await post(state);
+      expect(res.statusCode, res.body).toBe(200);
+      const { id } = res.json<{ id: string }>();
+      const got = await app.inject({ method: 'GET', url: `/v1/shares/${id}` });
+      expect(got.json<{ state: unknown }>().state).toEqual(state);
+      const row = await db()
+        .selectFrom('shared_simulations')
+        .select(['address', 'entrypoint'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ address, entrypoint });
+      await db().deleteFrom('shared_simulations').where('id', '=', id).execute();
+    }
+    // a kind's own bounds hold
+    for (const bad of [
+      { ...view, view: { ...view.view, kind: 'sideways' } },
+      { ...view, debug: { step: 1, tab: 'sideways' } },
+      { ...view, kind: 'deploy' },
+      { ...deploy, show: 'whatif' },
+      { ...deploy, call: { ...deploy.call, mode: 'eval' } },
+      { ...deploy, code: 'x'.repeat(70_000) },
+    ]) {
+      const res = await post(bad);
+      expect(res.statusCode, JSON.stringify(bad).slice(-120)).toBe(400);
+    }
+  });
+
   it('answers 4xx {message} to bad, hostile and huge input, and stores none of it', async () => {
     const before = (await db().selectFrom('shared_simulations').select('id').execute()).length;
     const bad: [unknown, number][] = [

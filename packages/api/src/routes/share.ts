@@ -38,6 +38,13 @@ export function shareId(json: string): string {
   return createHash('sha256').update(json).digest('base64url').slice(0, 22);
 }
 
+/** The contract and entrypoint (or view) a state is listed under; the deploy page has neither. */
+function listed(state: SharedSimulation): { address: string; entrypoint: string } {
+  if (!('kind' in state)) return { address: state.address, entrypoint: state.entrypoint };
+  if (state.kind === 'view') return { address: state.address, entrypoint: state.view.name };
+  return { address: '', entrypoint: '' };
+}
+
 export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
   app.post(
     '/shares',
@@ -50,7 +57,9 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
           `Validates the state (the SharedSimulation schema; at most ${SHARE_MAX_BYTES} bytes of JSON, else ` +
           '413) and stores it under a content-addressed id: the SHA-256 of its JSON with sorted keys, so the ' +
           'same state always answers the same id and storing it again changes nothing. Stored states never ' +
-          'expire; all of them together are bounded (1 GiB by default): past it a new state gets 507. The web opens `/{network}/{address}/interact/{entrypoint}#share={id}`.',
+          'expire; all of them together are bounded (1 GiB by default): past it a new state gets 507. The web opens ' +
+          'a call at `/{network}/{address}/interact/{entrypoint}#share={id}`, a view at ' +
+          '`/{network}/{address}/views/{name}#share={id}`, the deploy page at `/deploy#share={id}`.',
         tags,
         body: SharedSimulation,
         response: { 200: ShareCreated, 400: ErrorBody, 413: ErrorBody, 507: ErrorBody },
@@ -70,8 +79,7 @@ export const shareRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
         {
           id: shareId(json),
           network: state.network,
-          address: state.address,
-          entrypoint: state.entrypoint,
+          ...listed(state),
           bytes,
           json,
         },

@@ -7,8 +7,11 @@ import {
   parseState,
   readFragment,
   shareLink,
+  type SharedDeploy,
+  type SharedView,
   type ShareState,
 } from './share-link';
+import { compile } from './share-schema';
 import { emptyWhatIf } from './whatif-state';
 
 const ALICE = 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx';
@@ -142,5 +145,92 @@ describe('share links', () => {
     expect(huge.length).toBeLessThan(FRAGMENT_READ_MAX);
     expect(readFragment(huge)).toEqual({ error: 'the simulation in the link is too large' });
     expect(() => parseState(null)).toThrow('the simulation is not an object');
+  });
+
+  const view = (over: Partial<SharedView> = {}): SharedView => ({
+    v: 1,
+    kind: 'view',
+    network: 'sandboxnet',
+    address: KT1,
+    view: { kind: 'off-chain', name: 'get_balance', implementation: 1 },
+    data: { owner: ALICE },
+    debug: { step: 9, tab: 'step' },
+    ...over,
+  });
+  const deploy = (over: Partial<SharedDeploy> = {}): SharedDeploy => ({
+    v: 1,
+    kind: 'deploy',
+    network: 'sandboxnet',
+    code: 'parameter nat; storage nat; code { UNPAIR; ADD; NIL operation; PAIR }',
+    storage: { storage: '7' },
+    balance: '',
+    show: 'debug',
+    call: { entrypoint: 'default', mode: 'form', data: { default: '5' }, text: '' },
+    debug: { step: 3, tab: 'profile' },
+    ...over,
+  });
+
+  it('links a view to its Views tab and the deploy page to /deploy, and reads each back as its kind', async () => {
+    const v = await shareLink(view(), ORIGIN, noStore);
+    expect(v.startsWith(`${ORIGIN}/sandboxnet/${KT1}/views/get_balance?kind=off-chain#s=`)).toBe(true);
+    expect(readFragment(fragmentOf(v), 'view')).toEqual({ state: view() });
+    const onChain = view({ view: { kind: 'on-chain', name: 'my view' } });
+    expect(await shareLink(onChain, ORIGIN, noStore)).toContain(`/views/my%20view#s=`);
+    const d = await shareLink(deploy(), ORIGIN, noStore);
+    expect(d.startsWith(`${ORIGIN}/deploy#s=`)).toBe(true);
+    expect(readFragment(fragmentOf(d), 'deploy')).toEqual({ state: deploy() });
+    // a link opened by a page of another kind says what it is
+    expect(readFragment(fragmentOf(d), 'view')).toEqual({
+      error: 'it is a link to the deploy page, not a view',
+    });
+    expect(readFragment(fragmentOf(v))).toEqual({ error: 'it is a link to a view, not a call' });
+  });
+
+  it('stores a big script and links /deploy#share={id}', async () => {
+    // a script of many distinct constants: its fragment is far over the link's limit
+    const code = `parameter nat; storage nat; code { ${Array.from({ length: 800 }, (_, i) => `PUSH nat ${(i * 7919) % 100_003}; DROP;`).join(' ')} CDR; NIL operation; PAIR }`;
+    const big = deploy({ code, show: 'simulation' });
+    const link = await shareLink(big, ORIGIN, async () => ({ id: 'AbCdEfGhIjKlMnOpQrStUv' }));
+    expect(link).toBe(`${ORIGIN}/deploy#share=AbCdEfGhIjKlMnOpQrStUv`);
+  });
+
+  it("refuses a view or deploy state outside the API's schema", () => {
+    const enc = (v: unknown) => `#s=${LZString.compressToEncodedURIComponent(JSON.stringify(v))}`;
+    const cases: [string, 'view' | 'deploy', RegExp][] = [
+      [enc({ ...view(), kind: 'script' }), 'view', /kind must be one of view, deploy/],
+      [enc({ ...view(), view: { kind: 'sideways', name: 'a' } }), 'view', /view.kind must be one of/],
+      [
+        enc({ ...view(), view: { kind: 'on-chain', name: 'a', implementation: -1 } }),
+        'view',
+        /implementation/,
+      ],
+      [enc({ ...view(), debug: { call: 0, step: 1, tab: 'step' } }), 'view', /unknown field 'call'/],
+      [enc({ ...view(), address: ALICE }), 'view', /address is not valid/],
+      [enc({ ...deploy(), show: 'whatif' }), 'deploy', /show must be one of simulation, debug/],
+      [enc({ ...deploy(), call: { ...deploy().call, mode: 'eval' } }), 'deploy', /call.mode must be one of/],
+      [enc({ ...deploy(), storage: [] }), 'deploy', /storage is not an object/],
+      [enc({ ...deploy(), balance: 1 }), 'deploy', /balance is not a string/],
+      [
+        enc({
+          ...deploy(),
+          call: {
+            ...deploy().call,
+            data: JSON.parse(`{"a":${'['.repeat(100)}${']'.repeat(100)}}`) as object,
+          },
+        }),
+        'deploy',
+        /call.data: JSON nested deeper/,
+      ],
+    ];
+    for (const [hash, kind, message] of cases) {
+      const r = readFragment(hash, kind);
+      expect(r, hash.slice(0, 60)).toHaveProperty('error');
+      expect((r as { error: string }).error, hash.slice(0, 60)).toMatch(message);
+    }
+  });
+
+  it('compiles only the schema keywords it checks', () => {
+    expect(() => compile({ type: 'string', format: 'email' })).toThrow("unsupported keyword 'format'");
+    expect(() => compile({ type: 'null' })).toThrow("unsupported type 'null'");
   });
 });
