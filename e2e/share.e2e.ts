@@ -1,6 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { appPages, canBrowse, syncedSandboxSession, UI_TIMEOUT } from './harness';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { counterContract, json } from './sandbox-seed';
 
 // Share links (issue 20, capability 6), driven on the seeded sandbox: a what-if bundle debugged at some step,
@@ -163,4 +165,203 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
     await page.getByRole('button', { name: 'Simulate', exact: true }).click();
     await page.getByRole('dialog', { name: 'Simulation result' }).waitFor();
   });
+
+  it(
+    "4. a view's result and its debugger position: each link reopens the same value and step",
+    { timeout: 300_000 },
+    async () => {
+      const url = session.server.url;
+      const counter = await counterContract(url);
+      const page = await pages.open();
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.goto(`${url}/sandboxnet/${counter}/views/get_note`);
+      await page.getByRole('region', { name: 'Parameters' }).getByRole('textbox').first().fill('genesis');
+      await page.getByRole('button', { name: 'Execute' }).click();
+      const result = page.getByRole('dialog', { name: 'View result' });
+      const tree = result.getByRole('tree', { name: 'Result' });
+      await tree.waitFor({ timeout: UI_TIMEOUT });
+      const value = await flat(tree);
+      expect(value.length).toBeGreaterThan(0);
+      const link = await copyLink(result);
+      expect(link).toMatch(new RegExp(`^${url}/sandboxnet/${counter}/views/get_note#s=`));
+      if (shots) await page.screenshot({ path: `${shots}/share-view-1440.png` });
+      // the debugger three steps in, and its link
+      await result.getByRole('button', { name: 'Debug' }).click();
+      const dbg = page.getByRole('dialog', { name: /^Debugger/ });
+      await dbg.getByRole('toolbar', { name: 'Debugger controls' }).waitFor({ timeout: UI_TIMEOUT });
+      for (let i = 0; i < 3; i++) await dbg.getByRole('button', { name: 'Step', exact: true }).click();
+      await poll(async () => (await debuggerAt(dbg)).facts).toMatch(/^Step 4 \/ \d+/);
+      const at = await debuggerAt(dbg);
+      const dbgLink = await copyLink(dbg);
+
+      const phone = await pages.open();
+      await phone.setViewportSize({ width: 375, height: 800 });
+      await phone.goto(link);
+      const result2 = phone.getByRole('dialog', { name: 'View result' });
+      await poll(() => flat(result2.getByRole('tree', { name: 'Result' }))).toBe(value);
+      if (shots) await phone.screenshot({ path: `${shots}/share-view-375.png` });
+      // the form holds the link's input
+      await result2.getByRole('button', { name: 'Close' }).click();
+      expect(
+        await phone.getByRole('region', { name: 'Parameters' }).getByRole('textbox').first().inputValue(),
+      ).toBe('genesis');
+
+      const other = await pages.open();
+      await other.goto(dbgLink);
+      const dbg2 = other.getByRole('dialog', { name: /^Debugger/ });
+      await dbg2.getByRole('toolbar', { name: 'Debugger controls' }).waitFor({ timeout: UI_TIMEOUT });
+      await poll(async () => (await debuggerAt(dbg2)).facts).toMatch(/^Step 4 \/ \d+/);
+      expect(await debuggerAt(dbg2)).toEqual(at);
+      await dbg2.getByRole('button', { name: 'Close' }).click();
+      await poll(() =>
+        flat(other.getByRole('dialog', { name: 'View result' }).getByRole('tree', { name: 'Result' })),
+      ).toBe(value);
+      // a damaged link says so, and the tab still works
+      const wrong = await pages.open();
+      await wrong.goto(`${url}/sandboxnet/${counter}/views/get_note#s=NoIgdghg9gTg1gZwF4EMA2iA`);
+      const alert = wrong.getByRole('alert').filter({ hasText: 'This shared simulation cannot be opened' });
+      await poll(() => alert.count()).toBe(1);
+      await wrong.getByRole('button', { name: 'Execute' }).waitFor();
+    },
+  );
+
+  it(
+    '5. the deploy page: its simulation and its debugged call (a form of the parameter type) reopen by link',
+    { timeout: 300_000 },
+    async () => {
+      const url = session.server.url;
+      const file = path.join(session.dataDir, 'adder-share.tz');
+      await writeFile(
+        file,
+        'parameter (or (int %add) (unit %reset));\nstorage (pair (int %total) (string %label));\ncode { UNPAIR; IF_LEFT { DIP { UNPAIR }; ADD; PAIR } { DROP; CDR; PUSH int 0; PAIR }; NIL operation; PAIR }\n',
+      );
+      const page = await pages.open();
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.goto(`${url}/deploy`);
+      await page.getByLabel('Michelson code file').setInputFiles(file);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      const storageForm = page.getByRole('region', { name: 'Initial storage' });
+      await storageForm.getByLabel('total').fill('40');
+      await storageForm.getByLabel('label').fill('e2e');
+      await page.getByRole('button', { name: 'Simulate' }).click();
+      const sim = page.getByRole('region', { name: 'Origination simulation' });
+      await sim.getByRole('region', { name: 'Simulation result' }).waitFor({ timeout: UI_TIMEOUT });
+      const simText = await flat(sim.getByRole('region', { name: 'Simulation result' }));
+      expect(simText).toMatch(/\d/);
+      const simLink = await copyLink(sim);
+      expect(simLink).toMatch(new RegExp(`^${url}/deploy#s=`));
+
+      // the debugged call: entrypoint add, its int from the form
+      const form = page.getByRole('region', { name: 'Debug a call of the script' });
+      await form.getByLabel('Entrypoint').click();
+      await page.getByRole('option', { name: 'add' }).click();
+      await form.getByRole('region', { name: 'Parameters' }).getByRole('textbox').first().fill('2');
+      await form.getByRole('button', { name: 'Debug' }).click();
+      const dbg = page.getByRole('dialog', { name: /^Debugger/ });
+      await dbg.getByRole('toolbar', { name: 'Debugger controls' }).waitFor({ timeout: UI_TIMEOUT });
+      await page.keyboard.press('e');
+      await poll(async () => (await debuggerAt(dbg)).facts).toMatch(/^Step (\d+) \/ \1\b/);
+      const at = await debuggerAt(dbg);
+      // the new storage's total, 40 + 2, on the stack
+      expect(at.stack).toContain('42');
+      const dbgLink = await copyLink(dbg);
+      expect(dbgLink).toMatch(new RegExp(`^${url}/deploy#s=`));
+      if (shots) await page.screenshot({ path: `${shots}/share-deploy-1440.png` });
+
+      const phone = await pages.open();
+      await phone.setViewportSize({ width: 375, height: 800 });
+      await phone.goto(simLink);
+      const sim2 = phone.getByRole('region', { name: 'Origination simulation' });
+      await poll(() => flat(sim2.getByRole('region', { name: 'Simulation result' }))).toBe(simText);
+      expect(
+        await phone.getByRole('region', { name: 'Initial storage' }).getByLabel('total').inputValue(),
+      ).toBe('40');
+      if (shots) await phone.screenshot({ path: `${shots}/share-deploy-375.png` });
+
+      const other = await pages.open();
+      await other.goto(dbgLink);
+      const dbg2 = other.getByRole('dialog', { name: /^Debugger/ });
+      await dbg2.getByRole('toolbar', { name: 'Debugger controls' }).waitFor({ timeout: UI_TIMEOUT });
+      await poll(async () => (await debuggerAt(dbg2)).facts).toBe(at.facts);
+      expect(await debuggerAt(dbg2)).toEqual(at);
+      await dbg2.getByRole('button', { name: 'Close' }).click();
+      // the form holds the link's call; the Michelson switch keeps the raw text input
+      const form2 = other.getByRole('region', { name: 'Debug a call of the script' });
+      expect(
+        await form2.getByRole('region', { name: 'Parameters' }).getByRole('textbox').first().inputValue(),
+      ).toBe('2');
+      await form2.getByLabel('Michelson', { exact: true }).check();
+      // the entrypoint's own parameter (add takes an int)
+      await form2.getByLabel('Parameter (Michelson)').fill('5');
+      await form2.getByRole('button', { name: 'Debug' }).click();
+      await dbg2.getByRole('toolbar', { name: 'Debugger controls' }).waitFor({ timeout: UI_TIMEOUT });
+      await other.keyboard.press('e');
+      await poll(async () => flat(dbg2.getByRole('tree', { name: 'Stack items, top first' }))).toContain(
+        '45',
+      );
+    },
+  );
+
+  it(
+    "6. an operation's debugger: its link reopens the operation page's debugger at the same step",
+    { timeout: 300_000 },
+    async () => {
+      const url = session.server.url;
+      const counter = await counterContract(url);
+      const groups = (await json(`${url}/v1/contract/sandboxnet/${counter}/opg`)) as { hash: string }[];
+      let found: { hash: string; id: number } | undefined;
+      for (const g of groups) {
+        const ops = (await json(`${url}/v1/opg/sandboxnet/${g.hash}`)) as {
+          id: number;
+          kind: string;
+          destination?: string;
+          status: string;
+        }[];
+        if (
+          ops.length === 1 &&
+          ops[0]!.kind === 'transaction' &&
+          ops[0]!.destination === counter &&
+          ops[0]!.status === 'applied'
+        ) {
+          found = { hash: g.hash, id: ops[0]!.id };
+          break;
+        }
+      }
+      if (!found) throw new Error('no single call of the counter is indexed');
+      const page = await pages.open();
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.goto(`${url}/sandboxnet/opg/${found.hash}/contents`);
+      await page.getByRole('button', { name: 'Show details' }).first().click();
+      await page.getByRole('button', { name: 'Debug' }).click();
+      const dbg = page.getByRole('dialog', { name: /^Debugger/ });
+      await dbg.getByRole('toolbar', { name: 'Debugger controls' }).waitFor({ timeout: UI_TIMEOUT });
+      for (let i = 0; i < 4; i++) await dbg.getByRole('button', { name: 'Step', exact: true }).click();
+      await poll(async () => (await debuggerAt(dbg)).facts).toMatch(/^Step 5 \/ \d+/);
+      const at = await debuggerAt(dbg);
+      const link = await copyLink(dbg);
+      expect(link).toBe(`${url}/sandboxnet/opg/${found.hash}/contents#debug=${found.id}.4.step`);
+      if (shots) await page.screenshot({ path: `${shots}/share-operation-1440.png` });
+
+      const phone = await pages.open();
+      await phone.setViewportSize({ width: 375, height: 800 });
+      await phone.goto(link);
+      const dbg2 = phone.getByRole('dialog', { name: /^Debugger/ });
+      await dbg2.getByRole('toolbar', { name: 'Debugger controls' }).waitFor({ timeout: UI_TIMEOUT });
+      await poll(async () => (await debuggerAt(dbg2)).facts).toMatch(/^Step 5 \/ \d+/);
+      expect(await debuggerAt(dbg2)).toEqual(at);
+      if (shots) await phone.screenshot({ path: `${shots}/share-operation-375.png` });
+      await dbg2.getByRole('button', { name: 'Close' }).click();
+
+      // a damaged one, and one naming an operation not in the group: said so, the page still works
+      for (const hash of ['#debug=1.x.step', `#debug=${found.id + 100_000}.1.step`]) {
+        const bad = await pages.open();
+        await bad.goto(`${url}/sandboxnet/opg/${found.hash}/contents${hash}`);
+        const alert = bad.getByRole('alert').filter({ hasText: 'This shared simulation cannot be opened' });
+        await poll(() => alert.count()).toBe(1);
+        expect(await alert.innerText()).toMatch(/damaged|no contract call/);
+        await bad.getByRole('button', { name: 'Show details' }).first().click();
+        await bad.getByRole('button', { name: 'Debug' }).waitFor();
+      }
+    },
+  );
 });

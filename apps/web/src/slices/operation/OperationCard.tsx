@@ -1,6 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { LazyDebugger } from '../debugger/LazyDebugger';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useLocation } from 'react-router';
+import type { DebugAt } from '../debugger/debug-target';
+import { debugFragment } from './debug-link';
 import { useQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -111,15 +113,18 @@ export function operationTitle(op: Operation): string {
  * first expansion, only for applied operations with an id (an inline diff is used directly).
  */
 /** A contract call that ran (applied or failed) and has a row id: the debugger replays it. */
-const debuggable = (op: Operation) =>
+export const debuggable = (op: Operation) =>
   !!op.id &&
   op.kind === 'transaction' &&
   !!op.destination?.startsWith('KT1') &&
   (op.status === 'applied' || op.status === 'failed');
 
-export function OperationCard({ op }: { op: Operation }) {
-  const [debugging, setDebugging] = useState(false);
-  const [open, setOpen] = useState((op.errors?.length ?? 0) > 0);
+export function OperationCard({ op, debugAt }: { op: Operation; debugAt?: DebugAt | undefined }) {
+  // a debugger link of this operation opens its details and debugger there, once
+  const [linkAt, setLinkAt] = useState(debuggable(op) ? debugAt : undefined);
+  const [debugging, setDebugging] = useState(linkAt !== undefined);
+  const [open, setOpen] = useState((op.errors?.length ?? 0) > 0 || linkAt !== undefined);
+  const { pathname, search } = useLocation();
   const [everOpened, setEverOpened] = useState(open);
   const style = headerStyle(op.status);
   const repeat = repeatUrl(op);
@@ -252,13 +257,22 @@ export function OperationCard({ op }: { op: Operation }) {
           ) : null}
           {debugging && op.id ? (
             <LazyDebugger
-              onClose={() => setDebugging(false)}
+              onClose={() => {
+                setDebugging(false);
+                setLinkAt(undefined);
+              }}
               target={{
                 network: op.network,
                 address: op.destination ?? '',
                 request: { name: op.entrypoint ?? 'default' },
                 operationId: op.id,
               }}
+              initial={linkAt}
+              copyLink={(at) =>
+                Promise.resolve(
+                  `${window.location.origin}${pathname}${search}${debugFragment({ id: op.id!, ...at })}`,
+                )
+              }
             />
           ) : null}
         </Box>

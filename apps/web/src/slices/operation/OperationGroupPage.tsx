@@ -1,5 +1,6 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { Link as RouterLink, useParams } from 'react-router';
+import { Link as RouterLink, useLocation, useParams } from 'react-router';
+import Alert from '@mui/material/Alert';
 import { useQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import Breadcrumbs from '@mui/material/Breadcrumbs';
@@ -22,7 +23,8 @@ import { EmptyState } from '../../shared/ui/EmptyState';
 import { PageSkeleton } from '../../shared/ui/PageSkeleton';
 import { useLiveEvent, useLiveSubscription } from '../../shared/live/useLive';
 import type { LiveEvents } from '@michelscope/api-types';
-import { OperationCard, operationTitle } from './OperationCard';
+import { debuggable, OperationCard, operationTitle } from './OperationCard';
+import { readDebugFragment } from './debug-link';
 
 function SideItem({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -83,6 +85,9 @@ function CallStack({ ops }: { ops: readonly Operation[] }) {
 export function OperationGroupPage() {
   const { network = '', hash = '' } = useParams();
   const query = useQuery(opgQuery(network, hash));
+  // a debugger link (#debug={operation}.{step}.{tab}), read once: that call's debugger opens there
+  const location = useLocation();
+  const [debugLink] = useState(() => readDebugFragment(location.hash));
   // live: a group not indexed yet is followed from the mempool until its block is indexed (api/live.ts)
   const [live, setLive] = useState<LiveEvents['operation'] | undefined>();
   useLiveSubscription(network, OPG_HASH.test(hash) ? { operation: hash } : null);
@@ -93,6 +98,13 @@ export function OperationGroupPage() {
   const external = externalExplorerUrl(network, hash);
   const ops = useMemo(() => executionOrder(query.data ?? []), [query.data]);
   const first = ops[0];
+  const debugLinkError = !debugLink
+    ? undefined
+    : 'error' in debugLink
+      ? debugLink.error
+      : query.data && !ops.some((op) => op.id === debugLink.id && debuggable(op))
+        ? `this group has no contract call ${debugLink.id} to debug`
+        : undefined;
 
   return (
     <Box sx={{ py: 2 }}>
@@ -133,6 +145,11 @@ export function OperationGroupPage() {
           ) : null}
         </Stack>
       </Stack>
+      {debugLinkError ? (
+        <Alert severity="error" sx={{ mb: 2 }} aria-label="Shared simulation">
+          This shared simulation cannot be opened: {debugLinkError}.
+        </Alert>
+      ) : null}
       {query.isPending ? (
         <PageSkeleton />
       ) : query.isError ? null : (ops.length === 0 || !first) && live?.status === 'pending' ? (
@@ -160,7 +177,11 @@ export function OperationGroupPage() {
             </Typography>
             <Stack spacing={1}>
               {ops.map((op, i) => (
-                <OperationCard key={`${op.id ?? i}-${i}`} op={op} />
+                <OperationCard
+                  key={`${op.id ?? i}-${i}`}
+                  op={op}
+                  debugAt={debugLink && 'id' in debugLink && debugLink.id === op.id ? debugLink : undefined}
+                />
               ))}
             </Stack>
           </Grid>

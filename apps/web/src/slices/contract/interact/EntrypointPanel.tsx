@@ -10,7 +10,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { WhatIfRequest, WhatIfResult } from '@michelscope/api-types';
 import { formatMichelson, isPrim, type Micheline } from '@michelscope/michelson';
-import { fetchWhatIf, runAction } from '../../../api/resources';
+import { fetchWhatIf } from '../../../api/resources';
 import { fetchEntrypointModel, scriptQuery, simulateCall, type FormSchema } from '../../../api/workspace-api';
 import type { Operation } from '../../../api/opg-types';
 import { SANDBOX_ACCOUNTS, SANDBOX_NETWORK } from '../../../features/wallet/sandbox-accounts';
@@ -34,7 +34,8 @@ import { fetchApproveData } from './approvals-api';
 import { WhatIfSection } from './WhatIfSection';
 import { WhatIfDialog } from './WhatIfDialog';
 import { hasOverrides, whatIfRequest, type BundleCall, type WhatIfState } from './whatif-state';
-import { shareLink, type DebugPosition, type ShareState } from './share-link';
+import { type DebugPosition, type ShareState } from './share-link';
+import { linkOf } from './useOpenedShare';
 
 export const NO_TYPEDEF = 'No typedef for this entrypoint.';
 export const NOT_CALLED = 'This contract most likely has not been called yet.';
@@ -55,10 +56,6 @@ interface Props {
   /** called when the shared simulation starts running */
   onOpened?: () => void;
 }
-
-/** The link of a simulation: its state in the fragment, or the id the API stores a long one under. */
-const linkOf = (s: ShareState) =>
-  shareLink(s, window.location.origin, (state) => runAction('shareCreate', undefined, state));
 
 /** The form of one entrypoint: fill type, parameters, settings, the five actions and their dialogs. */
 export function EntrypointPanel(props: Props) {

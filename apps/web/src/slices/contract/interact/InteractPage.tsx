@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
@@ -11,7 +11,6 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { entrypointsQuery } from '../../../api/workspace-api';
-import { resourceQuery } from '../../../api/resources';
 import { EmptyState } from '../../../shared/ui/EmptyState';
 import { BookmarkButton } from '../BookmarkButton';
 import { ContractFrame } from '../ContractFrame';
@@ -19,7 +18,7 @@ import type { ContractPageData } from '../useContractPage';
 import { entrypointLabel } from './call-logic';
 import { EntrypointPanel } from './EntrypointPanel';
 import { emptyWhatIf, type WhatIfState } from './whatif-state';
-import { parseState, readFragment, type ShareState } from './share-link';
+import { useOpenedShare } from './useOpenedShare';
 
 /** /{network}/{address}/interact/{entrypoint?} */
 export function InteractPage() {
@@ -39,27 +38,8 @@ function InteractTab({ data }: { data: ContractPageData }) {
   const selected = list.find((e) => e.name === (selectedName ?? NO_NAME_PARAM)) ?? null;
   const base = `/${network}/${address}/interact`;
   // a share link (#s=… or #share=…), read once when the tab opens; its simulation runs once
-  const [opened] = useState(() => readFragment(hash));
+  const shared = useOpenedShare(hash, 'call');
   const [pendingShare, setPendingShare] = useState(true);
-  const storedId = opened && 'id' in opened ? opened.id : '';
-  const stored = useQuery({
-    ...resourceQuery('share', { id: storedId }),
-    enabled: storedId !== '',
-    retry: false,
-    staleTime: Infinity,
-  });
-  const shared = useMemo((): { state?: ShareState; error?: string } => {
-    if (!opened) return {};
-    if ('error' in opened) return { error: opened.error };
-    if ('state' in opened) return { state: opened.state };
-    if (stored.isError) return { error: stored.error.message };
-    if (!stored.data) return {};
-    try {
-      return { state: parseState(stored.data.state) };
-    } catch (e) {
-      return { error: e instanceof Error ? e.message : String(e) };
-    }
-  }, [opened, stored.data, stored.isError, stored.error]);
   const share = shared.state;
   const shareError =
     shared.error ??
@@ -70,9 +50,7 @@ function InteractTab({ data }: { data: ContractPageData }) {
         : undefined);
   const runShare = pendingShare && share && !shareError ? share : undefined;
   // what-if overrides and bundle: one serialisable object, kept while the user moves between entrypoints
-  const [whatIf, setWhatIf] = useState<WhatIfState>(() =>
-    opened && 'state' in opened ? opened.state.what_if : emptyWhatIf(),
-  );
+  const [whatIf, setWhatIf] = useState<WhatIfState>(() => shared.state?.what_if ?? emptyWhatIf());
   useEffect(() => {
     if (runShare) setWhatIf(runShare.what_if);
   }, [runShare]);
@@ -89,7 +67,7 @@ function InteractTab({ data }: { data: ContractPageData }) {
     void navigate(`${base}/${encodeURIComponent(entrypoints.data[0]!.name)}${search}`, { replace: true });
   }, [entrypoints.data, selected, base, navigate, search]);
 
-  if (entrypoints.isPending || (storedId !== '' && stored.isPending))
+  if (entrypoints.isPending || shared.pending)
     return <Skeleton variant="rounded" height={240} aria-label="Loading entrypoints" />;
   if (list.length === 0) return <EmptyState title="Nothing found" text="This contract has no entrypoints." />;
 

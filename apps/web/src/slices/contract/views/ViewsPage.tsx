@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { LazyDebugger } from '../../debugger/LazyDebugger';
-import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link as RouterLink, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -25,6 +25,10 @@ import { EmptyState } from '../../../shared/ui/EmptyState';
 import { ContractFrame } from '../ContractFrame';
 import type { ContractPageData } from '../useContractPage';
 import { SchemaForm, type FormData, type SchemaFormHandle } from '../interact/SchemaForm';
+import type { SharedView } from '../interact/share-link';
+import { linkOf, useOpenedShare } from '../interact/useOpenedShare';
+import { CopyLinkButton } from '../../../shared/clipboard/CopyLinkButton';
+import type { DebugAt } from '../../debugger/debug-target';
 import { errorTitle, hasParameters, NO_IMPLEMENTATION_PARAMETERS, NO_PARAMETERS } from './view-logic';
 import {
   executeView,
@@ -64,18 +68,45 @@ function ViewsTab({ data }: { data: ContractPageData }) {
   const pending =
     views.isPending || (declared.length > 0 && offChain.isPending) || data.metadata === undefined;
   const loadError = views.error ?? offChain.error;
+  // a share link (#s=… or #share=…), read once when the tab opens; its view runs once
+  const { hash } = useLocation();
+  const shared = useOpenedShare(hash, 'view');
+  const [pendingShare, setPendingShare] = useState(true);
+  const share = shared.state;
+  const sharedView = share && list.find((v) => v.name === share.view.name && v.kind === share.view.kind);
+  const shareError =
+    shared.error ??
+    (share && (share.network !== network || share.address !== address)
+      ? `it is a view of ${share.address} on ${share.network}`
+      : share && !pending && !sharedView
+        ? `this contract has no ${share.view.kind} view '${share.view.name.slice(0, 64)}'`
+        : undefined);
+  const runShare = pendingShare && share && !shareError && sharedView ? share : undefined;
 
   useEffect(() => {
-    if (pending || !list.length || selected) return;
-    void navigate(viewPath(base, list[0]!), { replace: true });
-  }, [pending, list, selected, base, navigate]);
+    if (pending || !list.length) return;
+    // a link's view is the one opened
+    if (runShare && sharedView && selected !== sharedView)
+      void navigate(`${viewPath(base, sharedView)}${hash}`, { replace: true });
+    else if (!selected) void navigate(viewPath(base, list[0]!), { replace: true });
+  }, [pending, list, selected, base, navigate, runShare, sharedView, hash]);
 
-  if (pending) return <Skeleton variant="rounded" height={200} aria-label="Loading views" />;
-  const alert = loadError ? (
-    <Alert severity="error" sx={{ mb: 2 }}>
-      {OFF_CHAIN_ERROR(loadError.message)}
-    </Alert>
-  ) : null;
+  if (pending || shared.pending)
+    return <Skeleton variant="rounded" height={200} aria-label="Loading views" />;
+  const alert = (
+    <>
+      {loadError ? (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {OFF_CHAIN_ERROR(loadError.message)}
+        </Alert>
+      ) : null}
+      {shareError ? (
+        <Alert severity="error" sx={{ mb: 2 }} aria-label="Shared simulation">
+          This shared simulation cannot be opened: {shareError}.
+        </Alert>
+      ) : null}
+    </>
+  );
   if (list.length === 0)
     return (
       <>
@@ -114,6 +145,8 @@ function ViewsTab({ data }: { data: ContractPageData }) {
               network={network}
               address={address}
               view={selected}
+              opened={runShare && sharedView === selected ? runShare : undefined}
+              onOpened={() => setPendingShare(false)}
             />
           ) : null}
         </Paper>
@@ -122,10 +155,20 @@ function ViewsTab({ data }: { data: ContractPageData }) {
   );
 }
 
-function ViewPanel(props: { network: string; address: string; view: ViewSchema | OffChainView }) {
-  const { network, address, view } = props;
+function ViewPanel(props: {
+  network: string;
+  address: string;
+  view: ViewSchema | OffChainView;
+  /** a share link of this view: its input fills the form and it runs once, when the panel opens */
+  opened?: SharedView | undefined;
+  onOpened?: () => void;
+}) {
+  const { network, address, view, opened } = props;
   const formRef = useRef<SchemaFormHandle>(null);
-  const [formData, setFormData] = useState<FormData>({});
+  const [formData, setFormData] = useState<FormData>(() => opened?.data ?? {});
+  // the inputs of the result shown ('Copy link'), and where a link opens the debugger (once)
+  const [shared, setShared] = useState<SharedView | null>(null);
+  const [debugAt, setDebugAt] = useState<DebugAt | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<MiguelNode[] | null | undefined>(undefined);
   const [failure, setFailure] = useState<{ title: string; message: string } | null>(null);
@@ -145,6 +188,18 @@ function ViewPanel(props: { network: string; address: string; view: ViewSchema |
       ...('source' in view ? { view: view.source } : {}),
     };
     setRan(request);
+    setShared({
+      v: 1,
+      kind: 'view',
+      network,
+      address,
+      view: {
+        kind: request.kind,
+        name: view.name,
+        ...(view.implementation !== undefined ? { implementation: view.implementation } : {}),
+      },
+      data: withParams ? formData : {},
+    });
     try {
       setResult(await executeView(network, address, request));
     } catch (e) {
@@ -157,6 +212,24 @@ function ViewPanel(props: { network: string; address: string; view: ViewSchema |
       setBusy(false);
     }
   };
+
+  // a link opens: its view runs once (with the link's input), then its debugger opens where it stood
+  const rerun = useRef(opened);
+  useEffect(() => {
+    const s = rerun.current;
+    if (!s) return;
+    rerun.current = undefined;
+    props.onOpened?.();
+    setDebugAt(s.debug);
+    // the debugger opens once the result's dialog is there: a modal opened later hides the earlier ones
+    void execute().then(() => s.debug && setDebugging(true));
+    // runs once, when the panel opens with a link; execute reads this render's form (the link's)
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  const copyLink = (debug?: DebugAt) =>
+    shared
+      ? linkOf({ ...shared, ...(debug ? { debug } : {}) })
+      : Promise.reject(new Error('nothing run yet'));
 
   const nodes = result ?? [];
   const debugButton = ran ? (
@@ -197,6 +270,7 @@ function ViewPanel(props: { network: string; address: string; view: ViewSchema |
       >
         <DialogTitle id="view-result">View result</DialogTitle>
         <DialogContent>
+          <CopyLinkButton build={() => copyLink()} />
           {nodes.length ? (
             <MiguelTree roots={nodes} label="Result" network={network} />
           ) : (
@@ -217,6 +291,7 @@ function ViewPanel(props: { network: string; address: string; view: ViewSchema |
       >
         <DialogTitle id="view-error">{failure?.title}</DialogTitle>
         <DialogContent>
+          <CopyLinkButton build={() => copyLink()} />
           <Typography sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{failure?.message}</Typography>
         </DialogContent>
         <DialogActions>
@@ -226,8 +301,13 @@ function ViewPanel(props: { network: string; address: string; view: ViewSchema |
       </Dialog>
       {ran && debugging ? (
         <LazyDebugger
-          onClose={() => setDebugging(false)}
+          onClose={() => {
+            setDebugging(false);
+            setDebugAt(undefined);
+          }}
           target={{ network, address, request: { name: view.name }, view: ran }}
+          initial={debugAt}
+          copyLink={copyLink}
         />
       ) : null}
     </Stack>
