@@ -536,6 +536,8 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
     await page.getByRole('button', { name: 'Simulate' }).click();
     const form = page.getByRole('region', { name: 'Debug a call of the script' });
     await form.waitFor({ timeout: UI_TIMEOUT });
+    // the parameter as Michelson text (the switch beside the entrypoint; the form is the default)
+    await form.getByLabel('Michelson', { exact: true }).check();
     await form.getByLabel('Parameter (Michelson)').fill('2');
     // the API's recording of the call the page asks for
     const answer = page.waitForResponse((r) => /\/v1\/script\/sandboxnet\/debug$/.test(r.url()), {

@@ -1,5 +1,5 @@
-import { useRef, useState } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Link as RouterLink, useLocation } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -25,7 +25,11 @@ import { SANDBOX_ACCOUNTS, SANDBOX_NETWORK } from '../../features/wallet/sandbox
 import { DEPLOY_MESSAGES, fileError, parseCode, storageValue, type ParsedCode } from './deploy-logic';
 import { simulateOrigination, type OriginationSimulation } from './simulate-origination';
 import { OriginationSimulationResult } from './OriginationSimulationResult';
-import { DebugScriptCall } from './DebugScriptCall';
+import { DebugScriptCall, type ScriptCall } from './DebugScriptCall';
+import type { SharedDeploy } from '../contract/interact/share-link';
+import { linkOf, useOpenedShare } from '../contract/interact/useOpenedShare';
+import { CopyLinkButton } from '../../shared/clipboard/CopyLinkButton';
+import type { DebugAt } from '../debugger/debug-target';
 
 /** /deploy: 'Upload code' then 'Configure contract's initial storage', originated with the wallet. */
 export function DeployPage() {
@@ -47,12 +51,64 @@ export function DeployPage() {
   const formRef = useRef<SchemaFormHandle>(null);
   const session = useWallet(network);
   const injection = useInjection(network);
+  // the script's text as uploaded (what a share link carries)
+  const [source, setSource] = useState('');
+
+  // a share link (#s=… or #share=…), read once: the script, its storage form and balance fill the page, then
+  // its simulation runs, or its call is debugged, once
+  const { hash } = useLocation();
+  const shared = useOpenedShare(hash, 'deploy');
+  const [openError, setOpenError] = useState<string | null>(null);
+  const [pendingShare, setPendingShare] = useState(true);
+  const [openedCall, setOpenedCall] = useState<{ call: ScriptCall; debug?: DebugAt | undefined }>();
+  const [runSimulation, setRunSimulation] = useState(false);
+  useEffect(() => {
+    const s = shared.state;
+    if (!pendingShare || !s) return;
+    setPendingShare(false);
+    if (!config.networks.includes(s.network))
+      return setOpenError(`this Michelscope has no network ${s.network.slice(0, 32)}`);
+    let result: ParsedCode;
+    try {
+      result = parseCode(s.code);
+    } catch (e) {
+      return setOpenError(`its script does not parse: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    setNetwork(s.network);
+    setSource(s.code);
+    setParsed(result);
+    setFormData(s.storage);
+    setBalance(s.balance);
+    setStep(1);
+    if (s.show === 'debug' && s.call) setOpenedCall({ call: s.call, debug: s.debug });
+    else setRunSimulation(true);
+  }, [shared.state, pendingShare, config.networks]);
+  useEffect(() => {
+    if (!runSimulation || !parsed) return;
+    setRunSimulation(false);
+    void simulate();
+    // runs once, in the render after a link filled the form
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [runSimulation, parsed]);
+  const shareError = shared.error ?? openError;
+  /** The page's state as a share link keeps it. */
+  const deployState = (): SharedDeploy => ({
+    v: 1,
+    kind: 'deploy',
+    network,
+    code: source,
+    storage: formData,
+    balance,
+    show: 'simulation',
+  });
 
   const upload = async () => {
     const bad = fileError(file);
     if (bad || !file) return setUploadError(bad);
     try {
-      const result = parseCode(await file.text());
+      const text = await file.text();
+      const result = parseCode(text);
+      setSource(text);
       setParsed(result);
       setFormData(formModel(result.schema, result.model));
       setUploadError(null);
@@ -126,6 +182,11 @@ export function DeployPage() {
         </Typography>
         <WalletMenu session={session} />
       </Stack>
+      {shareError ? (
+        <Alert severity="error" sx={{ mb: 2 }} aria-label="Shared simulation">
+          This shared simulation cannot be opened: {shareError}.
+        </Alert>
+      ) : null}
       <Stepper activeStep={step} orientation="vertical">
         <Step>
           <StepLabel>Upload code</StepLabel>
@@ -199,14 +260,20 @@ export function DeployPage() {
                     Deploy
                   </Button>
                 </Stack>
-                {simulation ? <OriginationSimulationResult result={simulation} /> : null}
                 {simulation ? (
-                  <DebugScriptCall
-                    network={network}
-                    code={parsed.code}
-                    storage={() => storageValue(parsed.storageType, formData)}
-                  />
+                  <section aria-label="Origination simulation">
+                    <CopyLinkButton build={() => linkOf(deployState())} />
+                    <OriginationSimulationResult result={simulation} />
+                  </section>
                 ) : null}
+                <DebugScriptCall
+                  key={openedCall ? 'link' : 'form'}
+                  network={network}
+                  code={parsed.code}
+                  storage={() => storageValue(parsed.storageType, formData)}
+                  opened={openedCall}
+                  copyLink={(call, debug) => linkOf({ ...deployState(), show: 'debug', call, debug })}
+                />
                 {error ? <Alert severity="error">{error}</Alert> : null}
                 <InjectionAlert injection={injection} />
                 {contract && injection.lastHash ? (

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DEPLOY_MESSAGES, fileError, MAX_CODE_BYTES, parseCode, storageValue } from './deploy-logic';
+import {
+  DEPLOY_MESSAGES,
+  fileError,
+  MAX_CODE_BYTES,
+  parseCode,
+  scriptEntrypoints,
+  storageValue,
+} from './deploy-logic';
+import { callParameters } from '../contract/interact/call-logic';
 
 const ADDER = `parameter int;
 storage (pair (int %total) (string %label));
@@ -28,5 +36,23 @@ describe('deploy: code file', () => {
     expect(DEPLOY_MESSAGES.uploadFailed).toBe(
       'Error occured during upload file. Please, check file format and size.',
     );
+  });
+});
+
+describe('scriptEntrypoints', () => {
+  it("gives each entrypoint of a script not yet deployed with its parameter's form schema", () => {
+    const { code } = parseCode(
+      'parameter (or (int %add) (unit %reset)); storage int; code { CDR; NIL operation; PAIR }',
+    );
+    const eps = scriptEntrypoints(code);
+    expect(eps.map((e) => e.name)).toEqual(['add', 'reset']);
+    const add = eps[0]!.schema;
+    const field = Object.keys(add.properties ?? {})[0]!;
+    expect(add.properties?.[field]?.prim).toBe('int');
+    // the form's data makes the call's parameter, as the Interact tab makes it
+    expect(callParameters(code, 'add', { [field]: '2' })).toEqual({ entrypoint: 'add', value: { int: '2' } });
+    expect(scriptEntrypoints(parseCode('parameter nat; storage nat; code { FAILWITH }').code)).toEqual([
+      expect.objectContaining({ name: 'default' }),
+    ]);
   });
 });

@@ -5,6 +5,9 @@
 import {
   buildTypeTree,
   emptyModel,
+  entrypointSchemaOf,
+  entrypointsDocsOf,
+  schemaOf,
   formToMicheline,
   isPrim,
   jsonSchema,
@@ -64,4 +67,25 @@ export function parseCode(source: string): ParsedCode {
 /** The initial storage value of the filled form (throws FormValidationError with the spec's texts). */
 export function storageValue(storageType: Micheline, data: Record<string, unknown>): Micheline {
   return formToMicheline(storageType, data);
+}
+
+/** An entrypoint of a script not yet deployed: its name and the form schema of its parameter. */
+export interface ScriptEntrypoint {
+  name: string;
+  schema: JsonSchema;
+}
+
+/**
+ * The entrypoints of a script, each with its parameter's form schema: what the API gives for a deployed
+ * contract (GET …/entrypoints), computed here from the script's parameter type.
+ */
+export function scriptEntrypoints(code: Micheline[]): ScriptEntrypoint[] {
+  const section = code.find((c) => isPrim(c) && c.prim === 'parameter');
+  const type = isPrim(section) ? section.args?.[0] : undefined;
+  if (!type) return [];
+  const tree = buildTypeTree(type);
+  return entrypointsDocsOf(tree).map((d) => ({
+    name: d.name,
+    schema: entrypointSchemaOf(tree, d.name) ?? wrapEntrypointSchema(schemaOf(tree), tree),
+  }));
 }
