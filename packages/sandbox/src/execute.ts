@@ -1,8 +1,7 @@
 // Execution of what a manager operation does once its fees are paid: tez transfers, contract calls
 // through the interpreter, originations (including CREATE_CONTRACT), delegations, events, and the
 // depth-first run of the internal operations that contracts emit.
-import { blake2b } from '@noble/hashes/blake2.js';
-import { b58DecodeAndCheckPrefix, b58Encode, PrefixV2 } from '@taquito/utils';
+import { originatedContractAddress } from '@michelscope/michelson';
 import {
   encodeExpr,
   OPERATION_COST,
@@ -98,13 +97,8 @@ export function consume(ex: Exec, milligas: bigint): void {
   if (ex.gasLeft < 0n) fail('gas_exhausted.operation');
 }
 
-/** KT1 address of the n-th contract originated by an operation: BLAKE2B-160(op hash ‖ int32 n). */
-export function originatedAddress(opHash: string, index: number): string {
-  const data = new Uint8Array(36);
-  data.set(b58DecodeAndCheckPrefix(opHash, [PrefixV2.OperationHash], true), 0);
-  new DataView(data.buffer).setInt32(32, index);
-  return b58Encode(blake2b(data, { dkLen: 20 }), PrefixV2.ContractHash);
-}
+/** KT1 address of the n-th contract originated by an operation: michelson's (Octez Contract_hash.of_nonce). */
+export const originatedAddress = originatedContractAddress;
 
 export function nextAddress(group: Group): string {
   return originatedAddress(group.hash, group.originations++);
