@@ -17,6 +17,8 @@ export * from './live';
 export * from './exports';
 export * from './share';
 export * from './workspace';
+export * from './metadata';
+export * from './helpers';
 
 /** Every error answer of the API: `{"message": …}`. */
 export const ErrorBody = Type.Object({ message: Type.String() }, { title: 'ErrorBody' });

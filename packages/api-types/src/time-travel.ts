@@ -3,7 +3,7 @@
  * contract between two levels and the big-map keys that changed between them.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Timestamp } from './common';
+import { NetworkName, Timestamp } from './common';
 import { Miguel } from './explorer';
 
 export const KeyChangeCounts = Type.Object(
@@ -152,3 +152,26 @@ export const CodeDiffSchema = Type.Object(
   { title: 'CodeDiff' },
 );
 export type CodeDiffSchema = Static<typeof CodeDiffSchema>;
+
+/** One side of a code comparison: a contract of a network, optionally under an older protocol. */
+export const CodeLeg = Type.Object(
+  {
+    address: Type.String({ maxLength: 64 }),
+    network: NetworkName,
+    protocol: Type.Optional(Type.String({ maxLength: 64 })),
+    level: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
+  },
+  { title: 'CodeLeg' },
+);
+export type CodeLeg = Static<typeof CodeLeg>;
+
+/** The body of POST /v1/diff. */
+export const CodeDiffRequest = Type.Object({ left: CodeLeg, right: CodeLeg }, { title: 'CodeDiffRequest' });
+export type CodeDiffRequest = Static<typeof CodeDiffRequest>;
+
+/** The answer of POST /v1/diff: the two legs as asked and their diff. */
+export const CodeDiffResponse = Type.Object(
+  { left: CodeLeg, right: CodeLeg, diff: CodeDiffSchema },
+  { title: 'CodeDiffResponse' },
+);
+export type CodeDiffResponse = Static<typeof CodeDiffResponse>;

@@ -62,3 +62,24 @@ export interface NodeScript {
   code: Micheline[];
   storage: Micheline;
 }
+
+/*
+ * Other node RPC answers the web reads through the pass-through (/rpc/{network}/…): the node's shapes as it
+ * writes them, not validated by the API.
+ */
+/** …/blocks/{block}/context/constants: the protocol's constants (64-bit figures as decimal strings). */
+export type NodeConstants = Record<string, unknown>;
+/** A figure the node writes as a decimal string (…/total_bytes, …/used_space, …/paid_space, …/counter). */
+export type NodeNumber = string | number;
+/** …/blocks/head/header: the fields the web reads. */
+export interface NodeBlockHeader {
+  hash: string;
+  level: number;
+}
+/** The body of …/blocks/head/helpers/scripts/simulate_operation: an unsigned operation and the chain. */
+export interface NodeSimulateRequest {
+  operation: { branch: string; contents: Record<string, unknown>[]; signature: string };
+  chain_id: string;
+}
+/** The answer of simulate_operation: the operation with each content's metadata (shapes vary by protocol). */
+export type NodeSimulateResult = Record<string, unknown>;

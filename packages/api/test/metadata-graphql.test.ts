@@ -1,4 +1,6 @@
+import { MetadataGraphqlErrors, MetadataGraphqlResponse } from '@michelscope/api-types';
 import { describeDb } from '@michelscope/db/testing';
+import { Value } from '@sinclair/typebox/value';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeApi } from './helpers';
@@ -80,6 +82,8 @@ describeDb('metadata GraphQL', ({ db }) => {
     expect(r.status).toBe(200);
     expect(r.type).toContain('application/json');
     expect(r.body.errors).toBeUndefined();
+    // the documented response schema (api-types), which the web reads the answer with
+    expect([...Value.Errors(MetadataGraphqlResponse, r.body)].map((e) => e.path)).toEqual([]);
     expect(r.body.data?.contract_metadata).toEqual([
       {
         network: 'mainnet',
@@ -137,6 +141,12 @@ describeDb('metadata GraphQL', ({ db }) => {
       (await post({ query: TOKENS_QUERY, variables: { network: 'mainnet', contract: NFT, limit, offset } }))
         .body.data?.token_metadata ?? [];
     const first = await page(3, 0);
+    const whole = await post({
+      query: TOKENS_QUERY,
+      variables: { network: 'mainnet', contract: NFT, limit: 10, offset: 0 },
+    });
+    expect(whole.body.data?.token_metadata).toHaveLength(5);
+    expect([...Value.Errors(MetadataGraphqlResponse, whole.body)].map((e) => e.path)).toEqual([]);
     expect(first.map((t) => t.token_id)).toEqual(['1', '2', '3']);
     expect(first[2]).toMatchObject({
       status: 2,
@@ -196,6 +206,7 @@ describeDb('metadata GraphQL', ({ db }) => {
       expect(r.status, JSON.stringify(payload)).toBe(400);
       expect(r.body.errors?.[0]?.message).toEqual(expect.any(String));
       expect(r.body.data).toBeUndefined();
+      expect(Value.Check(MetadataGraphqlErrors, r.body), JSON.stringify(r.body)).toBe(true);
     }
   });
 

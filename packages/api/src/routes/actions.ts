@@ -4,12 +4,12 @@
  * code diff (POST /diff), token-approval helpers (/helpers/approve/*, reference §4.7).
  */
 import {
-  CodeDiffSchema,
+  CodeDiffRequest,
+  CodeDiffResponse,
   ErrorBody,
   ForkRequest,
   ForkResult,
   MICHELSON_FILE_LIMIT,
-  NetworkName,
   OffChainViewRequest,
   ViewSchema,
 } from '@michelscope/api-types';
@@ -70,13 +70,6 @@ function tooLarge(error: FastifyError, request: FastifyRequest, reply: FastifyRe
   }
   errorHandler(error, request, reply);
 }
-
-const LegSchema = Type.Object({
-  address: Type.String({ maxLength: 64 }),
-  network: NetworkName,
-  protocol: Type.Optional(Type.String({ maxLength: 64 })),
-  level: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
-});
 
 export const actionRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
   // POST /michelson takes the file as it is, whatever the content type
@@ -216,9 +209,9 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
           'blocks that differ) and `changed_entrypoints`. 413 when a script formats to more than ' +
           `${MAX_CODE_TEXT.toLocaleString('en-US')} characters.`,
         tags: ['contract'],
-        body: Type.Object({ left: LegSchema, right: LegSchema }),
+        body: CodeDiffRequest,
         response: {
-          200: Type.Object({ left: LegSchema, right: LegSchema, diff: CodeDiffSchema }),
+          200: CodeDiffResponse,
           ...E,
           413: ErrorBody,
         },

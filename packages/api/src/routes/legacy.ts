@@ -2,7 +2,7 @@
  * Routes the spec calls that the reference API removed (bcd-api §4), rebuilt from their historical shapes:
  * contract tokens (§4.4), contract mempool from the node (§4.1), account metadata, token-approval helpers (§4.7).
  */
-import { ErrorBody, Operation, TokenMetadata } from '@michelscope/api-types';
+import { ApproveData, ErrorBody, Operation, TokenMetadata } from '@michelscope/api-types';
 import { getScriptTypes } from '@michelscope/db/read';
 import { decodeParameters, toMicheline } from '@michelscope/michelson';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -240,7 +240,7 @@ export const legacyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
         summary: 'Approve and revoke calls for token approvals',
         tags: ['helpers'],
         body: ApproveBody,
-        response: { 200: Type.Unknown(), ...E },
+        response: { 200: ApproveData, ...E },
       },
     },
     async (request) => approvalData(request.body),

@@ -9,6 +9,11 @@ import {
   type DocumentNode,
   type ExecutionResult,
 } from 'graphql';
+import {
+  MetadataGraphqlErrors,
+  MetadataGraphqlRequest,
+  MetadataGraphqlResponse,
+} from '@michelscope/api-types';
 import type { ApiContext } from '../context';
 import {
   documentDepth,
@@ -37,7 +42,9 @@ class RequestError extends Error {
 function send(reply: FastifyReply, request: FastifyRequest, status: number, body: unknown) {
   const accept = request.headers.accept ?? '';
   const type = accept.includes(GRAPHQL_RESPONSE) ? GRAPHQL_RESPONSE : 'application/json';
-  return reply.code(status).type(`${type}; charset=utf-8`).send(body);
+  // sent as JSON text: a row holds the fields the query selects, under its aliases, which the documented
+  // response schema (every field of a row) would otherwise drop or require
+  return reply.code(status).type(`${type}; charset=utf-8`).send(JSON.stringify(body));
 }
 
 const errorsBody = (messages: string[]) => ({ errors: messages.map((message) => ({ message })) });
@@ -136,10 +143,28 @@ export const metadataGraphqlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = as
   };
 
   const summary = 'Metadata GraphQL (token_metadata, contract_metadata)';
-  app.post('/graphql', { bodyLimit: BODY_LIMIT, schema: { summary, tags: ['metadata'] } }, (request, reply) =>
-    handle((request.body ?? {}) as Params, 'POST', request, reply),
+  const description =
+    'GraphQL over HTTP (Hasura-compatible queries of the BCD frontend and DipDup). A row holds the fields the ' +
+    'query selects, under their aliases. Malformed requests answer 400 `{"errors"}`; a document that does not ' +
+    'parse or validate answers 200 with `errors` (400 when the client accepts ' +
+    '`application/graphql-response+json`).';
+  const response = {
+    200: MetadataGraphqlResponse,
+    400: MetadataGraphqlErrors,
+    404: MetadataGraphqlErrors,
+    405: MetadataGraphqlErrors,
+  };
+  app.post(
+    '/graphql',
+    {
+      bodyLimit: BODY_LIMIT,
+      schema: { summary, description, tags: ['metadata'], body: MetadataGraphqlRequest, response },
+      // the body is documented, and checked by `handle` (its GraphQL errors, without type coercion)
+      validatorCompiler: () => () => true,
+    },
+    (request, reply) => handle((request.body ?? {}) as Params, 'POST', request, reply),
   );
-  app.get('/graphql', { schema: { summary, tags: ['metadata'] } }, (request, reply) =>
+  app.get('/graphql', { schema: { summary, description, tags: ['metadata'], response } }, (request, reply) =>
     handle(request.query as Params, 'GET', request, reply),
   );
 };

@@ -2,7 +2,7 @@
  * Token approvals (reference §4.7, never merged upstream): a static form schema, and the approve / revoke
  * calls for FA1.2 (`approve`) and FA2 (`update_operators`) tokens, with the spec's error texts.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { ApproveRequest, type ApproveData, type Micheline } from '@michelscope/api-types';
 import { HttpError } from '../errors';
 import { CONTRACT_RE, ADDRESS_RE } from '../validate';
 
@@ -58,39 +58,10 @@ export const APPROVE_SCHEMA = {
   },
 };
 
-const Uint = Type.Union([
-  Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
-  Type.String({ maxLength: 80 }),
-]);
-export const ApproveBody = Type.Object({
-  /** Our extension: the FA1.2 spender / FA2 operator (the called contract). Absent: the reference's answer,
-   * where the token contract itself is the spender. */
-  spender: Type.Optional(
-    Type.String({
-      maxLength: 64,
-      description:
-        'Michelscope extension: the FA1.2 spender and FA2 operator; absent, the token contract itself (reference).',
-    }),
-  ),
-  allowances: Type.Array(
-    Type.Object({
-      token_type: Type.Object({
-        schema_key: Type.Integer({ minimum: 1, maximum: 2 }),
-        token_contract: Type.String({ maxLength: 64 }),
-        allowance: Type.Optional(Uint),
-        owner: Type.Optional(Type.String({ maxLength: 64 })),
-        token_id: Type.Optional(Uint),
-      }),
-    }),
-    { maxItems: 100 },
-  ),
-});
+/** The body of POST /helpers/approve/data (api-types). */
+export const ApproveBody = ApproveRequest;
 
-interface Call {
-  entrypoint: string;
-  value: unknown;
-  destination: string;
-}
+type Call = ApproveData['fa2'][number]['allows'][number];
 
 function uint(v: number | string | undefined, what: string): string {
   const s = String(v ?? 0).trim();
@@ -98,7 +69,7 @@ function uint(v: number | string | undefined, what: string): string {
   return BigInt(s).toString();
 }
 
-export function approvalData(body: Static<typeof ApproveBody>) {
+export function approvalData(body: ApproveRequest): ApproveData {
   const fa12: Array<{ allows: Call[]; revokes: Call[] }> = [];
   const fa2: Array<{ allows: Call[]; revokes: Call[] }> = [];
   const { spender } = body;
@@ -109,7 +80,7 @@ export function approvalData(body: Static<typeof ApproveBody>) {
       throw new HttpError(400, `invalid token contract address: ${t.token_contract}`);
     if (t.schema_key === 1) {
       const amount = uint(t.allowance, 'allowance');
-      const pair = (n: string) => ({
+      const pair = (n: string): Micheline => ({
         prim: 'Pair',
         args: [{ string: spender ?? t.token_contract }, { int: n }],
       });
@@ -121,7 +92,7 @@ export function approvalData(body: Static<typeof ApproveBody>) {
       if (!t.owner || !ADDRESS_RE.test(t.owner))
         throw new HttpError(400, `invalid spender address: ${t.owner ?? ''}`);
       const id = uint(t.token_id, 'tokenId');
-      const op = (side: 'Left' | 'Right') => [
+      const op = (side: 'Left' | 'Right'): Micheline => [
         {
           prim: side,
           args: [
