@@ -66,6 +66,30 @@ export default tseslint.config(
     },
   },
   {
+    // The web asks its servers through its API layer only (src/api: the resource registry and its client).
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/api/**', 'apps/web/src/app/testing/**', '**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'Ask through src/api: a resource of the registry (api/resources.ts).' },
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'window', property: 'fetch', message: 'Ask through src/api (api/resources.ts).' },
+        { object: 'globalThis', property: 'fetch', message: 'Ask through src/api (api/resources.ts).' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'ImportDeclaration[source.value=/\\/api\\/client$/] ImportSpecifier[imported.name=/^(requestJson|getJson|openStream)$/]',
+          message: 'Outside src/api, ask through a resource of the registry (api/resources.ts).',
+        },
+      ],
+    },
+  },
+  {
     // The web app uses the API's shapes as types only, and no server-side package.
     files: ['apps/web/**/*.{ts,tsx}'],
     rules: {

@@ -100,3 +100,36 @@ export async function requestJson(url: string, options: JsonRequestOptions = {})
     throw new ApiError(`Invalid JSON in the response of ${url}`, response.status);
   }
 }
+
+/**
+ * Opens a streamed answer (an export): the Response of a 2xx answer with a body, for the caller to read as it
+ * arrives; otherwise an ApiError with the body's message (or the status). No timeout: the caller's signal
+ * ends it.
+ */
+export async function openStream(
+  url: string,
+  options: { body?: unknown; signal: AbortSignal; fetchFn?: typeof fetch | undefined },
+): Promise<Response & { body: ReadableStream<Uint8Array> }> {
+  const { body, signal, fetchFn = fetch } = options;
+  const res = await fetchFn(
+    url,
+    body === undefined
+      ? { signal }
+      : {
+          signal,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        },
+  );
+  if (!res.ok || !res.body) {
+    let message = `${res.status} ${res.statusText}`;
+    try {
+      message = ((await res.json()) as { message?: string }).message ?? message;
+    } catch {
+      /* not JSON */
+    }
+    throw new ApiError(message, res.status);
+  }
+  return res as Response & { body: ReadableStream<Uint8Array> };
+}

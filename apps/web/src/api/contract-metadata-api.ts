@@ -2,29 +2,22 @@
  * Token and contract metadata (GraphQL service at /metadata/v1/graphql; workspace spec §7): queries
  * GetContractMetadata, GetTokenMetadata and FindTokenMetadata. A failed GraphQL call throws.
  */
+import type {
+  ContractMetadataRow,
+  MetadataGraphqlRequest,
+  MetadataGraphqlResponse,
+  TokenMetadataRow,
+} from '@michelscope/api-types';
 import { queryOptions } from '@tanstack/react-query';
-import { ApiError, requestJson, type RequestOptions } from './client';
-import { isObject, type Json } from './parse';
-import { num, optStr, str } from './json-fields';
+import { ApiError, type RequestOptions } from './client';
+import { runAction } from './resources';
 
-export const METADATA_GRAPHQL_URL = '/metadata/v1/graphql';
 /** Tokens tab page size (workspace spec §9). */
 export const TOKENS_PAGE_SIZE = 20;
 
-/** Resolution status: 1 pending, 2 failed, anything else resolved. */
-export interface MetadataEntry {
-  network: string;
-  contract: string;
-  metadata: unknown;
-  link: string;
-  status: number;
-  error: string;
-  retry_count: number;
-}
-
-export interface TokenMetadataEntry extends MetadataEntry {
-  token_id: string;
-}
+/** A contract's metadata; resolution status: 1 pending, 2 failed, anything else resolved. */
+export type MetadataEntry = ContractMetadataRow;
+export type TokenMetadataEntry = TokenMetadataRow;
 
 const FIELDS = 'network contract error link metadata status retry_count';
 
@@ -46,49 +39,26 @@ const FIND_TOKENS_BY_ID_QUERY = `query FindTokenMetadataById($network: String!, 
   token_metadata(where: {network: {_eq: $network}, contract: {_eq: $contract}, _or: [{token_id: {_eq: $id}}, {name: {_ilike: $name}}, {symbol: {_ilike: $name}}]}, order_by: {token_id: asc}, limit: $limit) { token_id ${FIELDS} }
 }`;
 
+/** Runs a query of the metadata service; an answer with errors throws its first message. */
 async function graphql(
-  query: string,
-  variables: Record<string, unknown>,
-  field: string,
+  body: MetadataGraphqlRequest,
   options?: RequestOptions,
-): Promise<Json[]> {
-  const { body } = await requestJson(METADATA_GRAPHQL_URL, {
-    ...options,
-    method: 'POST',
-    body: { query, variables },
-  });
-  if (!isObject(body)) throw new ApiError('Unexpected answer from the metadata service', 0);
-  if (Array.isArray(body.errors) && body.errors.length > 0) {
-    const first: unknown = body.errors[0];
-    throw new ApiError(
-      isObject(first) && typeof first.message === 'string' ? first.message : 'Metadata service error',
-      0,
-    );
-  }
-  const rows = isObject(body.data) ? body.data[field] : undefined;
-  return Array.isArray(rows) ? rows.filter(isObject) : [];
-}
-
-function entry(o: Json): MetadataEntry {
-  return {
-    network: str(o, 'network'),
-    contract: str(o, 'contract'),
-    metadata: o.metadata ?? null,
-    link: str(o, 'link'),
-    status: num(o, 'status'),
-    error: str(o, 'error'),
-    retry_count: num(o, 'retry_count'),
-  };
+): Promise<NonNullable<MetadataGraphqlResponse['data']>> {
+  const answer = await runAction('metadataGraphql', undefined, body, options);
+  const first = answer.errors?.[0];
+  if (first) throw new ApiError(first.message || 'Metadata service error', 0);
+  return answer.data ?? {};
 }
 
 export function contractMetadataQuery(network: string, address: string) {
   return queryOptions({
     queryKey: ['contract_metadata', network, address] as const,
-    queryFn: async ({ signal }) => {
-      const rows = await graphql(CONTRACT_QUERY, { network, contract: address }, 'contract_metadata', {
-        signal,
-      });
-      return rows[0] ? entry(rows[0]) : null;
+    queryFn: async ({ signal }): Promise<MetadataEntry | null> => {
+      const data = await graphql(
+        { query: CONTRACT_QUERY, variables: { network, contract: address } },
+        { signal },
+      );
+      return data.contract_metadata?.[0] ?? null;
     },
     staleTime: 60_000,
     retry: false,
@@ -97,31 +67,30 @@ export function contractMetadataQuery(network: string, address: string) {
   });
 }
 
-const tokenEntry = (o: Json): TokenMetadataEntry => ({
-  ...entry(o),
-  token_id: optStr(o, 'token_id') ?? (typeof o.token_id === 'number' ? String(o.token_id) : ''),
-});
-
 /** A page of token metadata; with `search` (1..255 characters, trimmed) a name or token id lookup. */
 export function tokensQuery(network: string, address: string, offset: number, search: string) {
   return queryOptions({
     queryKey: ['token_metadata', network, address, offset, search] as const,
-    queryFn: async ({ signal }) => {
-      const rows =
+    queryFn: async ({ signal }): Promise<TokenMetadataEntry[]> => {
+      const data = await graphql(
         search === ''
-          ? await graphql(
-              TOKENS_QUERY,
-              { network, contract: address, limit: TOKENS_PAGE_SIZE, offset },
-              'token_metadata',
-              { signal },
-            )
-          : await graphql(
-              /^\d{1,78}$/.test(search) ? FIND_TOKENS_BY_ID_QUERY : FIND_TOKENS_QUERY,
-              { network, contract: address, name: `%${search}%`, id: search, limit: TOKENS_PAGE_SIZE },
-              'token_metadata',
-              { signal },
-            );
-      return rows.map(tokenEntry);
+          ? {
+              query: TOKENS_QUERY,
+              variables: { network, contract: address, limit: TOKENS_PAGE_SIZE, offset },
+            }
+          : {
+              query: /^\d{1,78}$/.test(search) ? FIND_TOKENS_BY_ID_QUERY : FIND_TOKENS_QUERY,
+              variables: {
+                network,
+                contract: address,
+                name: `%${search}%`,
+                id: search,
+                limit: TOKENS_PAGE_SIZE,
+              },
+            },
+        { signal },
+      );
+      return data.token_metadata ?? [];
     },
   });
 }

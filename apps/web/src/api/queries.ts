@@ -2,15 +2,9 @@
  * Query-option factories shared by route loaders and components (`useQuery(headQuery())`,
  * `queryClient.ensureQueryData(configQuery())`).
  */
-import type { KeyChangeKind } from '@michelscope/api-types';
+import type { CodeLeg, KeyChangeKind } from '@michelscope/api-types';
 import { queryOptions } from '@tanstack/react-query';
-import {
-  fetchCodeDiff,
-  fetchNetworkConstants,
-  noRpcEndpoint,
-  resourceQuery,
-  type CodeLeg,
-} from './resources';
+import { actionQuery, resourceQuery } from './resources';
 
 /** Network sync state is polled every 30 s (discovery spec §4). */
 export const HEAD_POLL_MS = 30_000;
@@ -47,17 +41,6 @@ export function globalConstantQuery(network: string, address: string) {
 export function constantContractsQuery(network: string, address: string, size: number, offset: number) {
   return resourceQuery('constantContracts', { network, address, size, offset });
 }
-/** `hasRpc`: the configuration lists an RPC endpoint for the network (else the spec's error, no request). */
-export function networkConstantsQuery(network: string, hasRpc = true) {
-  return queryOptions({
-    queryKey: ['network_constants', network] as const,
-    queryFn: ({ signal }) =>
-      hasRpc ? fetchNetworkConstants(network, { signal }) : Promise.reject(noRpcEndpoint(network)),
-    retry: false,
-    staleTime: 60_000,
-  });
-}
-
 /** Storage diff between the ends of two levels: past levels do not change (but for a reorg, rare). */
 export function storageDiffQuery(network: string, address: string, from: number, to: number) {
   return queryOptions({ ...resourceQuery('storageDiff', { network, address, from, to }), staleTime: 60_000 });
@@ -90,8 +73,7 @@ export function bigMapKeyChangesQuery(
 /** The code diff of two contracts (POST, but a read: cached like a GET under its two legs). */
 export function codeDiffQuery(left: CodeLeg, right: CodeLeg) {
   return queryOptions({
-    queryKey: ['code_diff', left, right] as const,
-    queryFn: ({ signal }) => fetchCodeDiff(left, right, { signal }),
+    ...actionQuery('codeDiff', undefined, { left, right }),
     staleTime: 60_000,
     retry: false,
   });

@@ -29,7 +29,6 @@ import type {
   ForkResult,
   NodeScript,
   OffChainViewRequest,
-  CodeDiffSchema,
   MimeTypeList,
   SearchRequest,
   SearchResponse,
@@ -60,9 +59,20 @@ import type {
   SharedSimulation,
   ShareCreated,
   StoredShare,
+  ApproveData,
+  ApproveRequest,
+  CodeDiffRequest,
+  CodeDiffResponse,
+  MetadataGraphqlRequest,
+  MetadataGraphqlResponse,
+  NodeBlockHeader,
+  NodeConstants,
+  NodeNumber,
+  NodeSimulateRequest,
+  NodeSimulateResult,
 } from '@michelscope/api-types';
 import { queryOptions } from '@tanstack/react-query';
-import { API_BASE, ApiError, requestJson, type RequestOptions } from './client';
+import { API_BASE, ApiError, openStream, requestJson, type RequestOptions } from './client';
 
 const enc = encodeURIComponent;
 
@@ -129,6 +139,23 @@ export interface StatsSeries {
 const statsFilters = (p: StatsSeries) => new URLSearchParams({ network: p.network, ...p.filters }).toString();
 /** A recording may take the API's whole 10 s worker limit after a queue: the debugger waits 60 s. */
 const DEBUG: Mount = { timeoutMs: 60_000 };
+/** The node RPC through this origin's pass-through (/rpc/{network}/…). */
+const RPC: Mount = { base: '/rpc' };
+const node = (network: string) => `/${enc(network)}/chains/main`;
+/** The metadata GraphQL service: its request errors are `{"errors": [{"message"}]}`. */
+const METADATA: Mount = {
+  base: '/metadata/v1',
+  errorMessage: (response, text) => {
+    try {
+      const body = JSON.parse(text) as { errors?: { message?: unknown }[] } | null;
+      const message = body?.errors?.[0]?.message;
+      if (typeof message === 'string' && message !== '') return message;
+    } catch {
+      // not JSON: the status
+    }
+    return `Metadata service error: ${response.status}`;
+  },
+};
 
 /** Every main-API resource the web reads, by name. */
 export const RESOURCES = {
@@ -230,8 +257,44 @@ export const RESOURCES = {
   fork: action<void, ForkRequest, ForkResult>(() => '/fork'),
   /** The contract's script from the node (the server's RPC pass-through). */
   script: resource<At, NodeScript>(
-    (p) => `/${enc(p.network)}/chains/main/blocks/head/context/contracts/${enc(p.address)}/script`,
-    { base: '/rpc' },
+    (p) => `${node(p.network)}/blocks/head/context/contracts/${enc(p.address)}/script`,
+    RPC,
+  ),
+  /** The protocol's constants at the head or at a level (node RPC). */
+  networkConstants: resource<{ network: string; block: 'head' | number }, NodeConstants>(
+    (p) => `${node(p.network)}/blocks/${p.block}/context/constants`,
+    RPC,
+  ),
+  /** The head block's header (node RPC). */
+  headHeader: resource<{ network: string }, NodeBlockHeader>(
+    (p) => `${node(p.network)}/blocks/head/header`,
+    RPC,
+  ),
+  /** The chain id (node RPC). */
+  chainId: resource<{ network: string }, string>((p) => `${node(p.network)}/chain_id`, RPC),
+  /** An account's counter at the head (node RPC). */
+  counter: resource<At, NodeNumber>(
+    (p) => `${node(p.network)}/blocks/head/context/contracts/${enc(p.address)}/counter`,
+    RPC,
+  ),
+  /** The bytes a contract's storage uses, and those it paid for (node RPC). */
+  usedSpace: resource<At, NodeNumber>(
+    (p) => `${node(p.network)}/blocks/head/context/contracts/${enc(p.address)}/storage/used_space`,
+    RPC,
+  ),
+  paidSpace: resource<At, NodeNumber>(
+    (p) => `${node(p.network)}/blocks/head/context/contracts/${enc(p.address)}/storage/paid_space`,
+    RPC,
+  ),
+  /** The total bytes of a big map (node RPC, raw context). */
+  bigMapTotalBytes: resource<{ network: string; ptr: number }, NodeNumber>(
+    (p) => `${node(p.network)}/blocks/head/context/raw/json/big_maps/index/${p.ptr}/total_bytes`,
+    RPC,
+  ),
+  /** An unsigned operation run by the node (the deploy wizard's origination simulation). */
+  simulateOperation: action<{ network: string }, NodeSimulateRequest, NodeSimulateResult>(
+    (p) => `${node(p.network)}/blocks/head/helpers/scripts/simulate_operation`,
+    RPC,
   ),
   /** The code as Michelson text; with a protocol, the code the contract ran under it. */
   code: resource<At & { protocol: string | null }, string>(
@@ -331,6 +394,20 @@ export const RESOURCES = {
     (p) => `/operation/${enc(p.network)}/${p.id}/debug`,
     DEBUG,
   ),
+  /** The code of two contracts compared by blocks (entrypoints, views), then lines (a POST, read as a query). */
+  codeDiff: action<void, CodeDiffRequest, CodeDiffResponse>(() => '/diff'),
+  /** A bundle of calls run against overridden state (issue 20, capability 5); as long as a recording. */
+  whatIf: action<At, WhatIfRequest, WhatIfResult>((p) => `${contract(p)}/entrypoints/what_if`, DEBUG),
+  /** The token-approval form's JSON schema (reference §4.7; static; read by slices/contract/interact/approvals). */
+  approveSchema: resource<void, unknown>(() => '/helpers/approve/schema'),
+  /** The approve and revoke calls of token approvals. */
+  approveData: action<void, ApproveRequest, ApproveData>(() => '/helpers/approve/data'),
+  /** The newest contract with one of the tags (comma-separated); 404 when there is none. */
+  contractWithTag: resource<{ network: string; tags: string }, Contract>(
+    (p) => `/helpers/contracts/${enc(p.network)}?tags=${enc(p.tags)}`,
+  ),
+  /** A query of the metadata GraphQL service (contract and token metadata, workspace spec §7). */
+  metadataGraphql: action<void, MetadataGraphqlRequest, MetadataGraphqlResponse>(() => '/graphql', METADATA),
   /** Stores a simulation too long for a link's fragment; the same state always gets the same id (issue 20). */
   shareCreate: action<void, SharedSimulation, ShareCreated>(() => '/shares'),
   /** A stored simulation, by the id of its link (`#share=…`). */
@@ -448,36 +525,6 @@ export function inlinedConfig(doc: Document = document): ConfigResponse | undefi
 export const noRpcEndpoint = (network: string) =>
   new ApiError(`Don't have an RPC endpoint for the ${network}`, 0);
 
-/** Network constants at the head, raw from the node (RPC pass-through of the server, 30 s). */
-export async function fetchNetworkConstants(network: string, options?: RequestOptions): Promise<unknown> {
-  const { body } = await requestJson(
-    `/rpc/${enc(network)}/chains/main/blocks/head/context/constants`,
-    options,
-  );
-  return body;
-}
-
-/** One side of a code comparison: a contract of a network, optionally under an older protocol. */
-export interface CodeLeg {
-  network: string;
-  address: string;
-  protocol?: string | undefined;
-}
-
-/** POST /v1/diff: the code of two contracts compared by blocks (entrypoints, views), then lines. */
-export async function fetchCodeDiff(
-  left: CodeLeg,
-  right: CodeLeg,
-  options?: RequestOptions,
-): Promise<{ left: CodeLeg; right: CodeLeg; diff: CodeDiffSchema }> {
-  const { body } = await requestJson(`${API_BASE}/diff`, {
-    ...options,
-    method: 'POST',
-    body: { left, right },
-  });
-  return body as { left: CodeLeg; right: CodeLeg; diff: CodeDiffSchema };
-}
-
 /** The format of an export: CSV or JSON. */
 export type ExportFormat = 'csv' | 'json';
 
@@ -486,6 +533,10 @@ export interface ExportRequest {
   url: string;
   body?: unknown;
 }
+
+/** Opens the streamed answer of an export (its URL and body from EXPORTS), to read as it arrives. */
+export const openExport = (request: ExportRequest, signal: AbortSignal) =>
+  openStream(request.url, { body: request.body, signal });
 
 const query = (format: ExportFormat, extra: Record<string, string | number | boolean | null | undefined>) => {
   const q = new URLSearchParams({ format });
@@ -566,19 +617,3 @@ export const EXPORTS = {
     body: { query: p.query, filters: p.filters },
   }),
 };
-/**
- * POST …/entrypoints/what_if: a bundle of calls run against overridden state (issue 20, capability 5). The
- * answer is typed by api-types' WhatIfResult, which the API serialises through.
- */
-export async function fetchWhatIf(
-  network: string,
-  address: string,
-  body: WhatIfRequest,
-  options?: RequestOptions,
-): Promise<WhatIfResult> {
-  const { body: answer } = await requestJson(
-    `${API_BASE}/contract/${enc(network)}/${enc(address)}/entrypoints/what_if`,
-    { timeoutMs: 60_000, ...options, method: 'POST', body },
-  );
-  return answer as WhatIfResult;
-}

@@ -41,10 +41,17 @@ export function mockFetch(routes: [string | RegExp, Answer][]) {
   };
 }
 
+/**
+ * What a mocked resource answers: a payload of its type, a Response (errors and odd answers), or a function of
+ * the call giving either, possibly later (a promise: the test decides when the answer arrives).
+ */
+export type Payload<N extends ResourceName | ActionName> =
+  | ResourceData<N>
+  | Response
+  | ((call: Call) => ResourceData<N> | Response | Promise<ResourceData<N> | Response>);
+
 type ResourceArgs<N extends ResourceName | ActionName> =
-  ResourceParams<N> extends void
-    ? [payload: ResourceData<N> | Response]
-    : [params: ResourceParams<N>, payload: ResourceData<N> | Response];
+  ResourceParams<N> extends void ? [payload: Payload<N>] : [params: ResourceParams<N>, payload: Payload<N>];
 
 /**
  * A route of `mockFetch` for one API resource of the registry (a GET, or a POST action): its method and URL

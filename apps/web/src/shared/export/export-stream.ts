@@ -3,7 +3,8 @@
  * a Blob built in parts (the received bytes are handed to the browser's blob store every few megabytes, so
  * the page's own memory stays small whatever the length).
  */
-import type { ExportFormat, ExportRequest } from '../../api/resources';
+import { ApiError } from '../../api/client';
+import { openExport, type ExportFormat, type ExportRequest } from '../../api/resources';
 
 export type { ExportFormat, ExportRequest };
 
@@ -32,25 +33,12 @@ export async function streamExport(
   onRows: (rows: number) => void,
   signal: AbortSignal,
 ): Promise<{ blob: Blob; name: string; rows: number }> {
-  const res = await fetch(
-    request.url,
-    request.body === undefined
-      ? { signal }
-      : {
-          signal,
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(request.body),
-        },
-  );
-  if (!res.ok || !res.body) {
-    let message = `${res.status} ${res.statusText}`;
-    try {
-      message = ((await res.json()) as { message?: string }).message ?? message;
-    } catch {
-      /* not JSON */
-    }
-    throw new Error(`Export failed: ${message}`);
+  let res;
+  try {
+    res = await openExport(request, signal);
+  } catch (e) {
+    if (e instanceof ApiError) throw new Error(`Export failed: ${e.message}`);
+    throw e;
   }
   const type = format === 'csv' ? 'text/csv' : 'application/json';
   const reader = res.body.getReader();

@@ -1,11 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { requestJson } from '../../api/client';
+import { fetchResource } from '../../api/resources';
 import { formatNumber } from '../../shared/format/format';
 
-const enc = encodeURIComponent;
-
-async function rpcNumber(url: string, signal: AbortSignal): Promise<number | null> {
-  const { body } = await requestJson(url, { signal });
+async function rpcNumber(
+  name: 'usedSpace' | 'paidSpace',
+  at: { network: string; address: string },
+  signal: AbortSignal,
+): Promise<number | null> {
+  const body = await fetchResource(name, at, { signal });
   const n = typeof body === 'string' ? Number(body) : typeof body === 'number' ? body : NaN;
   return Number.isFinite(n) ? n : null;
 }
@@ -21,10 +23,9 @@ export function ContractStorageSize({ network, address }: { network: string; add
     retry: false,
     staleTime: 60_000,
     queryFn: async ({ signal }) => {
-      const root = `/rpc/${enc(network)}/chains/main/blocks/head/context/contracts/${enc(address)}`;
       const [used, paid] = await Promise.all([
-        rpcNumber(`${root}/storage/used_space`, signal),
-        rpcNumber(`${root}/storage/paid_space`, signal),
+        rpcNumber('usedSpace', { network, address }, signal),
+        rpcNumber('paidSpace', { network, address }, signal),
       ]);
       return { used, paid };
     },

@@ -5,7 +5,7 @@ import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { requestJson } from '../../api/client';
+import { resourceQuery } from '../../api/resources';
 import { bigMapDetailsQuery, bigMapHistoryQuery } from '../../api/bigmap-api';
 import { formatNumber, formatTime } from '../../shared/format/format';
 import { TypedefPanel } from '../../shared/micheline/TypedefPanel';
@@ -27,14 +27,10 @@ function Item({ label, children }: { label: string; children: ReactNode }) {
 /** Total bytes of a big map from the node (pass-through); failures only show a dash. */
 function useTotalBytes(network: string, ptr: number) {
   return useQuery({
-    queryKey: ['bigmap_total_bytes', network, ptr] as const,
+    ...resourceQuery('bigMapTotalBytes', { network, ptr }),
     retry: false,
     meta: { silent: true },
-    queryFn: async ({ signal }) => {
-      const { body } = await requestJson(
-        `/rpc/${encodeURIComponent(network)}/chains/main/blocks/head/context/raw/json/big_maps/index/${ptr}/total_bytes`,
-        { signal },
-      );
+    select: (body) => {
       const n = typeof body === 'string' || typeof body === 'number' ? Number(body) : NaN;
       return Number.isFinite(n) ? n : null;
     },

@@ -1,14 +1,25 @@
-import { describe, expect, it } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockFetch, resourceRoute, type Payload } from '../../app/testing/mock-fetch';
 import { explorerLink } from './ContractFrame';
-import { answersTokenMetadata } from './token-service';
+import { tokenServiceQuery } from './token-service';
 
 describe('token-metadata service probe', () => {
-  it('exists only when the GraphQL service answers a token_metadata list without errors', () => {
-    expect(answersTokenMetadata({ data: { token_metadata: [] } })).toBe(true);
-    expect(answersTokenMetadata({ data: { token_metadata: null } })).toBe(false);
-    expect(answersTokenMetadata({ errors: [{ message: 'no such field' }], data: null })).toBe(false);
-    expect(answersTokenMetadata({ message: 'Route POST:/metadata/v1/graphql not found' })).toBe(false);
-    expect(answersTokenMetadata(null)).toBe(false);
+  afterEach(() => vi.unstubAllGlobals());
+  const probe = async (answer: Payload<'metadataGraphql'>) => {
+    const { calls } = mockFetch([resourceRoute('metadataGraphql', answer)]);
+    const exists = await new QueryClient().fetchQuery(tokenServiceQuery());
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['POST /metadata/v1/graphql']);
+    expect(calls[0]?.body).toEqual({ query: expect.stringContaining('token_metadata') as unknown });
+    return exists;
+  };
+
+  it('exists only when the GraphQL service answers a token_metadata list without errors', async () => {
+    expect(await probe({ data: { token_metadata: [] } })).toBe(true);
+    expect(await probe({ data: null, errors: [{ message: 'no such field' }] })).toBe(false);
+    expect(await probe({ data: {} })).toBe(false);
+    expect(await probe(Response.json({ errors: [{ message: 'not found' }] }, { status: 404 }))).toBe(false);
+    expect(await probe(new Response('<html>', { status: 502 }))).toBe(false);
   });
 });
 

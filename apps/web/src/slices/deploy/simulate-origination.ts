@@ -2,7 +2,7 @@
  * The deploy wizard's simulation: the origination run by the node (`helpers/scripts/simulate_operation`
  * through this origin's /rpc/{network} pass-through) for the wallet's account, without signing anything.
  */
-import { requestJson } from '../../api/client';
+import { fetchResource, runAction } from '../../api/resources';
 import type { Micheline } from '@michelscope/michelson';
 import { isObject } from '../../api/parse';
 
@@ -67,13 +67,12 @@ export async function simulateOrigination(opts: {
   /** mutez */
   balance: string;
 }): Promise<OriginationSimulation> {
-  const rpc = `/rpc/${encodeURIComponent(opts.network)}`;
-  const get = async (path: string) => (await requestJson(`${rpc}${path}`)).body;
+  const { network } = opts;
   const [header, chainId, counter, constants] = await Promise.all([
-    get('/chains/main/blocks/head/header'),
-    get('/chains/main/chain_id'),
-    get(`/chains/main/blocks/head/context/contracts/${encodeURIComponent(opts.source)}/counter`),
-    get('/chains/main/blocks/head/context/constants'),
+    fetchResource('headHeader', { network }),
+    fetchResource('chainId', { network }),
+    fetchResource('counter', { network, address: opts.source }),
+    fetchResource('networkConstants', { network, block: 'head' }),
   ]);
   const branch = isObject(header) && typeof header.hash === 'string' ? header.hash : '';
   const c = isObject(constants) ? constants : {};
@@ -93,10 +92,7 @@ export async function simulateOrigination(opts: {
     ],
     signature: SIMULATION_SIGNATURE,
   };
-  const { body } = await requestJson(`${rpc}/chains/main/blocks/head/helpers/scripts/simulate_operation`, {
-    method: 'POST',
-    body: { operation, chain_id: chainId },
-  });
+  const body = await runAction('simulateOperation', { network }, { operation, chain_id: chainId });
   return parseOriginationResult(body, {
     costPerByte: num(c, 'cost_per_byte') || 250,
     originationSize: num(c, 'origination_size') || 257,

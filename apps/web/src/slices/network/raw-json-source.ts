@@ -3,26 +3,31 @@
  * head or at a given level). The viewer is opened with a type; a type it does not know gives the spec's
  * error 'Unsupported type {type}' (§8) instead of a request.
  */
-import { ApiError, requestJson, type RequestOptions } from '../../api/client';
-import { noRpcEndpoint } from '../../api/resources';
+import type { NodeConstants } from '@michelscope/api-types';
+import { ApiError, type RequestOptions } from '../../api/client';
+import { fetchResource, noRpcEndpoint, resourceUrl } from '../../api/resources';
 
 export type RawJsonRequest = { type: 'constants'; level?: number | undefined } | { type: string };
 
 export const unsupportedType = (type: string) => new ApiError(`Unsupported type ${type}`, 0);
 
-const enc = encodeURIComponent;
-
-/** The node RPC path (through this origin's /rpc/{network} pass-through) of a raw JSON document. */
-export function rawJsonPath(network: string, request: RawJsonRequest): string {
+/** The registry resource of a raw JSON document (the node RPC, through this origin's /rpc/{network}). */
+function rawJsonResource(network: string, request: RawJsonRequest) {
   switch (request.type) {
     case 'constants': {
       const level = 'level' in request ? request.level : undefined;
-      const block = level !== undefined && Number.isSafeInteger(level) && level >= 0 ? String(level) : 'head';
-      return `/rpc/${enc(network)}/chains/main/blocks/${block}/context/constants`;
+      const block = level !== undefined && Number.isSafeInteger(level) && level >= 0 ? level : 'head';
+      return { name: 'networkConstants', params: { network, block } } as const;
     }
     default:
       throw unsupportedType(request.type);
   }
+}
+
+/** The URL of a raw JSON document. */
+export function rawJsonPath(network: string, request: RawJsonRequest): string {
+  const { name, params } = rawJsonResource(network, request);
+  return resourceUrl(name, params);
 }
 
 /** Loads a raw JSON document; rejects with the spec's texts for a missing endpoint or an unknown type. */
@@ -31,8 +36,8 @@ export async function fetchRawJson(
   request: RawJsonRequest,
   hasRpc: boolean,
   options?: RequestOptions,
-): Promise<unknown> {
+): Promise<NodeConstants> {
   if (!hasRpc) throw noRpcEndpoint(network);
-  const { body } = await requestJson(rawJsonPath(network, request), options);
-  return body;
+  const { name, params } = rawJsonResource(network, request);
+  return fetchResource(name, params, options);
 }

@@ -19,7 +19,7 @@ import Typography from '@mui/material/Typography';
 import { alpha, type Theme } from '@mui/material/styles';
 import { migrationsQuery, sameContractsQuery } from '../../../api/contract-api';
 import { codeDiffQuery, configQuery } from '../../../api/queries';
-import type { CodeLeg } from '../../../api/resources';
+import type { CodeLeg } from '@michelscope/api-types';
 import { formatNumber } from '../../../shared/format/format';
 import { blockLabel, isContractAddress, unifiedLines } from './code-compare-logic';
 import { protocolOptions, shortProtocol } from './code-versions';

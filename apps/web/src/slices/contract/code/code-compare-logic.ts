@@ -1,6 +1,6 @@
 /** Pure helpers of 'Compare code' (issue 21 part 2): the other side in the URL, block labels, unified rows. */
 import type { CodeDiffBlock, CodeDiffRow } from '@michelscope/api-types';
-import type { CodeLeg } from '../../../api/resources';
+import type { CodeLeg } from '@michelscope/api-types';
 
 const CONTRACT = /^KT1[1-9A-HJ-NP-Za-km-z]{33}$/;
 const NETWORK = /^[a-z][a-z0-9_-]{0,31}$/;

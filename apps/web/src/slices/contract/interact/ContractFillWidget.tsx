@@ -2,7 +2,7 @@ import { useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import type { WidgetProps } from '@rjsf/utils';
-import { getJson } from '../../../api/client';
+import { fetchResource } from '../../../api/resources';
 
 /** What the schema form passes down to its widgets. */
 export interface SchemaFormContext {
@@ -15,11 +15,8 @@ export interface SchemaFormContext {
  */
 export async function newestContractWithTag(network: string, tag: string): Promise<string | null> {
   try {
-    const body = await getJson(
-      `/helpers/contracts/${encodeURIComponent(network)}?tags=${encodeURIComponent(tag)}`,
-    );
-    const address = (body as { address?: unknown } | null)?.address;
-    return typeof address === 'string' ? address : null;
+    const contract = await fetchResource('contractWithTag', { network, tags: tag });
+    return typeof contract?.address === 'string' ? contract.address : null;
   } catch {
     return null;
   }

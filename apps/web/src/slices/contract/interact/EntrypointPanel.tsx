@@ -10,7 +10,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { WhatIfRequest, WhatIfResult } from '@michelscope/api-types';
 import { formatMichelson, isPrim, type Micheline } from '@michelscope/michelson';
-import { fetchWhatIf } from '../../../api/resources';
+import { runAction } from '../../../api/resources';
 import { fetchEntrypointModel, scriptQuery, simulateCall, type FormSchema } from '../../../api/workspace-api';
 import type { Operation } from '../../../api/opg-types';
 import { SANDBOX_ACCOUNTS, SANDBOX_NETWORK } from '../../../features/wallet/sandbox-accounts';
@@ -197,7 +197,7 @@ export function EntrypointPanel(props: Props) {
     if (fallback && !request.overrides?.source)
       request = { ...request, calls: request.calls.map((c) => (c.source ? c : { ...c, source: fallback })) };
     await injection.run(async () => {
-      setWhatIfRun({ request, result: await fetchWhatIf(network, address, request) });
+      setWhatIfRun({ request, result: await runAction('whatIf', { network, address }, request) });
       setRan(snapshot('whatif', w));
       setDialog('whatif');
       return null;

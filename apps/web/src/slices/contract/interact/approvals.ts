@@ -4,7 +4,8 @@
  * answer holds the FA1.2 `approve` and FA2 `update_operators` calls for the called contract, the spender),
  * and the order of the batch: FA1.2 revokes, FA1.2 approves, FA2 approves, the main call, FA2 revokes.
  */
-import { checkAddress, checkContract, checkNat, type Micheline } from '@michelscope/michelson';
+import type { ApproveCall, ApproveData, ApproveGroup, ApproveRequest } from '@michelscope/api-types';
+import { checkAddress, checkContract, checkNat } from '@michelscope/michelson';
 import type { WalletTransaction } from '../../../features/wallet/wallet-ops';
 import { isObject } from '../../../api/parse';
 
@@ -113,7 +114,7 @@ export function parseApprovalSchema(schema: unknown): ApprovalTypeShape[] {
 }
 
 /** The body of POST /v1/helpers/approve/data; `spender` is the called contract (our extension). */
-export function approveDataBody(entries: ApprovalEntry[], spender: string) {
+export function approveDataBody(entries: ApprovalEntry[], spender: string): ApproveRequest {
   return {
     spender,
     allowances: entries.map((e) => ({
@@ -132,49 +133,6 @@ export function approveDataBody(entries: ApprovalEntry[], spender: string) {
             },
     })),
   };
-}
-
-interface ApproveCall {
-  entrypoint: string;
-  value: Micheline;
-  destination: string;
-}
-interface ApproveGroup {
-  allows: ApproveCall[];
-  revokes: ApproveCall[];
-}
-/** The answer of POST /v1/helpers/approve/data. */
-export interface ApproveData {
-  fa1_2: ApproveGroup[];
-  fa2: ApproveGroup[];
-}
-
-const BAD_ANSWER = 'The token approval answer is not understood';
-const calls = (v: unknown): ApproveCall[] => {
-  if (!Array.isArray(v)) throw new Error(BAD_ANSWER);
-  return v.map((c) => {
-    if (
-      !isObject(c) ||
-      typeof c.entrypoint !== 'string' ||
-      typeof c.destination !== 'string' ||
-      !('value' in c)
-    )
-      throw new Error(BAD_ANSWER);
-    return { entrypoint: c.entrypoint, destination: c.destination, value: c.value as Micheline };
-  });
-};
-const groups = (v: unknown): ApproveGroup[] => {
-  if (!Array.isArray(v)) throw new Error(BAD_ANSWER);
-  return v.map((g) => {
-    if (!isObject(g)) throw new Error(BAD_ANSWER);
-    return { allows: calls(g.allows), revokes: calls(g.revokes) };
-  });
-};
-
-/** Checks the answer of POST /v1/helpers/approve/data. */
-export function parseApproveData(body: unknown): ApproveData {
-  if (!isObject(body)) throw new Error(BAD_ANSWER);
-  return { fa1_2: groups(body.fa1_2), fa2: groups(body.fa2) };
 }
 
 const tx = ({ destination, entrypoint, value }: ApproveCall): WalletTransaction => ({
