@@ -87,7 +87,9 @@ describe('scroll to top', () => {
     act(() => {
       window.dispatchEvent(new Event('scroll'));
     });
-    const button = await screen.findByRole('button', { name: 'Scroll to top' });
+    // the button's chunk (MUI Fab, Zoom) loads on this first scroll: under a full parallel run its first
+    // import can take longer than findByRole's default second
+    const button = await screen.findByRole('button', { name: 'Scroll to top' }, { timeout: 10_000 });
     scrollTo.mockClear();
     fireEvent.click(button);
     expect(scrollTo).toHaveBeenCalledWith({ top: 0, left: 0, behavior: 'smooth' });
