@@ -9,6 +9,23 @@ import type { MiguelNode } from './miguel';
 import { buildTypeTree, entrypointLeaves, typeToMicheline } from './type-tree';
 import type { TypeNode } from './type-tree';
 
+/**
+ * Entrypoints Octez's binary encoding of a transaction writes as one tag byte (their index here); any other
+ * name is 0xff followed by its length and bytes.
+ */
+export const NAMED_ENTRYPOINTS: readonly string[] = [
+  'default',
+  'root',
+  'do',
+  'set_delegate',
+  'remove_delegate',
+  'deposit',
+  'stake',
+  'unstake',
+  'finalize_unstake',
+  'set_delegate_parameters',
+];
+
 export interface Parameters {
   entrypoint: string;
   value: Micheline;

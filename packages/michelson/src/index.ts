@@ -77,6 +77,7 @@ export {
   toParameters,
   decodeParameters,
   findByName,
+  NAMED_ENTRYPOINTS,
 } from './entrypoints';
 export type { Tag, InterfaceName } from './tags';
 export { TAG_BITS, scriptTags, tagsMask, tagsFromMask, hasInterface, contractInterfaces } from './tags';

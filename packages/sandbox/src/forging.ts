@@ -14,7 +14,14 @@
  * changes how every LocalForger of the process encodes those fields and nothing else. `installed` makes the
  * replacement happen once, when this module is first imported.
  */
-import { bytesToHex, decodeMicheline, encodeMicheline, forgeInt, zarithValue } from '@michelscope/michelson';
+import {
+  bytesToHex,
+  decodeMicheline,
+  encodeMicheline,
+  forgeInt,
+  NAMED_ENTRYPOINTS,
+  zarithValue,
+} from '@michelscope/michelson';
 import type { Micheline } from '@michelscope/michelson';
 import { CODEC, decoders, encoders, LocalForger } from '@taquito/local-forging';
 
@@ -28,19 +35,6 @@ interface Consumer {
 type Encoder = (value: never) => string;
 type Decoder = (value: Consumer) => unknown;
 
-/** Octez's one-byte codes of the named entrypoints in a transaction's parameters (others: 0xff + name). */
-const NAMED_ENTRYPOINTS = [
-  'default',
-  'root',
-  'do',
-  'set_delegate',
-  'remove_delegate',
-  'deposit',
-  'stake',
-  'unstake',
-  'finalize_unstake',
-  'set_delegate_parameters',
-];
 /** Longest entrypoint name Octez accepts. */
 const ENTRYPOINT_MAX_LENGTH = 31;
 

@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { encodeExpr } from '@michelscope/interpreter';
-import type { Micheline } from '@michelscope/michelson';
+import { NAMED_ENTRYPOINTS, type Micheline } from '@michelscope/michelson';
 import type { Estimate as TaquitoEstimate } from '@taquito/taquito';
 
 const { Estimate } = createRequire(import.meta.url)('@taquito/taquito/dist/lib/estimate/estimate.js') as {
@@ -21,19 +21,6 @@ const { Estimate } = createRequire(import.meta.url)('@taquito/taquito/dist/lib/e
 /** Taquito's RpcEstimateProvider buffers (MILLIGAS_BUFFER, STORAGE_BUFFER). */
 const MILLIGAS_BUFFER = 100_000;
 const STORAGE_BUFFER = 20;
-/** Entrypoints Octez encodes as one tag byte. */
-const NAMED_ENTRYPOINTS = new Set([
-  'default',
-  'root',
-  'do',
-  'set_delegate',
-  'remove_delegate',
-  'deposit',
-  'stake',
-  'unstake',
-  'finalize_unstake',
-  'set_delegate_parameters',
-]);
 
 /** Bytes of a zarith natural. */
 function zarith(n: bigint | number): number {
@@ -61,7 +48,7 @@ export function transactionSize(t: {
   const signature = 64;
   const head = 1 + 21 + 3 + 4 + zarith(t.gasLimit) + zarith(t.storageLimit) + zarith(BigInt(t.amount)) + 22;
   const isUnitDefault = t.entrypoint === 'default' && (t.parameter as { prim?: string }).prim === 'Unit';
-  const entrypoint = NAMED_ENTRYPOINTS.has(t.entrypoint) ? 1 : 2 + t.entrypoint.length;
+  const entrypoint = NAMED_ENTRYPOINTS.includes(t.entrypoint) ? 1 : 2 + t.entrypoint.length;
   const params = isUnitDefault ? 1 : 1 + entrypoint + 4 + encodeExpr(t.parameter).length;
   return branch + head + params + signature;
 }
