@@ -6,8 +6,9 @@
  * app's own fetch of the same URL takes the preloaded answer. A small table beside the web's loaders;
  * apps/server/test/route-fetches.test.ts runs those loaders and checks that they ask for these URLs.
  *
- * Only requests whose URL the page's address alone decides are listed (not home's recently called
- * table, whose network depends on the head answer and the reader's stored choice; not POSTs).
+ * Only requests whose URL the page's address decides are listed (no POSTs). Home's recently called table
+ * is announced for the default network (the web's network-defaults.ts): the web asks for it at once too,
+ * and only a reader who chose another network, or whose default network is not synced, asks for another.
  */
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
@@ -34,6 +35,22 @@ const CONTRACT_TABS: Record<string, 'operations' | 'storage' | 'code' | 'frame'>
 
 /** Page size of the operations tab's first page (the web's OPG_PAGE_SIZE). */
 const OPG_PAGE_SIZE = 10;
+/** Rows of home's recently called table (the web's HOME_TABLE_ROWS). */
+const HOME_TABLE_ROWS = 3;
+const SANDBOX_NETWORK = 'sandboxnet';
+
+/**
+ * The network home opens on for a reader who chose none (the web's `defaultNetwork`, which
+ * apps/web/src/app/router/route-fetches.test.ts checks this against): sandboxnet in sandbox mode when it is
+ * configured, else the first configured network.
+ */
+export function defaultNetwork(config: {
+  networks: readonly string[];
+  sandbox_mode?: boolean;
+}): string | null {
+  if (config.sandbox_mode && config.networks.includes(SANDBOX_NETWORK)) return SANDBOX_NETWORK;
+  return config.networks[0] ?? null;
+}
 
 /**
  * The API URLs (same origin) the loader of `route` (a route table path) starts for `url`'s path parameters
@@ -44,8 +61,13 @@ export function routeFetches(
   params: Readonly<Record<string, string>>,
   query: URLSearchParams,
   networks: readonly string[],
+  homeNetwork: string | null = networks[0] ?? null,
 ): string[] {
-  if (route === '/') return ['/v1/head'];
+  if (route === '/') {
+    return homeNetwork !== null && NETWORK.test(homeNetwork)
+      ? ['/v1/head', `/v1/stats/${homeNetwork}/recently_called_contracts?size=${HOME_TABLE_ROWS}&offset=0`]
+      : ['/v1/head'];
+  }
   const tab = CONTRACT_TABS[route];
   const { network = '', address = '' } = params;
   if (!tab || !NETWORK.test(network) || !networks.includes(network) || !ADDRESS.test(address)) return [];

@@ -5,7 +5,7 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 import negotiate from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { fetchPreloadLinks, routeFetches, routeParams } from './route-fetches';
+import { defaultNetwork, fetchPreloadLinks, routeFetches, routeParams } from './route-fetches';
 
 /**
  * Paths that belong to the APIs: never answered with the SPA's index.html. The SPA itself owns /search
@@ -93,7 +93,7 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions = {}): 
       return reply.sendFile(file, distDir);
     }
     page ??= loadPage(distDir, opts.bootConfig);
-    const { html, routes, networks } = await page;
+    const { html, routes, networks, homeNetwork } = await page;
     const route = matchRoute(routes, url);
     const files = route?.files ?? [];
     const key = files.join(' ');
@@ -105,7 +105,7 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions = {}): 
     // The route's API requests, announced with the page (they differ per address: not cached).
     const params = route ? routeParams(route.path, url) : null;
     const query = new URLSearchParams(request.url.slice(url.length + 1));
-    const fetches = route && params ? routeFetches(route.path, params, query, networks) : [];
+    const fetches = route && params ? routeFetches(route.path, params, query, networks, homeNetwork) : [];
     if (fetches.length > 0)
       return sendShell(request, reply, compressShell(withFetchPreloads(shell.text, fetches)));
     return sendShell(request, reply, shell);
@@ -139,6 +139,8 @@ interface Page {
   routes: RoutePreload[];
   /** The networks of the boot configuration (a route's API requests are announced for these only). */
   networks: string[];
+  /** The network home opens on when the reader chose none (its table is announced with the page). */
+  homeNetwork: string | null;
 }
 
 /** index.html variants kept compressed (one per set of route chunks: a few dozen at most). */
@@ -150,17 +152,22 @@ export const ROUTE_PRELOAD_FILE = '.vite/route-preload.json';
 async function loadPage(distDir: string, bootConfig: WebOptions['bootConfig']): Promise<Page> {
   let html = readFileSync(path.join(distDir, 'index.html'), 'utf8');
   let networks: string[] = [];
+  let homeNetwork: string | null = null;
   if (bootConfig) {
     try {
       const config = await bootConfig();
       html = inlineBootConfig(html, config);
       const listed = (config as { networks?: unknown } | null)?.networks;
       if (Array.isArray(listed)) networks = listed.filter((n): n is string => typeof n === 'string');
+      homeNetwork = defaultNetwork({
+        networks,
+        sandbox_mode: (config as { sandbox_mode?: unknown } | null)?.sandbox_mode === true,
+      });
     } catch {
       // The app asks GET /v1/config itself when the block is missing.
     }
   }
-  return { html, routes: readRoutePreloads(distDir), networks };
+  return { html, routes: readRoutePreloads(distDir), networks, homeNetwork };
 }
 
 /** The build's route preloads; none (the app still loads, one round trip later) when missing or malformed. */

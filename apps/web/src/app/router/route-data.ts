@@ -1,10 +1,11 @@
 /**
  * The data each screen shows, started by its route loader together with the screen's code (the lazy chunk),
  * instead of after that code has loaded and rendered. Each entry calls `prefetchQuery` with the query
- * factory its screen's components use, so the components find the request in flight or answered; nothing
- * is awaited (the page renders its loading states as before) and a failure is the component's to show.
+ * factory its screen's components use, so the components find the request in flight or answered. The loader
+ * waits for the first data at most DATA_WAIT_MS (./route-table): the page's first render has it, or shows its
+ * loading states when the API is slower; a failure is the component's to show.
  */
-import type { FetchQueryOptions, QueryClient, QueryKey } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { headQuery, recentlyCalledQuery } from '../../api/queries';
 import type { ConfigResponse } from '@michelscope/api-types';
 import { readChosenNetwork, startNetwork } from '../../shared/config/chosen-network';
@@ -18,9 +19,6 @@ export function routeData(
   client: QueryClient,
   config: Pick<ConfigResponse, 'networks' | 'sandbox_mode'>,
 ): Partial<Record<ScreenId, ScreenData>> {
-  const start = <T, K extends QueryKey>(options: FetchQueryOptions<T, Error, T, K>) =>
-    void client.prefetchQuery(options);
-
   // The account / contract tabs: their query factories come with the contract chunks (./contract-route-data).
   // The loader waits (bounded: DATA_WAIT_MS) for them: the page's first render has its data.
   const contract =
@@ -31,14 +29,22 @@ export function routeData(
 
   return {
     home: () => {
-      // the table of the network home opens on (it depends on which networks are synced)
-      void client
+      // The table of the network home opens on: the reader's stored choice, else the default network, asked
+      // at once (the server announces the same URL with the page); once the heads answer, the network they
+      // decide if it differs (the default one not synced). The loader waits (bounded) for the first page.
+      const chosen = readChosenNetwork(browserStorage());
+      const guess = startNetwork(config, undefined, chosen);
+      const table = (network: string | null) =>
+        network ? client.prefetchQuery(recentlyCalledQuery(network, HOME_TABLE_ROWS, 0)) : undefined;
+      const guessed = table(guess);
+      const decided = client
         .fetchQuery(headQuery())
         .catch(() => undefined)
         .then((heads) => {
-          const network = startNetwork(config, heads, readChosenNetwork(browserStorage()));
-          if (network) start(recentlyCalledQuery(network, HOME_TABLE_ROWS, 0));
+          const network = startNetwork(config, heads, chosen);
+          return network === guess ? guessed : table(network);
         });
+      return chosen !== null && guess === chosen ? guessed : decided;
     },
     operations: contract('operations'),
     storage: contract('storage'),

@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import { routeFetches, routeParams } from '../../../../server/src/route-fetches';
+import {
+  defaultNetwork as serverDefaultNetwork,
+  routeFetches,
+  routeParams,
+} from '../../../../server/src/route-fetches';
+import { defaultNetwork } from '../../shared/config/network-defaults';
 import { routeData } from './route-data';
 import type { ScreenId } from './route-table';
 
@@ -13,7 +18,12 @@ const JAKARTA = 'PtJakart2xVj7pYXJBXrqHgd82rdkLey5ZeeGikgPkLX7SNJZF4';
  * The GET URLs the web's route loader of `screen` starts for `url` (recorded at fetch), once its dynamic
  * import of the contract route data has run.
  */
-async function loaderGets(screen: ScreenId, url: string, params: Record<string, string>): Promise<string[]> {
+async function loaderGets(
+  screen: ScreenId,
+  url: string,
+  params: Record<string, string>,
+  sandboxMode = false,
+): Promise<string[]> {
   const gets = new Set<string>();
   vi.stubGlobal(
     'fetch',
@@ -24,7 +34,7 @@ async function loaderGets(screen: ScreenId, url: string, params: Record<string, 
       return new Promise<Response>(() => {});
     }),
   );
-  const data = routeData(new QueryClient(), { networks: NETWORKS, sandbox_mode: false })[screen];
+  const data = routeData(new QueryClient(), { networks: NETWORKS, sandbox_mode: sandboxMode })[screen];
   void data?.({ params, url: new URL(url, 'http://localhost') });
   await vi.waitFor(() => {
     if (screen !== 'home' && gets.size === 0) throw new Error('no request yet');
@@ -68,9 +78,25 @@ describe("the server's fetch preloads match the web's route loaders", () => {
     });
   }
 
-  it('home: /v1/head (its table waits for the answer)', async () => {
-    expect(routeFetches('/', {}, new URLSearchParams(), NETWORKS)).toEqual(['/v1/head']);
-    expect(await loaderGets('home', '/', {})).toEqual(['/v1/head']);
+  it("home: /v1/head and the default network's recently called table, asked at once", async () => {
+    for (const sandboxMode of [false, true]) {
+      const home = serverDefaultNetwork({ networks: NETWORKS, sandbox_mode: sandboxMode });
+      const table = `/v1/stats/${sandboxMode ? 'sandboxnet' : 'mainnet'}/recently_called_contracts?size=3&offset=0`;
+      const server = routeFetches('/', {}, new URLSearchParams(), NETWORKS, home);
+      expect(server).toEqual(['/v1/head', table]);
+      // the web asks for the same URLs before the heads answer (they never do here)
+      expect(await loaderGets('home', '/', {}, sandboxMode)).toEqual([...server].sort());
+    }
+  });
+
+  it("the server's default network is the web's", () => {
+    const configs = [
+      { networks: ['mainnet', 'sandboxnet'], sandbox_mode: true },
+      { networks: ['mainnet', 'sandboxnet'], sandbox_mode: false },
+      { networks: ['ghostnet', 'mainnet'], sandbox_mode: true },
+      { networks: [], sandbox_mode: false },
+    ];
+    for (const config of configs) expect(serverDefaultNetwork(config)).toBe(defaultNetwork(config));
   });
 
   it('announces nothing for an unknown network, a malformed address or another route', () => {
