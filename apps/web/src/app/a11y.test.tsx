@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { renderApp } from './testing/render-app';
-import { mockFetch } from './testing/mock-fetch';
+import { mockFetchRaw } from './testing/mock-fetch';
 import { seriousViolations } from './testing/axe';
 
 const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
@@ -37,7 +37,7 @@ beforeEach(() => {
   vi.stubGlobal('scrollTo', vi.fn());
   vi.stubGlobal('ResizeObserver', NoopResizeObserver);
   localStorage.clear();
-  mockFetch([
+  mockFetchRaw([
     [
       'GET /v1/head',
       [{ network: 'mainnet', synced: true, level: 10, time: block.timestamp, protocol: block.protocol }],

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import { createMemoryRouter } from 'react-router';
 import { opgListQuery } from '../../api/contract-api';
-import { mockFetch } from '../testing/mock-fetch';
+import { mockFetchRaw } from '../testing/mock-fetch';
 import { routeData } from './route-data';
 import { SCREEN_IDS, buildRouteTable, type LazyScreen, type ScreenId } from './route-table';
 
@@ -52,7 +52,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('route data', () => {
   it("a contract's operations tab asks for the frame and the first page of groups before its code is there", async () => {
-    const api = mockFetch([[/\/opg\?size=10$/, [OPG_ROW]]]);
+    const api = mockFetchRaw([[/\/opg\?size=10$/, [OPG_ROW]]]);
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     const router = enter(`/sandboxnet/${KT1}/operations`, client);
     await vi.waitFor(() =>
@@ -73,7 +73,7 @@ describe('route data', () => {
   });
 
   it('storage and code tabs ask for their own data; ?level= is left to the tab', async () => {
-    const api = mockFetch([]);
+    const api = mockFetchRaw([]);
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     enter(`/mainnet/${KT1}/storage`, client).dispose();
     enter(`/mainnet/${KT1}/code`, client).dispose();
@@ -89,7 +89,7 @@ describe('route data', () => {
   });
 
   it("home asks for the default network's recently called contracts; a redirected URL asks for nothing", async () => {
-    const api = mockFetch([]);
+    const api = mockFetchRaw([]);
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     enter('/', client, true).dispose();
     await vi.waitFor(() => expect(api.calls.length).toBeGreaterThan(1));
@@ -103,7 +103,7 @@ describe('route data', () => {
   });
 
   it('home asks for the table of the first synced network when the default one is not synced', async () => {
-    const api = mockFetch([
+    const api = mockFetchRaw([
       [
         'GET /v1/head',
         [

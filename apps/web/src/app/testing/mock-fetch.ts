@@ -1,6 +1,11 @@
 /**
- * Test helper: a fetch stub answering by URL. Each route is matched on "METHOD path?query" (the query
- * included) with a string prefix or a regular expression; unmatched requests get a 404 `{"message"}`.
+ * Test helper: a fetch stub answering by route; unmatched requests get a 404 `{"message"}`.
+ *
+ * A route is either a `resourceRoute(name, params, payload)` of the API registry (its method and URL come from
+ * the registry, its payload must have the resource's type), or a raw `[pattern, Response]` for what the
+ * registry does not describe (errors, 204s, odd bodies, catch-alls, other origins): a raw route never answers
+ * an untyped JSON payload. A raw pattern is matched on "METHOD url" (the query included) as a string prefix or
+ * a regular expression; the first matching route answers.
  */
 import { vi } from 'vitest';
 import { resourceMethod, resourceUrl } from '../../api/resources';
@@ -12,10 +17,67 @@ export interface Call {
   body: unknown;
 }
 
-export type Answer = unknown;
+type Name = ResourceName | ActionName;
 
-export function mockFetch(routes: [string | RegExp, Answer][]) {
+/**
+ * What a mocked resource answers: a payload of its type, a Response (errors and odd answers), or a function of
+ * the call giving either, possibly later (a promise: the test decides when the answer arrives).
+ */
+export type Payload<N extends Name> =
+  | ResourceData<N>
+  | Response
+  | ((call: Call) => ResourceData<N> | Response | Promise<ResourceData<N> | Response>);
+
+/** What a raw route answers: a Response, or a function of the call giving one (possibly later). */
+export type RawAnswer = Response | ((call: Call) => Response | Promise<Response>);
+export type RawRoute = readonly [pattern: string | RegExp, answer: RawAnswer];
+
+declare const resourceBrand: unique symbol;
+/** A route built by `resourceRoute` (its payload checked against the registry); only it may answer JSON. */
+export interface ResourceRoute {
+  readonly [resourceBrand]: true;
+  readonly name: Name;
+  /** Matches "METHOD url" of a call. */
+  readonly matches: (key: string) => boolean;
+  readonly answer: unknown;
+}
+
+export type Route = ResourceRoute | RawRoute;
+
+type ResourceArgs<N extends Name> =
+  ResourceParams<N> extends void ? [payload: Payload<N>] : [params: ResourceParams<N>, payload: Payload<N>];
+
+const withoutQuery = (key: string) => key.split('?')[0]!;
+
+function makeRoute<N extends Name>(name: N, args: ResourceArgs<N>, anyQuery: boolean): ResourceRoute {
+  const payload = args.length === 1 ? args[0] : args[1];
+  const url = (resourceUrl as (n: N, p?: unknown) => string)(name, args.length === 1 ? undefined : args[0]);
+  const key = `${resourceMethod(name)} ${url}`;
+  const matches = anyQuery ? (k: string) => withoutQuery(k) === withoutQuery(key) : (k: string) => k === key;
+  return { name, matches, answer: payload } as unknown as ResourceRoute;
+}
+
+/**
+ * A route of `mockFetch` for one API resource of the registry (a GET, or a POST action): it answers the
+ * resource's exact URL (query included) built from `params`, with a payload of the resource's type.
+ */
+export function resourceRoute<N extends Name>(name: N, ...args: ResourceArgs<N>): ResourceRoute {
+  return makeRoute(name, args, false);
+}
+
+/**
+ * `resourceRoute` matching the resource's URL whatever its query (any page of a list, any filter): the query
+ * params given only build the path.
+ */
+export function anyQueryRoute<N extends Name>(name: N, ...args: ResourceArgs<N>): ResourceRoute {
+  return makeRoute(name, args, true);
+}
+
+const isRaw = (route: Route): route is RawRoute => Array.isArray(route);
+
+function stub(find: (key: string) => { answer: unknown; route: unknown } | undefined) {
   const calls: Call[] = [];
+  const answered = new Map<unknown, Call[]>();
   const fetchFn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = input instanceof Request ? input.url : input.toString();
     const method = init?.method ?? 'GET';
@@ -23,46 +85,46 @@ export function mockFetch(routes: [string | RegExp, Answer][]) {
     const call = { method, url, body };
     calls.push(call);
     const key = `${method} ${url}`;
-    const route = routes.find(([pattern]) =>
-      typeof pattern === 'string' ? key.startsWith(pattern) : pattern.test(key),
-    );
-    if (!route) return Response.json({ message: `no route for ${key}` }, { status: 404 });
+    const found = find(key);
+    if (!found) return Response.json({ message: `no route for ${key}` }, { status: 404 });
+    answered.set(found.route, [...(answered.get(found.route) ?? []), call]);
     // a function answers for the call, possibly later (a promise: the test decides when the answer arrives)
-    const answer: unknown = await (typeof route[1] === 'function'
-      ? (route[1] as (c: Call) => unknown)(call)
-      : route[1]);
+    const answer: unknown = await (typeof found.answer === 'function'
+      ? (found.answer as (c: Call) => unknown)(call)
+      : found.answer);
     return answer instanceof Response ? answer.clone() : Response.json(answer);
   });
   vi.stubGlobal('fetch', fetchFn);
   return {
     calls,
     fetchFn,
+    /** The calls whose "METHOD url" starts with `prefix`. */
     callsTo: (prefix: string) => calls.filter((c) => `${c.method} ${c.url}`.startsWith(prefix)),
+    /** The calls a route answered. */
+    callsOf: (route: Route) => answered.get(route) ?? [],
   };
 }
 
-/**
- * What a mocked resource answers: a payload of its type, a Response (errors and odd answers), or a function of
- * the call giving either, possibly later (a promise: the test decides when the answer arrives).
- */
-export type Payload<N extends ResourceName | ActionName> =
-  | ResourceData<N>
-  | Response
-  | ((call: Call) => ResourceData<N> | Response | Promise<ResourceData<N> | Response>);
+/** Stubs fetch with typed routes (see the module's comment). */
+export function mockFetch(routes: readonly Route[]) {
+  return stub((key) => {
+    const route = routes.find((r) =>
+      isRaw(r) ? (typeof r[0] === 'string' ? key.startsWith(r[0]) : r[0].test(key)) : r.matches(key),
+    );
+    if (!route) return undefined;
+    return { route, answer: isRaw(route) ? route[1] : route.answer };
+  });
+}
 
-type ResourceArgs<N extends ResourceName | ActionName> =
-  ResourceParams<N> extends void ? [payload: Payload<N>] : [params: ResourceParams<N>, payload: Payload<N>];
-
 /**
- * A route of `mockFetch` for one API resource of the registry (a GET, or a POST action): its method and URL
- * come from the registry and its payload must have the resource's type (a Response stands for errors and odd
- * answers).
+ * @deprecated The untyped form, kept until every test is migrated to `mockFetch` (issue 23): a route is a
+ * prefix or regular expression and any answer, JSON payloads included.
  */
-export function resourceRoute<N extends ResourceName | ActionName>(
-  name: N,
-  ...args: ResourceArgs<N>
-): [string, Answer] {
-  const payload = args.length === 1 ? args[0] : args[1];
-  const url = (resourceUrl as (n: N, p?: unknown) => string)(name, args.length === 1 ? undefined : args[0]);
-  return [`${resourceMethod(name)} ${url}`, payload];
+export function mockFetchRaw(routes: [string | RegExp, unknown][]) {
+  return stub((key) => {
+    const route = routes.find(([pattern]) =>
+      typeof pattern === 'string' ? key.startsWith(pattern) : pattern.test(key),
+    );
+    return route && { route, answer: route[1] };
+  });
 }

@@ -5,7 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import { NotificationsProvider } from '../../features/notifications/NotificationsProvider';
 import { TEST_CONFIG } from '../../app/testing/render-app';
-import { mockFetch } from '../../app/testing/mock-fetch';
+import { mockFetchRaw } from '../../app/testing/mock-fetch';
 import { AppConfigContext } from '../config/app-config-context';
 import { AccountBox } from './AccountBox';
 
@@ -18,7 +18,7 @@ afterEach(() => {
 
 describe('AccountBox', () => {
   it('opens a dialog with the account facts and its actions', async () => {
-    mockFetch([
+    mockFetchRaw([
       [
         `GET /v1/account/mainnet/${TZ}`,
         {

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderApp } from '../../app/testing/render-app';
-import { mockFetch } from '../../app/testing/mock-fetch';
+import { mockFetchRaw } from '../../app/testing/mock-fetch';
 import { apiGroup, hasShared } from '../operation/testing/rpc-group';
 
 const KT = 'KT18sWFGnjvobw9BiHrm9bjpWr3AFAAVas9w';
@@ -56,7 +56,7 @@ afterEach(() => {
 
 describe('contract page frame', () => {
   it('shows breadcrumbs, title, tags, actions and the tabs allowed by the spec', async () => {
-    mockFetch(commonRoutes([]));
+    mockFetchRaw(commonRoutes([]));
     renderApp(`/mainnet/${KT}/operations`);
     expect(await screen.findByRole('heading', { level: 1, name: KT })).toBeTruthy();
     const crumbs = screen.getByRole('navigation', { name: 'Breadcrumbs' });
@@ -92,7 +92,7 @@ describe('contract page frame', () => {
   });
 
   it('shows only the operations tab and no contract rows for a plain account', async () => {
-    mockFetch([
+    mockFetchRaw([
       [`GET /v1/account/mainnet/${TZ}`, account({ address: TZ, account_type: 'account', events_count: 0 })],
       [`GET /v1/contract/mainnet/${TZ}/opg`, []],
     ]);
@@ -104,7 +104,7 @@ describe('contract page frame', () => {
   });
 
   it('goes to /not_found when the server answers 204 for the contract', async () => {
-    mockFetch([
+    mockFetchRaw([
       [`GET /v1/account/mainnet/${KT}`, account()],
       [`GET /v1/contract/mainnet/${KT}?stats=true`, new Response(null, { status: 204 })],
       ['POST /metadata/v1/graphql', { data: { contract_metadata: [] } }],
@@ -147,7 +147,7 @@ describe.skipIf(!hasShared)('operations list', () => {
   it('lists operation groups and loads a group when expanded', async () => {
     const ops = hasShared ? apiGroup(GROUP) : [];
     const counter = (ops[0]?.counter as number) ?? 0;
-    const mock = mockFetch([
+    const mock = mockFetchRaw([
       ...commonRoutes([
         {
           last_id: 67,
@@ -200,7 +200,7 @@ describe.skipIf(!hasShared)('operations list', () => {
   });
 
   it("a filtered list shows each group's total cost and flow, as the unfiltered list does", async () => {
-    const mock = mockFetch([
+    const mock = mockFetchRaw([
       ...commonRoutes([]),
       [
         'POST /search/v1/search',
@@ -256,7 +256,7 @@ describe.skipIf(!hasShared)('operations list', () => {
         status: 'applied',
         kind: 'transaction',
       }));
-    const mock = mockFetch([
+    const mock = mockFetchRaw([
       ...commonRoutes([]).filter(([p]) => !String(p).includes('/opg')),
       [`GET /v1/contract/mainnet/${KT}/opg?last_id=91`, page(90).slice(0, 3)],
       [`GET /v1/contract/mainnet/${KT}/opg?size=10`, page(100)],

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { formatMichelsonInline, toMiguel, type Micheline } from '@michelscope/michelson';
 import { renderApp } from '../../app/testing/render-app';
-import { mockFetch } from '../../app/testing/mock-fetch';
+import { mockFetchRaw } from '../../app/testing/mock-fetch';
 import { SHARED_DIR, hasShared } from '../operation/testing/rpc-group';
 
 // hic et nunc OBJKT ledger, big map 511 (real mainnet entries).
@@ -44,7 +44,7 @@ describe.skipIf(!hasShared)('big map keys page', () => {
     });
     const first = entries.slice(0, 10).map(item);
     const firstHash = String(first[0]?.data.key_hash);
-    const mock = mockFetch([
+    const mock = mockFetchRaw([
       [`GET /v1/account/mainnet/${KT}`, { address: KT, account_type: 'contract', operations_count: 3 }],
       [`GET /v1/contract/mainnet/${KT}?stats=true`, { address: KT, network: 'mainnet', tags: ['fa2'] }],
       [`GET /v1/contract/mainnet/${KT}/views/schema`, []],

@@ -45,7 +45,11 @@ describe('global constant page', () => {
       ]),
       resourceRoute('globalConstant', { network: 'mainnet', address: EXPR }, CONSTANT),
       // the API's contracts carry no alias: the alias service names them
-      [`GET /search/v1/account/mainnet/${KT('1')}`, { TzKT: { Name: 'The Rarible FA2 NFT collection' } }],
+      resourceRoute(
+        'accountAliases',
+        { network: 'mainnet', address: KT('1') },
+        { TzKT: { Name: 'The Rarible FA2 NFT collection' } },
+      ),
       ['GET /search/v1/account/', new Response(null, { status: 204 })],
     ]);
     renderApp(`/constant/mainnet/${EXPR}`);

@@ -3,14 +3,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { toMiguel } from '@michelscope/michelson';
 import { renderApp } from '../../app/testing/render-app';
-import { mockFetch } from '../../app/testing/mock-fetch';
+import { mockFetchRaw } from '../../app/testing/mock-fetch';
 
 const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
 const TZ = 'tz1UBZUkXpKGhYsP5KtzDNqLLchwF4uHrGjw';
 const OP = 'oocFt4vkkgQGfoRH54328cJUbDdWvj3x6KEs5Arm4XhqwwJmnJ8';
 
 function frame(extra: [string | RegExp, unknown][], account: Record<string, unknown> = {}) {
-  return mockFetch([
+  return mockFetchRaw([
     // the specific routes first: an entry also answers the paths it is a prefix of
     ...extra,
     [

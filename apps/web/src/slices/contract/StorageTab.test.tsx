@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { scriptSection, toMiguel, typedef, type Micheline } from '@michelscope/michelson';
 import { renderApp } from '../../app/testing/render-app';
-import { mockFetch } from '../../app/testing/mock-fetch';
+import { mockFetchRaw } from '../../app/testing/mock-fetch';
 import { SHARED_DIR, hasShared } from '../operation/testing/rpc-group';
 import { levelFromQuery, versionLevels } from './StorageTab';
 
@@ -43,7 +43,7 @@ describe.skipIf(!hasShared)('storage tab over a real contract', () => {
     const code = hasShared ? read('code.json') : [];
     const storageType = scriptSection(code, 'storage') as Micheline;
     const roots = toMiguel(storageType, read('storage.json'));
-    return mockFetch([
+    return mockFetchRaw([
       [
         `GET /v1/account/mainnet/${KT}`,
         {

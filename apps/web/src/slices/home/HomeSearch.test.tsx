@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderApp } from '../../app/testing/render-app';
-import { mockFetch } from '../../app/testing/mock-fetch';
+import { mockFetchRaw } from '../../app/testing/mock-fetch';
 import type { SearchItem } from '@michelscope/api-types';
 
 const KT = (n: number) => `KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXit${'123456789ABCDEFGH'[n]}`;
@@ -38,7 +38,7 @@ afterEach(() => {
 });
 
 function standardRoutes(extra: [string | RegExp, unknown][] = []) {
-  return mockFetch([
+  return mockFetchRaw([
     ...extra,
     ['GET /v1/head', []],
     [
@@ -99,7 +99,7 @@ describe('home: recently called contracts', () => {
   });
 
   it("says 'No called contracts found' for an empty network", async () => {
-    mockFetch([
+    mockFetchRaw([
       ['GET /v1/head', []],
       ['GET /v1/stats/', []],
     ]);

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderApp } from '../../app/testing/render-app';
-import { mockFetch } from '../../app/testing/mock-fetch';
+import { mockFetchRaw } from '../../app/testing/mock-fetch';
 
 const KT = (c: string) => `KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXit${c}`;
 const block = (network: string, protocol: string, level: number) => ({
@@ -49,7 +49,7 @@ afterEach(() => {
 });
 
 function routes(extra: [string | RegExp, unknown][] = []) {
-  return mockFetch([
+  return mockFetchRaw([
     ...extra,
     ['GET /v1/stats/mainnet/recently_called_contracts', '123456789A'.split('').map(calledRow)],
     ['GET /v1/stats/', []],

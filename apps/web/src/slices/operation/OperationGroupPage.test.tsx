@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderApp } from '../../app/testing/render-app';
-import { mockFetch } from '../../app/testing/mock-fetch';
+import { mockFetchRaw } from '../../app/testing/mock-fetch';
 import { apiGroup, hasShared } from './testing/rpc-group';
 
 // A real mainnet batch of 28 transactions: some backtracked, the rest skipped after a storage_exhausted error.
@@ -16,7 +16,7 @@ afterEach(() => {
 
 describe('operation group page', () => {
   it('shows the empty state texts when the group is unknown', async () => {
-    mockFetch([[`GET /v1/opg/mainnet/${BATCH}`, []]]);
+    mockFetchRaw([[`GET /v1/opg/mainnet/${BATCH}`, []]]);
     renderApp(`/mainnet/opg/${BATCH}/contents`);
     expect(await screen.findByText('Nothing found')).toBeTruthy();
     expect(
@@ -27,7 +27,7 @@ describe('operation group page', () => {
   });
 
   it('treats a 204 as a silent empty result', async () => {
-    mockFetch([[`GET /v1/opg/mainnet/${BATCH}`, new Response(null, { status: 204 })]]);
+    mockFetchRaw([[`GET /v1/opg/mainnet/${BATCH}`, new Response(null, { status: 204 })]]);
     renderApp(`/mainnet/opg/${BATCH}/contents`);
     expect(await screen.findByText('Nothing found')).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
@@ -42,7 +42,7 @@ describe('operation group page', () => {
         (a, b) => Number(b.counter) - Number(a.counter) || Number(a.id) - Number(b.id),
       );
       expect(apiOrder[0]).not.toBe(ops[0]);
-      const mock = mockFetch([[`GET /v1/opg/mainnet/${BATCH}`, apiOrder]]);
+      const mock = mockFetchRaw([[`GET /v1/opg/mainnet/${BATCH}`, apiOrder]]);
       renderApp(`/mainnet/opg/${BATCH}/contents`);
       const cards = await screen.findAllByRole('article');
       expect(cards).toHaveLength(ops.length);

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderApp } from '../../app/testing/render-app';
 import type { SearchItem } from '@michelscope/api-types';
-import { mockFetch, type Call } from '../../app/testing/mock-fetch';
+import { mockFetchRaw, type Call } from '../../app/testing/mock-fetch';
 
 const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
 const OP = 'ooz6h1jcE4qP9ZhUq9ygqXDqvcWHJbRW9wYjKr2LXGzeLFhzZsh';
@@ -61,14 +61,14 @@ afterEach(() => {
 
 describe('search page', () => {
   it("invites to search before any query ('Let's search')", async () => {
-    const net = mockFetch([]);
+    const net = mockFetchRaw([]);
     renderApp('/search');
     expect(await screen.findByText("Let's search")).toBeTruthy();
     expect(bodies(net.calls)).toHaveLength(0);
   });
 
   it('searches the URL text on every network, cleans sc/redirected, shows the total and the first card', async () => {
-    const net = mockFetch([
+    const net = mockFetchRaw([
       ['POST /search/v1/search', { items: [token(1), mempoolOp], total: 10000, took: 12 }],
       ['GET /search/v1/mime_types', []],
     ]);
@@ -98,7 +98,7 @@ describe('search page', () => {
   });
 
   it('selects a result with the keyboard', async () => {
-    mockFetch([['POST /search/v1/search', { items: [token(1), mempoolOp], total: 2, took: 1 }]]);
+    mockFetchRaw([['POST /search/v1/search', { items: [token(1), mempoolOp], total: 2, took: 1 }]]);
     renderApp('/search?text=hic');
     const op = await screen.findByRole('button', { name: /ooz6h1jcE4qP/ });
     op.focus();
@@ -108,7 +108,7 @@ describe('search page', () => {
   });
 
   it('puts the result list on the left and the selected card on the right (spec: discovery, Search page)', async () => {
-    mockFetch([['POST /search/v1/search', { items: [token(1), mempoolOp], total: 2, took: 1 }]]);
+    mockFetchRaw([['POST /search/v1/search', { items: [token(1), mempoolOp], total: 2, took: 1 }]]);
     renderApp('/search?text=hic');
     const card = await screen.findByRole('region', { name: 'Token details' });
     const list = screen.getByRole('list', { name: 'Search results' });
@@ -129,7 +129,7 @@ describe('search page', () => {
       removeEventListener: () => {},
       dispatchEvent: () => false,
     }));
-    mockFetch([['POST /search/v1/search', { items: [token(1), mempoolOp], total: 2, took: 1 }]]);
+    mockFetchRaw([['POST /search/v1/search', { items: [token(1), mempoolOp], total: 2, took: 1 }]]);
     renderApp('/search?text=hic');
     const op = await screen.findByRole('button', { name: /ooz6h1jcE4qP/ });
     expect(screen.queryByTestId('search-side-card')).toBeNull();
@@ -143,7 +143,7 @@ describe('search page', () => {
   });
 
   it('loads the next page until a page comes back short', async () => {
-    const net = mockFetch([
+    const net = mockFetchRaw([
       [
         'POST /search/v1/search',
         (c: Call) => {
@@ -172,14 +172,14 @@ describe('search page', () => {
   });
 
   it("says 'Nothing found' with its explanation", async () => {
-    mockFetch([['POST /search/v1/search', { items: [], total: 0, took: 1 }]]);
+    mockFetchRaw([['POST /search/v1/search', { items: [], total: 0, took: 1 }]]);
     renderApp('/search?text=zzzz');
     expect(await screen.findByText('Nothing found')).toBeTruthy();
     expect(screen.getByText('Empty set is also a result, otherwise try a broader query')).toBeTruthy();
   });
 
   it('waits 500 ms after typing, then searches the trimmed text and puts it in the URL', async () => {
-    const net = mockFetch([['POST /search/v1/search', { items: [], total: 0, took: 1 }]]);
+    const net = mockFetchRaw([['POST /search/v1/search', { items: [], total: 0, took: 1 }]]);
     const { router } = renderApp('/search');
     const box = await screen.findByRole('textbox', { name: 'Search query' });
     fireEvent.change(box, { target: { value: 'tz' } });
@@ -190,7 +190,7 @@ describe('search page', () => {
   });
 
   it('filters by tab and by network chips', async () => {
-    const net = mockFetch([['POST /search/v1/search', { items: [], total: 0, took: 1 }]]);
+    const net = mockFetchRaw([['POST /search/v1/search', { items: [], total: 0, took: 1 }]]);
     renderApp('/search?text=transfer');
     await screen.findByText('Nothing found');
     fireEvent.click(screen.getByRole('tab', { name: 'Operations' }));
@@ -206,7 +206,7 @@ describe('search page', () => {
   });
 
   it('applies token filters from tag inputs; Apply is enabled only after a change', async () => {
-    const net = mockFetch([
+    const net = mockFetchRaw([
       ['POST /search/v1/search', { items: [], total: 0, took: 1 }],
       ['GET /search/v1/mime_types', [{ name: 'image/png' }]],
     ]);
@@ -242,7 +242,7 @@ describe('detail cards share the pages’ queries', () => {
       highlights: {},
       body: { Network: 'mainnet', Address: KT, IsContract: true },
     };
-    const net = mockFetch([
+    const net = mockFetchRaw([
       ['POST /search/v1/search', { items: [contractItem], total: 1, took: 1 }],
       [
         `GET /v1/account/mainnet/${KT}`,

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderApp } from '../../../app/testing/render-app';
-import { mockFetch } from '../../../app/testing/mock-fetch';
+import { mockFetchRaw } from '../../../app/testing/mock-fetch';
 
 const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
 const JAKARTA = 'PtJakart2xVj7pYXJBXrqHgd82rdkLey5ZeeGikgPkLX7SNJZF4';
@@ -11,7 +11,7 @@ const CODE = 'parameter (or (unit %default) (nat %bid));\nstorage nat;\ncode { C
 const constant = (i: number) => `expru${String(i).padStart(3, '0')}${'x'.repeat(43)}`;
 
 function routes(code: string, constants: unknown[] = []) {
-  return mockFetch([
+  return mockFetchRaw([
     [`GET /v1/account/mainnet/${KT}`, { address: KT, account_type: 'contract', operations_count: 3 }],
     [`GET /v1/contract/mainnet/${KT}?stats=true`, { address: KT, network: 'mainnet', tags: [] }],
     [`GET /v1/contract/mainnet/${KT}/views/schema`, []],

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { mockFetch } from '../../../app/testing/mock-fetch';
+import { mockFetchRaw } from '../../../app/testing/mock-fetch';
 import { ApprovalsSection } from './ApprovalsSection';
 import type { ApprovalEntry } from './approvals';
 import { APPROVE_SCHEMA } from './approvals.fixture';
@@ -24,9 +24,9 @@ const renderSection = () =>
     </QueryClientProvider>,
   );
 
-let mock: ReturnType<typeof mockFetch>;
+let mock: ReturnType<typeof mockFetchRaw>;
 beforeEach(() => {
-  mock = mockFetch([['GET /v1/helpers/approve/schema', APPROVE_SCHEMA]]);
+  mock = mockFetchRaw([['GET /v1/helpers/approve/schema', APPROVE_SCHEMA]]);
 });
 afterEach(() => {
   cleanup();
@@ -105,7 +105,7 @@ describe('token approval form shape', () => {
     const fa2Only = structuredClone(APPROVE_SCHEMA);
     fa2Only.properties.allowances.items.properties.token_type.oneOf.splice(0, 1);
     vi.unstubAllGlobals();
-    mockFetch([['GET /v1/helpers/approve/schema', fa2Only]]);
+    mockFetchRaw([['GET /v1/helpers/approve/schema', fa2Only]]);
     renderSection();
     fireEvent.click(screen.getByRole('button', { name: 'Add' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add token approval' });
@@ -115,7 +115,7 @@ describe('token approval form shape', () => {
     cleanup();
 
     vi.unstubAllGlobals();
-    mockFetch([['GET /v1/helpers/approve/schema', new Response('{"message":"down"}', { status: 503 })]]);
+    mockFetchRaw([['GET /v1/helpers/approve/schema', new Response('{"message":"down"}', { status: 503 })]]);
     renderSection();
     fireEvent.click(screen.getByRole('button', { name: 'Add' }));
     const failed = await screen.findByRole('dialog', { name: 'Add token approval' });

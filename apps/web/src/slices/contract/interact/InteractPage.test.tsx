@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { parseMichelsonScript } from '@michelscope/michelson';
 import { renderApp } from '../../../app/testing/render-app';
-import { mockFetch, type Call } from '../../../app/testing/mock-fetch';
+import { mockFetchRaw, type Call } from '../../../app/testing/mock-fetch';
 
 const KT = 'KT1LuuuC4AA5eDbKtdpkB8gZurbwAgxX6NNf';
 
@@ -61,7 +61,7 @@ const ENTRYPOINTS = [
 ];
 
 function setup(extra: [string | RegExp, unknown][] = []) {
-  return mockFetch([
+  return mockFetchRaw([
     [`GET /v1/account/sandboxnet/${KT}`, { address: KT, account_type: 'contract', operations_count: 94 }],
     [`GET /v1/contract/sandboxnet/${KT}?stats=true`, { address: KT, network: 'sandboxnet', tags: [] }],
     [`GET /v1/contract/sandboxnet/${KT}/views/schema`, []],

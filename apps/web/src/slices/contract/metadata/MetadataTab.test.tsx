@@ -2,12 +2,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { renderApp } from '../../../app/testing/render-app';
-import { mockFetch } from '../../../app/testing/mock-fetch';
+import { mockFetchRaw } from '../../../app/testing/mock-fetch';
 
 const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
 
 function routes(entry: Record<string, unknown>) {
-  return mockFetch([
+  return mockFetchRaw([
     [`GET /v1/account/mainnet/${KT}`, { address: KT, account_type: 'contract', operations_count: 3 }],
     [`GET /v1/contract/mainnet/${KT}?stats=true`, { address: KT, network: 'mainnet', tags: [] }],
     [`GET /v1/contract/mainnet/${KT}/views/schema`, []],

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderApp } from '../../../app/testing/render-app';
-import { mockFetch } from '../../../app/testing/mock-fetch';
+import { mockFetchRaw } from '../../../app/testing/mock-fetch';
 import { contractSeriesSpec } from '../../../api/contract-stats-api';
 
 const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
@@ -38,7 +38,7 @@ describe('contract statistics', { timeout: 20_000 }, () => {
   });
 
   it('shows four series with totals, monthly by default, and re-queries per period', async () => {
-    const mock = mockFetch([
+    const mock = mockFetchRaw([
       [`GET /v1/account/mainnet/${KT}`, { address: KT, account_type: 'contract', operations_count: 3 }],
       [`GET /v1/contract/mainnet/${KT}?stats=true`, { address: KT, network: 'mainnet', tags: [] }],
       [`GET /v1/contract/mainnet/${KT}/views/schema`, []],
@@ -79,7 +79,7 @@ describe('contract statistics', { timeout: 20_000 }, () => {
   });
 
   it('a network without a statistics service neither shows the tab nor opens its URL', async () => {
-    const mock = mockFetch([
+    const mock = mockFetchRaw([
       [`GET /v1/account/sandboxnet/${KT}`, { address: KT, account_type: 'contract', operations_count: 3 }],
       [`GET /v1/contract/sandboxnet/${KT}?stats=true`, { address: KT, network: 'sandboxnet', tags: [] }],
       [`GET /v1/contract/sandboxnet/${KT}/views/schema`, []],

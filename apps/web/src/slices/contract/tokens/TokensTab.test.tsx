@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderApp } from '../../../app/testing/render-app';
-import { mockFetch, type Call } from '../../../app/testing/mock-fetch';
+import { mockFetchRaw, type Call } from '../../../app/testing/mock-fetch';
 
 const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
 const CID = 'QmNrhZHUaEqxhyLfqoq1mtHSipkWHeT31LNHb1QEbDHgnc';
@@ -20,7 +20,7 @@ const token = (id: number, extra: Record<string, unknown> = {}) => ({
 });
 
 function routes() {
-  return mockFetch([
+  return mockFetchRaw([
     [`GET /v1/account/mainnet/${KT}`, { address: KT, account_type: 'contract', operations_count: 3 }],
     [`GET /v1/contract/mainnet/${KT}?stats=true`, { address: KT, network: 'mainnet', tags: [] }],
     [`GET /v1/contract/mainnet/${KT}/views/schema`, []],

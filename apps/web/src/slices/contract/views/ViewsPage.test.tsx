@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { renderApp } from '../../../app/testing/render-app';
-import { mockFetch } from '../../../app/testing/mock-fetch';
+import { mockFetchRaw } from '../../../app/testing/mock-fetch';
 
 const KT = 'KT1LuuuC4AA5eDbKtdpkB8gZurbwAgxX6NNf';
 // GET …/views/schema and POST …/views/execute answers of the sandbox seed's counter contract.
@@ -43,7 +43,7 @@ const METADATA = {
 };
 
 function setup(execute: unknown, metadata: unknown = null) {
-  return mockFetch([
+  return mockFetchRaw([
     [`GET /v1/account/sandboxnet/${KT}`, { address: KT, account_type: 'contract', operations_count: 94 }],
     [`GET /v1/contract/sandboxnet/${KT}?stats=true`, { address: KT, network: 'sandboxnet', tags: [] }],
     [`GET /v1/contract/sandboxnet/${KT}/views/schema`, VIEWS],
