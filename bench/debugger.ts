@@ -25,6 +25,7 @@ import {
   waitFor,
   type RunningServer,
 } from '../e2e/harness';
+import { raisePriority } from './priority';
 
 const RUNS = Number(process.argv[2] ?? 3);
 /** LOOP body: PUSH, SWAP, SUB, DUP, GT and the LOOP's own step: 5 steps a turn (LOOP's own step once). */
@@ -62,6 +63,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 
 async function main() {
+  console.log(raisePriority());
   let server: RunningServer | undefined;
   let dir: string | undefined;
   let url = process.env.MS_BENCH_URL;

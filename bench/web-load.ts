@@ -37,6 +37,7 @@ import {
   waitFor,
   type RunningServer,
 } from '../e2e/harness';
+import { raisePriority } from './priority';
 
 const NETWORK = 'sandboxnet';
 const RUNS = Number(process.argv[2] ?? 3);
@@ -126,6 +127,7 @@ const median = (xs: number[]) => {
 };
 
 async function main() {
+  console.log(raisePriority());
   let server: RunningServer;
   let dataDir = '';
   if (process.env.MS_BENCH_URL) {

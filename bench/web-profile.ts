@@ -15,6 +15,7 @@ import path from 'node:path';
 import { TraceMap, originalPositionFor } from '@jridgewell/trace-mapping';
 import type { Browser } from 'playwright-core';
 import { ROOT, launchBrowser } from '../e2e/harness';
+import { raisePriority } from './priority';
 
 const BASE = process.env.MS_BENCH_URL;
 const RUNS = Number(process.argv[2] ?? 3);
@@ -304,6 +305,7 @@ function profileSelf(profile: Profile, t0: number, t1: number) {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+console.log(raisePriority());
 const browser = await launchBrowser();
 try {
   for (const p of PATHS) {
