@@ -12,6 +12,7 @@ import {
   type Micheline,
 } from '@michelscope/michelson';
 import { describe, expect, it } from 'vitest';
+import { toTy } from '@michelscope/interpreter';
 import { estimateFee } from '../src/debug/fee';
 import { runWhatIf, type BundleCall, type WhatIfTask } from '../src/debug/whatif';
 import { MAX_INTERNAL_OPERATIONS, whatIfOperationHash, type WhatIfChain } from '../src/debug/whatif-exec';
@@ -254,6 +255,34 @@ describe('what-if runs the internal operations', () => {
       chainOf({ [A]: fwd, [B]: adder }, { [ALICE]: 2000n }),
     );
     expect(broke.calls[0]!.failure).toMatchObject({ kind: 'cannot_pay_storage_fee' });
+  });
+
+  it("a copy of a chain big map costs the map's bytes on the chain; dropping one frees its bytes", () => {
+    // the second map becomes a copy of the first: map 8 is removed, map 7 copied (Octez lazy_storage_diff.ml)
+    const COPIER = `parameter unit; storage (pair (big_map nat nat) (big_map nat nat));
+      code { CDR; CAR; DUP; PAIR; NIL operation; PAIR };`;
+    const copier: Contract = {
+      script: parseMichelsonScript(COPIER),
+      storage: { prim: 'Pair', args: [{ int: '7' }, { int: '8' }] },
+      balance: 0n,
+    };
+    const nat = { prim: 'nat' };
+    const withMaps = (bytes: Record<string, bigint>): WhatIfChain => ({
+      ...chainOf({ [A]: copier }),
+      bigMapTypes: (id) => (id === 7n || id === 8n ? { key: toTy(nat), value: toTy(nat) } : null),
+      bigMapBytes: (id) => bytes[String(id)] ?? null,
+    });
+    const paid = (chain: WhatIfChain) => {
+      const r = run(task(A, copier, [{}]), chain);
+      expect(r.status).toBe('applied');
+      return r.calls[0]!.fees.paid_storage_size_diff;
+    };
+    // the maps' bytes as the node counts them: the copy adds 1,000, the removal frees 300
+    expect(paid(withMaps({ '7': 1000n, '8': 300n }))).toBe(700);
+    // a copy of a larger map, nothing freed
+    expect(paid(withMaps({ '7': 5000n, '8': 0n }))).toBe(5000);
+    // unknown sizes (no node): nothing counted, as before
+    expect(paid(withMaps({}))).toBe(0);
   });
 
   it('an origination: the address the protocol computes, its storage, size and allocation burns', () => {

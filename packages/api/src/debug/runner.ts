@@ -213,6 +213,12 @@ export class DebugRunner {
         const b = await rpc(`/contracts/${q.address}/balance`);
         return typeof b === 'string' ? b : null;
       }
+      case 'bigMapBytes': {
+        if (!ID_RE.test(q.id)) return null;
+        // the raw context's counter of the map's bytes (what a copy of it costs)
+        const b = await rpc(`/raw/json/big_maps/index/${q.id}/total_bytes`);
+        return typeof b === 'string' || typeof b === 'number' ? String(b) : null;
+      }
       case 'globalConstant':
         if (!HASH_RE.test(q.hash)) return null;
         return rpc(`/global_constants/${q.hash}`);

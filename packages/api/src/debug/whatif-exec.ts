@@ -38,6 +38,8 @@ export interface WhatIfChain extends ChainContext {
   script?(address: string): { code: Micheline[]; used: string | null; paid: string | null } | null;
   /** An account's balance at the block (null: none, an implicit account never funded or emptied). */
   accountBalance?(address: string): bigint | null;
+  /** The bytes a big map of the chain takes (its `total_bytes`), or null when unknown. */
+  bigMapBytes?(id: bigint): bigint | null;
 }
 
 /** Most internal operations one call may apply (the protocol has no such cap; a cycle ends here or by gas). */
@@ -70,7 +72,7 @@ interface MapState {
   /** the chain big map lookups fall back to (null: none, a map the bundle allocated) */
   base: bigint | null;
   entries: Map<string, { key: Expr; value: Expr | null }>;
-  /** bytes the bundle added to the map (for copies and removals of maps it made) */
+  /** bytes the bundle added to the map: for a map of the chain (base = its own id), on top of the chain's */
   bytes: bigint;
   /** the contract whose run first wrote it */
   owner: string | null;
@@ -314,6 +316,13 @@ export class Overlay {
     return this.maps.get(String(id))?.owner ?? null;
   }
 
+  /** The bytes a big map takes now: the chain's (when it is a map of the chain) and the bundle's changes. */
+  private totalBytes(id: bigint): bigint {
+    const m = this.maps.get(String(id));
+    const chain = !m || m.base === id ? (id >= 0n ? (this.base.bigMapBytes?.(id) ?? 0n) : 0n) : 0n;
+    return chain + (m?.bytes ?? 0n);
+  }
+
   private mapOf(id: bigint): MapState {
     const k = String(id);
     let m = this.maps.get(k);
@@ -351,7 +360,7 @@ export class Overlay {
       const counts = id > TEMP_BASE;
       if (d.diff.action === 'remove') {
         const m = this.maps.get(d.id);
-        if (counts) delta -= m?.bytes ?? 0n;
+        if (counts) delta -= this.totalBytes(id);
         this.maps.set(d.id, {
           types: this.types(id),
           base: null,
@@ -374,8 +383,9 @@ export class Overlay {
       } else if (d.diff.action === 'copy') {
         const src = BigInt(d.diff.source);
         const from = this.maps.get(d.diff.source);
-        // a copy of a chain map costs its bytes, which only the node knows: counted as the keys the bundle wrote
-        mapDelta = from?.bytes ?? 0n;
+        // a copy costs the source's bytes (Octez lazy_storage_diff.ml): for a map of the chain, the node's
+        // total_bytes and what the bundle wrote in it since
+        mapDelta = this.totalBytes(src);
         this.maps.set(d.id, {
           types: this.types(src),
           base: from ? from.base : src,

@@ -57,7 +57,8 @@ export type ChainQuery =
   | { method: 'bigMapGet'; id: string; keyHash: string }
   | { method: 'globalConstant'; hash: string }
   | { method: 'script'; address: string }
-  | { method: 'balance'; address: string };
+  | { method: 'balance'; address: string }
+  | { method: 'bigMapBytes'; id: string };
 
 export type ChainAnswer = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -94,6 +95,7 @@ function bridge(task: DebugTask): { chain: WhatIfChain; failure: () => string | 
   const types = new Map<string, ReturnType<NonNullable<ChainContext['bigMapTypes']>>>();
   const scripts = new Map<string, ReturnType<NonNullable<WhatIfChain['script']>>>();
   const balances = new Map<string, bigint | null>();
+  const mapBytes = new Map<string, bigint | null>();
   const chain: WhatIfChain = {
     contract: (address) => {
       if (!contracts.has(address))
@@ -125,6 +127,14 @@ function bridge(task: DebugTask): { chain: WhatIfChain; failure: () => string | 
         balances.set(address, typeof b === 'string' && /^\d+$/.test(b) ? BigInt(b) : null);
       }
       return balances.get(address) ?? null;
+    },
+    bigMapBytes: (id) => {
+      const k = String(id);
+      if (!mapBytes.has(k)) {
+        const b = ask({ method: 'bigMapBytes', id: k });
+        mapBytes.set(k, typeof b === 'string' && /^\d+$/.test(b) ? BigInt(b) : null);
+      }
+      return mapBytes.get(k) ?? null;
     },
   };
   return { chain, failure: () => failure };
