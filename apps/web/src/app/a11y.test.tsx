@@ -2,14 +2,16 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { renderApp } from './testing/render-app';
-import { mockFetchRaw } from './testing/mock-fetch';
+import type { Block, SearchItem } from '@michelscope/api-types';
+import { anyQueryRoute, matchingRoute, mockFetch, resourceRoute } from './testing/mock-fetch';
 import { seriousViolations } from './testing/axe';
 
 const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
 const EXPR = 'exprtZBwZUeYYYfUs9B9Rg2ywHezVHnCCnmF9WsDQVrs582dSK63dC';
-const block = {
+const block: Block = {
   network: 'mainnet',
   hash: 'BLx',
+  predecessor: 'BLw',
   level: 10,
   chain_id: 'NetXdQprcVkpaWU',
   timestamp: '2025-11-20T10:00:00Z',
@@ -19,12 +21,12 @@ const block = {
   hard_storage_limit_per_operation: 60000,
   time_between_blocks: 10,
 };
-const token = {
+const token: SearchItem = {
   type: 'token',
   value: KT,
   found_by: 'Name',
   highlights: { Name: ['<em>hic</em> et nunc'] },
-  body: { Network: 'mainnet', Address: KT, TokenID: 1, Name: 'hic et nunc', Tags: ['art'] },
+  body: { Network: 'mainnet', Address: KT, TokenID: '1', Name: 'hic et nunc', Tags: ['art'] },
 };
 
 class NoopResizeObserver {
@@ -37,30 +39,31 @@ beforeEach(() => {
   vi.stubGlobal('scrollTo', vi.fn());
   vi.stubGlobal('ResizeObserver', NoopResizeObserver);
   localStorage.clear();
-  mockFetchRaw([
-    [
-      'GET /v1/head',
-      [{ network: 'mainnet', synced: true, level: 10, time: block.timestamp, protocol: block.protocol }],
-    ],
-    [
-      'GET /v1/stats/mainnet/recently_called_contracts',
-      [{ address: KT, last_action: block.timestamp, operations_count: 5 }],
-    ],
-    ['GET /v1/stats/', []],
-    ['GET /v1/stats', [block]],
-    [
-      'GET /v1/global_constants/mainnet?',
-      [{ address: EXPR, timestamp: block.timestamp, level: 3, links_count: 1 }],
-    ],
-    [`GET /v1/global_constants/mainnet/${EXPR}/contracts`, []],
-    [
-      `GET /v1/global_constants/mainnet/${EXPR}`,
+  const anyPage = { size: 10, offset: 0 };
+  mockFetch([
+    resourceRoute('head', [
+      { network: 'mainnet', synced: true, level: 10, time: block.timestamp, protocol: block.protocol },
+    ]),
+    anyQueryRoute('recentlyCalled', { network: 'mainnet', ...anyPage }, [
+      { id: 1, address: KT, last_action: block.timestamp, operations_count: 5 },
+    ]),
+    resourceRoute('stats', [block]),
+    anyQueryRoute('globalConstants', { network: 'mainnet', ...anyPage }, [
+      { address: EXPR, timestamp: block.timestamp, level: 3, links_count: 1 },
+    ]),
+    anyQueryRoute('constantContracts', { network: 'mainnet', address: EXPR, ...anyPage }, []),
+    resourceRoute(
+      'globalConstant',
+      { network: 'mainnet', address: EXPR },
       { address: EXPR, timestamp: block.timestamp, level: 3, code: 'UNIT', value: { prim: 'UNIT' } },
-    ],
+    ),
+    // no alias known for any account
     ['GET /search/v1/account/', new Response(null, { status: 204 })],
-    ['GET /search/v1/mime_types', []],
-    ['POST /search/v1/search', { items: [token], total: 1, took: 2 }],
-    ['GET /stats/v1/', []],
+    resourceRoute('mimeTypes', []),
+    resourceRoute('search', { items: [token], total: 1, took: 2 }),
+    // every series of the statistics page is empty
+    matchingRoute('statsHistogram', 'GET /stats/v1/histogram/', []),
+    matchingRoute('statsSummary', 'GET /stats/v1/summary/', new Response(null, { status: 204 })),
   ]);
 });
 afterEach(() => {

@@ -6,13 +6,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import { createMemoryRouter } from 'react-router';
 import { opgListQuery } from '../../api/contract-api';
-import { mockFetchRaw } from '../testing/mock-fetch';
+import type { OPGResponse } from '@michelscope/api-types';
+import { mockFetch, resourceRoute } from '../testing/mock-fetch';
 import { routeData } from './route-data';
 import { SCREEN_IDS, buildRouteTable, type LazyScreen, type ScreenId } from './route-table';
 
 const KT1 = 'KT18bAxHmJh511Co2nuFJQn888JxYX939RU3';
 const NETWORKS = ['mainnet', 'sandboxnet'];
-const OPG_ROW = {
+const OPG_ROW: OPGResponse = {
   last_id: 41,
   content_index: 0,
   counter: 7,
@@ -52,7 +53,9 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('route data', () => {
   it("a contract's operations tab asks for the frame and the first page of groups before its code is there", async () => {
-    const api = mockFetchRaw([[/\/opg\?size=10$/, [OPG_ROW]]]);
+    const api = mockFetch([
+      resourceRoute('opgList', { network: 'sandboxnet', address: KT1, size: 10, lastId: null }, [OPG_ROW]),
+    ]);
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     const router = enter(`/sandboxnet/${KT1}/operations`, client);
     await vi.waitFor(() =>
@@ -73,7 +76,7 @@ describe('route data', () => {
   });
 
   it('storage and code tabs ask for their own data; ?level= is left to the tab', async () => {
-    const api = mockFetchRaw([]);
+    const api = mockFetch([]);
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     enter(`/mainnet/${KT1}/storage`, client).dispose();
     enter(`/mainnet/${KT1}/code`, client).dispose();
@@ -89,7 +92,7 @@ describe('route data', () => {
   });
 
   it("home asks for the default network's recently called contracts; a redirected URL asks for nothing", async () => {
-    const api = mockFetchRaw([]);
+    const api = mockFetch([]);
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     enter('/', client, true).dispose();
     await vi.waitFor(() => expect(api.calls.length).toBeGreaterThan(1));
@@ -103,14 +106,11 @@ describe('route data', () => {
   });
 
   it('home asks for the table of the first synced network when the default one is not synced', async () => {
-    const api = mockFetchRaw([
-      [
-        'GET /v1/head',
-        [
-          { network: 'mainnet', level: 0, synced: false, time: '', protocol: '' },
-          { network: 'sandboxnet', level: 30, synced: true, time: '', protocol: '' },
-        ],
-      ],
+    const api = mockFetch([
+      resourceRoute('head', [
+        { network: 'mainnet', level: 0, synced: false, time: '', protocol: '' },
+        { network: 'sandboxnet', level: 30, synced: true, time: '', protocol: '' },
+      ]),
     ]);
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     enter('/', client).dispose();

@@ -5,7 +5,7 @@
  * the registry, its payload must have the resource's type), or a raw `[pattern, Response]` for what the
  * registry does not describe (errors, 204s, odd bodies, catch-alls, other origins): a raw route never answers
  * an untyped JSON payload. A raw pattern is matched on "METHOD url" (the query included) as a string prefix or
- * a regular expression; the first matching route answers.
+ * a regular expression; the first matching route answers. A null payload answers 204 No Content.
  */
 import { vi } from 'vitest';
 import { resourceMethod, resourceUrl } from '../../api/resources';
@@ -47,6 +47,9 @@ export type Route = ResourceRoute | RawRoute;
 type ResourceArgs<N extends Name> =
   ResourceParams<N> extends void ? [payload: Payload<N>] : [params: ResourceParams<N>, payload: Payload<N>];
 
+const matcher = (pattern: string | RegExp) => (key: string) =>
+  typeof pattern === 'string' ? key.startsWith(pattern) : pattern.test(key);
+
 const withoutQuery = (key: string) => key.split('?')[0]!;
 
 function makeRoute<N extends Name>(name: N, args: ResourceArgs<N>, anyQuery: boolean): ResourceRoute {
@@ -73,6 +76,18 @@ export function anyQueryRoute<N extends Name>(name: N, ...args: ResourceArgs<N>)
   return makeRoute(name, args, true);
 }
 
+/**
+ * A resource's typed payload for every call a pattern matches ("METHOD url" prefix or regular expression): for
+ * a resource asked with many params at once (every series of the statistics service, any network's list).
+ */
+export function matchingRoute<N extends Name>(
+  name: N,
+  pattern: string | RegExp,
+  payload: Payload<N>,
+): ResourceRoute {
+  return { name, matches: matcher(pattern), answer: payload } as unknown as ResourceRoute;
+}
+
 const isRaw = (route: Route): route is RawRoute => Array.isArray(route);
 
 function stub(find: (key: string) => { answer: unknown; route: unknown } | undefined) {
@@ -92,7 +107,9 @@ function stub(find: (key: string) => { answer: unknown; route: unknown } | undef
     const answer: unknown = await (typeof found.answer === 'function'
       ? (found.answer as (c: Call) => unknown)(call)
       : found.answer);
-    return answer instanceof Response ? answer.clone() : Response.json(answer);
+    if (answer instanceof Response) return answer.clone();
+    // null: the API's "nothing" (its 204 No Content, which the registry reads as null)
+    return answer === null ? new Response(null, { status: 204 }) : Response.json(answer);
   });
   vi.stubGlobal('fetch', fetchFn);
   return {
@@ -108,9 +125,7 @@ function stub(find: (key: string) => { answer: unknown; route: unknown } | undef
 /** Stubs fetch with typed routes (see the module's comment). */
 export function mockFetch(routes: readonly Route[]) {
   return stub((key) => {
-    const route = routes.find((r) =>
-      isRaw(r) ? (typeof r[0] === 'string' ? key.startsWith(r[0]) : r[0].test(key)) : r.matches(key),
-    );
+    const route = routes.find((r) => (isRaw(r) ? matcher(r[0])(key) : r.matches(key)));
     if (!route) return undefined;
     return { route, answer: isRaw(route) ? route[1] : route.answer };
   });
@@ -122,9 +137,7 @@ export function mockFetch(routes: readonly Route[]) {
  */
 export function mockFetchRaw(routes: [string | RegExp, unknown][]) {
   return stub((key) => {
-    const route = routes.find(([pattern]) =>
-      typeof pattern === 'string' ? key.startsWith(pattern) : pattern.test(key),
-    );
+    const route = routes.find(([pattern]) => matcher(pattern)(key));
     return route && { route, answer: route[1] };
   });
 }

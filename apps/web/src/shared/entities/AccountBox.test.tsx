@@ -5,7 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import { NotificationsProvider } from '../../features/notifications/NotificationsProvider';
 import { TEST_CONFIG } from '../../app/testing/render-app';
-import { mockFetchRaw } from '../../app/testing/mock-fetch';
+import { mockFetch, resourceRoute } from '../../app/testing/mock-fetch';
 import { AppConfigContext } from '../config/app-config-context';
 import { AccountBox } from './AccountBox';
 
@@ -18,18 +18,23 @@ afterEach(() => {
 
 describe('AccountBox', () => {
   it('opens a dialog with the account facts and its actions', async () => {
-    mockFetchRaw([
-      [
-        `GET /v1/account/mainnet/${TZ}`,
+    mockFetch([
+      resourceRoute(
+        'account',
+        { network: 'mainnet', address: TZ },
         {
           address: TZ,
           account_type: 'account',
           balance: 12_500_000,
           operations_count: 1234,
+          migrations_count: 0,
+          events_count: 0,
+          ticket_updates_count: 0,
           last_action: '2024-01-01T00:00:00Z',
         },
-      ],
-      [/search/, new Response(null, { status: 204 })],
+      ),
+      // no alias known
+      resourceRoute('accountAliases', { network: 'mainnet', address: TZ }, null),
     ]);
     render(
       <AppConfigContext value={TEST_CONFIG}>

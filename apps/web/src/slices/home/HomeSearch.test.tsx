@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderApp } from '../../app/testing/render-app';
-import { mockFetchRaw } from '../../app/testing/mock-fetch';
+import { matchingRoute, mockFetch, resourceRoute, type Route } from '../../app/testing/mock-fetch';
 import type { SearchItem } from '@michelscope/api-types';
 
 const KT = (n: number) => `KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXit${'123456789ABCDEFGH'[n]}`;
@@ -37,25 +37,21 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function standardRoutes(extra: [string | RegExp, unknown][] = []) {
-  return mockFetchRaw([
+function standardRoutes(extra: Route[] = []) {
+  return mockFetch([
     ...extra,
-    ['GET /v1/head', []],
-    [
-      /GET \/v1\/stats\/\w+\/recently_called_contracts/,
-      (c: { url: string }) => {
-        const offset = Number(new URL(c.url, 'http://x').searchParams.get('offset'));
-        return offset >= 6 ? [row(7)] : [row(offset + 1), row(offset + 2), row(offset + 3)];
-      },
-    ],
-    [
-      'GET /search/v1/account/',
-      (c: { url: string }) =>
-        c.url.endsWith(KT(1))
-          ? { TZIP: { Name: 'Quipuswap FA1.2 Exchange Pool' } }
-          : new Response(null, { status: 204 }),
-    ],
-    ['POST /search/v1/suggest', { items: [hicToken] }],
+    resourceRoute('head', []),
+    matchingRoute('recentlyCalled', /GET \/v1\/stats\/\w+\/recently_called_contracts/, (c) => {
+      const offset = Number(new URL(c.url, 'http://x').searchParams.get('offset'));
+      return offset >= 6 ? [row(7)] : [row(offset + 1), row(offset + 2), row(offset + 3)];
+    }),
+    // KT(1) has a name; no other account has one
+    matchingRoute('accountAliases', 'GET /search/v1/account/', (c) =>
+      c.url.endsWith(KT(1))
+        ? { TZIP: { Name: 'Quipuswap FA1.2 Exchange Pool' } }
+        : new Response(null, { status: 204 }),
+    ),
+    resourceRoute('suggest', { items: [hicToken] }),
   ]);
 }
 
@@ -99,10 +95,7 @@ describe('home: recently called contracts', () => {
   });
 
   it("says 'No called contracts found' for an empty network", async () => {
-    mockFetchRaw([
-      ['GET /v1/head', []],
-      ['GET /v1/stats/', []],
-    ]);
+    mockFetch([resourceRoute('head', []), matchingRoute('recentlyCalled', 'GET /v1/stats/', [])]);
     renderApp('/');
     expect(await screen.findByText('No called contracts found')).toBeTruthy();
   });
@@ -127,20 +120,17 @@ describe('home: search box', () => {
 
   it("shows a contract suggestion under its name from the search service's alias sources", async () => {
     standardRoutes([
-      [
-        'POST /search/v1/suggest',
-        {
-          items: [
-            {
-              type: 'account',
-              value: KT(2),
-              found_by: 'Address',
-              highlights: { Address: [`<em>${KT(2)}</em>`] },
-              body: { Network: 'mainnet', Address: KT(2), IsContract: true, TzKT: { Name: 'Youves Engine' } },
-            },
-          ],
-        },
-      ],
+      resourceRoute('suggest', {
+        items: [
+          {
+            type: 'account',
+            value: KT(2),
+            found_by: 'Address',
+            highlights: { Address: [`<em>${KT(2)}</em>`] },
+            body: { Network: 'mainnet', Address: KT(2), IsContract: true, TzKT: { Name: 'Youves Engine' } },
+          },
+        ],
+      }),
     ]);
     renderApp('/');
     await screen.findByRole('combobox', { name: 'Search' });
@@ -218,19 +208,16 @@ describe('home: search box', () => {
 
   it('keyboard: arrows move the active option (aria-activedescendant), Enter opens it, Escape closes the list', async () => {
     standardRoutes([
-      [
-        'POST /search/v1/suggest',
-        {
-          items: [
-            hicToken,
-            {
-              ...hicToken,
-              value: KT(5),
-              body: { ...hicToken.body, Address: KT(5), TokenID: 7, Name: 'hic second' },
-            },
-          ],
-        },
-      ],
+      resourceRoute('suggest', {
+        items: [
+          hicToken,
+          {
+            ...hicToken,
+            value: KT(5),
+            body: { ...hicToken.body, Address: KT(5), TokenID: '7', Name: 'hic second' },
+          },
+        ],
+      }),
     ]);
     const { router } = renderApp('/');
     const box = await screen.findByRole('combobox', { name: 'Search' });

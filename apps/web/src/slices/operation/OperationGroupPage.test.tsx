@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderApp } from '../../app/testing/render-app';
-import { mockFetchRaw } from '../../app/testing/mock-fetch';
+import { mockFetch, resourceRoute } from '../../app/testing/mock-fetch';
 import { apiGroup, hasShared } from './testing/rpc-group';
 
 // A real mainnet batch of 28 transactions: some backtracked, the rest skipped after a storage_exhausted error.
@@ -16,7 +16,7 @@ afterEach(() => {
 
 describe('operation group page', () => {
   it('shows the empty state texts when the group is unknown', async () => {
-    mockFetchRaw([[`GET /v1/opg/mainnet/${BATCH}`, []]]);
+    mockFetch([resourceRoute('opg', { network: 'mainnet', hash: BATCH }, [])]);
     renderApp(`/mainnet/opg/${BATCH}/contents`);
     expect(await screen.findByText('Nothing found')).toBeTruthy();
     expect(
@@ -27,7 +27,9 @@ describe('operation group page', () => {
   });
 
   it('treats a 204 as a silent empty result', async () => {
-    mockFetchRaw([[`GET /v1/opg/mainnet/${BATCH}`, new Response(null, { status: 204 })]]);
+    mockFetch([
+      resourceRoute('opg', { network: 'mainnet', hash: BATCH }, new Response(null, { status: 204 })),
+    ]);
     renderApp(`/mainnet/opg/${BATCH}/contents`);
     expect(await screen.findByText('Nothing found')).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
@@ -42,11 +44,12 @@ describe('operation group page', () => {
         (a, b) => Number(b.counter) - Number(a.counter) || Number(a.id) - Number(b.id),
       );
       expect(apiOrder[0]).not.toBe(ops[0]);
-      const mock = mockFetchRaw([[`GET /v1/opg/mainnet/${BATCH}`, apiOrder]]);
+      const group = resourceRoute('opg', { network: 'mainnet', hash: BATCH }, apiOrder);
+      const mock = mockFetch([group]);
       renderApp(`/mainnet/opg/${BATCH}/contents`);
       const cards = await screen.findAllByRole('article');
       expect(cards).toHaveLength(ops.length);
-      expect(mock.callsTo(`GET /v1/opg/mainnet/${BATCH}?with_storage_diff=true`)).toHaveLength(1);
+      expect(mock.callsOf(group)).toHaveLength(1);
       const styles = new Set(
         cards.map((c) => c.querySelector('[data-header-style]')?.getAttribute('data-header-style')),
       );

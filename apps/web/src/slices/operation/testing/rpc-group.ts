@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Operation } from '@michelscope/api-types';
 
 export const SHARED_DIR = path.resolve(__dirname, '../../../../../../../shared');
 export const hasShared = existsSync(path.join(SHARED_DIR, 'fixtures/rpc/operations'));
@@ -43,8 +44,11 @@ function apiOp(content: Json, result: Json, extra: Json): Json {
   };
 }
 
-/** The fixture group `hash` as GET /v1/opg/{network}/{hash} would answer it. */
-export function apiGroup(hash: string, network = 'mainnet'): Json[] {
+/**
+ * The fixture group `hash` as GET /v1/opg/{network}/{hash} would answer it (the node's untyped JSON mapped
+ * field by field: typed as the API's Operation here, once).
+ */
+export function apiGroup(hash: string, network = 'mainnet'): Operation[] {
   const group = obj(
     JSON.parse(readFileSync(path.join(SHARED_DIR, 'fixtures/rpc/operations', `${hash}.json`), 'utf8')),
   );
@@ -83,5 +87,5 @@ export function apiGroup(hash: string, network = 'mainnet'): Json[] {
       );
     }
   });
-  return out;
+  return out as Operation[];
 }
