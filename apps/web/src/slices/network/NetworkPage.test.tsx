@@ -2,10 +2,30 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderApp } from '../../app/testing/render-app';
-import { mockFetchRaw } from '../../app/testing/mock-fetch';
+import type { Block, BlockStats } from '@michelscope/api-types';
+import {
+  anyQueryRoute,
+  matchingRoute,
+  mockFetch,
+  resourceRoute,
+  type Route,
+} from '../../app/testing/mock-fetch';
 
 const KT = (c: string) => `KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXit${c}`;
-const block = (network: string, protocol: string, level: number) => ({
+const counts: BlockStats = {
+  contracts_count: 5,
+  smart_rollups_count: 0,
+  global_constants_count: 2,
+  operations_count: 100,
+  events_count: 0,
+  tx_count: 0,
+  originations_count: 0,
+  sr_originations_count: 0,
+  sr_executes_count: 0,
+  register_global_constants_count: 0,
+  transfer_tickets_count: 0,
+};
+const block = (network: string, protocol: string, level: number): Block => ({
   network,
   hash: `BLockHash${network}`,
   level,
@@ -17,7 +37,7 @@ const block = (network: string, protocol: string, level: number) => ({
   hard_gas_limit_per_operation: 1040000,
   hard_storage_limit_per_operation: 60000,
   time_between_blocks: 10,
-  stats: { contracts_count: 5, global_constants_count: 2, operations_count: 100 },
+  stats: counts,
 });
 const STATS = [
   block('ghostnet', 'PsParisCZo7KAh1Z1smVd9ZMZ1HHn5gkzbM94V3PLCpknFWhUAi', 10),
@@ -48,23 +68,32 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function routes(extra: [string | RegExp, unknown][] = []) {
-  return mockFetchRaw([
+function routes(extra: Route[] = []) {
+  const anyPage = { size: 10, offset: 0 };
+  return mockFetch([
     ...extra,
-    ['GET /v1/stats/mainnet/recently_called_contracts', '123456789A'.split('').map(calledRow)],
-    ['GET /v1/stats/', []],
-    ['GET /v1/stats', STATS],
-    ['GET /search/v1/account/mainnet/' + KT('1'), { TzKT: { Name: 'Youves synthetic asset uUSD minter' } }],
+    anyQueryRoute(
+      'recentlyCalled',
+      { network: 'mainnet', ...anyPage },
+      '123456789A'.split('').map(calledRow),
+    ),
+    matchingRoute('recentlyCalled', 'GET /v1/stats/', []),
+    resourceRoute('stats', STATS),
+    resourceRoute(
+      'accountAliases',
+      { network: 'mainnet', address: KT('1') },
+      { TzKT: { Name: 'Youves synthetic asset uUSD minter' } },
+    ),
     ['GET /search/v1/account/', new Response(null, { status: 204 })],
-    [
-      'GET /v1/global_constants/mainnet?',
-      [{ address: EXPR, timestamp: '2025-01-02T03:04:05Z', level: 2_500_000, links_count: 17 }],
-    ],
-    ['GET /v1/global_constants/', []],
-    [
-      'GET /rpc/mainnet/chains/main/blocks/head/context/constants',
+    anyQueryRoute('globalConstants', { network: 'mainnet', ...anyPage }, [
+      { address: EXPR, timestamp: '2025-01-02T03:04:05Z', level: 2_500_000, links_count: 17 },
+    ]),
+    matchingRoute('globalConstants', 'GET /v1/global_constants/', []),
+    resourceRoute(
+      'networkConstants',
+      { network: 'mainnet', block: 'head' },
       { proof_of_work_nonce_size: 8, nonce_length: 32, cost_per_byte: '250' },
-    ],
+    ),
   ]);
 }
 
@@ -103,8 +132,10 @@ describe('network page', () => {
   });
 
   it('shows a network with no indexed block as unsynced with dashes, not zeros', async () => {
-    const empty = {
-      ...block('mainnet', '', 0),
+    // the API leaves out the stats of a network with no indexed block
+    const { stats: _none, ...unindexed } = block('mainnet', '', 0);
+    const empty: Block = {
+      ...unindexed,
       hash: '',
       chain_id: '',
       timestamp: '0001-01-01T00:00:00Z',
@@ -112,17 +143,13 @@ describe('network page', () => {
       hard_gas_limit_per_operation: 0,
       hard_storage_limit_per_operation: 0,
       time_between_blocks: 0,
-      stats: null,
     };
     routes([
-      [/^GET \/v1\/stats$/, [empty, ...STATS.filter((s) => s.network !== 'mainnet')]],
-      [
-        'GET /v1/head',
-        [
-          { network: 'mainnet', level: 0, synced: false, time: '0001-01-01T00:00:00Z', protocol: '' },
-          { network: 'sandboxnet', level: 42, synced: true, time: '2025-11-20T10:00:00Z', protocol: 'P' },
-        ],
-      ],
+      resourceRoute('stats', [empty, ...STATS.filter((s) => s.network !== 'mainnet')]),
+      resourceRoute('head', [
+        { network: 'mainnet', level: 0, synced: false, time: '0001-01-01T00:00:00Z', protocol: '' },
+        { network: 'sandboxnet', level: 42, synced: true, time: '2025-11-20T10:00:00Z', protocol: 'P' },
+      ]),
     ]);
     renderApp('/mainnet/recently_called');
     const info = await screen.findByRole('region', { name: 'Network Info' });
@@ -202,7 +229,7 @@ describe('network page', () => {
 
   it('renders constants over 10,000 characters in steps', async () => {
     const big = Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`constant_${i}`, 'v'.repeat(60)]));
-    routes([['GET /rpc/mainnet/', big]]);
+    routes([resourceRoute('networkConstants', { network: 'mainnet', block: 'head' }, big)]);
     renderApp('/mainnet/recently_called');
     fireEvent.click(await screen.findByRole('button', { name: 'Constants' }));
     const dialog = await screen.findByRole('dialog', { name: 'Constants of mainnet' });
@@ -248,10 +275,17 @@ describe('network statistics', () => {
   it('draws four charts, monthly by default, and asks again when the period changes', async () => {
     const point = (ts: number, value: string) => ({ ts, value });
     const net = routes([
-      [/GET \/stats\/v1\/histogram\/consumed_gas/, []],
-      ['GET /stats/v1/summary/paid_storage_size_diff/sum?network=mainnet&field=Value', { value: '3072' }],
+      matchingRoute('statsHistogram', /GET \/stats\/v1\/histogram\/consumed_gas/, []),
+      matchingRoute(
+        'statsSummary',
+        'GET /stats/v1/summary/paid_storage_size_diff/sum?network=mainnet&field=Value',
+        { value: '3072' },
+      ),
       ['GET /stats/v1/summary/', Response.json({ message: 'no summary' }, { status: 500 })],
-      ['GET /stats/v1/histogram/', [point(1_700_000_000, '4'), point(1_702_592_000, '7')]],
+      matchingRoute('statsHistogram', 'GET /stats/v1/histogram/', [
+        point(1_700_000_000, '4'),
+        point(1_702_592_000, '7'),
+      ]),
     ]);
     renderApp('/mainnet/stats');
     for (const title of [
