@@ -2,7 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderApp } from '../../app/testing/render-app';
-import { mockFetchRaw } from '../../app/testing/mock-fetch';
+import type { AccountInfo, ContractWithStats, OPGResponse } from '@michelscope/api-types';
+import { anyQueryRoute, mockFetch, resourceRoute, type Route } from '../../app/testing/mock-fetch';
 import { apiGroup, hasShared } from '../operation/testing/rpc-group';
 
 const KT = 'KT18sWFGnjvobw9BiHrm9bjpWr3AFAAVas9w';
@@ -10,7 +11,7 @@ const TZ = 'tz2CMxYEv6PY2asiihtoSF8a1Hbi95wtHGbQ';
 // A real mainnet call with an internal transaction (../shared/fixtures/rpc/operations).
 const GROUP = 'oocFt4vkkgQGfoRH54328cJUbDdWvj3x6KEs5Arm4XhqwwJmnJ8';
 
-const account = (fields: Record<string, unknown> = {}) => ({
+const account = (fields: Partial<AccountInfo> = {}): AccountInfo => ({
   address: KT,
   balance: 1_500_000,
   operations_count: 12_345,
@@ -21,7 +22,7 @@ const account = (fields: Record<string, unknown> = {}) => ({
   account_type: 'contract',
   ...fields,
 });
-const contract = {
+const contract: ContractWithStats = {
   id: 1,
   network: 'mainnet',
   level: 37,
@@ -34,15 +35,18 @@ const contract = {
   same_count: 0,
 };
 
-function commonRoutes(rows: unknown[]): [string | RegExp, unknown][] {
+const at = { network: 'mainnet', address: KT };
+const firstPage = { ...at, size: 10, lastId: null };
+
+function commonRoutes(rows: OPGResponse[]): Route[] {
   return [
-    [`GET /v1/account/mainnet/${KT}`, account()],
-    [`GET /v1/contract/mainnet/${KT}?stats=true`, contract],
-    [`GET /v1/contract/mainnet/${KT}/views/schema`, []],
-    [`GET /v1/contract/mainnet/${KT}/opg`, rows],
-    ['POST /metadata/v1/graphql', { data: { contract_metadata: [], token_metadata: [] } }],
-    [/\/rpc\/mainnet\/.*used_space/, '1234'],
-    [/\/rpc\/mainnet\/.*paid_space/, '2000'],
+    resourceRoute('account', at, account()),
+    resourceRoute('contract', at, contract),
+    resourceRoute('views', at, []),
+    anyQueryRoute('opgList', firstPage, rows),
+    resourceRoute('metadataGraphql', { data: { contract_metadata: [], token_metadata: [] } }),
+    resourceRoute('usedSpace', at, '1234'),
+    resourceRoute('paidSpace', at, '2000'),
   ];
 }
 
@@ -56,7 +60,7 @@ afterEach(() => {
 
 describe('contract page frame', () => {
   it('shows breadcrumbs, title, tags, actions and the tabs allowed by the spec', async () => {
-    mockFetchRaw(commonRoutes([]));
+    mockFetch(commonRoutes([]));
     renderApp(`/mainnet/${KT}/operations`);
     expect(await screen.findByRole('heading', { level: 1, name: KT })).toBeTruthy();
     const crumbs = screen.getByRole('navigation', { name: 'Breadcrumbs' });
@@ -92,9 +96,10 @@ describe('contract page frame', () => {
   });
 
   it('shows only the operations tab and no contract rows for a plain account', async () => {
-    mockFetchRaw([
-      [`GET /v1/account/mainnet/${TZ}`, account({ address: TZ, account_type: 'account', events_count: 0 })],
-      [`GET /v1/contract/mainnet/${TZ}/opg`, []],
+    const tz = { network: 'mainnet', address: TZ };
+    mockFetch([
+      resourceRoute('account', tz, account({ address: TZ, account_type: 'account', events_count: 0 })),
+      anyQueryRoute('opgList', { ...tz, size: 10, lastId: null }, []),
     ]);
     renderApp(`/mainnet/${TZ}/operations`);
     const tabs = await screen.findAllByRole('tab');
@@ -104,10 +109,11 @@ describe('contract page frame', () => {
   });
 
   it('goes to /not_found when the server answers 204 for the contract', async () => {
-    mockFetchRaw([
-      [`GET /v1/account/mainnet/${KT}`, account()],
-      [`GET /v1/contract/mainnet/${KT}?stats=true`, new Response(null, { status: 204 })],
-      ['POST /metadata/v1/graphql', { data: { contract_metadata: [] } }],
+    mockFetch([
+      resourceRoute('account', at, account()),
+      // the server's 204 for an unknown contract
+      resourceRoute('contract', at, null),
+      resourceRoute('metadataGraphql', { data: { contract_metadata: [] } }),
     ]);
     const { router } = renderApp(`/mainnet/${KT}/operations`);
     await waitFor(() => expect(router.state.location.pathname).toBe('/not_found'));
@@ -146,8 +152,9 @@ describe.skipIf(!hasShared)('operations list', () => {
 
   it('lists operation groups and loads a group when expanded', async () => {
     const ops = hasShared ? apiGroup(GROUP) : [];
-    const counter = (ops[0]?.counter as number) ?? 0;
-    const mock = mockFetchRaw([
+    const counter = ops[0]?.counter ?? 0;
+    const group = resourceRoute('opgContent', { network: 'mainnet', hash: GROUP, counter }, ops);
+    const mock = mockFetch([
       ...commonRoutes([
         {
           last_id: 67,
@@ -178,7 +185,7 @@ describe.skipIf(!hasShared)('operations list', () => {
           kind: 'transaction',
         },
       ]),
-      [`GET /v1/opg/mainnet/${GROUP}/${counter}`, ops],
+      group,
     ]);
     renderApp(`/mainnet/${KT}/operations`);
     const list = await screen.findByRole('list', { name: 'Operation groups' });
@@ -195,42 +202,40 @@ describe.skipIf(!hasShared)('operations list', () => {
     fireEvent.click(within(rows[0] as HTMLElement).getByRole('button', { name: /Show operations of/ }));
     const cards = await within(rows[0] as HTMLElement).findAllByRole('article');
     expect(cards).toHaveLength(ops.length);
-    expect(mock.callsTo(`GET /v1/opg/mainnet/${GROUP}/${counter}`)).toHaveLength(1);
+    expect(mock.callsOf(group)).toHaveLength(1);
     expect(cards[1]?.textContent).toContain('internal');
   });
 
   it("a filtered list shows each group's total cost and flow, as the unfiltered list does", async () => {
-    const mock = mockFetchRaw([
+    const mock = mockFetch([
       ...commonRoutes([]),
-      [
-        'POST /search/v1/search',
-        {
-          items: [
-            {
-              type: 'operation',
-              value: GROUP,
-              found_by: 'Hash',
-              highlights: {},
-              body: {
-                Network: 'mainnet',
-                Hash: GROUP,
-                Counter: 7,
-                Level: 1_400_000,
-                '@timestamp': '2022-01-25T16:54:35Z',
-                Status: 'applied',
-                Entrypoint: 'transfer',
-                Type: 'transaction',
-                mempool: false,
-                TotalCost: 5000,
-                Flow: -2_000_000,
-                Internals: 1,
-              },
+      resourceRoute('search', {
+        items: [
+          {
+            type: 'operation',
+            value: GROUP,
+            found_by: 'Hash',
+            highlights: {},
+            body: {
+              Network: 'mainnet',
+              Hash: GROUP,
+              Counter: 7,
+              Level: 1_400_000,
+              '@timestamp': '2022-01-25T16:54:35Z',
+              Status: 'applied',
+              Entrypoint: 'transfer',
+              Destination: KT,
+              Type: 'transaction',
+              mempool: false,
+              TotalCost: 5000,
+              Flow: -2_000_000,
+              Internals: 1,
             },
-          ],
-          total: 1,
-          took: 1,
-        },
-      ],
+          },
+        ],
+        total: 1,
+        took: 1,
+      }),
     ]);
     renderApp(`/mainnet/${KT}/operations`);
     const box = await screen.findByPlaceholderText(
@@ -247,24 +252,26 @@ describe.skipIf(!hasShared)('operations list', () => {
 
   it('pages with last_id and stops on a short page', async () => {
     const page = (from: number) =>
-      Array.from({ length: 10 }, (_, i) => ({
+      Array.from({ length: 10 }, (_, i): OPGResponse => ({
         last_id: from - i,
+        content_index: 0,
         counter: from - i,
+        level: from - i,
+        total_cost: 0,
+        flow: 0,
+        internals: 0,
         hash: `oo${from - i}`,
         entrypoint: `call_${from - i}`,
         timestamp: '2022-01-25T16:54:35Z',
         status: 'applied',
         kind: 'transaction',
       }));
-    const mock = mockFetchRaw([
-      ...commonRoutes([]).filter(([p]) => !String(p).includes('/opg')),
-      [`GET /v1/contract/mainnet/${KT}/opg?last_id=91`, page(90).slice(0, 3)],
-      [`GET /v1/contract/mainnet/${KT}/opg?size=10`, page(100)],
-    ]);
+    const second = resourceRoute('opgList', { ...firstPage, lastId: 91 }, page(90).slice(0, 3));
+    const mock = mockFetch([resourceRoute('opgList', firstPage, page(100)), second, ...commonRoutes([])]);
     renderApp(`/mainnet/${KT}/operations`);
     fireEvent.click(await screen.findByRole('button', { name: 'Load more' }));
     await waitFor(() => expect(screen.getAllByTestId('opg-row')).toHaveLength(13));
-    expect(mock.callsTo(`GET /v1/contract/mainnet/${KT}/opg?last_id=91&size=10`)).toHaveLength(1);
+    expect(mock.callsOf(second)).toHaveLength(1);
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
   });
 });
