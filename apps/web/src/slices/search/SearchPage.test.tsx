@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderApp } from '../../app/testing/render-app';
 import type { SearchItem } from '@michelscope/api-types';
-import { mockFetchRaw, type Call } from '../../app/testing/mock-fetch';
+import { mockFetch, resourceRoute, type Call } from '../../app/testing/mock-fetch';
 
 const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
 const OP = 'ooz6h1jcE4qP9ZhUq9ygqXDqvcWHJbRW9wYjKr2LXGzeLFhzZsh';
@@ -61,16 +61,16 @@ afterEach(() => {
 
 describe('search page', () => {
   it("invites to search before any query ('Let's search')", async () => {
-    const net = mockFetchRaw([]);
+    const net = mockFetch([]);
     renderApp('/search');
     expect(await screen.findByText("Let's search")).toBeTruthy();
     expect(bodies(net.calls)).toHaveLength(0);
   });
 
   it('searches the URL text on every network, cleans sc/redirected, shows the total and the first card', async () => {
-    const net = mockFetchRaw([
-      ['POST /search/v1/search', { items: [token(1), mempoolOp], total: 10000, took: 12 }],
-      ['GET /search/v1/mime_types', []],
+    const net = mockFetch([
+      resourceRoute('search', { items: [token(1), mempoolOp], total: 10000, took: 12 }),
+      resourceRoute('mimeTypes', []),
     ]);
     const { router } = renderApp('/search?text=hic&sc=tokens&redirected=true');
     expect(await screen.findByText('Found more than 10000 documents (12 ms)')).toBeTruthy();
@@ -98,7 +98,7 @@ describe('search page', () => {
   });
 
   it('selects a result with the keyboard', async () => {
-    mockFetchRaw([['POST /search/v1/search', { items: [token(1), mempoolOp], total: 2, took: 1 }]]);
+    mockFetch([resourceRoute('search', { items: [token(1), mempoolOp], total: 2, took: 1 })]);
     renderApp('/search?text=hic');
     const op = await screen.findByRole('button', { name: /ooz6h1jcE4qP/ });
     op.focus();
@@ -108,7 +108,7 @@ describe('search page', () => {
   });
 
   it('puts the result list on the left and the selected card on the right (spec: discovery, Search page)', async () => {
-    mockFetchRaw([['POST /search/v1/search', { items: [token(1), mempoolOp], total: 2, took: 1 }]]);
+    mockFetch([resourceRoute('search', { items: [token(1), mempoolOp], total: 2, took: 1 })]);
     renderApp('/search?text=hic');
     const card = await screen.findByRole('region', { name: 'Token details' });
     const list = screen.getByRole('list', { name: 'Search results' });
@@ -129,7 +129,7 @@ describe('search page', () => {
       removeEventListener: () => {},
       dispatchEvent: () => false,
     }));
-    mockFetchRaw([['POST /search/v1/search', { items: [token(1), mempoolOp], total: 2, took: 1 }]]);
+    mockFetch([resourceRoute('search', { items: [token(1), mempoolOp], total: 2, took: 1 })]);
     renderApp('/search?text=hic');
     const op = await screen.findByRole('button', { name: /ooz6h1jcE4qP/ });
     expect(screen.queryByTestId('search-side-card')).toBeNull();
@@ -143,19 +143,16 @@ describe('search page', () => {
   });
 
   it('loads the next page until a page comes back short', async () => {
-    const net = mockFetchRaw([
-      [
-        'POST /search/v1/search',
-        (c: Call) => {
-          const offset = (c.body as Body).offset;
-          const n = offset === 0 ? 10 : 3;
-          return {
-            items: Array.from({ length: n }, (_, i) => token(offset + i + 1, 'ipfs://QmThumb')),
-            total: 13,
-            took: 3,
-          };
-        },
-      ],
+    const net = mockFetch([
+      resourceRoute('search', (c) => {
+        const offset = (c.body as Body).offset;
+        const n = offset === 0 ? 10 : 3;
+        return {
+          items: Array.from({ length: n }, (_, i) => token(offset + i + 1, 'ipfs://QmThumb')),
+          total: 13,
+          took: 3,
+        };
+      }),
     ]);
     renderApp('/search?text=hic');
     expect(await screen.findByText('Found 13 documents (3 ms)')).toBeTruthy();
@@ -172,14 +169,14 @@ describe('search page', () => {
   });
 
   it("says 'Nothing found' with its explanation", async () => {
-    mockFetchRaw([['POST /search/v1/search', { items: [], total: 0, took: 1 }]]);
+    mockFetch([resourceRoute('search', { items: [], total: 0, took: 1 })]);
     renderApp('/search?text=zzzz');
     expect(await screen.findByText('Nothing found')).toBeTruthy();
     expect(screen.getByText('Empty set is also a result, otherwise try a broader query')).toBeTruthy();
   });
 
   it('waits 500 ms after typing, then searches the trimmed text and puts it in the URL', async () => {
-    const net = mockFetchRaw([['POST /search/v1/search', { items: [], total: 0, took: 1 }]]);
+    const net = mockFetch([resourceRoute('search', { items: [], total: 0, took: 1 })]);
     const { router } = renderApp('/search');
     const box = await screen.findByRole('textbox', { name: 'Search query' });
     fireEvent.change(box, { target: { value: 'tz' } });
@@ -190,7 +187,7 @@ describe('search page', () => {
   });
 
   it('filters by tab and by network chips', async () => {
-    const net = mockFetchRaw([['POST /search/v1/search', { items: [], total: 0, took: 1 }]]);
+    const net = mockFetch([resourceRoute('search', { items: [], total: 0, took: 1 })]);
     renderApp('/search?text=transfer');
     await screen.findByText('Nothing found');
     fireEvent.click(screen.getByRole('tab', { name: 'Operations' }));
@@ -206,9 +203,9 @@ describe('search page', () => {
   });
 
   it('applies token filters from tag inputs; Apply is enabled only after a change', async () => {
-    const net = mockFetchRaw([
-      ['POST /search/v1/search', { items: [], total: 0, took: 1 }],
-      ['GET /search/v1/mime_types', [{ name: 'image/png' }]],
+    const net = mockFetch([
+      resourceRoute('search', { items: [], total: 0, took: 1 }),
+      resourceRoute('mimeTypes', [{ name: 'image/png' }]),
     ]);
     renderApp('/search');
     await screen.findByText("Let's search");
@@ -235,6 +232,7 @@ describe('search page', () => {
 describe('detail cards share the pages’ queries', () => {
   it('a contract card and the contract page read one contract query (full shape): the page opened from the card shows its Events and Ticket updates tabs', async () => {
     const TZ = 'tz1UBZUkXpKGhYsP5KtzDNqLLchwF4uHrGjw';
+    const at = { network: 'mainnet', address: KT };
     const contractItem: SearchItem = {
       type: 'account',
       value: KT,
@@ -242,35 +240,31 @@ describe('detail cards share the pages’ queries', () => {
       highlights: {},
       body: { Network: 'mainnet', Address: KT, IsContract: true },
     };
-    const net = mockFetchRaw([
-      ['POST /search/v1/search', { items: [contractItem], total: 1, took: 1 }],
-      [
-        `GET /v1/account/mainnet/${KT}`,
-        {
-          address: KT,
-          account_type: 'contract',
-          operations_count: 3,
-          events_count: 12,
-          ticket_updates_count: 25,
-          balance: 0,
-          last_action: '2021-01-01T00:00:00Z',
-        },
-      ],
-      [`GET /v1/contract/mainnet/${KT}/views/schema`, []],
-      [
-        `GET /v1/contract/mainnet/${KT}?stats=true`,
-        {
-          address: KT,
-          network: 'mainnet',
-          manager: TZ,
-          timestamp: '2021-01-01T00:00:00Z',
-          level: 1,
-          tags: ['fa2'],
-          entrypoints: ['mint'],
-          same_count: 0,
-        },
-      ],
-      ['POST /metadata/v1/graphql', { data: { contract_metadata: [] } }],
+    const net = mockFetch([
+      resourceRoute('search', { items: [contractItem], total: 1, took: 1 }),
+      resourceRoute('account', at, {
+        address: KT,
+        account_type: 'contract',
+        operations_count: 3,
+        migrations_count: 0,
+        events_count: 12,
+        ticket_updates_count: 25,
+        balance: 0,
+        last_action: '2021-01-01T00:00:00Z',
+      }),
+      resourceRoute('views', at, []),
+      resourceRoute('contract', at, {
+        id: 1,
+        address: KT,
+        network: 'mainnet',
+        manager: TZ,
+        timestamp: '2021-01-01T00:00:00Z',
+        level: 1,
+        tags: ['fa2'],
+        entrypoints: ['mint'],
+        same_count: 0,
+      }),
+      resourceRoute('metadataGraphql', { data: { contract_metadata: [] } }),
     ]);
     renderApp('/search?text=objkt');
     const card = await screen.findByRole('region', { name: 'Contract details' }, { timeout: 40_000 });
