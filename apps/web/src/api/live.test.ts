@@ -3,6 +3,7 @@ import type { AccountInfo, Head } from '@michelscope/api-types';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { liveChannel } from './live';
 import { resourceKey } from './resources';
+import { mockFetch, resourceRoute } from '../app/testing/mock-fetch';
 
 /** The browser's EventSource as far as the client uses it: the URL it opened, its listeners, its state. */
 class FakeSource {
@@ -97,33 +98,29 @@ describe('live client', () => {
 
   it("an address's new operations update its counts (the 'Operations (N)' tab) and keep the live balance", async () => {
     const key = resourceKey('account', { network: 'sandboxnet', address: 'KT1A' });
-    queries.setQueryData<AccountInfo>(key, {
+    const before: AccountInfo = {
       address: 'KT1A',
       balance: 2_000_000,
       operations_count: 1,
+      migrations_count: 0,
       events_count: 0,
       ticket_updates_count: 0,
-    } as AccountInfo);
-    const fetchMock = vi.fn(
-      async (_url: string) =>
-        new Response(
-          JSON.stringify({
-            address: 'KT1A',
-            balance: 0,
-            operations_count: 3,
-            events_count: 1,
-            ticket_updates_count: 0,
-          }),
-          { headers: { 'content-type': 'application/json' } },
-        ),
+      last_action: '2026-01-01T00:00:00Z',
+      account_type: 'contract',
+    };
+    queries.setQueryData<AccountInfo>(key, before);
+    const account = resourceRoute(
+      'account',
+      { network: 'sandboxnet', address: 'KT1A' },
+      { ...before, balance: 0, operations_count: 3, events_count: 1 },
     );
-    vi.stubGlobal('fetch', fetchMock);
+    const net = mockFetch([account]);
     const channel = liveChannel(queries, 'sandboxnet', make);
     channel.use();
     vi.advanceTimersByTime(100);
     sources[0]!.emit('operations', { network: 'sandboxnet', address: 'KT1A', level: 9, hashes: ['ooX'] });
     await vi.waitFor(() => expect(queries.getQueryData<AccountInfo>(key)?.operations_count).toBe(3));
-    expect(String(fetchMock.mock.calls[0]![0])).toContain('/account/sandboxnet/KT1A');
+    expect(net.callsOf(account)).toHaveLength(1);
     expect(queries.getQueryData<AccountInfo>(key)).toMatchObject({ balance: 2_000_000, events_count: 1 });
   });
 

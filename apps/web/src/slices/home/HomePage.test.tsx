@@ -1,9 +1,11 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import type { Head } from '@michelscope/api-types';
 import { renderApp } from '../../app/testing/render-app';
+import { matchingRoute, mockFetch, resourceRoute } from '../../app/testing/mock-fetch';
 
-const head = (network: string, synced: boolean, level: number) => ({
+const head = (network: string, synced: boolean, level: number): Head => ({
   network,
   synced,
   level,
@@ -11,20 +13,15 @@ const head = (network: string, synced: boolean, level: number) => ({
   protocol: 'PsX',
 });
 
-let answers: (() => Response)[] = [];
-const urlOf = (input: RequestInfo | URL): string => (input instanceof Request ? input.url : input.toString());
-
-const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
-  if (urlOf(input).startsWith('/v1/stats/')) return Response.json([]);
-  if (urlOf(input) !== '/v1/head') return new Response('{"message":"no"}', { status: 404 });
-  const next = answers.length > 1 ? answers.shift() : answers[0];
-  return next ? next() : new Response('[]');
-});
+/** What /v1/head says in turn, the last one repeated. */
+let heads: (Head[] | Response)[] = [];
+const headRoute = resourceRoute('head', () => (heads.length > 1 ? heads.shift() : heads[0]) ?? []);
+let net: ReturnType<typeof mockFetch>;
 
 beforeEach(() => {
   vi.stubGlobal('scrollTo', vi.fn());
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockClear();
+  // every network's table is empty
+  net = mockFetch([headRoute, matchingRoute('recentlyCalled', 'GET /v1/stats/', [])]);
   localStorage.clear();
 });
 afterEach(() => {
@@ -35,7 +32,7 @@ afterEach(() => {
 
 describe('home network toggle', () => {
   it('has one toggle per configured network named after it, each with a sync dot', async () => {
-    answers = [() => Response.json([head('sandboxnet', true, 12), head('mainnet', false, 0)])];
+    heads = [[head('sandboxnet', true, 12), head('mainnet', false, 0)]];
     renderApp('/');
     // The first test also loads the app's modules: a longer wait on a busy machine.
     expect(await screen.findByRole('img', { name: 'sandboxnet synced' }, { timeout: 10_000 })).toBeTruthy();
@@ -50,7 +47,7 @@ describe('home network toggle', () => {
   });
 
   it('is one tab stop: the arrow keys, Home and End move the focus between the networks, Enter picks one', async () => {
-    answers = [() => Response.json([head('sandboxnet', true, 12), head('mainnet', true, 3)])];
+    heads = [[head('sandboxnet', true, 12), head('mainnet', true, 3)]];
     renderApp('/');
     await screen.findByRole('img', { name: 'sandboxnet synced' }, { timeout: 4000 });
     const group = screen.getByRole('group', { name: 'Network' });
@@ -72,7 +69,7 @@ describe('home network toggle', () => {
   });
 
   it('shows every network unsynced and no error when /v1/head fails', async () => {
-    answers = [() => Response.json({ message: 'database is down' }, { status: 500 })];
+    heads = [Response.json({ message: 'database is down' }, { status: 500 })];
     renderApp('/');
     expect(await screen.findByRole('img', { name: 'sandboxnet unsynced' }, { timeout: 4000 })).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
@@ -81,13 +78,10 @@ describe('home network toggle', () => {
 
   it('polls /v1/head every 30 s and updates the dots', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    answers = [
-      () => Response.json([head('sandboxnet', false, 0)]),
-      () => Response.json([head('sandboxnet', true, 3)]),
-    ];
+    heads = [[head('sandboxnet', false, 0)], [head('sandboxnet', true, 3)]];
     renderApp('/');
     expect(await screen.findByRole('img', { name: 'sandboxnet unsynced' })).toBeTruthy();
-    const headCalls = () => fetchMock.mock.calls.filter(([url]) => urlOf(url) === '/v1/head').length;
+    const headCalls = () => net.callsOf(headRoute).length;
     expect(headCalls()).toBe(1);
     await act(() => vi.advanceTimersByTimeAsync(29_000));
     expect(headCalls()).toBe(1);
@@ -102,11 +96,10 @@ describe('the network home opens on', () => {
     ['mainnet', 'sandboxnet', 'ghostnet'].filter(
       (n) => screen.getByRole('button', { name: n }).getAttribute('aria-pressed') === 'true',
     );
-  const tableCalls = () =>
-    fetchMock.mock.calls.map(([url]) => urlOf(url)).filter((u) => u.includes('recently_called_contracts'));
+  const tableCalls = () => net.callsTo('GET /v1/stats/').map((c) => c.url);
 
   it('the first synced network when the default one is unreachable, in the table and the Networks link', async () => {
-    answers = [() => Response.json([head('mainnet', false, 0), head('sandboxnet', true, 40)])];
+    heads = [[head('mainnet', false, 0), head('sandboxnet', true, 40)]];
     renderApp('/');
     expect(
       await screen.findByRole(
@@ -122,7 +115,7 @@ describe('the network home opens on', () => {
   });
 
   it('the default network when it is synced', async () => {
-    answers = [() => Response.json([head('mainnet', true, 9_000_000), head('sandboxnet', true, 40)])];
+    heads = [[head('mainnet', true, 9_000_000), head('sandboxnet', true, 40)]];
     renderApp('/');
     expect(
       await screen.findByRole('table', { name: 'Recently called contracts on mainnet' }, { timeout: 10_000 }),
@@ -131,7 +124,7 @@ describe('the network home opens on', () => {
   });
 
   it("the user's last choice, remembered across visits, also for the Networks link", async () => {
-    answers = [() => Response.json([head('mainnet', false, 0), head('sandboxnet', true, 40)])];
+    heads = [[head('mainnet', false, 0), head('sandboxnet', true, 40)]];
     renderApp('/');
     fireEvent.click(await screen.findByRole('button', { name: 'ghostnet' }, { timeout: 10_000 }));
     expect(await screen.findByRole('table', { name: 'Recently called contracts on ghostnet' })).toBeTruthy();
