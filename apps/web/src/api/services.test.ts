@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import type { SearchItem, SearchResponse } from '@michelscope/api-types';
-import { runAction } from './resources';
+import { runAction, type ActionName, type ResourceName } from './resources';
+import { matchingRoute, mockFetch, type Call, type Payload } from '../app/testing/mock-fetch';
 import {
   chartPoints,
   fetchAlias,
@@ -16,16 +17,10 @@ import {
 import { itemName } from './search-items';
 import { NETWORK_SERIES } from './stats-series';
 
-const calls: { url: string; init: RequestInit | undefined }[] = [];
-function answer(body: string | null, init: ResponseInit = {}) {
-  calls.length = 0;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, request?: RequestInit) => {
-      calls.push({ url, init: request });
-      return new Response(body, init);
-    }),
-  );
+let calls: Call[] = [];
+/** Every request answers a payload of resource `name`'s type (the URLs are what the tests check). */
+function answer<N extends ResourceName | ActionName>(name: N, payload: Payload<N>) {
+  calls = mockFetch([matchingRoute(name, /^/, payload)]).calls;
 }
 afterEach(() => vi.unstubAllGlobals());
 
@@ -48,7 +43,7 @@ const tokenItem: SearchItem = {
 describe('search service', () => {
   it('POSTs the search request to /search/v1/search and reads items, total and took', async () => {
     const page: SearchResponse = { items: [tokenItem], total: 10000, took: 12 };
-    answer(JSON.stringify(page));
+    answer('search', page);
     const res = await runAction('search', undefined, {
       query: 'hic',
       size: 10,
@@ -56,16 +51,16 @@ describe('search service', () => {
       filters: { search: { network: ['mainnet'], index: ['tokens'] } },
     });
     expect(calls[0]?.url).toBe('/search/v1/search');
-    expect(calls[0]?.init?.method).toBe('POST');
-    expect(JSON.parse(calls[0]?.init?.body as string)).toMatchObject({ query: 'hic', size: 10, offset: 0 });
+    expect(calls[0]?.method).toBe('POST');
+    expect(calls[0]?.body).toMatchObject({ query: 'hic', size: 10, offset: 0 });
     expect(res).toEqual(page);
   });
 
   it('asks suggestions with size 10 and selects their items', async () => {
-    answer(JSON.stringify({ items: [tokenItem] }));
+    answer('suggest', { items: [tokenItem] });
     const items = suggestItems(await client().fetchQuery(suggestQuery('hic')));
     expect(calls[0]?.url).toBe('/search/v1/suggest');
-    expect(JSON.parse(calls[0]?.init?.body as string)).toEqual({ query: 'hic', size: 10, filters: {} });
+    expect(calls[0]?.body).toEqual({ query: 'hic', size: 10, filters: {} });
     expect(items).toEqual([tokenItem]);
   });
 
@@ -92,24 +87,24 @@ describe('search service', () => {
   });
 
   it('reports a non-200 answer with status code and status text', async () => {
-    answer('oops', { status: 503, statusText: 'Service Unavailable' });
+    answer('suggest', new Response('oops', { status: 503, statusText: 'Service Unavailable' }));
     await expect(client().fetchQuery(suggestQuery('hic'))).rejects.toThrow(
       'Search service error: 503 Service Unavailable',
     );
   });
 
   it('reads the alias from the first present source; 204 means none', async () => {
-    answer(JSON.stringify({ TZIP: { Name: 'Kolibri' }, Domains: { Name: 'kolibri.tez' } }));
+    answer('accountAliases', { TZIP: { Name: 'Kolibri' }, Domains: { Name: 'kolibri.tez' } });
     expect(await fetchAlias('mainnet', 'KT1K9gCRgaLRFKTErYt1wVxA3Frb9FjasjTV')).toBe('Kolibri');
     expect(calls[0]?.url).toBe('/search/v1/account/mainnet/KT1K9gCRgaLRFKTErYt1wVxA3Frb9FjasjTV');
-    answer(JSON.stringify({ Domains: { Name: 'kolibri.tez' } }));
+    answer('accountAliases', { Domains: { Name: 'kolibri.tez' } });
     expect(await fetchAlias('mainnet', 'KT1K9gCRgaLRFKTErYt1wVxA3Frb9FjasjTV')).toBe('kolibri.tez');
-    answer(null, { status: 204 });
+    answer('accountAliases', null);
     expect(await fetchAlias('mainnet', 'tz1abc')).toBeNull();
   });
 
   it('lists mime type names once each', async () => {
-    answer(JSON.stringify([{ name: 'image/png' }, { name: 'video/mp4' }, { name: 'image/png' }]));
+    answer('mimeTypes', [{ name: 'image/png' }, { name: 'video/mp4' }, { name: 'image/png' }]);
     const q = mimeTypesQuery();
     expect(mimeTypeNames(await client().fetchQuery(q))).toEqual(['image/png', 'video/mp4']);
     expect(calls[0]?.url).toBe('/search/v1/mime_types');
@@ -118,12 +113,10 @@ describe('search service', () => {
 
 describe('stats service', () => {
   it('asks the histogram of a series for a network and timeframe; points become numbers in time order', async () => {
-    answer(
-      JSON.stringify([
-        { ts: 1700003600, value: '7' },
-        { ts: 1700000000, value: '5' },
-      ]),
-    );
+    answer('statsHistogram', [
+      { ts: 1700003600, value: '7' },
+      { ts: 1700000000, value: '5' },
+    ]);
     const q = histogramQuery({ network: 'mainnet', ...NETWORK_SERIES.contractCalls }, 'month');
     const points = chartPoints(await client().fetchQuery(q));
     expect(calls[0]?.url).toBe(
@@ -137,7 +130,7 @@ describe('stats service', () => {
   });
 
   it('reads a summary as a number', async () => {
-    answer(JSON.stringify({ value: '12345678901' }));
+    answer('statsSummary', { value: '12345678901' });
     const q = summaryQuery({ network: 'ghostnet', ...NETWORK_SERIES.consumedGas });
     expect(summaryValue(await client().fetchQuery(q))).toBe(12345678901);
     expect(summaryValue({ value: 'x' })).toBeNull();
