@@ -57,3 +57,67 @@ export const ApproveData = Type.Object(
   { title: 'ApproveData' },
 );
 export type ApproveData = Static<typeof ApproveData>;
+
+/** One input of a token type in the approval form: a JSON-schema property annotated with its Michelson type. */
+export const ApproveSchemaField = Type.Object(
+  {
+    type: Type.Union([Type.Literal('string'), Type.Literal('integer')]),
+    prim: Type.String({ description: 'The Michelson type of the input (address, nat).' }),
+    title: Type.String(),
+    minLength: Type.Optional(Type.Integer({ minimum: 0 })),
+    maxLength: Type.Optional(Type.Integer({ minimum: 0 })),
+    default: Type.Union([Type.String(), Type.Integer()]),
+  },
+  { title: 'ApproveSchemaField' },
+);
+export type ApproveSchemaField = Static<typeof ApproveSchemaField>;
+
+/** One token type of the approval form (a `oneOf` branch): FA1.2 (schemaKey 1) or FA2 (schemaKey 2). */
+export const ApproveSchemaTokenType = Type.Object(
+  {
+    title: Type.String(),
+    properties: Type.Object({
+      schemaKey: Type.Object({
+        type: Type.Literal('integer'),
+        const: Type.Integer({ minimum: 1, maximum: 2 }),
+      }),
+      token_contract: ApproveSchemaField,
+      allowance: Type.Optional(ApproveSchemaField),
+      owner: Type.Optional(ApproveSchemaField),
+      token_id: Type.Optional(ApproveSchemaField),
+    }),
+    'x-options': Type.Optional(Type.Object({ sectionsClass: Type.String() })),
+  },
+  { title: 'ApproveSchemaTokenType' },
+);
+export type ApproveSchemaTokenType = Static<typeof ApproveSchemaTokenType>;
+
+/**
+ * The answer of GET /v1/helpers/approve/schema: the JSON schema of the approval form (reference §4.7), whose
+ * `allowances[].token_type` is a `oneOf` of the token types.
+ */
+export const ApproveSchema = Type.Object(
+  {
+    type: Type.Literal('object'),
+    properties: Type.Object({
+      allowances: Type.Object({
+        type: Type.Literal('array'),
+        title: Type.String(),
+        default: Type.Tuple([]),
+        items: Type.Object({
+          type: Type.Literal('object'),
+          required: Type.Array(Type.String()),
+          properties: Type.Object({
+            token_type: Type.Object({
+              type: Type.Literal('object'),
+              title: Type.String(),
+              oneOf: Type.Array(ApproveSchemaTokenType),
+            }),
+          }),
+        }),
+      }),
+    }),
+  },
+  { title: 'ApproveSchema' },
+);
+export type ApproveSchema = Static<typeof ApproveSchema>;

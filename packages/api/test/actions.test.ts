@@ -1,6 +1,9 @@
+import { ApproveSchema } from '@michelscope/api-types';
 import { describeDb } from '@michelscope/db/testing';
+import { Value } from '@sinclair/typebox/value';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { APPROVE_SCHEMA } from '../src/services/approve';
 import { makeApi } from './helpers';
 import { BOB, NET, TOKEN, TWIN, seedChain } from './seed';
 
@@ -181,9 +184,19 @@ describeDb('actions without a node and rebuilt removed routes', ({ db }) => {
     });
     expect((await req('GET', `/v1/account/${NET}/${TWIN}/metadata`)).status).toBe(204);
     expect((await req('GET', `/v1/contract/${NET}/${TOKEN}/mempool`)).body).toEqual([]);
-    expect((await req('GET', '/v1/helpers/approve/schema')).body).toMatchObject({
-      properties: { allowances: { type: 'array' } },
-    });
+    // the form schema goes through its response schema whole (the x-options and defaults included)
+    const form = (await req('GET', '/v1/helpers/approve/schema')).body as ApproveSchema;
+    expect(Value.Check(ApproveSchema, form)).toBe(true);
+    expect(form).toEqual(APPROVE_SCHEMA);
+    const [fa12, fa2] = form.properties.allowances.items.properties.token_type.oneOf;
+    expect([
+      fa12!.title,
+      fa12!.properties.schemaKey.const,
+      fa2!.title,
+      fa2!.properties.schemaKey.const,
+    ]).toEqual(['FA1.2', 1, 'FA2', 2]);
+    expect(fa2!.properties.owner).toMatchObject({ prim: 'address', maxLength: 36 });
+    expect(fa12!.properties.allowance).toMatchObject({ prim: 'nat', default: 0 });
     const data = await req('POST', '/v1/helpers/approve/data', {
       allowances: [
         { token_type: { schema_key: 1, token_contract: TOKEN, allowance: 5 } },

@@ -61,6 +61,7 @@ import type {
   StoredShare,
   ApproveData,
   ApproveRequest,
+  ApproveSchema,
   CodeDiffRequest,
   CodeDiffResponse,
   MetadataGraphqlRequest,
@@ -399,7 +400,7 @@ export const RESOURCES = {
   /** A bundle of calls run against overridden state (issue 20, capability 5); as long as a recording. */
   whatIf: action<At, WhatIfRequest, WhatIfResult>((p) => `${contract(p)}/entrypoints/what_if`, DEBUG),
   /** The token-approval form's JSON schema (reference §4.7; static; read by slices/contract/interact/approvals). */
-  approveSchema: resource<void, unknown>(() => '/helpers/approve/schema'),
+  approveSchema: resource<void, ApproveSchema>(() => '/helpers/approve/schema'),
   /** The approve and revoke calls of token approvals. */
   approveData: action<void, ApproveRequest, ApproveData>(() => '/helpers/approve/data'),
   /** The newest contract with one of the tags (comma-separated); 404 when there is none. */

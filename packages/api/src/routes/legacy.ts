@@ -2,7 +2,7 @@
  * Routes the spec calls that the reference API removed (bcd-api §4), rebuilt from their historical shapes:
  * contract tokens (§4.4), contract mempool from the node (§4.1), account metadata, token-approval helpers (§4.7).
  */
-import { ApproveData, ErrorBody, Operation, TokenMetadata } from '@michelscope/api-types';
+import { ApproveData, ApproveSchema, ErrorBody, Operation, TokenMetadata } from '@michelscope/api-types';
 import { getScriptTypes } from '@michelscope/db/read';
 import { decodeParameters, toMicheline } from '@michelscope/michelson';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -227,7 +227,7 @@ export const legacyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
       schema: {
         summary: 'Form schema of token approvals (FA1.2 / FA2)',
         tags: ['helpers'],
-        response: { 200: Type.Unknown() },
+        response: { 200: ApproveSchema },
       },
     },
     async () => APPROVE_SCHEMA,

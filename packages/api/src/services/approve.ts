@@ -2,11 +2,17 @@
  * Token approvals (reference §4.7, never merged upstream): a static form schema, and the approve / revoke
  * calls for FA1.2 (`approve`) and FA2 (`update_operators`) tokens, with the spec's error texts.
  */
-import { ApproveRequest, type ApproveData, type Micheline } from '@michelscope/api-types';
+import {
+  ApproveRequest,
+  type ApproveData,
+  type ApproveSchema,
+  type ApproveSchemaField,
+  type Micheline,
+} from '@michelscope/api-types';
 import { HttpError } from '../errors';
 import { CONTRACT_RE, ADDRESS_RE } from '../validate';
 
-const address = (title: string) => ({
+const address = (title: string): ApproveSchemaField => ({
   type: 'string',
   prim: 'address',
   title,
@@ -14,9 +20,10 @@ const address = (title: string) => ({
   maxLength: 36,
   default: '',
 });
-const nat = (title: string) => ({ type: 'integer', prim: 'nat', title, default: 0 });
+const nat = (title: string): ApproveSchemaField => ({ type: 'integer', prim: 'nat', title, default: 0 });
 
-export const APPROVE_SCHEMA = {
+/** The answer of GET /helpers/approve/schema (static). */
+export const APPROVE_SCHEMA: ApproveSchema = {
   type: 'object',
   properties: {
     allowances: {

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { mockFetchRaw } from '../../../app/testing/mock-fetch';
+import { mockFetch, resourceRoute } from '../../../app/testing/mock-fetch';
 import { ApprovalsSection } from './ApprovalsSection';
 import type { ApprovalEntry } from './approvals';
 import { APPROVE_SCHEMA } from './approvals.fixture';
@@ -24,9 +24,10 @@ const renderSection = () =>
     </QueryClientProvider>,
   );
 
-let mock: ReturnType<typeof mockFetchRaw>;
+const schemaRoute = resourceRoute('approveSchema', APPROVE_SCHEMA);
+let mock: ReturnType<typeof mockFetch>;
 beforeEach(() => {
-  mock = mockFetchRaw([['GET /v1/helpers/approve/schema', APPROVE_SCHEMA]]);
+  mock = mockFetch([schemaRoute]);
 });
 afterEach(() => {
   cleanup();
@@ -40,7 +41,7 @@ describe('token approvals section', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Add token approval' });
     // the form shape comes from GET /v1/helpers/approve/schema
     const contract = await within(dialog).findByLabelText('Token contract');
-    expect(mock.callsTo('GET /v1/helpers/approve/schema')).toHaveLength(1);
+    expect(mock.callsOf(schemaRoute)).toHaveLength(1);
     expect(contract.getAttribute('maxlength')).toBe('36');
     fireEvent.blur(contract);
     expect(within(dialog).getByText('Required field')).toBeTruthy();
@@ -105,7 +106,7 @@ describe('token approval form shape', () => {
     const fa2Only = structuredClone(APPROVE_SCHEMA);
     fa2Only.properties.allowances.items.properties.token_type.oneOf.splice(0, 1);
     vi.unstubAllGlobals();
-    mockFetchRaw([['GET /v1/helpers/approve/schema', fa2Only]]);
+    mockFetch([resourceRoute('approveSchema', fa2Only)]);
     renderSection();
     fireEvent.click(screen.getByRole('button', { name: 'Add' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add token approval' });
@@ -115,7 +116,7 @@ describe('token approval form shape', () => {
     cleanup();
 
     vi.unstubAllGlobals();
-    mockFetchRaw([['GET /v1/helpers/approve/schema', new Response('{"message":"down"}', { status: 503 })]]);
+    mockFetch([resourceRoute('approveSchema', new Response('{"message":"down"}', { status: 503 }))]);
     renderSection();
     fireEvent.click(screen.getByRole('button', { name: 'Add' }));
     const failed = await screen.findByRole('dialog', { name: 'Add token approval' });

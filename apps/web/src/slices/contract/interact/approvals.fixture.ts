@@ -1,5 +1,7 @@
 /** Test fixture: the form schema GET /v1/helpers/approve/schema answers (reference §4.7). */
-const address = (title: string) => ({
+import type { ApproveSchema, ApproveSchemaField } from '@michelscope/api-types';
+
+const address = (title: string): ApproveSchemaField => ({
   type: 'string',
   prim: 'address',
   title,
@@ -7,17 +9,21 @@ const address = (title: string) => ({
   maxLength: 36,
   default: '',
 });
-const nat = (title: string) => ({ type: 'integer', prim: 'nat', title, default: 0 });
-export const APPROVE_SCHEMA = {
+const nat = (title: string): ApproveSchemaField => ({ type: 'integer', prim: 'nat', title, default: 0 });
+export const APPROVE_SCHEMA: ApproveSchema = {
   type: 'object',
   properties: {
     allowances: {
       type: 'array',
+      title: 'allowances',
+      default: [],
       items: {
         type: 'object',
+        required: ['token_type'],
         properties: {
           token_type: {
             type: 'object',
+            title: 'token_type',
             oneOf: [
               {
                 title: 'FA1.2',

@@ -80,7 +80,9 @@ describe('token approvals', () => {
       },
     ]);
     expect(newApproval(FA2, OWNER, shape)).toEqual(fa2('', OWNER, '0'));
-    expect(() => parseApprovalSchema({ properties: {} })).toThrow('no token types');
+    const none = structuredClone(APPROVE_SCHEMA);
+    none.properties.allowances.items.properties.token_type.oneOf = [];
+    expect(() => parseApprovalSchema(none)).toThrow('no token types');
   });
 
   it('asks POST /helpers/approve/data with the called contract as spender', () => {

@@ -4,10 +4,15 @@
  * answer holds the FA1.2 `approve` and FA2 `update_operators` calls for the called contract, the spender),
  * and the order of the batch: FA1.2 revokes, FA1.2 approves, FA2 approves, the main call, FA2 revokes.
  */
-import type { ApproveCall, ApproveData, ApproveGroup, ApproveRequest } from '@michelscope/api-types';
+import type {
+  ApproveCall,
+  ApproveData,
+  ApproveGroup,
+  ApproveRequest,
+  ApproveSchema,
+} from '@michelscope/api-types';
 import { checkAddress, checkContract, checkNat } from '@michelscope/michelson';
 import type { WalletTransaction } from '../../../features/wallet/wallet-ops';
-import { isObject } from '../../../api/parse';
 
 export const FA12 = 1;
 export const FA2 = 2;
@@ -86,26 +91,17 @@ const SCHEMA_FIELDS: Record<string, ApprovalField> = {
  * The approval form shape read from GET /v1/helpers/approve/schema:
  * `allowances[].token_type` is a `oneOf` of FA1.2 (schemaKey 1) and FA2 (schemaKey 2), each with its fields.
  */
-export function parseApprovalSchema(schema: unknown): ApprovalTypeShape[] {
-  const path = ['properties', 'allowances', 'items', 'properties', 'token_type', 'oneOf'];
-  let node: unknown = schema;
-  for (const key of path) node = isObject(node) ? node[key] : undefined;
+export function parseApprovalSchema(schema: ApproveSchema): ApprovalTypeShape[] {
   const out: ApprovalTypeShape[] = [];
-  for (const branch of Array.isArray(node) ? node : []) {
-    if (!isObject(branch) || !isObject(branch.properties)) continue;
+  for (const branch of schema.properties.allowances.items.properties.token_type.oneOf) {
     const { schemaKey, ...props } = branch.properties;
-    const key = isObject(schemaKey) ? schemaKey.const : undefined;
+    const key = schemaKey.const;
     if (key !== FA12 && key !== FA2) continue;
     const fields: ApprovalFieldShape[] = [];
     for (const [name, prop] of Object.entries(props)) {
       const field = SCHEMA_FIELDS[name];
-      if (!field || !isObject(prop)) continue;
-      fields.push({
-        field,
-        maxLength: typeof prop.maxLength === 'number' ? prop.maxLength : undefined,
-        default:
-          typeof prop.default === 'string' || typeof prop.default === 'number' ? String(prop.default) : '',
-      });
+      if (!field || !prop) continue;
+      fields.push({ field, maxLength: prop.maxLength, default: String(prop.default) });
     }
     out.push({ type: key, typeName: key === FA12 ? 'FA1.2' : 'FA2', fields });
   }
