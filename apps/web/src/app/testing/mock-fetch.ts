@@ -21,15 +21,20 @@ type Name = ResourceName | ActionName;
 
 /**
  * What a mocked resource answers: a payload of its type, a Response (errors and odd answers), or a function of
- * the call giving either, possibly later (a promise: the test decides when the answer arrives).
+ * the call (and its abort signal) giving either, possibly later (a promise: the test decides when the answer
+ * arrives, or rejects it when the request is aborted).
  */
 export type Payload<N extends Name> =
   | ResourceData<N>
   | Response
-  | ((call: Call) => ResourceData<N> | Response | Promise<ResourceData<N> | Response>);
+  | ((
+      call: Call,
+      signal: AbortSignal | undefined,
+    ) => ResourceData<N> | Response | Promise<ResourceData<N> | Response>);
 
 /** What a raw route answers: a Response, or a function of the call giving one (possibly later). */
-export type RawAnswer = Response | ((call: Call) => Response | Promise<Response>);
+export type RawAnswer =
+  Response | ((call: Call, signal: AbortSignal | undefined) => Response | Promise<Response>);
 export type RawRoute = readonly [pattern: string | RegExp, answer: RawAnswer];
 
 declare const resourceBrand: unique symbol;
@@ -105,7 +110,10 @@ function stub(find: (key: string) => { answer: unknown; route: unknown } | undef
     answered.set(found.route, [...(answered.get(found.route) ?? []), call]);
     // a function answers for the call, possibly later (a promise: the test decides when the answer arrives)
     const answer: unknown = await (typeof found.answer === 'function'
-      ? (found.answer as (c: Call) => unknown)(call)
+      ? (found.answer as (c: Call, signal: AbortSignal | undefined) => unknown)(
+          call,
+          init?.signal ?? undefined,
+        )
       : found.answer);
     if (answer instanceof Response) return answer.clone();
     // null: the API's "nothing" (its 204 No Content, which the registry reads as null)

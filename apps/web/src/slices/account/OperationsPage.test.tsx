@@ -121,26 +121,24 @@ describe('contract page frame', () => {
 
   it('cancels the previous address requests when the address changes', async () => {
     const aborted: string[] = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-        const url = input instanceof Request ? input.url : input.toString();
-        return new Promise<Response>((resolve, reject) => {
-          if (url.includes(TZ)) {
-            resolve(
-              Response.json(url.includes('/opg') ? [] : account({ address: TZ, account_type: 'account' })),
-            );
-            return;
-          }
-          init?.signal?.addEventListener('abort', () => {
-            aborted.push(url);
-            reject(new DOMException('aborted', 'AbortError'));
-          });
-        });
-      }),
-    );
+    const tz = { network: 'mainnet', address: TZ };
+    const net = mockFetch([
+      resourceRoute('account', tz, account({ address: TZ, account_type: 'account' })),
+      anyQueryRoute('opgList', { ...tz, size: 10, lastId: null }, []),
+      // the first address's requests never answer: they end when aborted
+      [
+        /./,
+        (call, signal) =>
+          new Promise<Response>((_, reject) =>
+            signal?.addEventListener('abort', () => {
+              aborted.push(call.url);
+              reject(new DOMException('aborted', 'AbortError'));
+            }),
+          ),
+      ],
+    ]);
     const { router } = renderApp(`/mainnet/${KT}/operations`);
-    await waitFor(() => expect(vi.mocked(fetch).mock.calls.length).toBeGreaterThan(2));
+    await waitFor(() => expect(net.calls.length).toBeGreaterThan(2));
     await router.navigate(`/mainnet/${TZ}/operations`);
     await waitFor(() => expect(aborted).toContain(`/v1/account/mainnet/${KT}`));
     expect(aborted).toContain(`/v1/contract/mainnet/${KT}?stats=true`);
