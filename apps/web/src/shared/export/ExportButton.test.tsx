@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { mockFetch } from '../../app/testing/mock-fetch';
 import { ExportButton } from './ExportButton';
 
 afterEach(() => {
@@ -10,31 +11,31 @@ afterEach(() => {
 });
 
 /**
- * A fetch whose answer streams `chunks` and then, with `hang`, waits until the request is aborted (as a long
- * export does); the requests it saw.
+ * Every request answers a stream of `chunks` and then, with `hang`, waits until the request is aborted (as a
+ * long export does; the export routes stream, so they are not JSON resources of the registry); the requests.
  */
 function streamingFetch(chunks: string[], hang: boolean) {
-  const seen: Array<{ url: string; init: RequestInit | undefined }> = [];
-  vi.stubGlobal('fetch', (url: string, init?: RequestInit) => {
-    seen.push({ url, init });
-    const enc = new TextEncoder();
-    const body = new ReadableStream<Uint8Array>({
+  const enc = new TextEncoder();
+  const stream = (signal: AbortSignal | undefined) =>
+    new ReadableStream<Uint8Array>({
       start(controller) {
         for (const c of chunks) controller.enqueue(enc.encode(c));
         if (!hang) controller.close();
         else
-          init?.signal?.addEventListener('abort', () =>
+          signal?.addEventListener('abort', () =>
             controller.error(new DOMException('aborted', 'AbortError')),
           );
       },
     });
-    return Promise.resolve(
-      new Response(body, {
-        headers: { 'content-disposition': 'attachment; filename="KT1x-events-2026-11-26.csv"' },
-      }),
-    );
-  });
-  return seen;
+  return mockFetch([
+    [
+      /./,
+      (_call, signal) =>
+        new Response(stream(signal), {
+          headers: { 'content-disposition': 'attachment; filename="KT1x-events-2026-11-26.csv"' },
+        }),
+    ],
+  ]).calls;
 }
 
 /** The first click loads the menu's code (./ExportControl) and opens the menu. */
@@ -75,15 +76,13 @@ describe('ExportButton', () => {
     );
     await open('JSON');
     await waitFor(() => expect(status().textContent).toBe('Exported 3 rows'));
-    expect(seen[0]!.init).toMatchObject({ method: 'POST', body: '{"query":"q"}' });
+    expect(seen[0]).toMatchObject({ method: 'POST', body: { query: 'q' } });
     expect(click).toHaveBeenCalledTimes(1);
     expect(JSON.parse(await created[0]!.text())).toEqual([{ a: 1 }, { a: 2 }, { a: 3 }]);
   });
 
   it('says why an export failed (the API message)', async () => {
-    vi.stubGlobal('fetch', () =>
-      Promise.resolve(new Response('{"message":"unknown status: moved"}', { status: 400 })),
-    );
+    mockFetch([[/./, Response.json({ message: 'unknown status: moved' }, { status: 400 })]]);
     render(<ExportButton what="events" request={(f) => ({ url: `/v1/x?format=${f}` })} />);
     await open('CSV');
     expect((await screen.findByRole('alert')).textContent).toBe('Export failed: unknown status: moved');
