@@ -4,7 +4,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Micheline, ViewKind } from './explorer';
-import { WhatIfCall, WhatIfOverrides } from './whatif';
+import { AtLevel, WhatIfCall, WhatIfOverrides } from './whatif';
 
 const Int = Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
 const Ints = Type.Array(Int);
@@ -45,6 +45,7 @@ export const DebugRequest = Type.Object(
         description: 'a what-if bundle’s calls before the debugged one: run first (not recorded), in order',
       }),
     ),
+    at_level: Type.Optional(AtLevel),
   },
   { title: 'DebugRequest' },
 );

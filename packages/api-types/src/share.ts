@@ -79,6 +79,13 @@ const Version = Type.Literal(1, { description: 'version of this shape' });
 const Network = Type.String({ pattern: '^[a-z][a-z0-9_-]{0,31}$' });
 const Contract = Type.String({ pattern: '^KT1[1-9A-HJ-NP-Za-km-z]{33}$' });
 
+const PinnedLevel = Type.Integer({
+  minimum: 0,
+  maximum: 2147483647,
+  description:
+    "the level the simulation ran at: a link reruns against the contract's state at that level (absent: the head)",
+});
+
 /** A call of the Interact tab (the first kind: it has no `kind` field). */
 export const SharedCall = Type.Object(
   {
@@ -102,6 +109,7 @@ export const SharedCall = Type.Object(
       description: 'the result shown: the node simulation or the what-if',
     }),
     debug: Type.Optional(SharedDebugPosition),
+    level: Type.Optional(PinnedLevel),
   },
   { title: 'SharedCall', additionalProperties: false, description: 'a call of the Interact tab' },
 );

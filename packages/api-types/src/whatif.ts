@@ -16,6 +16,31 @@ export const MutezInput = Type.Union([
 ]);
 const Address = Type.String({ maxLength: 64 });
 
+/**
+ * A run pinned to a past level (a shared simulation's): the contract's storage, big maps and balance, and the
+ * block's `level` and `now`, as they were at the end of that block. Absent: the indexed head.
+ */
+export const AtLevel = Type.Integer({
+  minimum: 0,
+  maximum: 2147483647,
+  description:
+    "run against the state at the end of this block (storage, big maps, balance, the block's level and time) " +
+    "instead of the indexed head; 400 above the head or before the contract's origination",
+});
+
+/** Where a run's state came from: the level it ran at, the head then, and whether the contract changed since. */
+export const StateLevel = Type.Object(
+  {
+    level: Type.Integer({ description: 'the level whose state the run read (the head, or `at_level`)' }),
+    head_level: Type.Integer({ description: 'the indexed head when it ran' }),
+    changed_since: Type.Boolean({
+      description: 'an applied operation reached the contract after `level` (its state at the head differs)',
+    }),
+  },
+  { title: 'StateLevel' },
+);
+export type StateLevel = Static<typeof StateLevel>;
+
 export const WhatIfBigMapEntry = Type.Object(
   {
     ptr: Type.Optional(
@@ -97,6 +122,7 @@ export const WhatIfRequest = Type.Object(
   {
     calls: Type.Array(WhatIfCall, { minItems: 1, maxItems: 5 }),
     overrides: Type.Optional(WhatIfOverrides),
+    at_level: Type.Optional(AtLevel),
   },
   { title: 'WhatIfRequest', additionalProperties: false },
 );
@@ -280,6 +306,7 @@ export const WhatIfResult = Type.Object(
         change: Type.String({ description: 'mutez, signed' }),
       }),
     ),
+    state: Type.Optional(StateLevel),
     inputs: Type.Object({
       balance: Type.String(),
       now: Type.String(),

@@ -66,6 +66,7 @@ interface WhatIf {
   }[];
   balance_changes: { address: string; before?: string; after?: string; change: string }[];
   inputs: Record<string, unknown>;
+  state?: { level: number; head_level: number; changed_since: boolean };
 }
 
 const child = (n: Node | null | undefined, name: string) => n?.children?.find((c) => c.name === name);
@@ -394,5 +395,67 @@ describeDb('what-if route over the indexed demo sandbox', ({ db }) => {
     expect(await rejected(counter, { calls: [{ name: 'increment', data: { increment: 'x' } }] })).toMatch(
       /calls\[0\]/,
     );
+  });
+
+  it('at_level: the calls run against the state at the end of that block, after the chain moved on', async () => {
+    const counter = contracts.counter!;
+    const call = { name: 'increment', data: { increment: 5 } };
+    const before = await whatIf(counter, { calls: [call] });
+    const level = before.state!.level;
+    expect(before.state).toEqual({ level, head_level: level, changed_since: false });
+    const value = int(args(before.storage_before)[0]!);
+    // the chain moves on: a real call adds 3 to the counter and sends it 1,000 mutez
+    await injectAs(env.sandbox, BOOTSTRAP_ACCOUNTS[0]!, [
+      {
+        kind: 'transaction',
+        amount: '1000',
+        destination: counter,
+        parameters: { entrypoint: 'increment', value: { int: '3' } },
+      },
+    ]);
+    await env.sandbox.bakeBlock();
+    const deadline = Date.now() + 60_000;
+    let now = before;
+    while (now.state!.head_level === level && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      now = await whatIf(counter, { calls: [call] });
+    }
+    expect(int(args(now.storage_before)[0]!)).toBe(value + 3);
+    expect(BigInt(now.inputs.balance as string)).toBe(BigInt(before.inputs.balance as string) + 1000n);
+
+    // pinned to the first level: the same storage, balance, level and time as the first run
+    const pinned = await whatIf(counter, { calls: [call], at_level: level });
+    expect(pinned.state).toEqual({ level, head_level: now.state!.head_level, changed_since: true });
+    expect(pinned.storage_before).toEqual(before.storage_before);
+    expect(child(pinned.storage_diff, 'counter')).toMatchObject({
+      value: String(value + 5),
+      from: String(value),
+    });
+    expect(pinned.inputs).toEqual(before.inputs);
+    // the recorder (originated before the first run) pinned to that level sees its LEVEL and NOW
+    const recorded = await whatIf(recorder, { calls: [{ name: 'default', data: {} }], at_level: level });
+    const seen = Object.fromEntries(recorded.storage_diff!.children!.map((c) => [c.name, c.value]));
+    expect(seen.level).toBe(String(level));
+    expect(seen.now).toBe(before.inputs.now);
+    expect(recorded.inputs.level).toBe(String(level));
+    // the debug route takes it too
+    const d = await post(`/v1/contract/${NET}/${counter}/entrypoints/debug`, { ...call, at_level: level });
+    expect(d.status, JSON.stringify(d.body).slice(0, 300)).toBe(200);
+    expect(int(args((d.body as { storage: Micheline }).storage)[0]!)).toBe(value + 5);
+
+    // a level above the head, or before the contract existed, is a 400 saying so
+    const head = now.state!.head_level;
+    expect(await rejected(counter, { calls: [call], at_level: head + 10 })).toBe(
+      `at_level ${head + 10} is above the indexed head (level ${head})`,
+    );
+    expect(await rejected(counter, { calls: [call], at_level: 0 })).toMatch(
+      /^at_level 0 is before the contract's origination \(level \d+\)/,
+    );
+    const bad = await post(`/v1/contract/${NET}/${counter}/entrypoints/debug`, {
+      ...call,
+      at_level: head + 1,
+    });
+    expect(bad.status).toBe(400);
+    expect((bad.body as { message: string }).message).toMatch(/above the indexed head/);
   });
 });

@@ -70,6 +70,8 @@ export interface WhatIfTask extends BundleStart {
   names: Record<string, string | null>;
   /** Echoed in `inputs`. */
   inputs: Record<string, unknown>;
+  /** Echoed: the level whose state the bundle starts from, the head then, whether the contract changed since. */
+  state?: { level: number; head_level: number; changed_since: boolean } | undefined;
 }
 
 const MAX_KEYS_SHOWN = 100;
@@ -435,6 +437,7 @@ export function runWhatIf(task: WhatIfTask, chain: WhatIfChain): string {
       fee: String(totals.fee),
     },
     cost_per_byte: String(costPerByte),
+    ...(task.state ? { state: task.state } : {}),
     inputs: task.inputs,
   });
 }

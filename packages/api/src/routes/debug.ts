@@ -126,7 +126,8 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         summary:
           'Debug a call: run it in the interpreter and answer every step (location, typed stack, gas) as a compact trace',
         description:
-          'Runs at the indexed head with the stored storage and the contract balance, in a worker with a wall-clock ' +
+          'Runs at the indexed head (or, with `at_level`, against the state at the end of that block) with the ' +
+          'stored storage and the contract balance, in a worker with a wall-clock ' +
           'limit (504 past it). The trace equals the node’s trace_code for the same inputs; a failed call is ' +
           'recorded up to the failing instruction (`failure`).',
         tags: ['contract'],
@@ -139,10 +140,10 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
       const { network, address } = request.params;
       const b = request.body;
       const script = await checkedScript(network, address, b);
-      if (b.overrides || b.before?.length || b.storage_limit !== undefined) {
+      if (b.overrides || b.before?.length || b.storage_limit !== undefined || b.at_level !== undefined) {
         // a what-if call: the overridden state, after the bundle's earlier calls (a storage limit needs the
-        // what-if's run of the internal operations and its storage accounting)
-        const w = await resolveWhatIfStart(ctx, network, address, script, b.overrides);
+        // what-if's run of the internal operations and its storage accounting; a pinned level, its state read)
+        const w = await resolveWhatIfStart(ctx, network, address, script, b.overrides, b.at_level);
         const before = (b.before ?? []).map((c, i) => bundleCall(script, w, c, `before[${i}]`));
         const c = bundleCall(script, w, b, 'call');
         const call = {
@@ -164,7 +165,7 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         runner ??= new DebugRunner(ctx);
         const json = await runner.record(
           network,
-          String(w.head.level),
+          String(w.state.level),
           call,
           { inputs: inputsOf(call) },
           await metadataErrors(network, address),

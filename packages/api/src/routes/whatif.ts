@@ -11,7 +11,15 @@ import {
   WhatIfResult,
   type WhatIfCall,
 } from '@michelscope/api-types';
-import { bigMapsOfContract, getHeads, type ScriptParts } from '@michelscope/db/read';
+import {
+  bigMapsOfContract,
+  blockAt,
+  getHeads,
+  originationOf,
+  storageAsOf,
+  touchedAfter,
+  type ScriptParts,
+} from '@michelscope/db/read';
 import { LIMITS } from '@michelscope/interpreter';
 import {
   bigMapKeyHash,
@@ -89,6 +97,41 @@ export interface WhatIfStart {
   defaults: { source?: string | undefined; sender?: string | undefined; amount?: string | undefined };
   overridden: string[];
   head: { level: number; hardGas: number; hardStorage: number };
+  /** The level whose state the run reads (the head, or the `at_level` asked for), and what changed since. */
+  state: { level: number; head_level: number; changed_since: boolean };
+}
+
+/**
+ * The block a run reads the contract's state at: the head, or `atLevel` checked against the head and the
+ * contract's origination (400 outside them), with its time and chain id.
+ */
+export async function stateBlock(
+  ctx: ApiContext,
+  network: string,
+  address_: string,
+  atLevel: number | undefined,
+) {
+  const head = (await getHeads(ctx.db, [network])).get(network);
+  if (!head) throw new HttpError(404, `network ${network} is not indexed yet`);
+  if (atLevel === undefined || atLevel === head.level)
+    return { head, level: head.level, timestamp: head.timestamp, chainId: head.chain_id, changed: false };
+  if (atLevel > head.level)
+    throw new HttpError(400, `at_level ${atLevel} is above the indexed head (level ${head.level})`);
+  const origination = await originationOf(ctx.db, network, address_);
+  if (origination?.level !== undefined && atLevel < origination.level)
+    throw new HttpError(
+      400,
+      `at_level ${atLevel} is before the contract's origination (level ${origination.level}): it had no state then`,
+    );
+  const block = await blockAt(ctx.db, network, atLevel);
+  if (!block) throw new HttpError(400, `at_level ${atLevel}: block ${atLevel} is not indexed`);
+  return {
+    head,
+    level: atLevel,
+    timestamp: block.timestamp,
+    chainId: block.chain_id,
+    changed: await touchedAfter(ctx.db, network, address_, atLevel),
+  };
 }
 
 /** The state a what-if (or a debug run with overrides) starts from: the head's, with the overrides checked and applied. */
@@ -98,9 +141,10 @@ export async function resolveWhatIfStart(
   address_: string,
   script: ScriptParts,
   o: Overrides = {},
+  atLevel?: number,
 ): Promise<WhatIfStart> {
-  const head = (await getHeads(ctx.db, [network])).get(network);
-  if (!head) throw new HttpError(404, `network ${network} is not indexed yet`);
+  const at = await stateBlock(ctx, network, address_, atLevel);
+  const head = at.head;
   const storageType = toMicheline(script.storage);
   const overridden = Object.keys(o).filter((k) => o[k as keyof Overrides] !== undefined);
   const source = address(o.source, 'source', true);
@@ -112,7 +156,9 @@ export async function resolveWhatIfStart(
   const storage =
     o.storage !== undefined
       ? typed('storage', storageType, o.storage)
-      : await resolveStorage(ctx, network, address_, head.level);
+      : at.level === head.level
+        ? await resolveStorage(ctx, network, address_, head.level)
+        : await storedStorageAt(ctx, network, address_, at.level);
 
   const maps = await bigMapsOfContract(ctx.db, network, address_);
   const names: Record<string, string | null> = {};
@@ -144,16 +190,15 @@ export async function resolveWhatIfStart(
     (await nodeRpc<string>(
       ctx,
       network,
-      `/chains/main/blocks/${head.level}/context/contracts/${address_}/balance`,
+      `/chains/main/blocks/${at.level}/context/contracts/${address_}/balance`,
     ).catch(() => '0'));
-  const chainId =
-    o.chain_id ?? head.chain_id ?? (await nodeRpc<string>(ctx, network, '/chains/main/chain_id'));
-  // the bytes the storage uses and has paid for: the node's figures at the head (absent: its storage's size)
+  const chainId = o.chain_id ?? at.chainId ?? (await nodeRpc<string>(ctx, network, '/chains/main/chain_id'));
+  // the bytes the storage uses and has paid for: the node's figures at the level (absent: its storage's size)
   const space = (what: string) =>
     nodeRpc<string>(
       ctx,
       network,
-      `/chains/main/blocks/${head.level}/context/contracts/${address_}/storage/${what}`,
+      `/chains/main/blocks/${at.level}/context/contracts/${address_}/storage/${what}`,
     ).then(
       (v) => (/^\d+$/.test(String(v)) ? String(v) : undefined),
       () => undefined,
@@ -167,8 +212,8 @@ export async function resolveWhatIfStart(
       self: address_,
       storage,
       balance: /^\d+$/.test(String(contractBalance)) ? String(contractBalance) : '0',
-      now: o.now !== undefined ? seconds(o.now) : String(Math.floor(head.timestamp.getTime() / 1000)),
-      level: String(o.level ?? head.level),
+      now: o.now !== undefined ? seconds(o.now) : String(Math.floor(at.timestamp.getTime() / 1000)),
+      level: String(o.level ?? at.level),
       chainId,
       entries,
       usedSpace,
@@ -184,7 +229,16 @@ export async function resolveWhatIfStart(
       hardGas: head.hard_gas_limit_per_operation ?? LIMITS.hardGasLimitPerOperation / 1000,
       hardStorage: head.hard_storage_limit_per_operation ?? HARD_STORAGE_LIMIT,
     },
+    state: { level: at.level, head_level: head.level, changed_since: at.changed },
   };
+}
+
+/** The contract's storage at the end of a past block: the indexed one (its last call at or before), else the node's. */
+async function storedStorageAt(ctx: ApiContext, network: string, address_: string, level: number) {
+  const stored = await storageAsOf(ctx.db, network, address_, level);
+  return stored?.storage != null
+    ? toMicheline(stored.storage)
+    : resolveStorage(ctx, network, address_, level);
 }
 
 /** A call of the bundle (or the debugged one) with its parameter built and its fields checked. */
@@ -243,7 +297,9 @@ export function registerWhatIf(app: FastifyInstance, ctx: ApiContext, runner: ()
           'fees (paid storage, storage and allocation burn at the network cost per byte, the limits and fee ' +
           "Taquito's estimate proposes); the whole bundle its storage diff, the storage of every contract it " +
           'changed, the big-map keys it added, changed and removed, the balance changes and the totals. A bad ' +
-          'override is a 400 naming it.',
+          'override is a 400 naming it. With `at_level` the calls run against the state at the end of that block ' +
+          "(the contract's storage, big maps and balance, the block's level and time: a shared simulation rerun " +
+          'as it was); `state` says the level run at, the head, and whether the contract changed since.',
         tags: ['contract'],
         params: AddressParams,
         body: WhatIfRequest,
@@ -256,13 +312,14 @@ export function registerWhatIf(app: FastifyInstance, ctx: ApiContext, runner: ()
       requireAddress(self, CONTRACT_RE, 'contract address', 404);
       const b = request.body;
       const script = await requireScript(ctx, network, self);
-      const w = await resolveWhatIfStart(ctx, network, self, script, b.overrides);
+      const w = await resolveWhatIfStart(ctx, network, self, script, b.overrides, b.at_level);
       const calls = b.calls.map((c, i) => bundleCall(script, w, c, `calls[${i}]`));
       const first = calls[0];
-      const json = await runner().whatIf(network, String(w.head.level), {
+      const json = await runner().whatIf(network, String(w.state.level), {
         ...w.start,
         calls,
         names: w.names,
+        state: w.state,
         inputs: {
           balance: w.start.balance,
           now: new Date(Number(w.start.now) * 1000).toISOString().replace('.000Z', 'Z'),

@@ -2,7 +2,8 @@
  * The state an indexed operation ran with, within its block (issue 20, replays): the chain applied the block's
  * operations in order (groups, then each group's contents, each content with its internal operations), so a
  * call at level L saw the state at the end of L-1 changed by the operations of L before it. Operation ids are
- * that order. Every query here reads rows of one block before one operation, at most {@link MAX_BLOCK_ROWS}.
+ * that order. Every query here reads rows of one block before one operation, at most {@link MAX_BLOCK_ROWS};
+ * `blockAt` and `touchedAfter` serve runs pinned to a past level (a shared simulation rerun as it was).
  */
 import type { Db } from '../schema';
 
@@ -156,4 +157,41 @@ export async function bigMapChangesOf(
     more: diffs.length > limit,
     fresh,
   };
+}
+
+/** A block's time and chain id (a run pinned to a past level reads `now` from it), or undefined. */
+export async function blockAt(
+  db: Db,
+  network: string,
+  level: number,
+): Promise<{ level: number; timestamp: Date; chain_id: string } | undefined> {
+  const row = await db
+    .selectFrom('blocks')
+    .select(['level', 'timestamp', 'chain_id'])
+    .where('network', '=', network)
+    .where('level', '=', level)
+    .executeTakeFirst();
+  return row ? { ...row, timestamp: new Date(row.timestamp) } : undefined;
+}
+
+/**
+ * Whether an applied operation reached `address` (called it, sent it tez, or was its own) after block `level`:
+ * its storage, big maps or balance at the head may then differ from those at `level`.
+ */
+export async function touchedAfter(
+  db: Db,
+  network: string,
+  address: string,
+  level: number,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('operations')
+    .select('id')
+    .where('network', '=', network)
+    .where('level', '>', level)
+    .where('status', '=', 'applied')
+    .where((eb) => eb.or([eb('destination', '=', address), eb('source', '=', address)]))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
