@@ -8,7 +8,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { WhatIfRequest, WhatIfResult } from '@michelscope/api-types';
+import type { StateLevel, WhatIfRequest, WhatIfResult } from '@michelscope/api-types';
 import { formatMichelson, isPrim, type Micheline } from '@michelscope/michelson';
 import { runAction } from '../../../api/resources';
 import { fetchEntrypointModel, scriptQuery, simulateCall, type FormSchema } from '../../../api/workspace-api';
@@ -76,6 +76,8 @@ export function EntrypointPanel(props: Props) {
   const [params, setParams] = useState<Params | null>(null);
   const [simulation, setSimulation] = useState<Operation[]>([]);
   const [simulated, setSimulated] = useState<DebugTarget | undefined>(undefined);
+  // the level the node simulation read the chain at (the indexed head then)
+  const [simulatedAt, setSimulatedAt] = useState<StateLevel | undefined>(undefined);
   const [approvals, setApprovals] = useState<ApprovalEntry[]>([]);
   const [whatIfRun, setWhatIfRun] = useState<{ request: WhatIfRequest; result: WhatIfResult } | null>(null);
   // a fill (latest call, repeated operation) is on its way: the actions wait for the form it brings
@@ -170,8 +172,8 @@ export function EntrypointPanel(props: Props) {
     return section && isPrim(section) ? section.args?.[0] : undefined;
   };
   const bundled = whatIf.bundle.length > 0;
-  /** The inputs of a run, as a share link keeps them. */
-  const snapshot = (show: ShareState['show'], w: WhatIfState): ShareState => ({
+  /** The inputs of a run, as a share link keeps them, pinned to the level it ran at. */
+  const snapshot = (show: ShareState['show'], w: WhatIfState, level: number | undefined): ShareState => ({
     v: 1,
     network,
     address,
@@ -180,9 +182,13 @@ export function EntrypointPanel(props: Props) {
     settings,
     what_if: w,
     show,
+    ...(level !== undefined ? { level } : {}),
   });
-  /** A what-if: the bundle (or the current call) against the overrides, run by the API's interpreter. */
-  const simulateWhatIf = async (w: WhatIfState = whatIf) => {
+  /**
+   * A what-if: the bundle (or the current call) against the overrides, run by the API's interpreter against the
+   * head, or against the state at `atLevel` (a link pinned to the level it was simulated at).
+   */
+  const simulateWhatIf = async (w: WhatIfState = whatIf, atLevel?: number) => {
     setError(null);
     let current: BundleCall | null = null;
     if (w.bundle.length === 0 && !(current = currentCall())) return;
@@ -196,9 +202,11 @@ export function EntrypointPanel(props: Props) {
     const fallback = defaultSource();
     if (fallback && !request.overrides?.source)
       request = { ...request, calls: request.calls.map((c) => (c.source ? c : { ...c, source: fallback })) };
+    if (atLevel !== undefined) request = { ...request, at_level: atLevel };
     await injection.run(async () => {
-      setWhatIfRun({ request, result: await runAction('whatIf', { network, address }, request) });
-      setRan(snapshot('whatif', w));
+      const result = await runAction('whatIf', { network, address }, request);
+      setWhatIfRun({ request, result });
+      setRan(snapshot('whatif', w, result.state?.level));
       setDialog('whatif');
       return null;
     }, setError);
@@ -229,7 +237,9 @@ export function EntrypointPanel(props: Props) {
           ...(amount ? { amount } : {}),
         },
       });
-      setRan(snapshot('simulation', whatIf));
+      const level = ops[0]?.level;
+      setSimulatedAt(level ? { level, head_level: level, changed_since: false } : undefined);
+      setRan(snapshot('simulation', whatIf, level || undefined));
       setDialog('simulation');
       return null;
     }, setError);
@@ -267,7 +277,13 @@ export function EntrypointPanel(props: Props) {
     rerun.current = undefined;
     props.onOpened?.();
     setDebugAt(s.debug);
-    void (s.show === 'whatif' ? simulateWhatIf(s.what_if) : simulateNode());
+    // a link pinned to a level reruns against the state at that level: the node only simulates at its head, so
+    // a simulation reruns through the what-if (the same interpreter run, the same result fields)
+    void (s.level !== undefined
+      ? simulateWhatIf(s.what_if, s.level)
+      : s.show === 'whatif'
+        ? simulateWhatIf(s.what_if)
+        : simulateNode());
     // runs once, when the script arrives; the functions read this render's form
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [script.data]);
@@ -407,6 +423,7 @@ export function EntrypointPanel(props: Props) {
         debug={simulated}
         copyLink={copyLink}
         debugAt={debugAt}
+        at={simulatedAt}
       />
       <WhatIfDialog
         open={dialog === 'whatif'}
@@ -417,6 +434,11 @@ export function EntrypointPanel(props: Props) {
         result={whatIfRun?.result ?? null}
         copyLink={copyLink}
         debugAt={debugAt}
+        onRerunAtHead={() => {
+          setDialog(null);
+          setDebugAt(undefined);
+          void simulate();
+        }}
       />
       {session.dialogs}
     </Stack>

@@ -18,7 +18,9 @@ import type { DebugTarget } from '../../debugger/debug-target';
 import { LazyDebugger } from '../../debugger/LazyDebugger';
 import { FactList } from '../../../shared/ui/FactList';
 import { CopyLinkButton } from '../../../shared/clipboard/CopyLinkButton';
+import type { StateLevel } from '@michelscope/api-types';
 import { useLinkPosition, type DebugPosition } from './share-link';
+import { SimulatedAt } from './SimulatedAt';
 
 const int = (n: number) => n.toLocaleString('en-US');
 const pct = (part: number, limit: number) => {
@@ -44,6 +46,8 @@ export function SimulationDialog(props: {
   copyLink?: ((at?: DebugPosition) => Promise<string>) | undefined;
   /** a share link's debugger position: the debugger opens there */
   debugAt?: DebugPosition | undefined;
+  /** the level the simulation read the chain at */
+  at?: StateLevel | undefined;
 }) {
   const { ops, copyLink } = props;
   const link = useLinkPosition(props.debugAt);
@@ -83,6 +87,7 @@ export function SimulationDialog(props: {
           copyLink={copyLink && ((at) => copyLink({ call: 0, ...at }))}
         />
       ) : null}
+      <SimulatedAt at={props.at} />
       {copyLink ? <CopyLinkButton build={() => copyLink()} /> : null}
       <FactList
         label="Simulation totals"

@@ -22,6 +22,7 @@ import { FramedDialog } from './InteractDialogs';
 import { FactList } from '../../../shared/ui/FactList';
 import { CopyLinkButton } from '../../../shared/clipboard/CopyLinkButton';
 import { useLinkPosition, type DebugPosition } from './share-link';
+import { SimulatedAt } from './SimulatedAt';
 
 const int = (n: number) => n.toLocaleString('en-US');
 const STATUS_COLOUR = {
@@ -54,6 +55,7 @@ export function debugTargetOf(
       ...(c.storage_limit !== undefined ? { storage_limit: c.storage_limit } : {}),
       overrides: request.overrides ?? {},
       before: request.calls.slice(0, i),
+      ...(request.at_level !== undefined ? { at_level: request.at_level } : {}),
     },
   };
 }
@@ -155,6 +157,8 @@ export function WhatIfDialog(props: {
   copyLink?: ((at?: DebugPosition) => Promise<string>) | undefined;
   /** a share link's debugger position: the debugger of its call opens there */
   debugAt?: DebugPosition | undefined;
+  /** runs the same inputs again at the head (offered when the result is pinned to an older level) */
+  onRerunAtHead?: (() => void) | undefined;
 }) {
   const { result: r, request, network, copyLink } = props;
   const link = useLinkPosition(props.debugAt);
@@ -194,6 +198,7 @@ export function WhatIfDialog(props: {
           what the calls before it did.
         </Alert>
       ) : null}
+      <SimulatedAt at={r.state} onRerunAtHead={props.onRerunAtHead} />
       {copyLink ? <CopyLinkButton build={() => copyLink()} /> : null}
       <FactList
         label="What-if inputs"

@@ -44,6 +44,18 @@ const noStore = () => Promise.reject(new Error('a short state is never stored'))
 const fragmentOf = (link: string) => link.slice(link.indexOf('#'));
 
 describe('share links', () => {
+  it('keeps the level a simulation ran at; a level that is not a whole number is refused', async () => {
+    const pinned = state({ level: 1234 });
+    const link = await shareLink(pinned, ORIGIN, noStore);
+    expect(readFragment(fragmentOf(link))).toEqual({ state: pinned });
+    for (const level of [-1, 1.5, '12'])
+      expect(readFragment(`#s=${encodeState({ ...state(), level } as unknown as ShareState)}`)).toMatchObject(
+        {
+          error: expect.stringMatching(/level/),
+        },
+      );
+  });
+
   it('round-trips a state through the link fragment', async () => {
     const link = await shareLink(state(), ORIGIN, noStore);
     expect(link.startsWith(`${ORIGIN}/sandboxnet/${KT1}/interact/transfer#s=`)).toBe(true);

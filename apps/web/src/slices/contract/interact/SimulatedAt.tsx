@@ -1,0 +1,41 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
+import type { StateLevel } from '@michelscope/api-types';
+import { formatNumber } from '../../../shared/format/format';
+
+/**
+ * The level a simulation's state was read at ("Simulated at level N"), and, when the head has moved past it (a
+ * shared link pinned to its level), what that means with a way to run it again at the head.
+ */
+export function SimulatedAt(props: { at: StateLevel | undefined; onRerunAtHead?: (() => void) | undefined }) {
+  const { at } = props;
+  if (!at) return null;
+  const moved = at.head_level > at.level;
+  return (
+    <>
+      <Typography variant="body2" sx={{ mb: 1 }} aria-label="Simulated at">
+        Simulated at level {formatNumber(at.level)}
+      </Typography>
+      {moved ? (
+        <Alert
+          severity={at.changed_since ? 'warning' : 'info'}
+          sx={{ mb: 1 }}
+          aria-label="Head moved"
+          action={
+            props.onRerunAtHead ? (
+              <Button color="inherit" size="small" onClick={props.onRerunAtHead}>
+                Rerun at head
+              </Button>
+            ) : undefined
+          }
+        >
+          {at.changed_since
+            ? `The contract has changed since: head is at level ${formatNumber(at.head_level)}.`
+            : `The head has moved to level ${formatNumber(at.head_level)}; the contract has not changed since.`}{' '}
+          This result is its state at level {formatNumber(at.level)}, as the link was made.
+        </Alert>
+      ) : null}
+    </>
+  );
+}
