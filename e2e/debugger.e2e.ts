@@ -12,6 +12,7 @@ import {
 } from '@michelscope/michelson';
 import { originateAsBootstrap } from './fixture-contracts';
 import { counterContract, json, tokensAndSwap } from './sandbox-seed';
+import { simulateCall, type FormCall } from './workspace-steps';
 
 // The Michelson debugger (issue 20), driven with real values on the seeded sandbox: a simulation opened in the
 // debugger (highlighted instruction, decoded stack, gas), its controls by button and key, an internal call
@@ -25,13 +26,9 @@ const BOOTSTRAP3 = 'tz1faswCTDciRzE4oJ9jn2Vm2dvjeyA9fUzU';
 
 const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: UI_TIMEOUT, interval: 250 });
 
-const field = (page: Page, label: string) =>
-  page.getByRole('region', { name: 'Parameters' }).getByLabel(label, { exact: true });
-
-/** Simulates the form, then opens the debugger from the result. */
-async function openDebugger(page: Page): Promise<Locator> {
-  await page.getByRole('button', { name: 'Simulate' }).click();
-  const sim = page.getByRole('dialog', { name: 'Simulation result' });
+/** Simulates a call through the form, then opens the debugger from the result. */
+async function openDebugger(page: Page, call: FormCall): Promise<Locator> {
+  const sim = await simulateCall(page, call);
   await sim.getByRole('button', { name: 'Debug' }).click();
   const dbg = page.getByRole('dialog', { name: /^Debugger/ });
   await dbg.getByRole('toolbar', { name: 'Debugger controls' }).waitFor();
@@ -126,10 +123,13 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
       };
 
       const page = await pages.open();
-      await page.goto(`${session.server.url}/sandboxnet/${swap}/interact/default`);
-      await field(page, 'nat').fill('10');
-      await page.getByLabel('Source').fill(BOOTSTRAP3);
-      const dbg = await openDebugger(page);
+      const dbg = await openDebugger(page, {
+        url: session.server.url,
+        address: swap,
+        entrypoint: 'default',
+        fields: { nat: '10' },
+        source: BOOTSTRAP3,
+      });
 
       // step 1: the first instruction, highlighted on its line; the stack holds (parameter, storage) unpaired
       expect(await state(dbg, 'Step')).toBe(`1 / ${rec.trace.steps}`);
@@ -211,11 +211,13 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
     async () => {
       const { fa12 } = await tokensAndSwap(session.server.url);
       const page = await pages.open();
-      await page.goto(`${session.server.url}/sandboxnet/${fa12}/interact/mint`);
-      await field(page, 'to').fill(BOOTSTRAP2);
-      await field(page, 'value').fill('5');
-      await page.getByLabel('Source').fill(BOOTSTRAP2);
-      const dbg = await openDebugger(page);
+      const dbg = await openDebugger(page, {
+        url: session.server.url,
+        address: fa12,
+        entrypoint: 'mint',
+        fields: { to: BOOTSTRAP2, value: '5' },
+        source: BOOTSTRAP2,
+      });
       expect(await state(dbg, 'Status')).toBe('failed');
       const why = dbg.getByRole('alert', { name: 'Why it failed' });
       const text = (await why.innerText()).replace(/\s+/g, ' ');
@@ -314,13 +316,13 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
         profile: { total_milligas: number; lines: { row: number; milligas: number }[] };
       };
       const page = await pages.open();
-      await page.goto(`${session.server.url}/sandboxnet/${fa12}/interact/transfer`);
-      await field(page, 'from').fill(BOOTSTRAP3);
-      await field(page, 'to').fill(BOOTSTRAP2);
-      await field(page, 'value').fill('1');
-      await page.getByLabel('Source').fill(BOOTSTRAP3);
-      await page.getByRole('button', { name: 'Simulate' }).click();
-      const sim = page.getByRole('dialog', { name: 'Simulation result' });
+      const sim = await simulateCall(page, {
+        url: session.server.url,
+        address: fa12,
+        entrypoint: 'transfer',
+        fields: { from: BOOTSTRAP3, to: BOOTSTRAP2, value: '1' },
+        source: BOOTSTRAP3,
+      });
       // the node's consumed gas of the call, as the simulation shows it (first row: the transfer)
       const simRow = sim.getByRole('table', { name: 'Simulated operations' }).getByRole('row').nth(1);
       const consumed = (await simRow.getByRole('cell').nth(4).innerText()).replace(/\s*\(.*\)$/, '').trim();
@@ -506,9 +508,12 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
         return m?.errors ? true : undefined;
       });
       const page = await pages.open();
-      await page.goto(`${url}/sandboxnet/${kt}/interact/default`);
-      await field(page, 'int').fill('42');
-      const dbg = await openDebugger(page);
+      const dbg = await openDebugger(page, {
+        url,
+        address: kt,
+        entrypoint: 'default',
+        fields: { int: '42' },
+      });
       expect(await state(dbg, 'Status')).toBe('failed');
       const why = dbg.getByRole('alert', { name: 'Why it failed' });
       expect((await why.innerText()).replace(/\s+/g, ' ')).toContain('Failed with 42 (int)');

@@ -1,9 +1,10 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appPages, canBrowse, syncedSandboxSession, UI_TIMEOUT } from './harness';
+import { appPages, canBrowse, heads, syncedSandboxSession, UI_TIMEOUT, waitFor } from './harness';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { counterContract, json } from './sandbox-seed';
+import { connectSandboxWallet, counterContract, json } from './sandbox-seed';
+import { fillCall, paramField as param, simulateCall, simulateForm } from './workspace-steps';
 
 // Share links (issue 20, capability 6), driven on the seeded sandbox: a what-if bundle debugged at some step,
 // its link copied from the debugger and opened in a fresh page (at 375 px): the same what-if result and the
@@ -12,8 +13,6 @@ import { counterContract, json } from './sandbox-seed';
 const canRun = canBrowse('share');
 
 const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: UI_TIMEOUT, interval: 250 });
-const param = (page: Page, label: string) =>
-  page.getByRole('region', { name: 'Parameters' }).getByLabel(label, { exact: true });
 const flat = async (l: Locator) => (await l.innerText()).replace(/\s+/g, ' ').trim();
 const shots = process.env.MS_SHOTS_DIR;
 
@@ -162,8 +161,7 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
     await poll(() => alert.count()).toBe(1);
     expect(await alert.innerText()).toMatch(/damaged|not an object|missing/);
     await param(page, 'increment').fill('2');
-    await page.getByRole('button', { name: 'Simulate', exact: true }).click();
-    await page.getByRole('dialog', { name: 'Simulation result' }).waitFor();
+    await simulateForm(page);
   });
 
   it(
@@ -362,6 +360,79 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
         await bad.getByRole('button', { name: 'Show details' }).first().click();
         await bad.getByRole('button', { name: 'Debug' }).waitFor();
       }
+    },
+  );
+
+  it(
+    '7. a simulation pinned to its level: after a real call changes the contract, its link shows the first result',
+    { timeout: 300_000 },
+    async () => {
+      const url = session.server.url;
+      const counter = await counterContract(url);
+      // bounds of the indexed head while simulating: GET /v1/head (cached, never ahead) before, the node's
+      // head (never behind the indexer) after
+      const indexedHead = async () => (await heads(url)).find((h) => h.network === 'sandboxnet')!.level;
+      const nodeHead = async () =>
+        ((await json(`${url}/rpc/sandboxnet/chains/main/blocks/head/header`)) as { level: number }).level;
+      const page = await pages.open();
+      await page.setViewportSize({ width: 1440, height: 900 });
+      const headBefore = await indexedHead();
+      const sim = await simulateCall(page, {
+        url,
+        address: counter,
+        entrypoint: 'increment',
+        fields: { increment: '5' },
+      });
+      const headAfter = await nodeHead();
+      // the counter moves by 5 from its value at the head
+      const diff = /([\d,]+) ➛ ([\d,]+)/.exec(await flat(sim.getByRole('region', { name: 'Storage diff' })));
+      expect(diff, 'the storage diff shows the counter moving').toBeTruthy();
+      const [, from, to] = diff!;
+      const n = (s: string) => Number(s.replace(/,/g, ''));
+      expect(n(to!)).toBe(n(from!) + 5);
+      // simulated at the indexed head of the moment
+      const shown = /^Simulated at level ([\d,]+)$/.exec(await flat(sim.getByLabel('Simulated at')));
+      expect(shown, 'the result says its level').toBeTruthy();
+      const level = n(shown![1]!);
+      expect(level).toBeGreaterThanOrEqual(headBefore);
+      expect(level).toBeLessThanOrEqual(headAfter);
+      expect(shown![1]).toBe(level.toLocaleString('en-US'));
+      const link = await copyLink(sim);
+      if (shots) await page.screenshot({ path: `${shots}/share-pinned-1440.png` });
+      await sim.getByRole('button', { name: 'Close' }).click();
+
+      // the contract changes on chain: a real call adds 3 to the counter, and the indexer takes it
+      await fillCall(page, { url, address: counter, entrypoint: 'increment', fields: { increment: '3' } });
+      await page.getByRole('button', { name: 'Send with wallet' }).click();
+      await connectSandboxWallet(page);
+      const sent = page.getByRole('alert').filter({ hasText: 'sucessfully injected' }).getByRole('link');
+      const hash = (await sent.innerText()).trim();
+      const [op] = (await waitFor('the call indexed', 120_000, () =>
+        json(`${url}/v1/opg/sandboxnet/${hash}`).then((g) => (Array.isArray(g) && g.length ? g : undefined)),
+      )) as { level: number; status: string }[];
+      expect(op!.status).toBe('applied');
+      expect(op!.level).toBeGreaterThan(level);
+
+      // the link, opened on a phone: the same diff at the same level, and a note that the contract changed
+      const phone = await pages.open();
+      await phone.setViewportSize({ width: 375, height: 800 });
+      await phone.goto(link);
+      const rerun = phone.getByRole('dialog', { name: 'What-if result' });
+      const rerunDiff = rerun.getByRole('region', { name: 'Storage diff' });
+      await poll(() => flat(rerunDiff)).toContain(`${from} ➛ ${to}`);
+      expect(await flat(rerun.getByLabel('Simulated at'))).toBe(`Simulated at level ${shown![1]}`);
+      const moved = await flat(rerun.getByLabel('Head moved'));
+      const head = /The contract has changed since: head is at level ([\d,]+)\./.exec(moved);
+      expect(head, moved).toBeTruthy();
+      expect(n(head![1]!)).toBeGreaterThanOrEqual(op!.level);
+      if (shots) await phone.screenshot({ path: `${shots}/share-pinned-375.png` });
+      // 'Rerun at head': the node's simulation now starts from the counter the call left (3 more)
+      await rerun.getByRole('button', { name: 'Rerun at head' }).click();
+      const atHead = phone.getByRole('dialog', { name: 'Simulation result' });
+      await poll(() => flat(atHead.getByRole('region', { name: 'Storage diff' }))).toContain(
+        `${(n(from!) + 3).toLocaleString('en-US')} ➛ ${(n(to!) + 3).toLocaleString('en-US')}`,
+      );
+      expect(await atHead.getByLabel('Head moved').count()).toBe(0);
     },
   );
 });
