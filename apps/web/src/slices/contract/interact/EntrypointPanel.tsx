@@ -186,9 +186,11 @@ export function EntrypointPanel(props: Props) {
   });
   /**
    * A what-if: the bundle (or the current call) against the overrides, run by the API's interpreter against the
-   * head, or against the state at `atLevel` (a link pinned to the level it was simulated at).
+   * head, or against the state at `atLevel` (a link pinned to the level it was simulated at). `nodeWhenUnchanged`
+   * (a pinned node simulation): when the contract has not changed since that level, the node's simulation at
+   * the head is the result the link was made with, and it is shown as such.
    */
-  const simulateWhatIf = async (w: WhatIfState = whatIf, atLevel?: number) => {
+  const simulateWhatIf = async (w: WhatIfState = whatIf, atLevel?: number, nodeWhenUnchanged = false) => {
     setError(null);
     let current: BundleCall | null = null;
     if (w.bundle.length === 0 && !(current = currentCall())) return;
@@ -205,6 +207,7 @@ export function EntrypointPanel(props: Props) {
     if (atLevel !== undefined) request = { ...request, at_level: atLevel };
     await injection.run(async () => {
       const result = await runAction('whatIf', { network, address }, request);
+      if (nodeWhenUnchanged && result.state && !result.state.changed_since) return nodeRun(result.state);
       setWhatIfRun({ request, result });
       setRan(snapshot('whatif', w, result.state?.level));
       setDialog('whatif');
@@ -218,31 +221,34 @@ export function EntrypointPanel(props: Props) {
   /** The node's simulation of the form's call (no overrides). */
   const simulateNode = async () => {
     if (!build()) return;
-    await injection.run(async () => {
-      const source = defaultSource();
-      const ops = await simulateCall(network, address, entrypoint.name, formData, {
-        source,
-        sender: settings.sender,
-        amount,
-      });
-      setSimulation(ops);
-      setSimulated({
-        network,
-        address,
-        request: {
-          name: entrypoint.name,
-          data: formData,
-          ...(source ? { source } : {}),
-          ...(settings.sender ? { sender: settings.sender } : {}),
-          ...(amount ? { amount } : {}),
-        },
-      });
-      const level = ops[0]?.level;
-      setSimulatedAt(level ? { level, head_level: level, changed_since: false } : undefined);
-      setRan(snapshot('simulation', whatIf, level || undefined));
-      setDialog('simulation');
-      return null;
-    }, setError);
+    await injection.run(() => nodeRun(), setError);
+  };
+  /** Runs the node's simulation and shows it (`pinned`: the level of the link it reruns, its state unchanged). */
+  const nodeRun = async (pinned?: StateLevel) => {
+    const source = defaultSource();
+    const ops = await simulateCall(network, address, entrypoint.name, formData, {
+      source,
+      sender: settings.sender,
+      amount,
+    });
+    setSimulation(ops);
+    setSimulated({
+      network,
+      address,
+      request: {
+        name: entrypoint.name,
+        data: formData,
+        ...(source ? { source } : {}),
+        ...(settings.sender ? { sender: settings.sender } : {}),
+        ...(amount ? { amount } : {}),
+      },
+    });
+    const level = ops[0]?.level;
+    const at = pinned ?? (level ? { level, head_level: level, changed_since: false } : undefined);
+    setSimulatedAt(at);
+    setRan(snapshot('simulation', whatIf, at?.level));
+    setDialog('simulation');
+    return null;
   };
   const send = async () => {
     const p = build();
@@ -280,7 +286,7 @@ export function EntrypointPanel(props: Props) {
     // a link pinned to a level reruns against the state at that level: the node only simulates at its head, so
     // a simulation reruns through the what-if (the same interpreter run, the same result fields)
     void (s.level !== undefined
-      ? simulateWhatIf(s.what_if, s.level)
+      ? simulateWhatIf(s.what_if, s.level, s.show === 'simulation')
       : s.show === 'whatif'
         ? simulateWhatIf(s.what_if)
         : simulateNode());
@@ -424,6 +430,11 @@ export function EntrypointPanel(props: Props) {
         copyLink={copyLink}
         debugAt={debugAt}
         at={simulatedAt}
+        onRerunAtHead={() => {
+          setDialog(null);
+          setDebugAt(undefined);
+          void simulate();
+        }}
       />
       <WhatIfDialog
         open={dialog === 'whatif'}

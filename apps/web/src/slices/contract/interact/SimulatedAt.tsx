@@ -18,22 +18,23 @@ export function SimulatedAt(props: { at: StateLevel | undefined; onRerunAtHead?:
         Simulated at level {formatNumber(at.level)}
       </Typography>
       {moved ? (
-        <Alert
-          severity={at.changed_since ? 'warning' : 'info'}
-          sx={{ mb: 1 }}
-          aria-label="Head moved"
-          action={
-            props.onRerunAtHead ? (
-              <Button color="inherit" size="small" onClick={props.onRerunAtHead}>
-                Rerun at head
-              </Button>
-            ) : undefined
-          }
-        >
+        <Alert severity={at.changed_since ? 'warning' : 'info'} sx={{ mb: 1 }} aria-label="Head moved">
           {at.changed_since
             ? `The contract has changed since: head is at level ${formatNumber(at.head_level)}.`
             : `The head has moved to level ${formatNumber(at.head_level)}; the contract has not changed since.`}{' '}
           This result is its state at level {formatNumber(at.level)}, as the link was made.
+          {/* under the text, not beside it: a phone's width keeps the label on one line */}
+          {props.onRerunAtHead ? (
+            <Button
+              color="inherit"
+              size="small"
+              variant="outlined"
+              onClick={props.onRerunAtHead}
+              sx={{ display: 'flex', mt: 1 }}
+            >
+              Rerun at head
+            </Button>
+          ) : null}
         </Alert>
       ) : null}
     </>

@@ -48,6 +48,8 @@ export function SimulationDialog(props: {
   debugAt?: DebugPosition | undefined;
   /** the level the simulation read the chain at */
   at?: StateLevel | undefined;
+  /** runs the same inputs again at the head (offered when the result is pinned to an older level) */
+  onRerunAtHead?: (() => void) | undefined;
 }) {
   const { ops, copyLink } = props;
   const link = useLinkPosition(props.debugAt);
@@ -87,7 +89,7 @@ export function SimulationDialog(props: {
           copyLink={copyLink && ((at) => copyLink({ call: 0, ...at }))}
         />
       ) : null}
-      <SimulatedAt at={props.at} />
+      <SimulatedAt at={props.at} onRerunAtHead={props.onRerunAtHead} />
       {copyLink ? <CopyLinkButton build={() => copyLink()} /> : null}
       <FactList
         label="Simulation totals"
