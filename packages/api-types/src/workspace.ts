@@ -17,6 +17,15 @@ export const CallRequest = Type.Object(
     data: Type.Unknown({ description: 'the entrypoint form data' }),
     amount: Mutez,
     gas_limit: Mutez,
+    storage_limit: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description:
+          'bytes of paid storage the call may use (run_operation; default and cap: the node’s ' +
+          'hard_storage_limit_per_operation): a call that needs more fails with storage_exhausted.operation',
+      }),
+    ),
     source: Addr,
     sender: Addr,
   },

@@ -254,7 +254,7 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
         fee: '0',
         counter: String(BigInt(counter) + 1n),
         gas_limit: String(b.gas_limit ?? constants.hard_gas_limit_per_operation ?? '1040000'),
-        storage_limit: String(constants.hard_storage_limit_per_operation ?? '60000'),
+        storage_limit: String(storageLimitOf(b.storage_limit, constants.hard_storage_limit_per_operation)),
         amount: String(b.amount ?? 0),
         destination: address,
         parameters: params,
@@ -486,4 +486,10 @@ async function simulatedOperations(
     return op;
   });
   return [out, ...internals];
+}
+
+/** The storage limit of a simulated call: the one asked for, capped at the node's per-operation maximum. */
+export function storageLimitOf(asked: number | undefined, hard: string | undefined): number {
+  const max = Number(hard ?? '60000');
+  return asked === undefined ? max : Math.min(asked, max);
 }
