@@ -45,6 +45,8 @@ export interface CallSettings {
   source?: string | undefined;
   sender?: string | undefined;
   amount?: number | undefined;
+  /** bytes; the node's maximum when absent */
+  storageLimit?: number | undefined;
 }
 
 /**
@@ -65,6 +67,7 @@ export function simulateCall(
     ...(settings.source ? { source: settings.source } : {}),
     ...(settings.sender ? { sender: settings.sender } : {}),
     ...(settings.amount ? { amount: settings.amount } : {}),
+    ...(settings.storageLimit !== undefined ? { storage_limit: settings.storageLimit } : {}),
   };
   return runAction(settings.source ? 'runOperation' : 'trace', { network, address }, body);
 }

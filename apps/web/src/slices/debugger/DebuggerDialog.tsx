@@ -41,6 +41,7 @@ import { GasProfileView } from './GasProfileView';
 import { failPosition, lastPosition, locationAt, rowAt, runToRow, stepOut, stepOver } from './debugger-logic';
 import { FactList, type Fact } from '../../shared/ui/FactList';
 import { CopyLinkButton } from '../../shared/clipboard/CopyLinkButton';
+import { storageExhaustionText } from '../operation/storage-exhaustion';
 
 export type { DebugTarget } from './debug-target';
 
@@ -505,16 +506,7 @@ function WhyItFailed(props: { d: DebugResult; lines: string[]; onJump: () => voi
         </Typography>
       ) : f?.storage ? (
         <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
-          Ran out of storage: limit {f.storage.limit.toLocaleString('en-US')} bytes, used{' '}
-          {f.storage.used.toLocaleString('en-US')} bytes
-          {f.storage.contracts.length
-            ? ` · grew: ${f.storage.contracts
-                .map((c) => `${c.address} (+${c.paid_storage_size_diff.toLocaleString('en-US')} bytes)`)
-                .join(', ')}`
-            : ''}
-          {f.storage.allocations
-            ? ` · ${f.storage.allocations} new contract(s) or account(s), 257 bytes each`
-            : ''}
+          Ran out of storage: {storageExhaustionText(f.storage)}
         </Typography>
       ) : f?.burn ? (
         <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>

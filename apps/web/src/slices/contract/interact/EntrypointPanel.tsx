@@ -27,7 +27,13 @@ import type { DebugTarget } from '../../debugger/debug-target';
 import { InjectionAlert, useInjection } from '../../../features/wallet/useInjection';
 import { SchemaForm, type FormData, type SchemaFormHandle } from './SchemaForm';
 import { formModel, hasNoFields } from './form-schema';
-import { SettingsFields, settingsError, type Settings } from './SettingsFields';
+import {
+  SettingsFields,
+  settingsError,
+  StorageLimitField,
+  storageLimitError,
+  type Settings,
+} from './SettingsFields';
 import { ApprovalsSection } from './ApprovalsSection';
 import { approvalBatch, type ApprovalEntry } from './approvals';
 import { fetchApproveData } from './approvals-api';
@@ -68,6 +74,7 @@ export function EntrypointPanel(props: Props) {
   const [settings, setSettings] = useState<Settings>(
     () => opened?.settings ?? { source: '', sender: '', amount: '' },
   );
+  const [storageLimit, setStorageLimit] = useState('');
   // the inputs of the result shown (its 'Copy link'), and where a link opens its debugger
   const [ran, setRan] = useState<ShareState | null>(null);
   const [debugAt, setDebugAt] = useState<DebugPosition | undefined>(undefined);
@@ -136,7 +143,7 @@ export function EntrypointPanel(props: Props) {
   const build = (): Params | null => {
     setError(null);
     if (formRef.current && !formRef.current.validateForm()) return null;
-    const bad = settingsError(settings);
+    const bad = settingsError(settings) ?? storageLimitError(storageLimit);
     if (bad) return (setError(bad), null);
     if (!script.data) return (setError('The contract script is not loaded yet.'), null);
     try {
@@ -226,10 +233,12 @@ export function EntrypointPanel(props: Props) {
   /** Runs the node's simulation and shows it (`pinned`: the level of the link it reruns, its state unchanged). */
   const nodeRun = async (pinned?: StateLevel) => {
     const source = defaultSource();
+    const limit = storageLimit.trim() ? Number(storageLimit.trim()) : undefined;
     const ops = await simulateCall(network, address, entrypoint.name, formData, {
       source,
       sender: settings.sender,
       amount,
+      storageLimit: limit,
     });
     setSimulation(ops);
     setSimulated({
@@ -241,6 +250,7 @@ export function EntrypointPanel(props: Props) {
         ...(source ? { source } : {}),
         ...(settings.sender ? { sender: settings.sender } : {}),
         ...(amount ? { amount } : {}),
+        ...(limit !== undefined ? { storage_limit: limit } : {}),
       },
     });
     const level = ops[0]?.level;
@@ -343,6 +353,7 @@ export function EntrypointPanel(props: Props) {
         <Typography color="text.secondary">{NO_TYPEDEF}</Typography>
       )}
       <SettingsFields value={settings} onChange={setSettings} />
+      <StorageLimitField value={storageLimit} onChange={setStorageLimit} />
       <ApprovalsSection
         value={approvals}
         onChange={setApprovals}

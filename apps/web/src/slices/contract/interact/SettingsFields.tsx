@@ -50,3 +50,22 @@ export function SettingsFields({ value, onChange }: { value: Settings; onChange:
     </Stack>
   );
 }
+
+/** Why a storage limit (bytes, digits, optional) cannot be used, or null. */
+export const storageLimitError = (v: string): string | null =>
+  v.trim() && !/^\d+$/.test(v.trim()) ? 'Storage limit: Only digits are allowed' : null;
+
+/** The storage limit (bytes) a simulation runs with: empty for the node's maximum per operation. */
+export function StorageLimitField(props: { value: string; onChange: (v: string) => void }) {
+  return (
+    <TextField
+      size="small"
+      label="Storage limit (bytes)"
+      value={props.value}
+      helperText="Empty: the node's maximum per operation"
+      slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+      onChange={(e) => props.onChange(e.target.value)}
+      sx={{ maxWidth: 320 }}
+    />
+  );
+}

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Table from '@mui/material/Table';
@@ -21,6 +22,7 @@ import { CopyLinkButton } from '../../../shared/clipboard/CopyLinkButton';
 import type { StateLevel } from '@michelscope/api-types';
 import { useLinkPosition, type DebugPosition } from './share-link';
 import { SimulatedAt } from './SimulatedAt';
+import { storageExhaustion, storageExhaustionText } from '../../operation/storage-exhaustion';
 
 const int = (n: number) => n.toLocaleString('en-US');
 const pct = (part: number, limit: number) => {
@@ -63,6 +65,7 @@ export function SimulationDialog(props: {
   const gasLimit = main?.gas_limit ?? 0;
   const storageLimit = main?.storage_limit ?? 0;
   const events = ops.filter((o) => o.kind === 'event');
+  const exhausted = storageExhaustion(ops);
   return (
     <FramedDialog
       open={props.open}
@@ -91,6 +94,16 @@ export function SimulationDialog(props: {
       ) : null}
       <SimulatedAt at={props.at} onRerunAtHead={props.onRerunAtHead} />
       {copyLink ? <CopyLinkButton build={() => copyLink()} /> : null}
+      {exhausted ? (
+        <Alert severity="error" aria-label="Why it failed" sx={{ mb: 1 }}>
+          <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+            Ran out of storage: {storageExhaustionText(exhausted)}
+          </Typography>
+          <Typography variant="body2">
+            Checked after the call and its internal operations ran to their end: the call is backtracked
+          </Typography>
+        </Alert>
+      ) : null}
       <FactList
         label="Simulation totals"
         facts={[
