@@ -337,6 +337,52 @@ describe.skipIf(!canRun)('workspace actions on sandboxnet', () => {
   );
 
   it(
+    '4e. a storage limit below what the call needs: the simulation says why it failed (limit, use, what grew), as its debugger does',
+    { timeout: 300_000 },
+    async () => {
+      const url = session.server.url;
+      const counter = await counterContract(url);
+      const page = await pages.open();
+      await page.goto(`${url}/sandboxnet/${counter}/interact/note`);
+      // a note with a 600-digit value: its big-map entry grows the counter's paid storage
+      const fields = page.getByRole('region', { name: 'Parameters' }).getByRole('textbox');
+      await fields.nth(0).fill(`storage limit note ${Date.now()}`);
+      await fields.nth(1).fill('9'.repeat(600));
+      const limitField = page.getByLabel('Storage limit (bytes)', { exact: true });
+      await limitField.fill('12a');
+      await page.getByRole('button', { name: 'Simulate', exact: true }).click();
+      await poll(() =>
+        page.getByRole('alert').filter({ hasText: 'Storage limit: Only digits are allowed' }).count(),
+      ).toBe(1);
+      // without a limit: the node's maximum, and the bytes the call pays for
+      await limitField.fill('');
+      let dialog = await simulate(page);
+      const paid = number((await figure(dialog, 'Storage size diff')).split(' ')[0]!);
+      expect(paid).toBeGreaterThan(0);
+      expect(await dialog.getByRole('alert', { name: 'Why it failed' }).count()).toBe(0);
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      // one byte less than it needs: the node backtracks it, the panel gives the limit and the use
+      const limit = paid - 1;
+      await limitField.fill(String(limit));
+      dialog = await simulate(page);
+      const n = (x: number) => x.toLocaleString('en-US');
+      const why = dialog.getByRole('alert', { name: 'Why it failed' });
+      await poll(async () => (await why.innerText()).replace(/\s+/g, ' ')).toContain(
+        `Ran out of storage: limit ${n(limit)} bytes, used ${n(paid)} bytes · grew: ${counter} (+${n(paid)} bytes)`,
+      );
+      expect(number(await figure(dialog, 'Storage limit'))).toBe(limit);
+      const [main] = await simulatedRows(dialog);
+      expect(main!.slice(0, 2)).toEqual(['transaction', 'backtracked']);
+      // the debugger of the same call (the API's interpreter with the limit) gives the same figures
+      await dialog.getByRole('button', { name: 'Debug' }).click();
+      const dbg = page.getByRole('dialog', { name: /^Debugger/ });
+      await poll(async () =>
+        (await dbg.getByRole('alert', { name: 'Why it failed' }).innerText()).replace(/\s+/g, ' '),
+      ).toContain(`Ran out of storage: limit ${n(limit)} bytes, used ${n(paid)} bytes`);
+    },
+  );
+
+  it(
     "4b. simulation shows a call's internal operations (the swap's two token transfers) and its emitted event (the counter's)",
     { timeout: 300_000 },
     async () => {
