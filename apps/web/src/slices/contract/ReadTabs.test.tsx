@@ -3,30 +3,22 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { toMiguel } from '@michelscope/michelson';
 import { renderApp } from '../../app/testing/render-app';
-import { mockFetchRaw } from '../../app/testing/mock-fetch';
+import { mockFetch, resourceRoute, type Route } from '../../app/testing/mock-fetch';
+import { contractFrame, contractWithStats } from '../../app/testing/contract-page';
+import { LIST_PAGE_SIZE } from '../../api/contract-api';
 
 const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
 const TZ = 'tz1UBZUkXpKGhYsP5KtzDNqLLchwF4uHrGjw';
 const OP = 'oocFt4vkkgQGfoRH54328cJUbDdWvj3x6KEs5Arm4XhqwwJmnJ8';
 
-function frame(extra: [string | RegExp, unknown][], account: Record<string, unknown> = {}) {
-  return mockFetchRaw([
-    // the specific routes first: an entry also answers the paths it is a prefix of
+const at = { network: 'mainnet', address: KT };
+const firstPage = { ...at, offset: 0, size: LIST_PAGE_SIZE };
+
+/** The contract page (12 events, 25 ticket updates) with the routes of the tab under test. */
+function frame(extra: Route[]) {
+  return mockFetch([
     ...extra,
-    [
-      `GET /v1/account/mainnet/${KT}`,
-      {
-        address: KT,
-        account_type: 'contract',
-        operations_count: 3,
-        events_count: 12,
-        ticket_updates_count: 25,
-        ...account,
-      },
-    ],
-    [`GET /v1/contract/mainnet/${KT}?stats=true`, { address: KT, network: 'mainnet', tags: [] }],
-    [`GET /v1/contract/mainnet/${KT}/views/schema`, []],
-    ['POST /metadata/v1/graphql', { data: { contract_metadata: [] } }],
+    ...contractFrame('mainnet', KT, { account: { events_count: 12, ticket_updates_count: 25 } }),
   ]);
 }
 
@@ -39,41 +31,38 @@ afterEach(() => {
 describe('details tab', () => {
   it('labels migration kinds and pages same contracts by 10', async () => {
     const mock = frame([
-      [
-        `GET /v1/contract/mainnet/${KT}/migrations`,
-        [
-          {
-            level: 1_589_247,
-            timestamp: '2021-08-06T00:00:00Z',
-            protocol: 'PtGRANADsDU8R9daYKAgWnQYAJ64omN1o3KMGVCykShA97vQbvV',
-            prev_protocol: 'PsFLorenaUUuikDWvMDr6fGBRG8kt3e3D3fHoXK1j1BFRxeSH4i',
-            kind: 'update',
-          },
-          { level: 5, timestamp: '2021-08-06T00:00:00Z', protocol: 'Ps', prev_protocol: '', kind: 'lambda' },
-          {
-            level: 1,
-            timestamp: '2021-08-06T00:00:00Z',
-            protocol: 'Ps',
-            prev_protocol: '',
-            kind: 'bootstrap',
-          },
-        ],
-      ],
-      [
-        `GET /v1/contract/mainnet/${KT}/same?offset=10`,
-        { count: 13, contracts: [{ address: TZ, network: 'ghostnet' }] },
-      ],
-      [
-        `GET /v1/contract/mainnet/${KT}/same`,
+      resourceRoute('migrations', at, [
         {
-          count: 13,
-          contracts: Array.from({ length: 10 }, () => ({
-            address: KT,
-            network: 'ghostnet',
-            last_action: '2021-01-01T00:00:00Z',
-          })),
+          level: 1_589_247,
+          timestamp: '2021-08-06T00:00:00Z',
+          protocol: 'PtGRANADsDU8R9daYKAgWnQYAJ64omN1o3KMGVCykShA97vQbvV',
+          prev_protocol: 'PsFLorenaUUuikDWvMDr6fGBRG8kt3e3D3fHoXK1j1BFRxeSH4i',
+          kind: 'update',
         },
-      ],
+        { level: 5, timestamp: '2021-08-06T00:00:00Z', protocol: 'Ps', prev_protocol: '', kind: 'lambda' },
+        {
+          level: 1,
+          timestamp: '2021-08-06T00:00:00Z',
+          protocol: 'Ps',
+          prev_protocol: '',
+          kind: 'bootstrap',
+        },
+      ]),
+      resourceRoute(
+        'sameContracts',
+        { ...at, offset: 10, size: LIST_PAGE_SIZE },
+        { count: 13, contracts: [contractWithStats('ghostnet', TZ)] },
+      ),
+      resourceRoute('sameContracts', firstPage, {
+        count: 13,
+        // ten distinct contracts (the page's rows are keyed by network and address)
+        contracts: Array.from({ length: 10 }, (_, i) =>
+          contractWithStats('ghostnet', `KT1${String(i).padStart(33, 'x')}`, {
+            id: i + 2,
+            last_action: '2021-01-01T00:00:00Z',
+          }),
+        ),
+      }),
     ]);
     renderApp(`/mainnet/${KT}/details`);
     const migrations = await screen.findByRole('table', { name: 'Migrations' });
@@ -95,20 +84,17 @@ describe('events and ticket updates tabs', () => {
     // The event shape of bcdhub's handler test (payload typed nat 42).
     const payload = toMiguel({ prim: 'nat' }, { int: '42' });
     frame([
-      [
-        `GET /v1/contract/mainnet/${KT}/events`,
-        [
-          {
-            hash: OP,
-            status: 'applied',
-            timestamp: '2023-01-01T00:00:00Z',
-            level: 3_000_000,
-            tag: 'minted',
-            payload,
-          },
-          { hash: OP, status: 'applied', timestamp: '2023-01-01T00:00:00Z', level: 2_999_999, tag: 'burned' },
-        ],
-      ],
+      resourceRoute('events', firstPage, [
+        {
+          hash: OP,
+          status: 'applied',
+          timestamp: '2023-01-01T00:00:00Z',
+          level: 3_000_000,
+          tag: 'minted',
+          payload,
+        },
+        { hash: OP, status: 'applied', timestamp: '2023-01-01T00:00:00Z', level: 2_999_999, tag: 'burned' },
+      ]),
     ]);
     renderApp(`/mainnet/${KT}/events`);
     const list = await screen.findByRole('list', { name: 'Events' });
@@ -132,8 +118,9 @@ describe('events and ticket updates tabs', () => {
 
   it('shows ticket update cards, 10 per page', async () => {
     frame([
-      [
-        `GET /v1/account/mainnet/${KT}/ticket_updates`,
+      resourceRoute(
+        'accountTicketUpdates',
+        firstPage,
         Array.from({ length: 10 }, (_, i) => ({
           id: i + 1,
           level: 100 + i,
@@ -144,9 +131,8 @@ describe('events and ticket updates tabs', () => {
           amount: i % 2 ? '-5' : '12',
           operation_hash: OP,
           content_type: [],
-          content: null,
         })),
-      ],
+      ),
     ]);
     renderApp(`/mainnet/${KT}/ticket_updates`);
     const list = await screen.findByRole('list', { name: 'Ticket updates' });

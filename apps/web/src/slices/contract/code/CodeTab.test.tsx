@@ -2,7 +2,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderApp } from '../../../app/testing/render-app';
-import { mockFetchRaw } from '../../../app/testing/mock-fetch';
+import type { GlobalConstant } from '@michelscope/api-types';
+import { mockFetch, resourceRoute } from '../../../app/testing/mock-fetch';
+import { contractFrame } from '../../../app/testing/contract-page';
+import { CONSTANTS_PAGE_SIZE } from '../../../api/contract-api';
 
 const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
 const JAKARTA = 'PtJakart2xVj7pYXJBXrqHgd82rdkLey5ZeeGikgPkLX7SNJZF4';
@@ -10,31 +13,25 @@ const GRANADA = 'PtGRANADsDU8R9daYKAgWnQYAJ64omN1o3KMGVCykShA97vQbvV';
 const CODE = 'parameter (or (unit %default) (nat %bid));\nstorage nat;\ncode { CDR ; NIL operation ; PAIR }';
 const constant = (i: number) => `expru${String(i).padStart(3, '0')}${'x'.repeat(43)}`;
 
-function routes(code: string, constants: unknown[] = []) {
-  return mockFetchRaw([
-    [`GET /v1/account/mainnet/${KT}`, { address: KT, account_type: 'contract', operations_count: 3 }],
-    [`GET /v1/contract/mainnet/${KT}?stats=true`, { address: KT, network: 'mainnet', tags: [] }],
-    [`GET /v1/contract/mainnet/${KT}/views/schema`, []],
-    ['POST /metadata/v1/graphql', { data: { contract_metadata: [] } }],
-    [
-      `GET /v1/contract/mainnet/${KT}/migrations`,
-      [
-        {
-          level: 2_490_369,
-          timestamp: '2022-06-28T00:00:00Z',
-          protocol: JAKARTA,
-          prev_protocol: GRANADA,
-          kind: 'update',
-        },
-      ],
-    ],
-    [`GET /v1/contract/mainnet/${KT}/global_constants?offset=7`, constants.slice(7)],
-    [`GET /v1/contract/mainnet/${KT}/global_constants`, constants.slice(0, 7)],
-    [
-      `GET /v1/contract/mainnet/${KT}/code?protocol=${GRANADA}`,
-      'parameter unit; storage unit; code { FAILWITH }',
-    ],
-    [`GET /v1/contract/mainnet/${KT}/code`, code],
+const at = { network: 'mainnet', address: KT };
+const constantsPage = (offset: number) => ({ ...at, offset, size: CONSTANTS_PAGE_SIZE });
+
+function routes(code: string, constants: GlobalConstant[] = []) {
+  return mockFetch([
+    ...contractFrame('mainnet', KT),
+    resourceRoute('migrations', at, [
+      {
+        level: 2_490_369,
+        timestamp: '2022-06-28T00:00:00Z',
+        protocol: JAKARTA,
+        prev_protocol: GRANADA,
+        kind: 'update',
+      },
+    ]),
+    resourceRoute('contractConstants', constantsPage(7), constants.slice(7)),
+    resourceRoute('contractConstants', constantsPage(0), constants.slice(0, 7)),
+    resourceRoute('code', { ...at, protocol: GRANADA }, 'parameter unit; storage unit; code { FAILWITH }'),
+    resourceRoute('code', { ...at, protocol: null }, code),
   ]);
 }
 
@@ -142,7 +139,7 @@ describe('code tab', { timeout: 20_000 }, () => {
   });
 
   it('lists the global constants in pages of 7, each opening in a new tab', async () => {
-    const constants = Array.from({ length: 9 }, (_, i) => ({
+    const constants = Array.from({ length: 9 }, (_, i): GlobalConstant => ({
       address: constant(i),
       level: 10 + i,
       timestamp: '2022-01-01T00:00:00Z',

@@ -2,20 +2,17 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { renderApp } from '../../../app/testing/render-app';
-import { mockFetchRaw } from '../../../app/testing/mock-fetch';
+import type { ContractMetadataRow } from '@michelscope/api-types';
+import { mockFetch } from '../../../app/testing/mock-fetch';
+import { contractFrame } from '../../../app/testing/contract-page';
 
 const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
 
-function routes(entry: Record<string, unknown>) {
-  return mockFetchRaw([
-    [`GET /v1/account/mainnet/${KT}`, { address: KT, account_type: 'contract', operations_count: 3 }],
-    [`GET /v1/contract/mainnet/${KT}?stats=true`, { address: KT, network: 'mainnet', tags: [] }],
-    [`GET /v1/contract/mainnet/${KT}/views/schema`, []],
-    [
-      'POST /metadata/v1/graphql',
-      { data: { contract_metadata: [{ network: 'mainnet', contract: KT, ...entry }] } },
-    ],
-  ]);
+/** The contract page with one metadata row (the fields the tab asks for; no error unless given). */
+function routes(row: Omit<ContractMetadataRow, 'network' | 'contract' | 'error'> & { error?: string }) {
+  return mockFetch(
+    contractFrame('mainnet', KT, { metadata: [{ network: 'mainnet', contract: KT, error: null, ...row }] }),
+  );
 }
 
 beforeEach(() => vi.stubGlobal('scrollTo', vi.fn()));
