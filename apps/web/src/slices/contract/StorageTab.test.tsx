@@ -3,9 +3,17 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { scriptSection, toMiguel, typedef, type Micheline } from '@michelscope/michelson';
+import {
+  jsonSchema,
+  scriptSection,
+  toMiguel,
+  typedef,
+  type Micheline,
+  type MiguelNode,
+} from '@michelscope/michelson';
 import { renderApp } from '../../app/testing/render-app';
-import { mockFetchRaw } from '../../app/testing/mock-fetch';
+import { anyQueryRoute, mockFetch, resourceRoute } from '../../app/testing/mock-fetch';
+import { contractFrame } from '../../app/testing/contract-page';
 import { SHARED_DIR, hasShared } from '../operation/testing/rpc-group';
 import { levelFromQuery, versionLevels } from './StorageTab';
 
@@ -13,6 +21,13 @@ import { levelFromQuery, versionLevels } from './StorageTab';
 const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
 const read = (file: string): Micheline =>
   JSON.parse(readFileSync(path.join(SHARED_DIR, 'fixtures/contracts', KT, file), 'utf8')) as Micheline;
+
+/** The big map pointers of a Miguel tree. */
+const bigMapPointers = (nodes: MiguelNode[]): number[] =>
+  nodes.flatMap((n) => [
+    ...(n.prim === 'big_map' && typeof n.value === 'number' ? [n.value] : []),
+    ...bigMapPointers(n.children ?? []),
+  ]);
 
 beforeEach(() => vi.stubGlobal('scrollTo', vi.fn()));
 afterEach(() => {
@@ -43,48 +58,39 @@ describe.skipIf(!hasShared)('storage tab over a real contract', () => {
     const code = hasShared ? read('code.json') : [];
     const storageType = scriptSection(code, 'storage') as Micheline;
     const roots = toMiguel(storageType, read('storage.json'));
-    return mockFetchRaw([
-      [
-        `GET /v1/account/mainnet/${KT}`,
+    const at = { network: 'mainnet', address: KT };
+    return mockFetch([
+      ...contractFrame('mainnet', KT, {
+        account: { last_action: '2021-03-01T00:00:00Z' },
+        contract: { tags: ['fa2'], entrypoints: [] },
+      }),
+      resourceRoute(
+        'storageSchema',
+        { ...at, fillType: null },
+        { name: 'default', typedef: typedef(storageType) ?? [], schema: jsonSchema(storageType) },
+      ),
+      resourceRoute('migrations', at, [
         {
-          address: KT,
-          account_type: 'contract',
-          operations_count: 3,
-          last_action: '2021-03-01T00:00:00Z',
-          balance: 0,
+          level: 1_589_247,
+          timestamp: '2021-08-06T00:00:00Z',
+          protocol: 'PtGRANAD',
+          prev_protocol: 'PsFLoren',
+          kind: 'update',
         },
-      ],
-      [
-        `GET /v1/contract/mainnet/${KT}?stats=true`,
-        { address: KT, network: 'mainnet', tags: ['fa2'], entrypoints: [] },
-      ],
-      [`GET /v1/contract/mainnet/${KT}/views/schema`, []],
-      ['POST /metadata/v1/graphql', { data: { contract_metadata: [] } }],
-      [`GET /v1/contract/mainnet/${KT}/storage/schema`, { name: 'default', typedef: typedef(storageType) }],
-      [
-        `GET /v1/contract/mainnet/${KT}/migrations`,
-        [
-          {
-            level: 1_589_247,
-            timestamp: '2021-08-06T00:00:00Z',
-            protocol: 'PtGRANAD',
-            prev_protocol: 'PsFLoren',
-            kind: 'update',
-          },
-        ],
-      ],
-      [
-        `GET /v1/contract/mainnet/${KT}/storage/levels`,
-        [
-          { level: 1_600_100, timestamp: '2021-08-10T00:00:00Z' },
-          { level: 1_589_247, timestamp: '2021-08-06T00:00:00Z' },
-          { level: 1_365_242, timestamp: '2021-03-01T00:00:00Z' },
-        ],
-      ],
-      [`GET /v1/contract/mainnet/${KT}/storage/raw`, 'Pair (Pair "tz1…" 1) {}'],
-      [`GET /v1/contract/mainnet/${KT}/storage/rich`, { prim: 'Pair', args: [] }],
-      [/GET \/v1\/contract\/mainnet\/KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton\/storage(\?level=\d+)?$/, roots],
-      [/GET \/v1\/bigmap\/mainnet\/\d+\/count/, { count: 7 }],
+      ]),
+      resourceRoute('storageLevels', at, [
+        { level: 1_600_100, timestamp: '2021-08-10T00:00:00Z' },
+        { level: 1_589_247, timestamp: '2021-08-06T00:00:00Z' },
+        { level: 1_365_242, timestamp: '2021-03-01T00:00:00Z' },
+      ]),
+      anyQueryRoute('storageRaw', { ...at, level: null }, 'Pair (Pair "tz1…" 1) {}'),
+      anyQueryRoute('storageRich', { ...at, level: null }, { prim: 'Pair', args: [] }),
+      // the storage at any level (?level=N)
+      anyQueryRoute('storage', { ...at, level: null }, roots),
+      // each big map of the storage holds 7 keys
+      ...bigMapPointers(roots).map((ptr) =>
+        resourceRoute('bigMapCount', { network: 'mainnet', ptr }, { count: 7 }),
+      ),
     ]);
   }
 
