@@ -4,7 +4,7 @@
  * whole answer of the API's type; a test overrides only the fields it asserts on.
  */
 import type { AccountInfo, ContractMetadataRow, ContractWithStats } from '@michelscope/api-types';
-import { resourceRoute, type Route } from './mock-fetch';
+import { resourceRoute, type Payload, type Route } from './mock-fetch';
 
 const WHEN = '2021-01-01T00:00:00Z';
 
@@ -42,15 +42,17 @@ export interface ContractFrame {
   contract?: Partial<ContractWithStats>;
   /** The contract's TZIP-16 metadata rows (none: no metadata). */
   metadata?: ContractMetadataRow[];
+  /** The whole answer of the metadata GraphQL service instead (e.g. a function of the query). */
+  graphql?: Payload<'metadataGraphql'>;
 }
 
-/** The routes every contract page asks: account, contract, views schema (none) and metadata. */
+/** The routes every contract page asks: account, contract, views schema (none) and metadata (none). */
 export function contractFrame(network: string, address: string, frame: ContractFrame = {}): Route[] {
   const at = { network, address };
   return [
     resourceRoute('account', at, contractAccount(address, frame.account)),
     resourceRoute('contract', at, contractWithStats(network, address, frame.contract)),
     resourceRoute('views', at, []),
-    resourceRoute('metadataGraphql', { data: { contract_metadata: frame.metadata ?? [] } }),
+    resourceRoute('metadataGraphql', frame.graphql ?? { data: { contract_metadata: frame.metadata ?? [] } }),
   ];
 }

@@ -2,12 +2,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderApp } from '../../../app/testing/render-app';
-import { mockFetchRaw, type Call } from '../../../app/testing/mock-fetch';
+import type { MetadataGraphqlRequest, TokenMetadataRow } from '@michelscope/api-types';
+import { mockFetch } from '../../../app/testing/mock-fetch';
+import { contractFrame } from '../../../app/testing/contract-page';
 
 const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
 const CID = 'QmNrhZHUaEqxhyLfqoq1mtHSipkWHeT31LNHb1QEbDHgnc';
 
-const token = (id: number, extra: Record<string, unknown> = {}) => ({
+const token = (id: number, extra: Partial<TokenMetadataRow> = {}): TokenMetadataRow => ({
   network: 'mainnet',
   contract: KT,
   token_id: String(id),
@@ -20,20 +22,17 @@ const token = (id: number, extra: Record<string, unknown> = {}) => ({
 });
 
 function routes() {
-  return mockFetchRaw([
-    [`GET /v1/account/mainnet/${KT}`, { address: KT, account_type: 'contract', operations_count: 3 }],
-    [`GET /v1/contract/mainnet/${KT}?stats=true`, { address: KT, network: 'mainnet', tags: [] }],
-    [`GET /v1/contract/mainnet/${KT}/views/schema`, []],
-    [
-      'POST /metadata/v1/graphql',
-      (call: Call) => {
-        const body = call.body as { query?: string; variables?: { offset?: number; name?: string } };
+  return mockFetch(
+    contractFrame('mainnet', KT, {
+      graphql: (call) => {
+        const body = call.body as MetadataGraphqlRequest;
+        const variables = body.variables as { offset?: number; name?: string } | null | undefined;
         // the probe of the token-metadata service: it exists (else the Tokens tab is neither shown nor open)
-        if (body.query?.includes('TokenService')) return { data: { token_metadata: [] } };
-        if (!body.query || !body.variables) return { data: {} };
+        if (body.query.includes('TokenService')) return { data: { token_metadata: [] } };
+        if (!variables) return { data: {} };
         if (body.query.includes('GetContractMetadata')) return { data: { contract_metadata: [] } };
         if (body.query.includes('FindTokenMetadata')) {
-          return body.variables.name === '%nothing%'
+          return variables.name === '%nothing%'
             ? { data: { token_metadata: [] } }
             : {
                 data: {
@@ -43,12 +42,12 @@ function routes() {
                 },
               };
         }
-        const offset = body.variables.offset ?? 0;
+        const offset = variables.offset ?? 0;
         const n = offset === 0 ? 20 : 3;
         return { data: { token_metadata: Array.from({ length: n }, (_, i) => token(offset + i)) } };
       },
-    ],
-  ]);
+    }),
+  );
 }
 
 beforeEach(() => vi.stubGlobal('scrollTo', vi.fn()));
