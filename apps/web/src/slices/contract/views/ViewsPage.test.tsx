@@ -2,11 +2,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { renderApp } from '../../../app/testing/render-app';
-import { mockFetchRaw } from '../../../app/testing/mock-fetch';
+import type { MiguelNode } from '@michelscope/michelson';
+import type { ViewSchema } from '@michelscope/api-types';
+import { mockFetch, resourceRoute } from '../../../app/testing/mock-fetch';
+import { contractFrame } from '../../../app/testing/contract-page';
 
 const KT = 'KT1LuuuC4AA5eDbKtdpkB8gZurbwAgxX6NNf';
 // GET …/views/schema and POST …/views/execute answers of the sandbox seed's counter contract.
-const VIEWS = [
+const VIEWS: ViewSchema[] = [
   {
     typedef: [{ name: '@unit_1', type: 'unit' }],
     name: 'get_counter',
@@ -42,43 +45,26 @@ const METADATA = {
   ],
 };
 
-function setup(execute: unknown, metadata: unknown = null) {
-  return mockFetchRaw([
-    [`GET /v1/account/sandboxnet/${KT}`, { address: KT, account_type: 'contract', operations_count: 94 }],
-    [`GET /v1/contract/sandboxnet/${KT}?stats=true`, { address: KT, network: 'sandboxnet', tags: [] }],
-    [`GET /v1/contract/sandboxnet/${KT}/views/schema`, VIEWS],
-    [`POST /v1/contract/sandboxnet/${KT}/views/execute`, execute],
-    [
-      'POST /v1/off_chain_view',
-      {
-        name: 'total',
-        kind: 'off-chain',
-        implementation: 1,
-        description: 'Total supply.',
-        typedef: [{ name: '@unit_1', type: 'unit' }],
-        schema: { type: 'object', properties: { '': { prim: 'unit' } } },
-      },
-    ],
-    [
-      'POST /metadata/v1/graphql',
-      {
-        data: {
-          contract_metadata: metadata
-            ? [
-                {
-                  network: 'sandboxnet',
-                  contract: KT,
-                  metadata,
-                  link: '',
-                  status: 3,
-                  error: '',
-                  retry_count: 0,
-                },
-              ]
-            : [],
-        },
-      },
-    ],
+function setup(execute: MiguelNode[] | Response, metadata: unknown = null) {
+  const at = { network: 'sandboxnet', address: KT };
+  return mockFetch([
+    // this contract's views first (the frame answers none)
+    resourceRoute('views', at, VIEWS),
+    resourceRoute('executeView', at, execute),
+    resourceRoute('offChainView', {
+      name: 'total',
+      kind: 'off-chain',
+      implementation: 1,
+      description: 'Total supply.',
+      typedef: [{ name: '@unit_1', type: 'unit' }],
+      schema: { type: 'object', properties: { '': { prim: 'unit' } } },
+    }),
+    ...contractFrame('sandboxnet', KT, {
+      account: { operations_count: 94 },
+      metadata: metadata
+        ? [{ network: 'sandboxnet', contract: KT, metadata, link: '', status: 3, error: '', retry_count: 0 }]
+        : [],
+    }),
   ]);
 }
 
