@@ -2,10 +2,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderApp } from '../../../app/testing/render-app';
-import { mockFetchRaw } from '../../../app/testing/mock-fetch';
-import { contractSeriesSpec } from '../../../api/contract-stats-api';
+import type { SeriesPoint } from '@michelscope/api-types';
+import { mockFetch, resourceRoute } from '../../../app/testing/mock-fetch';
+import { contractFrame } from '../../../app/testing/contract-page';
+import { contractSeriesSpec, type ContractSeriesId } from '../../../api/contract-stats-api';
 
 const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
+
+/** The histogram routes of one of the contract's series, by month and by week. */
+const seriesRoutes = (id: ContractSeriesId, points: SeriesPoint[]) =>
+  (['month', 'week'] as const).map((timeframe) =>
+    resourceRoute('statsHistogram', { network: 'mainnet', ...contractSeriesSpec(id, KT), timeframe }, points),
+  );
 
 beforeEach(() => {
   vi.stubGlobal('scrollTo', vi.fn());
@@ -38,26 +46,19 @@ describe('contract statistics', { timeout: 20_000 }, () => {
   });
 
   it('shows four series with totals, monthly by default, and re-queries per period', async () => {
-    const mock = mockFetchRaw([
-      [`GET /v1/account/mainnet/${KT}`, { address: KT, account_type: 'contract', operations_count: 3 }],
-      [`GET /v1/contract/mainnet/${KT}?stats=true`, { address: KT, network: 'mainnet', tags: [] }],
-      [`GET /v1/contract/mainnet/${KT}/views/schema`, []],
-      ['POST /metadata/v1/graphql', { data: { contract_metadata: [] } }],
-      [
-        /GET \/stats\/v1\/histogram\/consumed_gas/,
-        [
-          { ts: 1_700_000_000, value: 1_500_000 },
-          { ts: 1_702_592_000, value: '2500000' },
-        ],
-      ],
-      [/GET \/stats\/v1\/histogram\/balance_updates/, []],
-      [
-        /GET \/stats\/v1\/histogram\/transactions/,
-        [
-          { ts: 1_700_000_000, value: 3 },
-          { ts: 1_702_592_000, value: 4 },
-        ],
-      ],
+    const calls = [
+      { ts: 1_700_000_000, value: '3' },
+      { ts: 1_702_592_000, value: '4' },
+    ];
+    const mock = mockFetch([
+      ...contractFrame('mainnet', KT),
+      ...seriesRoutes('gas', [
+        { ts: 1_700_000_000, value: '1500000' },
+        { ts: 1_702_592_000, value: '2500000' },
+      ]),
+      ...seriesRoutes('burned', []),
+      ...seriesRoutes('calls', calls),
+      ...seriesRoutes('users', calls),
     ]);
     renderApp(`/mainnet/${KT}/stats`);
     for (const title of ['Contract calls', 'Unique users', 'Consumed gas', 'Burned']) {
@@ -79,12 +80,7 @@ describe('contract statistics', { timeout: 20_000 }, () => {
   });
 
   it('a network without a statistics service neither shows the tab nor opens its URL', async () => {
-    const mock = mockFetchRaw([
-      [`GET /v1/account/sandboxnet/${KT}`, { address: KT, account_type: 'contract', operations_count: 3 }],
-      [`GET /v1/contract/sandboxnet/${KT}?stats=true`, { address: KT, network: 'sandboxnet', tags: [] }],
-      [`GET /v1/contract/sandboxnet/${KT}/views/schema`, []],
-      ['POST /metadata/v1/graphql', { data: { contract_metadata: [] } }],
-    ]);
+    const mock = mockFetch(contractFrame('sandboxnet', KT));
     const { router } = renderApp(`/sandboxnet/${KT}/stats`);
     await waitFor(() => expect(router.state.location.pathname).toBe(`/sandboxnet/${KT}/operations`), {
       timeout: 10_000,
