@@ -5,7 +5,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { formatMichelsonInline, toMiguel, type Micheline } from '@michelscope/michelson';
 import { renderApp } from '../../app/testing/render-app';
-import { mockFetchRaw } from '../../app/testing/mock-fetch';
+import type { BigMapKeyItem } from '@michelscope/api-types';
+import { mockFetch, resourceRoute } from '../../app/testing/mock-fetch';
+import { contractFrame } from '../../app/testing/contract-page';
 import { SHARED_DIR, hasShared } from '../operation/testing/rpc-group';
 
 // hic et nunc OBJKT ledger, big map 511 (real mainnet entries).
@@ -31,10 +33,10 @@ describe.skipIf(!hasShared)('big map keys page', () => {
       readFileSync(path.join(SHARED_DIR, 'fixtures/contracts', KT, 'bigmaps/511.json'), 'utf8'),
     ) as Entry[];
     const [keyType, valueType] = entries[0]?.type.args ?? [];
-    const item = (e: Entry, i: number) => ({
+    const item = (e: Entry, i: number): BigMapKeyItem => ({
       data: {
-        key: toMiguel(keyType as Micheline, e.key)[0],
-        key_hash: e.name.split('-').pop(),
+        key: toMiguel(keyType as Micheline, e.key)[0]!,
+        key_hash: String(e.name.split('-').pop()),
         key_string: formatMichelsonInline(e.key),
         level: 1_400_000 + i,
         timestamp: '2021-03-01T00:00:00Z',
@@ -43,59 +45,57 @@ describe.skipIf(!hasShared)('big map keys page', () => {
       count: 1,
     });
     const first = entries.slice(0, 10).map(item);
-    const firstHash = String(first[0]?.data.key_hash);
-    const mock = mockFetchRaw([
-      [`GET /v1/account/mainnet/${KT}`, { address: KT, account_type: 'contract', operations_count: 3 }],
-      [`GET /v1/contract/mainnet/${KT}?stats=true`, { address: KT, network: 'mainnet', tags: ['fa2'] }],
-      [`GET /v1/contract/mainnet/${KT}/views/schema`, []],
-      ['POST /metadata/v1/graphql', { data: { contract_metadata: [] } }],
-      [
-        'GET /v1/bigmap/mainnet/511/history',
-        {
-          address: KT,
-          ptr: 511,
-          items: [
-            { action: 'alloc', source_ptr: 511, level: 1_365_000, timestamp: '2021-03-01T00:00:00Z' },
-            {
-              action: 'copy',
-              source_ptr: 400,
-              destination_ptr: 511,
-              level: 1_365_000,
-              timestamp: '2021-03-01T00:00:00Z',
-            },
-          ],
-        },
-      ],
-      ['GET /v1/bigmap/mainnet/511/keys?offset=10', entries.slice(10, 20).map(item)],
-      [
-        'GET /v1/bigmap/mainnet/511/keys?offset=0&size=10&search=',
-        (c: { url: string }) =>
-          entries
-            .slice(0, 2)
-            .map(item)
-            .filter(() => c.url.includes('search=')),
-      ],
-      ['GET /v1/bigmap/mainnet/511/keys?offset=0', first],
-      [
-        `GET /v1/bigmap/mainnet/511/keys/${firstHash}/state`,
+    const firstHash = first[0]!.data.key_hash;
+    const map = { network: 'mainnet', ptr: 511 };
+    const keys = { ...map, size: 10, search: '', activeOnly: false };
+    // the first two keys match the search; the second was removed
+    const found = entries.slice(0, 2).map(item);
+    const mock = mockFetch([
+      ...contractFrame('mainnet', KT, { contract: { tags: ['fa2'] } }),
+      resourceRoute('bigMapHistory', map, {
+        address: KT,
+        ptr: 511,
+        items: [
+          { action: 'alloc', source_ptr: 511, level: 1_365_000, timestamp: '2021-03-01T00:00:00Z' },
+          {
+            action: 'copy',
+            source_ptr: 400,
+            destination_ptr: 511,
+            level: 1_365_000,
+            timestamp: '2021-03-01T00:00:00Z',
+          },
+        ],
+      }),
+      resourceRoute('bigMapKeys', { ...keys, offset: 10 }, entries.slice(10, 20).map(item)),
+      resourceRoute('bigMapKeys', { ...keys, offset: 0, search: 'tz1UBZ' }, found),
+      resourceRoute(
+        'bigMapKeys',
+        { ...keys, offset: 0, search: 'tz1UBZ', activeOnly: true },
+        found.filter((k) => k.data.is_active),
+      ),
+      resourceRoute('bigMapKeys', { ...keys, offset: 0 }, first),
+      resourceRoute(
+        'bigMapKeyState',
+        { ...map, keyHash: firstHash },
         {
           key_hash: firstHash,
-          value: toMiguel(valueType as Micheline, entries[0]?.value as Micheline)[0],
+          key_string: first[0]!.data.key_string,
+          value: toMiguel(valueType as Micheline, entries[0]?.value as Micheline)[0]!,
+          last_update_level: 1_400_000,
+          last_update_time: '2021-03-01T00:00:00Z',
           removed: false,
+          updates_count: 1,
         },
-      ],
-      [
-        'GET /v1/bigmap/mainnet/511',
-        {
-          address: KT,
-          network: 'mainnet',
-          ptr: 511,
-          active_keys: 12_000,
-          total_keys: 15_000,
-          typedef: [{ name: 'ledger', type: 'big_map(pair(address, nat), nat)' }],
-        },
-      ],
-      [/\/rpc\/mainnet\/.*total_bytes/, '123456'],
+      ),
+      resourceRoute('bigMap', map, {
+        address: KT,
+        network: 'mainnet',
+        ptr: 511,
+        active_keys: 12_000,
+        total_keys: 15_000,
+        typedef: [{ name: 'ledger', type: 'big_map(pair(address, nat), nat)' }],
+      }),
+      resourceRoute('bigMapTotalBytes', map, '123456'),
     ]);
     return { mock, entries, firstHash };
   }
