@@ -3,7 +3,7 @@
  * stats, its off-chain views and its TZIP-16 metadata), for `mockFetch` (issue 23). Each builder gives a
  * whole answer of the API's type; a test overrides only the fields it asserts on.
  */
-import type { AccountInfo, ContractMetadataRow, ContractWithStats } from '@michelscope/api-types';
+import type { AccountInfo, ContractMetadataRow, ContractWithStats, Operation } from '@michelscope/api-types';
 import { resourceRoute, type Payload, type Route } from './mock-fetch';
 
 const WHEN = '2021-01-01T00:00:00Z';
@@ -34,6 +34,21 @@ export const contractWithStats = (
   timestamp: WHEN,
   tags: [],
   same_count: 0,
+  ...fields,
+});
+
+/** One content of an operation (a run_operation or opg answer), applied at level 1 unless `fields` say. */
+export const operation = (network: string, fields: Partial<Operation> = {}): Operation => ({
+  network,
+  kind: 'transaction',
+  status: 'applied',
+  level: 1,
+  timestamp: WHEN,
+  protocol: 'PtParisBxoLz5gzMmn3d9WBQNoPSZakgnkMC2VNuQ3KXfUtUQeZ',
+  content_index: 0,
+  ticket_updates_count: 0,
+  big_map_diffs_count: 0,
+  internal: false,
   ...fields,
 });
 

@@ -3,7 +3,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { parseMichelsonScript } from '@michelscope/michelson';
 import { renderApp } from '../../../app/testing/render-app';
-import { mockFetchRaw, type Call } from '../../../app/testing/mock-fetch';
+import type { EntrypointSchema } from '@michelscope/api-types';
+import {
+  anyQueryRoute,
+  mockFetch,
+  resourceRoute,
+  type Call,
+  type Route,
+} from '../../../app/testing/mock-fetch';
+import { contractFrame, contractWithStats, operation } from '../../../app/testing/contract-page';
 
 const KT = 'KT1LuuuC4AA5eDbKtdpkB8gZurbwAgxX6NNf';
 
@@ -12,7 +20,7 @@ const CODE = parseMichelsonScript(`
 parameter (or (or (int %increment) (int %decrement)) (or (pair %note string nat) (nat %withdraw)));
 storage int;
 code { CDR; NIL operation; PAIR }`);
-const ENTRYPOINTS = [
+const ENTRYPOINTS: EntrypointSchema[] = [
   {
     name: 'increment',
     typedef: [{ name: 'increment', type: 'int' }],
@@ -60,22 +68,21 @@ const ENTRYPOINTS = [
   },
 ];
 
-function setup(extra: [string | RegExp, unknown][] = []) {
-  return mockFetchRaw([
-    [`GET /v1/account/sandboxnet/${KT}`, { address: KT, account_type: 'contract', operations_count: 94 }],
-    [`GET /v1/contract/sandboxnet/${KT}?stats=true`, { address: KT, network: 'sandboxnet', tags: [] }],
-    [`GET /v1/contract/sandboxnet/${KT}/views/schema`, []],
-    [
-      `GET /rpc/sandboxnet/chains/main/blocks/head/context/contracts/${KT}/script`,
-      { code: CODE, storage: { int: '0' } },
-    ],
-    ['POST /metadata/v1/graphql', { data: { contract_metadata: [] } }],
+const at = { network: 'sandboxnet', address: KT };
+
+/** The interact tab of the counter contract; `extra` routes answer first. */
+function setup(extra: Route[] = []) {
+  return mockFetch([
     ...extra,
-    [
-      `GET /v1/contract/sandboxnet/${KT}/entrypoints/schema`,
+    ...contractFrame('sandboxnet', KT, { account: { operations_count: 94 } }),
+    resourceRoute('script', at, { code: CODE, storage: { int: '0' } }),
+    // no call yet: no latest-call model of any entrypoint
+    anyQueryRoute(
+      'entrypointSchema',
+      { ...at, entrypoint: '', fillType: 'latest' },
       new Response('{"message":"not found"}', { status: 404 }),
-    ],
-    [`GET /v1/contract/sandboxnet/${KT}/entrypoints`, ENTRYPOINTS],
+    ),
+    resourceRoute('entrypoints', at, ENTRYPOINTS),
   ]);
 }
 
@@ -146,32 +153,25 @@ describe('interact tab', { timeout: 90_000 }, () => {
 
   it("simulates with run_operation for the sandbox's first account and sums gas and burned over internal operations", async () => {
     const mock = setup([
-      [
-        `POST /v1/contract/sandboxnet/${KT}/entrypoints/run_operation`,
-        [
-          {
-            kind: 'transaction',
-            status: 'applied',
-            destination: KT,
-            entrypoint: 'increment',
-            consumed_gas: 1_520_000,
-            gas_limit: 1_040_000,
-            storage_limit: 60_000,
-            paid_storage_size_diff: 120,
-            burned: 30_000,
-            internal: false,
-            storage_diff: { prim: 'int', value: '5' },
-          },
-          {
-            kind: 'transaction',
-            status: 'applied',
-            destination: 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx',
-            consumed_gas: 100_000,
-            burned: 64_250,
-            internal: true,
-          },
-        ],
-      ],
+      resourceRoute('runOperation', at, [
+        operation('sandboxnet', {
+          destination: KT,
+          entrypoint: 'increment',
+          consumed_gas: 1_520_000,
+          gas_limit: 1_040_000,
+          storage_limit: 60_000,
+          paid_storage_size_diff: 120,
+          burned: 30_000,
+          storage_diff: { prim: 'int', type: 'int', value: '5' },
+        }),
+        operation('sandboxnet', {
+          content_index: 1,
+          destination: 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx',
+          consumed_gas: 100_000,
+          burned: 64_250,
+          internal: true,
+        }),
+      ]),
     ]);
     renderApp(`/sandboxnet/${KT}/interact/increment`);
     fireEvent.change(await screen.findByLabelText('increment'), { target: { value: '5' } });
@@ -201,13 +201,10 @@ describe('interact tab', { timeout: 90_000 }, () => {
   });
 
   it("waits for a fill's answer before its actions, and drops a late answer of a fill given up", async () => {
-    let answer = (_: unknown) => {};
-    const latest = new Promise((resolve) => (answer = resolve));
+    let answer = (_: EntrypointSchema) => {};
+    const latest = new Promise<EntrypointSchema>((resolve) => (answer = resolve));
     setup([
-      [
-        `GET /v1/contract/sandboxnet/${KT}/entrypoints/schema?entrypoint=increment&fill_type=latest`,
-        () => latest,
-      ],
+      resourceRoute('entrypointSchema', { ...at, entrypoint: 'increment', fillType: 'latest' }, () => latest),
     ]);
     renderApp(`/sandboxnet/${KT}/interact/increment`);
     await screen.findByLabelText('increment', {}, { timeout: 20_000 });
@@ -222,7 +219,7 @@ describe('interact tab', { timeout: 90_000 }, () => {
     // the user goes back to Empty before it arrives: the late answer does not land in the form
     await chooseFill('Empty');
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Simulate' }).disabled).toBe(false);
-    answer({ default_model: { increment: 77 } });
+    answer({ ...ENTRYPOINTS[0]!, default_model: { increment: 77 } });
     // the answer has been read (the client's request settled) and the form still holds Empty's model
     await latest;
     await new Promise((r) => setTimeout(r, 50));
@@ -231,7 +228,7 @@ describe('interact tab', { timeout: 90_000 }, () => {
 
   it('fills a tagged contract field with the newest contract of that tag', async () => {
     const NEWEST = 'KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXitn';
-    const withCallback = [
+    const withCallback: EntrypointSchema[] = [
       {
         name: 'getBalance',
         typedef: [],
@@ -244,15 +241,17 @@ describe('interact tab', { timeout: 90_000 }, () => {
         },
       },
     ];
-    const mock = setup([
-      [`GET /v1/contract/sandboxnet/${KT}/entrypoints`, withCallback],
-      ['GET /v1/helpers/contracts/sandboxnet?tags=view_nat', { address: NEWEST, network: 'sandboxnet' }],
-    ]);
+    const newest = resourceRoute(
+      'contractWithTag',
+      { network: 'sandboxnet', tags: 'view_nat' },
+      contractWithStats('sandboxnet', NEWEST, { tags: ['view_nat'] }),
+    );
+    const mock = setup([resourceRoute('entrypoints', at, withCallback), newest]);
     renderApp(`/sandboxnet/${KT}/interact/getBalance`);
     const field = await screen.findByLabelText<HTMLInputElement>('callback', {}, { timeout: 20_000 });
     expect(screen.queryByRole('button', { name: /Fill owner/ })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Fill callback with the newest view_nat contract' }));
     await vi.waitFor(() => expect(field.value).toBe(NEWEST));
-    expect(mock.callsTo('GET /v1/helpers/contracts/sandboxnet?tags=view_nat')).toHaveLength(1);
+    expect(mock.callsOf(newest)).toHaveLength(1);
   });
 });
