@@ -50,7 +50,12 @@ describe('global constant page', () => {
         { network: 'mainnet', address: KT('1') },
         { TzKT: { Name: 'The Rarible FA2 NFT collection' } },
       ),
-      ['GET /search/v1/account/', new Response(null, { status: 204 })],
+      // nor the second: 204
+      resourceRoute(
+        'accountAliases',
+        { network: 'mainnet', address: KT('2') },
+        new Response(null, { status: 204 }),
+      ),
     ]);
     renderApp(`/constant/mainnet/${EXPR}`);
     expect(await screen.findByRole('heading', { name: 'Global constant', level: 1 })).toBeTruthy();
@@ -83,8 +88,10 @@ describe('global constant page', () => {
   });
 
   it('shows the error state for an unknown constant', async () => {
+    const notFound = Response.json({ message: 'not found' }, { status: 404 });
     mockFetch([
-      [`GET /v1/global_constants/mainnet/`, Response.json({ message: 'not found' }, { status: 404 })],
+      resourceRoute('globalConstant', { network: 'mainnet', address: EXPR }, notFound),
+      resourceRoute('constantContracts', { network: 'mainnet', address: EXPR, ...page }, notFound),
     ]);
     renderApp(`/constant/mainnet/${EXPR}`);
     expect(
