@@ -4,6 +4,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { useEffect } from 'react';
 import { useNotify } from '../../features/notifications/useNotify';
 import { renderApp } from '../testing/render-app';
+import { mockFetch, resourceRoute } from '../testing/mock-fetch';
 
 /** A fixed screen at /deploy, so these shell tests do not depend on the real deploy page. */
 const DEPLOY_STUB = { deploy: async () => ({ Component: () => <h1>Deploy</h1> }) };
@@ -12,10 +13,8 @@ const scrollTo = vi.fn();
 
 beforeEach(() => {
   vi.stubGlobal('scrollTo', scrollTo);
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async () => new Response('[]', { status: 200 })),
-  );
+  // the shell asks for the heads (the header's sync state); nothing is indexed here
+  mockFetch([resourceRoute('head', [])]);
 });
 afterEach(() => {
   cleanup();

@@ -3,13 +3,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { useNotify } from '../../features/notifications/useNotify';
 import { renderApp } from '../testing/render-app';
+import { mockFetch, resourceRoute } from '../testing/mock-fetch';
 
 beforeEach(() => {
   vi.stubGlobal('scrollTo', vi.fn());
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async () => new Response('[]', { status: 200 })),
-  );
+  // the shell asks for the heads (the header's sync state); nothing is indexed here
+  mockFetch([resourceRoute('head', [])]);
 });
 afterEach(() => {
   cleanup();
