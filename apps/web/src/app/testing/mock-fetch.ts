@@ -95,9 +95,10 @@ export function matchingRoute<N extends Name>(
 
 const isRaw = (route: Route): route is RawRoute => Array.isArray(route);
 
-function stub(find: (key: string) => { answer: unknown; route: unknown } | undefined) {
+/** Stubs fetch with typed routes (see the module's comment). */
+export function mockFetch(routes: readonly Route[]) {
   const calls: Call[] = [];
-  const answered = new Map<unknown, Call[]>();
+  const answered = new Map<Route, Call[]>();
   const fetchFn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = input instanceof Request ? input.url : input.toString();
     const method = init?.method ?? 'GET';
@@ -105,16 +106,14 @@ function stub(find: (key: string) => { answer: unknown; route: unknown } | undef
     const call = { method, url, body };
     calls.push(call);
     const key = `${method} ${url}`;
-    const found = find(key);
-    if (!found) return Response.json({ message: `no route for ${key}` }, { status: 404 });
-    answered.set(found.route, [...(answered.get(found.route) ?? []), call]);
+    const route = routes.find((r) => (isRaw(r) ? matcher(r[0])(key) : r.matches(key)));
+    if (!route) return Response.json({ message: `no route for ${key}` }, { status: 404 });
+    answered.set(route, [...(answered.get(route) ?? []), call]);
+    const reply = isRaw(route) ? route[1] : route.answer;
     // a function answers for the call, possibly later (a promise: the test decides when the answer arrives)
-    const answer: unknown = await (typeof found.answer === 'function'
-      ? (found.answer as (c: Call, signal: AbortSignal | undefined) => unknown)(
-          call,
-          init?.signal ?? undefined,
-        )
-      : found.answer);
+    const answer: unknown = await (typeof reply === 'function'
+      ? (reply as (c: Call, signal: AbortSignal | undefined) => unknown)(call, init?.signal ?? undefined)
+      : reply);
     if (answer instanceof Response) return answer.clone();
     // null: the API's "nothing" (its 204 No Content, which the registry reads as null)
     return answer === null ? new Response(null, { status: 204 }) : Response.json(answer);
@@ -128,24 +127,4 @@ function stub(find: (key: string) => { answer: unknown; route: unknown } | undef
     /** The calls a route answered. */
     callsOf: (route: Route) => answered.get(route) ?? [],
   };
-}
-
-/** Stubs fetch with typed routes (see the module's comment). */
-export function mockFetch(routes: readonly Route[]) {
-  return stub((key) => {
-    const route = routes.find((r) => (isRaw(r) ? matcher(r[0])(key) : r.matches(key)));
-    if (!route) return undefined;
-    return { route, answer: isRaw(route) ? route[1] : route.answer };
-  });
-}
-
-/**
- * @deprecated The untyped form, kept until every test is migrated to `mockFetch` (issue 23): a route is a
- * prefix or regular expression and any answer, JSON payloads included.
- */
-export function mockFetchRaw(routes: [string | RegExp, unknown][]) {
-  return stub((key) => {
-    const route = routes.find(([pattern]) => matcher(pattern)(key));
-    return route && { route, answer: route[1] };
-  });
 }
