@@ -4,7 +4,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Micheline, ViewKind } from './explorer';
-import { AtLevel, WhatIfCall, WhatIfOverrides } from './whatif';
+import { AtLevel, StateLevel, WhatIfCall, WhatIfOverrides } from './whatif';
 
 const Int = Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
 const Ints = Type.Array(Int);
@@ -183,6 +183,7 @@ export const DebugResult = Type.Object(
         { description: 'a debugged view (…/views/debug): which one' },
       ),
     ),
+    state: Type.Optional(StateLevel),
     operations: Type.Array(DebugEmitted),
     errors: Type.Optional(Type.Array(Type.Unknown())),
     failure: Type.Optional(
@@ -273,6 +274,17 @@ export const ViewRequest = Type.Object(
     source: Addr,
     sender: Addr,
     view: Type.Optional(Type.Unknown({ description: 'an off-chain view: its TZIP-16 implementation' })),
+    at_level: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 2147483647,
+        description:
+          "run the view against the state at the end of this block (the contract's storage, big maps and balance, " +
+          "the block's level and time) instead of the indexed head (a shared view rerun as it was); 400 above the " +
+          "head, before the contract's origination, or when the block is not indexed. …/views/execute answers " +
+          'where it ran in its headers x-simulated-level, x-head-level and x-changed-since; …/views/debug in `state`',
+      }),
+    ),
   },
   { title: 'ViewRequest' },
 );

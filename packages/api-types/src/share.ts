@@ -141,6 +141,7 @@ export const SharedView = Type.Object(
     ),
     data: FormData,
     debug: Type.Optional(SingleDebugPosition),
+    level: Type.Optional(PinnedLevel),
   },
   { title: 'SharedView', additionalProperties: false, description: 'a view of the Views tab' },
 );

@@ -91,6 +91,8 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
     await scope.register(cors, {
       origin: origins === true ? '*' : origins,
       methods: ['GET', 'HEAD', 'POST'],
+      // where …/views/execute ran (its body is the view's result alone): readable by other origins' clients
+      exposedHeaders: ['x-simulated-level', 'x-head-level', 'x-changed-since'],
       maxAge: 86400,
     });
   };

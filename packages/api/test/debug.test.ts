@@ -5,7 +5,7 @@
  */
 import { describeDb } from '@michelscope/db/testing';
 import { parseMichelsonScript, stackAt, type CompactTrace, type Micheline } from '@michelscope/michelson';
-import { BOOTSTRAP_ACCOUNTS } from '@michelscope/sandbox';
+import { BOOTSTRAP_ACCOUNTS, injectAs } from '@michelscope/sandbox';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { compareReplay } from '../src/debug/record';
@@ -34,6 +34,7 @@ interface Debug {
   inputs: Record<string, string> & { parameter: Micheline; storage: Micheline };
   result?: Micheline;
   view?: { kind: string; name: string };
+  state?: { level: number; head_level: number; changed_since: boolean };
 }
 
 interface Replay {
@@ -490,5 +491,112 @@ describeDb('debugger route over the indexed demo sandbox', ({ db }) => {
     expect(junk.status).toBe(400);
     expect(junk.body).toMatchObject({ message: expect.any(String) });
     expect((await post(`/v1/script/nonet/debug`, body)).status).toBeGreaterThanOrEqual(400);
+  });
+
+  // last: it changes the counter's storage and removes a block row
+  it('views at_level: a view runs against the storage and big maps of a past block; bad levels are 400s', async () => {
+    const counter = contracts.counter!;
+    const url = `/v1/contract/${NET}/${counter}/views/execute`;
+    const execute = async (body: object) => {
+      const res = await app.inject({ method: 'POST', url, payload: body });
+      expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+      const h = res.headers;
+      return {
+        value: (res.json<{ value?: string; children?: { value?: string }[] }[] | null>() ?? [])[0],
+        at: {
+          level: Number(h['x-simulated-level']),
+          head: Number(h['x-head-level']),
+          changed: h['x-changed-since'],
+        },
+      };
+    };
+    const note = { kind: 'on-chain', name: 'get_note', data: { '@string_1': 'genesis' } };
+    // an off-chain view of the storage's counter (CAR), doubled
+    const doubled = {
+      kind: 'off-chain',
+      name: 'doubled',
+      data: {},
+      view: {
+        michelsonStorageView: {
+          returnType: { prim: 'int' },
+          code: [{ prim: 'CAR' }, { prim: 'PUSH', args: [{ prim: 'int' }, { int: '2' }] }, { prim: 'MUL' }],
+        },
+      },
+    };
+    const noteValue = (v: { value?: string; children?: { value?: string }[] } | undefined) =>
+      v?.children?.[0]?.value ?? v?.value;
+    const before = await execute(note);
+    const level = before.at.level;
+    expect(before.at).toEqual({ level, head: level, changed: 'false' });
+    const oldNote = Number(noteValue(before.value));
+    expect(Number.isInteger(oldNote)).toBe(true);
+    const oldDoubled = Number((await execute(doubled)).value?.value);
+
+    // the chain moves on: the 'genesis' note becomes oldNote + 1000, the counter goes up by 7
+    await injectAs(env.sandbox, BOOTSTRAP_ACCOUNTS[0]!, [
+      {
+        kind: 'transaction',
+        amount: '0',
+        destination: counter,
+        parameters: {
+          entrypoint: 'note',
+          value: { prim: 'Pair', args: [{ string: 'genesis' }, { int: String(oldNote + 1000) }] },
+        },
+      },
+      {
+        kind: 'transaction',
+        amount: '0',
+        destination: counter,
+        parameters: { entrypoint: 'increment', value: { int: '7' } },
+      },
+    ]);
+    await env.sandbox.bakeBlock();
+    const deadline = Date.now() + 60_000;
+    let now = before;
+    while (noteValue(now.value) === String(oldNote) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      now = await execute(note);
+    }
+    // at the head: the new note and counter
+    expect(noteValue(now.value)).toBe(String(oldNote + 1000));
+    const head = now.at.head;
+    expect(now.at).toEqual({ level: head, head, changed: 'false' });
+    expect(Number((await execute(doubled)).value?.value)).toBe(oldDoubled + 14);
+
+    // pinned to the first level: the old big-map entry and the old storage, and the headers say so
+    const pinned = await execute({ ...note, at_level: level });
+    expect(noteValue(pinned.value)).toBe(String(oldNote));
+    expect(pinned.at).toEqual({ level, head, changed: 'true' });
+    expect(Number((await execute({ ...doubled, at_level: level })).value?.value)).toBe(oldDoubled);
+    // …/views/debug takes it too: the same old value, its level and time, and `state`
+    const d = await post(`/v1/contract/${NET}/${counter}/views/debug`, { ...note, at_level: level });
+    expect(d.status, JSON.stringify(d.body).slice(0, 300)).toBe(200);
+    const debugged = d.body as Debug;
+    expect(debugged.result).toEqual({ prim: 'Some', args: [{ int: String(oldNote) }] });
+    expect(debugged.inputs.level).toBe(String(level));
+    expect(debugged.state).toEqual({ level, head_level: head, changed_since: true });
+    const atHead = (await post(`/v1/contract/${NET}/${counter}/views/debug`, note)).body as Debug;
+    expect(atHead.result).toEqual({ prim: 'Some', args: [{ int: String(oldNote + 1000) }] });
+    expect(atHead.state).toEqual({ level: head, head_level: head, changed_since: false });
+
+    // bad levels: 400s that say why, on both routes
+    const rejected = async (path: string, at_level: number) => {
+      const r = await post(`/v1/contract/${NET}/${counter}/views/${path}`, { ...note, at_level });
+      expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(400);
+      return (r.body as { message: string }).message;
+    };
+    for (const path of ['execute', 'debug']) {
+      expect(await rejected(path, head + 10)).toBe(
+        `at_level ${head + 10} is above the indexed head (level ${head})`,
+      );
+      expect(await rejected(path, 0)).toMatch(
+        /^at_level 0 is before the contract's origination \(level \d+\): it had no state then$/,
+      );
+    }
+    expect((await post(url, { ...note, at_level: -1 })).status).toBe(400);
+    expect((await post(url, { ...note, at_level: 'x' })).status).toBe(400);
+    // a block the indexer does not have
+    await db().deleteFrom('blocks').where('network', '=', NET).where('level', '=', level).execute();
+    expect(await rejected('execute', level)).toBe(`at_level ${level}: block ${level} is not indexed`);
   });
 });

@@ -29,13 +29,13 @@ import type { DebugCall, MetadataError } from '../debug/record';
 import { DebugRunner } from '../debug/runner';
 import { contractMetadataOf } from '../services/tokens';
 import { HttpError } from '../errors';
-import { fullScript, requireScript, resolveStorage } from '../services/contracts';
+import { fullScript, requireScript } from '../services/contracts';
 import { nodeRpc } from '../services/node-rpc';
 import { offChainViewScript, onChainView, storageViewOf } from '../services/views';
 import { ADDRESS_RE, AddressParams, CONTRACT_RE, requireAddress, requireNetwork } from '../validate';
 import { asClientError } from './actions';
 import { RUN_CODE_DEFAULT_SELF } from './simulate';
-import { bundleCall, registerWhatIf, resolveWhatIfStart } from './whatif';
+import { bundleCall, registerWhatIf, resolveWhatIfStart, stateBlock, storageAt } from './whatif';
 
 const E = { 400: ErrorBody, 404: ErrorBody, 502: ErrorBody, 503: ErrorBody, 504: ErrorBody };
 export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: DebugRunner }> = async (
@@ -92,26 +92,35 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
     if (b.sender) requireAddress(b.sender, ADDRESS_RE, 'sender');
     return requireScript(ctx, network, address);
   };
-  /** What a call at the indexed head runs with: the block, the contract's storage and balance, time, gas. */
-  const headState = async (network: string, address: string, gasLimit: number | undefined) => {
-    const head = (await getHeads(ctx.db, [network])).get(network);
-    if (!head) throw new HttpError(404, `network ${network} is not indexed yet`);
-    const block = String(head.level);
-    const storage = await resolveStorage(ctx, network, address, head.level);
+  /**
+   * What a call at the indexed head (or, with `atLevel`, at the end of that past block: the what-if's
+   * `stateBlock` and `storageAt`) runs with: the block, the contract's storage and balance, time, gas, and
+   * where it ran (`state`).
+   */
+  const headState = async (
+    network: string,
+    address: string,
+    gasLimit: number | undefined,
+    atLevel?: number,
+  ) => {
+    const at = await stateBlock(ctx, network, address, atLevel);
+    const block = String(at.level);
+    const storage = await storageAt(ctx, network, address, at);
     const balance = await nodeRpc<string>(
       ctx,
       network,
       `/chains/main/blocks/${block}/context/contracts/${address}/balance`,
     ).catch(() => '0');
-    const chainId = head.chain_id ?? (await nodeRpc<string>(ctx, network, '/chains/main/chain_id'));
-    const hard = head.hard_gas_limit_per_operation ?? LIMITS.hardGasLimitPerOperation / 1000;
+    const chainId = at.chainId ?? (await nodeRpc<string>(ctx, network, '/chains/main/chain_id'));
+    const hard = at.head.hard_gas_limit_per_operation ?? LIMITS.hardGasLimitPerOperation / 1000;
     return {
       block,
       storage,
       balance: /^\d+$/.test(String(balance)) ? String(balance) : '0',
       chainId,
-      now: String(Math.floor(head.timestamp.getTime() / 1000)),
+      now: String(Math.floor(at.timestamp.getTime() / 1000)),
       gasLimit: Math.min(gasLimit ?? hard, hard) * 1000,
+      state: { level: at.level, head_level: at.head.level, changed_since: at.changed },
     };
   };
   app.addHook('onClose', async () => {
@@ -167,7 +176,7 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
           network,
           String(w.state.level),
           call,
-          { inputs: inputsOf(call) },
+          { inputs: inputsOf(call), ...(b.at_level !== undefined ? { state: w.state } : {}) },
           await metadataErrors(network, address),
           undefined,
           { start: w.start, before, ...(c.storageLimit !== undefined ? { call: c } : {}) },
@@ -215,7 +224,9 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
           'The same request as …/views/execute, answered as …/entrypoints/debug answers a call (locations, typed ' +
           'stacks, gas) with the view’s `result`. An on-chain view runs as run_script_view does (the script’s ' +
           '`view`, its input paired with the storage); an off-chain michelsonStorageView runs as the wrapper ' +
-          'script that …/views/execute gives run_code. At the indexed head, in a worker with a wall-clock limit.',
+          'script that …/views/execute gives run_code. At the indexed head, or with `at_level` against the state ' +
+          'at the end of that block (as …/views/execute), in a worker with a wall-clock limit; `state` says the ' +
+          'level it ran at, the head, and whether the contract changed since.',
         tags: ['views'],
         params: AddressParams,
         body: ViewRequest,
@@ -226,7 +237,7 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
       const { network, address } = request.params;
       const b = request.body;
       const script = await checkedScript(network, address, b);
-      const at = await headState(network, address, b.gas_limit);
+      const at = await headState(network, address, b.gas_limit, b.at_level);
       const sender = b.sender ?? b.source;
       const common = {
         ...(sender ? { sender } : {}),
@@ -258,7 +269,7 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         network,
         at.block,
         call,
-        { inputs: inputsOf(call), view: { kind: b.kind, name } },
+        { inputs: inputsOf(call), view: { kind: b.kind, name }, state: at.state },
         await metadataErrors(network, address),
       );
       return reply.type('application/json; charset=utf-8').send(json as unknown as DebugResult);

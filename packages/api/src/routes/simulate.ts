@@ -34,9 +34,21 @@ import { offChainViewScript, onChainView, storageViewOf } from '../services/view
 import { formatTime } from '../time';
 import { ADDRESS_RE, AddressParams, CONTRACT_RE, requireAddress, requireNetwork } from '../validate';
 import { asClientError } from './actions';
+import { stateBlock, storageAt } from './whatif';
 
 const E = { 400: ErrorBody, 404: ErrorBody, 500: ErrorBody, 502: ErrorBody, 504: ErrorBody };
 const VIEW_TIMEOUT_MS = 20_000;
+/** …/views/execute's headers: where the view ran (its answer stays the result alone, as BCD's clients read it). */
+const VIEW_STATE_HEADERS = {
+  'x-simulated-level': Type.Integer({
+    description: 'the level whose state the view read (the head, or `at_level`)',
+  }),
+  'x-head-level': Type.Integer({ description: 'the indexed head when it ran' }),
+  'x-changed-since': Type.Boolean({
+    description:
+      'an applied operation reached the contract after x-simulated-level (its state at the head may differ)',
+  }),
+};
 const DUMMY_SIGNATURE =
   'sigUHx32f9wesZ1n2BWpixXz4AQaZggEtchaQNHYGRCoWNAXx45WGW2ua3apUUUAGMLPwAU41QoaFCzVSL61VaessLg4YbbP';
 /** run_code's SELF when the body names none; the node reports it as the source of what the contract emits. */
@@ -284,29 +296,46 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
     {
       schema: {
         summary: 'Execute an on-chain view (run_script_view) or an off-chain michelsonStorageView (run_code)',
+        description:
+          'Runs on the node at the indexed head, or with `at_level` at that past block (against the contract’s ' +
+          'storage, big maps and balance at its end, with its level and time: a shared view rerun as it was; 400 ' +
+          'above the head, before the contract’s origination or for a block not indexed). The answer is the ' +
+          'view’s result (null: none); where it ran is in the headers x-simulated-level, x-head-level and ' +
+          'x-changed-since.',
         tags: ['views'],
         params: AddressParams,
         body: ViewRequest,
-        response: { 200: Type.Union([Type.Array(Miguel), Type.Null()]), ...E },
+        response: {
+          200: Type.Union([Type.Array(Miguel), Type.Null()], {
+            description: 'the view’s result as Miguel trees (null: the off-chain view returned none)',
+            headers: VIEW_STATE_HEADERS,
+          }),
+          ...E,
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { network, address } = request.params;
       requireNetwork(ctx, network);
       requireAddress(address, CONTRACT_RE, 'contract address', 404);
       const b = request.body;
       checkAddr(b.source, 'source');
       checkAddr(b.sender, 'sender');
-      const h = await head(network);
-      const cid = await chainId(network, h.chainId);
       const script = await requireScript(ctx, network, address);
+      // the block it runs at: the indexed head, or the pinned level (checked as the what-if checks it)
+      const at = await stateBlock(ctx, network, address, b.at_level);
+      const block = String(at.level);
+      const cid = await chainId(network, at.chainId ?? '');
+      reply.header('x-simulated-level', block);
+      reply.header('x-head-level', String(at.head.level));
+      reply.header('x-changed-since', String(at.changed));
       if (b.kind === 'on-chain') {
         const view = onChainView(script.views, b.name, b.data);
         try {
           const res = await nodeRpc<{ data: unknown }>(
             ctx,
             network,
-            '/chains/main/blocks/head/helpers/scripts/run_script_view',
+            `/chains/main/blocks/${block}/helpers/scripts/run_script_view`,
             {
               contract: address,
               view: view.name,
@@ -325,7 +354,7 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
         }
       }
       const msv = storageViewOf(b.view);
-      const storage = await resolveStorage(ctx, network, address);
+      const storage = await storageAt(ctx, network, address, at);
       const {
         script: viewScript,
         input,
@@ -337,7 +366,7 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
         const res = await nodeRpc<{ storage: unknown }>(
           ctx,
           network,
-          '/chains/main/blocks/head/helpers/scripts/run_code',
+          `/chains/main/blocks/${block}/helpers/scripts/run_code`,
           {
             script: viewScript,
             storage: { prim: 'None' },

@@ -156,9 +156,7 @@ export async function resolveWhatIfStart(
   const storage =
     o.storage !== undefined
       ? typed('storage', storageType, o.storage)
-      : at.level === head.level
-        ? await resolveStorage(ctx, network, address_, head.level)
-        : await storedStorageAt(ctx, network, address_, at.level);
+      : await storageAt(ctx, network, address_, at);
 
   const maps = await bigMapsOfContract(ctx.db, network, address_);
   const names: Record<string, string | null> = {};
@@ -233,12 +231,21 @@ export async function resolveWhatIfStart(
   };
 }
 
-/** The contract's storage at the end of a past block: the indexed one (its last call at or before), else the node's. */
-async function storedStorageAt(ctx: ApiContext, network: string, address_: string, level: number) {
-  const stored = await storageAsOf(ctx.db, network, address_, level);
+/**
+ * The contract's storage at the end of the block a run reads (`stateBlock`'s): at the head, the head's; at a past
+ * block, the indexed one (its last call at or before it), else the node's at that block.
+ */
+export async function storageAt(
+  ctx: ApiContext,
+  network: string,
+  address_: string,
+  at: { level: number; head: { level: number } },
+): Promise<Micheline> {
+  if (at.level === at.head.level) return resolveStorage(ctx, network, address_, at.level);
+  const stored = await storageAsOf(ctx.db, network, address_, at.level);
   return stored?.storage != null
     ? toMicheline(stored.storage)
-    : resolveStorage(ctx, network, address_, level);
+    : resolveStorage(ctx, network, address_, at.level);
 }
 
 /** A call of the bundle (or the debugged one) with its parameter built and its fields checked. */
