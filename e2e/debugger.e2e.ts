@@ -297,6 +297,78 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
   );
 
   it(
+    "3b. Debug an indexed call backtracked for its storage: 'Why did it fail' says its storage limit and the bytes the replay counted",
+    { timeout: 300_000 },
+    async () => {
+      const url = session.server.url;
+      const counter = await counterContract(url);
+      // the seed's note over its storage limit: a counter group backtracked with storage_exhausted.operation
+      interface Op {
+        id: number;
+        level: number;
+        status: string;
+        internal: boolean;
+        storage_limit: number;
+        paid_storage_size_diff: number;
+        consumed_gas: number;
+        errors?: { id: string }[];
+      }
+      let found: { hash: string; op: Op } | undefined;
+      let lastId: number | undefined;
+      for (let n = 0; !found && n < 40; n++) {
+        const rows = (await json(
+          `${url}/v1/contract/sandboxnet/${counter}/opg?size=10${lastId === undefined ? '' : `&last_id=${lastId}`}`,
+        )) as { hash: string; status: string; last_id: number }[];
+        for (const g of rows.filter((r) => r.status === 'backtracked')) {
+          const ops = (await json(`${url}/v1/opg/sandboxnet/${g.hash}`)) as Op[];
+          const op = ops.find((o) => o.errors?.some((e) => e.id.endsWith('.storage_exhausted.operation')));
+          if (op) found = { hash: g.hash, op };
+        }
+        if (rows.length < 10) break;
+        lastId = Math.min(...rows.map((r) => r.last_id));
+      }
+      if (!found) throw new Error('no call backtracked for its storage is indexed on the counter');
+      const { op } = found;
+      expect(op.status).toBe('backtracked');
+      expect(op.storage_limit).toBe(40);
+      // what the replay counts (the API's route), which the receipt's paid growth equals
+      const replayed = (await (
+        await fetch(`${url}/v1/operation/sandboxnet/${op.id}/debug`, { method: 'POST' })
+      ).json()) as {
+        failure: { storage: { limit: number; used: number } };
+      };
+      expect(replayed.failure.storage.limit).toBe(op.storage_limit);
+      expect(replayed.failure.storage.used).toBe(op.paid_storage_size_diff);
+      expect(op.paid_storage_size_diff).toBeGreaterThan(op.storage_limit);
+
+      const page = await pages.open();
+      await page.goto(`${url}/sandboxnet/opg/${found.hash}/contents`);
+      const card = page.getByRole('article').filter({ has: page.getByRole('heading', { name: 'note' }) });
+      // a call with errors shows its details: 'Debug' is there
+      await card.getByRole('button', { name: 'Debug' }).click();
+      const dbg = page.getByRole('dialog', { name: /^Debugger/ });
+      await dbg.getByRole('toolbar', { name: 'Debugger controls' }).waitFor();
+      const n = (x: number) => x.toLocaleString('en-US');
+      const why = dbg.getByRole('alert', { name: 'Why it failed' });
+      expect((await why.innerText()).replace(/\s+/g, ' ')).toContain(
+        `Ran out of storage: limit ${n(op.storage_limit)} bytes, used ${n(replayed.failure.storage.used)} bytes · grew: ${counter} (+${n(op.paid_storage_size_diff)} bytes)`,
+      );
+      // the replay equals the receipt: backtracked, the script's gas to the milligas
+      const script = op.consumed_gas - OPERATION_COST.call - OPERATION_COST.manager;
+      expect(
+        (await dbg.getByRole('alert', { name: 'Replay against the recorded result' }).innerText()).replace(
+          /\s+/g,
+          ' ',
+        ),
+      ).toBe(
+        `Replayed at level ${op.level}: equal to the recorded result (backtracked, ${gasText(script)} gas of script).`,
+      );
+      expect(await state(dbg, 'Status')).toBe('failed');
+      await dbg.getByRole('button', { name: 'Close' }).click();
+    },
+  );
+
+  it(
     "4. Gas profile: an FA1.2 transfer's profile totals the simulation's consumed gas, by line and by block, with a flame graph driven by keyboard",
     { timeout: 300_000 },
     async () => {

@@ -328,6 +328,96 @@ describeDb('debugger route over the indexed demo sandbox', ({ db }) => {
     }
   }, 300_000);
 
+  it('a call backtracked for its storage replays: it runs out of storage, with its limit and the bytes its receipt needed', async () => {
+    const rows = await db()
+      .selectFrom('operations')
+      .select(['id', 'destination', 'storage_limit', 'paid_storage_size_diff', 'consumed_gas', 'errors'])
+      .where('network', '=', NET)
+      .where('kind', '=', 'transaction')
+      .where('status', '=', 'backtracked')
+      .where('parameters', 'is not', null)
+      .execute();
+    const over = rows.filter((o) =>
+      (o.errors as { id: string }[] | null)?.some((e) => e.id.endsWith('.storage_exhausted.operation')),
+    );
+    // the seed's note over its 40-byte limit on the counter
+    expect(over).toHaveLength(1);
+    const o = over[0]!;
+    expect(o.destination).toBe(contracts.counter);
+    expect(Number(o.storage_limit)).toBe(40);
+    const paid = Number(o.paid_storage_size_diff);
+    expect(paid).toBeGreaterThan(40);
+    const r = await post(`/v1/operation/${NET}/${o.id}/debug`, {});
+    expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(200);
+    const d = r.body as Debug & {
+      replay: Replay;
+      failure: {
+        kind: string;
+        storage: { limit: number; used: number; contracts: unknown[]; allocations: number };
+      };
+    };
+    expect(d.status).toBe('failed');
+    expect(d.failure.kind).toBe('storage_exhausted');
+    // the limit is the operation's, the use what the replay counted: the bytes of the receipt
+    expect(d.failure.storage).toEqual({
+      limit: 40,
+      used: paid,
+      contracts: [{ address: contracts.counter, paid_storage_size_diff: paid }],
+      allocations: 0,
+    });
+    expect(d.replay.recorded.status).toBe('backtracked');
+    expect(d.replay.differences).toEqual([]);
+    expect(d.replay.equal).toBe(true);
+    // the script ran to its end: the receipt's gas, to the milligas
+    expect(d.profile.total_milligas).toBe(Number(o.consumed_gas));
+    // a backtracked call that did not run out of storage (the batch's) still did not run: 400
+    const batch = await db()
+      .selectFrom('operations')
+      .select(['id'])
+      .where('network', '=', NET)
+      .where('status', '=', 'backtracked')
+      .where('id', '!=', o.id)
+      .executeTakeFirstOrThrow();
+    expect((await post(`/v1/operation/${NET}/${batch.id}/debug`, {})).body).toEqual({
+      message: expect.stringMatching(/did not run|only a call of a contract/),
+    });
+  });
+
+  it('the comparison of a call backtracked for its storage names a replay that does not run out, or grows otherwise', () => {
+    const rec = {
+      status: 'backtracked',
+      storageType: { prim: 'nat' },
+      milligas: 5,
+      storageExhausted: { contract: 'KT1K16ZTt88k2zroeVLxDeLNSWAzMuUSEdXH', paid: 300 },
+    };
+    const out = (used: number | undefined) =>
+      ({
+        status: used === undefined ? 'applied' : 'failed',
+        consumed_milligas: 5,
+        ...(used === undefined
+          ? {}
+          : {
+              failure: {
+                kind: 'storage_exhausted',
+                message: '',
+                storage: {
+                  limit: 40,
+                  used,
+                  contracts: [{ address: rec.storageExhausted.contract, paid_storage_size_diff: used }],
+                  allocations: 0,
+                },
+              },
+            }),
+      }) as unknown as Parameters<typeof compareReplay>[1];
+    expect(compareReplay(rec, out(300)).differences).toEqual([]);
+    expect(compareReplay(rec, out(299)).differences).toEqual([
+      'storage growth: recorded 300 bytes, replayed 299 bytes',
+    ]);
+    expect(compareReplay(rec, out(undefined)).differences).toEqual([
+      'status: recorded backtracked (storage exhausted), replayed applied',
+    ]);
+  });
+
   it('the comparison names a big-map write that differs from the receipt', () => {
     const out = {
       status: 'applied',

@@ -9,6 +9,7 @@ import {
   bigMapChangesOf,
   bigMapEntryInBlock,
   originationsBefore,
+  storageSpaceInBlock,
 } from '../src/read/index';
 import { describeDb } from '../src/testing';
 
@@ -25,7 +26,14 @@ describeDb('replay state within a block', ({ db }) => {
     level: number,
     hash: string,
     status: string,
-    o: { kind?: string; source?: string; destination?: string; amount?: string } = {},
+    o: {
+      kind?: string;
+      source?: string;
+      destination?: string;
+      amount?: string;
+      storage_size?: number;
+      paid_storage_size_diff?: number;
+    } = {},
   ) => ({
     id,
     network: NET,
@@ -44,6 +52,8 @@ describeDb('replay state within a block', ({ db }) => {
     allocated_destination_contract: false,
     big_map_diffs_count: 0,
     ticket_updates_count: 0,
+    storage_size: o.storage_size ?? 0,
+    paid_storage_size_diff: o.paid_storage_size_diff ?? 0,
   });
   const diff = (
     id: number,
@@ -139,5 +149,30 @@ describeDb('replay state within a block', ({ db }) => {
     expect(changes).toEqual({ diffs: [{ ptr: 4, key_hash: K1, value: null }], more: false, fresh: [6, 7] });
     const bounded = await bigMapChangesOf(db(), NET, 2, 0);
     expect(bounded).toMatchObject({ diffs: [], more: true });
+  });
+
+  it("reads a contract's used and newly paid storage bytes as the block left them before an operation", async () => {
+    const KT2 = 'KT1BEqzn5Wx8uJrZNvuS9DVHmLvG9td3fDLi';
+    const sized = (size: number, paid: number) => ({
+      destination: KT2,
+      storage_size: size,
+      paid_storage_size_diff: paid,
+    });
+    await db()
+      .insertInto('operations')
+      .values([
+        op(101, 19, 'sA', 'applied', sized(900, 50)), // the level before: the node's figures, not these
+        op(102, 20, 'sB', 'applied', sized(950, 20)),
+        op(103, 20, 'sC', 'failed', sized(0, 0)), // failed: changed nothing
+        op(104, 20, 'sD', 'backtracked', sized(990, 40)), // backtracked: its group sD only
+        op(105, 20, 'sD', 'failed'),
+        op(106, 20, 'sE', 'applied', sized(940, 0)), // a removal: used shrinks, paid stays
+        op(107, 20, 'sF', 'applied', sized(1200, 250)), // after the operation
+      ])
+      .execute();
+    const at = (beforeId: number, hash: string) => ({ level: 20, beforeId, hash });
+    expect(await storageSpaceInBlock(db(), NET, KT2, at(107, 'sF'))).toEqual({ used: 940, paid: 20 });
+    expect(await storageSpaceInBlock(db(), NET, KT2, at(105, 'sD'))).toEqual({ used: 990, paid: 60 });
+    expect(await storageSpaceInBlock(db(), NET, KT2, at(102, 'sB'))).toEqual({ used: undefined, paid: 0 });
   });
 });

@@ -60,7 +60,8 @@ describe('demo seed', () => {
     }
     expect(statuses.applied).toBeGreaterThan(150);
     expect(statuses.failed).toBe(7);
-    expect(statuses.backtracked).toBe(1);
+    // the batch's first transfer, and the note over its storage limit
+    expect(statuses.backtracked).toBe(2);
     expect([...kinds].sort()).toEqual([
       'delegation',
       'origination',
@@ -81,8 +82,24 @@ describe('demo seed', () => {
         'michelson_v1.script_rejected',
         'michelson_v1.script_overflow',
         'contract.balance_too_low',
+        'storage_exhausted.operation',
       ]),
     );
+  });
+
+  it('backtracks the note over its storage limit: the call ran, its growth passed the limit', async () => {
+    const over = [];
+    for (let l = 1; l <= sandbox.headLevel; l++)
+      for (const op of sandbox.block(l)!.operations[3]!)
+        for (const c of op.contents)
+          if (c.metadata!.operation_result.errors?.some((e) => e.id.endsWith('.storage_exhausted.operation')))
+            over.push(c);
+    expect(over).toHaveLength(1);
+    const r = over[0]!.metadata!.operation_result;
+    expect(r.status).toBe('backtracked');
+    expect(over[0]!.storage_limit).toBe('40');
+    // the receipt keeps what the call would have paid: more than its limit
+    expect(Number(r.paid_storage_size_diff)).toBeGreaterThan(40);
   });
 
   it('leaves contracts whose storage, big maps and views answer', async () => {

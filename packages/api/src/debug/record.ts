@@ -181,6 +181,11 @@ export interface RecordedResult {
    * temporary big maps it passed on are not among them. Undefined: not compared (more than the index read).
    */
   bigMapDiffs?: { ptr: number; key_hash: string; value: unknown }[];
+  /**
+   * A call backtracked with `storage_exhausted.operation` (it ran to its end, then its storage growth passed its
+   * limit): the bytes its receipt says its contract would have paid for. The replay must run out of storage too.
+   */
+  storageExhausted?: { contract: string; paid: number };
 }
 
 export interface ReplayComparison {
@@ -234,7 +239,24 @@ export function compareReplay(
   text: ValueText = (_ptr, v) => canonical(v),
 ): ReplayComparison {
   const differences: string[] = [];
-  if (rec.status !== out.status) differences.push(`status: recorded ${rec.status}, replayed ${out.status}`);
+  const exhausted = rec.storageExhausted;
+  if (exhausted) {
+    // backtracked for its storage: the replay ran the whole script, then its storage check failed
+    const f = out.failure;
+    if (f?.kind !== 'storage_exhausted' || !f.storage)
+      differences.push(
+        `status: recorded ${rec.status} (storage exhausted), replayed ${out.status}${f ? ` (${f.kind})` : ''}`,
+      );
+    else {
+      const paid =
+        f.storage.contracts.find((c) => c.address === exhausted.contract)?.paid_storage_size_diff ?? 0;
+      if (paid !== exhausted.paid)
+        differences.push(`storage growth: recorded ${exhausted.paid} bytes, replayed ${paid} bytes`);
+      if (rec.milligas !== out.consumed_milligas)
+        differences.push(`gas: recorded ${rec.milligas / 1000}, replayed ${out.consumed_milligas / 1000}`);
+    }
+  } else if (rec.status !== out.status)
+    differences.push(`status: recorded ${rec.status}, replayed ${out.status}`);
   if (rec.status === 'applied' && out.status === 'applied' && rec.storage !== undefined) {
     const norm = (v: Micheline) => canonical(readableValue(rec.storageType, v));
     if (out.storage === undefined || norm(rec.storage) !== norm(out.storage))

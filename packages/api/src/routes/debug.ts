@@ -18,6 +18,7 @@ import {
   operationById,
   originationsBefore,
   previousStorage,
+  storageSpaceInBlock,
   type BlockPosition,
 } from '@michelscope/db/read';
 import { formToMicheline, parametersForExecution, toMicheline } from '@michelscope/michelson';
@@ -27,6 +28,7 @@ import { Type } from '@sinclair/typebox';
 import type { ApiContext } from '../context';
 import type { DebugCall, MetadataError } from '../debug/record';
 import { DebugRunner } from '../debug/runner';
+import { ORIGINATION_SIZE, type BundleCall, type BundleStart } from '../debug/whatif';
 import { contractMetadataOf } from '../services/tokens';
 import { HttpError } from '../errors';
 import { fullScript, requireScript } from '../services/contracts';
@@ -121,6 +123,35 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
       now: String(Math.floor(at.timestamp.getTime() / 1000)),
       gasLimit: Math.min(gasLimit ?? hard, hard) * 1000,
       state: { level: at.level, head_level: at.head.level, changed_since: at.changed },
+    };
+  };
+  /** A replay's start with the bytes `address` used and had paid for before the call at `at` (BundleStart). */
+  const storageCheck = async (
+    network: string,
+    address: string,
+    at: BlockPosition,
+    before: string,
+    start: Omit<BundleStart, 'usedSpace' | 'paidSpace'>,
+  ): Promise<BundleStart> => {
+    const space = (what: string) =>
+      nodeRpc<string>(
+        ctx,
+        network,
+        `/chains/main/blocks/${before}/context/contracts/${address}/storage/${what}`,
+      ).then(
+        (v) => (/^\d+$/.test(String(v)) ? Number(v) : undefined),
+        () => undefined,
+      );
+    const [used, paid, inBlock] = await Promise.all([
+      space('used_space'),
+      space('paid_space'),
+      storageSpaceInBlock(ctx.db, network, address, at),
+    ]);
+    const usedSpace = inBlock.used ?? used;
+    return {
+      ...start,
+      usedSpace: usedSpace !== undefined ? String(usedSpace) : undefined,
+      paidSpace: paid !== undefined ? String(paid + inBlock.paid) : undefined,
     };
   };
   app.addHook('onClose', async () => {
@@ -334,11 +365,14 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         summary:
           'Debug an indexed contract call: re-execute it at its level and compare with the recorded result',
         description:
-          'The call (top-level or internal, applied or failed) runs in the interpreter with the state it ran with: ' +
+          'The call (top-level or internal, applied or failed, or backtracked with storage_exhausted.operation) runs ' +
+          'in the interpreter with the state it ran with: ' +
           'the end of the level before, changed by the operations of its block before it (its storage, contracts’ ' +
           'balances, big-map entries), its sender, source, amount, parameter, level and time, as the protocol ' +
           'applies it. `replay` says whether status, storage, the script’s gas (to the milligas) and the entries ' +
-          'written in big maps equal the recorded ones, and what differs.',
+          'written in big maps equal the recorded ones, and what differs. A call backtracked for its storage runs ' +
+          'again with its storage_limit and fails as `failure.storage` says (the limit, the bytes it needs); ' +
+          '`replay` then compares its gas and the growth of its contract with the receipt’s.',
         tags: ['operation'],
         params: Type.Object({
           network: NetworkName,
@@ -356,7 +390,16 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
       const prm = op.parameters as { entrypoint?: unknown; value?: unknown } | null;
       if (op.kind !== 'transaction' || !CONTRACT_RE.test(address) || !prm || prm.value === undefined)
         throw new HttpError(400, 'only a call of a contract (a transaction with parameters) can be debugged');
-      if (op.status !== 'applied' && op.status !== 'failed')
+      // a call backtracked for its storage ran to its end: only the storage check after it failed
+      const exhausted =
+        op.status === 'backtracked' &&
+        !op.internal &&
+        Array.isArray(op.errors) &&
+        op.errors.some((e) => {
+          const id = (e as { id?: unknown } | null)?.id;
+          return typeof id === 'string' && id.endsWith('.storage_exhausted.operation');
+        });
+      if (op.status !== 'applied' && op.status !== 'failed' && !exhausted)
         throw new HttpError(400, `a ${op.status} operation did not run: nothing to debug`);
       const script = await requireScript(ctx, network, address);
       const before = String(op.level - 1);
@@ -421,6 +464,33 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         ...(written?.fresh.length ? { bigMapIds: written.fresh } : {}),
       };
       const milligas = Math.max(0, consumed - fixed);
+      // storage exhausted: the call runs again with its storage limit, from the bytes its contract used and had
+      // paid for then (the node's at L-1, changed by the calls of block L before it), as the what-if counts them
+      const limited = exhausted
+        ? await storageCheck(network, address, at, before, {
+            script: fullScript(script),
+            storageType: toMicheline(script.storage),
+            parameterType: toMicheline(script.parameter),
+            self: address,
+            storage,
+            balance: call.balance,
+            now: call.now,
+            level: call.level,
+            chainId,
+            entries: [],
+            costPerByte: String(head?.cost_per_byte ?? 0),
+            originationSize: ORIGINATION_SIZE,
+          })
+        : undefined;
+      const limitedCall: BundleCall = {
+        entrypoint,
+        parameter: call.parameter,
+        amount: call.amount,
+        ...(sender ? { sender } : {}),
+        ...(source ? { source } : {}),
+        gasLimit: call.gasLimit,
+        storageLimit: Number(op.storage_limit ?? 0),
+      };
       runner ??= new DebugRunner(ctx);
       const json = await runner.record(
         network,
@@ -434,8 +504,11 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
           storageType: toMicheline(script.storage),
           milligas,
           ...(written && !written.more ? { bigMapDiffs: written.diffs } : {}),
+          ...(exhausted
+            ? { storageExhausted: { contract: address, paid: Number(op.paid_storage_size_diff ?? 0) } }
+            : {}),
         },
-        undefined,
+        limited ? { start: limited, before: [], call: limitedCall } : undefined,
         at,
       );
       return reply.type('application/json; charset=utf-8').send(json as unknown as DebugResult);

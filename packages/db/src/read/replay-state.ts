@@ -195,3 +195,43 @@ export async function touchedAfter(
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/**
+ * The storage bytes of contract `address` as the block had left them before `at` (a call's storage accounting):
+ * `used`, the storage_size of the last call to it that the chain had applied then (undefined: none in the block,
+ * its used space is the one at the end of the previous level), and `paid`, the bytes those calls paid for (to add
+ * to its paid space at the end of the previous level).
+ */
+export async function storageSpaceInBlock(
+  db: Db,
+  network: string,
+  address: string,
+  at: BlockPosition,
+): Promise<{ used: number | undefined; paid: number }> {
+  const rows = await db
+    .selectFrom('operations')
+    .select(['storage_size', 'paid_storage_size_diff'])
+    .where('network', '=', network)
+    .where('level', '=', at.level)
+    .where('id', '<', at.beforeId)
+    .where('kind', '=', 'transaction')
+    .where('destination', '=', address)
+    .where((eb) =>
+      at.hash === null
+        ? eb('status', '=', 'applied')
+        : eb.or([
+            eb('status', '=', 'applied'),
+            eb.and([eb('status', '=', 'backtracked'), eb('hash', '=', at.hash)]),
+          ]),
+    )
+    .orderBy('id')
+    .limit(MAX_BLOCK_ROWS)
+    .execute();
+  let used: number | undefined;
+  let paid = 0;
+  for (const r of rows) {
+    used = Number(r.storage_size);
+    paid += Number(r.paid_storage_size_diff);
+  }
+  return { used, paid };
+}

@@ -1,7 +1,8 @@
 // The demo seed: on the first start of a chain, originates the contracts this project wrote
 // (seed/contracts/*.tz) and calls them over many blocks, so that every screen of the explorer
 // has data: big-map keys added, updated, removed; internal calls; CREATE_CONTRACT; events;
-// delegations; a registered global constant; failed calls and a backtracked batch.
+// delegations; a registered global constant; failed calls, a backtracked batch and a call backtracked for
+// exceeding its storage limit.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Parser } from '@taquito/michel-codec';
@@ -277,6 +278,20 @@ export async function runSeed(chain: SeedTarget, rounds = 24): Promise<SeedResul
       await s.call(b4, fa12, 'transfer', pair(str(b4.pkh), str(b1.pkh), int(999_999_999_999)));
       await s.call(b4, fa12, 'mint', pair(str(b4.pkh), int(1)));
       await s.call(b3, counter, 'decrement', int(1_000_000));
+      // A note whose new big-map entry (65 bytes plus its 600-digit value) needs more bytes than the call's
+      // storage limit, beyond those the forgotten note-5 had paid for: the call runs, then Octez backtracks it with storage_exhausted.operation.
+      await s.send(b3, [
+        {
+          kind: 'transaction',
+          amount: '0',
+          destination: counter,
+          parameters: {
+            entrypoint: 'note',
+            value: pair(str('over the storage limit'), { int: '9'.repeat(600) }),
+          },
+          storage_limit: '40',
+        },
+      ]);
       await s.send(b5, [
         { kind: 'transaction', amount: '1000000', destination: b1.pkh },
         {

@@ -23,6 +23,7 @@ import { ExportButton } from '../../shared/export/ExportButton';
 import { formatNumber, formatTez } from '../../shared/format/format';
 import { MiguelTree } from '../../shared/micheline/MiguelTree';
 import { OperationErrors } from './OperationErrors';
+import { isStorageExhausted } from './storage-exhaustion';
 
 import {
   gasPercent,
@@ -112,12 +113,17 @@ export function operationTitle(op: Operation): string {
  * storage diff, errors). Details start expanded when the operation has errors; the storage diff loads on
  * first expansion, only for applied operations with an id (an inline diff is used directly).
  */
-/** A contract call that ran (applied or failed) and has a row id: the debugger replays it. */
+/**
+ * A contract call that ran (applied, failed, or backtracked for passing its storage limit after it ran) and has a
+ * row id: the debugger replays it.
+ */
 export const debuggable = (op: Operation) =>
   !!op.id &&
   op.kind === 'transaction' &&
   !!op.destination?.startsWith('KT1') &&
-  (op.status === 'applied' || op.status === 'failed');
+  (op.status === 'applied' ||
+    op.status === 'failed' ||
+    (op.status === 'backtracked' && !op.internal && !!op.errors?.some((e) => isStorageExhausted(e.id))));
 
 export function OperationCard({ op, debugAt }: { op: Operation; debugAt?: DebugAt | undefined }) {
   // a debugger link of this operation opens its details and debugger there, once

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Operation } from '../../api/opg-types';
 import { storageExhaustion, storageExhaustionText } from './storage-exhaustion';
+import { debuggable } from './OperationCard';
 
 const KT1 = 'KT1BEqzn5Wx8uJrZNvuS9DVHmLvG9td3fDLi';
 const TZ1 = 'tz1burnburnburnburnburnburnburjAYjjX';
@@ -35,5 +36,17 @@ describe('storageExhaustion', () => {
         op({ status: 'failed', errors: [{ id: 'proto.x.gas_exhausted.operation', kind: 'temporary' }] }),
       ]),
     ).toBe(null);
+  });
+});
+
+describe('debuggable', () => {
+  const call = (o: Partial<Operation>) => op({ id: 7, destination: KT1, ...o });
+  it('a top-level call backtracked for its storage ran: it is debugged; other backtracked calls are not', () => {
+    expect(debuggable(call({ status: 'backtracked', errors: exhausted }))).toBe(true);
+    expect(debuggable(call({ status: 'backtracked' }))).toBe(false);
+    expect(debuggable(call({ status: 'backtracked', internal: true, errors: exhausted }))).toBe(false);
+    expect(debuggable(call({ status: 'skipped' }))).toBe(false);
+    expect(debuggable(call({ status: 'applied' }))).toBe(true);
+    expect(debuggable(call({ status: 'failed', destination: TZ1 }))).toBe(false);
   });
 });
