@@ -193,7 +193,7 @@ const storageAsOfQuery = preparedQuery<{ level: number; storage: unknown }>(`
   SELECT level, storage FROM operations
   WHERE network = $1 AND destination = $2 AND status = 'applied' AND storage IS NOT NULL
     AND id < COALESCE(
-      (SELECT id FROM operations WHERE network = $1 AND level > $3 ORDER BY level LIMIT 1),
+      (SELECT id FROM operations WHERE network = $1 AND level > $3 ORDER BY level, id LIMIT 1),
       9223372036854775807)
   ORDER BY id DESC LIMIT 1`);
 
@@ -201,7 +201,8 @@ const storageAsOfQuery = preparedQuery<{ level: number; storage: unknown }>(`
  * The contract's stored storage at the end of block `level`: that of its last applied operation with a stored
  * storage at or before the level (undefined before its origination, or when none is stored). Operation ids
  * grow with the level (a reverted block's rows are deleted, its replacement's get new ids), so "at or before
- * the level" is "below the id of any operation of a later level": one probe of operations_level, then the
+ * the level" is "below the first id of the next level" (the lowest id of that level: any other of its rows would
+ * let its earlier calls in): one probe of operations_level, then the
  * first row of operations_destination_applied backwards, however many calls came after the level.
  */
 export async function storageAsOf(
