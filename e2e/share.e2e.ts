@@ -152,6 +152,47 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
     },
   );
 
+  it(
+    '2b. a simulation with a storage limit: its link keeps the limit, which the rerun fills in and runs out of storage with',
+    { timeout: 300_000 },
+    async () => {
+      const url = session.server.url;
+      const counter = await counterContract(url);
+      const page = await pages.open();
+      await page.goto(`${url}/sandboxnet/${counter}/interact/note`);
+      const fields = page.getByRole('region', { name: 'Parameters' }).getByRole('textbox');
+      await fields.nth(0).fill(`shared storage limit ${Date.now()}`);
+      await fields.nth(1).fill('9'.repeat(600));
+      const sim = page.getByRole('dialog', { name: 'Simulation result' });
+      // without a limit: the bytes the call pays for
+      await page.getByRole('button', { name: 'Simulate', exact: true }).click();
+      const totals = sim.getByLabel('Simulation totals');
+      await poll(() => flat(totals)).toMatch(/Storage size diff [\d,]+ bytes/);
+      const paid = Number(/Storage size diff ([\d,]+) bytes/.exec(await flat(totals))![1]!.replace(/,/g, ''));
+      expect(paid).toBeGreaterThan(0);
+      await sim.getByRole('button', { name: 'Close' }).click();
+      // one byte less: it runs out of storage
+      const limit = paid - 1;
+      await page.getByLabel('Storage limit (bytes)', { exact: true }).fill(String(limit));
+      await page.getByRole('button', { name: 'Simulate', exact: true }).click();
+      const n = (x: number) => x.toLocaleString('en-US');
+      const why = `Ran out of storage: limit ${n(limit)} bytes, used ${n(paid)} bytes · grew: ${counter} (+${n(paid)} bytes)`;
+      await poll(() => flat(sim.getByRole('alert', { name: 'Why it failed' }))).toContain(why);
+      const link = await copyLink(sim);
+
+      // a fresh page: the limit is back in its input and the rerun runs out of storage the same way
+      const other = await pages.open();
+      await other.goto(link);
+      const sim2 = other.getByRole('dialog', { name: 'Simulation result' });
+      await poll(() => flat(sim2.getByRole('alert', { name: 'Why it failed' }))).toContain(why);
+      expect(await flat(sim2.getByLabel('Simulation totals'))).toContain(`Storage limit ${n(limit)}`);
+      await sim2.getByRole('button', { name: 'Close' }).click();
+      expect(await other.getByLabel('Storage limit (bytes)', { exact: true }).inputValue()).toBe(
+        String(limit),
+      );
+    },
+  );
+
   it('3. a damaged link says so in the page, and the form still works', { timeout: 300_000 }, async () => {
     const url = session.server.url;
     const counter = await counterContract(url);

@@ -95,7 +95,18 @@ export const SharedCall = Type.Object(
     entrypoint: Text(255),
     data: FormData,
     settings: Type.Object(
-      { source: Text(64), sender: Text(64), amount: Text(20) },
+      {
+        source: Text(64),
+        sender: Text(64),
+        amount: Text(20),
+        storageLimit: Type.Optional(
+          Type.String({
+            maxLength: 12,
+            pattern: '^[0-9]+$',
+            description: "bytes of paid storage the node's simulation may use (the Storage limit input)",
+          }),
+        ),
+      },
       { additionalProperties: false },
     ),
     what_if: Type.Object(

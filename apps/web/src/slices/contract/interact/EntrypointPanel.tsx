@@ -71,10 +71,13 @@ export function EntrypointPanel(props: Props) {
   const [fillType, setFillType] = useState<'empty' | 'latest'>('empty');
   const [formData, setFormData] = useState<FormData>(() => opened?.data ?? {});
   const [formKey, setFormKey] = useState(0);
-  const [settings, setSettings] = useState<Settings>(
-    () => opened?.settings ?? { source: '', sender: '', amount: '' },
+  const [settings, setSettings] = useState<Settings>(() =>
+    opened
+      ? { source: opened.settings.source, sender: opened.settings.sender, amount: opened.settings.amount }
+      : { source: '', sender: '', amount: '' },
   );
-  const [storageLimit, setStorageLimit] = useState('');
+  // the node simulation's storage limit (bytes; empty: the node's maximum), kept in a link's settings
+  const [storageLimit, setStorageLimit] = useState(() => opened?.settings.storageLimit ?? '');
   // the inputs of the result shown (its 'Copy link'), and where a link opens its debugger
   const [ran, setRan] = useState<ShareState | null>(null);
   const [debugAt, setDebugAt] = useState<DebugPosition | undefined>(undefined);
@@ -186,7 +189,7 @@ export function EntrypointPanel(props: Props) {
     address,
     entrypoint: entrypoint.name,
     data: formData,
-    settings,
+    settings: { ...settings, ...(storageLimit.trim() ? { storageLimit: storageLimit.trim() } : {}) },
     what_if: w,
     show,
     ...(level !== undefined ? { level } : {}),
@@ -295,8 +298,14 @@ export function EntrypointPanel(props: Props) {
     setDebugAt(s.debug);
     // a link pinned to a level reruns against the state at that level: the node only simulates at its head, so
     // a simulation reruns through the what-if (the same interpreter run, the same result fields)
+    // a simulation with a storage limit that reruns through the what-if runs with that limit
+    const limit = s.show === 'simulation' ? s.settings.storageLimit : undefined;
+    const pinned =
+      limit && !s.what_if.overrides.storageLimit
+        ? { ...s.what_if, overrides: { ...s.what_if.overrides, storageLimit: limit } }
+        : s.what_if;
     void (s.level !== undefined
-      ? simulateWhatIf(s.what_if, s.level, s.show === 'simulation')
+      ? simulateWhatIf(pinned, s.level, s.show === 'simulation')
       : s.show === 'whatif'
         ? simulateWhatIf(s.what_if)
         : simulateNode());

@@ -56,6 +56,19 @@ describe('share links', () => {
       );
   });
 
+  it("keeps the node simulation's storage limit in the settings; one that is not digits is refused", async () => {
+    const limited = state({ show: 'simulation', settings: { ...state().settings, storageLimit: '283' } });
+    const link = await shareLink(limited, ORIGIN, noStore);
+    expect(readFragment(fragmentOf(link))).toEqual({ state: limited });
+    expect(parseState(JSON.parse(JSON.stringify(limited))).settings.storageLimit).toBe('283');
+    for (const storageLimit of ['', '12a', '1'.repeat(13), 12])
+      expect(
+        readFragment(
+          `#s=${encodeState({ ...state(), settings: { ...state().settings, storageLimit } } as unknown as ShareState)}`,
+        ),
+      ).toMatchObject({ error: expect.stringMatching(/settings.storageLimit/) });
+  });
+
   it('round-trips a state through the link fragment', async () => {
     const link = await shareLink(state(), ORIGIN, noStore);
     expect(link.startsWith(`${ORIGIN}/sandboxnet/${KT1}/interact/transfer#s=`)).toBe(true);
