@@ -68,6 +68,8 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
       // a link reruns at the head it is opened at: all but the level and time are the same
       const atHead = (t: string) => t.replace(/Level \d+ Now \S+/, '');
       const inputs = atHead(await flat(dlg.getByLabel('What-if inputs')));
+      const simulatedAt = await flat(dlg.getByLabel('Simulated at'));
+      expect(simulatedAt).toMatch(/^Simulated at level [\d,]+$/);
       expect(inputs).toContain('Balance before 0.000777 ꜩ');
 
       // the second call, six steps in
@@ -90,6 +92,8 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
       await dbg2.getByRole('toolbar', { name: 'Debugger controls' }).waitFor();
       await poll(async () => (await debuggerAt(dbg2)).facts).toMatch(/^Step 7 \/ \d+/);
       expect(await debuggerAt(dbg2)).toEqual(at);
+      // the link's rerun is pinned to the level it was made at: its debugger says so, as its result does
+      expect(await flat(dbg2.getByLabel('Simulated at'))).toBe(simulatedAt);
       expect(await phone.title()).toBeTruthy();
       if (shots) await phone.screenshot({ path: `${shots}/share-debugger-375.png` });
       await dbg2.getByRole('button', { name: 'Close' }).click();
@@ -186,6 +190,17 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
       const sim2 = other.getByRole('dialog', { name: 'Simulation result' });
       await poll(() => flat(sim2.getByRole('alert', { name: 'Why it failed' }))).toContain(why);
       expect(await flat(sim2.getByLabel('Simulation totals'))).toContain(`Storage limit ${n(limit)}`);
+      // its debugger runs at the link's level with the limit: the same level, the same figures
+      const pinnedAt = await flat(sim2.getByLabel('Simulated at'));
+      expect(pinnedAt).toBe(await flat(sim.getByLabel('Simulated at')));
+      await sim2.getByRole('button', { name: 'Debug' }).click();
+      const dbg = other.getByRole('dialog', { name: /^Debugger/ });
+      await dbg.getByRole('toolbar', { name: 'Debugger controls' }).waitFor();
+      expect(await flat(dbg.getByLabel('Simulated at'))).toBe(pinnedAt);
+      await poll(() => flat(dbg.getByRole('alert', { name: 'Why it failed' }))).toContain(
+        `Ran out of storage: limit ${n(limit)} bytes, used ${n(paid)} bytes`,
+      );
+      await dbg.getByRole('button', { name: 'Close' }).click();
       await sim2.getByRole('button', { name: 'Close' }).click();
       expect(await other.getByLabel('Storage limit (bytes)', { exact: true }).inputValue()).toBe(
         String(limit),

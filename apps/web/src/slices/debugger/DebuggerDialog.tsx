@@ -3,6 +3,7 @@
  * instruction highlighted in the script, the stack after the step (typed, decoded, changed items marked), the
  * gas left and the gas of the step; controls and their keys; the call's internal operations, each debuggable in
  * turn; a failed call says why. Code and stack are virtualised: a 100,000-step trace opens and steps at once.
+ * A run pinned to a level (a share link rerun as it was) says which level, as its result does (SimulatedAt).
  * Loaded lazily (its own chunk) from the simulation result.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -42,6 +43,7 @@ import { failPosition, lastPosition, locationAt, rowAt, runToRow, stepOut, stepO
 import { FactList, type Fact } from '../../shared/ui/FactList';
 import { CopyLinkButton } from '../../shared/clipboard/CopyLinkButton';
 import { storageExhaustionText } from '../operation/storage-exhaustion';
+import { SimulatedAt } from '../contract/interact/SimulatedAt';
 
 export type { DebugTarget } from './debug-target';
 
@@ -183,6 +185,8 @@ function DebugView(props: {
 
   return (
     <Box>
+      {/* a run pinned to a level (a link's rerun): the level its state was read at, as its result says */}
+      <SimulatedAt at={d.state} />
       <Tabs
         value={tab}
         onChange={(_e, v: 'step' | 'profile') => setTab(v)}

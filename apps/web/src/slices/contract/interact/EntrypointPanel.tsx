@@ -254,6 +254,8 @@ export function EntrypointPanel(props: Props) {
         ...(settings.sender ? { sender: settings.sender } : {}),
         ...(amount ? { amount } : {}),
         ...(limit !== undefined ? { storage_limit: limit } : {}),
+        // a link's rerun, pinned to its level: the debugger reads the state at that level too
+        ...(pinned ? { at_level: pinned.level } : {}),
       },
     });
     const level = ops[0]?.level;
