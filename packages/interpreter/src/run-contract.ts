@@ -9,7 +9,7 @@ import { parseData, unparse } from './data';
 import type { OctezError } from './errors';
 import { MichelsonError } from './errors';
 import { LIMITS } from './gas-params';
-import { TYPECHECK_COST, dataCost, decodeCost, scriptCost, unparseCost } from './gas-typecheck';
+import { TYPECHECK_COST, dataCost, decodeCost, scriptCost, tyEqCost, unparseCost } from './gas-typecheck';
 import type { StepListener } from './interpreter';
 import { Interpreter } from './interpreter';
 import type { BigMapDiffItem, LazyStorageDiffItem } from './lazy-storage';
@@ -20,7 +20,7 @@ import { encodeExpr } from './pack';
 import type { LoadedScript } from './script';
 import { loadScript } from './script';
 import type { Expr, Ty } from './types';
-import { entrypointPath, showTy, toTy, tyEq, tyToExpr } from './types';
+import { entrypointPath, showTy, toTy, tyEq, tySize, tyToExpr } from './types';
 import type { Operation, V } from './values';
 import { pair } from './values';
 import './instructions/register-all';
@@ -67,8 +67,10 @@ export interface RunContractInput {
   /** Typecheck as an already-originated contract (default true); false for a new origination. */
   legacy?: boolean;
   /**
-   * Accept ticket values in the parameter (an internal call from another contract, or transfer_ticket).
-   * Octez refuses tickets forged in an external parameter; default false.
+   * The parameter of an internal transaction (a contract's call, or the one a transfer_ticket makes): it may
+   * carry tickets (Octez refuses tickets forged in an external parameter), and it is already typed, so Octez
+   * charges no decoding nor parsing for it, only the equality of its type with the entrypoint's
+   * (script_interpreter.ml, `lift_execution_arg` of a `Typed_arg`: `Typecheck_costs.ty_eq`). Default false.
    */
   ticketsInParameter?: boolean;
 }
@@ -142,17 +144,23 @@ export function runContract(input: RunContractInput): RunContractResult {
       root: loaded.script,
       legacy: loaded.legacy,
     });
+    const typed = input.ticketsInParameter ?? false;
     it.consume(
       scriptCost(loaded) +
         decodeCost(input.storage) +
         dataCost(input.storage, storageTypeExpr(loaded)) +
-        decodeCost(input.parameter),
+        (typed ? 0 : decodeCost(input.parameter)),
     );
 
     const ep = input.entrypoint ?? 'default';
     const found = entrypointPath(loaded.parameter, ep);
     if (!found) throw badParameter(input, `no entrypoint ${ep}`);
-    it.consume(TYPECHECK_COST.findEntrypoint + dataCost(input.parameter, tyToExpr(found.ty)));
+    // an external parameter is decoded and parsed against the entrypoint's type; an internal one only has its
+    // type compared with it (the two types are equal once it runs: the smaller's size is either's)
+    it.consume(
+      TYPECHECK_COST.findEntrypoint +
+        (typed ? tyEqCost(tySize(found.ty)) : dataCost(input.parameter, tyToExpr(found.ty))),
+    );
     let param: V;
     try {
       const pctx = { ...it.dataContext(), allowTickets: input.ticketsInParameter ?? false };

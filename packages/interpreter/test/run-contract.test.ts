@@ -436,3 +436,37 @@ describe('originateContract', () => {
     if (!badStorage.ok) expect(badStorage.error.kind).toBe('ill_typed');
   });
 });
+
+describe("an internal call's parameter is already typed (Octez's Typed_arg)", () => {
+  // a contract that drops its parameter: the script's own work does not depend on it
+  const script = `parameter (or (string %note) (pair %pair nat (list bytes))); storage unit;
+    code { CDR; NIL operation; PAIR }`;
+  const gas = (value: Expr, entrypoint: string, internal: boolean) => {
+    const r = runContract({
+      script,
+      storage: { prim: 'Unit' },
+      parameter: value,
+      entrypoint,
+      ...(internal ? { ticketsInParameter: true } : {}),
+    });
+    expect(r.ok).toBe(true);
+    return r.consumedMilligas;
+  };
+  const short = { string: 'a' };
+  const long = { string: 'a'.repeat(10_000) };
+
+  it('charges no decoding nor parsing of it: the same gas for a short and a long value', () => {
+    expect(gas(long, 'note', true)).toBe(gas(short, 'note', true));
+    // an external parameter is decoded (10 milligas a byte) and parsed: the long one costs more
+    expect(gas(long, 'note', false) - gas(short, 'note', false)).toBe(10 * 9_999);
+  });
+
+  it("charges the equality of its type with the entrypoint's: cost_TY_EQ (35 + 22 per node) of its size", () => {
+    const pairValue = { prim: 'Pair', args: [{ int: '7' }, [{ bytes: '00' }, { bytes: 'ff' }]] };
+    // string: 1 node; pair nat (list bytes): 4 nodes
+    expect(gas(pairValue, 'pair', true) - gas(short, 'note', true)).toBe(22 * (4 - 1));
+    // external: 60 per decoded node (+10 per byte), 100 per parsed node, instead of the type equality
+    const external = gas(short, 'note', false) - gas(short, 'note', true);
+    expect(external).toBe(60 + 10 + 100 - (35 + 22));
+  });
+});

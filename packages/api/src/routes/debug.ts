@@ -430,7 +430,8 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
       const sender = op.source ?? undefined;
       const source = (op.internal ? op.initiator : op.source) ?? undefined;
       // the parameter as the operation's receipt has it: a top-level call's as its sender wrote it, an internal
-      // call's as its emitter printed it (parsing that form is what the call paid for); the storage the worker
+      // call's as its emitter printed it (already typed: the call pays only its type's equality with the
+      // entrypoint's, not its decoding nor parsing, runContract's ticketsInParameter); the storage the worker
       // re-prints in the chain's own form
       const entrypoint = typeof prm.entrypoint === 'string' ? prm.entrypoint : 'default';
       // the receipt adds to the script's gas the fixed cost of a call (OPERATION_COST.call, the interpreter's
