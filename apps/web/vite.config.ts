@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type ProxyOptions } from 'vite';
+import { defineConfig, type ProxyOptions, type UserConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { anchoredGroup, familyGroup, srcPath } from './build/chunk-groups';
@@ -39,24 +39,38 @@ const CHUNK_GROUPS = [
   familyGroup('contract-more', 5, CONTRACT_SCREENS),
 ];
 
-export default defineConfig({
-  plugins: [
-    react(),
-    // Leaves MUI's unused CSS variables theme out of the boot chunk.
-    muiWithoutCssVars(),
-    // Which chunks each route needs, for the server's <link rel="modulepreload"> in index.html.
-    routePreload({
-      screensFile: fileURLToPath(new URL('./src/app/router/screens.tsx', import.meta.url)),
-    }),
-    // Brotli and gzip files beside every text asset; the server sends them by accept-encoding.
-    compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, logLevel: 'silent' }),
-  ],
-  build: {
-    outDir: 'dist',
-    emptyOutDir: true,
-    sourcemap: true,
-    rolldownOptions: { output: { codeSplitting: { groups: CHUNK_GROUPS } } },
-  },
-  server: { proxy },
-  preview: { proxy },
-});
+/**
+ * The server's page renderer (`vite build --ssr`, issue 18): src/ssr/entry-server.tsx for Node, in dist-ssr,
+ * with the packages left in node_modules; apps/server runs it in a worker thread.
+ */
+const SSR_BUILD: UserConfig = {
+  plugins: [react(), muiWithoutCssVars()],
+  publicDir: false,
+  build: { outDir: 'dist-ssr', emptyOutDir: true, sourcemap: false },
+};
+
+export default defineConfig(({ isSsrBuild }) =>
+  isSsrBuild
+    ? SSR_BUILD
+    : {
+        plugins: [
+          react(),
+          // Leaves MUI's unused CSS variables theme out of the boot chunk.
+          muiWithoutCssVars(),
+          // Which chunks each route needs, for the server's <link rel="modulepreload"> in index.html.
+          routePreload({
+            screensFile: fileURLToPath(new URL('./src/app/router/screens.tsx', import.meta.url)),
+          }),
+          // Brotli and gzip files beside every text asset; the server sends them by accept-encoding.
+          compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, logLevel: 'silent' }),
+        ],
+        build: {
+          outDir: 'dist',
+          emptyOutDir: true,
+          sourcemap: true,
+          rolldownOptions: { output: { codeSplitting: { groups: CHUNK_GROUPS } } },
+        },
+        server: { proxy },
+        preview: { proxy },
+      },
+);

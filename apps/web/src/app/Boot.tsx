@@ -9,7 +9,7 @@ import { AppRouter } from './router/AppRouter';
 const BootError = lazy(() => import('./errors/BootError'));
 
 /** Read once: the configuration index.html carries, if any. */
-const inlined = inlinedConfig();
+const inlined = typeof document === 'undefined' ? undefined : inlinedConfig();
 
 /**
  * Starts from the configuration inlined in index.html; without it, waits for GET /v1/config (the router

@@ -1,6 +1,7 @@
 import { isRouteErrorResponse, Link as RouterLink, useRouteError } from 'react-router';
 import Button from '@mui/material/Button';
 import { ErrorState } from '../../shared/ui/ErrorState';
+import { useDropSsrMarkup } from '../ssr-markup';
 
 /** Converts whatever a route threw into a short, safe text (never HTML). */
 export function describeRouteError(error: unknown): string | null {
@@ -13,6 +14,7 @@ export function describeRouteError(error: unknown): string | null {
 /** The error element of the routes: generic error state; navigating anywhere clears it. */
 export function RouteErrorPage() {
   const error = useRouteError();
+  useDropSsrMarkup();
   return (
     <ErrorState
       detail={describeRouteError(error)}

@@ -5,6 +5,7 @@ import { fetchResource } from '../../api/resources';
 import type { ConfigResponse } from '@michelscope/api-types';
 import { PageSkeleton } from '../../shared/ui/PageSkeleton';
 import { Shell } from '../shell/Shell';
+import { ssrMarkup } from '../ssr-markup';
 import { routeData } from './route-data';
 import { buildRouteTable } from './route-table';
 import { screens } from './screens';
@@ -21,6 +22,9 @@ function RouteErrorPage() {
   );
 }
 
+/** While the server's page is shown, the first route load renders nothing of its own (./ssr-markup). */
+const RenderNothing = () => null;
+
 /** The browser router over the route table, for the configured networks. */
 export function AppRouter({ config }: { config: ConfigResponse }) {
   const client = useQueryClient();
@@ -30,7 +34,11 @@ export function AppRouter({ config }: { config: ConfigResponse }) {
         buildRouteTable({
           networks: config.networks,
           screens,
-          shell: { Component: Shell, ErrorBoundary: RouteErrorPage, HydrateFallback: PageSkeleton },
+          shell: {
+            Component: Shell,
+            ErrorBoundary: RouteErrorPage,
+            HydrateFallback: ssrMarkup() ? RenderNothing : PageSkeleton,
+          },
           screenErrorBoundary: RouteErrorPage,
           lookupBigMap: (network, ptr) => fetchResource('bigMap', { network, ptr }),
           data: routeData(client, config),

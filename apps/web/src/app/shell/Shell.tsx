@@ -6,6 +6,7 @@ import Link from '@mui/material/Link';
 import { Header } from './Header';
 import { ScrollTopButton } from './ScrollTopButton';
 import { useNavigationEffects } from './useNavigationEffects';
+import { useDropSsrMarkup } from '../ssr-markup';
 
 const MAIN_ID = 'main-content';
 
@@ -15,6 +16,7 @@ const LinearProgress = lazy(() => import('@mui/material/LinearProgress'));
 /** The layout around every screen: skip link, header, route-loading bar and the screen itself. */
 export function Shell() {
   useNavigationEffects();
+  useDropSsrMarkup();
   const navigation = useNavigation();
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>

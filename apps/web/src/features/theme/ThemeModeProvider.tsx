@@ -1,9 +1,15 @@
-import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import { createAppTheme } from './create-app-theme';
 import { ThemeModeContext, type ThemeModeValue } from './theme-context';
-import { browserStorage, readDarkFlag, writeDarkFlag, type FlagStorage } from './theme-storage';
+import {
+  browserStorage,
+  readDarkFlag,
+  writeDarkCookie,
+  writeDarkFlag,
+  type FlagStorage,
+} from './theme-storage';
 
 interface Props {
   children: ReactNode;
@@ -29,6 +35,10 @@ export function ThemeModeProvider({ children, storage }: Props) {
     [dark, setDark],
   );
   const theme = useMemo(() => createAppTheme(dark), [dark]);
+  // the browser's choice, for the server's rendering of the next page (not an injected test storage)
+  useEffect(() => {
+    if (storage === undefined) writeDarkCookie(dark);
+  }, [storage, dark]);
 
   return (
     <ThemeModeContext value={value}>

@@ -37,3 +37,11 @@ export function browserStorage(): FlagStorage | null {
     return null;
   }
 }
+
+/** The same choice as a cookie (`1` dark, `0` light), read by the server to render a page in it (issue 18). */
+export const DARK_COOKIE = 'ms_dark';
+
+export function writeDarkCookie(dark: boolean): void {
+  if (typeof document === 'undefined') return;
+  document.cookie = `${DARK_COOKIE}=${dark ? 1 : 0}; path=/; max-age=31536000; samesite=lax`;
+}

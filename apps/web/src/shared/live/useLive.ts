@@ -19,11 +19,13 @@ export function useLiveStatus(channel: LiveChannel | undefined): {
   const status = useSyncExternalStore(
     (fn) => channel?.onStatus(fn) ?? (() => undefined),
     () => channel?.status ?? 'paused',
+    () => 'paused' as const,
   );
   // the level changes with each head: re-read on head events
   const level = useSyncExternalStore(
     (fn) => channel?.on('head', fn) ?? (() => undefined),
     () => channel?.level,
+    () => undefined,
   );
   return { status, level };
 }
