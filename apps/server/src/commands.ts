@@ -88,6 +88,8 @@ async function buildRoot(
       if (res.statusCode !== 200) throw new Error(`GET /v1/config: ${res.statusCode}`);
       return res.json();
     },
+    serverRender: process.env.SERVER_RENDER !== 'off',
+    log,
   });
   return app;
 }

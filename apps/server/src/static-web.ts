@@ -1,11 +1,19 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { PassThrough, type Transform } from 'node:stream';
+import {
+  brotliCompressSync,
+  constants as zlibConstants,
+  createBrotliCompress,
+  createGzip,
+  gzipSync,
+} from 'node:zlib';
 import negotiate from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { defaultNetwork, fetchPreloadLinks, routeFetches, routeParams } from './route-fetches';
+import { PageRenderer, type PageRendererOptions, type RenderedPage } from './ssr';
 
 /**
  * Paths that belong to the APIs: never answered with the SPA's index.html. The SPA itself owns /search
@@ -45,7 +53,17 @@ export interface WebOptions {
    * (read once, at the first page request: the configuration does not change while the server runs).
    */
   bootConfig?: () => Promise<unknown>;
+  /**
+   * Renders each page with its data on the server (./ssr) when the web build has its renderer
+   * (dist-ssr/entry-server.js beside dist): default on, with ./ssr's default limits; `SERVER_RENDER=off`
+   * turns it off.
+   */
+  serverRender?: boolean | Pick<PageRendererOptions, 'budgetMs' | 'hardLimitMs' | 'maxInFlight'>;
+  log?: (line: string) => void;
 }
+
+/** The cookie the app keeps its theme in (apps/web/src/features/theme/theme-storage.ts): `0` is light. */
+const DARK_COOKIE = /(?:^|;\s*)ms_dark=([01])/;
 
 /**
  * Serves the built SPA with a history fallback: any other GET that accepts HTML gets index.html, so deep
@@ -73,6 +91,38 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions = {}): 
   }
   let page: Promise<Page> | undefined;
   const shells = new Map<string, Shell>();
+  const rendererEntry = path.join(distDir, '../dist-ssr/entry-server.js');
+  const renderer =
+    built && opts.serverRender !== false && existsSync(rendererEntry)
+      ? new PageRenderer({
+          ...(typeof opts.serverRender === 'object' ? opts.serverRender : {}),
+          entry: rendererEntry,
+          log: opts.log,
+          api: async ({ method, path: url, body }) => {
+            const res = await app.inject({
+              method: method === 'POST' ? 'POST' : 'GET',
+              url,
+              headers: {
+                accept: 'application/json',
+                ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+              },
+              ...(body !== undefined ? { payload: body } : {}),
+            });
+            const headers: Record<string, string> = {};
+            const type = res.headers['content-type'];
+            if (typeof type === 'string') headers['content-type'] = type;
+            return { status: res.statusCode, headers, body: res.body };
+          },
+        })
+      : null;
+  if (renderer) {
+    // started once the server listens (the boot configuration comes from the API through inject)
+    app.addHook('onListen', () => {
+      page ??= loadPage(distDir, opts.bootConfig);
+      void page.then(({ config }) => config && renderer.start('http://localhost/', config));
+    });
+    app.addHook('onClose', () => renderer.close());
+  }
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     const isApi = API_PREFIXES.some((p) => url.startsWith(p) || url === p.slice(0, -1));
@@ -106,6 +156,13 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions = {}): 
     const params = route ? routeParams(route.path, url) : null;
     const query = new URLSearchParams(request.url.slice(url.length + 1));
     const fetches = route && params ? routeFetches(route.path, params, query, networks, homeNetwork) : [];
+    const { config } = await page;
+    const wantsHtml = (request.headers.accept ?? '').includes('text/html');
+    if (renderer && config && wantsHtml && request.method === 'GET' && url.length <= MAX_RENDERED_URL) {
+      const dark = DARK_COOKIE.exec(request.headers.cookie ?? '')?.[1] !== '0';
+      const rendered = renderer.render(`http://localhost${request.url}`, config, dark);
+      return sendRendered(request, reply, withFetchPreloads(shell.text, fetches), rendered);
+    }
     if (fetches.length > 0)
       return sendShell(request, reply, compressShell(withFetchPreloads(shell.text, fetches)));
     return sendShell(request, reply, shell);
@@ -136,6 +193,8 @@ export interface RoutePreload {
 /** index.html with the boot configuration inlined, and the route table's preloads; read once. */
 interface Page {
   html: string;
+  /** GET /v1/config as inlined (null when it could not be read). */
+  config: unknown;
   routes: RoutePreload[];
   /** The networks of the boot configuration (a route's API requests are announced for these only). */
   networks: string[];
@@ -153,9 +212,11 @@ async function loadPage(distDir: string, bootConfig: WebOptions['bootConfig']): 
   let html = readFileSync(path.join(distDir, 'index.html'), 'utf8');
   let networks: string[] = [];
   let homeNetwork: string | null = null;
+  let bootConfigAnswer: unknown = null;
   if (bootConfig) {
     try {
       const config = await bootConfig();
+      bootConfigAnswer = config;
       html = inlineBootConfig(html, config);
       const listed = (config as { networks?: unknown } | null)?.networks;
       if (Array.isArray(listed)) networks = listed.filter((n): n is string => typeof n === 'string');
@@ -167,7 +228,7 @@ async function loadPage(distDir: string, bootConfig: WebOptions['bootConfig']): 
       // The app asks GET /v1/config itself when the block is missing.
     }
   }
-  return { html, routes: readRoutePreloads(distDir), networks, homeNetwork };
+  return { html, config: bootConfigAnswer, routes: readRoutePreloads(distDir), networks, homeNetwork };
 }
 
 /** The build's route preloads; none (the app still loads, one round trip later) when missing or malformed. */
@@ -247,6 +308,56 @@ export function withModulePreloads(html: string, files: readonly string[]): stri
 export function withFetchPreloads(html: string, urls: readonly string[]): string {
   if (urls.length === 0 || !html.includes('</head>')) return html;
   return html.replace('</head>', `${fetchPreloadLinks(urls).join('\n')}\n</head>`);
+}
+
+/** Pages longer than this are not rendered on the server (an address, a hash and a query fit easily). */
+const MAX_RENDERED_URL = 2_048;
+/** The id of the element the server's rendering of a page goes in (apps/web/src/app/ssr-markup.ts). */
+export const SSR_MARKUP_ID = 'ms-ssr';
+
+/**
+ * index.html in two parts around the app's root: the first (the head: scripts, styles and data to preload)
+ * is sent at once, the second once the page is rendered, with the rendering's styles and markup in
+ * `<div id="ms-ssr">` before the root (React escaped every text and attribute of it), or without it.
+ */
+export function splitForServerPage(html: string): [string, (page: RenderedPage | null) => string] {
+  const at = html.indexOf('<div id="root">');
+  if (at < 0) return [html, () => ''];
+  const rest = html.slice(at);
+  return [
+    html.slice(0, at),
+    (page) => (page ? `${page.styles}<div id="${SSR_MARKUP_ID}" inert>${page.html}</div>${rest}` : rest),
+  ];
+}
+
+/**
+ * A page made for one request, streamed and compressed in the one encoding the browser takes: the head goes
+ * (flushed) while the page renders, so the browser fetches the app's code and data meanwhile.
+ */
+function sendRendered(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  html: string,
+  rendered: Promise<RenderedPage | null>,
+) {
+  const header = request.headers['accept-encoding'];
+  const encoding = typeof header === 'string' ? negotiate(header, ['br', 'gzip', 'identity']) : null;
+  reply
+    .header('cache-control', REVALIDATE)
+    .header('vary', 'accept-encoding')
+    .type('text/html; charset=utf-8');
+  const out: Transform =
+    encoding === 'br'
+      ? createBrotliCompress({ params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } })
+      : encoding === 'gzip'
+        ? createGzip({ level: 6 })
+        : new PassThrough();
+  if (encoding === 'br' || encoding === 'gzip') reply.header('content-encoding', encoding);
+  const [head, tail] = splitForServerPage(html);
+  out.write(head);
+  if (!(out instanceof PassThrough)) (out as Transform & { flush(): void }).flush();
+  void rendered.then((page) => out.end(tail(page)));
+  return reply.send(out);
 }
 
 function compressShell(html: string): Shell {

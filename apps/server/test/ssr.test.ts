@@ -1,0 +1,138 @@
+/**
+ * The server's rendering of pages (issue 18): apps/server/src/ssr.ts and its use by static-web, with a
+ * renderer module standing for the web build's dist-ssr/entry-server.js (its API requests, slow and stuck
+ * pages). The real renderer is exercised by e2e/server-render.e2e.ts.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { registerWeb, splitForServerPage, type WebOptions } from '../src/static-web';
+
+const RENDERER = `
+export async function renderPage({ url, dark }) {
+  const path = new URL(url).pathname;
+  if (path === '/slow') return new Promise(() => {});
+  if (path === '/stuck') for (;;) {}
+  if (path === '/outside') {
+    const res = await fetch('/assets/app.js');
+    return { html: '<p>asset ' + res.status + '</p>', styles: '' };
+  }
+  const head = await (await fetch('/v1/head')).json();
+  return {
+    html: '<p>level ' + head.level + ' dark=' + dark + ' at ' + path + '</p>',
+    styles: '<style data-emotion="css a">.a{color:red}</style>',
+  };
+}
+`;
+
+const servers: FastifyInstance[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function product(serverRender: WebOptions['serverRender'] = { budgetMs: 3_000 }) {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'ms-ssr-'));
+  mkdirSync(path.join(root, 'dist'));
+  mkdirSync(path.join(root, 'dist-ssr'));
+  writeFileSync(
+    path.join(root, 'dist', 'index.html'),
+    '<!doctype html><html><head><title>Michelscope</title></head><body><div id="root"></div></body></html>',
+  );
+  writeFileSync(path.join(root, 'package.json'), '{"type":"module"}');
+  writeFileSync(path.join(root, 'dist-ssr', 'entry-server.js'), RENDERER);
+  const server = Fastify();
+  servers.push(server);
+  let level = 41;
+  server.get('/v1/head', async () => ({ level: ++level }));
+  server.get('/v1/config', async () => ({ networks: ['mainnet'], sandbox_mode: false }));
+  await registerWeb(server, {
+    distDir: path.join(root, 'dist'),
+    serverRender,
+    bootConfig: async () => (await server.inject({ url: '/v1/config' })).json(),
+  });
+  await server.listen({ port: 0, host: '127.0.0.1' });
+  return server;
+}
+
+const page = (server: FastifyInstance, url: string, headers: Record<string, string> = {}) =>
+  server.inject({ url, headers: { accept: 'text/html', ...headers } });
+
+/** The first pages may come before the worker has loaded its renderer: wait for a rendered one. */
+async function firstRendered(server: FastifyInstance, url: string) {
+  for (let i = 0; i < 100; i++) {
+    const res = await page(server, url);
+    if (res.body.includes('id="ms-ssr"')) return res;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} was never rendered on the server`);
+}
+
+describe("the server's rendering of pages", () => {
+  it('puts the page, with the data its API requests read, inert before the app root, its styles first', async () => {
+    const server = await product();
+    const res = await firstRendered(server, '/mainnet/KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXitn/operations');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.body).toMatch(
+      /<title>Michelscope<\/title>.*<\/head><body><style data-emotion="css a">\.a\{color:red\}<\/style><div id="ms-ssr" inert><p>level \d+ dark=true at \/mainnet\/KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXitn\/operations<\/p><\/div><div id="root"><\/div><\/body>/s,
+    );
+    // the level came from this server's API, asked by the renderer (each answer is one higher)
+    const level = Number(/level (\d+)/.exec(res.body)![1]);
+    expect(level).toBeGreaterThan(41);
+  });
+
+  it("renders in the reader's theme: the ms_dark cookie at 0 is light", async () => {
+    const server = await product();
+    await firstRendered(server, '/');
+    expect((await page(server, '/', { cookie: 'a=b; ms_dark=0' })).body).toContain('dark=false');
+    expect((await page(server, '/', { cookie: 'ms_dark=1' })).body).toContain('dark=true');
+  });
+
+  it('lets the renderer read the API only', async () => {
+    const server = await product();
+    await firstRendered(server, '/');
+    expect((await page(server, '/outside')).body).toContain('<p>asset 403</p>');
+  });
+
+  it('sends the plain page when the rendering takes longer than its budget', async () => {
+    const server = await product({ budgetMs: 400 });
+    await firstRendered(server, '/');
+    const started = Date.now();
+    const res = await page(server, '/slow');
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain('ms-ssr');
+    expect(res.body).toContain('<div id="root"></div>');
+  });
+
+  it('replaces a renderer stuck in a loop, and renders the next pages', async () => {
+    const server = await product({ budgetMs: 300, hardLimitMs: 600 });
+    await firstRendered(server, '/');
+    const stuck = await page(server, '/stuck');
+    expect(stuck.body).not.toContain('ms-ssr');
+    // the API kept answering while the renderer was stuck (it runs in its own thread)
+    expect((await server.inject({ url: '/v1/head' })).statusCode).toBe(200);
+    const next = await firstRendered(server, '/mainnet');
+    expect(next.body).toContain('at /mainnet</p>');
+  });
+
+  it('renders neither non-HTML requests nor when turned off', async () => {
+    const server = await product();
+    await firstRendered(server, '/');
+    expect((await server.inject({ url: '/favicon.ico' })).body).not.toContain('ms-ssr');
+    const off = await product(false);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await page(off, '/')).body).not.toContain('ms-ssr');
+  });
+
+  it('splits the page around the app root', () => {
+    const [head, tail] = splitForServerPage('<head></head><body><div id="root"></div></body>');
+    expect(head).toBe('<head></head><body>');
+    expect(tail(null)).toBe('<div id="root"></div></body>');
+    expect(tail({ html: '<b>x</b>', styles: '<style>s</style>' })).toBe(
+      '<style>s</style><div id="ms-ssr" inert><b>x</b></div><div id="root"></div></body>',
+    );
+  });
+});
