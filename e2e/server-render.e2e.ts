@@ -1,0 +1,119 @@
+/**
+ * Pages rendered on the server (issue 18): the product sends a page with its data in the HTML, so that the
+ * reader sees it before the app's code has run; the app then takes the page over. Driven on the seeded
+ * sandbox in Debian's chromium, with scripts off (what the HTML alone shows) and on (the app replaces it
+ * without errors and the page works).
+ */
+import { describe, expect, it } from 'vitest';
+import { appPages, canBrowse, syncedSandboxSession } from './harness';
+import { json } from './sandbox-seed';
+
+interface OpgRow {
+  hash: string;
+  last_id: number;
+}
+
+/** A seeded contract with more than one page (10) of operation groups, and its first two pages. */
+async function busyContract(url: string): Promise<{ address: string; groups: OpgRow[] }> {
+  const rows = (await json(`${url}/v1/stats/sandboxnet/recently_called_contracts?size=10`)) as {
+    address: string;
+  }[];
+  for (const { address } of rows ?? []) {
+    const first = (await json(`${url}/v1/contract/sandboxnet/${address}/opg?size=10`)) as OpgRow[];
+    if (first?.length !== 10) continue;
+    const next = (await json(
+      `${url}/v1/contract/sandboxnet/${address}/opg?size=10&last_id=${first[9]!.last_id}`,
+    )) as OpgRow[];
+    if (next?.length) return { address, groups: [...first, ...next] };
+  }
+  throw new Error('no seeded contract with more than 10 operation groups');
+}
+
+/**
+ * Waits until the server renders `path` (the first rendering of a kind of page loads its code in the
+ * renderer; a loaded machine may take longer than a page's budget): the tests then see a rendered page.
+ */
+async function rendered(url: string, path: string): Promise<void> {
+  for (let i = 0; i < 60; i++) {
+    const html = await (await fetch(`${url}${path}`, { headers: { accept: 'text/html' } })).text();
+    if (html.includes('<div id="ms-ssr" inert>')) return;
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+  throw new Error(`the server never rendered ${path}`);
+}
+
+const rgbSum = (css: string) => (css.match(/\d+/g) ?? []).slice(0, 3).reduce((sum, n) => sum + Number(n), 0);
+
+const canRun = canBrowse('server-render');
+
+describe.skipIf(!canRun)('pages rendered on the server', () => {
+  const session = syncedSandboxSession();
+  const pages = appPages(session);
+
+  it("shows a contract's operation groups with scripts off, newest first, in the reader's theme", async () => {
+    const { address, groups } = await busyContract(session.server.url);
+    const path = `/sandboxnet/${address}/operations`;
+    await rendered(session.server.url, path);
+    for (const dark of [true, false]) {
+      const context = await session.browser.newContext({ javaScriptEnabled: false });
+      try {
+        if (!dark) await context.addCookies([{ name: 'ms_dark', value: '0', url: session.server.url }]);
+        const page = await context.newPage();
+        await page.goto(`${session.server.url}${path}`);
+        const rows = page.locator('ul[aria-label="Operation groups"] li[data-testid="opg-row"]');
+        expect(await rows.count()).toBe(10);
+        for (const [i, group] of groups.slice(0, 10).entries())
+          expect(await rows.nth(i).locator(`a[href="/sandboxnet/opg/${group.hash}/contents"]`).count()).toBe(
+            1,
+          );
+        // the address and the tabs are there too, and nothing of it can be used before the app runs
+        await expect.poll(() => page.getByText(address).first().isVisible()).toBe(true);
+        expect(await page.locator('#ms-ssr').getAttribute('inert')).toBe('');
+        const background = (await page.evaluate('getComputedStyle(document.body).backgroundColor')) as string;
+        if (dark) expect(rgbSum(background)).toBeLessThan(200);
+        else expect(rgbSum(background)).toBeGreaterThan(600);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  it("shows home's recently called contracts with scripts off", async () => {
+    const rows = (await json(
+      `${session.server.url}/v1/stats/sandboxnet/recently_called_contracts?size=3&offset=0`,
+    )) as { address: string }[];
+    await rendered(session.server.url, '/');
+    const context = await session.browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${session.server.url}/`);
+      const table = page.locator('table[aria-label^="Recently called contracts"]');
+      for (const { address } of rows)
+        expect(
+          await table.locator(`tbody a[href="/sandboxnet/${address}/operations"]`).count(),
+        ).toBeGreaterThan(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('is taken over by the app: the same rows, one page, and it works (Load more)', async () => {
+    const { address, groups } = await busyContract(session.server.url);
+    const path = `/sandboxnet/${address}/operations`;
+    await rendered(session.server.url, path);
+    const page = await pages.open();
+    const html = page.waitForResponse((r) => r.url() === `${session.server.url}${path}`);
+    await page.goto(`${session.server.url}${path}`);
+    expect(await (await html).text()).toContain('<div id="ms-ssr" inert>');
+    // the app's own page replaced the server's
+    await expect.poll(() => page.locator('#ms-ssr').count(), { timeout: 90_000 }).toBe(0);
+    expect(await page.locator('main').count()).toBe(1);
+    const rows = page.locator('ul[aria-label="Operation groups"] li[data-testid="opg-row"]');
+    expect(await rows.count()).toBe(10);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => rows.count(), { timeout: 90_000 }).toBeGreaterThan(10);
+    expect(await rows.nth(10).locator(`a[href="/sandboxnet/opg/${groups[10]!.hash}/contents"]`).count()).toBe(
+      1,
+    );
+  });
+});
