@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOTSTRAP_ACCOUNTS } from '@michelscope/sandbox';
 import {
+  appTookOver,
   axeViolations,
   hasChromium,
   hasWebBuild,
@@ -529,6 +530,7 @@ describe.skipIf(!canBrowse)('discovery pages on the seeded sandbox', () => {
   it('works by keyboard: skip link, search box with suggestions, network toggle', async () => {
     const page = await open('/');
     await page.getByRole('heading', { level: 1, name: 'Michelscope' }).waitFor();
+    await appTookOver(page);
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
     await page.keyboard.press('Enter');
@@ -554,6 +556,7 @@ describe.skipIf(!canBrowse)('discovery pages on the seeded sandbox', () => {
 
     // The network toggle: focus a button and press Space.
     await page.goto(`${url}/`);
+    await appTookOver(page);
     const toggle = page.getByRole('button', { name: SANDBOX, exact: true });
     await toggle.focus();
     await page.keyboard.press('Space');

@@ -267,6 +267,15 @@ export async function wordsBrokenAcrossLines(locator: import('playwright-core').
  */
 export const UI_TIMEOUT = 90_000;
 
+/**
+ * Waits until the app has taken over the page the server rendered (apps/web/src/app/ssr-markup.ts): that
+ * page is inert, so a test that presses keys or focuses an element itself (not through an action that waits
+ * for an element to take input) waits for this first, as a reader who tabs would wait for a live page.
+ */
+export async function appTookOver(page: Page): Promise<void> {
+  await page.locator('#ms-ssr').waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+}
+
 /** Collects uncaught page errors and console errors of the app; `check()` fails when there was one. */
 export function watchErrors(page: Page) {
   const errors: string[] = [];

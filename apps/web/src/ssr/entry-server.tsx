@@ -42,6 +42,12 @@ export interface RenderedPage {
   styles: string;
 }
 
+/**
+ * The workspace's forms (deploy, interact, fork, views) are rendered by the app alone: their reader acts at
+ * once, and a rendered form could not take input before the app runs (it is inert).
+ */
+const APP_ONLY: ReadonlySet<string> = new Set(['deploy', 'interact', 'fork', 'views']);
+
 const idle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function renderPage({
@@ -64,6 +70,7 @@ export async function renderPage({
     const context = await handler.query(new Request(url));
     // a redirect, or a route that failed: the app handles it
     if (context instanceof Response || context.statusCode !== 200 || context.errors) return null;
+    if (context.matches.some((m) => APP_ONLY.has(m.route.id))) return null;
     while (client.isFetching() > 0) {
       if (Date.now() >= deadline) return null;
       await idle(5);
