@@ -69,7 +69,7 @@ describe.skipIf(!canRun)('pages rendered on the server', () => {
         // the address and the tabs are there too, and nothing of it can be used before the app runs
         await expect.poll(() => page.getByText(address).first().isVisible()).toBe(true);
         expect(await page.locator('#ms-ssr').getAttribute('inert')).toBe('');
-        const background = (await page.evaluate('getComputedStyle(document.body).backgroundColor')) as string;
+        const background = await page.evaluate<string>('getComputedStyle(document.body).backgroundColor');
         if (dark) expect(rgbSum(background)).toBeLessThan(200);
         else expect(rgbSum(background)).toBeGreaterThan(600);
       } finally {
