@@ -63,6 +63,8 @@ export interface JsonRequestOptions extends RequestOptions {
 export interface JsonResult {
   status: number;
   body: unknown;
+  /** The answer's headers (a view run says there where it ran: x-simulated-level…). */
+  headers?: Headers;
 }
 
 const defaultErrorMessage = (response: Response, text: string): string =>
@@ -93,9 +95,10 @@ export async function requestJson(url: string, options: JsonRequestOptions = {})
   if (!response.ok) {
     throw new ApiError((options.errorMessage ?? defaultErrorMessage)(response, text), response.status);
   }
-  if (response.status === 204 || text.trim() === '') return { status: response.status, body: null };
+  const { headers } = response;
+  if (response.status === 204 || text.trim() === '') return { status: response.status, body: null, headers };
   try {
-    return { status: response.status, body: JSON.parse(text) };
+    return { status: response.status, body: JSON.parse(text), headers };
   } catch {
     throw new ApiError(`Invalid JSON in the response of ${url}`, response.status);
   }

@@ -477,9 +477,19 @@ export async function runAction<N extends ActionName>(
   body: ActionBody<N>,
   options?: RequestOptions & Pick<Mount, 'errorMessage'>,
 ): Promise<ResourceData<N>> {
+  return (await runActionAnswer(name, params, body, options)).data;
+}
+
+/** An action's answer with its headers (a view run says there where it ran). */
+export async function runActionAnswer<N extends ActionName>(
+  name: N,
+  params: ResourceParams<N>,
+  body: ActionBody<N>,
+  options?: RequestOptions & Pick<Mount, 'errorMessage'>,
+): Promise<{ data: ResourceData<N>; headers: Headers }> {
   const url = resourceUrl<N>(name, ...([params] as Args<N>));
   const answer = await requestJson(url, { ...mountOptions(name, options), method: 'POST', body });
-  return answer.body as ResourceData<N>;
+  return { data: answer.body as ResourceData<N>, headers: answer.headers ?? new Headers() };
 }
 
 /** Query options (key and fetcher) of a resource; callers add their freshness settings. */

@@ -6,6 +6,7 @@ import type { MiguelNode } from '@michelscope/michelson';
 import type { ViewSchema } from '@michelscope/api-types';
 import { mockFetch, resourceRoute } from '../../../app/testing/mock-fetch';
 import { contractFrame } from '../../../app/testing/contract-page';
+import { encodeState, readFragment, type SharedView } from '../interact/share-link';
 
 const KT = 'KT1LuuuC4AA5eDbKtdpkB8gZurbwAgxX6NNf';
 // GET …/views/schema and POST …/views/execute answers of the sandbox seed's counter contract.
@@ -45,7 +46,10 @@ const METADATA = {
   ],
 };
 
-function setup(execute: MiguelNode[] | Response, metadata: unknown = null) {
+function setup(
+  execute: MiguelNode[] | Response | ((call: { body: unknown }) => Response),
+  metadata: unknown = null,
+) {
   const at = { network: 'sandboxnet', address: KT };
   return mockFetch([
     // this contract's views first (the frame answers none)
@@ -132,5 +136,84 @@ describe('views tab', { timeout: 90_000 }, () => {
       data: {},
       view: TOTAL,
     });
+  });
+
+  it('a link pinned to a level reruns the view there, says so, and reruns at the head on demand', async () => {
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    // …/views/execute: the note was 17 at level 40; at the head (level 52) it is 42
+    const answer = (value: string, level: number, changed: boolean) =>
+      new Response(
+        JSON.stringify([
+          {
+            prim: 'option',
+            type: 'option',
+            name: '@option_1',
+            children: [{ prim: 'nat', type: 'nat', name: '@nat_2', value }],
+          },
+        ]),
+        {
+          status: 200,
+          headers: {
+            'content-type': 'application/json',
+            'x-simulated-level': String(level),
+            'x-head-level': '52',
+            'x-changed-since': String(changed),
+          },
+        },
+      );
+    const mock = setup(({ body }) =>
+      (body as { at_level?: number }).at_level === 40 ? answer('17', 40, true) : answer('42', 52, false),
+    );
+    const shared: SharedView = {
+      v: 1,
+      kind: 'view',
+      network: 'sandboxnet',
+      address: KT,
+      view: { kind: 'on-chain', name: 'get_note', implementation: 0 },
+      data: { '@string_1': 'genesis' },
+      level: 40,
+    };
+    renderApp(`/sandboxnet/${KT}/views/get_note#s=${encodeState(shared)}`);
+    const dialog = await screen.findByRole('dialog', { name: 'View result' }, { timeout: 20_000 });
+    const execute = `POST /v1/contract/sandboxnet/${KT}/views/execute`;
+    expect(mock.callsTo(execute).map((c) => c.body)).toEqual([
+      {
+        kind: 'on-chain',
+        name: 'get_note',
+        implementation: 0,
+        data: { '@string_1': 'genesis' },
+        at_level: 40,
+      },
+    ]);
+    expect(within(dialog).getByRole('tree').textContent).toContain('17');
+    expect(within(dialog).getByLabelText('Simulated at').textContent).toBe('Simulated at level 40');
+    expect(within(dialog).getByLabelText('Head moved').textContent).toContain(
+      'The contract has changed since: head is at level 52.',
+    );
+    // its link keeps the level
+    const linkState = async () => {
+      const copies = writeText.mock.calls.length;
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Copy link' }));
+      await vi.waitFor(() => expect(writeText.mock.calls.length).toBe(copies + 1));
+      const link = (writeText.mock.calls.at(-1) as unknown as [string])[0];
+      expect(within(dialog).getByRole<HTMLInputElement>('textbox', { name: 'Share link' }).value).toBe(link);
+      const opened = readFragment(link.slice(link.indexOf('#')), 'view');
+      return opened && 'state' in opened ? opened.state : opened;
+    };
+    expect(await linkState()).toEqual(shared);
+
+    // 'Rerun at head': the same view and input without a level; the head's value, its level, no note
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Rerun at head' }));
+    await vi.waitFor(() => expect(within(dialog).getByRole('tree').textContent).toContain('42'));
+    expect(mock.callsTo(execute)[1]?.body).toEqual({
+      kind: 'on-chain',
+      name: 'get_note',
+      implementation: 0,
+      data: { '@string_1': 'genesis' },
+    });
+    expect(within(dialog).getByLabelText('Simulated at').textContent).toBe('Simulated at level 52');
+    expect(within(dialog).queryByLabelText('Head moved')).toBeNull();
+    expect(await linkState()).toEqual({ ...shared, level: 52 });
   });
 });

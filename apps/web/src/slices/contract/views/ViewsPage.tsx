@@ -17,7 +17,7 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { MiguelNode, ViewRequest, ViewSchema } from '@michelscope/api-types';
+import type { MiguelNode, StateLevel, ViewRequest, ViewSchema } from '@michelscope/api-types';
 import { viewsQuery } from '../../../api/contract-api';
 import { ViewExecutionError } from '../../../api/workspace-api';
 import { MiguelTree } from '../../../shared/micheline/MiguelTree';
@@ -28,6 +28,7 @@ import { SchemaForm, type FormData, type SchemaFormHandle } from '../interact/Sc
 import type { SharedView } from '../interact/share-link';
 import { linkOf, useOpenedShare } from '../interact/useOpenedShare';
 import { CopyLinkButton } from '../../../shared/clipboard/CopyLinkButton';
+import { SimulatedAt } from '../interact/SimulatedAt';
 import type { DebugAt } from '../../debugger/debug-target';
 import { errorTitle, hasParameters, NO_IMPLEMENTATION_PARAMETERS, NO_PARAMETERS } from './view-logic';
 import {
@@ -171,13 +172,19 @@ function ViewPanel(props: {
   const [debugAt, setDebugAt] = useState<DebugAt | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<MiguelNode[] | null | undefined>(undefined);
+  // the level the result was read at (the head then, or a link's pinned level), and the head's move since
+  const [at, setAt] = useState<StateLevel | undefined>(undefined);
   const [failure, setFailure] = useState<{ title: string; message: string } | null>(null);
   // the executed request, for 'Debug' (the same view and input, step by step)
   const [ran, setRan] = useState<ViewRequest | null>(null);
   const [debugging, setDebugging] = useState(false);
   const withParams = hasParameters(view.schema);
 
-  const execute = async () => {
+  /**
+   * Runs the view with the form's input at the head, or against the state at `atLevel` (a link pinned to the
+   * level it ran at); the link and 'Debug' keep the level the result was read at.
+   */
+  const execute = async (atLevel?: number) => {
     if (withParams && formRef.current && !formRef.current.validateForm()) return;
     setBusy(true);
     const request: ViewRequest = {
@@ -186,9 +193,9 @@ function ViewPanel(props: {
       implementation: view.implementation,
       data: withParams ? formData : {},
       ...('source' in view ? { view: view.source } : {}),
+      ...(atLevel !== undefined ? { at_level: atLevel } : {}),
     };
-    setRan(request);
-    setShared({
+    const link = (level: number | undefined): SharedView => ({
       v: 1,
       kind: 'view',
       network,
@@ -199,9 +206,19 @@ function ViewPanel(props: {
         ...(view.implementation !== undefined ? { implementation: view.implementation } : {}),
       },
       data: withParams ? formData : {},
+      ...(level !== undefined ? { level } : {}),
     });
+    setRan(request);
+    setShared(link(atLevel));
+    setAt(undefined);
     try {
-      setResult(await executeView(network, address, request));
+      const run = await executeView(network, address, request);
+      if (run.at) {
+        setRan({ ...request, at_level: run.at.level });
+        setShared(link(run.at.level));
+      }
+      setAt(run.at);
+      setResult(run.result);
     } catch (e) {
       setFailure(
         e instanceof ViewExecutionError
@@ -222,7 +239,7 @@ function ViewPanel(props: {
     props.onOpened?.();
     setDebugAt(s.debug);
     // the debugger opens once the result's dialog is there: a modal opened later hides the earlier ones
-    void execute().then(() => s.debug && setDebugging(true));
+    void execute(s.level).then(() => s.debug && setDebugging(true));
     // runs once, when the panel opens with a link; execute reads this render's form (the link's)
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -270,6 +287,13 @@ function ViewPanel(props: {
       >
         <DialogTitle id="view-result">View result</DialogTitle>
         <DialogContent>
+          <SimulatedAt
+            at={at}
+            onRerunAtHead={() => {
+              setDebugAt(undefined);
+              void execute();
+            }}
+          />
           <CopyLinkButton build={() => copyLink()} />
           {nodes.length ? (
             <MiguelTree roots={nodes} label="Result" network={network} />

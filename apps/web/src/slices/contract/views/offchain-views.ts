@@ -1,13 +1,14 @@
 /**
  * Off-chain views of the Views tab: the TZIP-16 `views` of the contract metadata, each turned into a
  * parameter form by POST /v1/off_chain_view, and executed by POST …/views/execute with kind off-chain
- * and the chosen implementation. Metadata is untrusted: only well-formed views are kept.
+ * and the chosen implementation (at the head, or pinned to a level: the answer's headers say where it ran).
+ * Metadata is untrusted: only well-formed views are kept.
  */
 import { queryOptions } from '@tanstack/react-query';
-import type { MiguelNode, ViewRequest, ViewSchema } from '@michelscope/api-types';
+import type { MiguelNode, StateLevel, ViewRequest, ViewSchema } from '@michelscope/api-types';
 import { errorMessageFromBody } from '../../../api/client';
 import { isObject } from '../../../api/parse';
-import { runAction } from '../../../api/resources';
+import { runAction, runActionAnswer } from '../../../api/resources';
 import { ViewExecutionError } from '../../../api/workspace-api';
 
 export const OFF_CHAIN_ERROR = (error: string) => `Error while fetching off-chain views: ${error}`;
@@ -63,20 +64,41 @@ export const offChainViewsQuery = (network: string, address: string, views: Meta
     meta: { silent: true },
   });
 
-/** POST …/views/execute for an on-chain (name) or off-chain (implementation in `view`) view. */
-export async function executeView(
-  network: string,
-  address: string,
-  body: ViewRequest,
-): Promise<MiguelNode[] | null> {
+/** A view's run: its result (null: none) and the level it ran at, as the answer's headers say it. */
+export interface ViewRun {
+  result: MiguelNode[] | null;
+  at: StateLevel | undefined;
+}
+
+/**
+ * Where a view ran, from …/views/execute's headers (x-simulated-level, x-head-level, x-changed-since);
+ * undefined when they are absent or not numbers.
+ */
+export function viewRunLevel(headers: Headers): StateLevel | undefined {
+  const number = (name: string) => {
+    const v = headers.get(name);
+    return v !== null && /^\d{1,10}$/.test(v) ? Number(v) : undefined;
+  };
+  const level = number('x-simulated-level');
+  const head = number('x-head-level');
+  if (level === undefined || head === undefined) return undefined;
+  return { level, head_level: head, changed_since: headers.get('x-changed-since') === 'true' };
+}
+
+/**
+ * POST …/views/execute for an on-chain (name) or off-chain (implementation in `view`) view, at the head or at
+ * the request's `at_level`.
+ */
+export async function executeView(network: string, address: string, body: ViewRequest): Promise<ViewRun> {
   let statusText = '';
   try {
-    return await runAction('executeView', { network, address }, body, {
+    const answer = await runActionAnswer('executeView', { network, address }, body, {
       errorMessage: (response, text) => {
         statusText = response.statusText;
         return errorMessageFromBody(text) ?? (text || response.statusText);
       },
     });
+    return { result: answer.data, at: viewRunLevel(answer.headers) };
   } catch (e) {
     if (e instanceof Error && 'status' in e && typeof e.status === 'number' && e.status > 0)
       throw new ViewExecutionError(e.message, e.status, statusText);
