@@ -491,4 +491,82 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
       expect(await atHead.getByLabel('Head moved').count()).toBe(0);
     },
   );
+
+  it(
+    '8. a view pinned to its level: after a real call changes the counter, its link shows the first result',
+    { timeout: 300_000 },
+    async () => {
+      const url = session.server.url;
+      const counter = await counterContract(url);
+      const n = (s: string) => Number(s.replace(/,/g, ''));
+      const page = await pages.open();
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.goto(`${url}/sandboxnet/${counter}/views/get_counter`);
+      await page.getByRole('button', { name: 'Execute' }).click();
+      const result = page.getByRole('dialog', { name: 'View result' });
+      const tree = result.getByRole('tree', { name: 'Result' });
+      await tree.waitFor({ timeout: UI_TIMEOUT });
+      const valueText = await flat(tree);
+      const value = /(\d[\d,]*)$/.exec(valueText);
+      expect(value, valueText).toBeTruthy();
+      // the counter as the indexed storage has it at that moment
+      const raw = (await json(`${url}/v1/contract/sandboxnet/${counter}/storage/raw`)) as string;
+      expect(n(value![1]!)).toBe(Number(/^Pair (\d+)/.exec(raw)![1]));
+      const shown = /^Simulated at level ([\d,]+)$/.exec(await flat(result.getByLabel('Simulated at')));
+      expect(shown, 'the result says its level').toBeTruthy();
+      const level = n(shown![1]!);
+      const link = await copyLink(result);
+      expect(link).toMatch(new RegExp(`^${url}/sandboxnet/${counter}/views/get_counter#s=`));
+      await result.getByRole('button', { name: 'Close' }).click();
+
+      // the counter changes on chain: a real call adds 3, and the indexer takes it
+      await fillCall(page, { url, address: counter, entrypoint: 'increment', fields: { increment: '3' } });
+      await page.getByRole('button', { name: 'Send with wallet' }).click();
+      await connectSandboxWallet(page);
+      const sent = page.getByRole('alert').filter({ hasText: 'sucessfully injected' }).getByRole('link');
+      const hash = (await sent.innerText()).trim();
+      const [op] = (await waitFor('the call indexed', 120_000, () =>
+        json(`${url}/v1/opg/sandboxnet/${hash}`).then((g) => (Array.isArray(g) && g.length ? g : undefined)),
+      )) as { level: number; status: string }[];
+      expect(op!.status).toBe('applied');
+      expect(op!.level).toBeGreaterThan(level);
+
+      // the link, opened on a phone: the same value at the same level, and a note that the contract changed
+      const phone = await pages.open();
+      await phone.setViewportSize({ width: 375, height: 800 });
+      await phone.goto(link);
+      const rerun = phone.getByRole('dialog', { name: 'View result' });
+      const rerunTree = rerun.getByRole('tree', { name: 'Result' });
+      await rerunTree.waitFor({ timeout: UI_TIMEOUT });
+      expect(await flat(rerunTree)).toBe(valueText);
+      expect(await flat(rerun.getByLabel('Simulated at'))).toBe(`Simulated at level ${shown![1]}`);
+      const moved = await flat(rerun.getByLabel('Head moved'));
+      const head = /The contract has changed since: head is at level ([\d,]+)\./.exec(moved);
+      expect(head, moved).toBeTruthy();
+      expect(n(head![1]!)).toBeGreaterThanOrEqual(op!.level);
+      if (shots) await phone.screenshot({ path: `${shots}/share-view-pinned-375.png` });
+      // its Debug runs at that level too: the view returns the first value
+      await rerun.getByRole('button', { name: 'Debug' }).click();
+      const dbg = phone.getByRole('dialog', { name: 'Debugger · view get_counter' });
+      await dbg.getByRole('toolbar', { name: 'Debugger controls' }).waitFor({ timeout: UI_TIMEOUT });
+      expect(await flat(dbg.getByLabel('Debugger state'))).toContain(`Returned ${n(value![1]!)}`);
+      await dbg.getByRole('button', { name: 'Close' }).click();
+
+      // 'Rerun at head': the same view at the head gives the counter the call left (3 more), and a new link
+      await rerun.getByRole('button', { name: 'Rerun at head' }).click();
+      await poll(() => flat(rerunTree)).toBe(
+        valueText.replace(value![1]!, (n(value![1]!) + 3).toLocaleString('en-US')),
+      );
+      const atHead = /^Simulated at level ([\d,]+)$/.exec(await flat(rerun.getByLabel('Simulated at')));
+      expect(n(atHead![1]!)).toBeGreaterThanOrEqual(op!.level);
+      expect(await rerun.getByLabel('Head moved').count()).toBe(0);
+      const headLink = await copyLink(rerun);
+      expect(headLink).not.toBe(link);
+      const again = await pages.open();
+      await again.goto(headLink);
+      const third = again.getByRole('dialog', { name: 'View result' });
+      await poll(() => flat(third.getByRole('tree', { name: 'Result' }))).toBe(await flat(rerunTree));
+      expect(await flat(third.getByLabel('Simulated at'))).toBe(`Simulated at level ${atHead![1]}`);
+    },
+  );
 });
