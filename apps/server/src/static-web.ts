@@ -340,12 +340,7 @@ function sendRendered(
   html: string,
   rendered: Promise<RenderedPage | null>,
 ) {
-  const header = request.headers['accept-encoding'];
-  const encoding = typeof header === 'string' ? negotiate(header, ['br', 'gzip', 'identity']) : null;
-  reply
-    .header('cache-control', REVALIDATE)
-    .header('vary', 'accept-encoding')
-    .type('text/html; charset=utf-8');
+  const encoding = pageEncoding(request, reply);
   const out: Transform =
     encoding === 'br'
       ? createBrotliCompress({ params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } })
@@ -385,13 +380,18 @@ export function inlineBootConfig(html: string, config: unknown): string {
   return html.includes('</head>') ? html.replace('</head>', `${block}\n</head>`) : block + html;
 }
 
-function sendShell(request: FastifyRequest, reply: FastifyReply, shell: Shell) {
+/** Sets a page's headers (no-cache, HTML, varies by encoding); the encoding the browser takes, if any. */
+function pageEncoding(request: FastifyRequest, reply: FastifyReply): string | null {
   const header = request.headers['accept-encoding'];
-  const encoding = typeof header === 'string' ? negotiate(header, ['br', 'gzip', 'identity']) : null;
   reply
     .header('cache-control', REVALIDATE)
     .header('vary', 'accept-encoding')
     .type('text/html; charset=utf-8');
+  return typeof header === 'string' ? negotiate(header, ['br', 'gzip', 'identity']) : null;
+}
+
+function sendShell(request: FastifyRequest, reply: FastifyReply, shell: Shell) {
+  const encoding = pageEncoding(request, reply);
   if (encoding === 'br') return reply.header('content-encoding', 'br').send(shell.br);
   if (encoding === 'gzip') return reply.header('content-encoding', 'gzip').send(shell.gzip);
   return reply.send(shell.html);

@@ -5,7 +5,8 @@
  * that order. Every query here reads rows of one block before one operation, at most {@link MAX_BLOCK_ROWS};
  * `blockAt` and `touchedAfter` serve runs pinned to a past level (a shared simulation rerun as it was).
  */
-import type { Db } from '../schema';
+import type { ExpressionBuilder } from 'kysely';
+import type { Database, Db } from '../schema';
 
 /** An operation's place: its block, its id (the rows before it), its group (applied then backtracked with it). */
 export interface BlockPosition {
@@ -14,6 +15,18 @@ export interface BlockPosition {
   /** The operation's group: its earlier contents count as applied even when the group was backtracked. */
   hash: string | null;
 }
+
+/**
+ * The rows the chain had applied at `at`: the applied ones, and the backtracked earlier contents of the
+ * operation's own group.
+ */
+const appliedAt = (at: BlockPosition) => (eb: ExpressionBuilder<Database, 'operations'>) =>
+  at.hash === null
+    ? eb('status', '=', 'applied')
+    : eb.or([
+        eb('status', '=', 'applied'),
+        eb.and([eb('status', '=', 'backtracked'), eb('hash', '=', at.hash)]),
+      ]);
 
 /** Rows of one block read at most (a block's operations are bounded by its gas limit: about 10,000). */
 export const MAX_BLOCK_ROWS = 20_000;
@@ -36,14 +49,7 @@ export async function balanceChangeInBlock(
     .where('id', '<', at.beforeId)
     .where('kind', 'in', ['transaction', 'origination'])
     .where((eb) => eb.or([eb('source', '=', address), eb('destination', '=', address)]))
-    .where((eb) =>
-      at.hash === null
-        ? eb('status', '=', 'applied')
-        : eb.or([
-            eb('status', '=', 'applied'),
-            eb.and([eb('status', '=', 'backtracked'), eb('hash', '=', at.hash)]),
-          ]),
-    )
+    .where(appliedAt(at))
     .orderBy('id')
     .limit(MAX_BLOCK_ROWS)
     .execute();
@@ -216,14 +222,7 @@ export async function storageSpaceInBlock(
     .where('id', '<', at.beforeId)
     .where('kind', '=', 'transaction')
     .where('destination', '=', address)
-    .where((eb) =>
-      at.hash === null
-        ? eb('status', '=', 'applied')
-        : eb.or([
-            eb('status', '=', 'applied'),
-            eb.and([eb('status', '=', 'backtracked'), eb('hash', '=', at.hash)]),
-          ]),
-    )
+    .where(appliedAt(at))
     .orderBy('id')
     .limit(MAX_BLOCK_ROWS)
     .execute();
