@@ -83,3 +83,19 @@ export async function originateAsBootstrap(rpcUrl: string, code: unknown, init: 
   if (!op.contractAddress) throw new Error(`origination ${op.hash} has no contract address`);
   return op.contractAddress;
 }
+
+/** Calls `address` (entrypoint default) with the Micheline `value` from the first bootstrap account; resolves to the operation's hash once included. */
+export async function callAsBootstrap(rpcUrl: string, address: string, value: unknown): Promise<string> {
+  const tezos = new TezosToolkit(rpcUrl);
+  tezos.setProvider({
+    signer: await InMemorySigner.fromSecretKey(bootstrap.sk),
+    config: { confirmationPollingTimeoutSecond: 120 },
+  });
+  const op = await tezos.contract.transfer({
+    to: address,
+    amount: 0,
+    parameter: { entrypoint: 'default', value: value as object },
+  });
+  await op.confirmation(1);
+  return op.hash;
+}

@@ -277,11 +277,11 @@ export async function appTookOver(page: Page): Promise<void> {
 }
 
 /** Collects uncaught page errors and console errors of the app; `check()` fails when there was one. */
-export function watchErrors(page: Page) {
+export function watchErrors(page: Page, allow?: RegExp) {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
   page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`console error: ${m.text()}`);
+    if (m.type() === 'error' && !allow?.test(m.text())) errors.push(`console error: ${m.text()}`);
   });
   return {
     errors,
@@ -296,7 +296,10 @@ export function watchErrors(page: Page) {
  * wait, and watched: after each test its pages are closed, and the test fails if any of them had an uncaught
  * page error or an app console error (whatever the test itself checked).
  */
-export function appPages(session: ProductSession): { open(): Promise<Page> } {
+export function appPages(session: ProductSession): {
+  /** `allow`: console errors the test expects (the browser's own line for an answer it asked for, e.g. a 400) */
+  open(opts?: { allow?: RegExp }): Promise<Page>;
+} {
   let opened: { page: Page; watch: ReturnType<typeof watchErrors> }[] = [];
   afterEach(async () => {
     const pages = opened;
@@ -306,11 +309,11 @@ export function appPages(session: ProductSession): { open(): Promise<Page> } {
     if (errors.length > 0) throw new Error(`the app reported errors:\n${errors.join('\n')}`);
   });
   return {
-    async open() {
+    async open(opts = {}) {
       const page = await session.browser.newPage();
       page.setDefaultTimeout(UI_TIMEOUT);
       page.setDefaultNavigationTimeout(UI_TIMEOUT);
-      opened.push({ page, watch: watchErrors(page) });
+      opened.push({ page, watch: watchErrors(page, opts.allow) });
       return page;
     },
   };

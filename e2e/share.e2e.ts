@@ -5,6 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { connectSandboxWallet, counterContract, json } from './sandbox-seed';
 import { fillCall, paramField as param, simulateCall, simulateForm } from './workspace-steps';
+import { callAsBootstrap, originateAsBootstrap } from './fixture-contracts';
 
 // Share links (issue 20, capability 6), driven on the seeded sandbox: a what-if bundle debugged at some step,
 // its link copied from the debugger and opened in a fresh page (at 375 px): the same what-if result and the
@@ -567,6 +568,100 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
       const third = again.getByRole('dialog', { name: 'View result' });
       await poll(() => flat(third.getByRole('tree', { name: 'Result' }))).toBe(await flat(rerunTree));
       expect(await flat(third.getByLabel('Simulated at'))).toBe(`Simulated at level ${atHead![1]}`);
+    },
+  );
+
+  it(
+    "9. a failed view says where it ran: its error has 'Simulated at level N', its link reruns it there",
+    { timeout: 300_000 },
+    async () => {
+      const url = session.server.url;
+      const n = (s: string) => Number(s.replace(/,/g, ''));
+      // a contract whose view refuses while its storage is positive; a call sets the storage
+      const kt = await originateAsBootstrap(
+        `${url}/rpc/sandboxnet`,
+        [
+          { prim: 'parameter', args: [{ prim: 'int' }] },
+          { prim: 'storage', args: [{ prim: 'int' }] },
+          {
+            prim: 'code',
+            args: [[{ prim: 'CAR' }, { prim: 'NIL', args: [{ prim: 'operation' }] }, { prim: 'PAIR' }]],
+          },
+          {
+            prim: 'view',
+            args: [
+              { string: 'settled' },
+              { prim: 'unit' },
+              { prim: 'int' },
+              [
+                { prim: 'CDR' },
+                { prim: 'DUP' },
+                { prim: 'GT' },
+                {
+                  prim: 'IF',
+                  args: [
+                    [
+                      { prim: 'PUSH', args: [{ prim: 'string' }, { string: 'still owed' }] },
+                      { prim: 'FAILWITH' },
+                    ],
+                    [],
+                  ],
+                },
+              ],
+            ],
+          },
+        ],
+        { int: '5' },
+      );
+      await waitFor(`${kt} indexed`, 120_000, async () =>
+        (await fetch(`${url}/v1/contract/sandboxnet/${kt}`)).status === 200 ? true : undefined,
+      );
+      // the view's failure is a 400 answer, which chromium logs as a failed resource
+      const failedView = { allow: /the server responded with a status of 400 \(Bad Request\)/ };
+      const page = await pages.open(failedView);
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.goto(`${url}/sandboxnet/${kt}/views/settled`);
+      await page.getByRole('button', { name: 'Execute' }).click();
+      const failed = page.getByRole('dialog', { name: 'Bad Request — 400' });
+      await failed.waitFor({ timeout: UI_TIMEOUT });
+      expect(await flat(failed)).toContain('still owed');
+      const shown = /^Simulated at level ([\d,]+)$/.exec(await flat(failed.getByLabel('Simulated at')));
+      expect(shown, 'the failure says its level').toBeTruthy();
+      const level = n(shown![1]!);
+      expect(await failed.getByLabel('Head moved').count()).toBe(0);
+      const link = await copyLink(failed);
+      expect(link).toMatch(new RegExp(`^${url}/sandboxnet/${kt}/views/settled#s=`));
+      if (shots) await page.screenshot({ path: `${shots}/share-view-failed-1440.png` });
+
+      // the storage is settled on chain (a real call sets it to 0) and indexed: the view now returns 0
+      const hash = await callAsBootstrap(`${url}/rpc/sandboxnet`, kt, { int: '0' });
+      const [op] = (await waitFor('the call indexed', 120_000, () =>
+        json(`${url}/v1/opg/sandboxnet/${hash}`).then((g) => (Array.isArray(g) && g.length ? g : undefined)),
+      )) as { level: number; status: string }[];
+      expect(op!.status).toBe('applied');
+      expect(op!.level).toBeGreaterThan(level);
+
+      // the link, on a phone: the same failure at the same level, with the changed-since note
+      const phone = await pages.open(failedView);
+      await phone.setViewportSize({ width: 375, height: 800 });
+      await phone.goto(link);
+      const again = phone.getByRole('dialog', { name: 'Bad Request — 400' });
+      await again.waitFor({ timeout: UI_TIMEOUT });
+      expect(await flat(again)).toContain('still owed');
+      expect(await flat(again.getByLabel('Simulated at'))).toBe(`Simulated at level ${shown![1]}`);
+      const moved = await flat(again.getByLabel('Head moved'));
+      const movedTo = /The contract has changed since: head is at level ([\d,]+)\./.exec(moved);
+      expect(movedTo, moved).toBeTruthy();
+      expect(n(movedTo![1]!)).toBeGreaterThanOrEqual(op!.level);
+      if (shots) await phone.screenshot({ path: `${shots}/share-view-failed-375.png` });
+      // 'Rerun at head': the view at the head returns the settled 0, at a level after the call
+      await again.getByRole('button', { name: 'Rerun at head' }).click();
+      const result = phone.getByRole('dialog', { name: 'View result' });
+      await poll(() => flat(result.getByRole('tree', { name: 'Result' }))).toMatch(/\b0$/);
+      const atHead = /^Simulated at level ([\d,]+)$/.exec(await flat(result.getByLabel('Simulated at')));
+      expect(n(atHead![1]!)).toBeGreaterThanOrEqual(op!.level);
+      expect(await result.getByLabel('Head moved').count()).toBe(0);
+      expect(await again.count()).toBe(0);
     },
   );
 });

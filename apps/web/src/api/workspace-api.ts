@@ -4,7 +4,7 @@
  * Every answer is an api-types type (the API serialises it through the same schema).
  */
 import { queryOptions } from '@tanstack/react-query';
-import type { CallRequest, EntrypointSchema, Operation } from '@michelscope/api-types';
+import type { CallRequest, EntrypointSchema, Operation, StateLevel } from '@michelscope/api-types';
 import type { RequestOptions } from './client';
 import { fetchResource, resourceQuery, runAction } from './resources';
 
@@ -76,13 +76,17 @@ export function simulateCall(
 export const scriptQuery = (network: string, address: string) =>
   queryOptions({ ...resourceQuery('script', { network, address }), staleTime: 60_000 });
 
-/** A failed view execution: shown in a dialog titled '{statusText} — {status}' with the server message. */
+/**
+ * A failed view execution: shown in a dialog titled '{statusText} — {status}' with the server message, and
+ * where it ran (`at`, from the answer's headers) when the run got that far.
+ */
 export class ViewExecutionError extends Error {
   override readonly name = 'ViewExecutionError';
   constructor(
     message: string,
     readonly status: number,
     readonly statusText: string,
+    readonly at?: StateLevel | undefined,
   ) {
     super(message);
   }

@@ -311,6 +311,12 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
             headers: VIEW_STATE_HEADERS,
           }),
           ...E,
+          // a view that fails (FAILWITH, gas…) says where it ran as a result does
+          400: Type.Object(ErrorBody.properties, {
+            description:
+              'bad input, or the view failed (FAILWITH, out of gas…): then the headers say where it ran',
+            headers: VIEW_STATE_HEADERS,
+          }),
         },
       },
     },

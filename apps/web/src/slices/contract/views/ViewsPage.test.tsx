@@ -216,4 +216,67 @@ describe('views tab', { timeout: 90_000 }, () => {
     expect(within(dialog).queryByLabelText('Head moved')).toBeNull();
     expect(await linkState()).toEqual({ ...shared, level: 52 });
   });
+
+  it("a failed view says where it ran: 'Simulated at level N', the changed-since note, its link and 'Rerun at head'", async () => {
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    // …/views/execute: at level 40 the view FAILWITHs (a 400 with where it ran); at the head (52) it returns 42
+    const mock = setup(({ body }) =>
+      (body as { at_level?: number }).at_level === 40
+        ? new Response(JSON.stringify({ message: 'script_rejected: "no such note"' }), {
+            status: 400,
+            statusText: 'Bad Request',
+            headers: {
+              'content-type': 'application/json',
+              'x-simulated-level': '40',
+              'x-head-level': '52',
+              'x-changed-since': 'true',
+            },
+          })
+        : new Response(JSON.stringify([{ prim: 'int', type: 'int', name: '@int_1', value: '42' }]), {
+            status: 200,
+            headers: {
+              'content-type': 'application/json',
+              'x-simulated-level': '52',
+              'x-head-level': '52',
+              'x-changed-since': 'false',
+            },
+          }),
+    );
+    const shared: SharedView = {
+      v: 1,
+      kind: 'view',
+      network: 'sandboxnet',
+      address: KT,
+      view: { kind: 'on-chain', name: 'get_note', implementation: 0 },
+      data: { '@string_1': 'gone' },
+      level: 40,
+    };
+    renderApp(`/sandboxnet/${KT}/views/get_note#s=${encodeState(shared)}`);
+    const failed = await screen.findByRole('dialog', { name: 'Bad Request — 400' }, { timeout: 20_000 });
+    expect(within(failed).getByText('script_rejected: "no such note"')).toBeTruthy();
+    expect(within(failed).getByLabelText('Simulated at').textContent).toBe('Simulated at level 40');
+    expect(within(failed).getByLabelText('Head moved').textContent).toContain(
+      'The contract has changed since: head is at level 52.',
+    );
+    // its link keeps the level it failed at
+    fireEvent.click(within(failed).getByRole('button', { name: 'Copy link' }));
+    await vi.waitFor(() => expect(writeText).toHaveBeenCalledTimes(1));
+    const link = (writeText.mock.calls[0] as unknown as [string])[0];
+    const opened = readFragment(link.slice(link.indexOf('#')), 'view');
+    expect(opened && 'state' in opened ? opened.state : opened).toEqual(shared);
+
+    // 'Rerun at head': the same view and input without a level; its result at the head, no note
+    fireEvent.click(within(failed).getByRole('button', { name: 'Rerun at head' }));
+    const result = await screen.findByRole('dialog', { name: 'View result' });
+    await vi.waitFor(() => expect(within(result).getByRole('tree').textContent).toContain('42'));
+    const execute = `POST /v1/contract/sandboxnet/${KT}/views/execute`;
+    expect(mock.callsTo(execute).map((c) => (c.body as { at_level?: number }).at_level)).toEqual([
+      40,
+      undefined,
+    ]);
+    expect(within(result).getByLabelText('Simulated at').textContent).toBe('Simulated at level 52');
+    expect(within(result).queryByLabelText('Head moved')).toBeNull();
+    expect(screen.queryByRole('dialog', { name: 'Bad Request — 400' })).toBeNull();
+  });
 });

@@ -211,20 +211,23 @@ function ViewPanel(props: {
     setRan(request);
     setShared(link(atLevel));
     setAt(undefined);
+    // where it ran (a result's or a failure's): the link and 'Debug' keep that level
+    const ranAt = (where: StateLevel | undefined) => {
+      if (where) {
+        setRan({ ...request, at_level: where.level });
+        setShared(link(where.level));
+      }
+      setAt(where);
+    };
     try {
       const run = await executeView(network, address, request);
-      if (run.at) {
-        setRan({ ...request, at_level: run.at.level });
-        setShared(link(run.at.level));
-      }
-      setAt(run.at);
+      ranAt(run.at);
       setResult(run.result);
     } catch (e) {
-      setFailure(
-        e instanceof ViewExecutionError
-          ? { title: errorTitle(e.statusText, e.status), message: e.message }
-          : { title: 'Error', message: e instanceof Error ? e.message : String(e) },
-      );
+      if (e instanceof ViewExecutionError) {
+        ranAt(e.at);
+        setFailure({ title: errorTitle(e.statusText, e.status), message: e.message });
+      } else setFailure({ title: 'Error', message: e instanceof Error ? e.message : String(e) });
     } finally {
       setBusy(false);
     }
@@ -247,6 +250,16 @@ function ViewPanel(props: {
     shared
       ? linkOf({ ...shared, ...(debug ? { debug } : {}) })
       : Promise.reject(new Error('nothing run yet'));
+
+  /**
+   * 'Rerun at head': the same view and input at the head; a result's dialog shows the new answer in place, a
+   * failure's closes (`dismiss`) for the new answer's dialog.
+   */
+  const rerunAtHead = (dismiss?: () => void) => () => {
+    setDebugAt(undefined);
+    dismiss?.();
+    void execute();
+  };
 
   const nodes = result ?? [];
   const debugButton = ran ? (
@@ -287,13 +300,7 @@ function ViewPanel(props: {
       >
         <DialogTitle id="view-result">View result</DialogTitle>
         <DialogContent>
-          <SimulatedAt
-            at={at}
-            onRerunAtHead={() => {
-              setDebugAt(undefined);
-              void execute();
-            }}
-          />
+          <SimulatedAt at={at} onRerunAtHead={rerunAtHead()} />
           <CopyLinkButton build={() => copyLink()} />
           {nodes.length ? (
             <MiguelTree roots={nodes} label="Result" network={network} />
@@ -315,6 +322,8 @@ function ViewPanel(props: {
       >
         <DialogTitle id="view-error">{failure?.title}</DialogTitle>
         <DialogContent>
+          {/* a failure (FAILWITH…) says where it ran as a result does, and reruns at the head the same way */}
+          <SimulatedAt at={at} onRerunAtHead={rerunAtHead(() => setFailure(null))} />
           <CopyLinkButton build={() => copyLink()} />
           <Typography sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{failure?.message}</Typography>
         </DialogContent>

@@ -87,21 +87,24 @@ export function viewRunLevel(headers: Headers): StateLevel | undefined {
 
 /**
  * POST …/views/execute for an on-chain (name) or off-chain (implementation in `view`) view, at the head or at
- * the request's `at_level`.
+ * the request's `at_level`. A failure is a ViewExecutionError, with where it ran when the answer says it.
  */
 export async function executeView(network: string, address: string, body: ViewRequest): Promise<ViewRun> {
   let statusText = '';
+  // a failed run (FAILWITH…) says where it ran in the same headers as a result
+  let at: StateLevel | undefined;
   try {
     const answer = await runActionAnswer('executeView', { network, address }, body, {
       errorMessage: (response, text) => {
         statusText = response.statusText;
+        at = viewRunLevel(response.headers);
         return errorMessageFromBody(text) ?? (text || response.statusText);
       },
     });
     return { result: answer.data, at: viewRunLevel(answer.headers) };
   } catch (e) {
     if (e instanceof Error && 'status' in e && typeof e.status === 'number' && e.status > 0)
-      throw new ViewExecutionError(e.message, e.status, statusText);
+      throw new ViewExecutionError(e.message, e.status, statusText, at);
     throw e;
   }
 }
