@@ -102,14 +102,31 @@ describe.skipIf(!canRun)('pages rendered on the server', () => {
     const path = `/sandboxnet/${address}/operations`;
     await rendered(session.server.url, path);
     const page = await pages.open();
+    // the page's own data (the contract, its first groups) comes with the HTML: the browser asks for none
+    const api: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.includes(`/${address}`) && /^\/(v1|search)\//.test(url.pathname))
+        api.push(url.pathname);
+    });
     const html = page.waitForResponse((r) => r.url() === `${session.server.url}${path}`);
     await page.goto(`${session.server.url}${path}`);
-    expect(await (await html).text()).toContain('<div id="ms-ssr" inert>');
+    const sent = await (await html).text();
+    expect(sent).toContain('<div id="ms-ssr" inert>');
+    expect(sent).toContain('<script type="application/json" id="ms-ssr-data">');
+    expect(sent).not.toContain('as="fetch"');
     // the app's own page replaced the server's
     await expect.poll(() => page.locator('#ms-ssr').count(), { timeout: 90_000 }).toBe(0);
     expect(await page.locator('main').count()).toBe(1);
     const rows = page.locator('ul[aria-label="Operation groups"] li[data-testid="opg-row"]');
     expect(await rows.count()).toBe(10);
+    expect(await rows.first().locator(`a[href="/sandboxnet/opg/${groups[0]!.hash}/contents"]`).count()).toBe(
+      1,
+    );
+    await page.waitForLoadState('networkidle');
+    expect(
+      api.filter((p) => /\/opg$|\/views\/schema$|\/account\/|\/contract\/sandboxnet\/KT1\w+$/.test(p)),
+    ).toEqual([]);
     await page.getByRole('button', { name: 'Load more' }).click();
     await expect.poll(() => rows.count(), { timeout: 90_000 }).toBeGreaterThan(10);
     expect(await rows.nth(10).locator(`a[href="/sandboxnet/opg/${groups[10]!.hash}/contents"]`).count()).toBe(

@@ -6,7 +6,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
-import type { FromRenderer, ToRenderer } from './ssr';
+import { MAX_PAGE_DATA_CHARS, plainJsonForScript } from './page-data';
+import type { FromRenderer, RenderedPage, ToRenderer } from './ssr';
 
 const port = parentPort!;
 const post = (m: FromRenderer) => port.postMessage(m);
@@ -52,7 +53,10 @@ interface Renderer {
   renderPage(request: { url: string; config: unknown; dark: boolean; budgetMs: number }): Promise<{
     html: string;
     styles: string;
+    data?: unknown;
   } | null>;
+  /** Loads the code of every kind of page ahead of its first request (optional). */
+  warm?(): Promise<void>;
 }
 
 const renderer = (await import(pathToFileURL(workerData.rendererEntry as string).href)) as Renderer;
@@ -64,7 +68,7 @@ port.on('message', (m: ToRenderer) => {
     return;
   }
   renderer.renderPage(m.request).then(
-    (page) => post({ type: 'rendered', id: m.id, page }),
+    (page) => post({ type: 'rendered', id: m.id, page: page && withData(page) }),
     (error: unknown) =>
       post({
         type: 'rendered',
@@ -74,4 +78,11 @@ port.on('message', (m: ToRenderer) => {
       }),
   );
 });
+/** The page with its data as JSON for the page's `<script>` element (left out when not plain or too large). */
+function withData(page: { html: string; styles: string; data?: unknown }): RenderedPage {
+  const data = page.data === undefined ? undefined : plainJsonForScript(page.data, MAX_PAGE_DATA_CHARS);
+  return { html: page.html, styles: page.styles, ...(data !== undefined ? { data } : {}) };
+}
+
+await renderer.warm?.();
 post({ type: 'ready' });

@@ -21,6 +21,12 @@ export type ApiCall = (request: { method: string; path: string; body?: string })
 export interface RenderedPage {
   html: string;
   styles: string;
+  /**
+   * The API answers the page was rendered from (the web's dehydrated query cache) as JSON safe inside an
+   * HTML `<script>` element (`<`, `>`, `&` and the JavaScript line separators escaped); absent when they
+   * were not plain JSON or larger than ./page-data's MAX_PAGE_DATA_CHARS (the app then asks the API itself).
+   */
+  data?: string;
 }
 
 /** Messages to the worker. */
@@ -76,6 +82,8 @@ export class PageRenderer {
   private readonly budgetMs: number;
   private readonly maxInFlight: number;
   private readonly hardLimitMs: number;
+  /** API GETs being answered, by path: renders that need the same answer at once share one. */
+  private readonly inFlight = new Map<string, ReturnType<ApiCall>>();
 
   constructor(private readonly opts: PageRendererOptions) {
     this.budgetMs = opts.budgetMs ?? 1_500;
@@ -89,6 +97,11 @@ export class PageRenderer {
     void this.render(warmUrl, config, true, 30_000);
   }
 
+  /** Whether a page asked for now would be rendered (a worker ready, and room for one more render). */
+  takes(): boolean {
+    return !this.closed && this.worker !== null && this.ready && this.pending.size < this.maxInFlight;
+  }
+
   /** The page at `url` (absolute), or null when it could not be rendered within the budget. */
   render(
     url: string,
@@ -96,7 +109,6 @@ export class PageRenderer {
     dark: boolean,
     budgetMs = this.budgetMs,
   ): Promise<RenderedPage | null> {
-    this.opts.log?.(`[ssr] render ${url} pending=${this.pending.size} ready=${this.ready}`);
     if (this.closed || this.pending.size >= this.maxInFlight) return Promise.resolve(null);
     // a renderer that failed to load is not reloaded on every page
     if (!this.worker && Date.now() - this.failedAt < RESPAWN_PAUSE_MS) return Promise.resolve(null);
@@ -191,11 +203,7 @@ export class PageRenderer {
       reply = { type: 'fetched', id: m.id, status: 403, headers: {}, body: '{"message":"not an API path"}' };
     } else {
       try {
-        const res = await this.opts.api({
-          method: m.method,
-          path: m.path,
-          ...(m.body !== undefined ? { body: m.body } : {}),
-        });
+        const res = await this.apiCall(m);
         reply = { type: 'fetched', id: m.id, ...res };
       } catch (e) {
         reply = {
@@ -208,5 +216,17 @@ export class PageRenderer {
       }
     }
     if (worker === this.worker) worker.postMessage(reply);
+  }
+
+  /** One API request of a render; a GET already being answered for another render is shared. */
+  private apiCall(m: { method: string; path: string; body?: string }): ReturnType<ApiCall> {
+    const call = () =>
+      this.opts.api({ method: m.method, path: m.path, ...(m.body !== undefined ? { body: m.body } : {}) });
+    if (m.method !== 'GET') return call();
+    const shared = this.inFlight.get(m.path);
+    if (shared) return shared;
+    const answer = call().finally(() => this.inFlight.delete(m.path));
+    this.inFlight.set(m.path, answer);
+    return answer;
   }
 }

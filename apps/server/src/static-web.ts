@@ -13,6 +13,7 @@ import negotiate from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { defaultNetwork, fetchPreloadLinks, routeFetches, routeParams } from './route-fetches';
+import { jsonForScript } from './page-data';
 import { PageRenderer, type PageRendererOptions, type RenderedPage } from './ssr';
 
 /**
@@ -160,8 +161,16 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions = {}): 
     const wantsHtml = (request.headers.accept ?? '').includes('text/html');
     if (renderer && config && wantsHtml && request.method === 'GET' && url.length <= MAX_RENDERED_URL) {
       const dark = DARK_COOKIE.exec(request.headers.cookie ?? '')?.[1] !== '0';
+      // A page the renderer takes carries the answers it was made from (the app asks for none of them):
+      // announcing them too would make the browser ask the API for each while the renderer does.
+      const carriesData = route?.rendered !== false && renderer.takes();
       const rendered = renderer.render(`http://localhost${request.url}`, config, dark);
-      return sendRendered(request, reply, withFetchPreloads(shell.text, fetches), rendered);
+      return sendRendered(
+        request,
+        reply,
+        withFetchPreloads(shell.text, carriesData ? [] : fetches),
+        rendered,
+      );
     }
     if (fetches.length > 0)
       return sendShell(request, reply, compressShell(withFetchPreloads(shell.text, fetches)));
@@ -188,6 +197,8 @@ export interface RoutePreload {
   path: string;
   /** Files under dist, e.g. `assets/contract-1a2b3c.js`. */
   files: string[];
+  /** False for a route the server never renders (the workspace's forms); absent in older builds: true. */
+  rendered?: boolean;
 }
 
 /** index.html with the boot configuration inlined, and the route table's preloads; read once. */
@@ -314,6 +325,8 @@ export function withFetchPreloads(html: string, urls: readonly string[]): string
 const MAX_RENDERED_URL = 2_048;
 /** The id of the element the server's rendering of a page goes in (apps/web/src/app/ssr-markup.ts). */
 export const SSR_MARKUP_ID = 'ms-ssr';
+/** The element holding the answers the rendered page was made from (apps/web/src/app/ssr-markup.ts). */
+export const SSR_DATA_ID = 'ms-ssr-data';
 
 /**
  * index.html in two parts around the app's root: the first (the head: scripts, styles and data to preload)
@@ -326,7 +339,14 @@ export function splitForServerPage(html: string): [string, (page: RenderedPage |
   const rest = html.slice(at);
   return [
     html.slice(0, at),
-    (page) => (page ? `${page.styles}<div id="${SSR_MARKUP_ID}" inert>${page.html}</div>${rest}` : rest),
+    (page) =>
+      page
+        ? `${page.styles}<div id="${SSR_MARKUP_ID}" inert>${page.html}</div>` +
+          (page.data !== undefined
+            ? `<script type="application/json" id="${SSR_DATA_ID}">${page.data}</script>`
+            : '') +
+          rest
+        : rest,
   ];
 }
 
@@ -372,10 +392,7 @@ function compressShell(html: string): Shell {
  * separators are escaped so that no value can close the element.
  */
 export function inlineBootConfig(html: string, config: unknown): string {
-  const json = JSON.stringify(config).replace(
-    /[<>&\u2028\u2029]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  const json = jsonForScript(config);
   const block = `<script type="application/json" id="${BOOT_CONFIG_ID}">${json}</script>`;
   return html.includes('</head>') ? html.replace('</head>', `${block}\n</head>`) : block + html;
 }

@@ -8,13 +8,29 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { registerWeb, splitForServerPage, type WebOptions } from '../src/static-web';
+import {
+  registerWeb,
+  ROUTE_PRELOAD_FILE,
+  splitForServerPage,
+  type RoutePreload,
+  type WebOptions,
+} from '../src/static-web';
 
 const RENDERER = `
 export async function renderPage({ url, dark }) {
   const path = new URL(url).pathname;
   if (path === '/slow') return new Promise(() => {});
   if (path === '/stuck') for (;;) {}
+  if (path === '/with-data') {
+    const head = await (await fetch('/v1/head')).json();
+    const data = { queries: [{ queryKey: ['head'], state: { status: 'success', data: { level: head.level, note: '</script><script>alert(1)</script> & \u2028' } } }] };
+    return { html: '<p>level ' + head.level + '</p>', styles: '', data };
+  }
+  if (path === '/with-date') return { html: '<p>dated</p>', styles: '', data: { at: new Date(0) } };
+  if (path === '/shared') {
+    const counted = await (await fetch('/v1/counted')).json();
+    return { html: '<p>counted ' + counted.n + '</p>', styles: '' };
+  }
   if (path === '/outside') {
     const res = await fetch('/assets/app.js');
     return { html: '<p>asset ' + res.status + '</p>', styles: '' };
@@ -36,6 +52,12 @@ async function product(serverRender: WebOptions['serverRender'] = { budgetMs: 3_
   const root = mkdtempSync(path.join(os.tmpdir(), 'ms-ssr-'));
   mkdirSync(path.join(root, 'dist'));
   mkdirSync(path.join(root, 'dist-ssr'));
+  mkdirSync(path.join(root, 'dist', '.vite'));
+  const routes: RoutePreload[] = [
+    { path: '/:network/:address/operations', files: [], rendered: true },
+    { path: '/:network/:address/interact/:entrypoint?', files: [], rendered: false },
+  ];
+  writeFileSync(path.join(root, 'dist', ROUTE_PRELOAD_FILE), JSON.stringify({ routes }));
   writeFileSync(
     path.join(root, 'dist', 'index.html'),
     '<!doctype html><html><head><title>Michelscope</title></head><body><div id="root"></div></body></html>',
@@ -47,6 +69,12 @@ async function product(serverRender: WebOptions['serverRender'] = { budgetMs: 3_
   let level = 41;
   server.get('/v1/head', async () => ({ level: ++level }));
   server.get('/v1/config', async () => ({ networks: ['mainnet'], sandbox_mode: false }));
+  let counted = 0;
+  server.get('/v1/counted', async () => {
+    counted += 1;
+    await new Promise((r) => setTimeout(r, 300));
+    return { n: counted };
+  });
   await registerWeb(server, {
     distDir: path.join(root, 'dist'),
     serverRender,
@@ -127,12 +155,61 @@ describe("the server's rendering of pages", () => {
     expect((await page(off, '/')).body).not.toContain('ms-ssr');
   });
 
+  it('carries the answers the page was made from, escaped so that no string ends their element', async () => {
+    const server = await product();
+    await firstRendered(server, '/');
+    const res = await page(server, '/with-data');
+    const block = /<script type="application\/json" id="ms-ssr-data">(.*?)<\/script>/s.exec(res.body);
+    expect(block).not.toBeNull();
+    expect(block![1]).not.toMatch(/[<>&\u2028]/);
+    const level = Number(/<p>level (\d+)<\/p>/.exec(res.body)![1]);
+    // the app reads back what the renderer had: the same level and the hostile note unchanged
+    expect(JSON.parse(block![1]!)).toEqual({
+      queries: [
+        {
+          queryKey: ['head'],
+          state: { status: 'success', data: { level, note: '</script><script>alert(1)</script> & \u2028' } },
+        },
+      ],
+    });
+    expect(res.body.indexOf('ms-ssr-data')).toBeLessThan(res.body.indexOf('<div id="root">'));
+    // data that JSON would not give back unchanged (a Date) is left out: the app asks the API itself
+    const dated = await page(server, '/with-date');
+    expect(dated.body).toContain('<p>dated</p>');
+    expect(dated.body).not.toContain('ms-ssr-data');
+  });
+
+  it("does not announce a rendered page's API requests, only those of the pages it leaves to the app", async () => {
+    const server = await product();
+    await firstRendered(server, '/');
+    const kt = 'KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXitn';
+    const fetches = (html: string) => [...html.matchAll(/<link rel="preload" as="fetch"[^>]*>/g)].length;
+    const ops = await page(server, `/mainnet/${kt}/operations`);
+    expect(ops.body).toContain('id="ms-ssr"');
+    expect(fetches(ops.body)).toBe(0);
+    // the interact form is the app's (never rendered by the web's renderer): its data is announced
+    expect(fetches((await page(server, `/mainnet/${kt}/interact`)).body)).toBeGreaterThan(0);
+  });
+
+  it('answers one API request for pages rendered at once that need the same answer', async () => {
+    const server = await product();
+    await firstRendered(server, '/');
+    const [a, b] = await Promise.all([page(server, '/shared'), page(server, '/shared')]);
+    expect(a.body).toContain('<p>counted 1</p>');
+    expect(b.body).toContain('<p>counted 1</p>');
+    // a later page asks again
+    expect((await page(server, '/shared')).body).toContain('<p>counted 2</p>');
+  });
+
   it('splits the page around the app root', () => {
     const [head, tail] = splitForServerPage('<head></head><body><div id="root"></div></body>');
     expect(head).toBe('<head></head><body>');
     expect(tail(null)).toBe('<div id="root"></div></body>');
     expect(tail({ html: '<b>x</b>', styles: '<style>s</style>' })).toBe(
       '<style>s</style><div id="ms-ssr" inert><b>x</b></div><div id="root"></div></body>',
+    );
+    expect(tail({ html: '<b>x</b>', styles: '', data: '{"a":1}' })).toBe(
+      '<div id="ms-ssr" inert><b>x</b></div><script type="application/json" id="ms-ssr-data">{"a":1}</script><div id="root"></div></body>',
     );
   });
 });

@@ -3,7 +3,7 @@
  * (`<link rel="modulepreload">`): without it the browser learns a route's chunks only once the boot chunk
  * has downloaded and run (the router imports the screen), one more round trip before the page's code.
  *
- * Written at build time to `dist/.vite/route-preload.json`: `{ routes: [{ path, files }] }`, where `path` is
+ * Written at build time to `dist/.vite/route-preload.json`: `{ routes: [{ path, files, rendered }] }`, where `path` is
  * a route of the route table (`/:network/:address/operations`, React Router syntax) and `files` the chunks
  * its screen imports (the screen's dynamic imports in app/router/screens.tsx and their static imports,
  * transitively) beyond what index.html loads already. A screen without a dynamic import (home) is in the
@@ -12,13 +12,21 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'vite';
-import { buildRouteTable, SCREEN_IDS, type LazyScreen, type ScreenId } from '../src/app/router/route-table';
+import {
+  APP_ONLY_SCREENS,
+  buildRouteTable,
+  SCREEN_IDS,
+  type LazyScreen,
+  type ScreenId,
+} from '../src/app/router/route-table';
 
 export const ROUTE_PRELOAD_FILE = '.vite/route-preload.json';
 
 export interface RoutePreload {
   path: string;
   files: string[];
+  /** False for the workspace's forms, which the server does not render (APP_ONLY_SCREENS). */
+  rendered: boolean;
 }
 
 /**
@@ -102,7 +110,11 @@ export function routePreload(opts: { screensFile: string }): Plugin {
         if (!imports.has(id) || modules.some((m) => m === null)) {
           this.error(`route-preload: the modules of screen '${id}' are not found in ${opts.screensFile}`);
         }
-        return { path: routePath, files: modules.length > 0 ? filesOf(modules as string[]) : [] };
+        return {
+          path: routePath,
+          files: modules.length > 0 ? filesOf(modules as string[]) : [],
+          rendered: !APP_ONLY_SCREENS.has(id),
+        };
       });
       this.emitFile({ type: 'asset', fileName: ROUTE_PRELOAD_FILE, source: JSON.stringify({ routes }) });
     },

@@ -3,6 +3,7 @@ import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@ta
 import { NotificationsProvider } from '../features/notifications/NotificationsProvider';
 import { useNotify } from '../features/notifications/useNotify';
 import { ThemeModeProvider } from '../features/theme/ThemeModeProvider';
+import { seedFromServerPage } from './ssr-markup';
 
 /**
  * The query client. A failed request shows its text in the red snackbar (discovery spec §8) unless its
@@ -23,7 +24,11 @@ export function createAppQueryClient(onError: (message: string) => void): QueryC
 
 function QueryProvider({ children }: { children: ReactNode }) {
   const notify = useNotify();
-  const [client] = useState(() => createAppQueryClient(notify.error));
+  const [client] = useState(() => {
+    const created = createAppQueryClient(notify.error);
+    seedFromServerPage(created);
+    return created;
+  });
   return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }
 

@@ -12,12 +12,12 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'r
 import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import createEmotionServer from '@emotion/server/create-instance';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { dehydrate, QueryClientProvider, type DehydratedState } from '@tanstack/react-query';
 import type { ConfigResponse } from '@michelscope/api-types';
 import { createAppQueryClient } from '../app/providers';
 import { Shell } from '../app/shell/Shell';
 import { routeData } from '../app/router/route-data';
-import { buildRouteTable } from '../app/router/route-table';
+import { APP_ONLY_SCREENS, buildRouteTable } from '../app/router/route-table';
 import { screens } from '../app/router/screens';
 import { fetchResource } from '../api/resources';
 import { NotificationsProvider } from '../features/notifications/NotificationsProvider';
@@ -40,13 +40,12 @@ export interface RenderedPage {
   html: string;
   /** emotion's `<style data-emotion>` tags of the styles the markup uses. */
   styles: string;
+  /**
+   * The answers the page was rendered from (the query cache, dehydrated): the app seeds its own cache with
+   * them (../app/ssr-markup.ts), so it asks the API for none of them again when it takes over.
+   */
+  data: DehydratedState;
 }
-
-/**
- * The workspace's forms (deploy, interact, fork, views) are rendered by the app alone: their reader acts at
- * once, and a rendered form could not take input before the app runs (it is inert).
- */
-const APP_ONLY: ReadonlySet<string> = new Set(['deploy', 'interact', 'fork', 'views']);
 
 const idle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -70,7 +69,7 @@ export async function renderPage({
     const context = await handler.query(new Request(url));
     // a redirect, or a route that failed: the app handles it
     if (context instanceof Response || context.statusCode !== 200 || context.errors) return null;
-    if (context.matches.some((m) => APP_ONLY.has(m.route.id))) return null;
+    if (context.matches.some((m) => APP_ONLY_SCREENS.has(m.route.id))) return null;
     while (client.isFetching() > 0) {
       if (Date.now() >= deadline) return null;
       await idle(5);
@@ -93,8 +92,20 @@ export async function renderPage({
       </CacheProvider>,
     );
     const chunks = emotion.extractCriticalToChunks(markup);
-    return { html: chunks.html, styles: emotion.constructStyleTagsFromChunks(chunks) };
+    return {
+      html: chunks.html,
+      styles: emotion.constructStyleTagsFromChunks(chunks),
+      data: dehydrate(client),
+    };
   } finally {
     client.clear();
   }
+}
+
+/**
+ * Loads every screen's module (the server renders the first page of each kind without loading its code
+ * then): called once when the renderer starts.
+ */
+export async function warm(): Promise<void> {
+  await Promise.all(Object.values(screens).map((load) => load().catch(() => undefined)));
 }

@@ -53,6 +53,19 @@ export const SCREEN_IDS = [
 
 export type ScreenId = (typeof SCREEN_IDS)[number];
 
+/**
+ * The workspace's forms (deploy, interact, fork, views): rendered by the app alone, never by the server
+ * (../../ssr/entry-server.tsx). Their reader acts at once, and a rendered form could not take input before the
+ * app runs (it is inert). The build marks their routes (build/route-preload.ts) so that the server keeps
+ * announcing their data with the page.
+ */
+export const APP_ONLY_SCREENS: ReadonlySet<string> = new Set<ScreenId>([
+  'deploy',
+  'interact',
+  'fork',
+  'views',
+]);
+
 /** What a lazy screen module provides (React Router's lazy route properties). */
 export type LazyScreen = () => Promise<Pick<RouteObject, 'Component' | 'ErrorBoundary'>>;
 
