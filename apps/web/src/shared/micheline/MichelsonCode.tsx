@@ -135,9 +135,12 @@ function LightCode({
   const chunks = useMemo(() => lineChunks(code, LIGHT_CHUNK), [code]);
   const tokens = useMemo(() => chunkTokenizer(chunks), [chunks]);
   const ticks = useMemo(() => drawTicks(chunks, CODE_CHUNK), [chunks]);
-  // `done` ticks are drawn; a new code starts again with its first tick.
+  // `done` ticks are drawn; a new code starts again with its first tick. The server's rendering of the page
+  // (no effects run there) draws every line at once: the reader gets the whole code with the page.
   const [progress, setProgress] = useState({ chunks, done: 1 });
-  const done = Math.min(ticks.length, progress.chunks === chunks ? progress.done : 1);
+  const done = ON_SERVER
+    ? ticks.length
+    : Math.min(ticks.length, progress.chunks === chunks ? progress.done : 1);
   useEffect(() => {
     if (done >= ticks.length) return;
     const timer = setTimeout(() => setProgress({ chunks, done: done + 1 }), 0);
@@ -281,6 +284,8 @@ function LightCode({
   );
 }
 
+/** Rendering on the server (apps/web/src/ssr): no document, no effects. */
+const ON_SERVER = typeof document === 'undefined';
 const EMPTY: ReadonlySet<number> = new Set();
 
 /** The index of the piece that holds `line` (1-based in the shown text), or -1. */
