@@ -247,6 +247,9 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
       for (let i = 0; i < 3; i++) await dbg.getByRole('button', { name: 'Step', exact: true }).click();
       await poll(async () => (await debuggerAt(dbg)).facts).toMatch(/^Step 4 \/ \d+/);
       const at = await debuggerAt(dbg);
+      // the recording's level (the indexed head then), which its link keeps
+      const dbgAt = await flat(dbg.getByLabel('Simulated at'));
+      expect(dbgAt).toMatch(/^Simulated at level [\d,]+$/);
       const dbgLink = await copyLink(dbg);
 
       const phone = await pages.open();
@@ -267,6 +270,7 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
       await dbg2.getByRole('toolbar', { name: 'Debugger controls' }).waitFor({ timeout: UI_TIMEOUT });
       await poll(async () => (await debuggerAt(dbg2)).facts).toMatch(/^Step 4 \/ \d+/);
       expect(await debuggerAt(dbg2)).toEqual(at);
+      expect(await flat(dbg2.getByLabel('Simulated at'))).toBe(dbgAt);
       await dbg2.getByRole('button', { name: 'Close' }).click();
       await poll(() =>
         flat(other.getByRole('dialog', { name: 'View result' }).getByRole('tree', { name: 'Result' })),
@@ -301,8 +305,11 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
       await page.getByRole('button', { name: 'Simulate' }).click();
       const sim = page.getByRole('region', { name: 'Origination simulation' });
       await sim.getByRole('region', { name: 'Simulation result' }).waitFor({ timeout: UI_TIMEOUT });
-      const simText = await flat(sim.getByRole('region', { name: 'Simulation result' }));
+      const simText = await flat(sim.getByRole('region', { name: 'Simulation result' }).getByRole('table'));
       expect(simText).toMatch(/\d/);
+      // where it ran (the node's head then): the link keeps it
+      const simAt = await flat(sim.getByLabel('Simulated at'));
+      expect(simAt).toMatch(/^Simulated at level [\d,]+$/);
       const simLink = await copyLink(sim);
       expect(simLink).toMatch(new RegExp(`^${url}/deploy#s=`));
 
@@ -319,6 +326,9 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
       const at = await debuggerAt(dbg);
       // the new storage's total, 40 + 2, on the stack
       expect(at.stack).toContain('42');
+      // the recording's level (the indexed head then), which its link keeps
+      const dbgAt = await flat(dbg.getByLabel('Simulated at'));
+      expect(dbgAt).toMatch(/^Simulated at level [\d,]+$/);
       const dbgLink = await copyLink(dbg);
       expect(dbgLink).toMatch(new RegExp(`^${url}/deploy#s=`));
       if (shots) await page.screenshot({ path: `${shots}/share-deploy-1440.png` });
@@ -327,7 +337,11 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
       await phone.setViewportSize({ width: 375, height: 800 });
       await phone.goto(simLink);
       const sim2 = phone.getByRole('region', { name: 'Origination simulation' });
-      await poll(() => flat(sim2.getByRole('region', { name: 'Simulation result' }))).toBe(simText);
+      // the same result at the same level (its block's time in the table)
+      await poll(() => flat(sim2.getByRole('region', { name: 'Simulation result' }).getByRole('table'))).toBe(
+        simText,
+      );
+      expect(await flat(sim2.getByLabel('Simulated at'))).toBe(simAt);
       expect(
         await phone.getByRole('region', { name: 'Initial storage' }).getByLabel('total').inputValue(),
       ).toBe('40');
@@ -339,6 +353,7 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
       await dbg2.getByRole('toolbar', { name: 'Debugger controls' }).waitFor({ timeout: UI_TIMEOUT });
       await poll(async () => (await debuggerAt(dbg2)).facts).toBe(at.facts);
       expect(await debuggerAt(dbg2)).toEqual(at);
+      expect(await flat(dbg2.getByLabel('Simulated at'))).toBe(dbgAt);
       await dbg2.getByRole('button', { name: 'Close' }).click();
       // the form holds the link's call; the Michelson switch keeps the raw text input
       const form2 = other.getByRole('region', { name: 'Debug a call of the script' });

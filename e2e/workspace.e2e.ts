@@ -209,13 +209,38 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
     await page.getByRole('region', { name: 'Initial storage' }).waitFor();
     await page.getByLabel('total').fill('40');
     await page.getByLabel('label').fill('e2e');
-    // The simulate step: the node runs the origination for the wallet's account.
+    // The simulate step: the node runs the origination for the wallet's account, at its head of the moment.
+    const nodeLevel = async () =>
+      (
+        (await json(`${session.server.url}/rpc/sandboxnet/chains/main/blocks/head/header`)) as {
+          level: number;
+        }
+      ).level;
+    const before = await nodeLevel();
     await page.getByRole('button', { name: 'Simulate' }).click();
     const simulated = page.getByRole('region', { name: 'Simulation result' });
     await simulated.waitFor({ timeout: 60_000 });
+    const after = await nodeLevel();
     const simulatedText = await simulated.innerText();
     expect(simulatedText).toMatch(/Status\s+applied/);
     expect(simulatedText).toMatch(/Burned\s+0\.\d+ ꜩ/);
+    // where and when it ran: the level (within the head's moves during the run) and that block's time
+    const shown = /^Simulated at level ([\d,]+)$/.exec(
+      (await simulated.getByLabel('Simulated at').innerText()).trim(),
+    );
+    expect(shown, simulatedText).toBeTruthy();
+    const level = Number(shown![1]!.replace(/,/g, ''));
+    expect(level).toBeGreaterThanOrEqual(before);
+    expect(level).toBeLessThanOrEqual(after);
+    const block = (await json(`${session.server.url}/rpc/sandboxnet/chains/main/blocks/${level}/header`)) as {
+      timestamp: string;
+    };
+    expect(simulatedText).toContain(`Block time\t${block.timestamp}`);
+    // its link keeps that level
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    const field = page.getByLabel('Share link');
+    await expect.poll(() => field.inputValue(), { timeout: 30_000 }).toMatch(/^http.*\/deploy#s=/);
+    const link = await field.inputValue();
     await page.getByRole('button', { name: 'Deploy' }).click();
     await connectSandboxWallet(page);
     await page.getByText('Operation has been sucessfully injected').waitFor({ timeout: 60_000 });
@@ -230,6 +255,27 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
       json(`${session.server.url}/rpc/sandboxnet/chains/main/blocks/head/context/contracts/${kt}/storage`),
     );
     expect(storage).toEqual({ prim: 'Pair', args: [{ int: '40' }, { string: 'e2e' }] });
+
+    // the simulation's link, opened after the deployment moved the head: it reruns at its level, and says so
+    const again = await session.browser.newPage();
+    await again.goto(link);
+    const rerun = again.getByRole('region', { name: 'Simulation result' });
+    await rerun.waitFor({ timeout: 60_000 });
+    expect((await rerun.getByLabel('Simulated at').innerText()).trim()).toBe(
+      `Simulated at level ${shown![1]}`,
+    );
+    expect(await rerun.innerText()).toMatch(/Status\s+applied/);
+    expect(await rerun.innerText()).toContain(`Block time\t${block.timestamp}`);
+    expect(await rerun.getByLabel('Head moved').innerText()).toMatch(
+      new RegExp(`^The head has moved to level [\\d,]+\\. This result is the run at level ${shown![1]} `),
+    );
+    // 'Rerun at head': at the head now, no note
+    await rerun.getByRole('button', { name: 'Rerun at head' }).click();
+    await expect
+      .poll(async () => (await again.getByLabel('Simulated at').innerText()).trim(), { timeout: 60_000 })
+      .not.toBe(`Simulated at level ${shown![1]}`);
+    expect(await again.getByLabel('Head moved').count()).toBe(0);
+    await again.close();
     await page.close();
   });
   it('forks a seeded contract with its current storage and opens the fork', async () => {

@@ -69,6 +69,15 @@ export const ScriptDebugRequest = Type.Object(
     gas_limit: Mutez,
     source: Addr,
     sender: Addr,
+    at_level: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 2147483647,
+        description:
+          'run at this indexed block’s level and time (and the chain’s state then: contracts it reads) instead ' +
+          'of the indexed head: a deploy page’s link rerun as it was; 400 above the head or for a block not indexed',
+      }),
+    ),
   },
   { title: 'ScriptDebugRequest' },
 );

@@ -182,6 +182,14 @@ export const SharedDeploy = Type.Object(
       ),
     ),
     debug: Type.Optional(SingleDebugPosition),
+    level: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 2147483647,
+        description:
+          'the level the simulation (or the debugged call) ran at: a link reruns it at that block (absent: the head)',
+      }),
+    ),
   },
   { title: 'SharedDeploy', additionalProperties: false, description: 'the deploy page' },
 );

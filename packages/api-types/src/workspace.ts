@@ -80,10 +80,12 @@ export interface NodeScript {
 export type NodeConstants = Record<string, unknown>;
 /** A figure the node writes as a decimal string (…/total_bytes, …/used_space, …/paid_space, …/counter). */
 export type NodeNumber = string | number;
-/** …/blocks/head/header: the fields the web reads. */
+/** …/blocks/{head or level}/header: the fields the web reads. */
 export interface NodeBlockHeader {
   hash: string;
   level: number;
+  /** RFC 3339 */
+  timestamp: string;
 }
 /** The body of …/blocks/head/helpers/scripts/simulate_operation: an unsigned operation and the chain. */
 export interface NodeSimulateRequest {

@@ -581,6 +581,36 @@ describeDb('debugger route over the indexed demo sandbox', ({ db }) => {
     expect(junk.status).toBe(400);
     expect(junk.body).toMatchObject({ message: expect.any(String) });
     expect((await post(`/v1/script/nonet/debug`, body)).status).toBeGreaterThanOrEqual(400);
+
+    // pinned (a deploy link's rerun): at_level runs at that block's level and time, and `state` says so
+    const head = d.state!.level;
+    expect(d.state).toEqual({ level: head, head_level: head, changed_since: false });
+    const clock = parseMichelsonScript(
+      'parameter unit; storage (pair nat timestamp); code { DROP ; NOW ; LEVEL ; PAIR ; NIL operation ; PAIR }',
+    );
+    const clockBody = {
+      script: clock,
+      storage: { prim: 'Pair', args: [{ int: '0' }, { int: '0' }] },
+      parameter: { prim: 'Unit' },
+    };
+    const earlier = head - 1;
+    const pinned = await post(`/v1/script/${NET}/debug`, { ...clockBody, at_level: earlier });
+    expect(pinned.status, JSON.stringify(pinned.body).slice(0, 300)).toBe(200);
+    const p = pinned.body as Debug;
+    expect(p.state).toEqual({ level: earlier, head_level: expect.any(Number), changed_since: false });
+    expect(p.state!.head_level).toBeGreaterThanOrEqual(head);
+    expect(p.inputs.level).toBe(String(earlier));
+    const header = (await (await fetch(`${env.rpcUrl}/chains/main/blocks/${earlier}/header`)).json()) as {
+      timestamp: string;
+    };
+    expect(p.inputs.now).toBe(header.timestamp);
+    expect(p.storage).toEqual({
+      prim: 'Pair',
+      args: [{ int: String(earlier) }, { string: header.timestamp }],
+    });
+    const above = await post(`/v1/script/${NET}/debug`, { ...clockBody, at_level: head + 1000 });
+    expect(above.status).toBe(400);
+    expect((above.body as { message: string }).message).toMatch(/^at_level \d+ is above the indexed head/);
   });
 
   // last: it changes the counter's storage and removes a block row

@@ -266,16 +266,16 @@ export const RESOURCES = {
     (p) => `${node(p.network)}/blocks/${p.block}/context/constants`,
     RPC,
   ),
-  /** The head block's header (node RPC). */
-  headHeader: resource<{ network: string }, NodeBlockHeader>(
-    (p) => `${node(p.network)}/blocks/head/header`,
+  /** The head block's header, or a level's (node RPC). */
+  headHeader: resource<{ network: string; block?: number | undefined }, NodeBlockHeader>(
+    (p) => `${node(p.network)}/blocks/${p.block ?? 'head'}/header`,
     RPC,
   ),
   /** The chain id (node RPC). */
   chainId: resource<{ network: string }, string>((p) => `${node(p.network)}/chain_id`, RPC),
-  /** An account's counter at the head (node RPC). */
-  counter: resource<At, NodeNumber>(
-    (p) => `${node(p.network)}/blocks/head/context/contracts/${enc(p.address)}/counter`,
+  /** An account's counter at the head, or at a level (node RPC). */
+  counter: resource<At & { block?: number | undefined }, NodeNumber>(
+    (p) => `${node(p.network)}/blocks/${p.block ?? 'head'}/context/contracts/${enc(p.address)}/counter`,
     RPC,
   ),
   /** The bytes a contract's storage uses, and those it paid for (node RPC). */
@@ -292,11 +292,12 @@ export const RESOURCES = {
     (p) => `${node(p.network)}/blocks/head/context/raw/json/big_maps/index/${p.ptr}/total_bytes`,
     RPC,
   ),
-  /** An unsigned operation run by the node (the deploy wizard's origination simulation). */
-  simulateOperation: action<{ network: string }, NodeSimulateRequest, NodeSimulateResult>(
-    (p) => `${node(p.network)}/blocks/head/helpers/scripts/simulate_operation`,
-    RPC,
-  ),
+  /** An unsigned operation run by the node at the head or at a level (the deploy wizard's origination simulation). */
+  simulateOperation: action<
+    { network: string; block?: number | undefined },
+    NodeSimulateRequest,
+    NodeSimulateResult
+  >((p) => `${node(p.network)}/blocks/${p.block ?? 'head'}/helpers/scripts/simulate_operation`, RPC),
   /** The code as Michelson text; with a protocol, the code the contract ran under it. */
   code: resource<At & { protocol: string | null }, string>(
     (p) => `${contract(p)}/code${p.protocol === null ? '' : `?protocol=${enc(p.protocol)}`}`,

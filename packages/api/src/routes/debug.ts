@@ -313,10 +313,11 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
       schema: {
         summary: 'Debug a call of an undeployed script: run its code with a given storage and parameter',
         description:
-          'A deploy’s debugger: the script (typechecked as a new origination) runs at the indexed head like ' +
-          'run_code runs it (SELF is run_code’s default address, the balance and amount given), every step ' +
-          'recorded as …/entrypoints/debug answers. Bad Micheline is a 400; an ill-typed script or value is a ' +
-          'failed run (`failure`).',
+          'A deploy’s debugger: the script (typechecked as a new origination) runs at the indexed head (or, ' +
+          'with `at_level`, at that block’s level and time) like run_code runs it (SELF is run_code’s default ' +
+          'address, the balance and amount given), every step recorded as …/entrypoints/debug answers; `state` ' +
+          'says the level it ran at. Bad Micheline is a 400; an ill-typed script or value is a failed run ' +
+          '(`failure`).',
         tags: ['contract'],
         params: Type.Object({ network: NetworkName }),
         body: ScriptDebugRequest,
@@ -330,8 +331,9 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
       if (b.source) requireAddress(b.source, ADDRESS_RE, 'source');
       if (b.sender) requireAddress(b.sender, ADDRESS_RE, 'sender');
       const script = asClientError(() => b.script.map((x) => toMicheline(x)));
-      const head = (await getHeads(ctx.db, [network])).get(network);
-      if (!head) throw new HttpError(404, `network ${network} is not indexed yet`);
+      // the block it runs at: the indexed head, or a deploy link's level (its level and time)
+      const at = await stateBlock(ctx, network, undefined, b.at_level);
+      const head = at.head;
       const hard = head.hard_gas_limit_per_operation ?? LIMITS.hardGasLimitPerOperation / 1000;
       const sender = b.sender ?? b.source;
       const call: DebugCall = {
@@ -345,15 +347,18 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         ...(b.source ? { source: b.source } : {}),
         // an undeployed script runs as run_code runs it without `self`
         self: RUN_CODE_DEFAULT_SELF,
-        now: String(Math.floor(head.timestamp.getTime() / 1000)),
-        level: String(head.level),
-        chainId: head.chain_id ?? (await nodeRpc<string>(ctx, network, '/chains/main/chain_id')),
+        now: String(Math.floor(at.timestamp.getTime() / 1000)),
+        level: String(at.level),
+        chainId: at.chainId ?? (await nodeRpc<string>(ctx, network, '/chains/main/chain_id')),
         gasLimit: Math.min(b.gas_limit ?? hard, hard) * 1000,
         fixedMilligas: fixedCost(sender),
         newScript: true,
       };
       runner ??= new DebugRunner(ctx);
-      const json = await runner.record(network, String(head.level), call, { inputs: inputsOf(call) });
+      const json = await runner.record(network, String(at.level), call, {
+        inputs: inputsOf(call),
+        state: { level: at.level, head_level: head.level, changed_since: false },
+      });
       return reply.type('application/json; charset=utf-8').send(json as unknown as DebugResult);
     },
   );

@@ -103,12 +103,13 @@ export interface WhatIfStart {
 
 /**
  * The block a run reads the contract's state at: the head, or `atLevel` checked against the head and the
- * contract's origination (400 outside them), with its time and chain id.
+ * contract's origination (400 outside them), with its time and chain id. `address_` undefined: a script not
+ * deployed (a deploy's debugger), which has no origination and which nothing changes.
  */
 export async function stateBlock(
   ctx: ApiContext,
   network: string,
-  address_: string,
+  address_: string | undefined,
   atLevel: number | undefined,
 ) {
   const head = (await getHeads(ctx.db, [network])).get(network);
@@ -117,7 +118,7 @@ export async function stateBlock(
     return { head, level: head.level, timestamp: head.timestamp, chainId: head.chain_id, changed: false };
   if (atLevel > head.level)
     throw new HttpError(400, `at_level ${atLevel} is above the indexed head (level ${head.level})`);
-  const origination = await originationOf(ctx.db, network, address_);
+  const origination = address_ === undefined ? undefined : await originationOf(ctx.db, network, address_);
   if (origination?.level !== undefined && atLevel < origination.level)
     throw new HttpError(
       400,
@@ -130,7 +131,7 @@ export async function stateBlock(
     level: atLevel,
     timestamp: block.timestamp,
     chainId: block.chain_id,
-    changed: await touchedAfter(ctx.db, network, address_, atLevel),
+    changed: address_ === undefined ? false : await touchedAfter(ctx.db, network, address_, atLevel),
   };
 }
 

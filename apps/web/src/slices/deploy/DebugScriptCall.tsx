@@ -2,9 +2,11 @@
  * The deploy page's debugger: a call of the script not yet deployed run from the initial storage of the form,
  * opened in the debugger (POST /v1/script/{network}/debug). The parameter is a form built from the script's
  * parameter type (the Interact tab's SchemaForm, with the entrypoint chosen from the script's), or, with the
- * 'Michelson' switch, typed as Michelson.
+ * 'Michelson' switch, typed as Michelson. At the indexed head, or at a share link's level (that block's level and
+ * time); its link keeps the level the recording ran at.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -16,7 +18,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { parseMichelsonExpression, type Micheline } from '@michelscope/michelson';
 import type { SharedDeploy } from '@michelscope/api-types';
-import type { DebugAt, DebugTarget } from '../debugger/debug-target';
+import { debugQuery, type DebugAt, type DebugTarget } from '../debugger/debug-target';
 import { LazyDebugger } from '../debugger/LazyDebugger';
 import { SchemaForm, type FormData, type SchemaFormHandle } from '../contract/interact/SchemaForm';
 import { hasNoFields } from '../contract/interact/form-schema';
@@ -35,9 +37,12 @@ export function DebugScriptCall(props: {
   storage: () => Micheline;
   /** a share link's call: it fills the form and is debugged once, at the link's position */
   opened?: { call: ScriptCall; debug?: DebugAt | undefined } | undefined;
-  /** the share link of a call debugged at a position ('Copy link' in the debugger) */
-  copyLink?: ((call: ScriptCall, at: DebugAt) => Promise<string>) | undefined;
+  /** the level to run at (a share link's); the indexed head when absent */
+  level?: number | undefined;
+  /** the share link of a call debugged at a position ('Copy link' in the debugger), at the level it ran at */
+  copyLink?: ((call: ScriptCall, at: DebugAt, level: number | undefined) => Promise<string>) | undefined;
 }) {
+  const client = useQueryClient();
   const entrypoints = useMemo(() => scriptEntrypoints(props.code), [props.code]);
   const formRef = useRef<SchemaFormHandle>(null);
   const first = props.opened?.call;
@@ -81,7 +86,13 @@ export function DebugScriptCall(props: {
         network: props.network,
         address: '',
         request: { name },
-        script: { script: props.code, storage, parameter: value, entrypoint: name },
+        script: {
+          script: props.code,
+          storage,
+          parameter: value,
+          entrypoint: name,
+          ...(props.level !== undefined ? { at_level: props.level } : {}),
+        },
       },
       call: {
         entrypoint,
@@ -178,7 +189,16 @@ export function DebugScriptCall(props: {
           }}
           target={target.debug}
           initial={debugAt}
-          copyLink={copyLink && ((at) => copyLink(target.call, at))}
+          copyLink={
+            copyLink &&
+            ((at) =>
+              copyLink(
+                target.call,
+                at,
+                // the level the recording ran at (the head then, or the link's)
+                client.getQueryData(debugQuery(target.debug).queryKey)?.state?.level ?? props.level,
+              ))
+          }
         />
       ) : null}
     </Paper>

@@ -62,6 +62,8 @@ export function DeployPage() {
   const [pendingShare, setPendingShare] = useState(true);
   const [openedCall, setOpenedCall] = useState<{ call: ScriptCall; debug?: DebugAt | undefined }>();
   const [runSimulation, setRunSimulation] = useState(false);
+  // a link's level: its simulation and its debugged call run at that block (the level and time they ran at)
+  const [pinned, setPinned] = useState<number | undefined>(undefined);
   useEffect(() => {
     const s = shared.state;
     if (!pendingShare || !s) return;
@@ -79,6 +81,7 @@ export function DeployPage() {
     setParsed(result);
     setFormData(s.storage);
     setBalance(s.balance);
+    setPinned(s.level);
     setStep(1);
     if (s.show === 'debug' && s.call) setOpenedCall({ call: s.call, debug: s.debug });
     else setRunSimulation(true);
@@ -86,12 +89,12 @@ export function DeployPage() {
   useEffect(() => {
     if (!runSimulation || !parsed) return;
     setRunSimulation(false);
-    void simulate();
-    // runs once, in the render after a link filled the form
+    void simulate(pinned);
+    // runs once, in the render after a link filled the form (and its level)
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [runSimulation, parsed]);
   const shareError = shared.error ?? openError;
-  /** The page's state as a share link keeps it. */
+  /** The page's state as a share link keeps it (with the level the simulation shown ran at). */
   const deployState = (): SharedDeploy => ({
     v: 1,
     kind: 'deploy',
@@ -100,6 +103,7 @@ export function DeployPage() {
     storage: formData,
     balance,
     show: 'simulation',
+    ...(simulation?.at ? { level: simulation.at.level } : {}),
   });
 
   const upload = async () => {
@@ -137,7 +141,8 @@ export function DeployPage() {
     }
   };
 
-  const simulate = async () => {
+  /** Simulates the origination at the head, or at `level` (a link's). */
+  const simulate = async (level?: number) => {
     const storage = checkedStorage();
     if (!parsed || !storage) return;
     await injection.run(async () => {
@@ -153,10 +158,16 @@ export function DeployPage() {
           code: parsed.code,
           storage,
           balance: balance.trim() || '0',
+          level,
         }),
       );
       return null;
     }, setError);
+  };
+  /** 'Simulate' and 'Rerun at head': at the head, the link's level forgotten (its Debug runs at the head too). */
+  const simulateAtHead = () => {
+    setPinned(undefined);
+    void simulate();
   };
 
   const deploy = async () => {
@@ -253,7 +264,7 @@ export function DeployPage() {
                 <TypedefPanel typedef={parsed.typedef} title="Storage type" />
                 <Stack direction="row" spacing={1}>
                   <Button onClick={() => setStep(0)}>Back</Button>
-                  <Button variant="outlined" disabled={injection.busy} onClick={() => void simulate()}>
+                  <Button variant="outlined" disabled={injection.busy} onClick={simulateAtHead}>
                     Simulate
                   </Button>
                   <Button variant="contained" disabled={injection.busy} onClick={() => void deploy()}>
@@ -263,7 +274,7 @@ export function DeployPage() {
                 {simulation ? (
                   <section aria-label="Origination simulation">
                     <CopyLinkButton build={() => linkOf(deployState())} />
-                    <OriginationSimulationResult result={simulation} />
+                    <OriginationSimulationResult result={simulation} onRerunAtHead={simulateAtHead} />
                   </section>
                 ) : null}
                 <DebugScriptCall
@@ -272,7 +283,16 @@ export function DeployPage() {
                   code={parsed.code}
                   storage={() => storageValue(parsed.storageType, formData)}
                   opened={openedCall}
-                  copyLink={(call, debug) => linkOf({ ...deployState(), show: 'debug', call, debug })}
+                  level={pinned}
+                  copyLink={(call, debug, level) =>
+                    linkOf({
+                      ...deployState(),
+                      show: 'debug',
+                      call,
+                      debug,
+                      ...(level !== undefined ? { level } : {}),
+                    })
+                  }
                 />
                 {error ? <Alert severity="error">{error}</Alert> : null}
                 <InjectionAlert injection={injection} />

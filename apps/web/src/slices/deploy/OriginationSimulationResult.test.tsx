@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { OriginationSimulationResult } from './OriginationSimulationResult';
 
 afterEach(cleanup);
@@ -28,5 +28,38 @@ describe('deploy wizard: simulated origination', () => {
     expect(within(row('Gas limit')).getByText('1,040,000')).toBeTruthy();
     expect(within(row('Storage limit')).getByText('60,000 bytes')).toBeTruthy();
     expect(within(row('Burned')).getByText('0.43925 ꜩ')).toBeTruthy();
+  });
+
+  it("says where it ran: 'Simulated at level N' and its block time; a link's older level, with 'Rerun at head'", () => {
+    const result = {
+      status: 'applied',
+      consumedGas: 1,
+      gasLimit: 0,
+      storageLimit: 0,
+      storageSize: 41,
+      paidStorageSizeDiff: 41,
+      burned: 0,
+      originated: null,
+      errors: [],
+      at: { level: 1_040, head_level: 1_040, changed_since: false },
+      time: '2026-11-27T03:00:00Z',
+    };
+    const { rerender } = render(<OriginationSimulationResult result={result} />);
+    expect(screen.getByLabelText('Simulated at').textContent).toBe('Simulated at level 1,040');
+    expect(screen.queryByLabelText('Head moved')).toBeNull();
+    const row = screen.getByRole('rowheader', { name: 'Block time' }).closest('tr') as HTMLElement;
+    expect(within(row).getByText('2026-11-27T03:00:00Z')).toBeTruthy();
+    const rerun = vi.fn();
+    rerender(
+      <OriginationSimulationResult
+        result={{ ...result, at: { level: 1_040, head_level: 1_052, changed_since: false } }}
+        onRerunAtHead={rerun}
+      />,
+    );
+    expect(screen.getByLabelText('Head moved').textContent).toContain(
+      'The head has moved to level 1,052. This result is the run at level 1,040 (its level and time), as the link was made.',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Rerun at head' }));
+    expect(rerun).toHaveBeenCalledTimes(1);
   });
 });

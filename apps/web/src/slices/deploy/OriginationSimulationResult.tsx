@@ -7,10 +7,20 @@ import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { mutezToTez, percentOf } from '../contract/interact/call-logic';
+import { SimulatedAt } from '../contract/interact/SimulatedAt';
 import type { OriginationSimulation } from './simulate-origination';
 
-/** The simulated origination: status, consumed gas, storage and burn, or the node's errors. */
-export function OriginationSimulationResult({ result }: { result: OriginationSimulation }) {
+/**
+ * The simulated origination: where it ran ('Simulated at level N', its block's time; a link's rerun at its level
+ * says when the head moved on, with 'Rerun at head'), status, consumed gas, storage and burn, or the node's errors.
+ */
+export function OriginationSimulationResult({
+  result,
+  onRerunAtHead,
+}: {
+  result: OriginationSimulation;
+  onRerunAtHead?: (() => void) | undefined;
+}) {
   const int = (n: number) => n.toLocaleString('en-US');
   const pct = (part: number, limit: number) => {
     const p = percentOf(part, limit);
@@ -28,11 +38,13 @@ export function OriginationSimulationResult({ result }: { result: OriginationSim
   ];
   if (result.gasLimit > 0) rows.push(['Gas limit', int(result.gasLimit)]);
   if (result.storageLimit > 0) rows.push(['Storage limit', `${int(result.storageLimit)} bytes`]);
+  if (result.time) rows.push(['Block time', result.time]);
   return (
     <Paper variant="outlined" component="section" aria-label="Simulation result" sx={{ p: 2 }}>
       <Typography variant="overline" component="h3">
         Simulation result
       </Typography>
+      <SimulatedAt at={result.at} onRerunAtHead={onRerunAtHead} origination />
       <Table size="small">
         <TableBody>
           {rows.map(([k, v]) => (

@@ -1,9 +1,11 @@
 /**
  * The deploy wizard's simulation: the origination run by the node (`helpers/scripts/simulate_operation`
- * through this origin's /rpc/{network} pass-through) for the wallet's account, without signing anything.
+ * through this origin's /rpc/{network} pass-through) for the wallet's account, without signing anything; at
+ * the head, or at a share link's level (that block: its counter, constants, level and time).
  */
 import { fetchResource, runAction } from '../../api/resources';
 import type { Micheline } from '@michelscope/michelson';
+import type { StateLevel } from '@michelscope/api-types';
 import { isObject } from '../../api/parse';
 
 /** The all-zero placeholder signature simulations carry (the node does not check it). */
@@ -23,6 +25,10 @@ export interface OriginationSimulation {
   burned: number;
   originated: string | null;
   errors: string[];
+  /** where it ran: the block's level and the head then (no contract's state is read: changed_since false) */
+  at?: StateLevel | undefined;
+  /** the block's time (RFC 3339), the origination's NOW */
+  time?: string | undefined;
 }
 
 type Json = Record<string, unknown>;
@@ -66,13 +72,16 @@ export async function simulateOrigination(opts: {
   storage: Micheline;
   /** mutez */
   balance: string;
+  /** the block to run at (a share link's level); the head when absent */
+  level?: number | undefined;
 }): Promise<OriginationSimulation> {
-  const { network } = opts;
-  const [header, chainId, counter, constants] = await Promise.all([
-    fetchResource('headHeader', { network }),
+  const { network, level } = opts;
+  const [header, head, chainId, counter, constants] = await Promise.all([
+    fetchResource('headHeader', { network, block: level }),
+    level === undefined ? undefined : fetchResource('headHeader', { network }),
     fetchResource('chainId', { network }),
-    fetchResource('counter', { network, address: opts.source }),
-    fetchResource('networkConstants', { network, block: 'head' }),
+    fetchResource('counter', { network, address: opts.source, block: level }),
+    fetchResource('networkConstants', { network, block: level ?? 'head' }),
   ]);
   const branch = isObject(header) && typeof header.hash === 'string' ? header.hash : '';
   const c = isObject(constants) ? constants : {};
@@ -92,9 +101,21 @@ export async function simulateOrigination(opts: {
     ],
     signature: SIMULATION_SIGNATURE,
   };
-  const body = await runAction('simulateOperation', { network }, { operation, chain_id: chainId });
-  return parseOriginationResult(body, {
+  const body = await runAction(
+    'simulateOperation',
+    { network, block: level },
+    { operation, chain_id: chainId },
+  );
+  const result = parseOriginationResult(body, {
     costPerByte: num(c, 'cost_per_byte') || 250,
     originationSize: num(c, 'origination_size') || 257,
   });
+  const at = isObject(header) && typeof header.level === 'number' ? header.level : undefined;
+  return {
+    ...result,
+    ...(at !== undefined
+      ? { at: { level: at, head_level: (isObject(head) && Number(head.level)) || at, changed_since: false } }
+      : {}),
+    ...(isObject(header) && typeof header.timestamp === 'string' ? { time: header.timestamp } : {}),
+  };
 }
