@@ -59,9 +59,10 @@ describe('demo seed', () => {
       }
     }
     expect(statuses.applied).toBeGreaterThan(150);
-    expect(statuses.failed).toBe(7);
-    // the batch's first transfer, and the note over its storage limit
-    expect(statuses.backtracked).toBe(2);
+    expect(statuses.failed).toBe(8);
+    // the batch's first transfer, the note over its storage limit, the increments before a failing decrement and
+    // before the multisig call over its storage limit, and that call
+    expect(statuses.backtracked).toBe(5);
     expect([...kinds].sort()).toEqual([
       'delegation',
       'origination',
@@ -73,8 +74,10 @@ describe('demo seed', () => {
     expect([...internal].sort()).toEqual([
       'delegation:applied',
       'event:applied',
+      'event:backtracked',
       'origination:applied',
       'transaction:applied',
+      'transaction:backtracked',
     ]);
     expect([...diffs].sort()).toEqual(['alloc', 'key removed', 'update']);
     expect(errors).toEqual(
@@ -94,12 +97,21 @@ describe('demo seed', () => {
         for (const c of op.contents)
           if (c.metadata!.operation_result.errors?.some((e) => e.id.endsWith('.storage_exhausted.operation')))
             over.push(c);
-    expect(over).toHaveLength(1);
+    // the note, and the multisig call whose internal note passes the limit
+    expect(over).toHaveLength(2);
     const r = over[0]!.metadata!.operation_result;
     expect(r.status).toBe('backtracked');
     expect(over[0]!.storage_limit).toBe('40');
     // the receipt keeps what the call would have paid: more than its limit
     expect(Number(r.paid_storage_size_diff)).toBeGreaterThan(40);
+    // the multisig's: its internal note ran (backtracked, no error of its own) and would have paid the bytes
+    const inner = over[1]!.metadata!.internal_operation_results!;
+    expect(over[1]!.storage_limit).toBe('40');
+    expect(over[1]!.metadata!.operation_result.status).toBe('backtracked');
+    expect(inner.map((i) => [i.kind, i.parameters?.entrypoint, i.result.status, i.result.errors])).toEqual([
+      ['transaction', 'note', 'backtracked', undefined],
+    ]);
+    expect(Number(inner[0]!.result.paid_storage_size_diff)).toBeGreaterThan(40);
   });
 
   it('leaves contracts whose storage, big maps and views answer', async () => {

@@ -1,8 +1,9 @@
 // The demo seed: on the first start of a chain, originates the contracts this project wrote
 // (seed/contracts/*.tz) and calls them over many blocks, so that every screen of the explorer
 // has data: big-map keys added, updated, removed; internal calls; CREATE_CONTRACT; events;
-// delegations; a registered global constant; failed calls, a backtracked batch and a call backtracked for
-// exceeding its storage limit.
+// delegations; a registered global constant; failed calls, a backtracked batch, a call backtracked for
+// exceeding its storage limit, and two failed groups whose earlier contents the failing one depends on (one of
+// them backtracked for its storage after an internal call).
 import fs from 'node:fs';
 import path from 'node:path';
 import { Parser } from '@taquito/michel-codec';
@@ -235,6 +236,8 @@ export async function runSeed(chain: SeedTarget, rounds = 24): Promise<SeedResul
 
   // Rounds: token transfers (keys added, updated, removed), notes, counters, factory children.
   const holders = [b1, b2, b3, b4, b5];
+  /** The counter's value (its increments; its decrements all fail). */
+  let count = 0;
   for (let r = 0; r < rounds; r++) {
     const to = holders[(r % 4) + 1]!;
     await s.call(b1, fa12, 'transfer', pair(str(b1.pkh), str(to.pkh), int(1_000_000 + r * 1000)));
@@ -243,10 +246,14 @@ export async function runSeed(chain: SeedTarget, rounds = 24): Promise<SeedResul
     if (r < 15) await s.call(b2, fa12, 'transfer', pair(str(b1.pkh), str(b5.pkh), int(10_000)));
     await s.call(b1, fa2, 'transfer', [pair(str(b1.pkh), [pair(str(to.pkh), int(0), int(100_000 + r))])]);
     await s.call(b3, counter, 'increment', int(r + 1));
+    count += r + 1;
     await s.call(b3, counter, 'note', pair(str(`note-${r % 6}`), int(r)));
     if (r % 6 === 5) await s.call(b3, counter, 'forget', str(`note-${r % 6}`));
     if (r % 4 === 0) await s.call(b4, factory, 'default', int(r));
-    if (r % 3 === 1) await s.call(b5, splitter, 'default', { prim: 'Unit' }, '2000000');
+    if (r % 3 === 1) {
+      await s.call(b5, splitter, 'default', { prim: 'Unit' }, '2000000');
+      count += 1; // the splitter's internal %increment 1
+    }
     if (r % 4 === 2) await s.call(b3, swap, 'default', int(1000 + r));
     if (r % 5 === 2) await s.call(b1, ticketer, 'default', pair(str(receiver), int(10 + r)));
     if (r % 5 === 1) await s.call(b4, upgradable, 'apply', int(r));
@@ -367,6 +374,58 @@ export async function runSeed(chain: SeedTarget, rounds = 24): Promise<SeedResul
       if (r === 11) await s.call(b2, multisig, 'main', await multisigCall(multisig, 2, pay, signers, [b2]));
     }
     if (r === 12) await s.call(b5, delegator, 'set_delegate', { prim: 'None' });
+    if (r === 13) {
+      const increment = (n: number) => ({
+        kind: 'transaction',
+        amount: '0',
+        destination: counter,
+        parameters: { entrypoint: 'increment', value: int(n) },
+      });
+      // A group whose second content depends on the first and fails: the counter plus 7, then minus 10 more
+      // than it had: FAILWITH (Pair "negative" -3), and the first content is backtracked.
+      await s.send(b3, [
+        increment(7),
+        {
+          kind: 'transaction',
+          amount: '0',
+          destination: counter,
+          parameters: { entrypoint: 'decrement', value: int(count + 10) },
+        },
+      ]);
+      // A call backtracked for its storage that emits an internal call: the counter plus 7, then the multisig
+      // (2-of-3) runs a lambda whose internal %note writes a 600-digit value past the content's 40-byte limit.
+      const note: Expr = [
+        { prim: 'DROP' },
+        { prim: 'NIL', args: [{ prim: 'operation' }] },
+        { prim: 'PUSH', args: [{ prim: 'address' }, str(counter)] },
+        {
+          prim: 'CONTRACT',
+          args: [{ prim: 'pair', args: [{ prim: 'string' }, { prim: 'nat' }] }],
+          annots: ['%note'],
+        },
+        [{ prim: 'IF_NONE', args: [[[{ prim: 'UNIT' }, { prim: 'FAILWITH' }]], []] }],
+        { prim: 'PUSH', args: [{ prim: 'mutez' }, int(0)] },
+        {
+          prim: 'PUSH',
+          args: [
+            { prim: 'pair', args: [{ prim: 'string' }, { prim: 'nat' }] },
+            pair(str('via the multisig'), { int: '9'.repeat(600) }),
+          ],
+        },
+        { prim: 'TRANSFER_TOKENS' },
+        { prim: 'CONS' },
+      ];
+      await s.send(b2, [
+        increment(7),
+        {
+          kind: 'transaction',
+          amount: '0',
+          destination: multisig,
+          parameters: { entrypoint: 'main', value: await multisigCall(multisig, 2, note, signers, [b1, b3]) },
+          storage_limit: '40',
+        },
+      ]);
+    }
     // b1 withdraws b2's allowance: the allowance key is removed from the big map.
     if (r === 15) await s.call(b1, fa12, 'approve', pair(str(b2.pkh), int(0)));
     await s.bake();
