@@ -8,7 +8,12 @@ import { parseMichelsonScript, stackAt, type CompactTrace, type Micheline } from
 import { BOOTSTRAP_ACCOUNTS, injectAs } from '@michelscope/sandbox';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import net from 'node:net';
+import type { Db } from '@michelscope/db';
+import { createContext } from '../src/context';
 import { compareReplay } from '../src/debug/record';
+import { DebugRunner } from '../src/debug/runner';
+import { isArchiveNode } from '../src/services/node-rpc';
 import { offChainViewScript } from '../src/services/views';
 import { openIndexedSandbox, SANDBOX_NET as NET, type IndexedSandbox } from './indexed-sandbox';
 
@@ -247,26 +252,33 @@ describeDb('debugger route over the indexed demo sandbox', ({ db }) => {
   it('every seeded contract call, top-level or internal, applied or failed, replays exactly', async () => {
     const rows = await db()
       .selectFrom('operations')
-      .select(['id', 'level', 'internal', 'status', 'consumed_gas', 'big_map_diffs_count'])
+      .select(['id', 'level', 'internal', 'status', 'consumed_gas', 'big_map_diffs_count', 'errors'])
       .where('network', '=', NET)
       .where('kind', '=', 'transaction')
       .where('destination', 'like', 'KT1%')
       .where('parameters', 'is not', null)
-      .where('status', 'in', ['applied', 'failed'])
+      .where('status', 'in', ['applied', 'failed', 'backtracked'])
       .orderBy('id')
       .execute();
-    // the seed has them all: internal calls, failed calls, calls that write big maps
+    // the seed has them all: internal calls, failed calls, calls that write big maps, and calls of failed groups
+    // (backtracked) that the failing content depends on, top-level and internal
     expect(rows.filter((o) => o.internal).length).toBeGreaterThan(5);
     expect(rows.filter((o) => o.status === 'failed').length).toBeGreaterThan(3);
     expect(rows.filter((o) => o.big_map_diffs_count > 0).length).toBeGreaterThan(20);
+    expect(rows.filter((o) => o.status === 'backtracked' && o.internal).length).toBeGreaterThan(0);
+    expect(rows.filter((o) => o.status === 'backtracked' && !o.internal).length).toBeGreaterThan(3);
     const differs: string[] = [];
     for (const o of rows) {
       const r = await post(`/v1/operation/${NET}/${o.id}/debug`, {});
       expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(200);
       const d = r.body as Debug & { replay: Replay };
       expect(d.replay.recorded.status).toBe(o.status);
-      expect(d.status).toBe(o.status);
-      if (o.status === 'applied') {
+      // a backtracked call ran to its end (applied), unless its own storage check failed (storage exhausted)
+      const exhausted = (o.errors as { id: string }[] | null)?.some((e) =>
+        e.id.endsWith('.storage_exhausted.operation'),
+      );
+      expect(d.status).toBe(o.status === 'backtracked' ? (exhausted ? 'failed' : 'applied') : o.status);
+      if (o.status === 'applied' || o.status === 'backtracked') {
         // the gas profile's total is the receipt's consumed gas, fixed costs included, to the milligas
         expect(d.profile.total_milligas).toBe(Number(o.consumed_gas));
         expect(d.replay.recorded.consumed_milligas).toBe(d.consumed_milligas);
@@ -340,9 +352,9 @@ describeDb('debugger route over the indexed demo sandbox', ({ db }) => {
     const over = rows.filter((o) =>
       (o.errors as { id: string }[] | null)?.some((e) => e.id.endsWith('.storage_exhausted.operation')),
     );
-    // the seed's note over its 40-byte limit on the counter
-    expect(over).toHaveLength(1);
-    const o = over[0]!;
+    // the seed's note over its 40-byte limit on the counter (and a multisig call, whose internal note is over)
+    expect(over).toHaveLength(2);
+    const o = over.find((x) => x.destination === contracts.counter)!;
     expect(o.destination).toBe(contracts.counter);
     expect(Number(o.storage_limit)).toBe(40);
     const paid = Number(o.paid_storage_size_diff);
@@ -370,17 +382,130 @@ describeDb('debugger route over the indexed demo sandbox', ({ db }) => {
     expect(d.replay.equal).toBe(true);
     // the script ran to its end: the receipt's gas, to the milligas
     expect(d.profile.total_milligas).toBe(Number(o.consumed_gas));
-    // a backtracked call that did not run out of storage (the batch's) still did not run: 400
+    // the batch's backtracked tez transfer is not a contract call: 400
     const batch = await db()
       .selectFrom('operations')
       .select(['id'])
       .where('network', '=', NET)
       .where('status', '=', 'backtracked')
-      .where('id', '!=', o.id)
+      .where('parameters', 'is', null)
       .executeTakeFirstOrThrow();
     expect((await post(`/v1/operation/${NET}/${batch.id}/debug`, {})).body).toEqual({
-      message: expect.stringMatching(/did not run|only a call of a contract/),
+      message: 'only a call of a contract (a transaction with parameters) can be debugged',
     });
+  });
+
+  it('a failed group: its failing content replays after the contents before it (backtracked), each equal to its receipt', async () => {
+    // the seed's group on the counter: +7, then a decrement 10 more than the counter had: (Pair "negative" -3)
+    const failed = await db()
+      .selectFrom('operations')
+      .select(['id', 'hash', 'level'])
+      .where('network', '=', NET)
+      .where('destination', '=', contracts.counter!)
+      .where('status', '=', 'failed')
+      .where('content_index', '=', 1)
+      .executeTakeFirstOrThrow();
+    const first = await db()
+      .selectFrom('operations')
+      .select(['id', 'status', 'entrypoint', 'consumed_gas'])
+      .where('network', '=', NET)
+      .where('hash', '=', failed.hash)
+      .where('content_index', '=', 0)
+      .where('internal', '=', false)
+      .executeTakeFirstOrThrow();
+    expect([first.status, first.entrypoint]).toEqual(['backtracked', 'increment']);
+    // content #1: it ran to its end; its replay equals its backtracked receipt (storage, gas, big-map writes)
+    const d1 = (await post(`/v1/operation/${NET}/${first.id}/debug`, {})).body as Debug & {
+      replay: Replay & { recorded: { storage?: Micheline } };
+    };
+    expect(d1.status).toBe('applied');
+    expect(d1.replay.recorded.status).toBe('backtracked');
+    expect(d1.replay.recorded.storage).toBeDefined();
+    expect(d1.replay.differences).toEqual([]);
+    expect(d1.replay.equal).toBe(true);
+    expect(d1.profile.total_milligas).toBe(Number(first.consumed_gas));
+    // content #2 starts from what content #1 left (the receipt's storage, undone since) and fails as recorded
+    const r = await post(`/v1/operation/${NET}/${failed.id}/debug`, {});
+    expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(200);
+    const d2 = r.body as Debug & { replay: Replay };
+    expect(d2.inputs.storage).toEqual(d1.replay.recorded.storage);
+    expect(d2.status).toBe('failed');
+    expect(d2.failure?.with).toEqual({ prim: 'Pair', args: [{ string: 'negative' }, { int: '-3' }] });
+    expect(d2.replay.recorded.status).toBe('failed');
+    expect(d2.replay.differences).toEqual([]);
+    expect(d2.replay.equal).toBe(true);
+  });
+
+  it('a call backtracked for its storage that emitted an internal call: the internal call replays after its emitter and the content before it', async () => {
+    // the seed's group: the counter +7, then a multisig call (storage limit 40) whose lambda's internal %note
+    // writes a 600-digit value: over the limit, backtracked with storage_exhausted.operation
+    const top = await db()
+      .selectFrom('operations')
+      .select(['id', 'hash', 'level', 'storage_limit', 'errors', 'paid_storage_size_diff'])
+      .where('network', '=', NET)
+      .where('destination', '=', contracts.multisig!)
+      .where('status', '=', 'backtracked')
+      .executeTakeFirstOrThrow();
+    expect((top.errors as { id: string }[]).map((e) => e.id.replace(/^proto\.[^.]+\./, ''))).toEqual([
+      'storage_exhausted.operation',
+    ]);
+    const inner = await db()
+      .selectFrom('operations')
+      .select([
+        'id',
+        'status',
+        'source',
+        'entrypoint',
+        'parameters',
+        'paid_storage_size_diff',
+        'consumed_gas',
+      ])
+      .where('network', '=', NET)
+      .where('hash', '=', top.hash)
+      .where('internal', '=', true)
+      .where('kind', '=', 'transaction')
+      .executeTakeFirstOrThrow();
+    expect([inner.status, inner.source, inner.entrypoint]).toEqual([
+      'backtracked',
+      contracts.multisig,
+      'note',
+    ]);
+    const r = await post(`/v1/operation/${NET}/${inner.id}/debug`, {});
+    expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(200);
+    const d = r.body as Debug & { replay: Replay & { recorded: { storage?: Micheline } } };
+    // the internal call: its entrypoint and parameter as the multisig's lambda sent them
+    expect(d.inputs.entrypoint).toBe('note');
+    expect(d.inputs.parameter).toEqual({
+      prim: 'Pair',
+      args: [{ string: 'via the multisig' }, { int: '9'.repeat(600) }],
+    });
+    expect(d.inputs.sender).toBe(contracts.multisig);
+    // it ran with the counter as the group's first content left it: the block's end (the group was undone) + 7
+    const end = (await (
+      await fetch(
+        `${env.rpcUrl}/chains/main/blocks/${top.level}/context/contracts/${contracts.counter}/storage`,
+      )
+    ).json()) as { args: [{ int: string }, unknown] };
+    const counterIn = (d.inputs.storage as unknown as { args: [{ int: string }] }).args[0].int;
+    expect(BigInt(counterIn)).toBe(BigInt(end.args[0].int) + 7n);
+    // and equals its backtracked receipt: storage, gas, big-map writes
+    expect(d.status).toBe('applied');
+    expect(d.replay.recorded.status).toBe('backtracked');
+    expect(d.replay.recorded.storage).toBeDefined();
+    expect(d.replay.differences).toEqual([]);
+    expect(d.replay.equal).toBe(true);
+    expect(d.profile.total_milligas).toBe(Number(inner.consumed_gas));
+    // the multisig call itself runs out of storage as recorded: its limit, the bytes of its internal call
+    const t = (await post(`/v1/operation/${NET}/${top.id}/debug`, {})).body as Debug & {
+      replay: Replay;
+      failure: { kind: string; storage: { limit: number; used: number } };
+    };
+    expect(t.failure.kind).toBe('storage_exhausted');
+    expect(t.failure.storage.limit).toBe(40);
+    expect(t.failure.storage.used).toBe(
+      Number(inner.paid_storage_size_diff) + Number(top.paid_storage_size_diff),
+    );
+    expect(t.replay.differences).toEqual([]);
   });
 
   it('the comparison of a call backtracked for its storage names a replay that does not run out, or grows otherwise', () => {
@@ -415,6 +540,83 @@ describeDb('debugger route over the indexed demo sandbox', ({ db }) => {
     ]);
     expect(compareReplay(rec, out(undefined)).differences).toEqual([
       'status: recorded backtracked (storage exhausted), replayed applied',
+    ]);
+  });
+
+  it("a pinned level's storage is read once: from the node when it is an archive (no database trip), else the index; bounded", async () => {
+    const counter = contracts.counter!;
+    const ctxFor = (rpcUrl: string, database: Db) =>
+      createContext({
+        db: database,
+        networks: [{ name: NET, rpcUrl, publicRpcUrl: rpcUrl, statsEnabled: false }],
+      });
+    type At = (network: string, block: string, address: string) => Promise<Micheline | undefined>;
+    const storageAt = (runner: DebugRunner): At =>
+      (runner as unknown as { storageAt: At }).storageAt.bind(runner);
+    // a level the counter was called at, and its storage at the end of it as the node has it
+    const row = await db()
+      .selectFrom('operations')
+      .select(['level'])
+      .where('network', '=', NET)
+      .where('destination', '=', counter)
+      .where('status', '=', 'applied')
+      .orderBy('id')
+      .offset(5)
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    const node = (await (
+      await fetch(`${env.rpcUrl}/chains/main/blocks/${row.level}/context/contracts/${counter}/storage`)
+    ).json()) as Micheline;
+    // the sandbox is an archive: the storage comes from its context, the database is not read
+    const noDb = new Proxy({} as Db, {
+      get: () => {
+        throw new Error('the database was read');
+      },
+    });
+    const archive = ctxFor(env.rpcUrl, noDb);
+    expect(await isArchiveNode(archive, NET)).toBe(true);
+    const r1 = new DebugRunner(archive);
+    expect(await storageAt(r1)(NET, String(row.level), counter)).toEqual(node);
+    await r1.close();
+    // a node that never answers: not an archive (after its 3 s bound), the index's storage at that level
+    const silent = net.createServer(() => {});
+    await new Promise<void>((ok) => silent.listen(0, '127.0.0.1', ok));
+    const port = (silent.address() as net.AddressInfo).port;
+    const indexed = ctxFor(`http://127.0.0.1:${port}`, db());
+    const r2 = new DebugRunner(indexed);
+    const t0 = Date.now();
+    expect(await storageAt(r2)(NET, String(row.level), counter)).toEqual(node);
+    expect(await isArchiveNode(indexed, NET)).toBe(false);
+    // nothing indexed for the address and no answer from the node: none, within the node read's 5 s bound
+    expect(
+      await storageAt(r2)(NET, String(row.level), 'KT1BEqzn5Wx8uJrZNvuS9DVHmLvG9td3fDLi'),
+    ).toBeUndefined();
+    expect(Date.now() - t0).toBeLessThan(12_000);
+    await r2.close();
+    silent.close();
+  }, 30_000);
+
+  it('the comparison names a FAILWITH value that differs from the receipt, and a backtracked call that did not apply', () => {
+    const negative = (n: number): Micheline => ({
+      prim: 'Pair',
+      args: [{ string: 'negative' }, { int: String(n) }],
+    });
+    const failed = (n: number) =>
+      ({
+        status: 'failed',
+        consumed_milligas: 5,
+        failure: { kind: 'script_rejected', message: '', with: negative(n) },
+      }) as unknown as Parameters<typeof compareReplay>[1];
+    const rec = { status: 'failed', storageType: { prim: 'int' }, milligas: 0, failedWith: negative(-3) };
+    expect(compareReplay(rec, failed(-3)).differences).toEqual([]);
+    // replayed without the group's earlier contents, the decrement fails with another value
+    expect(compareReplay(rec, failed(-10)).differences).toEqual([
+      'failed with: recorded Pair "negative" -3, replayed Pair "negative" -10',
+    ]);
+    // a backtracked call ran to its end: its replay applies; failing is a difference
+    const backtracked = { status: 'backtracked', storageType: { prim: 'int' }, milligas: 5 };
+    expect(compareReplay(backtracked, failed(-3)).differences).toEqual([
+      'status: recorded backtracked, replayed failed',
     ]);
   });
 

@@ -61,6 +61,8 @@ export function sandboxRpcPlugin(
       checkChain(req.params.chain ?? '');
       return send(reply, CHAIN_ID);
     });
+    // the sandbox keeps every block's context: an archive node
+    app.get('/config/history_mode', async (_req, reply) => send(reply, { history_mode: 'archive' }));
     app.get<{ Params: Params }>('/chains/:chain/is_bootstrapped', async (req, reply) => {
       checkChain(req.params.chain ?? '');
       return send(reply, { bootstrapped: true, sync_state: 'synced' });

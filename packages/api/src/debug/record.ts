@@ -21,6 +21,7 @@ import {
 } from '@michelscope/interpreter';
 import {
   TraceBuilder,
+  formatMichelsonInline,
   formatWithLocations,
   originatedContractAddress,
   readableValue,
@@ -186,6 +187,8 @@ export interface RecordedResult {
    * limit): the bytes its receipt says its contract would have paid for. The replay must run out of storage too.
    */
   storageExhausted?: { contract: string; paid: number };
+  /** A failed call's FAILWITH value, as its receipt's script_rejected error has it. */
+  failedWith?: Micheline;
 }
 
 export interface ReplayComparison {
@@ -255,16 +258,25 @@ export function compareReplay(
       if (rec.milligas !== out.consumed_milligas)
         differences.push(`gas: recorded ${rec.milligas / 1000}, replayed ${out.consumed_milligas / 1000}`);
     }
-  } else if (rec.status !== out.status)
+  } else if (rec.status === 'backtracked' ? out.status !== 'applied' : rec.status !== out.status)
+    // a backtracked call ran to its end (its group failed after it): its replay applies
     differences.push(`status: recorded ${rec.status}, replayed ${out.status}`);
-  if (rec.status === 'applied' && out.status === 'applied' && rec.storage !== undefined) {
+  else if (rec.status === 'failed' && rec.failedWith !== undefined && out.failure?.with !== undefined) {
+    const text = (v: Micheline) => formatMichelsonInline(v).slice(0, 200);
+    if (canonical(rec.failedWith) !== canonical(out.failure.with))
+      differences.push(`failed with: recorded ${text(rec.failedWith)}, replayed ${text(out.failure.with)}`);
+  }
+  // what a call that ran to its end left: compared when the replay ran to its end too
+  const ran =
+    (rec.status === 'applied' || (rec.status === 'backtracked' && !exhausted)) && out.status === 'applied';
+  if (ran && rec.storage !== undefined) {
     const norm = (v: Micheline) => canonical(readableValue(rec.storageType, v));
     if (out.storage === undefined || norm(rec.storage) !== norm(out.storage))
       differences.push('storage after the call differs from the recorded one');
   }
-  if (rec.status === 'applied' && out.status === 'applied' && rec.milligas !== out.consumed_milligas)
+  if (ran && rec.milligas !== out.consumed_milligas)
     differences.push(`gas: recorded ${rec.milligas / 1000}, replayed ${out.consumed_milligas / 1000}`);
-  if (rec.status === 'applied' && out.status === 'applied' && rec.bigMapDiffs) {
+  if (ran && rec.bigMapDiffs) {
     const recorded = new Map(
       rec.bigMapDiffs.map((d) => [
         `${d.ptr} ${d.key_hash}`,

@@ -10,17 +10,25 @@ import {
   bigMapEntryInBlock,
   getBigMap,
   getContractScript,
+  latestStorage,
   previousStorage,
+  storageAsOf,
+  storageInBlock,
+  storageSpaceInBlock,
   type BlockPosition,
 } from '@michelscope/db/read';
-import { toMicheline } from '@michelscope/michelson';
+import { toMicheline, type Micheline } from '@michelscope/michelson';
 import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
-import { fullScript, resolveStorage } from '../services/contracts';
-import { nodeRpc, NodeRpcError } from '../services/node-rpc';
+import { fullScript } from '../services/contracts';
+import { isArchiveNode, nodeRpc, NodeRpcError } from '../services/node-rpc';
 import type { DebugCall, MetadataError, RecordedResult } from './record';
 import type { BundleCall, BundleStart, WhatIfTask } from './whatif';
 import type { ChainAnswer, ChainQuery, DebugTask, DebugTaskResult } from './worker';
+import { groupEntry, type GroupEffects } from './group-state';
+
+/** A replay's position in its block, with what its group's earlier (backtracked) operations had left. */
+export type ReplayPosition = BlockPosition & { group?: GroupEffects | undefined };
 
 export interface DebugRunnerOptions {
   /** Wall-clock limit of one recording, in ms (default 10,000). */
@@ -32,6 +40,8 @@ export interface DebugRunnerOptions {
 const BOOT = new URL('./worker-boot.mjs', import.meta.url).href;
 /** A worker takes about a second to boot (several on a loaded machine): a run may wait this long for one. */
 const QUEUE_GRACE_MS = 15_000;
+/** How long a storage read from the node may take (a lookup's answer is awaited by the worker for 10 s at most). */
+const STORAGE_RPC_TIMEOUT_MS = 5_000;
 
 const ID_RE = /^-?\d{1,19}$/;
 const HASH_RE = /^expr[1-9A-HJ-NP-Za-km-z]{50}$/;
@@ -68,7 +78,7 @@ export class DebugRunner {
     errors: MetadataError[] = [],
     recorded?: RecordedResult,
     bundle?: { start: BundleStart; before: BundleCall[]; call?: BundleCall },
-    at?: BlockPosition,
+    at?: ReplayPosition,
   ): Promise<string> {
     return this.run(network, block, at, {
       call,
@@ -87,7 +97,7 @@ export class DebugRunner {
   private async run(
     network: string,
     block: string,
-    at: BlockPosition | undefined,
+    at: ReplayPosition | undefined,
     what: Pick<DebugTask, 'call' | 'bundle' | 'whatif' | 'errors' | 'extra' | 'recorded'>,
   ): Promise<string> {
     const { port1, port2 } = new MessageChannel();
@@ -141,9 +151,8 @@ export class DebugRunner {
     }
   }
 
-  private async answer(network: string, block: string, q: ChainQuery, at?: BlockPosition): Promise<unknown> {
+  private async answer(network: string, block: string, q: ChainQuery, at?: ReplayPosition): Promise<unknown> {
     const ctx = this.ctx;
-    const level = block === 'head' ? undefined : Number(block);
     const rpc = (path: string) =>
       nodeRpc(ctx, network, `/chains/main/blocks/${block}/context${path}`).catch((e: unknown) => {
         if (e instanceof NodeRpcError && e.status === 404) return null;
@@ -160,12 +169,7 @@ export class DebugRunner {
           const name = (args[0] as { string?: string } | undefined)?.string;
           if (name) views[name] = { input: args[1], output: args[2], code: args[3] };
         }
-        // a replay: the latest storage before the replayed operation (its block's earlier ones included)
-        const before = at && (await previousStorage(ctx.db, network, q.address, at.beforeId));
-        const storage =
-          before?.storage != null
-            ? toMicheline(before.storage)
-            : await resolveStorage(ctx, network, q.address, level).catch(() => undefined);
+        const storage = await this.storageAt(network, block, q.address, at);
         let balance = await rpc(`/contracts/${q.address}/balance`).catch(() => null);
         if (at && typeof balance === 'string' && /^\d+$/.test(balance))
           balance = String(BigInt(balance) + (await balanceChangeInBlock(ctx.db, network, q.address, at)));
@@ -184,9 +188,12 @@ export class DebugRunner {
       }
       case 'bigMapGet': {
         if (!ID_RE.test(q.id) || !HASH_RE.test(q.keyHash)) return null;
-        // a replay: the entry as the block's earlier operations left it (following copies made in the block)
+        // a replay: the entry as its group's earlier operations, then the block's, left it (following copies)
         let ptr = Number(q.id);
-        let where = at;
+        const inGroup = groupEntry(at?.group, ptr, q.keyHash);
+        if (inGroup && 'value' in inGroup) return inGroup.value;
+        if (inGroup) ptr = inGroup.ptr;
+        let where: BlockPosition | undefined = at;
         for (let hops = 0; where && hops < 8; hops++) {
           const e = await bigMapEntryInBlock(ctx.db, network, ptr, q.keyHash, where);
           if (!e) break;
@@ -205,8 +212,19 @@ export class DebugRunner {
             (v) => (typeof v === 'string' && /^\d+$/.test(v) ? v : null),
             () => null,
           );
-        const [used, paid] = await Promise.all([space('used_space'), space('paid_space')]);
-        return { code: fullScript(s), used, paid };
+        const [used, paid, inBlock] = await Promise.all([
+          space('used_space'),
+          space('paid_space'),
+          at ? storageSpaceInBlock(ctx.db, network, q.address, at) : undefined,
+        ]);
+        // a replay: the bytes as the block's earlier operations (its group's included) left them, not the level
+        // before's: what the replayed call's storage accounting starts from
+        if (!inBlock) return { code: fullScript(s), used, paid };
+        return {
+          code: fullScript(s),
+          used: inBlock.used !== undefined ? String(inBlock.used) : used,
+          paid: paid !== null ? String(Number(paid) + inBlock.paid) : null,
+        };
       }
       case 'balance': {
         if (!ADDRESS_RE.test(q.address)) return null;
@@ -223,6 +241,47 @@ export class DebugRunner {
         if (!HASH_RE.test(q.hash)) return null;
         return rpc(`/global_constants/${q.hash}`);
     }
+  }
+
+  /**
+   * A contract's storage where the run starts, read once. A replay: what its group's earlier operations left,
+   * else its last call in the block before the replayed one, else the end of the level before. A past level's
+   * end (the replay's level before, or a run pinned to a level): from the node's context when the node is an
+   * archive (it keeps every level's), else the index's last stored storage at or before the level. At the head:
+   * the index's latest, else the node's.
+   */
+  private async storageAt(
+    network: string,
+    block: string,
+    address: string,
+    at: ReplayPosition | undefined,
+  ): Promise<Micheline | undefined> {
+    const { db } = this.ctx;
+    const fromGroup = at?.group?.storage.get(address);
+    if (fromGroup !== undefined) return fromGroup;
+    const level = /^\d+$/.test(block) ? Number(block) : undefined;
+    const archive = level !== undefined && (await isArchiveNode(this.ctx, network));
+    if (at && !archive) {
+      const prev = await previousStorage(db, network, address, at.beforeId);
+      if (prev?.storage != null) return toMicheline(prev.storage);
+    } else if (at) {
+      const inBlock = await storageInBlock(db, network, address, at);
+      if (inBlock != null) return toMicheline(inBlock);
+    } else if (!archive) {
+      const stored =
+        level === undefined
+          ? await latestStorage(db, network, address)
+          : await storageAsOf(db, network, address, level);
+      if (stored?.storage != null) return toMicheline(stored.storage);
+    }
+    const node = await nodeRpc(
+      this.ctx,
+      network,
+      `/chains/main/blocks/${block}/context/contracts/${address}/storage`,
+      undefined,
+      STORAGE_RPC_TIMEOUT_MS,
+    ).catch(() => undefined);
+    return node == null ? undefined : toMicheline(node);
   }
 
   close(): Promise<void> {

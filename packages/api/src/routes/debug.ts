@@ -21,13 +21,14 @@ import {
   storageSpaceInBlock,
   type BlockPosition,
 } from '@michelscope/db/read';
-import { formToMicheline, parametersForExecution, toMicheline } from '@michelscope/michelson';
+import { formToMicheline, parametersForExecution, toMicheline, type Micheline } from '@michelscope/michelson';
 import { LIMITS, OPERATION_COST } from '@michelscope/interpreter';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ApiContext } from '../context';
 import type { DebugCall, MetadataError } from '../debug/record';
-import { DebugRunner } from '../debug/runner';
+import { groupEffects } from '../debug/group-state';
+import { DebugRunner, type ReplayPosition } from '../debug/runner';
 import { ORIGINATION_SIZE, type BundleCall, type BundleStart } from '../debug/whatif';
 import { contractMetadataOf } from '../services/tokens';
 import { HttpError } from '../errors';
@@ -370,12 +371,16 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         summary:
           'Debug an indexed contract call: re-execute it at its level and compare with the recorded result',
         description:
-          'The call (top-level or internal, applied or failed, or backtracked with storage_exhausted.operation) runs ' +
+          'The call (top-level or internal, applied, failed or backtracked) runs ' +
           'in the interpreter with the state it ran with: ' +
           'the end of the level before, changed by the operations of its block before it (its storage, contracts’ ' +
           'balances, big-map entries), its sender, source, amount, parameter, level and time, as the protocol ' +
-          'applies it. `replay` says whether status, storage, the script’s gas (to the milligas) and the entries ' +
-          'written in big maps equal the recorded ones, and what differs. A call backtracked for its storage runs ' +
+          'applies it. In a failed group, the group’s earlier operations (contents before it, its emitter and the ' +
+          'internal calls before it), backtracked since, count as applied: their storage and big-map writes are ' +
+          'read from the group’s receipt on the node. `replay` says whether status, storage, the script’s gas (to ' +
+          'the milligas), the entries written in big maps and a failure’s FAILWITH value equal the recorded ones, ' +
+          'and what differs; a backtracked call ran to its end, so its replay applies and is compared with its ' +
+          'receipt. A call backtracked for its storage runs ' +
           'again with its storage_limit and fails as `failure.storage` says (the limit, the bytes it needs); ' +
           '`replay` then compares its gas and the growth of its contract with the receipt’s.',
         tags: ['operation'],
@@ -404,16 +409,32 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
           const id = (e as { id?: unknown } | null)?.id;
           return typeof id === 'string' && id.endsWith('.storage_exhausted.operation');
         });
-      if (op.status !== 'applied' && op.status !== 'failed' && !exhausted)
+      // applied, failed, or backtracked (it ran to its end, then its group failed: its effects were undone)
+      if (op.status !== 'applied' && op.status !== 'failed' && op.status !== 'backtracked')
         throw new HttpError(400, `a ${op.status} operation did not run: nothing to debug`);
       const script = await requireScript(ctx, network, address);
       const before = String(op.level - 1);
+      // in a failed group, what its earlier contents (and, for an internal call, its emitter and the internal
+      // calls before it) had done, undone since: from the group's receipt on the node
+      const group =
+        op.hash &&
+        (op.status === 'backtracked' || (op.status === 'failed' && (op.content_index > 0 || op.internal)))
+          ? await groupEffects(ctx, network, {
+              level: op.level,
+              hash: op.hash,
+              content_index: op.content_index,
+              internal: op.internal,
+              nonce: op.nonce,
+            })
+          : undefined;
       // the state it ran with: the end of the level before, changed by the operations of its block before it
-      const at: BlockPosition = { level: op.level, beforeId: op.id, hash: op.hash };
-      const prev = await previousStorage(ctx.db, network, address, op.id);
+      // (its group's earlier ones included)
+      const at: ReplayPosition = { level: op.level, beforeId: op.id, hash: op.hash, group };
+      const prev =
+        group?.storage.get(address) ?? (await previousStorage(ctx.db, network, address, op.id))?.storage;
       const storage =
-        prev?.storage != null
-          ? toMicheline(prev.storage)
+        prev != null
+          ? toMicheline(prev)
           : toMicheline(
               await nodeRpc(
                 ctx,
@@ -470,6 +491,8 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         ...(written?.fresh.length ? { bigMapIds: written.fresh } : {}),
       };
       const milligas = Math.max(0, consumed - fixed);
+      // a failed call's FAILWITH value, as its receipt's script_rejected error has it
+      const failedWith = op.status === 'failed' ? rejectedWith(op.errors) : undefined;
       // storage exhausted: the call runs again with its storage limit, from the bytes its contract used and had
       // paid for then (the node's at L-1, changed by the calls of block L before it), as the what-if counts them
       const limited = exhausted
@@ -507,9 +530,15 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         {
           status: op.status,
           ...(op.status === 'applied' && op.storage != null ? { storage: toMicheline(op.storage) } : {}),
+          // a backtracked call's storage and big-map writes: its receipt's (the index keeps none of them)
+          ...(op.status === 'backtracked' && group?.own?.storage !== undefined
+            ? { storage: group.own.storage }
+            : {}),
+          ...(op.status === 'backtracked' && group?.own ? { bigMapDiffs: group.own.bigMapDiffs } : {}),
           storageType: toMicheline(script.storage),
           milligas,
           ...(written && !written.more ? { bigMapDiffs: written.diffs } : {}),
+          ...(failedWith !== undefined ? { failedWith } : {}),
           ...(exhausted
             ? { storageExhausted: { contract: address, paid: Number(op.paid_storage_size_diff ?? 0) } }
             : {}),
@@ -521,6 +550,20 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
     },
   );
 };
+
+/** The value of the first script_rejected error (a FAILWITH) of a receipt's errors, as Micheline. */
+function rejectedWith(errors: unknown): Micheline | undefined {
+  if (!Array.isArray(errors)) return undefined;
+  const e = errors.find((x) => {
+    const id = (x as { id?: unknown } | null)?.id;
+    return typeof id === 'string' && id.endsWith('.script_rejected');
+  }) as { with?: unknown } | undefined;
+  try {
+    return e?.with === undefined ? undefined : toMicheline(e.with);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The fixed cost the node's receipt adds to a call's script gas: a call's, and the operation's own (a manager

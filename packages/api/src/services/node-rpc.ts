@@ -56,3 +56,28 @@ export async function nodeRpc<T = unknown>(
     throw new HttpError(502, `node RPC of ${network} sent invalid JSON`);
   }
 }
+
+/** How long a network's history mode is trusted once read (a failed read: a minute, as not an archive). */
+const HISTORY_MODE_TTL_MS = 10 * 60_000;
+const historyModes = new WeakMap<ApiContext, Map<string, { archive: boolean; until: number }>>();
+
+/**
+ * Whether the network's node is an archive (`/config/history_mode` says `archive`): its context then has the
+ * state of every past level, which a run pinned to a level reads from it. Read with a short timeout and cached.
+ */
+export async function isArchiveNode(ctx: ApiContext, network: string, timeoutMs = 3_000): Promise<boolean> {
+  let known = historyModes.get(ctx);
+  if (!known) historyModes.set(ctx, (known = new Map()));
+  const hit = known.get(network);
+  if (hit && hit.until > Date.now()) return hit.archive;
+  const mode = await nodeRpc<{ history_mode?: unknown }>(
+    ctx,
+    network,
+    '/config/history_mode',
+    undefined,
+    timeoutMs,
+  ).catch(() => undefined);
+  const archive = mode?.history_mode === 'archive';
+  known.set(network, { archive, until: Date.now() + (mode ? HISTORY_MODE_TTL_MS : 60_000) });
+  return archive;
+}

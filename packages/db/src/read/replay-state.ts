@@ -234,3 +234,28 @@ export async function storageSpaceInBlock(
   }
   return { used, paid };
 }
+
+/**
+ * The storage of contract `address` after its last applied call in the block before `at` (undefined: none, its
+ * storage is the one at the end of the previous level).
+ */
+export async function storageInBlock(
+  db: Db,
+  network: string,
+  address: string,
+  at: BlockPosition,
+): Promise<unknown> {
+  const row = await db
+    .selectFrom('operations')
+    .select('storage')
+    .where('network', '=', network)
+    .where('destination', '=', address)
+    .where('level', '=', at.level)
+    .where('id', '<', at.beforeId)
+    .where('status', '=', 'applied')
+    .where('storage', 'is not', null)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.storage ?? undefined;
+}
