@@ -308,6 +308,7 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
         level: number;
         status: string;
         internal: boolean;
+        destination?: string;
         storage_limit: number;
         paid_storage_size_diff: number;
         consumed_gas: number;
@@ -321,7 +322,12 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
         )) as { hash: string; status: string; last_id: number }[];
         for (const g of rows.filter((r) => r.status === 'backtracked')) {
           const ops = (await json(`${url}/v1/opg/sandboxnet/${g.hash}`)) as Op[];
-          const op = ops.find((o) => o.errors?.some((e) => e.id.endsWith('.storage_exhausted.operation')));
+          const op = ops.find(
+            (o) =>
+              o.destination === counter &&
+              !o.internal &&
+              o.errors?.some((e) => e.id.endsWith('.storage_exhausted.operation')),
+          );
           if (op) found = { hash: g.hash, op };
         }
         if (rows.length < 10) break;
@@ -364,6 +370,86 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
         `Replayed at level ${op.level}: equal to the recorded result (backtracked, ${gasText(script)} gas of script).`,
       );
       expect(await state(dbg, 'Status')).toBe('failed');
+      await dbg.getByRole('button', { name: 'Close' }).click();
+    },
+  );
+
+  it(
+    "3c. Debug the internal call of a call backtracked for its storage: it replays after its emitter and the group's earlier content, equal to its receipt",
+    { timeout: 300_000 },
+    async () => {
+      const url = session.server.url;
+      const counter = await counterContract(url);
+      // the seed's group: the counter +7, then a multisig call (storage limit 40) whose internal %note passes it
+      interface Op {
+        id: number;
+        level: number;
+        kind: string;
+        status: string;
+        internal: boolean;
+        source?: string;
+        destination?: string;
+        entrypoint?: string;
+        consumed_gas: number;
+        errors?: { id: string }[];
+      }
+      let found: { hash: string; ops: Op[]; op: Op } | undefined;
+      let lastId: number | undefined;
+      for (let n = 0; !found && n < 40; n++) {
+        const rows = (await json(
+          `${url}/v1/contract/sandboxnet/${counter}/opg?size=10${lastId === undefined ? '' : `&last_id=${lastId}`}`,
+        )) as { hash: string; status: string; last_id: number }[];
+        for (const g of rows.filter((r) => r.status !== 'applied')) {
+          const ops = (await json(`${url}/v1/opg/sandboxnet/${g.hash}`)) as Op[];
+          const op = ops.find(
+            (o) =>
+              o.internal &&
+              o.status === 'backtracked' &&
+              o.destination === counter &&
+              o.entrypoint === 'note',
+          );
+          if (op && !found) found = { hash: g.hash, ops, op };
+        }
+        if (rows.length < 10) break;
+        lastId = Math.min(...rows.map((r) => r.last_id));
+      }
+      if (!found)
+        throw new Error('no internal call of a call backtracked for its storage is indexed on the counter');
+      const { op, ops } = found;
+      const emitter = ops.find(
+        (o) => !o.internal && o.errors?.some((e) => e.id.endsWith('.storage_exhausted.operation')),
+      );
+      expect(emitter?.destination).toBe(op.source);
+
+      const page = await pages.open();
+      await page.goto(`${url}/sandboxnet/opg/${found.hash}/contents`);
+      const card = page
+        .getByRole('article')
+        .filter({ has: page.getByRole('heading', { name: /^internal / }) })
+        .filter({ has: page.getByRole('heading', { name: /note/ }) })
+        .first();
+      // a call without errors of its own starts collapsed
+      await card.getByRole('button', { name: 'Show details' }).click();
+      await card.getByRole('button', { name: 'Debug' }).click();
+      const dbg = page.getByRole('dialog', { name: 'Debugger · note' });
+      await dbg.getByRole('toolbar', { name: 'Debugger controls' }).waitFor();
+      // the replay equals the backtracked receipt, and says why it is backtracked though it applies
+      const script = op.consumed_gas - OPERATION_COST.call - OPERATION_COST.internalTransfer;
+      expect(
+        (await dbg.getByRole('alert', { name: 'Replay against the recorded result' }).innerText()).replace(
+          /\s+/g,
+          ' ',
+        ),
+      ).toBe(
+        `Replayed at level ${op.level}: equal to the recorded result (backtracked, ${gasText(script)} gas of script). ` +
+          'Backtracked: the call ran to its end, then its group failed and the chain undid it; the replay ran it ' +
+          'after what the group’s earlier operations had done, as the chain did.',
+      );
+      expect(await state(dbg, 'Status')).toBe('applied');
+      // its first step: the parameter the multisig's lambda sent
+      const fields = await stackFields(dbg, 0);
+      expect(fields).toContain('string: via the multisig');
+      expect(fields).toContain(`nat: ${BigInt('9'.repeat(600)).toLocaleString('en-US')}`);
       await dbg.getByRole('button', { name: 'Close' }).click();
     },
   );

@@ -256,6 +256,9 @@ function DebugView(props: {
             {d.replay.equal
               ? `Replayed at level ${d.inputs.level}: equal to the recorded result (${d.replay.recorded.status}, ${gasText(d.replay.recorded.consumed_milligas)} gas of script).`
               : `Replayed at level ${d.inputs.level}: differs from the recorded result — ${d.replay.differences.join('; ')}.`}
+            {d.replay.recorded.status === 'backtracked' && d.status === 'applied'
+              ? ' Backtracked: the call ran to its end, then its group failed and the chain undid it; the replay ran it after what the group’s earlier operations had done, as the chain did.'
+              : null}
           </Alert>
         ) : null}
         {d.trace.truncated ? (

@@ -23,7 +23,6 @@ import { ExportButton } from '../../shared/export/ExportButton';
 import { formatNumber, formatTez } from '../../shared/format/format';
 import { MiguelTree } from '../../shared/micheline/MiguelTree';
 import { OperationErrors } from './OperationErrors';
-import { isStorageExhausted } from './storage-exhaustion';
 
 import {
   gasPercent,
@@ -114,16 +113,14 @@ export function operationTitle(op: Operation): string {
  * first expansion, only for applied operations with an id (an inline diff is used directly).
  */
 /**
- * A contract call that ran (applied, failed, or backtracked for passing its storage limit after it ran) and has a
- * row id: the debugger replays it.
+ * A contract call that ran (applied, failed, or backtracked: it ran, then it passed its storage limit or its group
+ * failed after it, top-level or internal) and has a row id: the debugger replays it. A skipped one never ran.
  */
 export const debuggable = (op: Operation) =>
   !!op.id &&
   op.kind === 'transaction' &&
   !!op.destination?.startsWith('KT1') &&
-  (op.status === 'applied' ||
-    op.status === 'failed' ||
-    (op.status === 'backtracked' && !op.internal && !!op.errors?.some((e) => isStorageExhausted(e.id))));
+  (op.status === 'applied' || op.status === 'failed' || op.status === 'backtracked');
 
 export function OperationCard({ op, debugAt }: { op: Operation; debugAt?: DebugAt | undefined }) {
   // a debugger link of this operation opens its details and debugger there, once

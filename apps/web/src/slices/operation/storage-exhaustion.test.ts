@@ -41,10 +41,10 @@ describe('storageExhaustion', () => {
 
 describe('debuggable', () => {
   const call = (o: Partial<Operation>) => op({ id: 7, destination: KT1, ...o });
-  it('a top-level call backtracked for its storage ran: it is debugged; other backtracked calls are not', () => {
+  it('a backtracked call ran (then its storage check or its group failed): it is debugged, internal ones too; a skipped one is not', () => {
     expect(debuggable(call({ status: 'backtracked', errors: exhausted }))).toBe(true);
-    expect(debuggable(call({ status: 'backtracked' }))).toBe(false);
-    expect(debuggable(call({ status: 'backtracked', internal: true, errors: exhausted }))).toBe(false);
+    expect(debuggable(call({ status: 'backtracked' }))).toBe(true);
+    expect(debuggable(call({ status: 'backtracked', internal: true }))).toBe(true);
     expect(debuggable(call({ status: 'skipped' }))).toBe(false);
     expect(debuggable(call({ status: 'applied' }))).toBe(true);
     expect(debuggable(call({ status: 'failed', destination: TZ1 }))).toBe(false);
