@@ -437,8 +437,9 @@ describeDb('debugger route over the indexed demo sandbox', ({ db }) => {
   });
 
   it('a call backtracked for its storage that emitted an internal call: the internal call replays after its emitter and the content before it', async () => {
-    // the seed's group: the counter +7, then a multisig call (storage limit 40) whose lambda's internal %note
-    // writes a 600-digit value: over the limit, backtracked with storage_exhausted.operation
+    // the seed's group: the counter +7 and a new note (bytes its contract paid for), then a multisig call
+    // (storage limit 40) whose lambda's internal %note writes a 600-digit value: over the limit, backtracked with
+    // storage_exhausted.operation; the internal note's growth counts from the bytes the group's note paid for
     const top = await db()
       .selectFrom('operations')
       .select(['id', 'hash', 'level', 'storage_limit', 'errors', 'paid_storage_size_diff'])
@@ -480,7 +481,7 @@ describeDb('debugger route over the indexed demo sandbox', ({ db }) => {
       args: [{ string: 'via the multisig' }, { int: '9'.repeat(600) }],
     });
     expect(d.inputs.sender).toBe(contracts.multisig);
-    // it ran with the counter as the group's first content left it: the block's end (the group was undone) + 7
+    // it ran with the counter as the group's first contents left it: the block's end (the group was undone) + 7
     const end = (await (
       await fetch(
         `${env.rpcUrl}/chains/main/blocks/${top.level}/context/contracts/${contracts.counter}/storage`,

@@ -60,9 +60,9 @@ describe('demo seed', () => {
     }
     expect(statuses.applied).toBeGreaterThan(150);
     expect(statuses.failed).toBe(8);
-    // the batch's first transfer, the note over its storage limit, the increments before a failing decrement and
-    // before the multisig call over its storage limit, and that call
-    expect(statuses.backtracked).toBe(5);
+    // the batch's first transfer, the note over its storage limit, the increment before a failing decrement, the
+    // increment and the note before the multisig call over its storage limit, and that call
+    expect(statuses.backtracked).toBe(6);
     expect([...kinds].sort()).toEqual([
       'delegation',
       'origination',

@@ -392,8 +392,9 @@ export async function runSeed(chain: SeedTarget, rounds = 24): Promise<SeedResul
           parameters: { entrypoint: 'decrement', value: int(count + 10) },
         },
       ]);
-      // A call backtracked for its storage that emits an internal call: the counter plus 7, then the multisig
-      // (2-of-3) runs a lambda whose internal %note writes a 600-digit value past the content's 40-byte limit.
+      // A call backtracked for its storage that emits an internal call: the counter plus 7 and a new note (its
+      // bytes paid), then the multisig (2-of-3) runs a lambda whose internal %note writes a 600-digit value past
+      // the content's 40-byte limit.
       const note: Expr = [
         { prim: 'DROP' },
         { prim: 'NIL', args: [{ prim: 'operation' }] },
@@ -417,6 +418,12 @@ export async function runSeed(chain: SeedTarget, rounds = 24): Promise<SeedResul
       ];
       await s.send(b2, [
         increment(7),
+        {
+          kind: 'transaction',
+          amount: '0',
+          destination: counter,
+          parameters: { entrypoint: 'note', value: pair(str('before the multisig'), int(5)) },
+        },
         {
           kind: 'transaction',
           amount: '0',
