@@ -2,8 +2,8 @@
  * The debugger on a long call (issue 20): a contract that loops, originated into the sandbox, called with a
  * count that makes ~100,000 steps.
  *
- *  (a) API: POST …/entrypoints/debug: time until the answer (the run and its recording, in the debug worker)
- *      and the answer's size, raw and brotli-compressed.
+ *  (a) API: POST …/entrypoints/debug: time until the answer (the run and its recording, in the debug worker,
+ *      and its brotli compression) and the answer's size, raw and as the route compresses it (quality 2).
  *  (b) Browser (Debian's chromium, the built web app): from the click on 'Debug' in the simulation result
  *      until the debugger shows step 1 of N with its code and stack ("opens"), and that time minus the API
  *      answer's arrival (the browser's own work); then one step (key s), run to the end (key e) and back (b):
@@ -25,40 +25,10 @@ import {
   waitFor,
   type RunningServer,
 } from '../e2e/harness';
+import { LOOP_CODE, TURNS } from './debugger-loop';
 import { raisePriority } from './priority';
 
 const RUNS = Number(process.argv[2] ?? 3);
-/** LOOP body: PUSH, SWAP, SUB, DUP, GT and the LOOP's own step: 5 steps a turn (LOOP's own step once). */
-const TURNS = 20_000;
-const LOOP_CODE = [
-  { prim: 'parameter', args: [{ prim: 'int' }] },
-  { prim: 'storage', args: [{ prim: 'int' }] },
-  {
-    prim: 'code',
-    args: [
-      [
-        { prim: 'CAR' },
-        { prim: 'DUP' },
-        { prim: 'GT' },
-        {
-          prim: 'LOOP',
-          args: [
-            [
-              { prim: 'PUSH', args: [{ prim: 'int' }, { int: '1' }] },
-              { prim: 'SWAP' },
-              { prim: 'SUB' },
-              { prim: 'DUP' },
-              { prim: 'GT' },
-            ],
-          ],
-        },
-        { prim: 'NIL', args: [{ prim: 'operation' }] },
-        { prim: 'PAIR' },
-      ],
-    ],
-  },
-];
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 
@@ -95,10 +65,13 @@ async function main() {
       if (i > 0) api.push(performance.now() - t0);
       raw = text.length;
       steps = (JSON.parse(text) as { trace: { steps: number } }).trace.steps;
-      sent = brotliCompressSync(text, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } }).length;
+      // what the route sends a browser: brotli quality 2 (RECORDING_COMPRESSION in routes/debug.ts)
+      sent = brotliCompressSync(text, {
+        params: { [zlib.BROTLI_PARAM_QUALITY]: 2, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
+      }).length;
     }
     console.log(`steps ${steps}; API answer median ${ms(median(api))} (${api.map(ms).join(', ')})`);
-    console.log(`answer ${(raw / 1e6).toFixed(2)} MB raw, ${(sent / 1e6).toFixed(2)} MB brotli (quality 4)`);
+    console.log(`answer ${(raw / 1e6).toFixed(2)} MB raw, ${(sent / 1e6).toFixed(2)} MB brotli (quality 2)`);
 
     // (b) the browser
     if (!hasChromium || !hasWebBuild) {
