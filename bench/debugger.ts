@@ -6,8 +6,10 @@
  *      and its brotli compression) and the answer's size, raw and as the route compresses it (quality 2).
  *  (b) Browser (Debian's chromium, the built web app): from the click on 'Debug' in the simulation result
  *      until the debugger shows step 1 of N with its code and stack ("opens"), and that time minus the API
- *      answer's arrival (the browser's own work); then one step (key s), run to the end (key e) and back (b):
- *      each until the step figure shows the new position.
+ *      answer's arrival (the browser's own work); the same open on the page's clock, from the pointer going
+ *      down on 'Debug' until the figure is in the DOM (Playwright's click first checks the button is visible
+ *      and stable: on a loaded machine ~250 ms not spent by the app); then one step (key s), run to the end
+ *      (key e) and back (b): each until the step figure shows the new position.
  *
  *   npm run build:web && node --import tsx bench/debugger.ts [RUNS]
  *   MS_BENCH_URL=http://127.0.0.1:PORT node --import tsx bench/debugger.ts   # reuse a running product
@@ -81,6 +83,7 @@ async function main() {
     const browser = await launchBrowser();
     const open: number[] = [];
     const own: number[] = [];
+    const pressed: number[] = [];
     const stepMs: number[] = [];
     const endMs: number[] = [];
     const backMs: number[] = [];
@@ -103,6 +106,21 @@ async function main() {
         const answered = page.waitForResponse((r) => r.url().endsWith('/entrypoints/debug'), {
           timeout: 120_000,
         });
+        // the page's own clock: from the pointer going down on 'Debug' until the step figure is in the DOM
+        // (without the time Playwright's click spends checking the button before it presses it)
+        const first = `1 / ${steps.toLocaleString('en-US')}`;
+        // (a script string: the bench is compiled without the DOM's types)
+        await page.evaluate(`(() => {
+          const text = ${JSON.stringify(first)};
+          window.addEventListener('pointerdown', () => (window.benchDown ??= performance.now()), true);
+          const seen = new MutationObserver(() => {
+            if ([...document.querySelectorAll('dd')].some((dd) => dd.textContent === text)) {
+              window.benchShown = performance.now();
+              seen.disconnect();
+            }
+          });
+          seen.observe(document.body, { childList: true, subtree: true, characterData: true });
+        })()`);
         const t0 = performance.now();
         await debug.click();
         const ta = await answered.then(() => performance.now());
@@ -111,8 +129,11 @@ async function main() {
             .locator('dd')
             .filter({ hasText: new RegExp(`^${text}$`) })
             .waitFor({ timeout: 120_000 });
-        await shown(`1 / ${steps.toLocaleString('en-US')}`);
+        await shown(first);
         const t1 = performance.now();
+        const inPage = Number(
+          await page.evaluate('window.benchShown !== undefined ? window.benchShown - window.benchDown : NaN'),
+        );
         const until = async (key: string, text: string) => {
           const s = performance.now();
           await page.keyboard.press(key);
@@ -127,6 +148,7 @@ async function main() {
           throw new Error('the step figure is not where the keys took it');
         if (i > 0) {
           open.push(t1 - t0);
+          pressed.push(inPage);
           own.push(t1 - ta);
           stepMs.push(tStep);
           endMs.push(tEnd);
@@ -138,6 +160,9 @@ async function main() {
       await browser.close();
     }
     console.log(`open (click → step 1 shown): median ${ms(median(open))} (${open.map(ms).join(', ')})`);
+    console.log(
+      `  in the page (pointerdown → step 1 in the DOM): median ${ms(median(pressed))} (${pressed.map(ms).join(', ')})`,
+    );
     console.log(`  of which after the API answer: median ${ms(median(own))} (${own.map(ms).join(', ')})`);
     console.log(
       `step ${ms(median(stepMs))}, run to end ${ms(median(endMs))}, back ${ms(median(backMs))} (medians)`,
