@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import net from 'node:net';
 import type { Db } from '@michelscope/db';
 import { createContext } from '../src/context';
+import { buildApi } from '../src/index';
 import { compareReplay } from '../src/debug/record';
 import { DebugRunner } from '../src/debug/runner';
 import { isArchiveNode } from '../src/services/node-rpc';
@@ -922,4 +923,194 @@ describeDb('debugger route over the indexed demo sandbox', ({ db }) => {
     await db().deleteFrom('blocks').where('network', '=', NET).where('level', '=', level).execute();
     expect(await rejected('execute', level)).toBe(`at_level ${level}: block ${level} is not indexed`);
   });
+
+  it("a failed group that originates a contract and then calls it: the calls replay against the origination's script and storage, equal to their receipts", async () => {
+    // built here (not in the demo seed): a factory whose %create originates a guarded adder (storage int, fails
+    // with its parameter when over 100) and keeps its address, and whose %poke calls the adder
+    const i = (n: number) => ({ int: String(n) });
+    const adder = [
+      { prim: 'parameter', args: [{ prim: 'int' }] },
+      { prim: 'storage', args: [{ prim: 'int' }] },
+      {
+        prim: 'code',
+        args: [
+          [
+            { prim: 'UNPAIR' },
+            { prim: 'DUP' },
+            { prim: 'PUSH', args: [{ prim: 'int' }, i(100)] },
+            { prim: 'COMPARE' },
+            { prim: 'LT' },
+            {
+              prim: 'IF',
+              args: [
+                [{ prim: 'FAILWITH' }],
+                [{ prim: 'ADD' }, { prim: 'NIL', args: [{ prim: 'operation' }] }, { prim: 'PAIR' }],
+              ],
+            },
+          ],
+        ],
+      },
+    ];
+    const fail = (why: string) => [
+      { prim: 'PUSH', args: [{ prim: 'string' }, { string: why }] },
+      { prim: 'FAILWITH' },
+    ];
+    const factory = [
+      {
+        prim: 'parameter',
+        args: [
+          {
+            prim: 'or',
+            args: [
+              { prim: 'unit', annots: ['%create'] },
+              { prim: 'int', annots: ['%poke'] },
+            ],
+          },
+        ],
+      },
+      { prim: 'storage', args: [{ prim: 'option', args: [{ prim: 'address' }] }] },
+      {
+        prim: 'code',
+        args: [
+          [
+            { prim: 'UNPAIR' },
+            {
+              prim: 'IF_LEFT',
+              args: [
+                [
+                  { prim: 'DROP' },
+                  { prim: 'DROP' },
+                  { prim: 'PUSH', args: [{ prim: 'int' }, i(42)] },
+                  { prim: 'PUSH', args: [{ prim: 'mutez' }, i(1_500_000)] },
+                  { prim: 'NONE', args: [{ prim: 'key_hash' }] },
+                  { prim: 'CREATE_CONTRACT', args: [adder] },
+                  { prim: 'SWAP' },
+                  { prim: 'SOME' },
+                  { prim: 'SWAP' },
+                  { prim: 'NIL', args: [{ prim: 'operation' }] },
+                  { prim: 'SWAP' },
+                  { prim: 'CONS' },
+                  { prim: 'PAIR' },
+                ],
+                [
+                  { prim: 'SWAP' },
+                  { prim: 'DUP' },
+                  { prim: 'IF_NONE', args: [fail('no adder'), []] },
+                  { prim: 'CONTRACT', args: [{ prim: 'int' }] },
+                  { prim: 'IF_NONE', args: [fail('not an adder'), []] },
+                  { prim: 'PUSH', args: [{ prim: 'mutez' }, i(0)] },
+                  { prim: 'DIG', args: [i(3)] },
+                  { prim: 'TRANSFER_TOKENS' },
+                  { prim: 'NIL', args: [{ prim: 'operation' }] },
+                  { prim: 'SWAP' },
+                  { prim: 'CONS' },
+                  { prim: 'PAIR' },
+                ],
+              ],
+            },
+          ],
+        ],
+      },
+    ];
+    const from = BOOTSTRAP_ACCOUNTS[2]!;
+    const indexed = async (hash: string) => {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const rows = await db()
+          .selectFrom('operations')
+          .selectAll()
+          .where('network', '=', NET)
+          .where('hash', '=', hash)
+          .orderBy('id')
+          .execute();
+        if (rows.length > 0) return rows;
+        if (Date.now() > deadline) throw new Error(`group ${hash} not indexed`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    };
+    const originated = await injectAs(env.sandbox, from, [
+      { kind: 'origination', balance: '5000000', script: { code: factory, storage: { prim: 'None' } } },
+    ]);
+    await env.sandbox.bakeBlock();
+    const f = (await indexed(originated)).find((o) => o.kind === 'origination')!;
+    expect(f.status).toBe('applied');
+    const fAddress = f.destination!;
+    expect(fAddress).toMatch(/^KT1/);
+    // the group: %create (the adder is originated with 42), %poke 5 (the adder: 47), %poke 1000 (FAILWITH 1000)
+    const call = (parameters: object) => ({
+      kind: 'transaction',
+      amount: '0',
+      destination: fAddress,
+      parameters,
+    });
+    const hash = await injectAs(env.sandbox, from, [
+      call({ entrypoint: 'create', value: { prim: 'Unit' } }),
+      call({ entrypoint: 'poke', value: i(5) }),
+      call({ entrypoint: 'poke', value: i(1000) }),
+    ]);
+    await env.sandbox.bakeBlock();
+    const rows = await indexed(hash);
+    const creation = rows.find((o) => o.internal && o.kind === 'origination')!;
+    expect(creation.status).toBe('backtracked');
+    // the index keeps no address nor script for a backtracked origination: the adder is the internal calls' destination
+    const calls = rows.filter((o) => o.internal && o.kind === 'transaction');
+    const adderAddress = calls[0]!.destination!;
+    expect(adderAddress).toMatch(/^KT1/);
+    expect(calls.every((o) => o.destination === adderAddress)).toBe(true);
+    expect(calls.map((o) => [o.content_index, o.status])).toEqual([
+      [1, 'backtracked'],
+      [2, 'failed'],
+    ]);
+    // the backtracked call: from the origination's storage (42) and balance, it applies and writes 47, as its receipt
+    const r1 = await post(`/v1/operation/${NET}/${calls[0]!.id}/debug`, {});
+    expect(r1.status, JSON.stringify(r1.body).slice(0, 300)).toBe(200);
+    const d1 = r1.body as Debug & { replay: Replay & { recorded: { storage?: Micheline } } };
+    expect(d1.inputs.self).toBe(adderAddress);
+    expect(d1.inputs.storage).toEqual(i(42));
+    expect(d1.inputs.parameter).toEqual(i(5));
+    expect(d1.inputs.sender).toBe(fAddress);
+    expect(d1.inputs.balance).toBe('1500000');
+    expect(d1.status).toBe('applied');
+    expect(d1.storage).toEqual(i(47));
+    expect(d1.replay.recorded.status).toBe('backtracked');
+    expect(d1.replay.recorded.storage).toEqual(i(47));
+    expect(d1.replay.differences).toEqual([]);
+    expect(d1.replay.equal).toBe(true);
+    expect(d1.profile.total_milligas).toBe(Number(calls[0]!.consumed_gas));
+    // the failing call: from what the group's earlier call left (47), it fails with 1000 as recorded
+    const r2 = await post(`/v1/operation/${NET}/${calls[1]!.id}/debug`, {});
+    expect(r2.status, JSON.stringify(r2.body).slice(0, 300)).toBe(200);
+    const d2 = r2.body as Debug & { replay: Replay };
+    expect(d2.inputs.storage).toEqual(i(47));
+    expect(d2.status).toBe('failed');
+    expect(d2.failure?.with).toEqual(i(1000));
+    expect(d2.replay.recorded.status).toBe('failed');
+    expect(d2.replay.differences).toEqual([]);
+    expect(d2.replay.equal).toBe(true);
+    // a node without the block's receipt: a 4xx that says the replay needs it, not a 500
+    const closed = net.createServer();
+    await new Promise<void>((ok) => closed.listen(0, '127.0.0.1', ok));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise((ok) => closed.close(ok));
+    const dead = `http://127.0.0.1:${port}`;
+    const noNode = await buildApi({
+      db: db(),
+      networks: [{ name: NET, rpcUrl: dead, publicRpcUrl: dead, statsEnabled: false }],
+    });
+    try {
+      const r = await noNode.inject({
+        method: 'POST',
+        url: `/v1/operation/${NET}/${calls[0]!.id}/debug`,
+        payload: {},
+      });
+      expect(r.statusCode).toBe(404);
+      expect(r.json()).toEqual({
+        message:
+          `${adderAddress} was originated by this failed group (backtracked since): the replay needs its script ` +
+          `from the receipt of block ${calls[0]!.level} on the node, which did not give it`,
+      });
+    } finally {
+      await noNode.close();
+    }
+  }, 120_000);
 });

@@ -5,8 +5,11 @@
  * backtracked operations (their storage and big-map writes are not the chain's), so a replay inside a failed
  * group reads them from the group's receipt on the node (`…/operation_hashes`, then `…/operations/3/{i}`):
  * each backtracked result before the operation, in the order the chain applied them, and the operation's own.
+ * A contract the group originated (a top-level or internal origination, backtracked since) is not in the index:
+ * its script, initial storage, balance and bytes are read from the origination in the same receipt.
  */
 import { toMicheline, type Micheline } from '@michelscope/michelson';
+import type { ScriptParts } from '@michelscope/db/read';
 import type { ApiContext } from '../context';
 import { nodeRpc } from '../services/node-rpc';
 
@@ -16,6 +19,20 @@ interface ResultJson {
   storage?: unknown;
   consumed_milligas?: string;
   lazy_storage_diff?: unknown;
+  originated_contracts?: unknown;
+  storage_size?: unknown;
+  paid_storage_size_diff?: unknown;
+}
+
+/** A contract the group originated before the operation (backtracked since: the index keeps none of it). */
+export interface GroupOrigination {
+  /** its script as the index keeps one (parameter, storage and code types, views) */
+  script: ScriptParts;
+  /** the tez it was originated with */
+  balance: bigint;
+  /** the bytes its origination used and paid for */
+  storageSize: number;
+  paid: number;
 }
 
 /** What the group's backtracked operations before the replayed one had left. */
@@ -26,6 +43,8 @@ export interface GroupEffects {
   maps: Map<number, { entries: Map<string, Micheline | null>; fresh?: true; copyOf?: number }>;
   /** the replayed operation's own result in the receipt (a backtracked call's storage and big-map writes) */
   own?: { storage?: Micheline; bigMapDiffs: { ptr: number; key_hash: string; value: unknown }[] };
+  /** contracts the group's earlier operations originated, by address (their initial storage is in `storage`) */
+  originated: Map<string, GroupOrigination>;
 }
 
 /** Bounds of the group's read: the time of each node request, the group's results and diffs looked at. */
@@ -92,7 +111,7 @@ export async function groupEffects(
   if (index < 0) return undefined;
   const group = await get<{ hash?: string; contents?: unknown[] }>(`/operations/3/${index}`);
   if (group?.hash !== op.hash || !Array.isArray(group.contents)) return undefined;
-  const out: GroupEffects = { storage: new Map(), maps: new Map() };
+  const out: GroupEffects = { storage: new Map(), maps: new Map(), originated: new Map() };
   const budget = { updates: limits.updates };
   let seen = 0;
   const take = (r: ResultJson, destination: unknown, own: boolean): void => {
@@ -111,14 +130,48 @@ export async function groupEffects(
       out.storage.set(destination, toMicheline(r.storage));
     applyLazy(r.lazy_storage_diff, out.maps, budget);
   };
+  /** An origination that ran: its contract's script, initial storage, balance and bytes. */
+  const originate = (o: { kind?: unknown; balance?: unknown; script?: unknown }, r: ResultJson): void => {
+    if (o.kind !== 'origination' || (r.status !== 'backtracked' && r.status !== 'applied')) return;
+    const address = Array.isArray(r.originated_contracts) ? r.originated_contracts[0] : undefined;
+    const script = o.script as { code?: unknown; storage?: unknown } | undefined;
+    if (typeof address !== 'string' || !Array.isArray(script?.code) || script.storage === undefined) return;
+    const section = (prim: string) =>
+      (script.code as { prim?: unknown; args?: unknown[] }[]).find((x) => x?.prim === prim)?.args?.[0];
+    const parts = {
+      parameter: section('parameter'),
+      storage: section('storage'),
+      code: section('code'),
+      views: (script.code as { prim?: unknown }[]).filter((x) => x?.prim === 'view'),
+    };
+    if (parts.parameter === undefined || parts.storage === undefined || parts.code === undefined) return;
+    const bytes = (v: unknown) => (/^\d{1,15}$/.test(String(v)) ? Number(v) : 0);
+    out.originated.set(address, {
+      script: parts,
+      balance: /^\d{1,30}$/.test(String(o.balance)) ? BigInt(String(o.balance)) : 0n,
+      storageSize: bytes(r.storage_size),
+      paid: bytes(r.paid_storage_size_diff),
+    });
+    out.storage.set(address, toMicheline(script.storage));
+  };
   try {
     for (const [i, c] of group.contents.entries()) {
       if (i > op.content_index) break;
       const content = c as {
+        kind?: unknown;
         destination?: unknown;
+        balance?: unknown;
+        script?: unknown;
         metadata?: {
           operation_result?: ResultJson;
-          internal_operation_results?: { destination?: unknown; nonce?: unknown; result?: ResultJson }[];
+          internal_operation_results?: {
+            kind?: unknown;
+            destination?: unknown;
+            nonce?: unknown;
+            balance?: unknown;
+            script?: unknown;
+            result?: ResultJson;
+          }[];
         };
       };
       const top = content.metadata?.operation_result ?? {};
@@ -127,10 +180,12 @@ export async function groupEffects(
         break;
       }
       take(top, content.destination, false);
+      originate(content, top);
       for (const inner of content.metadata?.internal_operation_results ?? []) {
         const mine = i === op.content_index && op.internal && Number(inner.nonce) === op.nonce;
         take(inner.result ?? {}, inner.destination, mine);
         if (mine) break;
+        originate(inner, inner.result ?? {});
       }
     }
   } catch {

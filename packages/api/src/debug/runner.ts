@@ -161,7 +161,9 @@ export class DebugRunner {
     switch (q.method) {
       case 'contract': {
         if (!ADDRESS_RE.test(q.address)) return null;
-        const s = await getContractScript(ctx.db, network, q.address);
+        // a contract the replay's group originated (backtracked since): the origination's script and balance
+        const originated = at?.group?.originated.get(q.address);
+        const s = originated?.script ?? (await getContractScript(ctx.db, network, q.address));
         if (!s) return null;
         const views: Record<string, { input: unknown; output: unknown; code: unknown }> = {};
         for (const v of Array.isArray(s.views) ? s.views : []) {
@@ -170,7 +172,9 @@ export class DebugRunner {
           if (name) views[name] = { input: args[1], output: args[2], code: args[3] };
         }
         const storage = await this.storageAt(network, block, q.address, at);
-        let balance = await rpc(`/contracts/${q.address}/balance`).catch(() => null);
+        let balance = originated
+          ? String(originated.balance)
+          : await rpc(`/contracts/${q.address}/balance`).catch(() => null);
         if (at && typeof balance === 'string' && /^\d+$/.test(balance))
           balance = String(BigInt(balance) + (await balanceChangeInBlock(ctx.db, network, q.address, at)));
         return {
@@ -205,8 +209,18 @@ export class DebugRunner {
       }
       case 'script': {
         if (!ADDRESS_RE.test(q.address) || !q.address.startsWith('KT1')) return null;
-        const s = await getContractScript(ctx.db, network, q.address);
+        const originated = at?.group?.originated.get(q.address);
+        const s = originated?.script ?? (await getContractScript(ctx.db, network, q.address));
         if (!s) return null;
+        if (originated) {
+          // originated in the replay's group: the bytes its origination used and paid for, then its calls'
+          const inBlock = await storageSpaceInBlock(ctx.db, network, q.address, at!);
+          return {
+            code: fullScript(s),
+            used: String(inBlock.used ?? originated.storageSize),
+            paid: String(originated.paid + inBlock.paid),
+          };
+        }
         const space = (what: string) =>
           rpc(`/contracts/${q.address}/storage/${what}`).then(
             (v) => (typeof v === 'string' && /^\d+$/.test(v) ? v : null),
@@ -228,6 +242,9 @@ export class DebugRunner {
       }
       case 'balance': {
         if (!ADDRESS_RE.test(q.address)) return null;
+        const originated = at?.group?.originated.get(q.address);
+        if (originated && at)
+          return String(originated.balance + (await balanceChangeInBlock(ctx.db, network, q.address, at)));
         const b = await rpc(`/contracts/${q.address}/balance`);
         return typeof b === 'string' ? b : null;
       }

@@ -14,6 +14,7 @@ import {
 import {
   balanceChangeInBlock,
   bigMapChangesOf,
+  getContractScript,
   getHeads,
   operationById,
   originationsBefore,
@@ -393,7 +394,8 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
           'balances, big-map entries), its sender, source, amount, parameter, level and time, as the protocol ' +
           'applies it. In a failed group, the group’s earlier operations (contents before it, its emitter and the ' +
           'internal calls before it), backtracked since, count as applied: their storage and big-map writes are ' +
-          'read from the group’s receipt on the node. `replay` says whether status, storage, the script’s gas (to ' +
+          'read from the group’s receipt on the node, and so is the script, initial storage and balance of a contract ' +
+          'the group originated (404 when the node no longer has the block’s receipt). `replay` says whether status, storage, the script’s gas (to ' +
           'the milligas), the entries written in big maps and a failure’s FAILWITH value equal the recorded ones, ' +
           'and what differs; a backtracked call ran to its end, so its replay applies and is compared with its ' +
           'receipt. A call backtracked for its storage runs ' +
@@ -428,7 +430,6 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
       // applied, failed, or backtracked (it ran to its end, then its group failed: its effects were undone)
       if (op.status !== 'applied' && op.status !== 'failed' && op.status !== 'backtracked')
         throw new HttpError(400, `a ${op.status} operation did not run: nothing to debug`);
-      const script = await requireScript(ctx, network, address);
       const before = String(op.level - 1);
       // in a failed group, what its earlier contents (and, for an internal call, its emitter and the internal
       // calls before it) had done, undone since: from the group's receipt on the node
@@ -443,6 +444,30 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
               nonce: op.nonce,
             })
           : undefined;
+      // a contract its group originated (backtracked since) is not in the index: its script is the origination's,
+      // from the group's receipt on the node
+      const originated = group?.originated.get(address);
+      const script = originated?.script ?? (await getContractScript(ctx.db, network, address));
+      if (!script) {
+        const inGroup =
+          op.hash && op.status !== 'applied'
+            ? await ctx.db
+                .selectFrom('operations')
+                .select('id')
+                .where('network', '=', network)
+                .where('hash', '=', op.hash)
+                .where('kind', '=', 'origination')
+                .where('id', '<', op.id)
+                .executeTakeFirst()
+            : undefined;
+        throw new HttpError(
+          404,
+          inGroup
+            ? `${address} was originated by this failed group (backtracked since): the replay needs its script ` +
+                `from the receipt of block ${op.level} on the node, which did not give it`
+            : 'not found',
+        );
+      }
       // the state it ran with: the end of the level before, changed by the operations of its block before it
       // (its group's earlier ones included)
       const at: ReplayPosition = { level: op.level, beforeId: op.id, hash: op.hash, group };
@@ -463,9 +488,12 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         network,
         `/chains/main/blocks/${before}/context/contracts/${address}/balance`,
       ).catch(() => '0');
-      const balance = /^\d+$/.test(String(balanceBefore))
-        ? BigInt(balanceBefore) + (await balanceChangeInBlock(ctx.db, network, address, at))
-        : 0n;
+      // a contract the group originated: the tez it was originated with (the node has no balance of it before)
+      const balance = originated
+        ? originated.balance + (await balanceChangeInBlock(ctx.db, network, address, at))
+        : /^\d+$/.test(String(balanceBefore))
+          ? BigInt(balanceBefore) + (await balanceChangeInBlock(ctx.db, network, address, at))
+          : 0n;
       const head = (await getHeads(ctx.db, [network])).get(network);
       const chainId = head?.chain_id ?? (await nodeRpc<string>(ctx, network, '/chains/main/chain_id'));
       // an internal call: SENDER is the calling contract, SOURCE the implicit account that started the group
