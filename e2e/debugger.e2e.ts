@@ -10,6 +10,9 @@ import {
   parseMichelsonScript,
   type Micheline,
 } from '@michelscope/michelson';
+import { LocalForger } from '@taquito/local-forging';
+import { InMemorySigner } from '@taquito/signer';
+import { BOOTSTRAP_ACCOUNTS } from '@michelscope/sandbox';
 import { originateAsBootstrap } from './fixture-contracts';
 import { counterContract, json, tokensAndSwap } from './sandbox-seed';
 import { simulateCall, type FormCall } from './workspace-steps';
@@ -450,6 +453,111 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
       const fields = await stackFields(dbg, 0);
       expect(fields).toContain('string: via the multisig');
       expect(fields).toContain(`nat: ${BigInt('9'.repeat(600)).toLocaleString('en-US')}`);
+      await dbg.getByRole('button', { name: 'Close' }).click();
+    },
+  );
+
+  it(
+    '3d. Debug the calls of a failed group to a contract the group originated: they replay against the origination, equal to their receipts',
+    { timeout: 300_000 },
+    async () => {
+      const url = session.server.url;
+      const rpc = `${url}/rpc/sandboxnet`;
+      // a factory whose %create originates a guarded adder (storage 42; fails with its parameter over 100) and
+      // keeps its address, and whose %poke calls it; then one group: %create, %poke 5, %poke 1000 (fails)
+      const factory = parseMichelsonScript(`
+        parameter (or (unit %create) (int %poke));
+        storage (option address);
+        code { UNPAIR;
+               IF_LEFT
+                 { DROP; DROP; PUSH int 42; PUSH mutez 1500000; NONE key_hash;
+                   CREATE_CONTRACT
+                     { parameter int; storage int;
+                       code { UNPAIR; DUP; PUSH int 100; COMPARE; LT;
+                              IF { FAILWITH } { ADD; NIL operation; PAIR } } };
+                   SWAP; SOME; SWAP; NIL operation; SWAP; CONS; PAIR }
+                 { SWAP; DUP; IF_NONE { PUSH string "no adder"; FAILWITH } {};
+                   CONTRACT int; IF_NONE { PUSH string "not an adder"; FAILWITH } {};
+                   PUSH mutez 0; DIG 3; TRANSFER_TOKENS; NIL operation; SWAP; CONS; PAIR } }`);
+      const address = await originateAsBootstrap(rpc, factory, { prim: 'None' });
+      // a failing group is injected as it is (a wallet would refuse it after its simulation): forged, signed
+      const from = BOOTSTRAP_ACCOUNTS[4]!;
+      const counter = BigInt(
+        (await json(`${rpc}/chains/main/blocks/head/context/contracts/${from.pkh}/counter`)) as string,
+      );
+      const call = (amount: string, entrypoint: string, value: unknown) => ({ amount, entrypoint, value });
+      const contents = [
+        call('1500000', 'create', { prim: 'Unit' }),
+        call('0', 'poke', { int: '5' }),
+        call('0', 'poke', { int: '1000' }),
+      ].map((c, i) => ({
+        kind: 'transaction',
+        source: from.pkh,
+        fee: '10000',
+        counter: String(counter + 1n + BigInt(i)),
+        gas_limit: '100000',
+        storage_limit: '10000',
+        amount: c.amount,
+        destination: address,
+        parameters: { entrypoint: c.entrypoint, value: c.value },
+      }));
+      const branch = (await json(`${rpc}/chains/main/blocks/head/hash`)) as string;
+      const bytes = await new LocalForger().forge({ branch, contents } as never);
+      const signed = await (await InMemorySigner.fromSecretKey(from.sk)).sign(bytes, new Uint8Array([3]));
+      const injected = await fetch(`${rpc}/injection/operation`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(signed.sbytes),
+      });
+      expect(injected.status, await injected.clone().text()).toBe(200);
+      const hash = (await injected.json()) as string;
+      interface Op {
+        level: number;
+        kind: string;
+        status: string;
+        internal: boolean;
+        destination?: string;
+        consumed_gas: number;
+      }
+      const ops = await waitFor('the group, indexed', 120_000, async () => {
+        const res = await fetch(`${url}/v1/opg/sandboxnet/${hash}`);
+        const rows = res.ok ? ((await res.json()) as Op[]) : [];
+        return rows.length > 0 ? rows : undefined;
+      });
+      const calls = ops.filter((o) => o.internal && o.kind === 'transaction');
+      expect(calls.map((o) => o.status).sort()).toEqual(['backtracked', 'failed']);
+      const backtracked = calls.find((o) => o.status === 'backtracked')!;
+      expect(ops.find((o) => o.internal && o.kind.startsWith('origination'))?.status).toBe('backtracked');
+
+      const page = await pages.open();
+      await page.goto(`${url}/sandboxnet/opg/${hash}/contents`);
+      const cards = page
+        .getByRole('article')
+        .filter({ has: page.getByRole('heading', { name: /^internal (?!origination)/ }) });
+      await cards.nth(1).waitFor();
+      // the backtracked call of the adder: it replays from the origination's storage and equals its receipt
+      const card = cards.filter({ has: page.getByText('backtracked', { exact: true }) });
+      if ((await card.getByRole('button', { name: 'Show details' }).count()) > 0)
+        await card.getByRole('button', { name: 'Show details' }).click();
+      await card.getByRole('button', { name: 'Debug' }).click();
+      const dbg = page.getByRole('dialog', { name: /^Debugger/ });
+      await dbg.getByRole('toolbar', { name: 'Debugger controls' }).waitFor();
+      const script = backtracked.consumed_gas - OPERATION_COST.call - OPERATION_COST.internalTransfer;
+      expect(
+        (await dbg.getByRole('alert', { name: 'Replay against the recorded result' }).innerText()).replace(
+          /\s+/g,
+          ' ',
+        ),
+      ).toContain(
+        `Replayed at level ${backtracked.level}: equal to the recorded result (backtracked, ${gasText(script)} gas of script).`,
+      );
+      expect(await state(dbg, 'Status')).toBe('applied');
+      // its first step: the parameter 5 and the storage the origination gave the adder
+      const stack = (await dbg.getByRole('tree', { name: 'Stack items, top first' }).innerText()).replace(
+        /\s+/g,
+        ' ',
+      );
+      expect(stack).toMatch(/\b5\b.*\b42\b/);
       await dbg.getByRole('button', { name: 'Close' }).click();
     },
   );
