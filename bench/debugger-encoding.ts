@@ -7,12 +7,9 @@
  *   node --import tsx bench/debugger-encoding.ts [RUNS]
  *   MS_BENCH_URL=http://127.0.0.1:PORT node --import tsx bench/debugger-encoding.ts   # reuse a running product
  */
-import { rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { originateAsBootstrap } from '../e2e/fixture-contracts';
-import { startServer, tempDataDir, waitFor, type RunningServer } from '../e2e/harness';
-import { LOOP_CODE, TURNS } from './debugger-loop';
+import { loopProduct, TURNS } from './debugger-loop';
 import { raisePriority } from './priority';
 
 const RUNS = Number(process.argv[2] ?? 7);
@@ -53,19 +50,8 @@ function post(url: string, body: string, encoding: string) {
 
 async function main() {
   console.log(raisePriority());
-  let server: RunningServer | undefined;
-  let dir: string | undefined;
-  let url = process.env.MS_BENCH_URL;
-  if (!url) {
-    dir = await tempDataDir();
-    server = await startServer({ dataDir: dir, timeoutMs: 240_000 });
-    url = server.url;
-  }
+  const { url, kt, close } = await loopProduct();
   try {
-    const kt = await originateAsBootstrap(`${url}/rpc/sandboxnet`, LOOP_CODE, { int: '0' });
-    await waitFor(`${kt} indexed`, 120_000, async () =>
-      (await fetch(`${url}/v1/contract/sandboxnet/${kt}`)).status === 200 ? true : undefined,
-    );
     const route = `${url}/v1/contract/sandboxnet/${kt}/entrypoints/debug`;
     const body = JSON.stringify({ name: 'default', data: { '@int_1': String(TURNS) } });
     await post(route, body, 'br');
@@ -82,8 +68,7 @@ async function main() {
         `${e}: median ${median(times[e]!).toFixed(0)} ms (${times[e]!.map((x) => x.toFixed(0)).join(', ')}), ${sizes[e]}`,
       );
   } finally {
-    await server?.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await close();
   }
 }
 

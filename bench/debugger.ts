@@ -14,20 +14,10 @@
  *   npm run build:web && node --import tsx bench/debugger.ts [RUNS]
  *   MS_BENCH_URL=http://127.0.0.1:PORT node --import tsx bench/debugger.ts   # reuse a running product
  */
-import { rm } from 'node:fs/promises';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
-import { originateAsBootstrap } from '../e2e/fixture-contracts';
-import {
-  hasChromium,
-  hasWebBuild,
-  launchBrowser,
-  startServer,
-  tempDataDir,
-  waitFor,
-  type RunningServer,
-} from '../e2e/harness';
-import { LOOP_CODE, TURNS } from './debugger-loop';
+import { hasChromium, hasWebBuild, launchBrowser } from '../e2e/harness';
+import { loopProduct, TURNS } from './debugger-loop';
 import { raisePriority } from './priority';
 
 const RUNS = Number(process.argv[2] ?? 3);
@@ -36,19 +26,8 @@ const ms = (x: number) => `${x.toFixed(0)} ms`;
 
 async function main() {
   console.log(raisePriority());
-  let server: RunningServer | undefined;
-  let dir: string | undefined;
-  let url = process.env.MS_BENCH_URL;
-  if (!url) {
-    dir = await tempDataDir();
-    server = await startServer({ dataDir: dir, timeoutMs: 240_000 });
-    url = server.url;
-  }
+  const { url, kt, close } = await loopProduct();
   try {
-    const kt = await originateAsBootstrap(`${url}/rpc/sandboxnet`, LOOP_CODE, { int: '0' });
-    await waitFor(`${kt} indexed`, 120_000, async () =>
-      (await fetch(`${url}/v1/contract/sandboxnet/${kt}`)).status === 200 ? true : undefined,
-    );
     const body = JSON.stringify({ name: 'default', data: { '@int_1': String(TURNS) } });
     // (a) the API
     const api: number[] = [];
@@ -168,8 +147,7 @@ async function main() {
       `step ${ms(median(stepMs))}, run to end ${ms(median(endMs))}, back ${ms(median(backMs))} (medians)`,
     );
   } finally {
-    await server?.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await close();
   }
 }
 
