@@ -41,6 +41,7 @@ import { ADDRESS_RE, AddressParams, CONTRACT_RE, requireAddress, requireNetwork 
 import { asClientError } from './actions';
 import { RUN_CODE_DEFAULT_SELF } from './simulate';
 import { bundleCall, registerWhatIf, resolveWhatIfStart, stateBlock, storageAt } from './whatif';
+import { scriptRejected } from '../services/receipt-errors';
 
 const E = { 400: ErrorBody, 404: ErrorBody, 502: ErrorBody, 503: ErrorBody, 504: ErrorBody };
 /**
@@ -595,15 +596,11 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
   );
 };
 
-/** The value of the first script_rejected error (a FAILWITH) of a receipt's errors, as Micheline. */
+/** The FAILWITH value of a receipt's script_rejected error, as Micheline. */
 function rejectedWith(errors: unknown): Micheline | undefined {
-  if (!Array.isArray(errors)) return undefined;
-  const e = errors.find((x) => {
-    const id = (x as { id?: unknown } | null)?.id;
-    return typeof id === 'string' && id.endsWith('.script_rejected');
-  }) as { with?: unknown } | undefined;
+  const value = scriptRejected(errors)?.with;
   try {
-    return e?.with === undefined ? undefined : toMicheline(e.with);
+    return value === undefined ? undefined : toMicheline(value);
   } catch {
     return undefined;
   }

@@ -17,6 +17,7 @@ import { canHaveDiff, renderOperations, storageDiff } from '../render/operation'
 import { ticketUpdate } from '../render/tickets';
 import { fullScript } from '../services/contracts';
 import { OPG_RE, requireNetwork } from '../validate';
+import { scriptRejected } from '../services/receipt-errors';
 
 const E = { 400: ErrorBody, 404: ErrorBody, 500: ErrorBody };
 const tags = ['operation'];
@@ -138,11 +139,7 @@ export const operationRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = a
     async (request) => {
       const { network } = request.params;
       const op = await load(network, request.params.id);
-      const rejected = Array.isArray(op.errors)
-        ? (op.errors as Array<{ id?: unknown; location?: unknown }>).find(
-            (e) => typeof e?.id === 'string' && e.id.endsWith('michelson_v1.script_rejected'),
-          )
-        : undefined;
+      const rejected = scriptRejected(op.errors);
       if (!rejected) throw new HttpError(400, 'No reject script error in operation');
       if (typeof rejected.location !== 'number' || !op.destination)
         throw new HttpError(400, 'No location in the reject script error');
