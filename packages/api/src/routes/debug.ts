@@ -451,16 +451,9 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
       const script = originated?.script ?? (await getContractScript(ctx.db, network, address));
       if (!script) {
         const inGroup =
-          op.hash && op.status !== 'applied'
-            ? await ctx.db
-                .selectFrom('operations')
-                .select('id')
-                .where('network', '=', network)
-                .where('hash', '=', op.hash)
-                .where('kind', '=', 'origination')
-                .where('id', '<', op.id)
-                .executeTakeFirst()
-            : undefined;
+          op.status !== 'applied' &&
+          (await originationsBefore(ctx.db, network, { level: op.level, beforeId: op.id, hash: op.hash })) >
+            0;
         throw new HttpError(
           404,
           inGroup
