@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { OPERATION_COST } from '@michelscope/interpreter';
 import { describe, expect, it } from 'vitest';
-import { appPages, canBrowse, syncedSandboxSession, UI_TIMEOUT, waitFor } from './harness';
+import { appPages, canBrowse, showDetails, syncedSandboxSession, UI_TIMEOUT, waitFor } from './harness';
 import {
   formatMichelsonInline,
   parseMichelsonExpression,
@@ -277,7 +277,7 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
         .filter({ has: page.locator(`a[href*="${fa12}"]`) })
         .first();
       // an applied call's details start collapsed
-      await card.getByRole('button', { name: 'Show details' }).click();
+      await showDetails(card.getByRole('button', { name: 'Show details' }));
       await card.getByRole('button', { name: 'Debug' }).click();
       const dbg = page.getByRole('dialog', { name: /^Debugger/ });
       await dbg.getByRole('toolbar', { name: 'Debugger controls' }).waitFor();
@@ -432,7 +432,7 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
         .filter({ has: page.getByRole('heading', { name: /note/ }) })
         .first();
       // a call without errors of its own starts collapsed
-      await card.getByRole('button', { name: 'Show details' }).click();
+      await showDetails(card.getByRole('button', { name: 'Show details' }));
       await card.getByRole('button', { name: 'Debug' }).click();
       const dbg = page.getByRole('dialog', { name: 'Debugger · note' });
       await dbg.getByRole('toolbar', { name: 'Debugger controls' }).waitFor();
@@ -538,7 +538,7 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
       // the backtracked call of the adder: it replays from the origination's storage and equals its receipt
       const card = cards.filter({ has: page.getByText('backtracked', { exact: true }) });
       if ((await card.getByRole('button', { name: 'Show details' }).count()) > 0)
-        await card.getByRole('button', { name: 'Show details' }).click();
+        await showDetails(card.getByRole('button', { name: 'Show details' }));
       await card.getByRole('button', { name: 'Debug' }).click();
       const dbg = page.getByRole('dialog', { name: /^Debugger/ });
       await dbg.getByRole('toolbar', { name: 'Debugger controls' }).waitFor();

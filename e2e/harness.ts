@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
@@ -274,6 +274,26 @@ export const UI_TIMEOUT = 90_000;
  */
 export async function appTookOver(page: Page): Promise<void> {
   await page.locator('#ms-ssr').waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+}
+
+/**
+ * Clicks an operation card's 'Show details' and waits until its details have opened in full: the height
+ * animation over, nothing clipped. A reader clicks a link inside once they see it; a click in the middle of
+ * the animation can land on whatever is under the pointer by the time the browser handles it.
+ */
+export async function showDetails(button: Locator): Promise<void> {
+  // read first: the button's name changes once it is clicked ('Hide details')
+  const id = await button.getAttribute('aria-controls');
+  if (!id) throw new Error('the details button names no region it controls (aria-controls)');
+  await button.click();
+  // a string: the root tsconfig has no DOM library
+  const open = `(() => {
+    const region = document.getElementById(${JSON.stringify(id)});
+    if (!region) return false;
+    const height = region.getBoundingClientRect().height;
+    return height > 0 && height + 1 >= region.scrollHeight && getComputedStyle(region).overflow !== 'hidden';
+  })()`;
+  await button.page().waitForFunction(open, undefined, { timeout: UI_TIMEOUT, polling: 'raf' });
 }
 
 /** Collects uncaught page errors and console errors of the app; `check()` fails when there was one. */

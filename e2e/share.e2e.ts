@@ -1,6 +1,14 @@
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appPages, canBrowse, heads, syncedSandboxSession, UI_TIMEOUT, waitFor } from './harness';
+import {
+  appPages,
+  canBrowse,
+  heads,
+  showDetails,
+  syncedSandboxSession,
+  UI_TIMEOUT,
+  waitFor,
+} from './harness';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { connectSandboxWallet, counterContract, json } from './sandbox-seed';
@@ -401,7 +409,7 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
       const page = await pages.open();
       await page.setViewportSize({ width: 1440, height: 900 });
       await page.goto(`${url}/sandboxnet/opg/${found.hash}/contents`);
-      await page.getByRole('button', { name: 'Show details' }).first().click();
+      await showDetails(page.getByRole('button', { name: 'Show details' }).first());
       await page.getByRole('button', { name: 'Debug' }).click();
       const dbg = page.getByRole('dialog', { name: /^Debugger/ });
       await dbg.getByRole('toolbar', { name: 'Debugger controls' }).waitFor({ timeout: UI_TIMEOUT });

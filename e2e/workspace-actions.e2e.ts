@@ -3,7 +3,7 @@ import path from 'node:path';
 import { encodeAddress } from '@taquito/utils';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { appPages, canBrowse, syncedSandboxSession, UI_TIMEOUT, waitFor } from './harness';
+import { appPages, canBrowse, showDetails, syncedSandboxSession, UI_TIMEOUT, waitFor } from './harness';
 import { connectSandboxWallet, counterContract, json, seededContracts, tokensAndSwap } from './sandbox-seed';
 
 // The workspace actions a developer comes for (issue 15), driven with real values on the seeded sandbox:
@@ -186,10 +186,29 @@ describe.skipIf(!canRun)('workspace actions on sandboxnet', () => {
         const cards = page.getByRole('button', { name: /^(Show|Hide) details$/ });
         // the swap's call, its FA1.2 transfer and its FA2 transfer
         await poll(() => cards.count()).toBe(3);
-        await cards.nth(card).click();
+        await showDetails(cards.nth(card));
         // only the opened card's link is visible
         await page.getByRole('link', { name: 'Repeat in Interact' }).click();
       };
+
+      // On the swap's operations tab an opened call loads its storage diff (here 1.5 s late, as on a slow
+      // network): the diff shows under the card's actions, which stay where the reader is about to click them.
+      const diff = /\/v1\/operation\/sandboxnet\/\d+\/diff$/;
+      await page.route(diff, async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await route.continue();
+      });
+      await page.goto(`${session.server.url}/sandboxnet/${swap}/operations`);
+      await page.getByRole('button', { name: 'Show operations of default' }).first().click();
+      const opened = page
+        .getByRole('article')
+        .filter({ has: page.getByRole('heading', { name: /^default/ }) });
+      await showDetails(opened.first().getByRole('button', { name: 'Show details' }));
+      const link = opened.first().getByRole('link', { name: 'Repeat in Interact' });
+      const before = await link.boundingBox();
+      await opened.first().getByRole('tree', { name: 'Storage diff' }).waitFor();
+      expect(await link.boundingBox()).toEqual(before);
+      await page.unroute(diff);
 
       // top-level: the swap's own call, `default` with its nat
       await repeat(0);

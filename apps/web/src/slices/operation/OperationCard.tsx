@@ -220,6 +220,22 @@ export function OperationCard({ op, debugAt }: { op: Operation; debugAt?: DebugA
             {op.burned ? <Field label="Burned">{formatTez(op.burned)}</Field> : null}
             {op.counter !== undefined ? <Field label="Counter">{op.counter}</Field> : null}
           </Stack>
+          {/* The actions come before the sections that load after the card opens (the failed code, the
+              storage diff, the ticket updates): those do not move them from under the reader's pointer. */}
+          {repeat || debuggable(op) ? (
+            <Stack direction="row" sx={{ gap: 1, mb: 1 }}>
+              {repeat ? (
+                <Button component={RouterLink} to={repeat} size="small">
+                  Repeat in Interact
+                </Button>
+              ) : null}
+              {debuggable(op) ? (
+                <Button size="small" onClick={() => setDebugging(true)}>
+                  Debug
+                </Button>
+              ) : null}
+            </Stack>
+          ) : null}
           <OperationErrors op={op} />
           {op.parameters?.length ? (
             <Box sx={{ mt: 1 }}>
@@ -248,16 +264,6 @@ export function OperationCard({ op, debugAt }: { op: Operation; debugAt?: DebugA
           {op.storage_diff ? <DiffSection roots={[op.storage_diff]} op={op} /> : null}
           {everOpened && needsLazyDiff(op) ? <LazyDiff op={op} /> : null}
           {everOpened && !!op.id && op.ticket_updates_count > 0 ? <TicketUpdatesSection op={op} /> : null}
-          {repeat ? (
-            <Button component={RouterLink} to={repeat} size="small" sx={{ mt: 1 }}>
-              Repeat in Interact
-            </Button>
-          ) : null}
-          {debuggable(op) ? (
-            <Button size="small" sx={{ mt: 1, ml: 1 }} onClick={() => setDebugging(true)}>
-              Debug
-            </Button>
-          ) : null}
           {debugging && op.id ? (
             <LazyDebugger
               onClose={() => {
