@@ -133,4 +133,37 @@ describe.skipIf(!canRun)('pages rendered on the server', () => {
       1,
     );
   });
+
+  it("a click on the server's page before the app takes over is not lost: the group opens once it has", async () => {
+    const { address, groups } = await busyContract(session.server.url);
+    const path = `/sandboxnet/${address}/operations`;
+    await rendered(session.server.url, path);
+    const page = await pages.open();
+    // the app's code after its entry arrives 2 s late (a slow network): the reader clicks in the meantime
+    await page.route(/\/assets\/.+\.js$/, async (route) => {
+      if (!/\/assets\/(index|rolldown-runtime)-/.test(route.request().url())) {
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+      }
+      await route.continue();
+    });
+    await page.goto(`${session.server.url}${path}`, { waitUntil: 'commit' });
+    const first = page.locator('#ms-ssr li[data-testid="opg-row"]').first();
+    const toggle = first.locator('button[aria-expanded="false"]').first();
+    await toggle.waitFor();
+    const box = await toggle.boundingBox();
+    if (!box) throw new Error("the server's page shows no toggle of the first group");
+    // the page is inert until the app runs: a reader's click (at the button's place), not an element's click
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    expect(await page.locator('#ms-ssr').count()).toBe(1);
+
+    await expect.poll(() => page.locator('#ms-ssr').count(), { timeout: 90_000 }).toBe(0);
+    const row = page.locator('ul[aria-label="Operation groups"] li[data-testid="opg-row"]').first();
+    expect(await row.locator(`a[href="/sandboxnet/opg/${groups[0]!.hash}/contents"]`).count()).toBe(1);
+    // the click opened the first group in the app's page: its toggle says so and its operations show
+    await expect
+      .poll(() => row.locator('button[aria-expanded]').first().getAttribute('aria-expanded'))
+      .toBe('true');
+    await row.getByRole('article').first().waitFor();
+    expect(await page.locator('li[data-testid="opg-row"] button[aria-expanded="true"]').count()).toBe(1);
+  });
 });
