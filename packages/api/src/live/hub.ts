@@ -212,7 +212,7 @@ export class LiveHub {
         { network, level: notice.level, reason: 'reorg' },
         Math.max(notice.level, 0),
       );
-      for (const sub of s.subs) sub.send(text, notice.level);
+      for (const sub of s.subs) sub.send(text, notice.level, true);
       return;
     }
     // a gap (a notice lost while the listener was down): cover it, without the lists

@@ -16,7 +16,9 @@ export class Subscriber {
   /** Hashes already announced as pending. */
   readonly pendingSent = new Set<string>();
   /** While the connection replays from the database, live chunks wait here with their level. */
-  private queue: Array<{ level: number; text: string }> | null = [];
+  private queue: Array<{ level: number; text: string; reset: boolean }> | null = [];
+  /** The last level the replay sent (-1: none): a block's chunk up to it was sent already. */
+  private replayedTo = -1;
   closed = false;
 
   constructor(
@@ -32,21 +34,34 @@ export class Subscriber {
     res.on('close', () => this.close());
   }
 
-  /** Sends `text` (events of `level`), or queues it while the replay is not done. */
-  send(text: string, level: number): void {
+  /**
+   * Sends `text` (events of `level`; `reset`: a reorg's reset, always sent), or queues it while the replay is
+   * not done. A block's chunk whose level the replay already covered is dropped: its notice can come after
+   * the replay read the database (the notification is asynchronous), and the page would get the level twice.
+   */
+  send(text: string, level: number, reset = false): void {
     if (this.closed || text === '') return;
     if (this.queue) {
-      this.queue.push({ level, text });
+      this.queue.push({ level, text, reset });
       return;
     }
-    this.write(text);
+    this.pass({ level, text, reset });
   }
 
   /** Ends the replay at `level`: queued chunks of later levels are sent, earlier ones were replayed. */
   replayed(level: number): void {
     const queue = this.queue ?? [];
     this.queue = null;
-    for (const q of queue) if (q.level > level || q.level < 0) this.write(q.text);
+    this.replayedTo = level;
+    for (const q of queue) this.pass(q);
+  }
+
+  private pass({ level, text, reset }: { level: number; text: string; reset: boolean }): void {
+    if (reset) {
+      // the chain went back: the levels after it come again, with other blocks
+      this.replayedTo = Math.min(this.replayedTo, level);
+      this.write(text);
+    } else if (level < 0 || level > this.replayedTo) this.write(text);
   }
 
   write(text: string): void {
