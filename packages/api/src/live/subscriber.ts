@@ -9,6 +9,13 @@ export function sseEvent<T extends LiveEventType>(type: T, data: LiveEvents[T], 
   return `event: ${type}\n${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`;
 }
 
+/** The events of one level for one connection (`reset`: a reorg's reset, always sent). */
+interface Chunk {
+  level: number;
+  text: string;
+  reset: boolean;
+}
+
 /** One open `GET /v1/live/{network}` connection and what it subscribed to. */
 export class Subscriber {
   /** Operation hashes whose final status has not been sent yet (watched in the mempool). */
@@ -16,7 +23,7 @@ export class Subscriber {
   /** Hashes already announced as pending. */
   readonly pendingSent = new Set<string>();
   /** While the connection replays from the database, live chunks wait here with their level. */
-  private queue: Array<{ level: number; text: string; reset: boolean }> | null = [];
+  private queue: Chunk[] | null = [];
   /** The last level the replay sent (-1: none): a block's chunk up to it was sent already. */
   private replayedTo = -1;
   closed = false;
@@ -56,7 +63,7 @@ export class Subscriber {
     for (const q of queue) this.pass(q);
   }
 
-  private pass({ level, text, reset }: { level: number; text: string; reset: boolean }): void {
+  private pass({ level, text, reset }: Chunk): void {
     if (reset) {
       // the chain went back: the levels after it come again, with other blocks
       this.replayedTo = Math.min(this.replayedTo, level);
