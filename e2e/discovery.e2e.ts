@@ -20,6 +20,7 @@ import {
   startServer,
   tempDataDir,
   waitFor,
+  UI_TIMEOUT,
   type RunningServer,
 } from './harness';
 
@@ -514,6 +515,10 @@ describe.skipIf(!canBrowse)('discovery pages on the seeded sandbox', () => {
     ]) {
       const page = await open(path, { width: 375, height: 812 });
       await page.getByRole('heading', { level: 1 }).waitFor();
+      if (path.startsWith('/constant/')) {
+        // The constant's info: its full address as the value of 'Address' (a long hash must wrap, not scroll).
+        await page.locator('dd', { hasText: seed.constant }).waitFor({ timeout: UI_TIMEOUT });
+      }
       await page.waitForLoadState('networkidle');
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, `horizontal overflow on ${path}`).toBeLessThanOrEqual(0);
@@ -525,6 +530,29 @@ describe.skipIf(!canBrowse)('discovery pages on the seeded sandbox', () => {
       await expectAccessible(page, `${path} at 375 px`);
       await page.close();
     }
+
+    // The constant's page while its answer is on the way (the app's shell, as a server too busy to render
+    // sends it): the info's labels stand with placeholders for their values, and the page is as accessible.
+    const path = `/constant/${SANDBOX}/${seed.constant}`;
+    const page = await browser.newPage({ viewport: { width: 375, height: 812 } });
+    page.on('pageerror', (e) => pageErrors.push(`${path} (loading): ${e.message}`));
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**/v1/global_constants/${SANDBOX}/${seed.constant}`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.route(`${url}${path}`, (route) =>
+      route.continue({ headers: { ...route.request().headers(), accept: '*/*' } }),
+    );
+    await page.goto(`${url}${path}`);
+    const info = page.getByRole('region', { name: 'Info' });
+    await info.locator('dt', { hasText: 'Address' }).waitFor();
+    expect(await info.locator('dd', { hasText: seed.constant }).count()).toBe(0);
+    await expectAccessible(page, `${path} at 375 px while its answer loads`);
+    release();
+    await info.locator('dd', { hasText: seed.constant }).waitFor({ timeout: UI_TIMEOUT });
+    await page.close();
   });
 
   it('works by keyboard: skip link, search box with suggestions, network toggle', async () => {

@@ -75,10 +75,10 @@ function AccountDialog({
               ) : null}
             </>
           ) : null}
-          {info.isError ? (
-            <Typography color="text.secondary">Account details are not available.</Typography>
-          ) : null}
         </Box>
+        {info.isError ? (
+          <Typography color="text.secondary">Account details are not available.</Typography>
+        ) : null}
       </DialogContent>
       <DialogActions>
         <Button onClick={() => void copy(address)}>Copy address</Button>

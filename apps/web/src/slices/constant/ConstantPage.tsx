@@ -26,13 +26,11 @@ export function ConstantPage() {
   const constant = query.data;
 
   if (query.isError) return <ErrorState detail={query.error.message} />;
-  const info: [string, string][] = constant
-    ? [
-        ['Address', constant.address],
-        ['Timestamp', formatTime(constant.timestamp)],
-        ['Level', formatNumber(constant.level)],
-      ]
-    : [];
+  const info: [string, string | undefined][] = [
+    ['Address', constant?.address],
+    ['Timestamp', constant && formatTime(constant.timestamp)],
+    ['Level', constant && formatNumber(constant.level)],
+  ];
 
   return (
     <Stack sx={{ py: 3, gap: 2 }}>
@@ -98,22 +96,20 @@ export function ConstantPage() {
               Info
             </Typography>
             <Box component="dl" sx={{ m: 0 }}>
-              {constant
-                ? info.map(([label, value]) => (
-                    <Box key={label} sx={{ mb: 1 }}>
-                      <Typography component="dt" variant="caption" color="text.secondary">
-                        {label}
-                      </Typography>
-                      <Typography
-                        component="dd"
-                        variant="body2"
-                        sx={{ m: 0, fontFamily: 'monospace', overflowWrap: 'anywhere' }}
-                      >
-                        {value}
-                      </Typography>
-                    </Box>
-                  ))
-                : [1, 2, 3].map((i) => <Skeleton key={i} />)}
+              {info.map(([label, value]) => (
+                <Box key={label} sx={{ mb: 1 }}>
+                  <Typography component="dt" variant="caption" color="text.secondary">
+                    {label}
+                  </Typography>
+                  <Typography
+                    component="dd"
+                    variant="body2"
+                    sx={{ m: 0, fontFamily: 'monospace', overflowWrap: 'anywhere' }}
+                  >
+                    {value ?? <Skeleton />}
+                  </Typography>
+                </Box>
+              ))}
             </Box>
           </Paper>
         </Grid>
