@@ -545,7 +545,7 @@ describe.skipIf(!canBrowse)('discovery pages on the seeded sandbox', () => {
     await page.route(`${url}${path}`, (route) =>
       route.continue({ headers: { ...route.request().headers(), accept: '*/*' } }),
     );
-    await page.goto(`${url}${path}`);
+    await page.goto(`${url}${path}`, { waitUntil: 'domcontentloaded' });
     const info = page.getByRole('region', { name: 'Info' });
     await info.locator('dt', { hasText: 'Address' }).waitFor();
     expect(await info.locator('dd', { hasText: seed.constant }).count()).toBe(0);

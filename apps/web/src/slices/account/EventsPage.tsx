@@ -4,6 +4,7 @@ import Box from '@mui/material/Box';
 import Grid from '@mui/material/Grid';
 import LinearProgress from '@mui/material/LinearProgress';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Pagination from '@mui/material/Pagination';
@@ -42,12 +43,14 @@ function EventsTab({ data }: { data: ContractPageData }) {
         <Paper variant="outlined">
           <List aria-label="Events">
             {events.map((e, i) => (
-              <ListItemButton key={`${e.hash}-${i}`} selected={e === current} onClick={() => setSelected(i)}>
-                <ListItemText
-                  primary={e.tag || '(no tag)'}
-                  secondary={`${formatNumber(e.level)} · ${formatTime(e.timestamp)}`}
-                />
-              </ListItemButton>
+              <ListItem key={`${e.hash}-${i}`} disablePadding>
+                <ListItemButton selected={e === current} onClick={() => setSelected(i)}>
+                  <ListItemText
+                    primary={e.tag || '(no tag)'}
+                    secondary={`${formatNumber(e.level)} · ${formatTime(e.timestamp)}`}
+                  />
+                </ListItemButton>
+              </ListItem>
             ))}
           </List>
         </Paper>

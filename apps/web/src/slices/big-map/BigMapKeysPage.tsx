@@ -54,6 +54,7 @@ function KeyPanel({
       onChange={(_, v) => setOpen(v)}
       disableGutters
       variant="outlined"
+      slots={{ heading: 'h2' }}
       slotProps={{ transition: { unmountOnExit: true } }}
     >
       <AccordionSummary expandIcon={<ExpandMoreIcon />}>

@@ -104,7 +104,7 @@ export default function DebuggerDialog(props: {
       ) : null}
       {q.isPending ? (
         <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
-          <CircularProgress size={18} />
+          <CircularProgress size={18} aria-label="Recording the call" />
           <Typography>Recording the call…</Typography>
         </Stack>
       ) : q.isError ? (

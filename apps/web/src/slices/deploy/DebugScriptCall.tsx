@@ -160,6 +160,7 @@ export function DebugScriptCall(props: {
         ) : selected && !hasNoFields(selected.schema) ? (
           <section aria-label="Parameters">
             <SchemaForm
+              headingLevel={4}
               key={`${entrypoint}:${formKey}`}
               ref={formRef}
               schema={selected.schema}

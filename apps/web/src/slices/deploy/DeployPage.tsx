@@ -49,6 +49,7 @@ export function DeployPage() {
   const [contract, setContract] = useState<string | null>(null);
   const [simulation, setSimulation] = useState<OriginationSimulation | null>(null);
   const formRef = useRef<SchemaFormHandle>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
   const session = useWallet(network);
   const injection = useInjection(network);
   // the script's text as uploaded (what a share link carries)
@@ -203,19 +204,20 @@ export function DeployPage() {
           <StepLabel>Upload code</StepLabel>
           <StepContent>
             <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>
-              <Button component="label" variant="outlined">
+              <Button variant="outlined" onClick={() => fileInput.current?.click()}>
                 Choose file
-                <input
-                  hidden
-                  type="file"
-                  accept=".tz,.txt,text/plain"
-                  aria-label="Michelson code file"
-                  onChange={(e) => {
-                    setFile(e.target.files?.[0] ?? null);
-                    setUploadError(null);
-                  }}
-                />
               </Button>
+              <input
+                ref={fileInput}
+                hidden
+                type="file"
+                accept=".tz,.txt,text/plain"
+                aria-label="Michelson code file"
+                onChange={(e) => {
+                  setFile(e.target.files?.[0] ?? null);
+                  setUploadError(null);
+                }}
+              />
               <Typography variant="body2">{file ? file.name : 'No file selected'}</Typography>
               <Typography variant="caption" color="text.secondary">
                 {DEPLOY_MESSAGES.help}
@@ -248,6 +250,7 @@ export function DeployPage() {
                 </TextField>
                 <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-label="Initial storage">
                   <SchemaForm
+                    headingLevel={2}
                     ref={formRef}
                     schema={parsed.schema}
                     formData={formData}

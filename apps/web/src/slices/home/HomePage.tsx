@@ -2,7 +2,6 @@ import { Link as RouterLink } from 'react-router';
 import Box from '@mui/material/Box';
 import ButtonBase from '@mui/material/ButtonBase';
 import Link from '@mui/material/Link';
-import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useAppConfig } from '../../shared/config/useAppConfig';
@@ -13,6 +12,7 @@ import { OUTLINED_SMALL_BUTTON } from '../../shared/ui/button-look';
 import { HOME_TABLE_ROWS } from './home-table';
 import { NetworkToggle } from './NetworkToggle';
 import { SearchBox } from './SearchBox';
+import { LoadingBlock } from '../../shared/ui/LoadingBlock';
 
 export const FRAMEWORK_AD_URL = 'https://dipdup.io';
 
@@ -80,7 +80,7 @@ export function HomePage() {
           )}
         </Stack>
         {start.pending ? (
-          <Skeleton variant="rounded" height={240} aria-label="Loading the networks" />
+          <LoadingBlock height={240} label="Loading the networks" />
         ) : network ? (
           <RecentlyCalledTable
             key={network}

@@ -4,7 +4,6 @@ import { useQuery } from '@tanstack/react-query';
 import Breadcrumbs from '@mui/material/Breadcrumbs';
 import Grid from '@mui/material/Grid';
 import Link from '@mui/material/Link';
-import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
@@ -17,6 +16,7 @@ import { RecentlyCalledTable } from '../../shared/tables/RecentlyCalledTable';
 import { GlobalConstantsTab } from './GlobalConstantsTab';
 import { NetworkInfoPanel } from './NetworkInfoPanel';
 import { NetworkSidebar } from './NetworkSidebar';
+import { LoadingBlock } from '../../shared/ui/LoadingBlock';
 
 const StatsCharts = lazy(() => import('./StatsCharts'));
 
@@ -82,7 +82,7 @@ export function NetworkPage({ tab }: { tab: NetworkTab }) {
             ) : null}
             {tab === 'constants' ? <GlobalConstantsTab key={network} network={network} /> : null}
             {tab === 'stats' ? (
-              <Suspense fallback={<Skeleton variant="rounded" height={320} aria-label="Loading charts" />}>
+              <Suspense fallback={<LoadingBlock height={320} label="Loading charts" />}>
                 <StatsCharts key={network} network={network} />
               </Suspense>
             ) : null}

@@ -2,7 +2,6 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import Paper from '@mui/material/Paper';
-import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
@@ -18,6 +17,7 @@ import {
   chartData,
   type ChartDefinition,
 } from './stats-series';
+import { LoadingBlock } from '../../shared/ui/LoadingBlock';
 
 const LABELS: Record<Timeframe, string> = { day: 'Day', week: 'Week', month: 'Month', year: 'Year' };
 
@@ -61,7 +61,7 @@ function StatsChart({ network, chart }: { network: string; chart: ChartDefinitio
         </ToggleButtonGroup>
       </Stack>
       {query.isPending ? (
-        <Skeleton variant="rounded" height={260} aria-label={`Loading ${chart.title}`} />
+        <LoadingBlock height={260} label={`Loading ${chart.title}`} />
       ) : data.x.length === 0 ? (
         <Typography color="text.secondary" sx={{ height: 120, display: 'grid', placeItems: 'center' }}>
           {NO_DATA_TEXT}

@@ -216,8 +216,8 @@ export function SearchPage() {
           text="Type an address, an entrypoint, a token name, an operation hash or anything else."
         />
       ) : results.isPending ? (
-        <Box role="status" aria-label="Searching" sx={{ display: 'grid', placeItems: 'center', py: 6 }}>
-          <CircularProgress />
+        <Box role="status" sx={{ display: 'grid', placeItems: 'center', py: 6 }}>
+          <CircularProgress aria-label="Searching" />
         </Box>
       ) : items.length === 0 ? (
         results.isError ? (

@@ -7,6 +7,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import LinearProgress from '@mui/material/LinearProgress';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
@@ -37,19 +38,20 @@ export function ConstantsDialog({ network, address, open, onClose }: Props) {
         {query.isSuccess && rows.length === 0 ? <Typography>Nothing found</Typography> : null}
         <List dense aria-label="Global constants">
           {rows.map((c) => (
-            <ListItemButton
-              key={c.address}
-              component="a"
-              href={`/constant/${encodeURIComponent(network)}/${encodeURIComponent(c.address)}`}
-              target="_blank"
-              rel="noopener noreferrer"
-            >
-              <ListItemText
-                primary={c.address}
-                secondary={c.level > 0 ? `Level ${formatNumber(c.level)}` : null}
-                slotProps={{ primary: { sx: { fontFamily: 'monospace', overflowWrap: 'anywhere' } } }}
-              />
-            </ListItemButton>
+            <ListItem key={c.address} disablePadding>
+              <ListItemButton
+                component="a"
+                href={`/constant/${encodeURIComponent(network)}/${encodeURIComponent(c.address)}`}
+                target="_blank"
+                rel="noopener noreferrer"
+              >
+                <ListItemText
+                  primary={c.address}
+                  secondary={c.level > 0 ? `Level ${formatNumber(c.level)}` : null}
+                  slotProps={{ primary: { sx: { fontFamily: 'monospace', overflowWrap: 'anywhere' } } }}
+                />
+              </ListItemButton>
+            </ListItem>
           ))}
         </List>
       </DialogContent>

@@ -5,7 +5,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
-import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { runAction } from '../../../api/resources';
@@ -19,6 +18,7 @@ import { ContractFrame } from '../ContractFrame';
 import type { ContractPageData } from '../useContractPage';
 import { SchemaForm, type FormData, type SchemaFormHandle } from '../interact/SchemaForm';
 import { formModel } from '../interact/form-schema';
+import { LoadingBlock } from '../../../shared/ui/LoadingBlock';
 
 type FillType = 'empty' | 'current' | 'initial';
 
@@ -96,10 +96,11 @@ function ForkTab({ data }: { data: ContractPageData }) {
         <WalletMenu session={session} />
       </Stack>
       {schema === null ? (
-        <Skeleton variant="rounded" height={160} aria-label="Loading storage form" />
+        <LoadingBlock height={160} label="Loading storage form" />
       ) : schema.schema ? (
         <Box component="section" aria-label="Storage">
           <SchemaForm
+            headingLevel={2}
             key={formKey}
             ref={formRef}
             schema={schema.schema}

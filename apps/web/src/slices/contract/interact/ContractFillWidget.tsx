@@ -7,7 +7,11 @@ import { fetchResource } from '../../../api/resources';
 /** What the schema form passes down to its widgets. */
 export interface SchemaFormContext {
   network?: string | undefined;
+  /** The level of the form's titles (its fields' names): one under the heading the form sits beneath. */
+  headingLevel?: HeadingLevel;
 }
+
+export type HeadingLevel = 2 | 3 | 4 | 5 | 6;
 
 /**
  * The newest contract implementing `tag` on `network` (GET /v1/helpers/contracts/{network}?tags=), or

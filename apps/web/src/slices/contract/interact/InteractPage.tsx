@@ -8,7 +8,6 @@ import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
-import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { entrypointsQuery } from '../../../api/workspace-api';
 import { EmptyState } from '../../../shared/ui/EmptyState';
@@ -19,6 +18,7 @@ import { entrypointLabel } from './call-logic';
 import { EntrypointPanel } from './EntrypointPanel';
 import { emptyWhatIf, type WhatIfState } from './whatif-state';
 import { useOpenedShare } from './useOpenedShare';
+import { LoadingBlock } from '../../../shared/ui/LoadingBlock';
 
 /** /{network}/{address}/interact/{entrypoint?} */
 export function InteractPage() {
@@ -68,7 +68,7 @@ function InteractTab({ data }: { data: ContractPageData }) {
   }, [entrypoints.data, selected, base, navigate, search]);
 
   if (entrypoints.isPending || shared.pending)
-    return <Skeleton variant="rounded" height={240} aria-label="Loading entrypoints" />;
+    return <LoadingBlock height={240} label="Loading entrypoints" />;
   if (list.length === 0) return <EmptyState title="Nothing found" text="This contract has no entrypoints." />;
 
   return (

@@ -9,6 +9,7 @@ import {
 import Form, { Templates } from '@rjsf/mui';
 import type {
   ArrayFieldItemTemplateProps,
+  TitleFieldProps,
   FormValidation,
   RJSFSchema,
   RJSFValidationError,
@@ -17,7 +18,7 @@ import type {
 import validator from '@rjsf/validator-ajv8';
 import type { JsonSchema } from '@michelscope/michelson';
 import { validateFormData } from './form-validation';
-import { TextWidget, type SchemaFormContext } from './ContractFillWidget';
+import { TextWidget, type HeadingLevel, type SchemaFormContext } from './ContractFillWidget';
 import { rjsfForm } from './form-schema';
 
 export type FormData = Record<string, unknown>;
@@ -29,6 +30,8 @@ interface Props {
   disabled?: boolean;
   /** Network of the 'fill' buttons of tagged contract fields. */
   network?: string | undefined;
+  /** The level of the form's titles, one under the heading the form sits beneath (3 by default). */
+  headingLevel?: HeadingLevel;
 }
 
 const widgets = { TextWidget };
@@ -54,7 +57,24 @@ function ArrayFieldItemTemplate(props: ArrayFieldItemTemplateProps) {
   const uiSchema = { ...props.uiSchema, 'ui:options': { ...options, mui: ITEM_SLOTS } };
   return <MuiArrayItem {...props} uiSchema={uiSchema} />;
 }
-const templates = { ArrayFieldItemTemplate };
+
+const MuiTitle = Templates.TitleFieldTemplate!;
+/**
+ * A field's title as the MUI theme draws it, at the form's heading level (the theme's is always an h5,
+ * which skipped levels under the page's h1/h2).
+ */
+function TitleFieldTemplate(props: TitleFieldProps) {
+  const level = (props.registry.formContext as SchemaFormContext | undefined)?.headingLevel ?? 3;
+  const options = (props.uiSchema?.['ui:options'] ?? {}) as Record<string, unknown>;
+  const mui = (options['mui'] ?? {}) as { rjsfSlotProps?: Record<string, unknown> };
+  const titleTypography = { variant: 'h6', component: `h${level}` };
+  const uiSchema = {
+    ...props.uiSchema,
+    'ui:options': { ...options, mui: { ...mui, rjsfSlotProps: { ...mui.rjsfSlotProps, titleTypography } } },
+  };
+  return <MuiTitle {...props} uiSchema={uiSchema} />;
+}
+const templates = { ArrayFieldItemTemplate, TitleFieldTemplate };
 
 const submit: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
 
@@ -100,7 +120,7 @@ export interface SchemaFormHandle {
  * spec's messages (workspace spec §5) on top of the schema's own rules.
  */
 export const SchemaForm = forwardRef(function SchemaForm(
-  { schema, formData, onChange, disabled, network }: Props,
+  { schema, formData, onChange, disabled, network, headingLevel }: Props,
   ref: ForwardedRef<SchemaFormHandle>,
 ) {
   const form = useMemo(() => rjsfForm(schema), [schema]);
@@ -115,7 +135,7 @@ export const SchemaForm = forwardRef(function SchemaForm(
       validator={validator}
       widgets={widgets}
       templates={templates}
-      formContext={{ network } satisfies SchemaFormContext}
+      formContext={{ network, headingLevel } satisfies SchemaFormContext}
       customValidate={customValidate(schema)}
       transformErrors={transformErrors}
       showErrorList={false}

@@ -123,6 +123,7 @@ function StorageOverride(props: {
               change single keys, use Big-map entries below).
             </Typography>
             <SchemaForm
+              headingLevel={4}
               schema={schema.schema}
               formData={o.storageForm}
               onChange={(d) => onChange({ ...o, storageForm: d })}

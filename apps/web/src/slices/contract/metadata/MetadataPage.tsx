@@ -161,6 +161,7 @@ export function MetadataTab({
             <Box
               component="pre"
               aria-label="Metadata JSON"
+              tabIndex={0}
               sx={{
                 m: 0,
                 p: 1,

@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import Grid from '@mui/material/Grid';
 import Paper from '@mui/material/Paper';
-import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
@@ -17,6 +16,7 @@ import { TIMEFRAMES, type Timeframe } from '../../../api/stats-series';
 import { TimeSeriesChart } from '../../../shared/charts/TimeSeriesChart';
 import { formatNumber } from '../../../shared/format/format';
 import { ContractFrame } from '../ContractFrame';
+import { LoadingBlock } from '../../../shared/ui/LoadingBlock';
 
 const LABELS: Record<Timeframe, string> = { day: 'Day', week: 'Week', month: 'Month', year: 'Year' };
 export const NO_DATA_TEXT = 'No data for this period are available';
@@ -38,16 +38,16 @@ function SeriesChart({
   const total = series.scale(seriesTotal(points));
   return (
     <Paper variant="outlined" component="section" aria-labelledby={titleId} sx={{ p: 2 }}>
-      <Typography id={titleId} variant="h6" component="h3">
+      <Typography id={titleId} variant="h6" component="h2">
         {series.title}
       </Typography>
-      <Typography variant="body2" color="text.secondary" aria-label={`${series.title} total`}>
+      <Typography variant="body2" color="text.secondary" role="status" aria-label={`${series.title} total`}>
         {query.isSuccess
           ? `Total: ${formatNumber(total, 6)}${series.unit ? ` ${series.unit}` : ''}`
           : '\u00a0'}
       </Typography>
       {query.isPending ? (
-        <Skeleton variant="rounded" height={220} aria-label={`Loading ${series.title}`} />
+        <LoadingBlock height={220} label={`Loading ${series.title}`} />
       ) : points.length === 0 ? (
         <Typography color="text.secondary" sx={{ height: 120, display: 'grid', placeItems: 'center' }}>
           {NO_DATA_TEXT}

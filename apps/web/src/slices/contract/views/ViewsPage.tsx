@@ -11,10 +11,10 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
-import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { MiguelNode, StateLevel, ViewRequest, ViewSchema } from '@michelscope/api-types';
@@ -38,6 +38,7 @@ import {
   offChainViewsQuery,
   type OffChainView,
 } from './offchain-views';
+import { LoadingBlock } from '../../../shared/ui/LoadingBlock';
 
 const viewPath = (base: string, v: ViewSchema) =>
   `${base}/${encodeURIComponent(v.name)}${v.kind === 'off-chain' ? '?kind=off-chain' : ''}`;
@@ -92,8 +93,7 @@ function ViewsTab({ data }: { data: ContractPageData }) {
     else if (!selected) void navigate(viewPath(base, list[0]!), { replace: true });
   }, [pending, list, selected, base, navigate, runShare, sharedView, hash]);
 
-  if (pending || shared.pending)
-    return <Skeleton variant="rounded" height={200} aria-label="Loading views" />;
+  if (pending || shared.pending) return <LoadingBlock height={200} label="Loading views" />;
   const alert = (
     <>
       {loadError ? (
@@ -122,20 +122,21 @@ function ViewsTab({ data }: { data: ContractPageData }) {
         <Paper variant="outlined">
           <List aria-label="Views" dense>
             {list.map((v) => (
-              <ListItemButton
-                key={`${v.kind}:${v.name}`}
-                component={RouterLink}
-                to={viewPath(base, v)}
-                replace
-                selected={v === selected}
-              >
-                <ListItemText
-                  primary={v.name}
-                  secondary={v.description || null}
-                  slotProps={{ primary: { sx: { fontFamily: 'monospace' } } }}
-                />
-                <Chip size="small" label={v.kind} />
-              </ListItemButton>
+              <ListItem key={`${v.kind}:${v.name}`} disablePadding>
+                <ListItemButton
+                  component={RouterLink}
+                  to={viewPath(base, v)}
+                  replace
+                  selected={v === selected}
+                >
+                  <ListItemText
+                    primary={v.name}
+                    secondary={v.description || null}
+                    slotProps={{ primary: { sx: { fontFamily: 'monospace' } } }}
+                  />
+                  <Chip size="small" label={v.kind} />
+                </ListItemButton>
+              </ListItem>
             ))}
           </List>
         </Paper>
