@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { canBrowse, syncedSandboxSession, waitFor } from './harness';
+import { appTookOver, canBrowse, syncedSandboxSession, waitFor } from './harness';
 import { connectSandboxWallet, counterContract, json, seededContracts, tokensAndSwap } from './sandbox-seed';
 
 // The workspace on the seeded sandbox: a call sent with the sandbox wallet, and a deployment of our own contract.
@@ -204,7 +204,12 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
     await page.goto(`${session.server.url}/deploy`);
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByText('You should select file to upload').waitFor();
-    await page.getByLabel('Michelson code file').setInputFiles(file);
+    // by keyboard, as a reader without a pointer picks the file: focus 'Choose file', Enter, the file dialog
+    await appTookOver(page);
+    await page.getByRole('button', { name: 'Choose file' }).focus();
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+    await chooser.setFiles(file);
+    await page.getByText('adder.tz').waitFor();
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('region', { name: 'Initial storage' }).waitFor();
     await page.getByLabel('total').fill('40');

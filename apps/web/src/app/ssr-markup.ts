@@ -11,14 +11,10 @@
  */
 import { useLayoutEffect } from 'react';
 import { hydrate, type DehydratedState, type QueryClient } from '@tanstack/react-query';
+import { ssrMarkup } from '../shared/ssr/server-page';
 
-export const SSR_MARKUP_ID = 'ms-ssr';
+export { SSR_MARKUP_ID, ssrMarkup } from '../shared/ssr/server-page';
 export const SSR_DATA_ID = 'ms-ssr-data';
-
-/** The server-rendered page still shown, if any. */
-export function ssrMarkup(): HTMLElement | null {
-  return typeof document === 'undefined' ? null : document.getElementById(SSR_MARKUP_ID);
-}
 
 /** Removes the server-rendered page once the app's own page is committed. */
 export function useDropSsrMarkup(): void {

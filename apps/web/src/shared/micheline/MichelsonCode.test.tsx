@@ -82,4 +82,35 @@ describe('MichelsonCode (light view)', () => {
     // a piece larger than a tick is a tick of its own
     expect(drawTicks([piece(50_000), piece(10)], 35_000)).toEqual([1, 2]);
   });
+
+  // jsdom lays out the lines slowly on a loaded machine: a longer limit than a unit test's 5 s
+  it(
+    "draws a long script whole when the app takes over the server's page that showed it whole",
+    { timeout: 30_000 },
+    () => {
+      const long = Array.from(
+        { length: 1_000 },
+        (_, i) => `PUSH string "${String(i).padStart(25, '.')}" ; DROP ;`,
+      ).join('\n');
+      // more than one tick of ~35,000 characters
+      expect(long.length).toBeGreaterThan(35_000);
+      // without the server's page: the first tick, 'Rendering: N%', the rest in later ticks
+      const first = render(<MichelsonCode code={long} label="Michelson code" />);
+      expect(screen.getByText(/^Rendering: \d+%$/)).toBeTruthy();
+      expect(first.container.querySelectorAll('[data-n]').length).toBeLessThan(1_000);
+      first.unmount();
+      // over the server's page (still shown while the app's first page commits): every line at once
+      const server = document.createElement('div');
+      server.id = 'ms-ssr';
+      document.body.append(server);
+      try {
+        const taken = render(<MichelsonCode code={long} label="Michelson code" />);
+        expect(screen.queryByText(/^Rendering:/)).toBeNull();
+        expect(taken.container.querySelectorAll('[data-n]').length).toBe(1_000);
+        expect(taken.container.textContent).toContain('...999" ; DROP ;');
+      } finally {
+        server.remove();
+      }
+    },
+  );
 });

@@ -18,6 +18,7 @@
 import { memo, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
 import { useTheme } from '@mui/material/styles';
 import Box from '@mui/material/Box';
+import { ssrMarkup } from '../ssr/server-page';
 import { RenderingProgress } from './RenderingProgress';
 import {
   CODE_FONT,
@@ -136,8 +137,9 @@ function LightCode({
   const tokens = useMemo(() => chunkTokenizer(chunks), [chunks]);
   const ticks = useMemo(() => drawTicks(chunks, CODE_CHUNK), [chunks]);
   // `done` ticks are drawn; a new code starts again with its first tick. The server's rendering of the page
-  // (no effects run there) draws every line at once: the reader gets the whole code with the page.
-  const [progress, setProgress] = useState({ chunks, done: 1 });
+  // (no effects run there) draws every line at once: the reader gets the whole code with the page; and so
+  // does the app when it takes that page over (the code shown whole must not shrink to its first tick).
+  const [progress, setProgress] = useState(() => ({ chunks, done: ssrMarkup() ? ticks.length : 1 }));
   const done = ON_SERVER
     ? ticks.length
     : Math.min(ticks.length, progress.chunks === chunks ? progress.done : 1);
