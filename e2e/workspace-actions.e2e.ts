@@ -301,7 +301,19 @@ describe.skipIf(!canRun)('workspace actions on sandboxnet', () => {
           await chooseFill(page, 'Latest call');
           // the actions wait for the latest call's model to be in the form
           const rawButton = page.getByRole('button', { name: 'Raw JSON' });
-          await poll(() => rawButton.isEnabled()).toBe(true);
+          await poll(() => rawButton.isEnabled())
+            .toBe(true)
+            .catch(async (e: unknown) => {
+              const alerts = await page.getByRole('alert').allInnerTexts();
+              const fill = await page
+                .getByRole('combobox', { name: 'Fill type' })
+                .innerText({ timeout: 1_000 })
+                .catch(() => 'none');
+              throw new Error(
+                `${c.address} ${ep} latest: no enabled 'Raw JSON' at ${page.url()} (fill '${fill}'; alerts: ${alerts.join('; ')})`,
+                { cause: e },
+              );
+            });
           await rawButton.click();
           const raw = page.getByRole('dialog', { name: 'Raw JSON' });
           await raw.waitFor().catch(async () => {
