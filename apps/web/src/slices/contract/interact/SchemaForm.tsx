@@ -36,15 +36,26 @@ interface Props {
 
 const widgets = { TextWidget };
 
+/**
+ * `uiSchema` with `slots` added to the MUI theme's slot props (`ui:options.mui.rjsfSlotProps`): how a template
+ * changes the look of the theme's own template it draws, for that template only.
+ */
+function withSlotProps(uiSchema: UiSchema | undefined, slots: Record<string, unknown>): UiSchema {
+  const options = (uiSchema?.['ui:options'] ?? {}) as Record<string, unknown>;
+  const mui = (options['mui'] ?? {}) as { rjsfSlotProps?: Record<string, unknown> };
+  return {
+    ...uiSchema,
+    'ui:options': { ...options, mui: { ...mui, rjsfSlotProps: { ...mui.rjsfSlotProps, ...slots } } },
+  };
+}
+
 const MuiArrayItem = Templates.ArrayFieldItemTemplate!;
 /** The item's grid sizes: the theme keeps 8/12 of a phone's width for an item, beside its buttons. */
 const ITEM_SLOTS = {
-  rjsfSlotProps: {
-    arrayItemGridItem: { size: { xs: 12, sm: 9, md: 10, lg: 11 } },
-    arrayItemToolbarGrid: {
-      size: { xs: 12, sm: 'auto' },
-      sx: { display: 'flex', justifyContent: 'flex-end', mt: { xs: -2, sm: -1.5 }, mb: { xs: 1, sm: 0 } },
-    },
+  arrayItemGridItem: { size: { xs: 12, sm: 9, md: 10, lg: 11 } },
+  arrayItemToolbarGrid: {
+    size: { xs: 12, sm: 'auto' },
+    sx: { display: 'flex', justifyContent: 'flex-end', mt: { xs: -2, sm: -1.5 }, mb: { xs: 1, sm: 0 } },
   },
 };
 
@@ -53,9 +64,7 @@ const ITEM_SLOTS = {
  * an address fits in its fields. The sizes reach only this template (not the item's own widgets).
  */
 function ArrayFieldItemTemplate(props: ArrayFieldItemTemplateProps) {
-  const options = (props.uiSchema?.['ui:options'] ?? {}) as Record<string, unknown>;
-  const uiSchema = { ...props.uiSchema, 'ui:options': { ...options, mui: ITEM_SLOTS } };
-  return <MuiArrayItem {...props} uiSchema={uiSchema} />;
+  return <MuiArrayItem {...props} uiSchema={withSlotProps(props.uiSchema, ITEM_SLOTS)} />;
 }
 
 const MuiTitle = Templates.TitleFieldTemplate!;
@@ -65,14 +74,8 @@ const MuiTitle = Templates.TitleFieldTemplate!;
  */
 function TitleFieldTemplate(props: TitleFieldProps) {
   const level = (props.registry.formContext as SchemaFormContext | undefined)?.headingLevel ?? 3;
-  const options = (props.uiSchema?.['ui:options'] ?? {}) as Record<string, unknown>;
-  const mui = (options['mui'] ?? {}) as { rjsfSlotProps?: Record<string, unknown> };
   const titleTypography = { variant: 'h6', component: `h${level}` };
-  const uiSchema = {
-    ...props.uiSchema,
-    'ui:options': { ...options, mui: { ...mui, rjsfSlotProps: { ...mui.rjsfSlotProps, titleTypography } } },
-  };
-  return <MuiTitle {...props} uiSchema={uiSchema} />;
+  return <MuiTitle {...props} uiSchema={withSlotProps(props.uiSchema, { titleTypography })} />;
 }
 const templates = { ArrayFieldItemTemplate, TitleFieldTemplate };
 
