@@ -98,7 +98,8 @@ function ForkTab({ data }: { data: ContractPageData }) {
       {schema === null ? (
         <LoadingBlock height={160} label="Loading storage form" />
       ) : schema.schema ? (
-        <Box component="section" aria-label="Storage">
+        <Box component="section" aria-label="Storage" aria-busy={filled !== fillType}>
+          {/* read-only until the chosen fill type's storage replaces it: what is typed meanwhile would be lost */}
           <SchemaForm
             headingLevel={2}
             key={formKey}
@@ -106,6 +107,7 @@ function ForkTab({ data }: { data: ContractPageData }) {
             schema={schema.schema}
             formData={formData}
             onChange={setFormData}
+            disabled={filled !== fillType}
           />
         </Box>
       ) : null}
