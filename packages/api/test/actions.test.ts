@@ -11,7 +11,8 @@ const SCRIPT = `parameter (or (nat %deposit) (unit %withdraw));
 storage (pair (address %owner) (map %balances address nat));
 code { CDR; NIL operation; PAIR };`;
 
-describeDb('actions without a node and rebuilt removed routes', ({ db }) => {
+// PGlite only: API route logic over ordinary reads.
+describeDb('actions without a node and rebuilt removed routes', { backends: 'pglite' }, ({ db }) => {
   let app: FastifyInstance;
   const req = async (
     method: 'GET' | 'POST',

@@ -5,7 +5,8 @@ import { makeApi } from './helpers';
 import { ALICE, BOB, TOKEN, TWIN, seedChain } from './seed';
 
 /** POST /v1/helpers/approve/data with our optional `spender` (the called contract) and without it. */
-describeDb('token approval calls with and without a spender', ({ db }) => {
+// PGlite only: API route logic over ordinary reads.
+describeDb('token approval calls with and without a spender', { backends: 'pglite' }, ({ db }) => {
   let app: FastifyInstance;
   const post = async (payload: unknown) => {
     const res = await app.inject({

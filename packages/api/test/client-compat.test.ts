@@ -29,7 +29,8 @@ function getAccountAlias(body: Body): string | null | undefined {
   return null;
 }
 
-describeDb('BCD frontend requests over the indexed sandbox', ({ db }) => {
+// PGlite only: client request shapes over ordinary reads (search SQL runs on both in services.test.ts).
+describeDb('BCD frontend requests over the indexed sandbox', { backends: 'pglite' }, ({ db }) => {
   let env: IndexedSandbox;
   const post = async (url: string, payload: object) => {
     const res = await env.app.inject({ method: 'POST', url, payload });

@@ -5,7 +5,8 @@ import { afterAll, expect, it } from 'vitest';
 import { COMPRESS_THRESHOLD } from '../src/index';
 import { makeApi } from './helpers';
 
-describeDb('compressed API answers', ({ db }) => {
+// PGlite only: HTTP compression; the database is only a fixture.
+describeDb('compressed API answers', { backends: 'pglite' }, ({ db }) => {
   let app: FastifyInstance | undefined;
   const api = async () => (app ??= await makeApi(db(), { rateLimit: false }));
   afterAll(() => app?.close());

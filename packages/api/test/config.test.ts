@@ -4,7 +4,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { makeApi } from './helpers';
 
-describeDb('GET /v1/config', ({ db }) => {
+// PGlite only: a configuration route, no query that differs.
+describeDb('GET /v1/config', { backends: 'pglite' }, ({ db }) => {
   let app: FastifyInstance;
   beforeAll(async () => {
     app = await makeApi(db(), {

@@ -16,7 +16,8 @@ import {
   seedChain,
 } from './seed';
 
-describeDb('contract and account routes', ({ db }) => {
+// PGlite only: API route logic over ordinary reads (prepared statements: db/test/prepared.test.ts).
+describeDb('contract and account routes', { backends: 'pglite' }, ({ db }) => {
   let app: FastifyInstance;
   const get = async (url: string) => {
     const res = await app.inject({ method: 'GET', url });

@@ -58,7 +58,8 @@ const gasString = (milligas: number) => {
   return frac === 0 ? String(whole) : `${whole}.${String(frac).padStart(3, '0').replace(/0+$/, '')}`;
 };
 
-describeDb('debugger route over the indexed demo sandbox', ({ db }) => {
+// PGlite only: debugger logic over the indexed sandbox (its indexing runs on both in indexer/test).
+describeDb('debugger route over the indexed demo sandbox', { backends: 'pglite' }, ({ db }) => {
   let env: IndexedSandbox;
   let app: FastifyInstance;
   let contracts: Record<string, string>;

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPlugin, buildApi } from '../src/index';
 import { NETWORKS, makeApi } from './helpers';
 
-describeDb('API errors', ({ db }) => {
+// PGlite only: error answers of the API, no query that differs.
+describeDb('API errors', { backends: 'pglite' }, ({ db }) => {
   describe('error answers', () => {
     let app: FastifyInstance;
     beforeAll(async () => {

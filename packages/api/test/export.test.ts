@@ -56,7 +56,8 @@ type Row = Record<string, string>;
 /** CSV text → rows by header (a real CSV parser: quoting and line breaks inside fields as a spreadsheet reads). */
 const csvRows = (text: string): Row[] => parse<Row>(text, { columns: true, record_delimiter: '\r\n' });
 
-describeDb('exports', ({ db }) => {
+// PGlite and PostgreSQL: export paths (keyset batches streamed out) on each backend.
+describeDb('exports', { backends: 'both' }, ({ db }) => {
   let app: FastifyInstance;
   const get = (url: string) => app.inject({ method: 'GET', url });
   const csv = async (url: string) => {

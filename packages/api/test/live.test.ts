@@ -168,8 +168,10 @@ describe('live notice payload', () => {
   });
 });
 
+// PGlite and PostgreSQL: LISTEN/NOTIFY, a dropped listening connection and two pools (openAnother).
 describeDb(
   'GET /v1/live/{network}: events from the indexer through the database',
+  { backends: 'both' },
   ({ db, handle, openAnother }) => {
     let node: FastifyInstance;
     let nodeUrl = '';
@@ -386,9 +388,8 @@ describeDb(
         // the server drops the listening session (a failover, a restart of PostgreSQL, a network cut)
         const killed = await sql<{ n: number }>`
         SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
-        WHERE query LIKE 'LISTEN "ms_live_' || current_schema() || '"' AND pid <> pg_backend_pid()`.execute(
-          db(),
-        );
+        WHERE datname = current_database() AND query LIKE 'LISTEN "ms_live_' || current_schema() || '"'
+          AND pid <> pg_backend_pid()`.execute(db());
         expect(killed.rows[0]!.n).toBeGreaterThan(0);
       }
       const level = await c.block([transfer(opg(10), ALICE, BOB)]);

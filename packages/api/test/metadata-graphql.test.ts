@@ -23,7 +23,8 @@ const BIG_ID = '340282366920938463463374607431768211455';
 
 type Body = { data?: Record<string, Record<string, unknown>[]>; errors?: { message: string }[] };
 
-describeDb('metadata GraphQL', ({ db }) => {
+// PGlite only: GraphQL route logic over ordinary reads.
+describeDb('metadata GraphQL', { backends: 'pglite' }, ({ db }) => {
   let app: FastifyInstance;
   const post = async (payload: unknown, headers: Record<string, string> = {}) => {
     const res = await app.inject({

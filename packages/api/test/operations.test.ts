@@ -19,7 +19,8 @@ import {
   seedChain,
 } from './seed';
 
-describeDb('operation, big map and chain routes', ({ db }) => {
+// PGlite only: API route logic over ordinary reads (prepared statements: db/test/prepared.test.ts).
+describeDb('operation, big map and chain routes', { backends: 'pglite' }, ({ db }) => {
   let app: FastifyInstance;
   const get = async (url: string) => {
     const res = await app.inject({ method: 'GET', url });

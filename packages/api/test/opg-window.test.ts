@@ -12,7 +12,8 @@ const hash = (n: number) => `oo${String(n).padStart(49, 'x')}`;
  * Operation groups of an account whose newest rows are dominated by one large group: the first small
  * window of rows does not hold a whole page of groups, so the page must come from the full window.
  */
-describeDb('operation groups across the small and the full window', ({ db }) => {
+// PGlite and PostgreSQL: the operation-group window queries (prepared statements), tested directly.
+describeDb('operation groups across the small and the full window', { backends: 'both' }, ({ db }) => {
   let fatIds: number[] = [];
 
   beforeAll(async () => {
@@ -81,7 +82,8 @@ const OTHER = 'KT1OtherContractOfTheLevelxxxxxxxxxxx';
  * Groups without a hash (rows the protocol made, e.g. migrations): one group per level and counter, totals
  * over every hashless row of that level and counter; and whether the account is known.
  */
-describeDb('operation groups of protocol-made rows (no hash)', ({ db }) => {
+// PGlite and PostgreSQL: the operation-group window queries (prepared statements), tested directly.
+describeDb('operation groups of protocol-made rows (no hash)', { backends: 'both' }, ({ db }) => {
   beforeAll(async () => {
     const protocol = await insertProtocol(db(), NET, { hash: 'PtParisB', startLevel: 1 });
     const row = (level: number, destination: string, amount: string, burned: number) => ({

@@ -4,7 +4,8 @@ import { afterAll, expect, it } from 'vitest';
 import { apiPlugin, DEFAULT_RATE_LIMIT } from '../src/index';
 import { NETWORKS, makeApi } from './helpers';
 
-describeDb('rate limit and CORS', ({ db }) => {
+// PGlite only: HTTP limits and headers, no query that differs.
+describeDb('rate limit and CORS', { backends: 'pglite' }, ({ db }) => {
   const apps: FastifyInstance[] = [];
   const track = (app: FastifyInstance) => (apps.push(app), app);
   afterAll(() => Promise.all(apps.map((a) => a.close())));

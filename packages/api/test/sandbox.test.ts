@@ -10,7 +10,8 @@ import { openIndexedSandbox, SANDBOX_NET as NET, type IndexedSandbox } from './i
 
 const ALICE = BOOTSTRAP_ACCOUNTS[0]!.pkh;
 
-describeDb('API over the indexed demo sandbox', ({ db }) => {
+// PGlite only: API and simulations over the indexed sandbox (its indexing runs on both in indexer/test).
+describeDb('API over the indexed demo sandbox', { backends: 'pglite' }, ({ db }) => {
   let env: IndexedSandbox;
   let app: FastifyInstance;
   let contracts: Record<string, string>;

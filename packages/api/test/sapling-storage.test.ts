@@ -18,7 +18,8 @@ const NET = 'sandboxnet';
 const EMPTY_STATE =
   'parameter unit; storage (sapling_state 8); code { DROP; SAPLING_EMPTY_STATE 8; NIL operation; PAIR; };';
 
-describeDb('a Sapling state in a contract storage, indexed and viewed', ({ db }) => {
+// PGlite only: the storage viewer over ordinary reads.
+describeDb('a Sapling state in a contract storage, indexed and viewed', { backends: 'pglite' }, ({ db }) => {
   let sandbox: Sandbox;
   let node: FastifyInstance;
   let app: FastifyInstance;

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeApi } from './helpers';
 import { ALICE, BOB, NET, OPG2, OPG3, OPG4, PROTO, TOKEN, keyHash, seedChain } from './seed';
 
-describeDb('search and stats services', ({ db }) => {
+// PGlite and PostgreSQL: search (full text, pg_trgm) and stats SQL.
+describeDb('search and stats services', { backends: 'both' }, ({ db }) => {
   let app: FastifyInstance;
   type Item = {
     type: string;

@@ -48,7 +48,8 @@ const reversed = (v: unknown): unknown =>
         )
       : v;
 
-describeDb('shared simulations', ({ db }) => {
+// PGlite and PostgreSQL: the API's own write (jsonb, ON CONFLICT) through each driver.
+describeDb('shared simulations', { backends: 'both' }, ({ db }) => {
   let app: FastifyInstance;
   beforeAll(async () => {
     app = await makeApi(db());
@@ -193,7 +194,8 @@ describeDb('shared simulations', ({ db }) => {
   });
 });
 
-describeDb('shared simulations: the store is bounded', ({ db }) => {
+// PGlite and PostgreSQL: the API's own write (jsonb, ON CONFLICT) through each driver.
+describeDb('shared simulations: the store is bounded', { backends: 'both' }, ({ db }) => {
   let app: FastifyInstance;
   beforeAll(async () => {
     // room for two states of this size, not three

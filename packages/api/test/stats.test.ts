@@ -20,7 +20,8 @@ const ZERO_STATS = {
   transfer_tickets_count: 0,
 };
 
-describeDb('GET /v1/stats', ({ db }) => {
+// PGlite only: API route logic over ordinary reads.
+describeDb('GET /v1/stats', { backends: 'pglite' }, ({ db }) => {
   const clock = fakeClock();
   let app: FastifyInstance;
 

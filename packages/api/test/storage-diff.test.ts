@@ -13,7 +13,8 @@ interface Node {
 }
 const child = (n: Node, name: string) => n.children?.find((c) => c.name === name);
 
-describeDb('storage diff between two levels', ({ db }) => {
+// PGlite only: API route logic over ordinary reads (prepared statements: db/test/prepared.test.ts).
+describeDb('storage diff between two levels', { backends: 'pglite' }, ({ db }) => {
   let app: FastifyInstance;
   const get = async (url: string) => {
     const res = await app.inject({ method: 'GET', url });

@@ -16,7 +16,8 @@ const key = (n: number) => `KT1Bounded${String(n).padStart(26, '0')}`;
  * Suggestions read bounded index ranges (key prefix in byte order, each word's newest documents, the
  * intersection of several words' newest documents), kept in `search_terms` by a trigger on search_documents.
  */
-describeDb('bounded suggestions', ({ db }) => {
+// PGlite and PostgreSQL: search SQL (full text, pg_trgm, bounded windows).
+describeDb('bounded suggestions', { backends: 'both' }, ({ db }) => {
   const suggest = (query: string, networks = [NET], kinds?: string[]) =>
     searchDocuments(db(), { query, networks, kinds, size: 10, offset: 0, count: false, rankWindow: W });
 

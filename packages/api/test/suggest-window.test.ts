@@ -10,7 +10,8 @@ const key = (n: number) => `KT1SuggestWindow${String(n).padStart(20, '0')}`;
  * A broad word matched by more documents than suggestions rank: the answer ranks the newest matches (a
  * title match first, then newest first), and a narrow query still finds an old document.
  */
-describeDb('suggestions over more matches than the ranking window', ({ db }) => {
+// PGlite and PostgreSQL: search SQL (the ranking window).
+describeDb('suggestions over more matches than the ranking window', { backends: 'both' }, ({ db }) => {
   const count = SUGGEST_RANK_WINDOW + 50;
 
   beforeAll(async () => {

@@ -73,7 +73,8 @@ const child = (n: Node | null | undefined, name: string) => n?.children?.find((c
 const args = (m: Micheline) => (m as { args: Micheline[] }).args;
 const int = (m: Micheline) => Number((m as { int: string }).int);
 
-describeDb('what-if route over the indexed demo sandbox', ({ db }) => {
+// PGlite only: what-if simulations over the indexed sandbox (its indexing runs on both in indexer/test).
+describeDb('what-if route over the indexed demo sandbox', { backends: 'pglite' }, ({ db }) => {
   let env: IndexedSandbox;
   let app: FastifyInstance;
   let contracts: Record<string, string>;

@@ -19,6 +19,11 @@ export interface OpenDatabaseOptions {
   schema?: string;
   /** Pool size for PostgreSQL. */
   maxConnections?: number;
+  /**
+   * PGlite only: start from this data directory (a `dumpDataDir()` tarball) instead of an empty database.
+   * Tests use it to open an already migrated database (packages/db/test/global-setup.ts).
+   */
+  loadDataDir?: Blob;
 }
 
 export interface DbHandle {
@@ -42,12 +47,7 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 /** Opens the database: PGlite (embedded, default) or PostgreSQL when `databaseUrl` is given. */
 export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<DbHandle> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.schema, opts.maxConnections);
-  if (opts.dataDir) await mkdir(path.resolve(opts.dataDir), { recursive: true });
-  const pglite = await PGlite.create({
-    ...(opts.dataDir ? { dataDir: path.resolve(opts.dataDir) } : {}),
-    extensions: { pg_trgm },
-    parsers: { [INT8_OID]: parseInt8 },
-  });
+  const pglite = await createPGlite(opts);
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return {
     db,
@@ -62,6 +62,19 @@ export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<DbHa
       await pglite.close();
     },
   };
+}
+
+/** A PGlite instance as {@link openDatabase} opens it (extensions, parsers), for a caller that needs it. */
+export async function createPGlite(
+  opts: Pick<OpenDatabaseOptions, 'dataDir' | 'loadDataDir'> = {},
+): Promise<PGlite> {
+  if (opts.dataDir) await mkdir(path.resolve(opts.dataDir), { recursive: true });
+  return PGlite.create({
+    ...(opts.dataDir ? { dataDir: path.resolve(opts.dataDir) } : {}),
+    ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+    extensions: { pg_trgm },
+    parsers: { [INT8_OID]: parseInt8 },
+  });
 }
 
 async function openPostgres(url: string, schema: string | undefined, max = 10): Promise<DbHandle> {

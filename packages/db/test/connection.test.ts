@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase } from '../src/index';
 import { describeDb } from '../src/testing';
 
-describeDb('migrations', ({ db }) => {
+// PGlite and PostgreSQL, migrated from empty: the migrations, driver value types, transaction isolation.
+describeDb('migrations', { backends: 'both', migrateFromEmpty: true }, ({ db }) => {
   it('creates the foundation tables and is idempotent', async () => {
     expect(await migrateToLatest(db())).toEqual([]);
     const tables = await sql<{ table_name: string }>`

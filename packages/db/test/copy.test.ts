@@ -15,7 +15,8 @@ const lines = (from: number, count: number) =>
  * megabytes in all, so the socket fills and the sender waits for it to drain between chunks. PGlite has no
  * COPY: the writer keeps its INSERT there.
  */
-describeDb('COPY writes', ({ db, kind }) => {
+// PGlite and PostgreSQL: COPY exists only on PostgreSQL (PGlite keeps the INSERT).
+describeDb('COPY writes', { backends: 'both' }, ({ db, kind }) => {
   it('stores the rows of every chunk, in order; a bad line in a later chunk stores nothing', async () => {
     expect(await canCopy(db())).toBe(kind === 'postgres');
     if (kind === 'pglite') return;

@@ -11,7 +11,8 @@ const byNetwork = preparedQuery<{ address: string; level: number }>(
  * to a cached generic plan after five runs) returns each time the rows of its own values, on both backends,
  * and a table change after the first runs is seen.
  */
-describeDb('prepared reads', ({ db }) => {
+// PGlite and PostgreSQL: named prepared statements exist only on PostgreSQL.
+describeDb('prepared reads', { backends: 'both' }, ({ db }) => {
   it('each run answers for its own values, before and after the plan is cached', async () => {
     const accounts = Array.from({ length: 12 }, (_, i) => ({
       network: i % 2 ? 'odd' : 'even',

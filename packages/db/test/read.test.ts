@@ -2,7 +2,8 @@ import { afterEach, expect, it } from 'vitest';
 import { getHeads, getStats, zeroStats } from '../src/read/index';
 import { describeDb } from '../src/testing';
 
-describeDb('read queries', ({ db }) => {
+// PGlite and PostgreSQL: the read queries and each driver's value types (int8, timestamptz).
+describeDb('read queries', { backends: 'both' }, ({ db }) => {
   afterEach(async () => {
     await db().deleteFrom('indexer_state').execute();
     await db().deleteFrom('stats').execute();

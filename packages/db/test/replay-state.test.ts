@@ -19,7 +19,8 @@ const TZ = 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx';
 const K1 = 'exprtZBwZUeYYYfUs9B9Rg2ywHezVHnCCnmF9WsDQVrs582dSK63dC';
 const K2 = 'exprvKwnhi4q3tSmdvgqXACxfN6zARGkoikHv7rqohvQKg4cWdgsii';
 
-describeDb('replay state within a block', ({ db }) => {
+// PGlite and PostgreSQL: the SQL of the replay reads, tested directly on each engine.
+describeDb('replay state within a block', { backends: 'both' }, ({ db }) => {
   const ts = new Date('2026-11-26T12:00:00Z');
   const op = (
     id: number,

@@ -75,7 +75,8 @@ async function compare(db: Db, rpcUrl: string, tag: string, top: number, size: n
   expectSameTables(await dumpTables(db, `batch-${tag}`), await dumpTables(db, `short-${tag}`));
 }
 
-describeDb('batched writes of blocks parsed ahead', ({ db }) => {
+// PGlite and PostgreSQL: batched block writes go through COPY and deferred statements on PostgreSQL.
+describeDb('batched writes of blocks parsed ahead', { backends: 'both' }, ({ db }) => {
   const node = new FakeNode();
   let sandbox: Sandbox | undefined;
   let app: FastifyInstance | undefined;

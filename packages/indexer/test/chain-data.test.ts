@@ -104,7 +104,8 @@ async function indexAll(db: Db, network: string, list: Input[], from = 1, branch
   }
 }
 
-describeDb('chain data from real fixtures', ({ db }) => {
+// PGlite and PostgreSQL: every fixture written (COPY, deferred statements on PostgreSQL) and reverted.
+describeDb('chain data from real fixtures', { backends: 'both' }, ({ db }) => {
   const list = inputs();
 
   it.skipIf(!hasShared)(

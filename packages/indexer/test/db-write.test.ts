@@ -70,7 +70,8 @@ const operation = (n: number, text: string): OperationRow => ({
   ticket_updates_count: 0,
 });
 
-describeDb('db write API', ({ db }) => {
+// PGlite and PostgreSQL: the write path (COPY escaping, deferred statements) and two concurrent writers.
+describeDb('db write API', { backends: 'both' }, ({ db }) => {
   it('stores blocks on top of the head only, and writes nothing for a block that does not extend it', async () => {
     const net = 'w1';
     await applyBlock(db(), net, block(1), protocol(SEOUL, 1));

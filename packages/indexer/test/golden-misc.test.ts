@@ -213,7 +213,8 @@ const storageCases = bySource('internal/parsers/storage/');
  */
 const eraOf = (c: Case): EraHandler => (c.source.includes('/alpha_test.go') ? alphaEra : babylonEra);
 
-describeDb('storage parsers vs bcdhub golden outputs', ({ db }) => {
+// PGlite only: parser outputs; the write path on PostgreSQL is covered by chain-data and db-write.
+describeDb('storage parsers vs bcdhub golden outputs', { backends: 'pglite' }, ({ db }) => {
   it.skipIf(!hasShared).each(storageCases.map((c) => [c.name, c, storageCases.indexOf(c)] as const))(
     '%s',
     async (_name, c, i) => {

@@ -5,7 +5,8 @@ import { constantsFor, FakeNode, freePort, SEOUL, TALLINN, waitFor } from './fak
 
 type Handle = ReturnType<typeof startIndexer>;
 
-describeDb('indexer against a fake node', ({ db }) => {
+// PGlite and PostgreSQL: the indexer loop's writes, restarts and reverts on each backend.
+describeDb('indexer against a fake node', { backends: 'both' }, ({ db }) => {
   let node: FakeNode;
   let running: Handle[] = [];
   let lines: string[] = [];

@@ -12,7 +12,6 @@ import { migrateToLatest, openDatabase, type Db } from '@michelscope/db';
 import { describeDb } from '@michelscope/db/testing';
 import { Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startIndexer } from '../src';
 import { FakeNode, SEOUL, TALLINN, waitFor } from './fake-node';
@@ -74,6 +73,7 @@ function runChild(
 async function killAndCompare(
   db: Db,
   kind: 'pglite' | 'postgres',
+  databaseUrl: string | undefined,
   rpcUrl: string,
   levels: number,
   killAt: number[],
@@ -91,7 +91,7 @@ async function killAndCompare(
   await waitFor(() => clean.status().level === levels, 120_000, 'the clean run');
   await clean.stop();
 
-  // Killed run, in a child process, on its own PGlite folder or in this suite's PostgreSQL schema.
+  // Killed run, in a child process, on its own PGlite folder or in this suite's PostgreSQL database.
   let target: string[];
   let dir = '';
   if (kind === 'pglite') {
@@ -99,8 +99,7 @@ async function killAndCompare(
     dirs.push(dir);
     target = [dir];
   } else {
-    const schema = (await sql<{ s: string }>`SELECT current_schema() AS s`.execute(db)).rows[0]!.s;
-    target = [process.env.TEST_DATABASE_URL!, schema];
+    target = [databaseUrl!];
   }
   const args = (until: string) => [rpcUrl, `killed-${tag}`, until, ...target];
   const kills: number[] = [];
@@ -131,7 +130,8 @@ async function killAndCompare(
   }
 }
 
-describeDb('kill -9 and restart', ({ db, kind }) => {
+// PGlite and PostgreSQL: crash safety (SIGKILL inside a transaction) of each backend.
+describeDb('kill -9 and restart', { backends: 'both' }, ({ db, kind, databaseUrl }) => {
   const node = new FakeNode();
   let rpcUrl = '';
   let sandbox: Sandbox | undefined;
@@ -157,7 +157,7 @@ describeDb('kill -9 and restart', ({ db, kind }) => {
   });
 
   it('a process killed with SIGKILL three times while indexing real mainnet blocks ends with the same database as an uninterrupted run', async () => {
-    await killAndCompare(db(), kind, rpcUrl, LEVELS, [4, 15, 27], 'mainnet', dirs);
+    await killAndCompare(db(), kind, databaseUrl(), rpcUrl, LEVELS, [4, 15, 27], 'mainnet', dirs);
   }, 240_000);
 
   it('the same on the seeded sandbox chain (originations, calls, big maps, tickets, events)', async () => {
@@ -168,6 +168,15 @@ describeDb('kill -9 and restart', ({ db, kind }) => {
     await sandboxApp.register(sandboxRpcPlugin(sandbox));
     const url = await sandboxApp.listen({ host: '127.0.0.1', port: 0 });
     const head = sandbox.headLevel;
-    await killAndCompare(db(), kind, url, head, [3, Math.floor(head / 2), head - 4], 'sandbox', dirs);
+    await killAndCompare(
+      db(),
+      kind,
+      databaseUrl(),
+      url,
+      head,
+      [3, Math.floor(head / 2), head - 4],
+      'sandbox',
+      dirs,
+    );
   }, 300_000);
 });

@@ -24,7 +24,8 @@ let n = 0;
 const kt1 = () =>
   b58Encode(createHash('sha256').update(`retry${n++}`).digest().subarray(0, 20), PrefixV2.ContractHash);
 
-describeDb('metadata resolver: retries of failed rows', ({ db }) => {
+// PGlite only: the resolver's retry scheduling; its writes on PostgreSQL run in sandbox.test.ts.
+describeDb('metadata resolver: retries of failed rows', { backends: 'pglite' }, ({ db }) => {
   const server = new MetadataServer();
   beforeAll(() => server.start());
   afterAll(() => server.close());

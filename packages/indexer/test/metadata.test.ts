@@ -26,7 +26,8 @@ let n = 0;
 const kt1 = () =>
   b58Encode(createHash('sha256').update(`c${n++}`).digest().subarray(0, 20), PrefixV2.ContractHash);
 
-describeDb('metadata resolver', ({ db }) => {
+// PGlite only: the resolver's fetching and parsing; its writes on PostgreSQL run in sandbox.test.ts.
+describeDb('metadata resolver', { backends: 'pglite' }, ({ db }) => {
   const server = new MetadataServer();
   const logs: string[] = [];
   beforeAll(() => server.start());
@@ -485,7 +486,8 @@ const hasMeta = existsSync(path.join(SHARED_META, 'index.json'));
 if (!hasMeta)
   console.warn(`[metadata tests] ${SHARED_META} is absent: real metadata samples are not tested.`);
 
-describeDb('metadata resolver on real samples', ({ db }) => {
+// PGlite only: the resolver's fetching and parsing; its writes on PostgreSQL run in sandbox.test.ts.
+describeDb('metadata resolver on real samples', { backends: 'pglite' }, ({ db }) => {
   const server = new MetadataServer();
   beforeAll(() => server.start());
   afterAll(() => server.close());

@@ -186,7 +186,8 @@ const JAKARTA_CHAIN: ChainLevel[] = [
   jakarta(),
 ];
 
-describeDb('update migrations at a change of script generation', ({ db }) => {
+// PGlite and PostgreSQL: script migrations written, reverted and resumed after a stop, by each write path.
+describeDb('update migrations at a change of script generation', { backends: 'both' }, ({ db }) => {
   let node: FakeNode;
   let running: Array<ReturnType<typeof startIndexer>> = [];
   let lines: string[] = [];

@@ -38,7 +38,8 @@ async function storedHash(db: Db, network: string, level: number): Promise<strin
   return r.rows[0]?.hash;
 }
 
-describeDb('a fork of the sandbox chain', ({ db }) => {
+// PGlite and PostgreSQL: a reorg of the real chain through each backend's write and revert path.
+describeDb('a fork of the sandbox chain', { backends: 'both' }, ({ db }) => {
   let sandbox: Sandbox;
   let app: FastifyInstance;
   let rpcUrl = '';

@@ -15,7 +15,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startIndexer, startMetadataResolver } from '../src';
 import { waitFor } from './fake-node';
 
-describeDb('indexing the seeded sandbox chain', ({ db }) => {
+// PGlite and PostgreSQL: the real chain and its metadata through each write path, then full-text search.
+describeDb('indexing the seeded sandbox chain', { backends: 'both' }, ({ db }) => {
   let sandbox: Sandbox;
   let app: FastifyInstance;
   let rpcUrl = '';
