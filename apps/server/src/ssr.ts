@@ -10,6 +10,7 @@
  * loop) is terminated and replaced, and its memory is capped (`maxHeapMb`).
  */
 import { Worker } from 'node:worker_threads';
+import { bundledWorker } from '@michelscope/sandbox';
 
 /** One API request of a page being rendered, answered in this thread. */
 export type ApiCall = (request: { method: string; path: string; body?: string }) => Promise<{
@@ -60,7 +61,9 @@ export interface PageRendererOptions {
 const API_PATHS = /^\/(v1|search\/v1|stats\/v1|metadata\/v1|rpc)\//;
 /** After a renderer failed (it could not load, it ran out of memory), pages wait this long for a new one. */
 const RESPAWN_PAUSE_MS = 5_000;
-const WORKER_BOOT = import.meta.resolve('@michelscope/sandbox/worker-boot');
+// the renderer's script: in the server bundle its bundled entry, else the boot that registers tsx
+const WORKER_BOOT =
+  bundledWorker('ssr-worker')?.href ?? import.meta.resolve('@michelscope/sandbox/worker-boot');
 const WORKER_ENTRY = new URL('./ssr-worker.ts', import.meta.url).href;
 
 interface Pending {

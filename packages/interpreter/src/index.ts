@@ -15,6 +15,8 @@
 import './instructions/register-all';
 
 export { runContract, runView } from './run-contract';
+export { bundledWorker } from './bundled-worker';
+export type { BundledWorker } from './bundled-worker';
 export { originateContract } from './originate';
 export type { OriginateInput, OriginateResult } from './originate';
 export type {

@@ -4,6 +4,7 @@
 // chain from its store (blocks.jsonl + state.json, crash-safe by design); every request in progress is
 // answered with a clear error.
 import { Worker } from 'node:worker_threads';
+import { bundledWorker } from '@michelscope/interpreter';
 import type { ChainWorkerData, FromWorker, RpcRequest, RpcResponse, ToWorker } from './chain-protocol';
 import type { SandboxOptions } from './sandbox';
 import { QUEUE_GRACE_MS } from './script-runner';
@@ -44,7 +45,8 @@ interface Stream {
   onEnd(response?: RpcResponse): void;
 }
 
-const WORKER_BOOT = new URL('./worker-boot.mjs', import.meta.url);
+// the chain worker's script: in the server bundle its bundled entry, else the boot that registers tsx
+const WORKER_BOOT = bundledWorker('chain-worker') ?? new URL('./worker-boot.mjs', import.meta.url);
 const CHAIN_WORKER = new URL('./chain-worker.ts', import.meta.url).href;
 
 export class SandboxWorker {

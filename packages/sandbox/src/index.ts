@@ -7,3 +7,4 @@ export { CHAIN_ID, PROTOCOL } from './protocol';
 export { injectAs } from './inject-as';
 export { SandboxWorker, SandboxUnavailableError, type SandboxWorkerOptions } from './chain-host';
 export { sandboxWorkerRpcPlugin } from './chain-host-plugin';
+export { bundledWorker } from '@michelscope/interpreter';

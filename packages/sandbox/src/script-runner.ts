@@ -6,6 +6,7 @@
 // refused (503).
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { bundledWorker } from '@michelscope/interpreter';
 import { blockOf } from './block-id';
 import { RpcError, type NodeError } from './operation-types';
 import type { Sandbox } from './sandbox';
@@ -50,7 +51,10 @@ const ON_MEMPOOL = new Set(['scripts/simulate_operation', 'scripts/run_operation
 /** How much longer than the time limit a run may wait for a worker (a new worker takes 1 s to boot, several on a loaded machine). */
 export const QUEUE_GRACE_MS = 10_000;
 
-const BOOT = new URL('./script-task-boot.mjs', import.meta.url).href;
+/** The workers' module and its task function: in the server bundle its bundled entry, else a boot through tsx. */
+const BUNDLED = bundledWorker('script-task');
+const BOOT = BUNDLED?.href ?? new URL('./script-task-boot.mjs', import.meta.url).href;
+const TASK = BUNDLED ? 'runScriptTask' : 'default';
 
 export class ScriptRunner {
   private readonly pool: Piscina<ScriptTask, ScriptResult>;
@@ -63,6 +67,7 @@ export class ScriptRunner {
     this.timeLimitMs = opts.timeLimitMs ?? 10_000;
     this.pool = new Piscina({
       filename: BOOT,
+      name: TASK,
       minThreads: 1,
       maxThreads: opts.threads ?? 2,
       maxQueue: opts.maxQueue ?? 32,

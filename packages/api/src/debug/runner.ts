@@ -5,6 +5,7 @@
 // block the call runs at.
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { bundledWorker } from '@michelscope/interpreter';
 import {
   balanceChangeInBlock,
   bigMapEntryInBlock,
@@ -37,7 +38,10 @@ export interface DebugRunnerOptions {
   maxQueue?: number;
 }
 
-const BOOT = new URL('./worker-boot.mjs', import.meta.url).href;
+/** The workers' module and its task function: in the server bundle its bundled entry, else a boot through tsx. */
+const BUNDLED = bundledWorker('debug-worker');
+const BOOT = BUNDLED?.href ?? new URL('./worker-boot.mjs', import.meta.url).href;
+const TASK = BUNDLED ? 'runDebugTask' : 'default';
 /** A worker takes about a second to boot (several on a loaded machine): a run may wait this long for one. */
 const QUEUE_GRACE_MS = 15_000;
 /** How long a storage read from the node may take (a lookup's answer is awaited by the worker for 10 s at most). */
@@ -58,6 +62,7 @@ export class DebugRunner {
     this.timeLimitMs = opts.timeLimitMs ?? 10_000;
     this.pool = new Piscina({
       filename: BOOT,
+      name: TASK,
       minThreads: 0,
       maxThreads: opts.threads ?? 1,
       maxQueue: opts.maxQueue ?? 8,
