@@ -2,7 +2,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATTACKS, originateSpinner, percentile, probeWhile, send } from './attacks';
-import { startServer, tempDataDir, type RunningServer } from './harness';
+import { startServer, seededDataDir, type RunningServer } from './harness';
 
 // Issue 22: each hostile request gets its clear answer, and the product keeps serving everyone else while it
 // is handled: GET /v1/head, sent every 50 ms during the attack, always answers. The p99 target (≤ 100 ms on an
@@ -17,7 +17,7 @@ describe('one anonymous request does not freeze the product', () => {
   let spin: string;
 
   beforeAll(async () => {
-    dataDir = await tempDataDir();
+    dataDir = await seededDataDir();
     const config = path.join(dataDir, 'michelscope.config.json');
     await writeFile(config, JSON.stringify({ sandbox: { time_limit_ms: TIME_LIMIT_MS } }));
     server = await startServer({ dataDir, env: { MICHELSCOPE_CONFIG: config }, timeoutMs: 240_000 });

@@ -18,7 +18,7 @@ import {
   heads,
   launchBrowser,
   startServer,
-  tempDataDir,
+  seededDataDir,
   waitFor,
   UI_TIMEOUT,
   type RunningServer,
@@ -98,7 +98,7 @@ describe.skipIf(!canBrowse)('discovery pages on the seeded sandbox', () => {
   beforeAll(async () => {
     if (external) url = external;
     else {
-      dataDir = await tempDataDir();
+      dataDir = await seededDataDir();
       server = await startServer({ dataDir, timeoutMs: 180_000 });
       url = server.url;
     }

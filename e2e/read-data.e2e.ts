@@ -12,7 +12,7 @@ import {
   canBrowse,
   launchBrowser,
   startServer,
-  tempDataDir,
+  seededDataDir,
   waitFor,
   wordsBrokenAcrossLines,
   type RunningServer,
@@ -66,7 +66,7 @@ describe.skipIf(!canBrowse('read-data'))('read pages show decoded data on the se
     if (reuse)
       server = { url: reuse, port: Number(new URL(reuse).port), output: () => '', stop: async () => {} };
     else {
-      dataDir = await tempDataDir();
+      dataDir = await seededDataDir();
       server = await startServer({ dataDir, env: { IPFS_GATEWAY: GATEWAY }, timeoutMs: 170_000 });
     }
     browser = await launchBrowser();

@@ -16,7 +16,7 @@ import {
   hasWebBuild,
   launchBrowser,
   startServer,
-  tempDataDir,
+  seededDataDir,
   waitFor,
   type RunningServer,
 } from './harness';
@@ -100,7 +100,7 @@ describe.skipIf(!canBrowse)('read-only contract pages on the seeded sandbox', ()
     if (reuse) {
       server = { url: reuse, port: Number(new URL(reuse).port), output: () => '', stop: async () => {} };
     } else {
-      dataDir = await tempDataDir();
+      dataDir = await seededDataDir();
       const config = path.join(dataDir, 'michelscope.config.json');
       await writeFile(config, JSON.stringify(CONFIG));
       server = await startServer({ dataDir, env: { MICHELSCOPE_CONFIG: config }, timeoutMs: 170_000 });

@@ -8,7 +8,7 @@ import {
   heads,
   launchBrowser,
   startServer,
-  tempDataDir,
+  seededDataDir,
   waitFor,
   type RunningServer,
 } from './harness';
@@ -65,7 +65,7 @@ describe.skipIf(!canRun)('security headers', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    dataDir = await tempDataDir();
+    dataDir = await seededDataDir();
     const port = await freePort();
     // "localnet": a public-style network (octez.connect, not the sandbox wallet) over the same local chain
     const config = path.join(dataDir, 'michelscope.config.json');

@@ -105,6 +105,10 @@ describe('one-command product on the embedded defaults (PGlite)', () => {
 });
 
 const pgUrl = process.env.TEST_DATABASE_URL;
+if (!pgUrl && process.env.CI)
+  throw new Error(
+    '[e2e] TEST_DATABASE_URL is not set: under CI the PostgreSQL run of the product does not skip.',
+  );
 if (!pgUrl) console.warn('[e2e] TEST_DATABASE_URL is not set: the PostgreSQL run of the product is skipped.');
 
 describe.skipIf(!pgUrl)('one-command product on PostgreSQL (DATABASE_URL)', () => {
