@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Runs Vitest with the given arguments, prints "<label>: N passed, N failed, N skipped" and, when
-// MS_RESULTS_DIR is set, writes the counts there so .ci/run can sum every runner.
+// MS_RESULTS_DIR is set, writes the counts there so .ci/run can sum every runner. A test that failed and then
+// passed on its retry counts as passed, and is named with the error of its failed try ("passed only on
+// retry"), so that a flaky test is seen the first time it flakes.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -23,6 +25,7 @@ const run = spawnSync(
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+let retried = 0;
 try {
   const report = JSON.parse(readFileSync(out, 'utf8'));
   passed = report.numPassedTests ?? 0;
@@ -32,6 +35,13 @@ try {
   skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   // Name what failed right above the count line, so a log cut to its end still says which file and why.
   for (const file of report.testResults ?? []) {
+    for (const t of file.assertionResults ?? []) {
+      // a passed test keeps the messages of its failed tries
+      if (t.status !== 'passed' || !t.failureMessages?.length) continue;
+      retried++;
+      const where = path.relative(process.cwd(), file.name);
+      console.log(`${label} PASSED ONLY ON RETRY ${where} > ${t.fullName}: ${oneLine(t.failureMessages[0])}`);
+    }
     const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
     if (file.status !== 'failed' && failedTests.length === 0) continue;
     const where = path.relative(process.cwd(), file.name);
@@ -48,11 +58,12 @@ if (run.status !== 0 && failed === 0) {
   );
   failed = 1;
 }
+if (retried > 0) console.log(`${label}: ${retried} passed only on retry (named above)`);
 console.log(`${label}: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 if (process.env.MS_RESULTS_DIR) {
   writeFileSync(
     path.join(process.env.MS_RESULTS_DIR, `${label}.json`),
-    JSON.stringify({ passed, failed, skipped }),
+    JSON.stringify({ passed, failed, skipped, retried }),
   );
 }
 process.exit(failed > 0 ? 1 : 0);
