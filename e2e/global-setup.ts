@@ -34,6 +34,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const build = spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('[e2e] the server bundle did not build (scripts/build-server.mjs)');
 
+  // MS_E2E_TEMPLATE: a seeded DATA_DIR to copy instead of seeding one (kept after the run)
+  if (process.env.MS_E2E_TEMPLATE) {
+    project.provide('e2eTemplate', process.env.MS_E2E_TEMPLATE);
+    return async () => {};
+  }
   const started = Date.now();
   const template = await tempDataDir();
   const server = await startServer({ dataDir: template, timeoutMs: 240_000 });

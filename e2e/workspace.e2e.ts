@@ -211,11 +211,13 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
     // is checked instead.
     await appTookOver(page);
     const input = page.getByLabel('Michelson code file');
-    await input.evaluate(
-      `(el) => el.addEventListener('click', () => { el.dataset.asked = 'yes'; }, { once: true })`,
+    await page.evaluate(
+      `document.addEventListener('click', (e) => { if (e.target instanceof HTMLInputElement && e.target.type === 'file') document.documentElement.dataset.fileDialog = 'asked'; }, true)`,
     );
     await page.getByRole('button', { name: 'Choose file' }).press('Enter');
-    await expect.poll(() => input.getAttribute('data-asked'), { timeout: 30_000 }).toBe('yes');
+    await expect
+      .poll(() => page.locator('html').getAttribute('data-file-dialog'), { timeout: 30_000 })
+      .toBe('asked');
     await input.setInputFiles(file);
     await page.getByText('adder.tz').waitFor();
     await page.getByRole('button', { name: 'Continue' }).click();
