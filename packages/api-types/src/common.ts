@@ -14,3 +14,39 @@ export const NetworkName = Type.String({
   examples: ['mainnet'],
 });
 export type NetworkName = Static<typeof NetworkName>;
+
+/** How many levels behind the node's head the indexer still counts as synced (the indexer's sync gap). */
+export const SYNC_GAP_LEVELS = 2;
+
+/**
+ * How the indexed head compares with the node's head (issue 32): `GET /v1/head` and the live `head` event.
+ * `synced` is never claimed from the block's age alone: without the node's head it is false.
+ */
+export const HeadSyncFields = {
+  synced: Type.Boolean({
+    description:
+      `the indexer is at most ${SYNC_GAP_LEVELS} levels behind the node's head, read from the node within the ` +
+      "last few seconds; false when nothing is indexed yet or when the node's head cannot be read (then " +
+      "`node_reachable` is false: there is no fallback to the head block's age, the rule of the reference " +
+      'API, which said synced while the indexer was stuck or far behind)',
+  }),
+  node_reachable: Type.Optional(
+    Type.Boolean({
+      description:
+        'Michelscope extension, always sent by this server (optional so that a reference Head still fits): ' +
+        "false when the node's head could not be read (unreachable, timed out after a few seconds, or an " +
+        'error answer); the other fields are then what the index knows',
+    }),
+  ),
+  node_level: Type.Optional(
+    Type.Integer({ description: "Michelscope extension: the node's head level; absent when not read" }),
+  ),
+  lag: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description:
+        'Michelscope extension: levels the indexer is behind the node (`node_level - level`, at least 0); ' +
+        'absent when the node is not reachable or nothing is indexed yet',
+    }),
+  ),
+};

@@ -5,9 +5,9 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 
-import { NetworkName, Timestamp } from './common';
+import { HeadSyncFields, NetworkName, SYNC_GAP_LEVELS, Timestamp } from './common';
 
-export { NetworkName, Timestamp };
+export { HeadSyncFields, NetworkName, SYNC_GAP_LEVELS, Timestamp };
 export * from './explorer';
 export * from './services';
 export * from './debugger';
@@ -65,7 +65,7 @@ export const Head = Type.Object(
     level: Type.Integer(),
     time: Timestamp,
     protocol: Type.String({ description: 'protocol hash; empty when nothing is indexed yet' }),
-    synced: Type.Boolean({ description: 'head block is not older than 2 minutes' }),
+    ...HeadSyncFields,
   },
   { title: 'Head' },
 );

@@ -3,14 +3,14 @@
  * These are the `data` of its events, one schema per event type (the SSE `event:` field).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Timestamp } from './common';
+import { HeadSyncFields, Timestamp } from './common';
 
 /** Limits of one live connection. */
 export const LIVE_MAX_SUBSCRIPTIONS = 50;
 /** Most levels a resuming connection is replayed; further behind it gets `reset`. */
 export const LIVE_MAX_REPLAY_LEVELS = 100;
 
-/** `head`: a new indexed head (the last event of a level; its SSE id is the level). */
+/** `head`: a new indexed head (the last event of a level; its SSE id is the level), with its sync state. */
 export const LiveHeadEvent = Type.Object(
   {
     network: Type.String(),
@@ -18,9 +18,14 @@ export const LiveHeadEvent = Type.Object(
     hash: Type.String(),
     time: Timestamp,
     protocol: Type.String(),
-    synced: Type.Boolean({ description: 'head block is not older than 2 minutes' }),
+    ...HeadSyncFields,
   },
-  { title: 'LiveHeadEvent' },
+  {
+    title: 'LiveHeadEvent',
+    description:
+      'Also sent again for the same level when only the sync fields changed (checked every heartbeat): the ' +
+      'indexer stalled while the node went on, or the node became unreachable or reachable again.',
+  },
 );
 export type LiveHeadEvent = Static<typeof LiveHeadEvent>;
 

@@ -1,95 +1,224 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describeDb } from '@michelscope/db/testing';
 import type { Head } from '@michelscope/api-types';
-import type { FastifyInstance } from 'fastify';
+import { Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { clearTables, fakeClock, insertBlock, insertProtocol, makeApi } from './helpers';
+import type { ApiNetwork } from '../src/index';
+import { NODE_HEAD_TIMEOUT_MS, NODE_HEAD_TTL_MS, SYNC_GAP_LEVELS } from '../src/services/node-head';
+import { clearTables, fakeClock, insertBlock, insertProtocol, makeApi, NETWORKS } from './helpers';
 
 const PROTO = 'PtParisBxoLz5gzMmn3d9WBQNoPSZakgnkMC2VNuQ3KXfUtUQeZ';
 const NOW = Date.parse('2026-01-10T12:00:00Z');
 const ago = (ms: number) => new Date(NOW - ms);
 
+/**
+ * The nodes: sandboxnet is the real sandbox chain's RPC (its head header as a node serves it); ghostnet and
+ * mainnet a node whose head level (or an error answer) the test sets; parisnet a closed port; on demand, a
+ * node that accepts connections and never answers.
+ */
 // PGlite only: API route logic over ordinary reads.
 describeDb('GET /v1/head', { backends: 'pglite' }, ({ db }) => {
   const clock = fakeClock(NOW);
   let app: FastifyInstance;
+  let sandbox: Sandbox;
+  let sandboxDir: string;
+  let node: FastifyInstance;
+  let silent: net.Server;
+  let silentUrl: string;
+  let networks: ApiNetwork[];
+  /** Head level per fake network ('error': the node answers 500). */
+  const nodeLevels = new Map<string, number | 'error'>();
+  const nodeReads = new Map<string, number>();
+
   beforeAll(async () => {
-    app = await makeApi(db(), { now: clock.now });
+    sandboxDir = await mkdtemp(path.join(tmpdir(), 'ms-api-head-'));
+    sandbox = await Sandbox.open({ dataDir: sandboxDir, blockTimeMs: 3_600_000, seed: false, log: () => {} });
+    while (sandbox.headLevel < 60) await sandbox.bakeBlock();
+    node = Fastify({ forceCloseConnections: true });
+    await node.register(sandboxRpcPlugin(sandbox), { prefix: '/rpc/sandboxnet' });
+    node.get<{ Params: { net: string } }>('/fake/:net/chains/main/blocks/head/header', async (req, reply) => {
+      nodeReads.set(req.params.net, (nodeReads.get(req.params.net) ?? 0) + 1);
+      const level = nodeLevels.get(req.params.net);
+      if (level === undefined || level === 'error')
+        return reply.code(500).send([{ kind: 'temporary', id: 'failure' }]);
+      return { level, hash: `BL${level}`, timestamp: '2026-01-10T12:00:00Z' };
+    });
+    const base = await node.listen({ host: '127.0.0.1', port: 0 });
+    silent = net.createServer(() => {});
+    await new Promise<void>((ok) => silent.listen(0, '127.0.0.1', ok));
+    silentUrl = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
+    networks = NETWORKS.map((n) =>
+      n.name === 'sandboxnet'
+        ? { ...n, rpcUrl: `${base}/rpc/sandboxnet` }
+        : n.name === 'parisnet'
+          ? n // http://127.0.0.1:9: nothing listens
+          : { ...n, rpcUrl: `${base}/fake/${n.name}` },
+    );
+    app = await makeApi(db(), { now: clock.now, networks });
+  }, 120_000);
+  afterAll(async () => {
+    await app.close();
+    await node.close();
+    silent.close();
+    await sandbox.stop();
+    await rm(sandboxDir, { recursive: true, force: true });
   });
-  afterAll(() => app.close());
   beforeEach(async () => {
     await clearTables(db());
     clock.set(NOW);
+    nodeLevels.clear();
+    nodeReads.clear();
   });
 
-  /** A new app, so no response cached by an earlier test is seen. */
-  const fresh = () => makeApi(db(), { now: clock.now });
+  /** A new app, so no response (or node head) cached by an earlier test is seen. */
+  const fresh = (nets = networks) => makeApi(db(), { now: clock.now, networks: nets });
+  const indexAt = async (network: string, level: number, age = 0) => {
+    const p = await insertProtocol(db(), network, { hash: PROTO, startLevel: 0 });
+    await insertBlock(db(), network, {
+      level,
+      hash: `BL${network}${level}`,
+      predecessor: `BL${network}${level - 1}`,
+      timestamp: ago(age),
+      protocolId: p,
+    });
+  };
 
-  it('lists every configured network even with no data: level 0, zero time, not synced', async () => {
+  it('lists every configured network even with no data: level 0, zero time, not synced, the node level', async () => {
+    nodeLevels.set('ghostnet', 300);
     const a = await fresh();
     const res = await a.inject('/v1/head');
     await a.close();
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual(
-      ['mainnet', 'sandboxnet', 'parisnet', 'ghostnet'].map((network) => ({
-        network,
-        level: 0,
-        time: '0001-01-01T00:00:00Z',
-        protocol: '',
-        synced: false,
-      })),
-    );
+    const zero = { level: 0, time: '0001-01-01T00:00:00Z', protocol: '', synced: false };
+    expect(res.json()).toEqual([
+      // the node answered 500 (no level set): not readable
+      { network: 'mainnet', ...zero, node_reachable: false },
+      { network: 'sandboxnet', ...zero, node_reachable: true, node_level: sandbox.headLevel },
+      { network: 'parisnet', ...zero, node_reachable: false },
+      // nothing indexed: no lag (the indexer may start at any level)
+      { network: 'ghostnet', ...zero, node_reachable: true, node_level: 300 },
+    ]);
   });
 
-  it('is synced when the head block is at most 2 minutes old, unsynced when older', async () => {
-    const p1 = await insertProtocol(db(), 'sandboxnet', { hash: PROTO, startLevel: 0 });
-    const p2 = await insertProtocol(db(), 'ghostnet', { hash: PROTO, startLevel: 0 });
-    await insertBlock(db(), 'sandboxnet', {
-      level: 42,
-      hash: 'BLsandbox42',
-      predecessor: 'BLsandbox41',
-      timestamp: ago(60_000),
-      protocolId: p1,
+  it(`is synced within ${SYNC_GAP_LEVELS} levels of the real node's head, not 54 behind`, async () => {
+    const nodeHead = sandbox.headLevel;
+    await indexAt('sandboxnet', nodeHead - 54);
+    const behind = await fresh();
+    const head = (await behind.inject('/v1/head/sandboxnet')).json<Head>();
+    await behind.close();
+    // the block is seconds old: the old rule (block age under 2 minutes) said synced
+    expect(head).toEqual({
+      network: 'sandboxnet',
+      level: nodeHead - 54,
+      time: '2026-01-10T12:00:00Z',
+      protocol: PROTO,
+      synced: false,
+      node_reachable: true,
+      node_level: nodeHead,
+      lag: 54,
     });
-    await insertBlock(db(), 'ghostnet', {
-      level: 7,
-      hash: 'BLghost7',
-      predecessor: 'BLghost6',
-      timestamp: ago(3 * 60_000),
-      protocolId: p2,
+
+    await clearTables(db());
+    await indexAt('sandboxnet', nodeHead - SYNC_GAP_LEVELS);
+    const close = await fresh();
+    expect((await close.inject('/v1/head/sandboxnet')).json<Head>()).toMatchObject({
+      level: nodeHead - SYNC_GAP_LEVELS,
+      synced: true,
+      node_level: nodeHead,
+      lag: SYNC_GAP_LEVELS,
     });
+    await close.close();
+
+    await clearTables(db());
+    await indexAt('sandboxnet', nodeHead - SYNC_GAP_LEVELS - 1);
+    const three = await fresh();
+    expect(
+      (await three.inject('/v1/head')).json<Head[]>().find((h) => h.network === 'sandboxnet'),
+    ).toMatchObject({ synced: false, lag: SYNC_GAP_LEVELS + 1 });
+    await three.close();
+  });
+
+  it("does not use the head block's age: an old block at the node's head is synced", async () => {
+    nodeLevels.set('ghostnet', 7);
+    nodeLevels.set('mainnet', 100);
+    await indexAt('ghostnet', 7, 3 * 60_000);
+    await indexAt('mainnet', 101, 0); // the node read lags the indexer: the node has 101 too, lag 0
     const a = await fresh();
     const heads = (await a.inject('/v1/head')).json<Head[]>();
     await a.close();
-    expect(heads.find((h) => h.network === 'sandboxnet')).toEqual({
-      network: 'sandboxnet',
-      level: 42,
-      time: '2026-01-10T11:59:00Z',
-      protocol: PROTO,
-      synced: true,
-    });
     expect(heads.find((h) => h.network === 'ghostnet')).toEqual({
       network: 'ghostnet',
       level: 7,
       time: '2026-01-10T11:57:00Z',
       protocol: PROTO,
-      synced: false,
+      synced: true,
+      node_reachable: true,
+      node_level: 7,
+      lag: 0,
     });
-    expect(heads.find((h) => h.network === 'mainnet')?.synced).toBe(false);
+    expect(heads.find((h) => h.network === 'mainnet')).toMatchObject({
+      synced: true,
+      lag: 0,
+      node_level: 101,
+    });
   });
 
-  it('turns unsynced once the head ages past 2 minutes', async () => {
-    const p = await insertProtocol(db(), 'mainnet', { hash: PROTO, startLevel: 0 });
-    await insertBlock(db(), 'mainnet', {
-      level: 5,
-      hash: 'BLm5',
-      predecessor: 'BLm4',
-      timestamp: ago(0),
-      protocolId: p,
-    });
+  it('answers what the index knows when the node is unreachable or fails: not synced, no 500', async () => {
+    await indexAt('parisnet', 10);
+    await indexAt('mainnet', 20);
+    nodeLevels.set('mainnet', 'error');
     const a = await fresh();
-    expect((await a.inject('/v1/head/mainnet')).json<Head>().synced).toBe(true);
-    clock.advance(2 * 60_000 + 10_001); // past the window and past the 10 s cache
-    expect((await a.inject('/v1/head/mainnet')).json<Head>().synced).toBe(false);
+    const res = await a.inject('/v1/head');
+    expect(res.statusCode).toBe(200);
+    const heads = res.json<Head[]>();
+    const base = { time: '2026-01-10T12:00:00Z', protocol: PROTO, synced: false, node_reachable: false };
+    expect(heads.find((h) => h.network === 'parisnet')).toEqual({ network: 'parisnet', level: 10, ...base });
+    expect(heads.find((h) => h.network === 'mainnet')).toEqual({ network: 'mainnet', level: 20, ...base });
+    const one = await a.inject('/v1/head/parisnet');
+    expect(one.statusCode).toBe(200);
+    expect(one.json()).toEqual({ network: 'parisnet', level: 10, ...base });
+    await a.close();
+  });
+
+  it('does not wait for a silent node longer than its timeout, then not again while it stays silent', async () => {
+    await indexAt('ghostnet', 5);
+    const nets = networks.map((n) => (n.name === 'ghostnet' ? { ...n, rpcUrl: silentUrl } : n));
+    const a = await fresh(nets);
+    const t0 = Date.now();
+    const first = await a.inject('/v1/head/ghostnet');
+    const waited = Date.now() - t0;
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({ level: 5, synced: false, node_reachable: false });
+    expect(waited).toBeGreaterThanOrEqual(NODE_HEAD_TIMEOUT_MS - 100);
+    expect(waited).toBeLessThan(NODE_HEAD_TIMEOUT_MS + 3_000);
+    // past the response cache and the node read's TTL: the failure is answered at once (a new read runs)
+    clock.advance(10_001);
+    const t1 = Date.now();
+    expect((await a.inject('/v1/head/ghostnet')).json()).toMatchObject({ node_reachable: false });
+    expect(Date.now() - t1).toBeLessThan(NODE_HEAD_TIMEOUT_MS - 500);
+    await a.close();
+  }, 20_000);
+
+  it('reads the node once per network for concurrent requests, and again after a few seconds', async () => {
+    nodeLevels.set('ghostnet', 50);
+    await indexAt('ghostnet', 50);
+    const a = await fresh();
+    await Promise.all([a.inject('/v1/head'), a.inject('/v1/head/ghostnet'), a.inject('/v1/head/ghostnet')]);
+    expect(nodeReads.get('ghostnet')).toBe(1);
+    // the node goes on, the indexer stalls: after the 10 s response cache, a new read shows the lag
+    nodeLevels.set('ghostnet', 60);
+    clock.advance(Math.max(10_001, NODE_HEAD_TTL_MS + 1));
+    expect((await a.inject('/v1/head/ghostnet')).json()).toMatchObject({
+      level: 50,
+      synced: false,
+      node_level: 60,
+      lag: 10,
+    });
+    expect(nodeReads.get('ghostnet')).toBe(2);
     await a.close();
   });
 
@@ -118,6 +247,7 @@ describeDb('GET /v1/head', { backends: 'pglite' }, ({ db }) => {
   });
 
   it('answers one network with GET /v1/head/{network}', async () => {
+    nodeLevels.set('ghostnet', 12);
     const a = await fresh();
     const res = await a.inject('/v1/head/ghostnet');
     await a.close();
@@ -128,6 +258,8 @@ describeDb('GET /v1/head', { backends: 'pglite' }, ({ db }) => {
       time: '0001-01-01T00:00:00Z',
       protocol: '',
       synced: false,
+      node_reachable: true,
+      node_level: 12,
     });
   });
 
@@ -152,14 +284,7 @@ describeDb('GET /v1/head', { backends: 'pglite' }, ({ db }) => {
     const first = (await a.inject('/v1/head')).json<Head[]>();
     expect(first.find((h) => h.network === 'sandboxnet')?.level).toBe(0);
 
-    const p = await insertProtocol(db(), 'sandboxnet', { hash: PROTO, startLevel: 0 });
-    await insertBlock(db(), 'sandboxnet', {
-      level: 1,
-      hash: 'BLs1',
-      predecessor: 'BLs0',
-      timestamp: ago(0),
-      protocolId: p,
-    });
+    await indexAt('sandboxnet', 1);
     clock.advance(9_000);
     expect((await a.inject('/v1/head')).json<Head[]>().find((h) => h.network === 'sandboxnet')?.level).toBe(
       0,

@@ -16,7 +16,7 @@ const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 /** A well-formed operation group hash (o + 50 base58 characters). */
 const opg = (n: number) => `oo${String(n).padStart(8, '1').replace(/0/g, 'z')}${B58.slice(0, 41)}`;
 
-/** The node the API asks for balances and the mempool (a Tezos node's two routes, answers set by the test). */
+/** The node the API asks for balances, the mempool and its head (a Tezos node's routes, answers set by the test). */
 const balances = new Map<string, number>();
 let mempool: string[] = [];
 
@@ -205,6 +205,8 @@ describeDb(
         '/chains/main/blocks/:level/context/contracts/:address/balance',
         async (req) => String(balances.get(req.params.address) ?? 0),
       );
+      // the node is at the indexed head: the head events say synced
+      node.get('/chains/main/blocks/head/header', async () => ({ level: c.level, hash: `BLlive${c.level}` }));
       node.get('/chains/main/mempool/pending_operations', async () => ({
         applied: mempool.map((hash) => ({ hash, branch: 'BLx', contents: [] })),
         validated: [],
@@ -231,6 +233,9 @@ describeDb(
         level: c.level,
         hash: `BLlive${c.level}`,
         synced: true,
+        node_reachable: true,
+        node_level: c.level,
+        lag: 0,
       });
       expect(first.id).toBe(String(c.level));
 

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import type { AccountInfo, Head } from '@michelscope/api-types';
+import type { AccountInfo, Block, Head } from '@michelscope/api-types';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { liveChannel } from './live';
 import { resourceKey } from './resources';
@@ -77,8 +77,8 @@ describe('live client', () => {
 
   it('writes heads and balances into the query cache under the registry keys', () => {
     queries.setQueryData<Head[]>(resourceKey('head'), [
-      { network: 'mainnet', level: 5, time: 'a', protocol: 'P', synced: false },
-      { network: 'sandboxnet', level: 40, time: 'b', protocol: 'P', synced: true },
+      { network: 'mainnet', level: 5, time: 'a', protocol: 'P', synced: false, node_reachable: false },
+      { network: 'sandboxnet', level: 40, time: 'b', protocol: 'P', synced: true, node_reachable: true },
     ]);
     const key = resourceKey('account', { network: 'sandboxnet', address: 'tz1A' });
     queries.setQueryData<AccountInfo>(key, { address: 'tz1A', balance: 1 } as AccountInfo);
@@ -86,14 +86,49 @@ describe('live client', () => {
     channel.use();
     vi.advanceTimersByTime(100);
     const s = sources[0]!;
-    s.emit('head', { network: 'sandboxnet', level: 42, hash: 'BL', time: 'c', protocol: 'P', synced: true });
+    const sync = { synced: true, node_reachable: true, node_level: 43, lag: 1 };
+    s.emit('head', { network: 'sandboxnet', level: 42, hash: 'BL', time: 'c', protocol: 'P', ...sync });
     s.emit('balance', { network: 'sandboxnet', address: 'tz1A', level: 42, balance: 2_000_000 });
+    // the head list gets the sync fields too (the header's indicator and the network page read them)
     expect(queries.getQueryData<Head[]>(resourceKey('head'))).toEqual([
-      { network: 'mainnet', level: 5, time: 'a', protocol: 'P', synced: false },
-      { network: 'sandboxnet', level: 42, time: 'c', protocol: 'P', synced: true },
+      { network: 'mainnet', level: 5, time: 'a', protocol: 'P', synced: false, node_reachable: false },
+      { network: 'sandboxnet', level: 42, time: 'c', protocol: 'P', ...sync },
     ]);
+    expect(channel.head).toMatchObject({ level: 42, lag: 1 });
     expect(queries.getQueryData<AccountInfo>(key)?.balance).toBe(2_000_000);
     expect(channel.level).toBe(42);
+  });
+
+  it("moves the network's state (Head Level, Hash, time of the network page) with the head", () => {
+    const state = (network: string, level: number, protocol = 'P') =>
+      ({ network, level, hash: `BL${level}`, timestamp: 'a', protocol, chain_id: 'C' }) as Block;
+    queries.setQueryData<Block[]>(resourceKey('stats'), [state('mainnet', 5), state('sandboxnet', 40)]);
+    const channel = liveChannel(queries, 'sandboxnet', make);
+    channel.use();
+    vi.advanceTimersByTime(100);
+    const sync = { synced: true, node_reachable: true, node_level: 42, lag: 0 };
+    sources[0]!.emit('head', {
+      network: 'sandboxnet',
+      level: 42,
+      hash: 'BL42',
+      time: 'c',
+      protocol: 'P',
+      ...sync,
+    });
+    expect(queries.getQueryData<Block[]>(resourceKey('stats'))).toEqual([
+      state('mainnet', 5),
+      { ...state('sandboxnet', 42), timestamp: 'c' },
+    ]);
+    // a new protocol: the states (and their constants) are asked again
+    sources[0]!.emit('head', {
+      network: 'sandboxnet',
+      level: 43,
+      hash: 'BL43',
+      time: 'd',
+      protocol: 'Q',
+      ...sync,
+    });
+    expect(queries.getQueryState(resourceKey('stats'))?.isInvalidated).toBe(true);
   });
 
   it("an address's new operations update its counts (the 'Operations (N)' tab) and keep the live balance", async () => {

@@ -7,7 +7,7 @@
  * keys, an operation group; pages that show new rows themselves listen with `on`.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import type { AccountInfo, Head, LiveEvents, LiveEventType } from '@michelscope/api-types';
+import type { AccountInfo, Block, Head, LiveEvents, LiveEventType } from '@michelscope/api-types';
 import { API_BASE } from './client';
 import { fetchResource, resourceKey } from './resources';
 
@@ -62,6 +62,8 @@ export class LiveChannel {
   private lastRecentRefresh = 0;
   /** Last level whose events were all received (the `head` event's id). */
   level: number | undefined;
+  /** The last `head` event: the indexed head and how far it is behind the node (sent again when that changes). */
+  head: LiveEvents['head'] | undefined;
   status: LiveStatus = 'connecting';
   /** Status of each operation hash announced (pending, applied, failed…). */
   readonly operationStatus = new Map<string, LiveEvents['operation']>();
@@ -186,13 +188,24 @@ export class LiveChannel {
       case 'head': {
         const h = data as LiveEvents['head'];
         this.level = h.level;
+        this.head = h;
+        const { hash: _hash, ...head } = h;
         q.setQueryData<Head[]>(resourceKey('head'), (old) =>
-          old?.map((x) =>
-            x.network === network
-              ? { network, level: h.level, time: h.time, protocol: h.protocol, synced: h.synced }
-              : x,
-          ),
+          old?.map((x) => (x.network === network ? head : x)),
         );
+        // the network states (the network page's Head Level and Hash, the sidebar's time) follow the head
+        // too, so that they agree with the indicator; a new protocol brings new constants: asked again
+        const states = q.getQueryData<Block[]>(resourceKey('stats'));
+        const state = states?.find((b) => b.network === network);
+        if (state && state.level > 0 && state.level !== h.level) {
+          if (state.protocol !== h.protocol) void q.invalidateQueries({ queryKey: resourceKey('stats') });
+          else
+            q.setQueryData<Block[]>(resourceKey('stats'), (old) =>
+              old?.map((b) =>
+                b.network === network ? { ...b, level: h.level, hash: h.hash, timestamp: h.time } : b,
+              ),
+            );
+        }
         const now = Date.now();
         if (now - this.lastRecentRefresh >= RECENT_REFRESH_MS) {
           this.lastRecentRefresh = now;
@@ -257,6 +270,7 @@ export class LiveChannel {
       }
       case 'reset':
         this.level = (data as LiveEvents['reset']).level;
+        this.head = undefined;
         void q.invalidateQueries();
         break;
     }

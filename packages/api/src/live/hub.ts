@@ -24,7 +24,7 @@ import {
 } from '@michelscope/db/read';
 import type { ApiContext } from '../context';
 import type { LiveOptions } from '../options';
-import { SYNCED_WINDOW_MS } from '../routes/head';
+import { headSync, type HeadSync } from '../services/node-head';
 import { nodeRpc } from '../services/node-rpc';
 import { formatTime } from '../time';
 import { sseEvent, type Subscriber } from './subscriber';
@@ -77,6 +77,7 @@ export class LiveHub {
     );
     this.heartbeat = setInterval(() => {
       for (const s of this.networks.values()) for (const sub of s.subs) sub.write(': hb\n\n');
+      this.recheckSync();
     }, this.opts.heartbeatMs ?? 15_000);
     this.heartbeat.unref();
   }
@@ -134,14 +135,17 @@ export class LiveHub {
         sub.write(sseEvent('reset', { network: sub.network, level, reason }, Math.max(level, 0)));
       } else if (head) {
         const from = since ?? head.level;
-        const events = await this.rangeEvents(sub.network, from, head.level, {
-          addresses: [...sub.addresses],
-          bigMaps: [...sub.bigMaps],
-          operations: [...sub.operations],
-          // a fresh connection is told the current status of its operations, not the past of its addresses
-          statusesAnyLevel: true,
-        });
-        sub.write(this.chunk(sub, events, head));
+        const [events, sync] = await Promise.all([
+          this.rangeEvents(sub.network, from, head.level, {
+            addresses: [...sub.addresses],
+            bigMaps: [...sub.bigMaps],
+            operations: [...sub.operations],
+            // a fresh connection is told the current status of its operations, not the past of its addresses
+            statusesAnyLevel: true,
+          }),
+          headSync(this.ctx, sub.network, head.level),
+        ]);
+        sub.write(this.chunk(sub, events, head, sync));
       }
       if (sub.watching.size > 0) s.mempool.wake();
     } catch (err) {
@@ -238,13 +242,41 @@ export class LiveHub {
       for (const p of sub.bigMaps) if (!touchedB || touchedB.has(p)) bigMaps.add(p);
       for (const h of sub.watching) if (!touchedO || touchedO.has(h)) operations.add(h);
     }
-    const events = await this.rangeEvents(network, from - 1, notice.level, {
-      addresses: [...addresses],
-      bigMaps: [...bigMaps],
-      operations: [...operations],
-      statusesAnyLevel: false,
-    });
-    for (const sub of s.subs) sub.send(this.chunk(sub, events, head), notice.level);
+    const [events, sync] = await Promise.all([
+      this.rangeEvents(network, from - 1, notice.level, {
+        addresses: [...addresses],
+        bigMaps: [...bigMaps],
+        operations: [...operations],
+        statusesAnyLevel: false,
+      }),
+      headSync(this.ctx, network, notice.level),
+    ]);
+    for (const sub of s.subs) sub.send(this.chunk(sub, events, head, sync), notice.level);
+  }
+
+  /**
+   * The sync state can change without a block (the indexer stalls while the node goes on, the node becomes
+   * unreachable or comes back): on each heartbeat, a network whose state changed gets its head again.
+   */
+  private recheckSync(): void {
+    for (const [network, s] of this.networks) {
+      if (s.subs.size === 0 || !s.head?.time) continue;
+      s.chain = s.chain
+        .then(async () => {
+          const head = s.head;
+          if (!head?.time || s.subs.size === 0) return;
+          const sync = await headSync(this.ctx, network, head.level);
+          const key = JSON.stringify(sync);
+          const text = sseEvent('head', { network, ...head, ...sync }, head.level);
+          for (const sub of s.subs) {
+            // a connection still waiting for its first head gets it from its replay
+            if (sub.lastSync === undefined || sub.lastSync === key) continue;
+            sub.lastSync = key;
+            sub.send(text, -1);
+          }
+        })
+        .catch((err: unknown) => this.log(`[live] ${network}: ${(err as Error).message}`));
+    }
   }
 
   /**
@@ -339,7 +371,7 @@ export class LiveHub {
   }
 
   /** A subscriber's events of a range, in level order, ending with the head (whose id is the head's level). */
-  private chunk(sub: Subscriber, e: RangeEvents, head: Head): string {
+  private chunk(sub: Subscriber, e: RangeEvents, head: Head, sync: HeadSync): string {
     const items: Array<{ level: number; text: string }> = [];
     for (const a of sub.addresses) {
       for (const ev of e.operations.get(a) ?? [])
@@ -356,11 +388,8 @@ export class LiveHub {
       items.push({ level: st.level ?? head.level, text: sseEvent('operation', st) });
     }
     items.sort((x, y) => x.level - y.level);
-    const headEvent: LiveHeadEvent = {
-      network: sub.network,
-      ...head,
-      synced: this.ctx.now() - Date.parse(head.time) <= SYNCED_WINDOW_MS,
-    };
+    const headEvent: LiveHeadEvent = { network: sub.network, ...head, ...sync };
+    sub.lastSync = JSON.stringify(sync);
     return items.map((i) => i.text).join('') + sseEvent('head', headEvent, head.level);
   }
 

@@ -26,6 +26,8 @@ export class Subscriber {
   private queue: Chunk[] | null = [];
   /** The last level the replay sent (-1: none): a block's chunk up to it was sent already. */
   private replayedTo = -1;
+  /** The sync fields of the last head sent (JSON; undefined before the first head). */
+  lastSync: string | undefined;
   closed = false;
 
   constructor(

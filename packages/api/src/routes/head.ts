@@ -4,11 +4,15 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { cacheKey, type ApiContext } from '../context';
 import { HttpError } from '../errors';
 import { ref } from '../schemas';
+import { headSync, NODE_HEAD_TIMEOUT_MS, NODE_HEAD_TTL_MS, SYNC_GAP_LEVELS } from '../services/node-head';
 import { formatTime } from '../time';
 
-/** A head counts as synced while its block is at most this old. */
-export const SYNCED_WINDOW_MS = 2 * 60 * 1000;
 export const HEAD_TTL_MS = 10_000;
+
+const SYNC_NOTE =
+  `\`synced\`: at most ${SYNC_GAP_LEVELS} levels behind the node's head (read with a ${NODE_HEAD_TIMEOUT_MS / 1000} s ` +
+  `timeout and trusted ${NODE_HEAD_TTL_MS / 1000} s). When the node's head cannot be read the answer still comes, with \`synced\` false, ` +
+  "`node_reachable` false and no `node_level` or `lag`; the head block's age is not used.";
 
 export const headRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
   app.get(
@@ -16,8 +20,7 @@ export const headRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async 
     {
       schema: {
         summary: 'Indexed head of every configured network',
-        description:
-          'Networks with nothing indexed yet appear with level 0, the zero time and synced false. Cached 10 s.',
+        description: `Networks with nothing indexed yet appear with level 0, the zero time and synced false. ${SYNC_NOTE} Cached 10 s.`,
         tags: ['head'],
         response: { 200: Type.Array(ref('Head')), 500: ref('ErrorBody') },
       },
@@ -26,7 +29,7 @@ export const headRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async 
       ctx.cache.get(cacheKey(request.url), HEAD_TTL_MS, async () => {
         const names = ctx.networks.names;
         const rows = await getHeads(ctx.db, names);
-        return names.map((name) => toHead(name, rows.get(name), ctx.now()));
+        return Promise.all(names.map((name) => toHead(ctx, name, rows.get(name))));
       }),
   );
 
@@ -35,6 +38,7 @@ export const headRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async 
     {
       schema: {
         summary: 'Indexed head of one network',
+        description: `${SYNC_NOTE} Cached 10 s.`,
         tags: ['head'],
         params: Type.Object({ network: NetworkName }),
         response: { 200: ref('Head'), 400: ref('ErrorBody'), 500: ref('ErrorBody') },
@@ -45,19 +49,20 @@ export const headRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async 
       if (!ctx.networks.get(network)) throw new HttpError(400, `unknown network: ${network}`);
       return ctx.cache.get(cacheKey(request.url), HEAD_TTL_MS, async () => {
         const rows = await getHeads(ctx.db, [network]);
-        return toHead(network, rows.get(network), ctx.now());
+        return toHead(ctx, network, rows.get(network));
       });
     },
   );
 };
 
-function toHead(network: string, row: HeadRow | undefined, now: number): Head {
-  if (!row) return { network, level: 0, time: ZERO_TIME, protocol: '', synced: false };
+async function toHead(ctx: ApiContext, network: string, row: HeadRow | undefined): Promise<Head> {
+  const sync = await headSync(ctx, network, row ? row.level : null);
+  if (!row) return { network, level: 0, time: ZERO_TIME, protocol: '', ...sync };
   return {
     network,
     level: row.level,
     time: formatTime(row.timestamp),
     protocol: row.protocol ?? '',
-    synced: now - row.timestamp.getTime() <= SYNCED_WINDOW_MS,
+    ...sync,
   };
 }

@@ -30,7 +30,8 @@ Each event's \`data\` is one JSON object (schemas \`LiveHeadEvent\`, \`LiveOpera
 whose SSE \`id\` is the level: EventSource sends it back as \`Last-Event-ID\` when it reconnects (or give \`since_level\`),
 and the events of later levels are replayed from the database. More than ${LIVE_MAX_REPLAY_LEVELS} levels behind, or after a
 reorganisation of the chain, the stream sends \`reset\` instead: refetch what the page shows. A comment line is sent every
-15 s. At most ${LIVE_MAX_SUBSCRIPTIONS} subscriptions per connection; connections per client address are limited (429).
+15 s; then too, when the head's sync state changed without a new block (the indexer stalled, the node became
+unreachable), the \`head\` is sent again with its \`synced\`, \`node_reachable\`, \`node_level\` and \`lag\`. At most ${LIVE_MAX_SUBSCRIPTIONS} subscriptions per connection; connections per client address are limited (429).
 Answers 404 when this server runs without live notifications (no database listener).`;
 
 export const liveRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; hub: LiveHub | undefined }> = async (

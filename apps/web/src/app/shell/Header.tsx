@@ -40,12 +40,19 @@ export function Header() {
   return (
     <AppBar position="sticky" color="default" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
       <Container maxWidth="xl">
-        <Toolbar disableGutters sx={{ gap: 1 }}>
+        {/* narrower gaps on a phone: room for the live indicator's mark and lag */}
+        <Toolbar disableGutters sx={{ gap: { xs: 0.5, sm: 1 } }}>
           <Typography
             component={RouterLink}
             to="/"
             variant="h6"
-            sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700, mr: 2, letterSpacing: 0.5 }}
+            sx={{
+              color: 'inherit',
+              textDecoration: 'none',
+              fontWeight: 700,
+              mr: { xs: 1, sm: 2 },
+              letterSpacing: 0.5,
+            }}
           >
             Michelscope
           </Typography>

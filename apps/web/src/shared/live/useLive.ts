@@ -15,6 +15,8 @@ export function useLiveChannel(network: string | undefined): LiveChannel | undef
 export function useLiveStatus(channel: LiveChannel | undefined): {
   status: LiveStatus;
   level: number | undefined;
+  /** The last head event (with its sync state: synced, lag, node level). */
+  head: LiveEvents['head'] | undefined;
 } {
   const status = useSyncExternalStore(
     (fn) => channel?.onStatus(fn) ?? (() => undefined),
@@ -27,7 +29,12 @@ export function useLiveStatus(channel: LiveChannel | undefined): {
     () => channel?.level,
     () => undefined,
   );
-  return { status, level };
+  const head = useSyncExternalStore(
+    (fn) => channel?.on('head', fn) ?? (() => undefined),
+    () => channel?.head,
+    () => undefined,
+  );
+  return { status, level, head };
 }
 
 /** Subscribes the page to `sub` on `network` while mounted (nothing when `sub` is null). */

@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
@@ -8,10 +9,11 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import DataObjectIcon from '@mui/icons-material/DataObject';
 import { headQuery } from '../../api/queries';
-import type { Head, Block } from '@michelscope/api-types';
+import type { Block } from '@michelscope/api-types';
 import { useAppConfig } from '../../shared/config/useAppConfig';
 import { formatNumber } from '../../shared/format/format';
 import { RawJsonDialog } from '../../shared/json/RawJsonDialog';
+import { syncFacts, syncLabel } from './network-sync';
 import { fetchRawJson } from './raw-json-source';
 
 const DASH = '—';
@@ -35,22 +37,14 @@ export function networkInfoFields(s: Block): [string, string][] {
   ];
 }
 
-/** The panel's sync label: from /v1/head, else (head unknown) from whether any block is indexed. */
-export function syncLabel(state: Block | undefined, head: Head | undefined): string | null {
-  if (head) return head.synced ? 'Synced' : 'Unsynced';
-  if (!state) return null;
-  return state.level > 0 ? null : 'Unsynced';
-}
-
 export function NetworkInfoPanel({ network, state }: { network: string; state: Block | undefined }) {
   const [open, setOpen] = useState(false);
   const config = useAppConfig();
   const hasRpc = Boolean(config.rpc_endpoints[network]);
   const heads = useQuery(headQuery());
-  const sync = syncLabel(
-    state,
-    heads.data?.find((h) => h.network === network),
-  );
+  const head = heads.data?.find((h) => h.network === network);
+  const sync = syncLabel(state?.level, head);
+  const facts = syncFacts(head);
   const constants = useQuery({
     queryKey: ['raw_json', network, 'constants'] as const,
     queryFn: ({ signal }) => fetchRawJson(network, { type: 'constants' }, hasRpc, { signal }),
@@ -73,7 +67,7 @@ export function NetworkInfoPanel({ network, state }: { network: string; state: B
               size="small"
               variant="outlined"
               label={sync}
-              color={sync === 'Synced' ? 'success' : 'default'}
+              color={sync === 'Synced' ? 'success' : sync === 'Syncing' ? 'info' : 'default'}
               aria-label={`${network} ${sync.toLowerCase()}`}
             />
           ) : null}
@@ -82,6 +76,20 @@ export function NetworkInfoPanel({ network, state }: { network: string; state: B
           Constants
         </Button>
       </Stack>
+      {facts.length > 0 ? (
+        // the index against the node (GET /v1/head): not one of the eight fields, so not in their list
+        <Typography variant="body2" color="text.secondary" data-testid="network-sync" sx={{ mb: 1.5 }}>
+          {facts.map((fact, i) => (
+            // a line breaks between the facts, not inside one
+            <Fragment key={fact}>
+              {i > 0 ? ' · ' : null}
+              <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+                {fact}
+              </Box>
+            </Fragment>
+          ))}
+        </Typography>
+      ) : null}
       <Stack
         component="dl"
         sx={{

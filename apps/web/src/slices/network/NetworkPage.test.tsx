@@ -147,8 +147,24 @@ describe('network page', () => {
     routes([
       resourceRoute('stats', [empty, ...STATS.filter((s) => s.network !== 'mainnet')]),
       resourceRoute('head', [
-        { network: 'mainnet', level: 0, synced: false, time: '0001-01-01T00:00:00Z', protocol: '' },
-        { network: 'sandboxnet', level: 42, synced: true, time: '2025-11-20T10:00:00Z', protocol: 'P' },
+        {
+          network: 'mainnet',
+          level: 0,
+          synced: false,
+          node_reachable: false,
+          time: '0001-01-01T00:00:00Z',
+          protocol: '',
+        },
+        {
+          network: 'sandboxnet',
+          level: 42,
+          synced: true,
+          node_reachable: true,
+          node_level: 43,
+          lag: 1,
+          time: '2025-11-20T10:00:00Z',
+          protocol: 'P',
+        },
       ]),
     ]);
     renderApp('/mainnet/recently_called');
@@ -161,6 +177,8 @@ describe('network page', () => {
         .map((d) => d.textContent),
     ).toEqual(Array(8).fill('—'));
     expect(info.textContent).not.toMatch(/0 s|0 mutez/);
+    // the index against the node, outside the eight fields
+    expect(within(info).getByTestId('network-sync').textContent).toBe('Indexed level — · Node unreachable');
     const sidebar = screen.getByRole('navigation', { name: 'Networks' });
     expect(within(sidebar).getByText('not synced yet')).toBeTruthy();
     // a synced network says so
@@ -169,6 +187,45 @@ describe('network page', () => {
     const synced = await screen.findByRole('region', { name: 'Network Info' });
     expect(await within(synced).findByText('Synced')).toBeTruthy();
     expect(within(synced).getByText('42')).toBeTruthy();
+    expect(within(synced).getByTestId('network-sync').textContent).toBe(
+      'Indexed level 42 · Node level 43 · 1 level behind',
+    );
+  });
+
+  it("shows a network whose indexer is behind its node as syncing, with the node's level and the lag", async () => {
+    routes([
+      resourceRoute('head', [
+        {
+          network: 'sandboxnet',
+          level: 42,
+          synced: false,
+          node_reachable: true,
+          node_level: 96,
+          lag: 54,
+          time: '2025-11-20T10:00:00Z',
+          protocol: 'P',
+        },
+        {
+          network: 'ghostnet',
+          level: 10,
+          synced: false,
+          node_reachable: false,
+          time: '2025-11-20T10:00:00Z',
+          protocol: 'P',
+        },
+      ]),
+    ]);
+    renderApp('/sandboxnet/recently_called');
+    const info = await screen.findByRole('region', { name: 'Network Info' });
+    expect(await within(info).findByText('Syncing')).toBeTruthy();
+    expect(within(info).getByLabelText('sandboxnet syncing')).toBeTruthy();
+    expect(within(info).getByTestId('network-sync').textContent).toBe(
+      'Indexed level 42 · Node level 96 · 54 levels behind',
+    );
+    // each network of the sidebar that is not synced says why
+    const sidebar = screen.getByRole('navigation', { name: 'Networks' });
+    expect(await within(sidebar).findByText(/^ProtoALp · .* · 54 behind$/)).toBeTruthy();
+    expect(within(sidebar).getByText(/^PsParisC · .* · node unreachable$/)).toBeTruthy();
   });
 
   it('remembers the network picked in the sidebar for home and the Networks link', async () => {

@@ -1,4 +1,5 @@
 import { Link as RouterLink } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
@@ -9,10 +10,16 @@ import Typography from '@mui/material/Typography';
 import type { Block } from '@michelscope/api-types';
 import { chooseNetwork } from '../../shared/config/chosen-network';
 import { sortNetworks } from '../../shared/config/network-order';
+import { headQuery } from '../../api/queries';
 import { formatTime } from '../../shared/format/format';
+import { sidebarSyncNote } from './network-sync';
 
-/** The networks with their protocol (first 8 characters) and the time of their last update. */
+/**
+ * The networks with their protocol (first 8 characters) and the time of their last update; a network that is
+ * not synced says how far behind its node it is, or that its node is unreachable.
+ */
 export function NetworkSidebar({ states, current }: { states: Block[] | undefined; current: string }) {
+  const heads = useQuery(headQuery());
   return (
     <Paper variant="outlined" component="nav" aria-label="Networks">
       <Typography variant="overline" component="h2" sx={{ px: 2, pt: 1, display: 'block' }}>
@@ -38,7 +45,13 @@ export function NetworkSidebar({ states, current }: { states: Block[] | undefine
                     primary={s.network}
                     secondary={
                       s.level > 0
-                        ? `${s.protocol ? s.protocol.slice(0, 8) : 'no protocol yet'} · ${formatTime(s.timestamp)}`
+                        ? [
+                            s.protocol ? s.protocol.slice(0, 8) : 'no protocol yet',
+                            formatTime(s.timestamp),
+                            sidebarSyncNote(heads.data?.find((h) => h.network === s.network)),
+                          ]
+                            .filter(Boolean)
+                            .join(' · ')
                         : 'not synced yet'
                     }
                   />
