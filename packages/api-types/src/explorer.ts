@@ -171,6 +171,13 @@ const contractFields = {
   tx_count: optInt(),
   migrations_count: optInt(),
   slug: optStr(),
+  partial: Type.Optional(
+    Type.Boolean({
+      description:
+        "true when the index holds the contract from `indexed_from` on only: it was read from the node when first asked for (its origination and earlier operations are not indexed); `level` and `timestamp` are then that level's",
+    }),
+  ),
+  indexed_from: optInt('with `partial`: the level the contract was read from the node at'),
 };
 export const Contract = Type.Object(contractFields, { title: 'Contract' });
 export type Contract = Static<typeof Contract>;

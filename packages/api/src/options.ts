@@ -52,6 +52,11 @@ export interface ApiOptions {
    * and the limits. Without it that route answers 503.
    */
   live?: LiveOptions;
+  /**
+   * Called when a request queued an address for a network's indexer (db `address_requests`): the server wakes
+   * that indexer so that it reads the address at once. Without it the indexer finds the request within a second.
+   */
+  onAddressRequest?: (network: string) => void;
   /** Clock in ms since the epoch for `synced` and the response cache (tests). Default Date.now. */
   now?: () => number;
 }

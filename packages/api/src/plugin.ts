@@ -6,6 +6,7 @@ import { inputExcess } from '@michelscope/michelson';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { createContext } from './context';
 import { errorHandler, HttpError } from './errors';
+import { ensureAddress } from './services/address-requests';
 import type { ApiOptions } from './options';
 import { configRoutes } from './routes/config';
 import { headRoutes } from './routes/head';
@@ -108,6 +109,12 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
       await withCompression(v1);
       v1.setNotFoundHandler(() => {
         throw new HttpError(404, 'not found');
+      });
+      // An address of a public network the index does not hold yet is read from the node first (issue 32).
+      v1.addHook('preHandler', async (request) => {
+        const p = request.params as { network?: unknown; address?: unknown } | undefined;
+        if (typeof p?.network === 'string' && typeof p.address === 'string')
+          await ensureAddress(ctx, p.network, p.address);
       });
       await v1.register(configRoutes, { ctx });
       await v1.register(headRoutes, { ctx });

@@ -374,6 +374,18 @@ export interface SharedSimulationsTable {
   created_at: ColumnType<Date, Date | string | undefined, never>;
 }
 
+/** Addresses asked for that the index did not hold (migrations/0230_address_requests.sql). */
+export interface AddressRequestsTable {
+  network: string;
+  address: string;
+  /** pending | adopted | unknown | failed */
+  state: ColumnType<string, string | undefined, string>;
+  level: number | null;
+  message: string | null;
+  requested_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface Database {
   protocols: ProtocolsTable;
   blocks: BlocksTable;
@@ -400,6 +412,7 @@ export interface Database {
   token_metadata: TokenMetadataTable;
   undo_log: UndoLogTable;
   shared_simulations: SharedSimulationsTable;
+  address_requests: AddressRequestsTable;
 }
 
 export type Db = Kysely<Database>;

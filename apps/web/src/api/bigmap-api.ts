@@ -17,7 +17,7 @@ export const bigMapDetailsQuery = (network: string, ptr: number) =>
 export const bigMapCountQuery = (network: string, ptr: number) =>
   queryOptions({
     ...resourceQuery('bigMapCount', { network, ptr }),
-    select: (answer: { count: number }) => answer.count,
+    select: (answer: { count: number; partial?: boolean }) => answer,
     staleTime: 30_000,
     meta: { silent: true },
   });

@@ -166,7 +166,8 @@ export const RESOURCES = {
   bigMap: resource<{ network: string; ptr: number | string }, BigMapInfo>(
     ({ network, ptr }) => `/bigmap/${enc(network)}/${enc(ptr)}`,
   ),
-  bigMapCount: resource<{ network: string; ptr: number }, { count: number }>(
+  /** `partial`: the keys are not indexed (a contract read from the node when first asked for, issue 32). */
+  bigMapCount: resource<{ network: string; ptr: number }, { count: number; partial?: boolean }>(
     (p) => `/bigmap/${enc(p.network)}/${p.ptr}/count`,
   ),
   /** 204 (no actions): null. */

@@ -23,6 +23,7 @@ import { Type } from '@sinclair/typebox';
 import { cacheKey, type ApiContext } from '../context';
 import { HttpError } from '../errors';
 import { keyString, typesOf, typesOfText, type Types } from '../render/big-map-keys';
+import { adoptedBigMap, nodeKeySearch, nodeKeyValue } from '../services/node-big-map';
 import { formatTime } from '../time';
 import { Paging, pageSize, requireNetwork } from '../validate';
 
@@ -92,12 +93,26 @@ export const bigMapRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
         summary: 'Number of keys',
         tags,
         params: PtrParams,
-        response: { 200: Type.Object({ count: Type.Integer() }), ...E },
+        response: {
+          200: Type.Object({
+            count: Type.Integer(),
+            partial: Type.Optional(
+              Type.Boolean({
+                description:
+                  'Michelscope extension: true when the keys written before the contract was read from the node (when first asked for) are not indexed; `count` is then the keys written since, a lower bound',
+              }),
+            ),
+          }),
+          ...E,
+        },
       },
     },
     async (request) => {
-      requireNetwork(ctx, request.params.network);
-      const c = await bigMapKeyCounts(ctx.db, request.params.network, request.params.ptr);
+      const { network, ptr } = request.params;
+      requireNetwork(ctx, network);
+      const c = await bigMapKeyCounts(ctx.db, network, ptr);
+      // a big map read from the node holds the keys written since only (issue 32): its count is a lower bound
+      if (await adoptedBigMap(ctx, network, ptr)) return { count: c.total, partial: true };
       return { count: c.total };
     },
   );
@@ -189,6 +204,27 @@ export const bigMapRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
         rows = await bigMapKeys(ctx.db, network, ptr, filter);
         t = typesOf(await getBigMap(ctx.db, network, ptr));
       }
+      if (rows.length === 0 && filter.search && filter.offset === 0) {
+        // a contract read from the node when first asked for: its keys are not indexed, the node has them
+        const adopted = await adoptedBigMap(ctx, network, ptr);
+        const hit = adopted && (await nodeKeySearch(ctx, network, ptr, adopted, filter.search));
+        if (adopted && hit) {
+          const types = typesOf(adopted);
+          return [
+            {
+              data: {
+                key: miguel(types?.key, hit.key) ?? null,
+                key_hash: hit.keyHash,
+                key_string: keyString(types?.key, hit.key),
+                level: adopted.level,
+                timestamp: formatTime(adopted.timestamp),
+                is_active: true,
+              },
+              count: 0,
+            },
+          ];
+        }
+      }
       return rows.map((s) => ({
         data: {
           key: miguel(t?.key, s.key) ?? null,
@@ -225,7 +261,18 @@ export const bigMapRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
         pageSize(request.query.size),
         request.query.offset ?? 0,
       );
-      if (total === 0) return reply.code(204).send(null);
+      if (total === 0) {
+        // a key of a big map read from the node (issue 32): its value at the indexed head, without a history
+        const adopted = await adoptedBigMap(ctx, network, ptr);
+        const value = adopted && (await nodeKeyValue(ctx, network, ptr, key_hash, adopted.level));
+        if (!adopted || !value) return reply.code(204).send(null);
+        const at = { level: adopted.level, timestamp: formatTime(adopted.timestamp) };
+        return {
+          key_hash,
+          total: 1,
+          values: [{ value: miguel(typesOf(adopted)?.value, value) ?? null, ...at }],
+        };
+      }
       const t = typesOf(await getBigMap(ctx.db, network, ptr));
       const out: BigMapKeyHistory = { key_hash, total };
       const key = rows[0] ? miguel(t?.key, rows[0].key) : undefined;

@@ -27,7 +27,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
-import { fullScript, requireScript, sameCount, toContract, withStats } from '../services/contracts';
+import {
+  fullScript,
+  requireScript,
+  sameCount,
+  toContract,
+  withHistory,
+  withStats,
+} from '../services/contracts';
 import { formatTime } from '../time';
 import { ticketUpdate, ticketContent } from '../render/tickets';
 import {
@@ -65,7 +72,8 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
       check(request.params);
       const row = await getContract(ctx.db, request.params.network, request.params.address);
       if (!row) return reply.code(204).send(null);
-      return request.query.stats === false ? toContract(row) : withStats(ctx, row);
+      const out = request.query.stats === false ? toContract(row) : await withStats(ctx, row);
+      return withHistory(ctx, out);
     },
   );
 

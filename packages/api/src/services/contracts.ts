@@ -6,6 +6,7 @@ import {
   type ContractRow,
   type ScriptParts,
 } from '@michelscope/db/read';
+import { getAddressRequest } from '@michelscope/db/address-requests';
 import { tagsFromMask, toMicheline, type Micheline } from '@michelscope/michelson';
 import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
@@ -47,6 +48,17 @@ export async function sameCount(ctx: ApiContext, hash: string): Promise<number> 
 
 export async function withStats(ctx: ApiContext, row: ContractRow): Promise<ContractWithStats> {
   return { ...toContract(row), same_count: await sameCount(ctx, row.script_hash) };
+}
+
+/**
+ * Marks a contract read from the node when first asked for (db `address_requests`, issue 32): the index holds
+ * it from that level on only.
+ */
+export async function withHistory<T extends Contract>(ctx: ApiContext, c: T): Promise<T> {
+  if (c.level <= 1 || c.id === undefined) return c;
+  const request = await getAddressRequest(ctx.db, c.network, c.address);
+  if (request?.state !== 'adopted' || request.level !== c.level) return c;
+  return { ...c, partial: true, indexed_from: request.level };
 }
 
 /** The script sections of a contract or a 404. */

@@ -22,6 +22,7 @@ import {
   type TokenFilters,
 } from '@michelscope/db/read';
 import { bigMapKeyHash, type Micheline } from '@michelscope/michelson';
+import { ensureAddress } from './address-requests';
 import type { ApiContext } from '../context';
 import { keyString, typesOf } from '../render/big-map-keys';
 import { formatTime } from '../time';
@@ -194,6 +195,10 @@ export async function runSearch(
   ctx: ApiContext,
   input: SearchInput,
 ): Promise<{ items: SearchItem[]; total: number }> {
+  // an address pasted whole that a public network's index lacks is read from its node first (issue 32)
+  const pasted = input.offset === 0 ? input.query.trim() : '';
+  if (/^(tz[1-4]|KT1|sr1)[1-9A-HJ-NP-Za-km-z]{33}$/.test(pasted))
+    await Promise.all(ctx.networks.names.map((n) => ensureAddress(ctx, n, pasted)));
   const r = await findItems(ctx, input);
   await Promise.all([
     withAliases(ctx, r.items),

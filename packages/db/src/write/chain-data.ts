@@ -8,6 +8,7 @@ import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import { canCopy, copyRows, copyValue, deferred } from './copy';
 import type { Database } from '../schema';
 import type { BigMapDiffRow, BlockContext, BlockData, OperationRow } from './block-data';
+import { reopenAddressRequests } from './adopt';
 import { queueMetadata } from './metadata-queue';
 import { insertScripts, writeScriptMigration } from './script-migration';
 import { pruneSnapshots, restoreSnapshots, snapshot } from './undo';
@@ -579,4 +580,5 @@ export async function revertBlockData(trx: Trx, network: string, level: number):
     ).execute(trx);
   }
   await restoreSnapshots(trx, network, level);
+  await reopenAddressRequests(trx, network, level);
 }

@@ -36,6 +36,11 @@ export class ContractCache {
     this.pendingConstants.clear();
   }
 
+  /** An address the database now holds (adopted from the node): its 'unknown' answer is dropped. */
+  forget(address: string): void {
+    this.contracts.delete(address);
+  }
+
   /** Records what a parsed block originated and registered, for the blocks parsed after it. */
   remember(level: number, data: BlockData): void {
     const scripts = new Map(data.scripts.map((s) => [s.hash, s]));

@@ -49,6 +49,12 @@ const diffColour = (theme: Theme, diff: TreeRow['diff']): string | undefined =>
         ? theme.palette.error.main
         : undefined;
 
+/** A big map's key count; a contract read from the node when first asked for has only the keys written since. */
+export function bigMapCountText({ count, partial }: { count: number; partial?: boolean }): string {
+  if (!partial) return `${formatNumber(count)} keys`;
+  return count === 0 ? 'keys not indexed' : `at least ${formatNumber(count)} keys`;
+}
+
 function BigMapLeaf({ network, address, ptr }: { network: string; address: string; ptr: number }) {
   const count = useQuery(bigMapCountQuery(network, ptr));
   return (
@@ -56,7 +62,7 @@ function BigMapLeaf({ network, address, ptr }: { network: string; address: strin
       network={network}
       address={address}
       ptr={ptr}
-      detail={count.data === undefined ? undefined : `${formatNumber(count.data)} keys`}
+      detail={count.data === undefined ? undefined : bigMapCountText(count.data)}
     />
   );
 }

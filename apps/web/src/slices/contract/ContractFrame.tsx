@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link as RouterLink, Navigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Breadcrumbs from '@mui/material/Breadcrumbs';
 import IconButton from '@mui/material/IconButton';
@@ -15,6 +16,7 @@ import { CopyButton } from '../../shared/clipboard/CopyButton';
 import { useAppConfig } from '../../shared/config/useAppConfig';
 import { hasStats } from '../../shared/config/network-order';
 import { capitalise, externalExplorerUrl, shortAddress } from '../../shared/entities/explorer-links';
+import { formatNumber } from '../../shared/format/format';
 import { TagList } from '../../shared/tags/TagList';
 import { LinkTabs } from '../../shared/ui/LinkTabs';
 import type { ConfigResponse } from '@michelscope/api-types';
@@ -137,6 +139,9 @@ export function ContractFrame({ tab, children }: Props) {
         </Typography>
       ) : null}
       <Box sx={{ my: 1 }}>{contract ? <TagList tags={contract.tags ?? []} /> : null}</Box>
+      {contract?.partial && contract.indexed_from !== undefined ? (
+        <PartialHistoryNotice level={contract.indexed_from} />
+      ) : null}
       {account === undefined ? (
         <Skeleton variant="rounded" height={48} aria-hidden="true" />
       ) : (
@@ -162,5 +167,19 @@ export function ContractFrame({ tab, children }: Props) {
         {children(data)}
       </Box>
     </Box>
+  );
+}
+
+/**
+ * A contract the index holds from a level on only (read from the node when first asked for, issue 32): what the
+ * page shows is current, its operations before that level are not there.
+ */
+export function PartialHistoryNotice({ level }: { level: number }) {
+  return (
+    <Alert severity="info" role="status" sx={{ mb: 1 }}>
+      History before level {formatNumber(level)} is not indexed yet: this contract was read from the node when
+      it was first asked for. Its code, storage, entrypoints and views are current; its operations and storage
+      history start at level {formatNumber(level)}.
+    </Alert>
   );
 }

@@ -1,0 +1,106 @@
+/**
+ * Any contract of a public network at once (issue 32, capability 1), with two real instances: A serves the
+ * seeded sandbox chain; B is configured with A's node as a public network (`remotenet`), which it indexes from
+ * the node's head as it would mainnet. The FA1.2 token A's seed originated long before B started is unknown
+ * to B's index: opened in B, it is read from the node and shown with its code, storage, entrypoints and a
+ * visible note that its history before that level is not indexed. A KT1 the node does not know stays the
+ * "Page not found" page.
+ */
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  appPages,
+  appTookOver,
+  canBrowse,
+  heads,
+  startServer,
+  syncedSandboxSession,
+  tempDataDir,
+  waitFor,
+  type RunningServer,
+} from './harness';
+import { seededContracts } from './sandbox-seed';
+
+const NET = 'remotenet';
+/** A well-formed KT1 (valid checksum) that no operation originated. */
+const NEVER = 'KT1BEqzn5Wx8uJrZNvuS9DVHmLvG9td3fDLi';
+
+describe.skipIf(!canBrowse('any-contract'))('a contract older than the index, on a public network', () => {
+  const a = syncedSandboxSession();
+  const pages = appPages(a);
+  let b: RunningServer;
+  let bDir: string;
+  let fa12 = '';
+
+  beforeAll(async () => {
+    fa12 = (await seededContracts(a.server.url)).find((c) => c.tags.includes('fa1-2'))?.address ?? '';
+    expect(fa12).toMatch(/^KT1/);
+    bDir = await tempDataDir();
+    const config = path.join(bDir, 'michelscope.config.json');
+    await writeFile(
+      config,
+      JSON.stringify({
+        networks: {
+          mainnet: false,
+          ghostnet: false,
+          sandboxnet: false,
+          [NET]: { rpc_url: `${a.server.url}/rpc/embedded` },
+        },
+      }),
+    );
+    b = await startServer({ dataDir: bDir, env: { MICHELSCOPE_CONFIG: config }, timeoutMs: 240_000 });
+    await waitFor(`${NET} indexed in B`, 120_000, async () =>
+      (await heads(b.url)).find((h) => h.network === NET && h.level > 0) ? true : undefined,
+    );
+  }, 600_000);
+
+  afterAll(async () => {
+    await b?.stop();
+    if (bDir) await rm(bDir, { recursive: true, force: true });
+  });
+
+  it('opens the FA1.2 originated before B started: code, storage, entrypoints, and the note on its history', async () => {
+    const page = await pages.open();
+    const started = Date.now();
+    await page.goto(`${b.url}/${NET}/${fa12}/storage`);
+    await appTookOver(page);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    const note = page.getByRole('status').filter({ hasText: 'is not indexed yet' });
+    await note.waitFor();
+    const text = (await note.textContent()) ?? '';
+    const level = Number(/before level ([\d,]+)/.exec(text)?.[1]?.replace(/,/g, ''));
+    expect(level).toBeGreaterThan(1);
+    // the storage as the node has it: the FA1.2's fields, its big maps marked as not fully indexed
+    await page.getByText('total_supply').first().waitFor();
+    await page
+      .getByText(/ledger/)
+      .first()
+      .waitFor();
+    await page
+      .getByText(/at least \d+ keys|keys not indexed/)
+      .first()
+      .waitFor();
+    console.log(
+      `[e2e any-contract] storage of a contract unknown to B shown ${Date.now() - started} ms after the request`,
+    );
+    // the code, read from the node once and served by B's own database
+    await page.getByRole('tab', { name: 'Code' }).click();
+    await page.getByText('parameter', { exact: false }).first().waitFor();
+    // the entrypoints, ready to be called
+    await page.getByRole('tab', { name: 'Interact' }).click();
+    await page.getByText('transfer', { exact: true }).first().waitFor();
+    // B's API answers as for any indexed contract, marked partial
+    const c = (await (await fetch(`${b.url}/v1/contract/${NET}/${fa12}`)).json()) as Record<string, unknown>;
+    expect(c).toMatchObject({ address: fa12, partial: true, indexed_from: level });
+    expect(c.entrypoints).toEqual(expect.arrayContaining(['transfer', 'approve']));
+  });
+
+  it('shows "Page not found" for a KT1 the node does not know', async () => {
+    // the browser's own line for the API's 404s of an unknown address
+    const page = await pages.open({ allow: /status of 404/ });
+    await page.goto(`${b.url}/${NET}/${NEVER}`);
+    await page.getByText('Page not found').first().waitFor();
+    expect((await fetch(`${b.url}/v1/contract/${NET}/${NEVER}`)).status).toBe(204);
+  });
+});
