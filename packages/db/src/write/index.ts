@@ -17,9 +17,4 @@ export { canCopy as writesOverServer } from './copy';
 export { getBlockHash, getCurrentProtocol, getIndexerHead, type CurrentProtocol } from './state';
 export * from './block-data';
 export * from './metadata-store';
-export {
-  pendingAddressRequests,
-  writeAdoptions,
-  type Adoption,
-  type AddressOutcome,
-} from './adopt';
+export { pendingAddressRequests, writeAdoptions, type Adoption, type AddressOutcome } from './adopt';
