@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { getAddressRequest } from '@michelscope/db/address-requests';
 import { describeDb } from '@michelscope/db/testing';
-import { revertBlock, getIndexerHead, writeAdoptions } from '@michelscope/db/write';
+import { getIndexerHead, pruneAddressRequests, revertBlock, writeAdoptions } from '@michelscope/db/write';
 import { startIndexer, type IndexerHandle } from '@michelscope/indexer';
 import { formatMichelson } from '@michelscope/michelson';
 import { BOOTSTRAP_ACCOUNTS, injectAs, Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
@@ -177,6 +177,14 @@ describeDb('an address the index does not hold, read from the node', { backends:
     // asked again within the minute: answered from the stored 'unknown', not queued again
     expect((await get(`/v1/contract/${NET}/${NEVER}`)).statusCode).toBe(204);
     expect((await getAddressRequest(db(), NET, NEVER))?.requested_at).toEqual(answered.requested_at);
+    // an answer 'unknown' is kept an hour, then deleted (made-up addresses do not pile up)
+    await db()
+      .updateTable('address_requests')
+      .set({ updated_at: new Date(Date.now() - 2 * 3_600_000) })
+      .where('address', '=', NEVER)
+      .execute();
+    expect(await pruneAddressRequests(db(), NET)).toBe(1);
+    expect(await getAddressRequest(db(), NET, NEVER)).toBeUndefined();
     // a malformed address (bad checksum) is never queued
     const bad = `${NEVER.slice(0, -1)}j`;
     expect((await get(`/v1/contract/${NET}/${bad}`)).statusCode).toBe(204);

@@ -42,6 +42,21 @@ export interface AddressOutcome {
   message?: string;
 }
 
+/** How long an answer 'unknown' or 'failed' is kept: made-up addresses do not pile up. */
+export const ANSWER_KEPT_MS = 60 * 60_000;
+
+/** Deletes the 'unknown' and 'failed' answers older than ANSWER_KEPT_MS (asked again, they are read again). */
+export async function pruneAddressRequests(db: Db, network: string): Promise<number> {
+  const before = new Date(Date.now() - ANSWER_KEPT_MS);
+  const r = await db
+    .deleteFrom('address_requests')
+    .where('network', '=', network)
+    .where('state', 'in', ['unknown', 'failed'])
+    .where('updated_at', '<', before)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
 /** The oldest pending requests of a network (at most `limit`). */
 export async function pendingAddressRequests(db: Db, network: string, limit: number): Promise<string[]> {
   const rows = await db

@@ -17,4 +17,10 @@ export { canCopy as writesOverServer } from './copy';
 export { getBlockHash, getCurrentProtocol, getIndexerHead, type CurrentProtocol } from './state';
 export * from './block-data';
 export * from './metadata-store';
-export { pendingAddressRequests, writeAdoptions, type Adoption, type AddressOutcome } from './adopt';
+export {
+  pendingAddressRequests,
+  pruneAddressRequests,
+  writeAdoptions,
+  type Adoption,
+  type AddressOutcome,
+} from './adopt';

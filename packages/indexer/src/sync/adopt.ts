@@ -10,6 +10,7 @@
 import { globalConstantsOf, scriptExpressionHash, type Micheline } from '@michelscope/michelson';
 import {
   pendingAddressRequests,
+  pruneAddressRequests,
   writeAdoptions,
   type Adoption,
   type AddressOutcome,
@@ -24,6 +25,9 @@ import type { ChainContext } from './chain-context';
 
 /** Requests served per turn (read from the node in parallel, written in one transaction). */
 export const ADOPT_BATCH = 8;
+/** Old 'unknown' answers are deleted this often (db/write pruneAddressRequests). */
+const PRUNE_EVERY_MS = 10 * 60_000;
+const lastPrune = new Map<string, number>();
 /** Rounds of global constants read from the node for one script (constants may use constants). */
 const CONSTANT_ROUNDS = 8;
 /** Largest metadata link kept (the resolver refuses longer URIs anyway). */
@@ -40,6 +44,11 @@ export interface StoredHead {
  * (the requests stay pending); an address the node does not know is answered 'unknown'.
  */
 export async function serveAddressRequests(ctx: ChainContext, head: StoredHead): Promise<number> {
+  const now = Date.now();
+  if (now - (lastPrune.get(ctx.network) ?? 0) > PRUNE_EVERY_MS) {
+    lastPrune.set(ctx.network, now);
+    await pruneAddressRequests(ctx.db, ctx.network);
+  }
   const pending = await pendingAddressRequests(ctx.db, ctx.network, ADOPT_BATCH);
   if (pending.length === 0) return 0;
   const adoptions: Adoption[] = [];
