@@ -15,14 +15,15 @@ export interface ContractSeries {
   title: string;
   /** Unit shown after the total. */
   unit: string;
-  /** Raw value to shown value: gas totals and burned mutez are divided by 1e6. */
+  /** Raw value to shown value: gas sums are milligas (shown in gas), burned mutez are shown in tez. */
   scale: (v: number) => number;
 }
 
 export const CONTRACT_SERIES: readonly ContractSeries[] = [
   { id: 'calls', title: 'Contract calls', unit: '', scale: (v) => v },
   { id: 'users', title: 'Unique users', unit: '', scale: (v) => v },
-  { id: 'gas', title: 'Consumed gas', unit: 'gas', scale: (v) => v },
+  // the service sums milligas as stored (reference: bcdhub's consumed_gas); 1 gas = 1,000 milligas (issue 33)
+  { id: 'gas', title: 'Consumed gas', unit: 'gas', scale: (milligas) => milligas / 1000 },
   { id: 'burned', title: 'Burned', unit: 'ꜩ', scale: (v) => v / 1e6 },
 ];
 

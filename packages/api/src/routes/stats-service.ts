@@ -20,7 +20,8 @@ const STATS_TTL_MS = 60_000;
 
 /**
  * Tables of the statistics service → operations they read. `field` picks the summed column
- * (`Value` = paid storage bytes, `Used` = gas, `Update` = burned mutez).
+ * (`Value` = paid storage bytes, `Used` = consumed gas in milligas as stored, the reference's unit: bcdhub
+ * keeps `consumed_gas` in milligas and the stats service sums that column; `Update` = burned mutez).
  */
 const TABLES: Record<string, { kinds: string[]; sum?: SeriesQuery['column'] }> = {
   transactions: { kinds: ['transaction'] },

@@ -329,6 +329,20 @@ describe('network statistics', () => {
     expect(screen.queryByRole('tab', { name: 'Statistics' })).toBeNull();
   });
 
+  it('reads the gas sums as milligas: 366,820,000 milligas are 0.3668 ×10⁶ gas (issue 33)', async () => {
+    // 204 calls of about 1,800 gas each: the service sums consumed_gas as stored, in milligas
+    routes([
+      matchingRoute('statsSummary', 'GET /stats/v1/summary/consumed_gas/sum?network=mainnet&field=Used', {
+        value: '366820000',
+      }),
+      ['GET /stats/v1/summary/', Response.json({ message: 'no summary' }, { status: 500 })],
+      matchingRoute('statsHistogram', 'GET /stats/v1/histogram/', []),
+    ]);
+    renderApp('/mainnet/stats');
+    const gas = await screen.findByRole('region', { name: 'Consumed gas ×10⁶' });
+    expect(await within(gas).findByText('gas consumed · total 0.3668')).toBeTruthy();
+  });
+
   it('draws four charts, monthly by default, and asks again when the period changes', async () => {
     const point = (ts: number, value: string) => ({ ts, value });
     const net = routes([

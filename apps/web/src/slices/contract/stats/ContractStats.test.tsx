@@ -64,8 +64,9 @@ describe('contract statistics', { timeout: 20_000 }, () => {
     for (const title of ['Contract calls', 'Unique users', 'Consumed gas', 'Burned']) {
       expect(await screen.findByRole('heading', { name: title }, { timeout: 5000 })).toBeTruthy();
     }
+    // the service sums milligas (1,500,000 + 2,500,000): 4,000 gas, not '4,000,000 gas' (issue 33)
     await waitFor(() =>
-      expect(screen.getByLabelText('Consumed gas total').textContent).toBe('Total: 4,000,000 gas'),
+      expect(screen.getByLabelText('Consumed gas total').textContent).toBe('Total: 4,000 gas'),
     );
     expect(screen.getByLabelText('Contract calls total').textContent).toBe('Total: 7');
     expect(screen.getByText('No data for this period are available')).toBeTruthy();
