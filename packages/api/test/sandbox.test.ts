@@ -140,6 +140,27 @@ describeDb('API over the indexed demo sandbox', { backends: 'pglite' }, ({ db })
     expect(bad.status).toBe(400);
   });
 
+  it('entrypoints/trace of a call that runs CREATE_CONTRACT originates as Octez run_code does (issue 33)', async () => {
+    // run_code given `self` has no origination nonce (Octez lib_plugin/RPC.ml initialises one only when it
+    // originates its dummy contract): the trace runs again without `self`, as the reference's RunCode does, and
+    // CREATE_CONTRACT takes index 1 of the zero operation hash, KT1Mjjcb6tmSsLm7Cb3DSQszePjfchPM4Uxm (tezt
+    // contract_opcodes.ml "opcodes -create_contract-" regression output).
+    const factory = contracts.factory!;
+    const r = await call('POST', `/v1/contract/${NET}/${factory}/entrypoints/trace`, {
+      name: 'default',
+      data: { '@int_1': 7 },
+      source: ALICE,
+    });
+    expect(r.status).toBe(200);
+    const ops = r.body as Array<Record<string, unknown>>;
+    expect(ops[0]).toMatchObject({ kind: 'transaction', status: 'applied', destination: factory });
+    expect(JSON.stringify(ops[0]!.storage_diff)).toContain('KT1Mjjcb6tmSsLm7Cb3DSQszePjfchPM4Uxm');
+    expect(ops.slice(1)).toEqual([
+      expect.objectContaining({ kind: 'origination', internal: true, source: factory }),
+      expect.objectContaining({ kind: 'event', internal: true, source: factory, tag: 'created' }),
+    ]);
+  });
+
   it('run_operation simulates a signed-less operation from a source', async () => {
     const counter = contracts.counter!;
     const r = await call('POST', `/v1/contract/${NET}/${counter}/entrypoints/run_operation`, {

@@ -102,6 +102,8 @@ export class Interpreter {
   private readonly root: Expr | undefined;
   /** Counter for operation nonces and fresh addresses (CREATE_CONTRACT). */
   nonce = 0;
+  /** CREATE_CONTRACTs run so far (the origination nonce's index when the chain gives no addresses). */
+  originations = 0;
   /** Cache of parsed instruction arguments (types, constants) keyed by AST node. */
   private readonly argCache = new WeakMap<object, unknown>();
   /** Distinct per interpreter (compiled PUSH reuses its value within one interpreter, as `argCache` does). */

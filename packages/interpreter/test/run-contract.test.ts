@@ -382,6 +382,44 @@ describe('runContract on inline scripts', () => {
     });
     expect(runContract({ script, storage: { int: '0' }, parameter: { prim: 'Unit' } }).ok).toBe(false);
   });
+
+  it('without addresses from the chain, CREATE_CONTRACT originates as Octez run_code does (issue 33)', () => {
+    // Octez lib_plugin/RPC.ml: run_code without `self` initialises the origination nonce with the zero operation
+    // hash, its dummy SELF takes index 0 and CREATE_CONTRACT the next ones. tezt contract_opcodes.ml regression
+    // "opcodes -create_contract-": storage (Some "KT1Mjjcb6tmSsLm7Cb3DSQszePjfchPM4Uxm");
+    // michelson_test_scripts/opcodes/create_contract.tz, and the same twice in one run (indexes 1 and 2).
+    const create = `parameter unit; storage (option address);
+      code { DROP; UNIT; AMOUNT; NONE key_hash;
+             CREATE_CONTRACT { parameter unit; storage unit; code { CDR; NIL operation; PAIR } };
+             DIP { SOME; NIL operation }; CONS; PAIR }`;
+    const once = runContract({ script: create, storage: { prim: 'None' }, parameter: { prim: 'Unit' } });
+    expect(once).toMatchObject({
+      ok: true,
+      storage: { prim: 'Some', args: [{ string: 'KT1Mjjcb6tmSsLm7Cb3DSQszePjfchPM4Uxm' }] },
+    });
+    const twice = `parameter unit; storage (pair address address);
+      code { DROP;
+             UNIT; PUSH mutez 0; NONE key_hash; CREATE_CONTRACT { parameter unit; storage unit; code { CDR; NIL operation; PAIR } };
+             UNIT; PUSH mutez 0; NONE key_hash; CREATE_CONTRACT { parameter unit; storage unit; code { CDR; NIL operation; PAIR } };
+             DIG 2; NIL operation; SWAP; CONS; SWAP; CONS; DUG 2; SWAP; PAIR; SWAP; PAIR }`;
+    const dummy = { string: 'KT1BEqzn5Wx8uJrZNvuS9DVHmLvG9td3fDLi' };
+    expect(
+      runContract({
+        script: twice,
+        storage: { prim: 'Pair', args: [dummy, dummy] },
+        parameter: { prim: 'Unit' },
+      }),
+    ).toMatchObject({
+      ok: true,
+      storage: {
+        prim: 'Pair',
+        args: [
+          { string: 'KT1Mjjcb6tmSsLm7Cb3DSQszePjfchPM4Uxm' },
+          { string: 'KT1HMCxCyeGbZaGBsLMKVyMbMRzFpZBxKoY7' },
+        ],
+      },
+    });
+  });
 });
 
 describe('originateContract', () => {

@@ -1,6 +1,6 @@
 /** Blockchain-domain instructions: environment, addresses and contracts, emitted operations. */
-import { blake2b } from '@noble/hashes/blake2.js';
-import { addressToHex, bytesToHex, chainIdToHex, contractHashFromBytes } from '../encoding';
+import { originatedContractAddress } from '@michelscope/michelson';
+import { addressToHex, chainIdToHex } from '../encoding';
 import { staticError } from '../errors';
 import type { Handler, Interpreter } from '../interpreter';
 import { pop, register } from '../interpreter';
@@ -38,12 +38,18 @@ function fieldAnnot(ins: ExprPrim): string | null {
   return name;
 }
 
-/** Fresh KT1 address for CREATE_CONTRACT: the chain may decide, else a hash of (self, nonce). */
+/** The zero operation hash (32 zero bytes): Octez's script RPCs initialise their origination nonce with it. */
+const ZERO_OPERATION_HASH = 'oneDGhZacw99EEFaYDTtWfz5QEhUW3PPVFsHa7GShnLPuDn7gSd';
+
+/**
+ * Fresh KT1 address for CREATE_CONTRACT: the chain may decide; else, as Octez's run_code without `self`
+ * (lib_plugin/RPC.ml `originate_dummy_contract`: the nonce of the zero operation hash, whose index 0 is the dummy
+ * SELF), the run's originations take indexes 1, 2, … (KT1Mjjcb6tmSsLm7Cb3DSQszePjfchPM4Uxm first).
+ */
 function freshAddress(it: Interpreter, nonce: number): string {
   const fromChain = it.chain.originatedAddress?.(nonce);
   if (fromChain) return fromChain;
-  const seed = new TextEncoder().encode(`${it.env.self}/${it.env.level}/${nonce}`);
-  return contractHashFromBytes(bytesToHex(blake2b(seed, { dkLen: 20 })));
+  return originatedContractAddress(ZERO_OPERATION_HASH, ++it.originations);
 }
 
 function implicitAccepts(t: Ty): boolean {
