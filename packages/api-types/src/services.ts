@@ -101,7 +101,8 @@ export const AccountSearchBody = Type.Object(
   {
     title: 'AccountSearchBody',
     description:
-      'A contract carries its names as `TzKT: {Name}` (contract metadata) and `TZIP: {Name}` (its first named token).',
+      'A contract carries its name as `TZIP: {Name}`: its TZIP-16 contract metadata name (never the name of one of ' +
+      'its tokens); no `TzKT` (no TzKT alias list here).',
   },
 );
 export type AccountSearchBody = Static<typeof AccountSearchBody>;
@@ -236,8 +237,9 @@ export const AliasSources = Type.Object(
   {
     title: 'AliasSources',
     description:
-      'Sources in priority order: `TzKT` (the indexer name: contract metadata), `TZIP` (token metadata name); ' +
-      '`Profiles` and `Domains` are never set by this server (the reference client reads them).',
+      'Sources in priority order: `TzKT` (a TzKT alias), `TZIP` (the TZIP-16 contract metadata name), `Profiles`, ' +
+      '`Domains`; this server sets `TZIP` alone (a token name is never the contract alias; the reference client ' +
+      'reads the others).',
   },
 );
 export type AliasSources = Static<typeof AliasSources>;

@@ -177,7 +177,7 @@ describeDb('BCD frontend requests over the indexed sandbox', { backends: 'pglite
   const suggest = (text: string) => post('/search/v1/suggest', { query: text, size: 10, filters: {} });
   const accounts = (page: unknown) => (page as Page).items.filter((i) => i.type === 'account');
 
-  it('search: account names in the shape getAccountAlias reads (TzKT, TZIP), as /account answers', async () => {
+  it("search: account names in the shape getAccountAlias reads (TZIP: the contract's TZIP-16 name), as /account answers", async () => {
     const { fa12, fa2, counter } = env.contracts;
     // SearchBox: "contract → <alias>" for a name typed in the box
     const byName = await suggest('Michelscope Demo');
@@ -200,7 +200,8 @@ describeDb('BCD frontend requests over the indexed sandbox', { backends: 'pglite
       // the same sources as GET /v1/account/{network}/{address} (AccountBox, RecentlyCalledContracts)
       const alias = (await env.app.inject(`/search/v1/account/${NET}/${fa2}`)).json<Body>();
       expect({ TzKT: item!.body.TzKT, TZIP: item!.body.TZIP }).toEqual(alias);
-      expect(alias).toEqual({ TzKT: { Name: 'Michelscope Demo Collection' }, TZIP: { Name: 'Demo Coin' } });
+      // the contract's TZIP-16 name, not its token 0's ('Demo Coin', issue 33)
+      expect(alias).toEqual({ TZIP: { Name: 'Michelscope Demo Collection' } });
     }
     // an unnamed contract: no source, so the client shows its address
     const plain = accounts((await searchPage(counter!)).body);

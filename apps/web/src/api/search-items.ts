@@ -6,7 +6,7 @@ export type { SearchItem, SearchItemType, SearchResponse } from '@michelscope/ap
 /** The items of one type. */
 export type ItemOf<T extends SearchItem['type']> = Extract<SearchItem, { type: T }>;
 
-/** The name an item shows: a contract's alias (its metadata name, else its token's), a token's or key's name. */
+/** The name an item shows: a contract's alias (its TZIP-16 name, from the alias sources), a token's or key's name. */
 export function itemName(item: SearchItem): string {
   switch (item.type) {
     case 'account':

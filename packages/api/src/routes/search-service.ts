@@ -26,7 +26,7 @@ const MIME_TTL_MS = 60_000;
 /** Results read per search of an export. */
 const EXPORT_PAGE = 100;
 
-/** The name of a result: its own (token, readable key), else a contract's alias (contract metadata, token metadata). */
+/** The name of a result: its own (token, readable key), else a contract's alias (its TZIP-16 name). */
 function nameOf(i: SearchItem): string | null {
   switch (i.type) {
     case 'token':
@@ -164,10 +164,9 @@ export const searchServiceRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }>
       requireNetwork(ctx, network);
       requireAddress(address, ADDRESS_RE, 'address');
       const a = await aliasOf(ctx.db, network, address);
-      const out: AliasSources = {};
-      if (a.metadata) out.TzKT = { Name: a.metadata };
-      if (a.token) out.TZIP = { Name: a.token };
-      if (!Object.keys(out).length) return reply.code(204).send(null);
+      // the contract's TZIP-16 name (no TzKT alias list here; a token's name is the token's)
+      if (!a.metadata) return reply.code(204).send(null);
+      const out: AliasSources = { TZIP: { Name: a.metadata } };
       return out;
     },
   );

@@ -459,8 +459,8 @@ function docItem(d: SearchDocHit, query: string, highlight: boolean): SearchItem
 /**
  * The names of the contracts among `account` items, in the reference shape the BCD frontend reads
  * (`getAccountAlias`: `TzKT.Name`, then `TZIP.Name`, `Profiles.Name`, `Domains.Name`), as
- * `GET /search/v1/account/{network}/{address}` answers: `TzKT` the contract metadata name, `TZIP` the name of
- * its first named token.
+ * `GET /search/v1/account/{network}/{address}` answers: `TZIP` the contract's TZIP-16 metadata name. No
+ * `TzKT` (this server keeps no TzKT alias list) and no token's name (a token is not its contract, issue 33).
  */
 async function withAliases(ctx: ApiContext, items: SearchItem[]): Promise<void> {
   const accounts = items.flatMap((i) => (i.type === 'account' && i.body.IsContract === true ? [i] : []));
@@ -472,8 +472,7 @@ async function withAliases(ctx: ApiContext, items: SearchItem[]): Promise<void> 
   const byKey = new Map(rows.map((r) => [`${r.network}\0${r.address}`, r]));
   for (const item of accounts) {
     const a = byKey.get(`${item.body.Network}\0${item.value}`);
-    if (a?.metadata) item.body.TzKT = { Name: a.metadata };
-    if (a?.token) item.body.TZIP = { Name: a.token };
+    if (a?.metadata) item.body.TZIP = { Name: a.metadata };
   }
 }
 

@@ -425,10 +425,8 @@ export async function suggestReads(
 export interface AccountAliases {
   network: string;
   address: string;
-  /** The contract metadata (TZIP-16) name. */
+  /** The contract's own name: its TZIP-16 contract metadata `name` (a token's name is not the contract's). */
   metadata?: string;
-  /** The name of the contract's first named token (TZIP-12/21). */
-  token?: string;
 }
 
 /** {@link aliasOf} for several accounts in one statement (the accounts of a search page). */
@@ -437,20 +435,16 @@ export async function aliasesOf(
   accounts: ReadonlyArray<{ network: string; address: string }>,
 ): Promise<AccountAliases[]> {
   if (accounts.length === 0) return [];
-  const r = await sql<{ network: string; address: string; metadata: string | null; token: string | null }>`
+  const r = await sql<{ network: string; address: string; metadata: string | null }>`
     SELECT a.network, a.address,
       (SELECT c.name FROM contract_metadata c
-        WHERE c.network = a.network AND c.address = a.address AND c.name IS NOT NULL) AS metadata,
-      (SELECT t.name FROM token_metadata t
-        WHERE t.network = a.network AND t.contract = a.address AND t.name IS NOT NULL
-        ORDER BY t.token_id LIMIT 1) AS token
+        WHERE c.network = a.network AND c.address = a.address AND c.name IS NOT NULL) AS metadata
     FROM unnest(${accounts.map((a) => a.network)}::text[], ${accounts.map((a) => a.address)}::text[])
       AS a(network, address)`.execute(db);
   return r.rows.map((x) => ({
     network: x.network,
     address: x.address,
     ...(x.metadata !== null ? { metadata: x.metadata } : {}),
-    ...(x.token !== null ? { token: x.token } : {}),
   }));
 }
 
@@ -508,31 +502,19 @@ export async function bigMapKeysOf(
   };
 }
 
-/** The names known for an address: contract metadata name, then a token-metadata name. */
-export async function aliasOf(
-  db: Db,
-  network: string,
-  address: string,
-): Promise<{ metadata?: string; token?: string }> {
-  const [meta, token] = await Promise.all([
-    db
-      .selectFrom('contract_metadata')
-      .select('name')
-      .where('network', '=', network)
-      .where('address', '=', address)
-      .where('name', 'is not', null)
-      .executeTakeFirst(),
-    db
-      .selectFrom('token_metadata')
-      .select('name')
-      .where('network', '=', network)
-      .where('contract', '=', address)
-      .where('name', 'is not', null)
-      .orderBy('token_id')
-      .limit(1)
-      .executeTakeFirst(),
-  ]);
-  return { metadata: meta?.name ?? undefined, token: token?.name ?? undefined };
+/**
+ * The name of an address: its TZIP-16 contract metadata `name`. The names of its tokens (TZIP-12/21) are
+ * theirs, not the contract's: a token's name never names the contract (issue 33).
+ */
+export async function aliasOf(db: Db, network: string, address: string): Promise<{ metadata?: string }> {
+  const meta = await db
+    .selectFrom('contract_metadata')
+    .select('name')
+    .where('network', '=', network)
+    .where('address', '=', address)
+    .where('name', 'is not', null)
+    .executeTakeFirst();
+  return meta?.name ? { metadata: meta.name } : {};
 }
 
 /** Mime types seen in resolved token metadata (`formats[].mimeType`). */
