@@ -127,6 +127,8 @@ export {
 export { valueStrings } from './script-facts';
 export type { ValueForm, BigMapDiffEntry } from './value-forms';
 export { normalizeValue, enrichBigMaps } from './value-forms';
+export type { UnparsingMode } from './normalize-data';
+export { normalizeData } from './normalize-data';
 export { decodeAddressBytes, unixToRfc3339, parseTimestamp } from './value';
 export {
   encodeMicheline,

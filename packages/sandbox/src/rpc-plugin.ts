@@ -102,6 +102,24 @@ export function sandboxRpcPlugin(
       return op;
     });
     blockRoute('/operation_hashes', (b) => b.operations.map((pass) => pass.map((o) => o.hash)));
+    // Octez block_directory.ml: a pass beyond the block's validation passes raises Invalid_argument (a 500
+    // `failure`); under /{pass}/{index} any miss is Not_found (404)
+    blockRoute('/operation_hashes/:pass', (b, p) => {
+      const i = offsetArg(p.pass, 'list_offset', 'Invalid list offset');
+      const pass = i >= 0 ? b.operations[i] : undefined;
+      if (!pass)
+        throw new RpcError(500, [
+          { kind: 'temporary', id: 'failure', msg: 'Invalid_argument("operations_hashes_path")' },
+        ]);
+      return pass.map((o) => o.hash);
+    });
+    blockRoute('/operation_hashes/:pass/:index', (b, p) => {
+      const i = offsetArg(p.pass, 'list_offset', 'Invalid list offset');
+      const j = offsetArg(p.index, 'operation_offset', 'Invalid operation offset');
+      const op = i >= 0 && j >= 0 ? b.operations[i]?.[j] : undefined;
+      if (!op) throw new RpcError(404, [{ kind: 'permanent', id: 'rpc.not_found', msg: 'Not found' }]);
+      return op.hash;
+    });
     blockRoute('/live_blocks', (b) => {
       const out: string[] = [];
       for (let l = b.header.level; l >= 0 && l > b.header.level - MAX_OPERATIONS_TTL; l--)
@@ -182,6 +200,29 @@ export function headChunk(b: StoredBlock): string {
     ...shell
   } = b.header;
   return JSON.stringify({ hash: b.hash, ...shell, protocol_data: '' }) + '\n';
+}
+
+/** An int path argument as OCaml's int_of_string reads it (sign, 0x/0o/0b, `_`); else a 400 as Octez's. */
+function offsetArg(v: string | undefined, name: string, invalid: string): number {
+  const s = v ?? '';
+  const m = /^([+-]?)(0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|[0-9][0-9_]*)$/.exec(s);
+  const n = m
+    ? Number(
+        m[2]!
+          .replace(/_/g, '')
+          .replace(/^0[oO]/, '0o')
+          .replace(/^0[bB]/, '0b'),
+      )
+    : NaN;
+  if (!m || !Number.isSafeInteger(n))
+    throw new RpcError(400, [
+      {
+        kind: 'permanent',
+        id: 'rpc.argument_parsing',
+        msg: `Failed to parse argument '${name}' (${JSON.stringify(s.slice(0, 80))}): ${invalid} (${s.slice(0, 80)})`,
+      },
+    ]);
+  return m[1] === '-' ? -n : n;
 }
 
 function passOf<T>(operations: T[][], pass: string | undefined): T[] {

@@ -1,5 +1,5 @@
 // helpers/scripts/*: run_code, trace_code, run_script_view, run_view (TZIP-4), pack_data,
-// typecheck_code, entrypoints. They run on the state of the requested block and change nothing.
+// typecheck_code, entrypoints, normalize_data (rpc-normalize.ts). They run on the state of the requested block and change nothing.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
   loadScript,
@@ -17,6 +17,7 @@ import { b58Encode, PrefixV2, validateAddress, validateChain, ValidationResult }
 import { chainContext, entrypointsOf, expandedCode, scriptSections } from './chain-context';
 import { blockOf } from './block-id';
 import { badBody, interpreterFor, objectBody, unparsingMode } from './normalize';
+import { normalizeDataRpc } from './rpc-normalize';
 import { RpcError } from './operation-types';
 import { typeMap, type TypeMapEntry } from './type-map';
 import { originatedAddress } from './execute';
@@ -311,6 +312,7 @@ export const scriptHandlers: Record<string, ScriptHandler> = {
   run_code: (sandbox, p, body) => runCode(sandbox, p, body, false),
   trace_code: (sandbox, p, body) => runCode(sandbox, p, body, true),
   run_view: (sandbox, p, body) => runCallbackView(sandbox, p, body),
+  normalize_data: normalizeDataRpc,
 
   run_script_view: (sandbox, p, body) => {
     const level = blockOf(sandbox, p).header.level;
