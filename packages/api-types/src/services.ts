@@ -261,8 +261,15 @@ export const SeriesPoint = Type.Object(
 );
 export type SeriesPoint = Static<typeof SeriesPoint>;
 
-/** `GET /stats/v1/summary/{table}/{function}`: a count or a sum, as a decimal string. */
-export const StatsSummary = Type.Object({ value: Type.String() }, { title: 'StatsSummary' });
+/**
+ * `GET /stats/v1/summary/{table}/{function}`: a count or a sum, as a bare JSON decimal string (`"294"`): the BCD
+ * client reads the body itself as the number (`parseInt(response, 10)`), exact for sums past 2^53.
+ */
+export const StatsSummary = Type.String({
+  title: 'StatsSummary',
+  pattern: '^-?\\d+$',
+  description: 'the total as a decimal string, the whole body',
+});
 export type StatsSummary = Static<typeof StatsSummary>;
 
 export const NetworkStats = Type.Object(

@@ -1,11 +1,11 @@
 /**
- * Contract statistics (workspace spec §2 "Contract statistics tab", §7): four histogram series of the
- * statistics service filtered on one contract — calls (Target, Status 1, Entrypoint not null), unique
- * users (the same, distinct Sender), consumed gas (sum of Used) and burned (sum of Update, Kind 2,
- * Counterparty).
+ * Contract statistics (workspace spec §2 "Contract statistics tab", §7): four series of the statistics service
+ * filtered on one contract, each with its total, asked as the BCD client asks them — calls (Target, Status 1,
+ * Entrypoint not null), unique users (`transactions/distinct`, field Sender, Target, Status 1), consumed gas
+ * (sum of Used) and burned (`balance_update`, sum of Update, Kind 2, Counterparty).
  */
 import { queryOptions } from '@tanstack/react-query';
-import { histogramQuery, type ChartPoint } from './services';
+import { histogramQuery, summaryQuery } from './services';
 import type { SeriesSpec, Timeframe } from './stats-series';
 
 export type ContractSeriesId = 'calls' | 'users' | 'gas' | 'burned';
@@ -33,12 +33,16 @@ export function contractSeriesSpec(id: ContractSeriesId, address: string): Serie
     case 'calls':
       return { table: 'transactions', fn: 'count', filters: calls };
     case 'users':
-      return { table: 'transactions', fn: 'count', filters: { ...calls, distinct: 'Sender' } };
+      return {
+        table: 'transactions',
+        fn: 'distinct',
+        filters: { field: 'Sender', Target: address, Status: '1' },
+      };
     case 'gas':
       return { table: 'consumed_gas', fn: 'sum', filters: { field: 'Used', Target: address } };
     case 'burned':
       return {
-        table: 'balance_updates',
+        table: 'balance_update',
         fn: 'sum',
         filters: { field: 'Update', Kind: '2', Counterparty: address },
       };
@@ -56,6 +60,13 @@ export const contractSeriesQuery = (
     staleTime: 60_000,
   });
 
-/** The total of a series: the sum of its points. */
-export const seriesTotal = (points: readonly ChartPoint[]): number =>
-  points.reduce((sum, p) => sum + p.value, 0);
+/**
+ * The total of a series over all time, from the service's summary (for unique users the distinct senders of
+ * all time, which the monthly points do not add up to).
+ */
+export const contractTotalQuery = (network: string, address: string, id: ContractSeriesId) =>
+  queryOptions({
+    ...summaryQuery({ network, ...contractSeriesSpec(id, address) }),
+    staleTime: 60_000,
+    meta: { silent: true },
+  });

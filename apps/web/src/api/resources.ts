@@ -134,7 +134,8 @@ const STATS: Mount = { base: '/stats/v1', timeoutMs: 10_000 };
 export interface StatsSeries {
   network: string;
   table: string;
-  fn: 'count' | 'sum';
+  /** `distinct`: the number of distinct values of `filters.field` (the BCD client's unique users). */
+  fn: 'count' | 'sum' | 'distinct';
   filters: Readonly<Record<string, string>>;
 }
 const statsFilters = (p: StatsSeries) => new URLSearchParams({ network: p.network, ...p.filters }).toString();

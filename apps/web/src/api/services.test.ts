@@ -129,11 +129,13 @@ describe('stats service', () => {
     expect(chartPoints(null)).toEqual([]);
   });
 
-  it('reads a summary as a number', async () => {
-    answer('statsSummary', { value: '12345678901' });
+  it('reads a summary (the bare decimal string the service answers) as a number', async () => {
+    answer('statsSummary', '12345678901');
     const q = summaryQuery({ network: 'ghostnet', ...NETWORK_SERIES.consumedGas });
     expect(summaryValue(await client().fetchQuery(q))).toBe(12345678901);
-    expect(summaryValue({ value: 'x' })).toBeNull();
+    expect(summaryValue('x')).toBeNull();
+    expect(summaryValue('')).toBeNull();
+    expect(summaryValue(null)).toBeNull();
     expect(calls[0]?.url).toBe('/stats/v1/summary/consumed_gas/sum?network=ghostnet&field=Used');
   });
 });

@@ -63,9 +63,13 @@ export const chartPoints = (points: readonly SeriesPoint[] | null): ChartPoint[]
 export const histogramQuery = (series: StatsSeries, timeframe: string) =>
   queryOptions({ ...resourceQuery('statsHistogram', { ...series, timeframe }), select: chartPoints });
 
-/** The total as a number; null when it does not read as one (never NaN: NaN ≠ NaN would re-render forever). */
+/**
+ * The total (the service's bare decimal string, `"294"`) as a number; null when it does not read as one (never
+ * NaN: NaN ≠ NaN would re-render forever).
+ */
 export function summaryValue(summary: StatsSummary | null): number | null {
-  const value = Number(summary?.value);
+  if (typeof summary !== 'string' || !/^-?\d+(\.\d+)?$/.test(summary.trim())) return null;
+  const value = Number(summary);
   return Number.isFinite(value) ? value : null;
 }
 

@@ -13,7 +13,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
-import { ADDRESS_RE, requireNetwork } from '../validate';
+import { ADDRESS_RE, jsonString, requireNetwork } from '../validate';
 
 const E = { 400: ErrorBody, 500: ErrorBody };
 const STATS_TTL_MS = 60_000;
@@ -31,6 +31,8 @@ const TABLES: Record<string, { kinds: string[]; sum?: SeriesQuery['column'] }> =
   paid_storage_size_diff: { kinds: [], sum: 'paid_storage_size_diff' },
   consumed_gas: { kinds: [], sum: 'consumed_gas' },
   burned: { kinds: [], sum: 'burned' },
+  // the BCD client's contract statistics read `balance_update` (its 'Burned' series: field Update, Kind 2)
+  balance_update: { kinds: [], sum: 'burned' },
   balance_updates: { kinds: [], sum: 'burned' },
 };
 const FIELDS: Record<string, SeriesQuery['column']> = {
@@ -59,7 +61,12 @@ const addresses = (v: string | undefined) =>
     .filter((s) => ADDRESS_RE.test(s))
     .slice(0, 20);
 
-/** Builds a series query from the path and the reference's query filters (`Status=1`, `Target=KT1…`, …). */
+/**
+ * Builds a series query from the path and the reference's query filters (`Status=1`, `Target=KT1…`, …).
+ * Functions: `count`, `sum` (of `field`, else the table's column) and `distinct`, the number of distinct values
+ * of `field` (the BCD client's unique users: `transactions/distinct?field=Sender`); `count` with
+ * `distinct=<field>` is the same (Michelscope's older form).
+ */
 function seriesQuery(
   ctx: ApiContext,
   table: string,
@@ -74,11 +81,17 @@ function seriesQuery(
   const lower = Object.fromEntries(Object.entries(q).map(([k, v]) => [k.toLowerCase(), v]));
   const column = lower.field ? FIELDS[lower.field.toLowerCase()] : t.sum;
   if (lower.field && !column) throw new HttpError(400, `unknown field: ${lower.field.slice(0, 64)}`);
-  const distinct = lower.distinct ? FIELDS[lower.distinct.toLowerCase()] : undefined;
+  let distinct = lower.distinct ? FIELDS[lower.distinct.toLowerCase()] : undefined;
+  if (lower.distinct && !distinct) throw new HttpError(400, `unknown field: ${lower.distinct.slice(0, 64)}`);
   let f: SeriesQuery['fn'];
   if (fn === 'count') f = distinct ? 'count_distinct' : 'count';
   else if (fn === 'sum') f = 'sum';
-  else throw new HttpError(400, `unknown function: ${fn.slice(0, 32)}`);
+  else if (fn === 'distinct') {
+    distinct ??= lower.field ? column : undefined;
+    if (!distinct)
+      throw new HttpError(400, 'distinct: give the field whose values are counted (field=Sender)');
+    f = 'count_distinct';
+  } else throw new HttpError(400, `unknown function: ${fn.slice(0, 32)}`);
   const num = (v: string | undefined) => (v && /^\d{1,12}$/.test(v) ? Number(v) : undefined);
   return {
     network,
@@ -111,7 +124,7 @@ export const statsServiceRoutes: FastifyPluginAsyncTypebox<{
     '/summary/:table/:fn',
     {
       schema: {
-        summary: 'A total over a table (count or sum) with filters',
+        summary: 'A total over a table (count, sum or distinct) with filters, as a bare decimal string',
         tags: ['stats service'],
         hide: perNetwork,
         params: Type.Object({ table: Type.String({ maxLength: 64 }), fn: Type.String({ maxLength: 32 }) }),
@@ -119,7 +132,7 @@ export const statsServiceRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: StatsSummary, ...E },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const q = seriesQuery(
         ctx,
         request.params.table,
@@ -127,9 +140,12 @@ export const statsServiceRoutes: FastifyPluginAsyncTypebox<{
         request.query,
         mounted(request.params),
       );
-      return ctx.cache.get(`stats:${request.url}`, STATS_TTL_MS, async () => ({
-        value: await operationSummary(ctx.db, q),
-      }));
+      // the bare total (`"294"`): the BCD client parses the body itself (`parseInt(response, 10)`), so an
+      // object around it read as 0 in its four headline totals (issue 33)
+      const value = await ctx.cache.get(`stats:${request.url}`, STATS_TTL_MS, () =>
+        operationSummary(ctx.db, q),
+      );
+      return jsonString(reply, value);
     },
   );
 

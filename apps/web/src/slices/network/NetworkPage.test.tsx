@@ -332,9 +332,11 @@ describe('network statistics', () => {
   it('reads the gas sums as milligas: 366,820,000 milligas are 0.3668 ×10⁶ gas (issue 33)', async () => {
     // 204 calls of about 1,800 gas each: the service sums consumed_gas as stored, in milligas
     routes([
-      matchingRoute('statsSummary', 'GET /stats/v1/summary/consumed_gas/sum?network=mainnet&field=Used', {
-        value: '366820000',
-      }),
+      matchingRoute(
+        'statsSummary',
+        'GET /stats/v1/summary/consumed_gas/sum?network=mainnet&field=Used',
+        '366820000',
+      ),
       ['GET /stats/v1/summary/', Response.json({ message: 'no summary' }, { status: 500 })],
       matchingRoute('statsHistogram', 'GET /stats/v1/histogram/', []),
     ]);
@@ -350,7 +352,7 @@ describe('network statistics', () => {
       matchingRoute(
         'statsSummary',
         'GET /stats/v1/summary/paid_storage_size_diff/sum?network=mainnet&field=Value',
-        { value: '3072' },
+        '3072',
       ),
       ['GET /stats/v1/summary/', Response.json({ message: 'no summary' }, { status: 500 })],
       matchingRoute('statsHistogram', 'GET /stats/v1/histogram/', [

@@ -9,11 +9,13 @@ import { contractSeriesSpec, type ContractSeriesId } from '../../../api/contract
 
 const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
 
-/** The histogram routes of one of the contract's series, by month and by week. */
-const seriesRoutes = (id: ContractSeriesId, points: SeriesPoint[]) =>
-  (['month', 'week'] as const).map((timeframe) =>
+/** The histogram routes of one of the contract's series, by month and by week, and its total. */
+const seriesRoutes = (id: ContractSeriesId, points: SeriesPoint[], total = '0') => [
+  ...(['month', 'week'] as const).map((timeframe) =>
     resourceRoute('statsHistogram', { network: 'mainnet', ...contractSeriesSpec(id, KT), timeframe }, points),
-  );
+  ),
+  resourceRoute('statsSummary', { network: 'mainnet', ...contractSeriesSpec(id, KT) }, total),
+];
 
 beforeEach(() => {
   vi.stubGlobal('scrollTo', vi.fn());
@@ -32,16 +34,17 @@ afterEach(() => {
 });
 
 describe('contract statistics', { timeout: 20_000 }, () => {
-  it('filters every series on the contract as the reference does', () => {
+  it('asks every series of the contract as the BCD client does', () => {
+    // views/contract/StatsTab.vue: transactions/distinct with field Sender, balance_update with Kind 2
     expect(contractSeriesSpec('users', KT)).toEqual({
       table: 'transactions',
-      fn: 'count',
-      filters: { Target: KT, Status: '1', 'Entrypoint.isnotnull': '', distinct: 'Sender' },
+      fn: 'distinct',
+      filters: { field: 'Sender', Target: KT, Status: '1' },
     });
-    expect(contractSeriesSpec('burned', KT).filters).toEqual({
-      field: 'Update',
-      Kind: '2',
-      Counterparty: KT,
+    expect(contractSeriesSpec('burned', KT)).toEqual({
+      table: 'balance_update',
+      fn: 'sum',
+      filters: { field: 'Update', Kind: '2', Counterparty: KT },
     });
   });
 
@@ -52,13 +55,25 @@ describe('contract statistics', { timeout: 20_000 }, () => {
     ];
     const mock = mockFetch([
       ...contractFrame('mainnet', KT),
-      ...seriesRoutes('gas', [
-        { ts: 1_700_000_000, value: '1500000' },
-        { ts: 1_702_592_000, value: '2500000' },
-      ]),
+      ...seriesRoutes(
+        'gas',
+        [
+          { ts: 1_700_000_000, value: '1500000' },
+          { ts: 1_702_592_000, value: '2500000' },
+        ],
+        '4000000',
+      ),
       ...seriesRoutes('burned', []),
-      ...seriesRoutes('calls', calls),
-      ...seriesRoutes('users', calls),
+      ...seriesRoutes('calls', calls, '7'),
+      // two senders a month, three in all: the total is the service's, not the sum of the months
+      ...seriesRoutes(
+        'users',
+        [
+          { ts: 1_700_000_000, value: '2' },
+          { ts: 1_702_592_000, value: '2' },
+        ],
+        '3',
+      ),
     ]);
     renderApp(`/mainnet/${KT}/stats`);
     for (const title of ['Contract calls', 'Unique users', 'Consumed gas', 'Burned']) {
@@ -68,12 +83,18 @@ describe('contract statistics', { timeout: 20_000 }, () => {
     await waitFor(() =>
       expect(screen.getByLabelText('Consumed gas total').textContent).toBe('Total: 4,000 gas'),
     );
-    expect(screen.getByLabelText('Contract calls total').textContent).toBe('Total: 7');
+    await waitFor(() => expect(screen.getByLabelText('Contract calls total').textContent).toBe('Total: 7'));
+    await waitFor(() => expect(screen.getByLabelText('Unique users total').textContent).toBe('Total: 3'));
+    expect(
+      mock.callsTo(
+        `GET /stats/v1/histogram/transactions/distinct/month?network=mainnet&field=Sender&Target=${KT}&Status=1`,
+      ),
+    ).toHaveLength(1);
     expect(screen.getByText('No data for this period are available')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Month' }).getAttribute('aria-pressed')).toBe('true');
     expect(
       mock.callsTo('GET /stats/v1/histogram/transactions/count/month?network=mainnet&Target='),
-    ).toHaveLength(2);
+    ).toHaveLength(1);
     fireEvent.click(screen.getByRole('button', { name: 'Week' }));
     await waitFor(() =>
       expect(mock.callsTo('GET /stats/v1/histogram/consumed_gas/sum/week')).toHaveLength(1),

@@ -9,7 +9,7 @@ import Typography from '@mui/material/Typography';
 import {
   CONTRACT_SERIES,
   contractSeriesQuery,
-  seriesTotal,
+  contractTotalQuery,
   type ContractSeries,
 } from '../../../api/contract-stats-api';
 import { TIMEFRAMES, type Timeframe } from '../../../api/stats-series';
@@ -33,16 +33,17 @@ function SeriesChart({
   timeframe: Timeframe;
 }) {
   const query = useQuery(contractSeriesQuery(network, address, series.id, timeframe));
+  const summary = useQuery(contractTotalQuery(network, address, series.id));
   const points = query.data ?? [];
   const titleId = `contract-series-${series.id}`;
-  const total = series.scale(seriesTotal(points));
+  const total = summary.data != null ? series.scale(summary.data) : null;
   return (
     <Paper variant="outlined" component="section" aria-labelledby={titleId} sx={{ p: 2 }}>
       <Typography id={titleId} variant="h6" component="h2">
         {series.title}
       </Typography>
       <Typography variant="body2" color="text.secondary" role="status" aria-label={`${series.title} total`}>
-        {query.isSuccess
+        {total !== null
           ? `Total: ${formatNumber(total, 6)}${series.unit ? ` ${series.unit}` : ''}`
           : '\u00a0'}
       </Typography>
