@@ -82,7 +82,7 @@ const Highlights = Type.Optional(
   }),
 );
 const FoundBy = Type.Optional(
-  Type.String({ description: 'the field that matched: Address, Name, Body, Hash, KeyHash, Key' }),
+  Type.String({ description: 'the field that matched: Address, Name, Body, Hash, Entrypoint, KeyHash, Key' }),
 );
 const AliasSource = Type.Object({ Name: Type.String() });
 

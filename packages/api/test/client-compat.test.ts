@@ -208,6 +208,78 @@ describeDb('BCD frontend requests over the indexed sandbox', { backends: 'pglite
     expect(plain.map((i) => [i.value, getAccountAlias(i.body)])).toEqual([[counter, null]]);
   });
 
+  it('search, Operations tab and Everywhere: an entrypoint name finds its calls, paged and counted', async () => {
+    /** ExtendedSearch.vue on a tab: `{search: {..., index}}`; the next page's offset is what was loaded. */
+    const tab = (text: string, index: string[], offset: number, extra: object = {}) =>
+      post('/search/v1/search', {
+        query: text,
+        size: 10,
+        offset,
+        disable_highlight: false,
+        filters: {
+          search: { tags: [], creators: [], minters: [], mime_types: [], network: [NET], index },
+          ...extra,
+        },
+      });
+    const all = async (text: string, index: string[], extra: object = {}) => {
+      const items: Item[] = [];
+      let total = -1;
+      for (let page = 0; page < 30; page++) {
+        const r = await tab(text, index, items.length, extra);
+        expect(r.status, JSON.stringify(r.body)).toBe(200);
+        const body = r.body as Page;
+        if (page === 0) total = body.total;
+        items.push(...body.items);
+        if (body.items.length < 10) break;
+      }
+      return { items, total };
+    };
+    const calls = async (entrypoint: string, status?: string) =>
+      (
+        await db()
+          .selectFrom('operations')
+          .select(['id', 'hash', 'counter'])
+          .where('network', '=', NET)
+          .where('entrypoint', '=', entrypoint)
+          .where('hash', 'is not', null)
+          .$if(status !== undefined, (q) => q.where('status', '=', status as never))
+          .orderBy('id', 'desc')
+          .execute()
+      ).map((o) => `${o.hash}/${o.counter}`);
+    let found = 0;
+    for (const entrypoint of ['transfer', 'increment']) {
+      const expected = await calls(entrypoint);
+      expect(expected.length, entrypoint).toBeGreaterThan(10);
+      found += expected.length;
+      const ops = await all(entrypoint, ['operations']);
+      // every call, newest first, each once; the total counts them
+      expect(ops.total).toBe(expected.length);
+      expect(ops.items.map((i) => `${i.body.Hash}/${i.body.Counter}`)).toEqual(expected);
+      for (const i of ops.items) {
+        expect(i).toMatchObject({ type: 'operation', found_by: 'Entrypoint' });
+        expect(i.body).toMatchObject({ Network: NET, Entrypoint: entrypoint, mempool: false });
+      }
+      // Everywhere: the documents that name it (contracts by their code), then its calls
+      const everywhere = await all(entrypoint, []);
+      const docs = everywhere.items.filter((i) => i.type !== 'operation');
+      expect(everywhere.items.slice(0, docs.length)).toEqual(docs);
+      expect(everywhere.items.slice(docs.length).map((i) => `${i.body.Hash}/${i.body.Counter}`)).toEqual(
+        expected,
+      );
+      expect(everywhere.total).toBe(docs.length + expected.length);
+    }
+    expect(found).toBeGreaterThan(60);
+    // the operations filter of the reference (status) keeps to its calls; a name is whole, not a prefix
+    const failed = await all('transfer', ['operations'], { operations: { status: ['failed'] } });
+    expect(failed.items.map((i) => `${i.body.Hash}/${i.body.Counter}`)).toEqual(
+      await calls('transfer', 'failed'),
+    );
+    expect(failed.items.length).toBeGreaterThan(0);
+    expect(failed.items.every((i) => i.body.Status === 'failed')).toBe(true);
+    expect((await all('transf', ['operations'])).items).toEqual([]);
+    expect((await all('Transfer', ['operations'])).items).toEqual([]);
+  });
+
   it('search: one account item per contract, the named one (suggest and the search page)', async () => {
     const { fa2, fa12 } = env.contracts;
     for (const address of [fa2!, fa12!]) {

@@ -6,11 +6,13 @@ import type { AccountSearchBody, SearchItem, TokenFileFormat, TokenSearchBody } 
 import {
   aliasesOf,
   bigMapKeysOf,
+  ENTRYPOINT_QUERY_RE,
   getAccount,
   getBigMap,
   searchAccountOperations,
   searchBigMapKeys,
   searchDocuments,
+  searchEntrypointCalls,
   searchOperations,
   SEARCH_TOTAL_CAP,
   suggestReads,
@@ -147,8 +149,8 @@ function tokenFilters(pick: (k: string) => string[] | undefined): TokenFilters |
   return Object.values(f).some((v) => v?.length) ? f : undefined;
 }
 
-/** A search hit for an operation (its group's hash and counter). */
-function operationItem(o: OperationHit, highlight: boolean, foundBy: string): SearchItem {
+/** A search hit for an operation (its group's hash and counter), found by its hash or its entrypoint. */
+function operationItem(o: OperationHit, highlight: boolean, foundBy: 'Hash' | 'Entrypoint'): SearchItem {
   return {
     type: 'operation',
     value: o.hash,
@@ -168,7 +170,14 @@ function operationItem(o: OperationHit, highlight: boolean, foundBy: string): Se
         ? {}
         : { TotalCost: o.total_cost, Flow: o.flow ?? 0, Internals: o.internals ?? 0 }),
     },
-    ...(highlight ? { highlights: { Hash: [`<em>${o.hash}</em>`] } } : {}),
+    ...(highlight
+      ? {
+          highlights:
+            foundBy === 'Entrypoint'
+              ? { Entrypoint: highlights(o.entrypoint ?? '', o.entrypoint ?? '') }
+              : { Hash: [`<em>${o.hash}</em>`] },
+        }
+      : {}),
     found_by: foundBy,
   };
 }
@@ -317,6 +326,7 @@ async function findItems(
     return { items, total: Math.min(total, SEARCH_TOTAL_CAP) };
   }
   if (keyLookup) pushKeys(await searchBigMapKeys(ctx.db, keys.keyHashes, keys.networks, keys.limit, keys));
+  let docsTotal = 0;
   if (kinds.length && items.length < input.size) {
     const docs = await searchDocuments(ctx.db, {
       ...docSearch,
@@ -326,7 +336,26 @@ async function findItems(
       rankWindow: input.withTotal === false ? SUGGEST_RANK_WINDOW : undefined,
     });
     total += docs.total;
+    docsTotal = docs.total;
     pushDocs(docs.hits);
+  }
+  // the calls of an entrypoint of that name (the Operations tab; on Everywhere, after the documents: their
+  // pages continue past the documents' count), newest first, bounded and counted up to the cap
+  if (
+    f.indices.has('operations') &&
+    ENTRYPOINT_QUERY_RE.test(query) &&
+    (!f.entrypoints?.length || f.entrypoints.includes(query))
+  ) {
+    const calls = await searchEntrypointCalls(ctx.db, {
+      entrypoint: query,
+      networks: f.networks ?? ctx.networks.names,
+      status: f.status,
+      offset: Math.max(0, input.offset - docsTotal),
+      limit: input.size - items.length,
+      count: input.withTotal !== false,
+    });
+    for (const o of calls.hits) items.push(operationItem(o, input.highlight, 'Entrypoint'));
+    total += calls.total;
   }
   return { items, total: Math.min(total, SEARCH_TOTAL_CAP) };
 }
