@@ -67,20 +67,51 @@ const { createServer } = require('node:http');
 const blocks = new Map(workerData.blocks);
 const headers = new Map(workerData.headers);
 const constants = workerData.constants;
+// optional latency of a remote node (each answer waits latencyMs ± jitterMs), and the requests in flight
+const latencyMs = workerData.latencyMs || 0;
+const jitterMs = workerData.jitterMs || 0;
+let inFlight = 0;
+let maxInFlight = 0;
+let requests = 0;
+let since = performance.now();
+let area = 0;
+const count = (d) => {
+  const t = performance.now();
+  area += inFlight * (t - since);
+  since = t;
+  inFlight += d;
+  if (inFlight > maxInFlight) maxInFlight = inFlight;
+};
 const server = createServer((req, res) => {
   const m = /^\\/chains\\/main\\/blocks\\/(\\w+)(\\/header|\\/context\\/constants)?$/.exec(req.url || '');
   const body = !m ? undefined : m[2] === '/header' ? headers.get(m[1]) : m[2] ? constants : blocks.get(m[1]);
-  if (!body) {
-    res.writeHead(404, { 'content-type': 'application/json' }).end('[]');
-    return;
-  }
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
+  requests++;
+  count(1);
+  const answer = () => {
+    count(-1);
+    if (!body) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('[]');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
+  };
+  const wait = latencyMs + (jitterMs ? (Math.random() * 2 - 1) * jitterMs : 0);
+  if (wait > 0) setTimeout(answer, wait);
+  else answer();
 });
 // PGlite runs in the indexer's thread and can hold it for seconds: keep idle connections open (Node's
 // default 5 s closes them under a request the indexer is sending: ECONNRESET).
 server.keepAliveTimeout = 600000;
 server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
-parentPort.on('message', () => {
+parentPort.on('message', (msg) => {
+  if (msg === 'stats') {
+    count(0);
+    parentPort.postMessage({ requests, maxInFlight, area });
+    requests = 0;
+    maxInFlight = inFlight;
+    area = 0;
+    return;
+  }
   server.closeAllConnections();
   server.close(() => parentPort.postMessage('stopped'));
 });
@@ -92,7 +123,25 @@ parentPort.on('message', () => {
  * in the same process, nor the node's sending on the indexer's thread (a real node is another process
  * with its own thread; the worker's CPU time still counts in the process's).
  */
-export async function servePrepared(node: FakeNode): Promise<{ url: string; stop(): Promise<void> }> {
+export interface ServedStats {
+  /** Requests answered since the previous stats() call. */
+  requests: number;
+  /** Most requests in flight at once (waiting out their latency or being answered). */
+  maxInFlight: number;
+  /** Time integral of the requests in flight (ms): divided by the elapsed time, the mean in flight. */
+  area: number;
+}
+
+/** As servePrepared; `latencyMs` (± `jitterMs`, uniform) delays every answer like a remote node's. */
+export interface ServeOptions {
+  latencyMs?: number;
+  jitterMs?: number;
+}
+
+export async function servePrepared(
+  node: FakeNode,
+  opts: ServeOptions = {},
+): Promise<{ url: string; stats(): Promise<ServedStats>; stop(): Promise<void> }> {
   const { Worker } = await import('node:worker_threads');
   const { constantsFor } = await import('../packages/indexer/test/fake-node');
   const blocks: Array<[string, Buffer]> = [];
@@ -112,7 +161,7 @@ export async function servePrepared(node: FakeNode): Promise<{ url: string; stop
   const own = (b: Buffer) => b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
   const worker = new Worker(SERVER, {
     eval: true,
-    workerData: { blocks, headers, constants },
+    workerData: { blocks, headers, constants, latencyMs: opts.latencyMs ?? 0, jitterMs: opts.jitterMs ?? 0 },
     transferList: blocks.filter(([, b]) => own(b)).map(([, b]) => b.buffer as ArrayBuffer),
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -121,6 +170,11 @@ export async function servePrepared(node: FakeNode): Promise<{ url: string; stop
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    stats: () =>
+      new Promise<ServedStats>((resolve) => {
+        worker.once('message', resolve);
+        worker.postMessage('stats');
+      }),
     stop: async () => {
       await new Promise((resolve) => {
         worker.once('message', resolve);

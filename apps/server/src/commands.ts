@@ -143,6 +143,8 @@ export async function runStart(config: AppConfig): Promise<void> {
       network: n.name,
       rpcUrl: internalRpcUrl(n, config, rpcPort),
       startLevel: n.startLevel,
+      fetchAhead: n.fetchAhead,
+      ...(n.rpcRateLimit !== undefined ? { rpcRateLimit: n.rpcRateLimit } : {}),
       log,
     }),
   );
@@ -204,6 +206,8 @@ export async function runIndexer(config: AppConfig, name: string): Promise<void>
     network: name,
     rpcUrl: network.rpcUrl,
     startLevel: network.startLevel,
+    fetchAhead: network.fetchAhead,
+    ...(network.rpcRateLimit !== undefined ? { rpcRateLimit: network.rpcRateLimit } : {}),
     log,
   });
   const resolver = startMetadataResolver({

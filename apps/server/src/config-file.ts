@@ -17,7 +17,9 @@ const NetworkFileSchema = Type.Object(
     public_rpc_url: Type.Optional(Type.String()),
     stats: Type.Optional(Type.Boolean()),
     explorer_url: Type.Optional(Type.String()),
-    start_level: Type.Optional(Type.Union([Type.Integer(), Type.Literal('head')])),
+    start_level: Type.Optional(Type.Union([Type.Integer(), Type.Literal('head'), Type.Literal('genesis')])),
+    fetch_ahead: Type.Optional(Type.Integer()),
+    rpc_rate_limit: Type.Optional(Type.Number()),
   },
   closed,
 );

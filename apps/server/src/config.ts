@@ -15,7 +15,11 @@ export interface NetworkConfig {
   /** External block explorer for "open in explorer" links. */
   explorerUrl?: string;
   /** Where the indexer starts when the database has nothing for this network. */
-  startLevel: number | 'head';
+  startLevel: number | 'head' | 'genesis';
+  /** Blocks the indexer requests in parallel while catching up (default 4). */
+  fetchAhead: number;
+  /** Requests per second the indexer sends to the node at most (default: no limit). */
+  rpcRateLimit?: number;
 }
 
 export interface AppConfig {
@@ -106,8 +110,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     if (n.explorer_url !== undefined && !/^https:\/\//.test(n.explorer_url))
       throw new ConfigError(`network "${name}": explorer_url must be https`);
     const startLevel = n.start_level ?? (rpcUrl === 'embedded' ? 0 : 'head');
-    if (startLevel !== 'head' && !(Number.isInteger(startLevel) && startLevel >= 0))
-      throw new ConfigError(`network "${name}": start_level must be "head" or a level`);
+    if (typeof startLevel === 'number' && !(Number.isInteger(startLevel) && startLevel >= 0))
+      throw new ConfigError(`network "${name}": start_level must be "head", "genesis" or a level`);
+    const fetchAhead = n.fetch_ahead ?? 4;
+    if (!(Number.isInteger(fetchAhead) && fetchAhead >= 1 && fetchAhead <= 64))
+      throw new ConfigError(`network "${name}": fetch_ahead must be a whole number from 1 to 64`);
+    if (n.rpc_rate_limit !== undefined && !(n.rpc_rate_limit > 0))
+      throw new ConfigError(`network "${name}": rpc_rate_limit must be a number of requests per second > 0`);
     networks.push({
       name,
       rpcUrl,
@@ -116,6 +125,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       statsEnabled: n.stats ?? false,
       ...(n.explorer_url ? { explorerUrl: n.explorer_url } : {}),
       startLevel,
+      fetchAhead,
+      ...(n.rpc_rate_limit !== undefined ? { rpcRateLimit: n.rpc_rate_limit } : {}),
     });
   }
   if (networks.filter((n) => n.rpcUrl === 'embedded').some((n) => n.name !== 'sandboxnet')) {

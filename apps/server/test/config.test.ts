@@ -83,7 +83,7 @@ describe('loadConfig', () => {
     ],
     [
       { networks: { x: { start_level: 'tail' } } },
-      '"networks.x.start_level" in michelscope.config.json must be a whole number, or "head"',
+      '"networks.x.start_level" in michelscope.config.json must be a whole number, or "head", or "genesis"',
     ],
     [{ sandbox: { seed: 1 } }, '"sandbox.seed" in michelscope.config.json must be true or false'],
     [{ ipfs_gateway: 42 }, '"ipfs_gateway" in michelscope.config.json must be a string'],
@@ -96,6 +96,49 @@ describe('loadConfig', () => {
       loadConfig({}, cwd);
     } catch (e) {
       expect((e as Error).message).toBe(message);
+    }
+  });
+
+  it('reads where a network starts, how many blocks it fetches at once and its RPC rate limit', () => {
+    const cwd = tmp();
+    const defaults = loadConfig({}, cwd).networks;
+    expect(defaults.find((n) => n.name === 'mainnet')).toMatchObject({ startLevel: 'head', fetchAhead: 4 });
+    expect(defaults.find((n) => n.name === 'sandboxnet')).toMatchObject({ startLevel: 0, fetchAhead: 4 });
+    expect(defaults.find((n) => n.name === 'mainnet')!.rpcRateLimit).toBeUndefined();
+    writeFileSync(
+      path.join(cwd, 'michelscope.config.json'),
+      JSON.stringify({
+        networks: {
+          mainnet: { rpc_url: 'http://archive.local:8732', start_level: 'genesis', fetch_ahead: 16 },
+          ghostnet: { start_level: 5_000_000, rpc_rate_limit: 10 },
+        },
+      }),
+    );
+    const networks = loadConfig({}, cwd).networks;
+    expect(networks.find((n) => n.name === 'mainnet')).toMatchObject({
+      rpcUrl: 'http://archive.local:8732',
+      startLevel: 'genesis',
+      fetchAhead: 16,
+    });
+    expect(networks.find((n) => n.name === 'ghostnet')).toMatchObject({
+      startLevel: 5_000_000,
+      fetchAhead: 4,
+      rpcRateLimit: 10,
+    });
+    for (const [network, message] of [
+      [{ fetch_ahead: 0 }, 'network "mainnet": fetch_ahead must be a whole number from 1 to 64'],
+      [{ fetch_ahead: 65 }, 'network "mainnet": fetch_ahead must be a whole number from 1 to 64'],
+      [
+        { rpc_rate_limit: 0 },
+        'network "mainnet": rpc_rate_limit must be a number of requests per second > 0',
+      ],
+      [{ start_level: -1 }, 'network "mainnet": start_level must be "head", "genesis" or a level'],
+    ] as const) {
+      writeFileSync(
+        path.join(cwd, 'michelscope.config.json'),
+        JSON.stringify({ networks: { mainnet: network } }),
+      );
+      expect(() => loadConfig({}, cwd)).toThrow(message);
     }
   });
 

@@ -24,9 +24,9 @@ export interface IndexerOptions {
   pollIntervalMs?: number;
   /**
    * Where to start when the database holds nothing for this network: 'head' (default) = the node's
-   * current head; a level; 0 or 1 = from genesis (level 1: the genesis block 0 carries no data).
+   * current head; a level; 'genesis', 0 or 1 = from genesis (level 1: the genesis block 0 carries no data).
    */
-  startLevel?: number | 'head';
+  startLevel?: number | 'head' | 'genesis';
   /** Log sink, one line per call. Default console.log. */
   log?: (line: string) => void;
   /** Timeout of one RPC request. Default 30000 ms. */
@@ -37,6 +37,14 @@ export interface IndexerOptions {
   progressIntervalMs?: number;
   /** Blocks requested in parallel while catching up (written in order). Default 4. */
   fetchAhead?: number;
+  /** Node requests per second at most (all of this indexer's). Default: no limit. */
+  rpcRateLimit?: number;
+  /**
+   * A node that refuses requests for load (429, or 503 with Retry-After) pauses all of them: retries of one
+   * request (default 6), first pause without Retry-After (default 1000 ms, doubling), longest pause (default
+   * 60000 ms, also the cap of Retry-After).
+   */
+  rpcThrottle?: { retries?: number; initialMs?: number; maxMs?: number };
   /** Protocol handlers; default: every known mainnet/testnet protocol. */
   registry?: ProtocolRegistry;
   /** A protocol migration that re-reads contract scripts logs progress every this many. Default 1000. */
@@ -56,11 +64,19 @@ export function startIndexer(opts: IndexerOptions): IndexerHandle {
   const log = opts.log ?? ((line: string) => console.log(line));
   const status = new StatusTracker(opts.network, log, opts.progressIntervalMs ?? 5000);
   const controller = new AbortController();
-  const rpc = new NodeRpc(opts.rpcUrl, { timeoutMs: opts.rpcTimeoutMs ?? 30_000, signal: controller.signal });
-  const startLevel = opts.startLevel ?? 'head';
+  const startLevel = opts.startLevel === 'genesis' ? 1 : (opts.startLevel ?? 'head');
   if (startLevel !== 'head' && (!Number.isSafeInteger(startLevel) || startLevel < 0)) {
-    throw new TypeError(`startLevel must be 'head' or a non-negative integer, got ${String(startLevel)}`);
+    throw new TypeError(
+      `startLevel must be 'head', 'genesis' or a non-negative integer, got ${String(startLevel)}`,
+    );
   }
+  const rpc = new NodeRpc(opts.rpcUrl, {
+    timeoutMs: opts.rpcTimeoutMs ?? 30_000,
+    signal: controller.signal,
+    ...(opts.rpcRateLimit !== undefined ? { rateLimit: opts.rpcRateLimit } : {}),
+    ...(opts.rpcThrottle ? { throttle: opts.rpcThrottle } : {}),
+    log: (line) => status.line(line),
+  });
   const follower = new Follower(
     {
       db: opts.db,

@@ -79,6 +79,17 @@ export class FakeNode {
   readonly hang = new Set<number>();
   /** Per-level replacements of the served JSON (e.g. a malformed block). */
   readonly override = new Map<number, Json>();
+  /**
+   * A node that limits parallel requests: one arriving while `concurrent` are being answered gets 429 (with
+   * `retryAfter` as its Retry-After header when given); `refused` counts them. `latencyMs` delays every
+   * answer (so that requests overlap).
+   */
+  limit: { concurrent: number; retryAfter?: string } | null = null;
+  latencyMs = 0;
+  refused = 0;
+  /** Most requests answered at once (those refused not counted). */
+  maxInFlight = 0;
+  private inFlight = 0;
   /** The answer of `/blocks/{level}/context/contracts/{address}/script` (undefined: 404). */
   script: (address: string, level: number) => Json | undefined | Promise<Json | undefined> = () => undefined;
   private app: FastifyInstance | null = null;
@@ -132,6 +143,22 @@ export class FakeNode {
 
   async start(port = 0): Promise<string> {
     const app = Fastify({ forceCloseConnections: true });
+    const admitted = new WeakSet<object>();
+    app.addHook('onRequest', async (req, reply) => {
+      if (this.limit && this.inFlight >= this.limit.concurrent) {
+        this.refused++;
+        this.requests.push(`refused ${req.url}`);
+        if (this.limit.retryAfter !== undefined) void reply.header('retry-after', this.limit.retryAfter);
+        return reply.code(429).send({ message: 'too many requests' });
+      }
+      admitted.add(req);
+      this.inFlight++;
+      this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+      if (this.latencyMs) await new Promise((r) => setTimeout(r, this.latencyMs));
+    });
+    app.addHook('onResponse', async (req) => {
+      if (admitted.has(req)) this.inFlight--;
+    });
     app.get<{ Params: { id: string } }>('/chains/main/blocks/:id/header', async (req, reply) => {
       this.requests.push(`header ${req.params.id}`);
       const b = this.find(req.params.id);

@@ -124,11 +124,21 @@ class BatchWriter {
 }
 
 /**
- * Requests the next blocks in parallel while the current one is written; blocks are still taken and
- * written strictly in level order. Results not taken (a reorg, an error, stop) are dropped silently.
+ * Requests the next blocks in parallel while the current one is parsed and written; blocks are still taken
+ * and written strictly in level order. Up to `ahead` requests are in flight, and up to `ahead` answers wait
+ * to be taken beyond them: a request starts as soon as an answer arrives or a block is taken (not only at
+ * take(), which left the node idle while the thread was busy with a write, then the parser idle waiting for
+ * the node). After a failed request no new one starts (take() throws it in its turn). Results not taken (a
+ * reorg, an error, stop) are dropped silently.
  */
-class Prefetcher<T> {
+export class Prefetcher<T> {
   private readonly pending = new Map<number, Promise<T>>();
+  /** Next level to request; levels below `floor` were taken. */
+  private next = 0;
+  private floor = 0;
+  private last = 0;
+  private inFlight = 0;
+  private stopped = false;
 
   constructor(
     private readonly fetch: (level: number) => Promise<T>,
@@ -136,19 +146,51 @@ class Prefetcher<T> {
   ) {}
 
   take(level: number, last: number): Promise<T> {
-    for (let l = level; l <= Math.min(last, level + this.ahead - 1); l++) {
-      if (this.pending.has(l)) continue;
-      const p = this.fetch(l);
-      p.catch(() => {}); // observed by take() when its turn comes; dropped otherwise
-      this.pending.set(l, p);
+    if (level !== this.floor) {
+      // not the level after the previous one: start over from it
+      this.pending.clear();
+      this.next = level;
     }
+    this.floor = level + 1;
+    this.last = last;
+    if (!this.pending.has(level)) this.request(level);
     const p = this.pending.get(level)!;
     this.pending.delete(level);
+    this.fill();
     return p;
   }
 
   discard(): void {
+    this.stopped = true;
     this.pending.clear();
+  }
+
+  private fill(): void {
+    while (
+      !this.stopped &&
+      this.inFlight < this.ahead &&
+      this.next <= this.last &&
+      this.next < this.floor + 2 * this.ahead
+    )
+      this.request(this.next);
+  }
+
+  private request(level: number): void {
+    if (level >= this.next) this.next = level + 1;
+    this.inFlight++;
+    const p = this.fetch(level);
+    this.pending.set(level, p);
+    p.then(
+      () => {
+        this.inFlight--;
+        this.fill();
+      },
+      () => {
+        // observed by take() when its turn comes; dropped otherwise
+        this.inFlight--;
+        this.stopped = true;
+      },
+    );
   }
 }
 
