@@ -214,11 +214,11 @@ describe.skipIf(!canBrowse)('discovery pages on the seeded sandbox', () => {
     await page.waitForURL('**/search?text=Demo+Token');
     await page.getByRole('heading', { level: 1, name: 'Search' }).waitFor();
 
-    // A contract address goes straight to the account (on the network of the matching suggestion).
+    // A contract address goes straight to the account, on the network that knows it, also when Enter comes
+    // before the suggestions (issue 33: it opened mainnet, a 404)
     await page.goto(`${url}/`);
     const box2 = page.getByRole('combobox', { name: 'Search' });
     await box2.fill(seed.called[1]!);
-    await page.getByRole('listbox').getByText(SANDBOX).first().waitFor({ timeout: 15_000 });
     await box2.press('Enter');
     await page.waitForURL(`**/${SANDBOX}/${seed.called[1]}/operations`);
 

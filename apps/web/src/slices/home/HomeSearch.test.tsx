@@ -27,6 +27,24 @@ const hicToken: SearchItem = {
   },
 };
 
+const opItem: SearchItem = {
+  type: 'operation',
+  value: OP,
+  found_by: 'Hash',
+  body: {
+    Network: 'mainnet',
+    Hash: OP,
+    Counter: 1,
+    Level: 10,
+    '@timestamp': '2026-01-01T10:00:00Z',
+    Status: 'applied',
+    Entrypoint: '',
+    Destination: '',
+    Type: 'transaction',
+    mempool: false,
+  },
+};
+
 beforeEach(() => {
   vi.stubGlobal('scrollTo', vi.fn());
   localStorage.clear();
@@ -193,17 +211,54 @@ describe('home: search box', () => {
     expect(router.state.location.search).toBe('?text=hic+et+nunc');
   });
 
-  it('Enter: a contract address or an operation hash opens it directly', async () => {
-    standardRoutes();
+  it('Enter: a contract address or an operation hash opens it where its suggestion is, else the search page', async () => {
+    standardRoutes([
+      resourceRoute('suggest', (call) => ({
+        items:
+          (call.body as { query: string }).query === OP
+            ? [{ ...opItem, body: { ...opItem.body, Network: 'ghostnet' } }]
+            : [],
+      })),
+    ]);
     const { router } = renderApp('/');
     await screen.findByRole('combobox', { name: 'Search' });
     type(OP);
     enter();
-    await waitFor(() => expect(router.state.location.pathname).toBe(`/mainnet/opg/${OP}/contents`));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/ghostnet/opg/${OP}/contents`));
     await act(() => router.navigate('/'));
+    // no network knows it: the search page says so, instead of a 404 on the first network
     fireEvent.change(await screen.findByRole('combobox', { name: 'Search' }), { target: { value: KT(4) } });
     enter();
-    await waitFor(() => expect(router.state.location.pathname).toBe(`/mainnet/${KT(4)}/operations`));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/search'));
+    expect(router.state.location.search).toBe(`?text=${KT(4)}`);
+  });
+
+  it('Enter before the suggestions came: waits for them and opens the address on the network that knows it', async () => {
+    let answer: (value: { items: SearchItem[] }) => void = () => {};
+    const net = standardRoutes([
+      resourceRoute('suggest', () => new Promise<{ items: SearchItem[] }>((resolve) => (answer = resolve))),
+    ]);
+    const { router } = renderApp('/');
+    await screen.findByRole('combobox', { name: 'Search' });
+    // pasted and Enter at once: no suggestion yet (the 200 ms pause has not passed)
+    type(KT(6));
+    enter();
+    await waitFor(() => expect(net.callsTo('POST /search/v1/suggest')).toHaveLength(1));
+    expect(net.callsTo('POST /search/v1/suggest')[0]?.body).toEqual({ query: KT(6), size: 10, filters: {} });
+    expect(router.state.location.pathname).toBe('/');
+    answer({
+      items: [
+        {
+          type: 'account',
+          value: KT(6),
+          found_by: 'Address',
+          body: { Network: 'sandboxnet', Address: KT(6), IsContract: true },
+        },
+      ],
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/sandboxnet/${KT(6)}/operations`));
+    // the list shows it too, from the same answer: one request
+    expect(net.callsTo('POST /search/v1/suggest')).toHaveLength(1);
   });
 
   it('keyboard: arrows move the active option (aria-activedescendant), Enter opens it, Escape closes the list', async () => {

@@ -1,15 +1,14 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import HistoryIcon from '@mui/icons-material/History';
 import SearchIcon from '@mui/icons-material/Search';
-import { suggestQuery } from '../../api/services';
+import { suggestItems, suggestQuery } from '../../api/services';
 import { itemAddress, itemFragment, itemKind, itemName, type SearchItem } from '../../api/search-items';
 import { addToHistory, readHistory, type HistoryItem } from '../../features/history/search-history';
 import { isContractAddress, isOperationHash } from '../../shared/chain/patterns';
-import { defaultNetwork } from '../../shared/config/network-defaults';
 import { useAppConfig } from '../../shared/config/useAppConfig';
 import { shorten } from '../../shared/format/format';
 import { Highlighted } from '../../shared/highlight/Highlighted';
@@ -18,9 +17,9 @@ import { browserStorage } from '../../shared/storage/local-storage';
 import {
   MAX_QUERY_LENGTH,
   SUGGEST_DEBOUNCE_MS,
-  enterPath,
   historyPath,
   normalizeQuery,
+  resolveEnterPath,
   searchPagePath,
   suggestionPath,
 } from './search-box-logic';
@@ -98,20 +97,28 @@ export function SearchBox({ variant = 'home' }: SearchBoxProps) {
       ? history.map(fromHistory)
       : items.map(fromSuggestion).filter((o): o is Option => o !== null);
 
+  // Enter on an address or an operation hash may wait for its suggestions: a later edit, pick or Enter wins
+  const edits = useRef(0);
   const open = (path: string, entry: HistoryItem) => {
+    edits.current += 1;
     setHistory(addToHistory(browserStorage(), entry));
     if (inHeader) setInput('');
     void navigate(path);
   };
 
-  const onEnter = (text: string) => {
-    const path = enterPath(text, {
-      suggestions: items,
-      sandboxMode: config.sandbox_mode,
-      networks: config.networks,
-      defaultNetwork: defaultNetwork(config),
-    });
-    if (path === null) return;
+  const queryClient = useQueryClient();
+  const suggestionsOf = async (text: string) => {
+    const { queryKey, queryFn } = suggestQuery(text);
+    return suggestItems(await queryClient.fetchQuery({ queryKey, queryFn, staleTime: 30_000 }));
+  };
+  const onEnter = async (text: string) => {
+    const edit = ++edits.current;
+    const path = await resolveEnterPath(
+      text,
+      { suggestions: items, sandboxMode: config.sandbox_mode, networks: config.networks },
+      suggestionsOf,
+    );
+    if (path === null || edit !== edits.current) return;
     const value = normalizeQuery(text);
     const type = isContractAddress(value) ? 'account' : isOperationHash(value) ? 'operation' : 'text';
     open(path, { value, type, ...(path === searchPagePath(value) ? {} : { shortcut: path }) });
@@ -125,12 +132,15 @@ export function SearchBox({ variant = 'home' }: SearchBoxProps) {
       size={inHeader ? 'small' : 'medium'}
       maxLength={MAX_QUERY_LENGTH + 20}
       text={input}
-      onTextChange={(value) => setInput(value.slice(0, MAX_QUERY_LENGTH))}
+      onTextChange={(value) => {
+        edits.current += 1;
+        setInput(value.slice(0, MAX_QUERY_LENGTH));
+      }}
       options={options}
       listName={query.length === 0 ? 'Recent searches' : 'Suggestions'}
       loading={suggestions.isFetching}
       onPick={(option) => open(option.path, option.history)}
-      onSubmitText={onEnter}
+      onSubmitText={(text) => void onEnter(text)}
       renderOption={(option) => (
         <>
           {option.recent ? (

@@ -6,7 +6,7 @@ import type {
   SearchItem,
   TokenSearchBody,
 } from '@michelscope/api-types';
-import { enterPath, historyPath, normalizeQuery, suggestionPath } from './search-box-logic';
+import { enterPath, historyPath, normalizeQuery, resolveEnterPath, suggestionPath } from './search-box-logic';
 
 const KT = 'KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXitn';
 const OP = 'ooz6h1jcE4qP9ZhUq9ygqXDqvcWHJbRW9wYjKr2LXGzeLFhzZsh';
@@ -40,7 +40,6 @@ const ctx = {
   suggestions: [],
   sandboxMode: false,
   networks: ['mainnet', 'sandboxnet', 'ghostnet'],
-  defaultNetwork: 'mainnet',
 };
 
 describe('normalizeQuery', () => {
@@ -51,14 +50,46 @@ describe('normalizeQuery', () => {
 });
 
 describe('enterPath', () => {
-  it('opens a contract address on the network of the matching suggestion', () => {
+  it('opens a contract address on the network of the matching suggestion, the search page when none', () => {
     const suggestions = [account({ Network: 'ghostnet', Address: KT, IsContract: true }, KT)];
     expect(enterPath(` ${KT} `, { ...ctx, suggestions })).toBe(`/ghostnet/${KT}/operations`);
-    expect(enterPath(KT, ctx)).toBe(`/mainnet/${KT}/operations`);
+    // known nowhere (or on a network not configured here): not a 404 on the first network
+    expect(enterPath(KT, ctx)).toBe(`/search?text=${KT}`);
+    const elsewhere = [account({ Network: 'parisnet', Address: KT, IsContract: true }, KT)];
+    expect(enterPath(KT, { ...ctx, suggestions: [...elsewhere, ...suggestions] })).toBe(
+      `/ghostnet/${KT}/operations`,
+    );
   });
 
   it('opens an operation hash as an operation group', () => {
-    expect(enterPath(OP, ctx)).toBe(`/mainnet/opg/${OP}/contents`);
+    const suggestions = [operation({ Network: 'sandboxnet', Hash: OP })];
+    expect(enterPath(OP, { ...ctx, suggestions })).toBe(`/sandboxnet/opg/${OP}/contents`);
+    expect(enterPath(OP, ctx)).toBe(`/search?text=${OP}`);
+  });
+
+  it('asks the suggestions of an address the suggestions at hand do not place, and only then', async () => {
+    const asked: string[] = [];
+    const suggest = (answer: SearchItem[]) => (query: string) => {
+      asked.push(query);
+      return Promise.resolve(answer);
+    };
+    const onSandbox = [account({ Network: 'sandboxnet', Address: KT, IsContract: true }, KT)];
+    expect(await resolveEnterPath(` ${KT}`, ctx, suggest(onSandbox))).toBe(`/sandboxnet/${KT}/operations`);
+    expect(asked).toEqual([KT]);
+    expect(await resolveEnterPath(KT, ctx, suggest([]))).toBe(`/search?text=${KT}`);
+    expect(await resolveEnterPath(KT, ctx, () => Promise.reject(new Error('down')))).toBe(
+      `/search?text=${KT}`,
+    );
+    // placed already, sandbox mode, or other text: no request
+    asked.length = 0;
+    expect(await resolveEnterPath(KT, { ...ctx, suggestions: onSandbox }, suggest([]))).toBe(
+      `/sandboxnet/${KT}/operations`,
+    );
+    expect(await resolveEnterPath(OP, { ...ctx, sandboxMode: true }, suggest([]))).toBe(
+      `/sandboxnet/opg/${OP}/contents`,
+    );
+    expect(await resolveEnterPath('hic et nunc', ctx, suggest([]))).toBe('/search?text=hic+et+nunc');
+    expect(asked).toEqual([]);
   });
 
   it('goes to sandboxnet directly in sandbox mode', () => {

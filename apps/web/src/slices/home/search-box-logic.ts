@@ -1,7 +1,9 @@
 /**
  * Rules of the home search box (discovery spec §5): the text is trimmed and cut to 255 characters; Enter on
- * a contract address or an operation hash opens it (on sandboxnet in sandbox mode, else on the network of a
- * matching suggestion, else the default network); other text longer than 2 characters opens the search page.
+ * a contract address or an operation hash opens it where it exists (on sandboxnet in sandbox mode, else on the
+ * network of the first suggestion that is it: the suggestions of that very text, awaited when they have not
+ * come yet, list the networks that know it), and the search page when no network knows it; other text longer
+ * than 2 characters opens the search page.
  */
 import { itemAddress, itemHash, type SearchItem } from '../../api/search-items';
 import { isAddress, isContractAddress, isOperationHash, isUnsignedId } from '../../shared/chain/patterns';
@@ -48,34 +50,51 @@ export function suggestionPath(item: SearchItem): string | null {
   }
 }
 
-interface EnterContext {
+export interface EnterContext {
+  /** The suggestions of the text itself (none while they have not come). */
   suggestions: readonly SearchItem[];
   sandboxMode: boolean;
   networks: readonly string[];
-  defaultNetwork: string | null;
 }
 
+/** The network where an address or operation hash `value` is: sandboxnet in sandbox mode, else its suggestion's. */
 function exactHitNetwork(value: string, ctx: EnterContext): string | null {
   if (ctx.sandboxMode && ctx.networks.includes(SANDBOX_NETWORK)) return SANDBOX_NETWORK;
   const hit = ctx.suggestions.find(
-    (s) => s.value === value || itemAddress(s) === value || itemHash(s) === value,
+    (s) =>
+      ctx.networks.includes(s.body.Network) &&
+      (s.value === value || itemAddress(s) === value || itemHash(s) === value),
   );
-  if (hit && ctx.networks.includes(hit.body.Network)) return hit.body.Network;
-  return ctx.defaultNetwork;
+  return hit ? hit.body.Network : null;
 }
+
+const opensDirectly = (query: string) => isContractAddress(query) || isOperationHash(query);
 
 /** Where Enter goes for the typed text, or null when it does nothing (2 characters or fewer). */
 export function enterPath(text: string, ctx: EnterContext): string | null {
   const query = normalizeQuery(text);
-  if (isContractAddress(query)) {
-    const network = exactHitNetwork(query, ctx);
-    if (network) return `/${network}/${query}/operations`;
+  const network = opensDirectly(query) ? exactHitNetwork(query, ctx) : null;
+  if (network) {
+    return isOperationHash(query) ? `/${network}/opg/${query}/contents` : `/${network}/${query}/operations`;
   }
-  if (isOperationHash(query)) {
-    const network = exactHitNetwork(query, ctx);
-    if (network) return `/${network}/opg/${query}/contents`;
-  }
+  // an address or operation hash no network knows: the search page says so (not a 404 on some network)
   return query.length > 2 ? searchPagePath(query) : null;
+}
+
+/**
+ * Where Enter goes, asking `suggest` for the text's suggestions first when it is an address or an operation
+ * hash that the suggestions at hand do not place (they had not come, or were of other text): Enter pressed
+ * before the list shows opens the same page as the list's entry would. A failed ask counts as "nowhere".
+ */
+export async function resolveEnterPath(
+  text: string,
+  ctx: EnterContext,
+  suggest: (query: string) => Promise<readonly SearchItem[]>,
+): Promise<string | null> {
+  const query = normalizeQuery(text);
+  if (!opensDirectly(query) || exactHitNetwork(query, ctx) !== null) return enterPath(text, ctx);
+  const suggestions = await suggest(query).catch(() => []);
+  return enterPath(text, { ...ctx, suggestions });
 }
 
 /** A history entry's page: only same-site paths are followed. */
