@@ -61,6 +61,7 @@ async function buildRoot(
   config: AppConfig,
   handle: DbHandle,
   sandboxRpc?: { plugin: FastifyPluginAsync; port: number },
+  onAddressRequest?: (network: string) => void,
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
@@ -80,6 +81,7 @@ async function buildRoot(
     rateLimit: config.rateLimit,
     cors: config.cors,
     live: { source: handle, ...config.live },
+    ...(onAddressRequest ? { onAddressRequest } : {}),
     ...(sandboxRpc ? { embeddedNode: { network: 'sandboxnet', plugin: sandboxRpc.plugin } } : {}),
   });
   await registerWeb(app, {
@@ -132,7 +134,11 @@ export async function runStart(config: AppConfig): Promise<void> {
   const sandboxRpc = sandbox && sandboxWorkerRpcPlugin(sandbox);
   const internal = sandboxRpc && (await internalSandboxRpc(sandboxRpc));
   const rpcPort = internal ? (internal.server.address() as AddressInfo).port : config.port;
-  const app = await buildRoot(config, handle, sandboxRpc && { plugin: sandboxRpc, port: rpcPort });
+  // an address a request names that the index lacks wakes that network's indexer (issue 32)
+  const wake = new Map<string, () => void>();
+  const app = await buildRoot(config, handle, sandboxRpc && { plugin: sandboxRpc, port: rpcPort }, (n) =>
+    wake.get(n)?.(),
+  );
   await listenOn(app, config.port, config.host);
   sandbox?.start();
   if (sandbox)
@@ -148,6 +154,7 @@ export async function runStart(config: AppConfig): Promise<void> {
       log,
     }),
   );
+  indexers.forEach((indexer, i) => wake.set(config.networks[i]!.name, () => indexer.wake()));
   const resolvers = config.networks.map((n) =>
     startMetadataResolver({
       db: handle.db,

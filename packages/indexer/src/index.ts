@@ -55,6 +55,11 @@ export interface IndexerHandle {
   /** Stops polling, aborts pending RPC calls and waits; the block being written is finished first. */
   stop(): Promise<void>;
   status(): IndexerStatus;
+  /**
+   * An address request was queued for this network (db `address_requests`): read it from the node now rather
+   * than at the next poll (the follower looks at the queue once a second anyway).
+   */
+  wake(): void;
   /** Called on every state change and stored block; returns the unsubscribe function. */
   onProgress(cb: (s: IndexerStatus) => void): () => void;
 }
@@ -114,6 +119,7 @@ export function startIndexer(opts: IndexerOptions): IndexerHandle {
       return stopping;
     },
     status: () => status.get(),
+    wake: () => follower.wake(),
     onProgress: (cb) => status.subscribe(cb),
   };
 }

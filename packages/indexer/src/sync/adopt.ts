@@ -63,7 +63,13 @@ export async function serveAddressRequests(ctx: ChainContext, head: StoredHead):
         } else outcomes.push({ address, state: 'unknown' });
       } catch (err) {
         if (err instanceof RpcError && err.kind === 'not_found') outcomes.push({ address, state: 'unknown' });
-        else if (err instanceof InvalidNodeDataError)
+        // One address must never hold the indexer: an answer the node refuses or that cannot be used (an
+        // error status, a timeout, a body too large) fails that request only; it is read again when asked
+        // again after a minute. A node that cannot be reached at all stops the turn (blocks would fail too).
+        else if (
+          err instanceof InvalidNodeDataError ||
+          (err instanceof RpcError && err.kind !== 'unreachable')
+        )
           outcomes.push({ address, state: 'failed', message: err.message.slice(0, 500) });
         else throw err;
       }

@@ -20,6 +20,7 @@ import {
   type PreparedBlock,
   type StoredHead,
 } from './chain';
+import { hasAddressRequests, serveAddressRequests } from './adopt';
 import type { StatusTracker } from './status';
 
 export interface FollowerOptions {
@@ -205,6 +206,10 @@ export class Follower {
   private loaded = false;
   private announced = false;
   private lastErrorLogged: string | null = null;
+  /** Set by wake(): an address request waits (the API of this process queued one). */
+  private requested = false;
+  private lastRequestCheck = 0;
+  private waking: AbortController | null = null;
 
   constructor(
     private readonly ctx: ChainContext,
@@ -218,6 +223,7 @@ export class Follower {
     while (!this.signal.aborted) {
       try {
         if (!this.loaded) await this.load();
+        await this.serveRequests();
         const progressed = await this.cycle();
         delay = this.opts.backoffInitialMs;
         this.lastErrorLogged = null;
@@ -296,6 +302,14 @@ export class Follower {
     try {
       for (let level = next; level <= nodeHead.level; level++) {
         if (this.signal.aborted) throw new StoppedError('indexer stopped');
+        // An address asked for is read at the stored head: everything parsed so far is written first.
+        if (this.requestsDue()) {
+          this.lastRequestCheck = Date.now();
+          if (this.requested || (await hasAddressRequests(this.ctx))) {
+            await writer.flush();
+            await this.serveRequests();
+          }
+        }
         const block = await prefetch.take(level, nodeHead.level);
         if (tip && block.predecessor !== tip.hash) {
           await writer.flush();
@@ -363,6 +377,27 @@ export class Follower {
     return this.opts.startLevel === 'head' ? nodeLevel : Math.max(1, this.opts.startLevel);
   }
 
+  /** An address request was queued (by the API of this process): serve it now rather than at the next poll. */
+  wake(): void {
+    this.requested = true;
+    this.waking?.abort();
+  }
+
+  /** While catching up, the queue is looked at when woken, else once a second. */
+  private requestsDue(): boolean {
+    return this.requested || Date.now() - this.lastRequestCheck >= 1000;
+  }
+
+  /** Serves the pending address requests at the stored head (nothing before the first block is stored). */
+  private async serveRequests(): Promise<void> {
+    this.requested = false;
+    this.lastRequestCheck = Date.now();
+    if (!this.head) return;
+    while ((await serveAddressRequests(this.ctx, this.head)) > 0 && !this.signal.aborted) {
+      // more may wait: a full batch was served
+    }
+  }
+
   private async storedHashMatches(level: number, hash: string): Promise<boolean> {
     const stored = await getBlockHash(this.ctx.db, this.ctx.network, level);
     return stored === null || stored === hash;
@@ -428,11 +463,16 @@ export class Follower {
     }
   }
 
+  /** Waits `ms` (cut short by wake()); throws StoppedError when the indexer stops. */
   private async wait(ms: number): Promise<void> {
+    if (this.requested) return;
+    this.waking = new AbortController();
     try {
-      await sleep(ms, undefined, { signal: this.signal });
+      await sleep(ms, undefined, { signal: AbortSignal.any([this.signal, this.waking.signal]) });
     } catch {
-      throw new StoppedError('indexer stopped');
+      if (this.signal.aborted) throw new StoppedError('indexer stopped');
+    } finally {
+      this.waking = null;
     }
   }
 }
