@@ -161,6 +161,32 @@ describeDb('API over the indexed demo sandbox', { backends: 'pglite' }, ({ db })
     ]);
   });
 
+  it('storage/raw is Readable at every level: at the origination and after calls (issue 33)', async () => {
+    // the indexed storage is the origination's as sent (readable) and then the receipts' (Optimized: combs as
+    // sequences, addresses as bytes): both are printed as the node prints Readable storage
+    const fa12 = contracts.fa12!;
+    const { level } = (await call('GET', `/v1/contract/${NET}/${fa12}`)).body as { level: number };
+    const at = async (q: string) => {
+      const r = await call('GET', `/v1/contract/${NET}/${fa12}/storage/raw${q}`);
+      expect(r.status, q).toBe(200);
+      return r.body as string;
+    };
+    const readable = /^Pair \d+ \d+ "tz1\w{33}" \d+ \d+$/;
+    const origination = await at(`?level=${level}`);
+    expect(origination).toMatch(readable);
+    expect(origination).toContain(`"${ALICE}"`);
+    for (const raw of [await at(''), await at(`?level=${level + 5}`)]) {
+      expect(raw).toMatch(readable);
+      expect(raw).not.toMatch(/0x|\{/);
+    }
+    // what runs are fed (resolveStorage) is the node's context form at every level: the admin in bytes
+    const admin = async (q: string) =>
+      JSON.stringify((await call('GET', `/v1/contract/${NET}/${fa12}/storage/rich${q}`)).body).includes(
+        '"bytes":"000002298c03ed7d454a101eb7022bc95f7e5f41ac78"',
+      );
+    expect([await admin(`?level=${level}`), await admin('')]).toEqual([true, true]);
+  });
+
   it('run_operation simulates a signed-less operation from a source', async () => {
     const counter = contracts.counter!;
     const r = await call('POST', `/v1/contract/${NET}/${counter}/entrypoints/run_operation`, {

@@ -27,6 +27,7 @@ import {
   fromParameters,
   schemaOf,
   storageModel,
+  normalizeData,
   toMicheline,
   toMiguel,
   toParameters,
@@ -130,6 +131,9 @@ export const contractSchemaRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }
     {
       schema: {
         summary: 'Storage as Michelson text',
+        description:
+          'Readable at every level, as the node prints storage with unparsing_mode Readable: addresses, keys ' +
+          'and chain ids in base58, timestamps in RFC 3339, right combs as one flat `Pair`.',
         tags,
         params: AddressParams,
         querystring: LevelQuery,
@@ -139,11 +143,16 @@ export const contractSchemaRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }
     async (request, reply) => {
       const { network, address } = request.params;
       check(request.params);
-      await requireScript(ctx, network, address);
-      return jsonString(
-        reply,
-        formatMichelson(await resolveStorage(ctx, network, address, request.query.level)),
-      );
+      const script = await requireScript(ctx, network, address);
+      const value = await resolveStorage(ctx, network, address, request.query.level);
+      // as the node prints storage in Readable mode, at every level (base58, RFC 3339, flat right combs)
+      let readable = value;
+      try {
+        readable = normalizeData(toMicheline(script.storage), value, 'Readable');
+      } catch {
+        // a storage type that does not parse: the value as stored
+      }
+      return jsonString(reply, formatMichelson(readable));
     },
   );
 

@@ -7,7 +7,7 @@ import {
   type ScriptParts,
 } from '@michelscope/db/read';
 import { getAddressRequest } from '@michelscope/db/address-requests';
-import { tagsFromMask, toMicheline, type Micheline } from '@michelscope/michelson';
+import { normalizeData, tagsFromMask, toMicheline, type Micheline } from '@michelscope/michelson';
 import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
 import { formatTime } from '../time';
@@ -80,7 +80,11 @@ export function fullScript(s: ScriptParts): Micheline[] {
 
 /**
  * The raw storage of a contract (§6.4): the latest stored storage of an applied operation (at block `level`
- * when given), else the node's `…/context/contracts/{address}/script` at that level or head.
+ * when given), else the node's `…/context/contracts/{address}/script` at that level or head. Always in the form
+ * the node's context holds it (Octez stores storage unparsed Optimized: combs of 4 or more as sequences,
+ * addresses as bytes; normalize_data along the storage type), whether the index kept it as an origination sent
+ * it or from a receipt: runs fed with it pay what the chain pays to decode it, at every level. The raw text route
+ * prints it Readable.
  */
 export async function resolveStorage(
   ctx: ApiContext,
@@ -88,8 +92,17 @@ export async function resolveStorage(
   address: string,
   level?: number,
 ): Promise<Micheline> {
+  const onChain = async (value: Micheline): Promise<Micheline> => {
+    const script = await getContractScript(ctx.db, network, address);
+    if (!script) return value;
+    try {
+      return normalizeData(toMicheline(script.storage), value, 'Optimized');
+    } catch {
+      return value; // not a type: the storage as it is
+    }
+  };
   const stored = await latestStorage(ctx.db, network, address, level);
-  if (stored?.storage != null) return toMicheline(stored.storage);
+  if (stored?.storage != null) return onChain(toMicheline(stored.storage));
   try {
     const script = await nodeRpc<{ storage?: unknown }>(
       ctx,
@@ -97,7 +110,7 @@ export async function resolveStorage(
       `/chains/main/blocks/${level ?? 'head'}/context/contracts/${address}/script`,
     );
     if (script.storage === undefined) throw new HttpError(404, 'not found');
-    return toMicheline(script.storage);
+    return await onChain(toMicheline(script.storage));
   } catch (e) {
     if (e instanceof NodeRpcError) throw new HttpError(404, 'not found');
     throw e;
