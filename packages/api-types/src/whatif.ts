@@ -263,7 +263,11 @@ export type WhatIfCallResult = Static<typeof WhatIfCallResult>;
 
 export const WhatIfBigMapChange = Type.Object(
   {
-    ptr: Type.Integer({ description: 'the big map id (negative: allocated by the bundle)' }),
+    ptr: Type.Integer({
+      description:
+        "the big map id (negative: a new big map the bundle allocated, the run's temporary id, which the " +
+        'chain never gives: `name` says its field)',
+    }),
     name: Type.Union([Type.String(), Type.Null()]),
     contract: Type.Optional(Type.String({ description: 'the contract whose run wrote it' })),
     counts: KeyChangeCounts,
@@ -288,7 +292,9 @@ export const WhatIfResult = Type.Object(
     storage_before: Micheline,
     storage_after: Micheline,
     storage_diff: Type.Union([Miguel, Type.Null()], {
-      description: 'the storage before the first call against after the last applied one (big maps as ids)',
+      description:
+        'the storage before the first call against after the last applied one (big maps as ids; a big map the ' +
+        'bundle allocated as a created big map with its keys)',
     }),
     contracts: Type.Optional(
       Type.Array(WhatIfContractState, {

@@ -14,9 +14,10 @@ export type BigMapKeyRow = BigMapKeyItem['data'] & { count: number };
 export const bigMapDetailsQuery = (network: string, ptr: number) =>
   queryOptions({ ...resourceQuery('bigMap', { network, ptr }), staleTime: 30_000 });
 
-export const bigMapCountQuery = (network: string, ptr: number) =>
+/** The number of keys, now or (`level`) at the end of that block. */
+export const bigMapCountQuery = (network: string, ptr: number, level?: number | null) =>
   queryOptions({
-    ...resourceQuery('bigMapCount', { network, ptr }),
+    ...resourceQuery('bigMapCount', level == null ? { network, ptr } : { network, ptr, level }),
     select: (answer: { count: number; partial?: boolean }) => answer,
     staleTime: 30_000,
     meta: { silent: true },

@@ -167,10 +167,14 @@ export const RESOURCES = {
   bigMap: resource<{ network: string; ptr: number | string }, BigMapInfo>(
     ({ network, ptr }) => `/bigmap/${enc(network)}/${enc(ptr)}`,
   ),
-  /** `partial`: the keys are not indexed (a contract read from the node when first asked for, issue 32). */
-  bigMapCount: resource<{ network: string; ptr: number }, { count: number; partial?: boolean }>(
-    (p) => `/bigmap/${enc(p.network)}/${p.ptr}/count`,
-  ),
+  /**
+   * `partial`: the keys are not indexed (a contract read from the node when first asked for, issue 32). With
+   * `level`: the count at the end of that block (a storage shown at an old level, issue 33).
+   */
+  bigMapCount: resource<
+    { network: string; ptr: number; level?: number | undefined },
+    { count: number; partial?: boolean }
+  >((p) => `/bigmap/${enc(p.network)}/${p.ptr}/count${p.level !== undefined ? `?level=${p.level}` : ''}`),
   /** 204 (no actions): null. */
   bigMapHistory: resource<{ network: string; ptr: number }, BigMapHistory | null>(
     (p) => `/bigmap/${enc(p.network)}/${p.ptr}/history`,

@@ -316,6 +316,20 @@ export class Overlay {
     return this.maps.get(String(id))?.owner ?? null;
   }
 
+  /**
+   * The keys a big map the bundle allocated holds now (those with a value), and the chain map it is a copy of
+   * (whose other keys are on the chain); null for a map of the chain or one the bundle does not know.
+   */
+  newMapEntries(id: bigint): { entries: Array<{ key: Expr; value: Expr }>; copyOf: bigint | null } | null {
+    if (id >= 0n || id <= TEMP_BASE) return null;
+    const m = this.maps.get(String(id));
+    if (!m) return null;
+    const entries = [...m.entries.values()]
+      .filter((e): e is { key: Expr; value: Expr } => e.value !== null)
+      .map((e) => ({ key: e.key, value: e.value }));
+    return { entries, copyOf: m.base !== null && m.base >= 0n ? m.base : null };
+  }
+
   /** The bytes a big map takes now: the chain's (when it is a map of the chain) and the bundle's changes. */
   private totalBytes(id: bigint): bigint {
     const m = this.maps.get(String(id));

@@ -23,6 +23,7 @@ import {
 import { keyString, stampAll } from '../render/big-map-keys';
 import { estimateFee } from './fee';
 import { executeCall, Overlay, whatIfOperationHash, type CallRun, type WhatIfChain } from './whatif-exec';
+import { withNewBigMaps } from './whatif-new-maps';
 
 /** One call of the bundle, ready to run (parameter as Micheline, amounts in mutez). */
 export interface BundleCall {
@@ -204,6 +205,8 @@ export function runWhatIf(task: WhatIfTask, chain: WhatIfChain): string {
 
   const calls: Record<string, unknown>[] = [];
   const totals = { milligas: 0, paid: 0n, allocations: 0, opSize: 0, fee: 0n };
+  /** Field names of the big maps the bundle allocated, by id (from the storages they sit in). */
+  const newNames = new Map<string, string>();
   let failedAt = -1;
   for (const [i, call] of task.calls.entries()) {
     const decoded = safe(() =>
@@ -278,10 +281,13 @@ export function runWhatIf(task: WhatIfTask, chain: WhatIfChain): string {
     const contracts: Record<string, unknown>[] = [];
     if (res.ok) {
       out.storage = state.storage;
-      out.storage_diff =
+      out.storage_diff = withNewBigMaps(
         safe(() =>
           diffValues(buildTypeTree(task.storageType), state.storage, before.get(task.self)!.storage),
-        ) ?? null;
+        ),
+        overlay,
+        newNames,
+      );
       for (const b of overlay.balanceChanges()) {
         const change = b.change - (balancesBefore.get(b.address) ?? 0n);
         if (change !== 0n) updates.push({ address: b.address, change: String(change) });
@@ -295,14 +301,16 @@ export function runWhatIf(task: WhatIfTask, chain: WhatIfChain): string {
           originated: prev === null && c.originated,
           storage_before: prev,
           storage_after: readable(address, c.storage),
-          storage_diff:
-            (t &&
+          storage_diff: withNewBigMaps(
+            t &&
               safe(() =>
                 prev === null
                   ? stampAll(toMiguel(t, c.storage)[0]!, 'create')
                   : diffValues(t, c.storage, prev),
-              )) ??
-            null,
+              ),
+            overlay,
+            newNames,
+          ),
           storage_size: Number(c.used),
           paid_storage_size_diff: Number(res.paid.get(address) ?? 0n),
         });
@@ -330,6 +338,39 @@ export function runWhatIf(task: WhatIfTask, chain: WhatIfChain): string {
   }
   if (failedAt >= 0)
     for (const c of calls.slice(0, failedAt)) if (c.status === 'applied') c.status = 'backtracked';
+
+  // every contract the bundle touched: its storage at the start and after the last applied call
+  const contracts = [...overlay.startOf]
+    .filter(([address]) => overlay.contract(address))
+    .map(([address, s]) => {
+      const c = overlay.contract(address)!;
+      const t = storageTypeOf(address);
+      const after = readable(address, c.storage);
+      const diff =
+        t &&
+        safe(() =>
+          s.storage === null
+            ? stampAll(toMiguel(t, c.storage)[0]!, 'create')
+            : diffValues(t, c.storage, s.storage),
+        );
+      return {
+        address,
+        originated: s.storage === null,
+        storage_before: s.storage,
+        storage_after: after,
+        storage_diff: withNewBigMaps(diff, overlay, newNames),
+        changed: s.storage === null || canonical(readable(address, s.storage)) !== canonical(after),
+      };
+    })
+    .filter((c) => c.changed || c.address === task.self)
+    .map(({ changed: _, ...c }) => c);
+
+  const last = state.storage;
+  const storageDiff = withNewBigMaps(
+    safe(() => diffValues(buildTypeTree(task.storageType), last, task.storage)),
+    overlay,
+    newNames,
+  );
 
   const bigMaps = overlay.changes().map(({ ptr, keys }) => {
     const types = overlay.typesOf(ptr);
@@ -371,40 +412,14 @@ export function runWhatIf(task: WhatIfTask, chain: WhatIfChain): string {
     const owner = overlay.ownerOf(ptr);
     return {
       ptr: Number(ptr),
-      name: task.names[String(ptr)] ?? null,
+      // a map the bundle allocated: the field it sits in (its id is the run's, never the chain's)
+      name: task.names[String(ptr)] ?? newNames.get(String(ptr)) ?? null,
       ...(owner ? { contract: owner } : {}),
       counts,
       items,
     };
   });
 
-  // every contract the bundle touched: its storage at the start and after the last applied call
-  const contracts = [...overlay.startOf]
-    .filter(([address]) => overlay.contract(address))
-    .map(([address, s]) => {
-      const c = overlay.contract(address)!;
-      const t = storageTypeOf(address);
-      const after = readable(address, c.storage);
-      const diff =
-        t &&
-        safe(() =>
-          s.storage === null
-            ? stampAll(toMiguel(t, c.storage)[0]!, 'create')
-            : diffValues(t, c.storage, s.storage),
-        );
-      return {
-        address,
-        originated: s.storage === null,
-        storage_before: s.storage,
-        storage_after: after,
-        storage_diff: diff ?? null,
-        changed: s.storage === null || canonical(readable(address, s.storage)) !== canonical(after),
-      };
-    })
-    .filter((c) => c.changed || c.address === task.self)
-    .map(({ changed: _, ...c }) => c);
-
-  const last = state.storage;
   const balanceChanges = overlay.balanceChanges().map((b) =>
     b.before !== undefined
       ? {
@@ -422,7 +437,7 @@ export function runWhatIf(task: WhatIfTask, chain: WhatIfChain): string {
     calls,
     storage_before: task.storage,
     storage_after: last,
-    storage_diff: safe(() => diffValues(buildTypeTree(task.storageType), last, task.storage)) ?? null,
+    storage_diff: storageDiff,
     contracts,
     big_maps: bigMaps.filter((m) => m.counts.added + m.counts.changed + m.counts.removed > 0),
     balance_changes: balanceChanges,

@@ -9,6 +9,7 @@ import {
 } from '@michelscope/api-types';
 import {
   bigMapActions,
+  bigMapKeyCountAt,
   bigMapKeyCounts,
   bigMapKeyDiffs,
   bigMapKeys,
@@ -91,8 +92,14 @@ export const bigMapRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
     {
       schema: {
         summary: 'Number of keys',
+        description:
+          'Every key written, removed ones included. `level` (Michelscope extension): the number at the end of ' +
+          'that block, for a storage shown at an old level.',
         tags,
         params: PtrParams,
+        querystring: Type.Object({
+          level: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
+        }),
         response: {
           200: Type.Object({
             count: Type.Integer(),
@@ -110,10 +117,15 @@ export const bigMapRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
     async (request) => {
       const { network, ptr } = request.params;
       requireNetwork(ctx, network);
-      const c = await bigMapKeyCounts(ctx.db, network, ptr);
+      const { level } = request.query;
+      // at an old level, the keys it had then, not today's (issue 33)
+      const count =
+        level === undefined
+          ? (await bigMapKeyCounts(ctx.db, network, ptr)).total
+          : await bigMapKeyCountAt(ctx.db, network, ptr, level);
       // a big map read from the node holds the keys written since only (issue 32): its count is a lower bound
-      if (await adoptedBigMap(ctx, network, ptr)) return { count: c.total, partial: true };
-      return { count: c.total };
+      if (await adoptedBigMap(ctx, network, ptr)) return { count, partial: true };
+      return { count };
     },
   );
 

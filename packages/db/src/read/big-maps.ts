@@ -49,6 +49,22 @@ export async function bigMapKeyCounts(
   return { total: Number(row.total), active: Number(row.active), contract: row.contract ?? null };
 }
 
+/**
+ * The number of keys a big map had at the end of block `level`, counted as `bigMapKeyCounts`' total counts now:
+ * every key written at or before it (removed ones included), from the key updates (one range of the
+ * (network, ptr, level) index).
+ */
+export async function bigMapKeyCountAt(db: Db, network: string, ptr: number, level: number): Promise<number> {
+  const row = await db
+    .selectFrom('big_map_diffs')
+    .select((eb) => eb.fn.count<number>('key_hash').distinct().as('total'))
+    .where('network', '=', network)
+    .where('ptr', '=', ptr)
+    .where('level', '<=', level)
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
 export interface BigMapActionRow {
   id: number;
   action: string;

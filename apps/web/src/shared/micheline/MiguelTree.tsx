@@ -31,6 +31,8 @@ interface Props {
   network: string;
   /** Owning contract, for big map links; none in diffs. */
   address?: string | undefined;
+  /** The level the tree's storage is at (absent: now): big maps say how many keys they had then. */
+  level?: number | null | undefined;
   diffMode?: boolean;
   /** 'all' opens every node (storage tab); 'changed' only the path to changed nodes (diffs). */
   open?: 'all' | 'changed' | 'none';
@@ -55,8 +57,18 @@ export function bigMapCountText({ count, partial }: { count: number; partial?: b
   return count === 0 ? 'keys not indexed' : `at least ${formatNumber(count)} keys`;
 }
 
-function BigMapLeaf({ network, address, ptr }: { network: string; address: string; ptr: number }) {
-  const count = useQuery(bigMapCountQuery(network, ptr));
+function BigMapLeaf({
+  network,
+  address,
+  ptr,
+  level,
+}: {
+  network: string;
+  address: string;
+  ptr: number;
+  level: number | null;
+}) {
+  const count = useQuery(bigMapCountQuery(network, ptr, level));
   return (
     <BigMapEntity
       network={network}
@@ -76,6 +88,7 @@ export function MiguelTree({
   label,
   network,
   address,
+  level = null,
   diffMode = false,
   open = 'all',
   maxHeight = 600,
@@ -214,7 +227,7 @@ export function MiguelTree({
             {row.value !== '' || ptr !== null ? ':' : ''}
           </Box>
           {ptr !== null && !diffMode && address ? (
-            <BigMapLeaf network={network} address={address} ptr={ptr} />
+            <BigMapLeaf network={network} address={address} ptr={ptr} level={level} />
           ) : row.from !== '' ? (
             <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', maxWidth: '100%' }}>
               <Box component="span" sx={{ textDecoration: 'line-through', opacity: 0.7 }}>

@@ -64,6 +64,8 @@ function scalarText(value: unknown): string {
 /** A leaf value formatted for display. */
 export function formatLeaf(type: string, value: unknown): string {
   const raw = scalarText(value);
+  // a big map a simulation allocated has a temporary id (-1, -2…) that no chain gives: it is a new big map
+  if (type === 'big_map' && /^-\d+$/.test(raw)) return 'new big map';
   if (raw === '') return type === 'unit' ? 'Unit' : '';
   if (type === 'mutez' && /^-?\d+$/.test(raw)) return formatTez(raw);
   if (NUMERIC.has(type) && /^-?\d+$/.test(raw)) {
@@ -90,6 +92,9 @@ function isContainer(node: MiguelNode): boolean {
 function countText(node: MiguelNode, diffMode: boolean): string {
   if (!isContainer(node)) return '';
   const n = childrenOf(node).length;
+  // a big map created whole (a simulation's new one, an origination's): its keys, not diffs of an old one
+  if (node.type === 'big_map' && diffMode && node.diff_type === 'create')
+    return `new big map · ${formatNumber(n)} ${n === 1 ? 'key' : 'keys'}`;
   if (node.type === 'big_map' && diffMode) return `${formatNumber(n)} diffs`;
   if (['list', 'set', 'map', 'big_map'].includes(typeOf(node))) return `${formatNumber(n)} items`;
   return '';

@@ -193,6 +193,7 @@ export function StorageTab({ data }: { data: ContractPageData }) {
               label="Storage"
               network={network}
               address={address}
+              level={level}
               open="all"
               maxHeight={640}
             />

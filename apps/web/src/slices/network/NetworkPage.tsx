@@ -16,6 +16,8 @@ import { RecentlyCalledTable } from '../../shared/tables/RecentlyCalledTable';
 import { GlobalConstantsTab } from './GlobalConstantsTab';
 import { NetworkInfoPanel } from './NetworkInfoPanel';
 import { NetworkSidebar } from './NetworkSidebar';
+import { withLiveHead } from './network-sync';
+import { useLiveChannel, useLiveStatus } from '../../shared/live/useLive';
 import { LoadingBlock } from '../../shared/ui/LoadingBlock';
 
 const StatsCharts = lazy(() => import('./StatsCharts'));
@@ -29,9 +31,12 @@ export function NetworkPage({ tab }: { tab: NetworkTab }) {
   const { network = '' } = useParams();
   const config = useAppConfig();
   const states = useQuery(networkStatesQuery());
+  // the live stream's last head (the header's level): the states never show an older one
+  const { head } = useLiveStatus(useLiveChannel(network || undefined));
   const stats = hasStats(config, network);
   if (tab === 'stats' && !stats) return <Navigate to={`/${network}/recently_called`} replace />;
-  const state = states.data?.find((s) => s.network === network);
+  const shown = states.data?.map((s) => (s.network === network ? (withLiveHead(s, head) ?? s) : s));
+  const state = shown?.find((s) => s.network === network);
 
   return (
     <Stack sx={{ py: 3, gap: 2 }}>
@@ -49,7 +54,7 @@ export function NetworkPage({ tab }: { tab: NetworkTab }) {
       </Typography>
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, md: 3 }}>
-          <NetworkSidebar states={states.data} current={network} />
+          <NetworkSidebar states={shown} current={network} />
         </Grid>
         <Grid size={{ xs: 12, md: 9 }}>
           <Stack sx={{ gap: 2 }}>

@@ -1,5 +1,5 @@
 /** How a network's index compares with its node (the sync fields of `GET /v1/head`, issue 32), as words. */
-import type { Head } from '@michelscope/api-types';
+import type { Block, Head, LiveHeadEvent } from '@michelscope/api-types';
 import { formatNumber } from '../../shared/format/format';
 
 const DASH = '—';
@@ -37,4 +37,15 @@ export function sidebarSyncNote(head: Head | undefined): string | null {
   if (!head || head.synced || head.level <= 0) return null;
   if (head.node_reachable === false) return 'node unreachable';
   return head.lag !== undefined && head.lag > 0 ? `${formatNumber(head.lag)} behind` : null;
+}
+
+/**
+ * A network's state (GET /v1/stats, which the API caches 30 s) moved to the live stream's last head when that
+ * is newer: the panel's Head Level and Hash never lag the header's level, whether the states arrived before
+ * the head event (the live client moves them) or after it with an older level (issue 33).
+ */
+export function withLiveHead(state: Block | undefined, head: LiveHeadEvent | undefined): Block | undefined {
+  if (!state || !head || head.network !== state.network || state.level <= 0 || head.level <= state.level)
+    return state;
+  return { ...state, level: head.level, hash: head.hash, timestamp: head.time, protocol: head.protocol };
 }

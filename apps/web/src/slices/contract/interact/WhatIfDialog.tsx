@@ -35,6 +35,21 @@ const signedTez = (mutez: string) =>
   mutez.startsWith('-') ? `−${formatTez(mutez.slice(1))}` : `+${formatTez(mutez)}`;
 const mono = { fontFamily: 'monospace', overflowWrap: 'anywhere' } as const;
 
+/**
+ * The heading of a big map's changes: its field name and id, or for a map the bundle allocated 'new big map'
+ * (its id in the answer is the run's temporary one, -1, which the chain never gives), and its contract when it
+ * is not the one called.
+ */
+export function bigMapChangeTitle(
+  m: Pick<WhatIfResult['big_maps'][number], 'ptr' | 'name' | 'contract'>,
+  called: string,
+): string {
+  return (
+    `${m.name ?? 'big map'} · ${m.ptr < 0 ? 'new big map' : `Big Map ${m.ptr}`}` +
+    (m.contract && m.contract !== called ? ` · ${m.contract}` : '')
+  );
+}
+
 /** The debugger's request for call `i` of a what-if: its overrides and the calls before it. */
 export function debugTargetOf(
   network: string,
@@ -313,9 +328,7 @@ export function WhatIfDialog(props: {
         <Section label="Big-map changes">
           <Stack sx={{ gap: 1 }}>
             {r.big_maps.map((m) => {
-              const title =
-                `${m.name ?? 'big map'} · Big Map ${m.ptr < 0 ? `${m.ptr} (new)` : m.ptr}` +
-                (m.contract && m.contract !== props.address ? ` · ${m.contract}` : '');
+              const title = bigMapChangeTitle(m, props.address);
               const shown = m.counts.added + m.counts.changed + m.counts.removed;
               return (
                 <Paper key={m.ptr} variant="outlined" component="section" aria-label={title} sx={{ p: 1.5 }}>
