@@ -1,5 +1,5 @@
 import { describeDb } from '@michelscope/db/testing';
-import { accountOperationGroups, operationGroups } from '@michelscope/db/read';
+import { accountOperationGroups, operationGroups, searchAccountOperations } from '@michelscope/db/read';
 import { beforeAll, expect, it } from 'vitest';
 import { insertProtocol } from './helpers';
 
@@ -135,18 +135,97 @@ describeDb('operation groups of protocol-made rows (no hash)', { backends: 'both
     const { known, rows } = await accountOperationGroups(db(), NET, Y, 10);
     expect(known).toBe(true);
     expect(rows.map((g) => [g.hash, g.level, g.flow, g.total_cost, g.kind, g.entrypoint])).toEqual([
-      [hash(10), 10, -4, 0, 'transaction', 'self'],
+      [hash(10), 10, 0, 0, 'transaction', 'self'],
       [hash(9), 9, 3, 0, 'transaction', ''],
-      [null, 7, 112, 3, 'migration', ''],
+      [null, 7, 12, 3, 'migration', ''],
     ]);
     const next = await accountOperationGroups(db(), NET, Y, 1, rows[1]!.last_id);
-    expect(next.rows.map((g) => [g.level, g.flow])).toEqual([[7, 112]]);
+    expect(next.rows.map((g) => [g.level, g.flow])).toEqual([[7, 12]]);
   });
 
   it('an address without an accounts row is unknown, even with operations', async () => {
     const { known, rows } = await accountOperationGroups(db(), NET, OTHER, 10);
     expect(known).toBe(false);
-    expect(rows.map((g) => [g.level, g.flow])).toEqual([[7, 112]]);
+    expect(rows.map((g) => [g.level, g.flow])).toEqual([[7, 100]]);
     expect(await operationGroups(db(), NET, OTHER, 10)).toEqual(rows);
+  });
+});
+
+const COUNTER = 'KT1CounterOfTheFlowTestxxxxxxxxxxxxxx';
+const RELAY = 'KT1RelayOfTheFlowTestxxxxxxxxxxxxxxxx';
+const PAYEE = 'tz1PayeeOfTheFlowTestxxxxxxxxxxxxxxx';
+
+/**
+ * The flow of a group is the page's account's own balance change (issue 33): tez that went past it, to
+ * another contract and on to an account, is not "locked" on it; a failed call moved nothing.
+ */
+// PGlite and PostgreSQL: the same prepared statements as above.
+describeDb("operation groups: the flow is the account's balance change", { backends: 'both' }, ({ db }) => {
+  beforeAll(async () => {
+    const protocol = await insertProtocol(db(), NET, { hash: 'PtParisB', startLevel: 1 });
+    const row = (
+      level: number,
+      internal: boolean,
+      source: string,
+      destination: string,
+      amount: string,
+      status: 'applied' | 'failed' | 'backtracked' = 'applied',
+    ) => ({
+      network: NET,
+      level,
+      timestamp: new Date(Date.UTC(2026, 0, 3, 0, level)),
+      protocol_id: protocol,
+      hash: hash(100 + level),
+      counter: level,
+      content_index: 0,
+      internal,
+      kind: 'transaction',
+      status,
+      source,
+      destination,
+      entrypoint: destination === COUNTER ? 'increment' : null,
+      fee: internal ? 0 : 10,
+      amount,
+      tags: 0,
+      allocated_destination_contract: false,
+      big_map_diffs_count: 0,
+      ticket_updates_count: 0,
+    });
+    await db()
+      .insertInto('operations')
+      .values([
+        // level 1: 2 ꜩ to the relay, which calls the counter with nothing and pays 2 ꜩ on to an account
+        row(1, false, FROM, RELAY, '2000000'),
+        row(1, true, RELAY, COUNTER, '0'),
+        row(1, true, RELAY, PAYEE, '2000000'),
+        // level 2: the counter receives 1 ꜩ and pays 0.3 ꜩ on
+        row(2, false, FROM, COUNTER, '1000000'),
+        row(2, true, COUNTER, PAYEE, '300000'),
+        // level 3: a failed call with 5 ꜩ moved nothing
+        row(3, false, FROM, COUNTER, '5000000', 'failed'),
+      ])
+      .execute();
+  });
+
+  it('counts only what the account received and paid in applied rows', async () => {
+    const groups = await operationGroups(db(), NET, COUNTER, 10);
+    expect(groups.map((g) => [g.level, g.flow])).toEqual([
+      [3, 0],
+      [2, 700000],
+      [1, 0],
+    ]);
+    // the other parties of the first group see their own changes
+    expect((await operationGroups(db(), NET, RELAY, 10)).map((g) => g.flow)).toEqual([0]);
+    expect((await operationGroups(db(), NET, PAYEE, 10)).map((g) => g.flow)).toEqual([300000, 2000000]);
+    expect((await operationGroups(db(), NET, FROM, 10)).map((g) => g.flow)).toEqual([0, -1000000, -2000000]);
+  });
+
+  it("the operations tab's search gives the same flow", async () => {
+    const hits = await searchAccountOperations(db(), { address: COUNTER, text: '', offset: 0, limit: 10 });
+    expect(hits.map((h) => [h.level, h.flow])).toEqual([
+      [3, 0],
+      [2, 700000],
+      [1, 0],
+    ]);
   });
 });

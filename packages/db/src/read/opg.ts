@@ -37,7 +37,7 @@ const WINDOW = 1000;
  * Operation groups `(hash, counter)` an account took part in, newest first, keyset-paged by `last_id`
  * (the smallest operation id of a group; pass the last one of a page to get the next page).
  * `status` is the worst status of the account's rows, `kind` the first by the reference's kind order,
- * `flow` = Σ(−amount where the account is the source, +amount otherwise) over the group,
+ * `flow` = the account's balance change over the group's applied rows (+amount credited, −amount paid),
  * `internals` = internal rows of the group, `total_cost` = Σ fee + Σ burned.
  */
 export async function operationGroups(
@@ -99,7 +99,18 @@ const STATUSES = `'{${STATUS_ORDER.join(',')}}'::text[]`;
 const KINDS = `'{${KIND_ORDER.join(',')}}'::text[]`;
 const NOT_COUNTED = ['endorsement', 'attestation', 'preendorsement', 'preattestation'];
 const COUNTED = `o.kind NOT IN (${NOT_COUNTED.map((k) => `'${k}'`).join(', ')})`;
-const SUMS = `sum(CASE WHEN o.source = $2 THEN -o.amount ELSE o.amount END) AS flow,
+/**
+ * The account's own balance change: +amount of each applied row that credits it, −amount of each applied row
+ * it pays (a call to itself moves nothing). The reference adds +amount for every row of the group where the
+ * account is not the source (bcd-api.md §11.12), so a group where tez went past the account read as "locked"
+ * on it although it received nothing.
+ */
+const ACCOUNT_FLOW = (alias: string, account: string) =>
+  `sum(CASE WHEN ${alias}.status <> 'applied' THEN 0
+    WHEN ${alias}.source = ${account} AND ${alias}.destination = ${account} THEN 0
+    WHEN ${alias}.source = ${account} THEN -${alias}.amount
+    WHEN ${alias}.destination = ${account} THEN ${alias}.amount ELSE 0 END)`;
+const SUMS = `${ACCOUNT_FLOW('o', '$2')} AS flow,
   count(*) FILTER (WHERE o.internal) AS internals, sum(o.fee) + sum(o.burned) AS total_cost`;
 /** The account's newest $4 rows below id $3 as source or as destination (a row on both sides once). */
 const WINDOW_ROWS = ['source = $2', 'destination = $2 AND source IS DISTINCT FROM $2']

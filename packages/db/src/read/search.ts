@@ -205,7 +205,7 @@ export interface OperationHit {
   /** For an account's search ({@link searchAccountOperations}): the group's Σ fee + Σ burned (mutez), as the
    * operations tab's unfiltered list counts it. */
   total_cost?: number;
-  /** …the group's flow for the account: Σ(−amount as source, +amount otherwise). */
+  /** …the group's flow for the account: its balance change over the applied rows (+credited, −paid). */
   flow?: number;
   /** …the group's internal operations. */
   internals?: number;
@@ -378,7 +378,10 @@ export async function searchAccountOperations(db: Db, s: AccountOperationSearch)
     ) p
     LEFT JOIN LATERAL (
       SELECT sum(a.fee) + sum(a.burned) AS total_cost,
-        sum(CASE WHEN a.source = ${s.address} THEN -a.amount ELSE a.amount END) AS flow,
+        sum(CASE WHEN a.status <> 'applied' THEN 0
+          WHEN a.source = ${s.address} AND a.destination = ${s.address} THEN 0
+          WHEN a.source = ${s.address} THEN -a.amount
+          WHEN a.destination = ${s.address} THEN a.amount ELSE 0 END) AS flow,
         count(*) FILTER (WHERE a.internal) AS internals
       FROM operations a
       WHERE a.network = p.network AND a.hash = p.hash AND a.counter IS NOT DISTINCT FROM p.counter
