@@ -243,6 +243,19 @@ export const EntrypointSchema = Type.Object(
     typedef: TypedefList,
     schema: FormSchema,
     default_model: Type.Optional(FormModel),
+    big_maps_filled: Type.Optional(
+      Type.Array(
+        Type.Object({
+          ptr: Type.Integer(),
+          filled: Type.Integer({ description: 'keys put in the model (at most 100 per big map)' }),
+          total: Type.Integer({ description: 'the big map’s active keys' }),
+        }),
+        {
+          description:
+            'fill_type current: the big maps of the storage, each filled with its current keys up to a bound',
+        },
+      ),
+    ),
   },
   { title: 'EntrypointSchema' },
 );

@@ -126,7 +126,7 @@ export {
 } from './script-facts';
 export { valueStrings } from './script-facts';
 export type { ValueForm, BigMapDiffEntry } from './value-forms';
-export { normalizeValue, enrichBigMaps } from './value-forms';
+export { normalizeValue, enrichBigMaps, bigMapPointers } from './value-forms';
 export type { UnparsingMode } from './normalize-data';
 export { normalizeData } from './normalize-data';
 export { decodeAddressBytes, unixToRfc3339, parseTimestamp } from './value';

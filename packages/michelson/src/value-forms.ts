@@ -191,6 +191,16 @@ class EnrichingNormaliser {
   }
 }
 
+/** The big-map pointers of a value (ints at big_map positions), in the order they appear, each once. */
+export function bigMapPointers(type: Micheline | TypeNode, value: Micheline): number[] {
+  const tree = 'id' in (type as object) ? (type as TypeNode) : buildTypeTree(type);
+  const out = new Set<number>();
+  walkValue(tree, value, (n, x) => {
+    if (n.prim === 'big_map' && isInt(x)) out.add(Number(x.int));
+  });
+  return [...out];
+}
+
 function walkValue(t: TypeNode, v: Micheline, fn: (n: TypeNode, x: Micheline) => void): void {
   fn(t, v);
   if (t.prim === 'pair') {

@@ -9,6 +9,8 @@ import {
 } from '@michelscope/api-types';
 import {
   bigMapsOfContract,
+  bigMapKeyCounts,
+  liveBigMapEntries,
   bigMapStatesOf,
   bigMapDiffsOfOperation,
   latestCall,
@@ -19,6 +21,7 @@ import {
   getStorageType,
 } from '@michelscope/db/read';
 import {
+  bigMapPointers,
   buildTypeTree,
   enrichBigMaps,
   entrypointSchemaOf,
@@ -49,6 +52,8 @@ const E = { 400: ErrorBody, 404: ErrorBody, 500: ErrorBody };
 const tags = ['contract'];
 /** Most storage versions one request lists. */
 const STORAGE_LEVELS_MAX = 100;
+/** Most keys of one big map a 'current' storage form is filled with. */
+const FORK_KEYS_MAX = 100;
 const LevelQuery = Type.Object({ level: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })) });
 
 /** Untrusted stored/node data that does not match its type → a clear 500-free answer. */
@@ -218,7 +223,35 @@ export const contractSchemaRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }
       const fill = request.query.fill_type;
       if (fill === 'current') {
         const value = await resolveStorage(ctx, network, address);
-        out.default_model = decode(() => storageModel(tree, value), 'storage');
+        // big maps are pointers in the storage: their current keys fill them, at most FORK_KEYS_MAX each
+        const ptrs = bigMapPointers(tree, value);
+        const filled = await Promise.all(
+          ptrs.map(async (ptr) => {
+            const [entries, counts] = await Promise.all([
+              liveBigMapEntries(ctx.db, network, ptr, FORK_KEYS_MAX),
+              bigMapKeyCounts(ctx.db, network, ptr),
+            ]);
+            return { ptr, entries, total: Math.max(counts.active, entries.length) };
+          }),
+        );
+        const enriched = decode(
+          () =>
+            enrichBigMaps(
+              tree,
+              value,
+              filled.flatMap((f) =>
+                f.entries.map((e) => ({
+                  ptr: f.ptr,
+                  key: toMicheline(e.key),
+                  value: e.value == null ? null : toMicheline(e.value),
+                })),
+              ),
+            ),
+          'storage',
+        );
+        out.default_model = decode(() => storageModel(tree, enriched), 'storage');
+        if (filled.length > 0)
+          out.big_maps_filled = filled.map((f) => ({ ptr: f.ptr, filled: f.entries.length, total: f.total }));
       } else if (fill === 'initial') {
         const orig = await originationOf(ctx.db, network, address);
         let value: Micheline;

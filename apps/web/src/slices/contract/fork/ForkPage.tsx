@@ -22,6 +22,24 @@ import { LoadingBlock } from '../../../shared/ui/LoadingBlock';
 
 type FillType = 'empty' | 'current' | 'initial';
 
+/**
+ * What a 'current' form holds of the storage's big maps: each is filled with its current keys up to a bound;
+ * one cut short says so ('N of M keys filled').
+ */
+export function BigMapsFilledNote({ schema }: { schema: FormSchema | null }) {
+  const cut = (schema?.big_maps_filled ?? []).filter((b) => b.filled < b.total);
+  if (cut.length === 0) return null;
+  return (
+    <Alert severity="info">
+      {cut.map((b) => (
+        <div key={b.ptr}>
+          Big map {b.ptr}: {b.filled.toLocaleString('en-US')} of {b.total.toLocaleString('en-US')} keys filled
+        </div>
+      ))}
+    </Alert>
+  );
+}
+
 /** /{network}/{address}/fork */
 export function ForkPage() {
   return <ContractFrame tab="fork">{(data) => <ForkTab data={data} />}</ContractFrame>;
@@ -95,6 +113,7 @@ function ForkTab({ data }: { data: ContractPageData }) {
         </TextField>
         <WalletMenu session={session} />
       </Stack>
+      {fillType === 'current' && filled === 'current' ? <BigMapsFilledNote schema={schema} /> : null}
       {schema === null ? (
         <LoadingBlock height={160} label="Loading storage form" />
       ) : schema.schema ? (
