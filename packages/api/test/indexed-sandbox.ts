@@ -20,6 +20,8 @@ export interface IndexedSandbox {
   rpcUrl: string;
   /** Seeded contracts by seed name (counter, fa2, fa12, …). */
   contracts: Record<string, string>;
+  /** Stops the indexer (the node goes on baking): the API then reads an index that lags the node. */
+  stopIndexer(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -62,6 +64,7 @@ export async function openIndexedSandbox(
     app,
     rpcUrl,
     contracts,
+    stopIndexer: () => indexer.stop(),
     close: async () => {
       await app.close();
       await indexer.stop();

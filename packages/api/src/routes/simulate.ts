@@ -34,6 +34,7 @@ import { offChainViewScript, onChainView, storageViewOf } from '../services/view
 import { formatTime } from '../time';
 import { ADDRESS_RE, AddressParams, CONTRACT_RE, requireAddress, requireNetwork } from '../validate';
 import { asClientError } from './actions';
+import { nodeHeadBlock, nodeKeyValuesAt, nodeStorageAt, type NodeBlock } from './simulate-node-state';
 import { stateBlock, storageAt } from './whatif';
 
 const E = { 400: ErrorBody, 404: ErrorBody, 500: ErrorBody, 502: ErrorBody, 504: ErrorBody };
@@ -277,44 +278,61 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
       const b = request.body;
       if (!b.source) throw new HttpError(400, 'source is required');
       const { network, address, script, params, h, main } = await prepareCall(request.params, b);
-      const counter = await nodeRpc<string>(
-        ctx,
-        network,
-        `/chains/main/blocks/head/context/contracts/${b.source}/counter`,
-      ).catch(() => '0');
-      const constants = await nodeRpc<{
-        hard_gas_limit_per_operation?: string;
-        hard_storage_limit_per_operation?: string;
-        cost_per_byte?: string;
-      }>(ctx, network, '/chains/main/blocks/head/context/constants');
-      const branch = await nodeRpc<string>(ctx, network, '/chains/main/blocks/head/hash');
-      const content = {
-        kind: 'transaction',
-        source: b.source,
-        fee: '0',
-        counter: String(BigInt(counter) + 1n),
-        gas_limit: String(b.gas_limit ?? constants.hard_gas_limit_per_operation ?? '1040000'),
-        storage_limit: String(storageLimitOf(b.storage_limit, constants.hard_storage_limit_per_operation)),
-        amount: String(b.amount ?? 0),
-        destination: address,
-        parameters: params,
-      };
-      main.gas_limit = Number(content.gas_limit);
-      main.storage_limit = Number(content.storage_limit);
-      let res: { contents?: unknown[] };
-      try {
-        res = await nodeRpc(ctx, network, '/chains/main/blocks/head/helpers/scripts/run_operation', {
-          operation: { branch, contents: [content], signature: DUMMY_SIGNATURE },
-          chain_id: await chainId(network, h.chainId),
-        });
-      } catch (e) {
-        return rejection(e, main);
+      // One state for the run, its 'from' and the level shown: the node simulates at its head, which may be
+      // ahead of the indexer, so the storage before and the big-map values before are read from the node at
+      // the block it ran on, and that block's level is the one the result names. A head that moved during the
+      // run is run again (at most twice more).
+      let run: { res: { contents?: unknown[] }; block: NodeBlock; costPerByte: number } | null = null;
+      for (let attempt = 0; attempt < 3 && run === null; attempt++) {
+        const block = await nodeHeadBlock(ctx, network);
+        const at = `/chains/main/blocks/${block.hash}`;
+        const counter = await nodeRpc<string>(
+          ctx,
+          network,
+          `${at}/context/contracts/${b.source}/counter`,
+        ).catch(() => '0');
+        const constants = await nodeRpc<{
+          hard_gas_limit_per_operation?: string;
+          hard_storage_limit_per_operation?: string;
+          cost_per_byte?: string;
+        }>(ctx, network, `${at}/context/constants`);
+        const content = {
+          kind: 'transaction',
+          source: b.source,
+          fee: '0',
+          counter: String(BigInt(counter) + 1n),
+          gas_limit: String(b.gas_limit ?? constants.hard_gas_limit_per_operation ?? '1040000'),
+          storage_limit: String(storageLimitOf(b.storage_limit, constants.hard_storage_limit_per_operation)),
+          amount: String(b.amount ?? 0),
+          destination: address,
+          parameters: params,
+        };
+        main.gas_limit = Number(content.gas_limit);
+        main.storage_limit = Number(content.storage_limit);
+        main.level = block.level;
+        let res: { contents?: unknown[] };
+        try {
+          res = await nodeRpc(ctx, network, '/chains/main/blocks/head/helpers/scripts/run_operation', {
+            operation: { branch: block.hash, contents: [content], signature: DUMMY_SIGNATURE },
+            chain_id: await chainId(network, h.chainId),
+          });
+        } catch (e) {
+          return rejection(e, main);
+        }
+        const after = await nodeHeadBlock(ctx, network).catch(() => block);
+        if (after.hash === block.hash || attempt === 2)
+          run = { res, block, costPerByte: Number(constants.cost_per_byte ?? 0) || 0 };
       }
-      const previous = await resolveStorage(ctx, network, address).catch(() => undefined);
+      const { res, block, costPerByte } = run!;
+      const storageType = toMicheline(script.storage);
+      const previous = await nodeStorageAt(ctx, network, address, block, storageType).catch(() =>
+        resolveStorage(ctx, network, address).catch(() => undefined),
+      );
       return simulatedOperations(ctx, res, main, {
-        storageType: toMicheline(script.storage),
+        storageType,
         previous: previous ?? { prim: 'Unit' },
-        costPerByte: Number(constants.cost_per_byte ?? 0) || 0,
+        costPerByte,
+        block,
       });
     },
   );
@@ -489,11 +507,14 @@ async function simulatedStorageDiff(
   storage: unknown,
   previous: Micheline,
   lazy: unknown,
+  block?: NodeBlock,
 ) {
   const updates = bigMapUpdates(lazy);
-  const before = updates.length
-    ? await previousKeyValues(ctx.db, network, updates, Number.MAX_SAFE_INTEGER)
-    : new Map<string, unknown>();
+  const before = !updates.length
+    ? new Map<string, unknown>()
+    : block
+      ? await nodeKeyValuesAt(ctx, network, block, updates)
+      : await previousKeyValues(ctx.db, network, updates, Number.MAX_SAFE_INTEGER);
   return safeMiguel(() => {
     const curr = enrichBigMaps(
       storageType,
@@ -518,7 +539,7 @@ async function simulatedOperations(
   ctx: ApiContext,
   res: { contents?: unknown[] },
   main: Operation,
-  o: { storageType: Micheline; previous: Micheline; costPerByte: number },
+  o: { storageType: Micheline; previous: Micheline; costPerByte: number; block?: NodeBlock },
 ): Promise<Operation[]> {
   const c = (res.contents?.[0] ?? {}) as {
     metadata?: { operation_result?: Record<string, unknown>; internal_operation_results?: unknown[] };
@@ -535,6 +556,7 @@ async function simulatedOperations(
       result.storage,
       o.previous,
       result.lazy_storage_diff,
+      o.block,
     );
     if (d) out.storage_diff = d;
   }
