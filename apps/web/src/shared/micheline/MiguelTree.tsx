@@ -53,8 +53,9 @@ const diffColour = (theme: Theme, diff: TreeRow['diff']): string | undefined =>
 
 /** A big map's key count; a contract read from the node when first asked for has only the keys written since. */
 export function bigMapCountText({ count, partial }: { count: number; partial?: boolean }): string {
-  if (!partial) return `${formatNumber(count)} keys`;
-  return count === 0 ? 'keys not indexed' : `at least ${formatNumber(count)} keys`;
+  const keys = `${formatNumber(count)} ${count === 1 ? 'key' : 'keys'}`;
+  if (!partial) return keys;
+  return count === 0 ? 'keys not indexed' : `at least ${keys}`;
 }
 
 function BigMapLeaf({

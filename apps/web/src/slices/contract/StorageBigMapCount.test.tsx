@@ -5,6 +5,7 @@ import { jsonSchema, toMiguel, typedef, type Micheline } from '@michelscope/mich
 import { renderApp } from '../../app/testing/render-app';
 import { anyQueryRoute, mockFetch, resourceRoute } from '../../app/testing/mock-fetch';
 import { contractFrame } from '../../app/testing/contract-page';
+import { bigMapCountText } from '../../shared/micheline/MiguelTree';
 
 // the demo counter: a counter and its notes, big map 7
 const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
@@ -57,6 +58,13 @@ describe("a storage's big maps at an old level (issue 33)", () => {
     expect(mock.callsTo('GET /v1/bigmap/mainnet/7/count').map((c) => c.url)).toEqual([
       '/v1/bigmap/mainnet/7/count?level=4',
     ]);
+  });
+
+  it('one key is one key', () => {
+    expect(bigMapCountText({ count: 1 })).toBe('1 key');
+    expect(bigMapCountText({ count: 2 })).toBe('2 keys');
+    expect(bigMapCountText({ count: 1, partial: true })).toBe('at least 1 key');
+    expect(bigMapCountText({ count: 0, partial: true })).toBe('keys not indexed');
   });
 
   it('at the latest level the chip says the keys it has now', async () => {
