@@ -141,9 +141,11 @@ describe('NodeRpc on a node that refuses for load', () => {
     expect(arrivals).toHaveLength(16);
     expect(lines).toHaveLength(1);
     // (the pause began when the client read the first refusal, after its arrival)
+    // (one pause of 200 ms, not a doubled one: the one log line says so; no upper bound on time, which a
+    // loaded machine stretches)
     const firstRetry = arrivals[8]! - arrivals[0]!;
     expect(firstRetry).toBeGreaterThanOrEqual(195);
-    expect(firstRetry).toBeLessThan(390);
+    expect(lines[0]).toMatch(/\b200 ms\b/);
     // the first request after the pause went alone; the others waited for its answer, then went two,
     // three, four at once (half of the 8 in flight at the refusal)
     expect(alone[0]).toBe(true);
@@ -155,9 +157,12 @@ describe('NodeRpc on a node that refuses for load', () => {
   it('spaces all requests under a rate limit', async () => {
     const { url, arrivals } = await serve((_n, _req, res) => ok(res));
     const rpc = client(url, { rateLimit: 20 });
+    await rpc.get('/warm'); // the connection first: its setup would delay the first measured arrival
     await Promise.all([...Array(6).keys()].map((i) => rpc.get(`/x/${i}`)));
-    // 6 requests at 20/s: the last one is sent 250 ms after the first (which waits for the connection)
-    expect(arrivals[5]! - arrivals[0]!).toBeGreaterThanOrEqual(200);
+    // 6 requests at 20/s are sent 50 ms apart: the last arrives at least 250 ms after the first was sent,
+    // and the first can arrive late on a loaded machine (without the limit all 6 arrive within a few ms)
+    const sixth = arrivals.length - 1;
+    expect(arrivals[sixth]! - arrivals[sixth - 5]!).toBeGreaterThanOrEqual(150);
     expect(() => client(url, { rateLimit: 0 })).toThrow(TypeError);
   });
 
@@ -170,6 +175,6 @@ describe('NodeRpc on a node that refuses for load', () => {
     const stoppedAt = performance.now();
     controller.abort();
     expect(await pending).toBeInstanceOf(StoppedError);
-    expect(performance.now() - stoppedAt).toBeLessThan(500);
+    expect(performance.now() - stoppedAt).toBeLessThan(5_000); // not the 30 s of Retry-After
   });
 });
