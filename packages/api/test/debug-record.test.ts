@@ -39,6 +39,26 @@ const LOOP = `parameter int; storage int;
 code { CAR ; DUP ; GT ; LOOP { PUSH int 1 ; SWAP ; SUB ; DUP ; GT } ; NIL operation ; PAIR }`;
 
 describe('recordCall', () => {
+  it('a failure inside a lambda value is not placed on the declarations (issue 33: "parameter at line 1")', () => {
+    // the lambda's code is not the script's: its steps and its FAILWITH come at location 0, the script's root
+    // (Octez numbers a lambda value's nodes from 0 on their own: they would land on the declarations too)
+    const src = `parameter (lambda int int); storage int;
+code { UNPAIR ; SWAP ; EXEC ; NIL operation ; PAIR }`;
+    const lambda = parseMichelsonExpression('{ DROP ; PUSH string "no" ; FAILWITH }');
+    const r = recordCall(call(src, lambda, { int: '1' }), {});
+    expect(r.status).toBe('failed');
+    const at = r.failure?.location;
+    expect(r.failure?.kind).toBe('script_rejected');
+    expect(at === undefined || r.spans[at] === undefined).toBe(true);
+    // the steps run inside the lambda have no place in the script either; the script's own ones do
+    const lines = r.code.split('\n');
+    const placed = r.trace.loc.flatMap((l) => {
+      const s = r.spans[l];
+      return s ? [lines[s[0]]!.slice(s[1], s[2])] : [];
+    });
+    expect(placed).toEqual(['UNPAIR', 'SWAP', 'EXEC']);
+  });
+
   it('the first step is CAR on its line, after the gas of parsing the script and its inputs', () => {
     const src = `parameter unit; storage unit;
 code { CAR ; PUSH int 2 ; PUSH int 2 ; ADD ; PUSH int 4 ; ASSERT_CMPEQ ; NIL operation ; PAIR }`;

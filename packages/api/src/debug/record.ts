@@ -453,6 +453,32 @@ function bigMapIdsOf(ids: readonly number[]): () => bigint {
   return () => (next < ids.length ? BigInt(ids[next++]!) : --temp);
 }
 
+const nodeCount = (n: Micheline): number =>
+  1 +
+  (Array.isArray(n)
+    ? n.reduce((a: number, c) => a + nodeCount(c), 0)
+    : 'prim' in n
+      ? (n.args ?? []).reduce((a: number, c) => a + nodeCount(c), 0)
+      : 0);
+
+/**
+ * The locations that are never an instruction: the script's root and its parameter and storage declarations
+ * (Octez numbers nodes in pre-order from 0). The code of a lambda value (from the storage or the parameter,
+ * run by EXEC) is numbered from 0 on its own, so its steps and its failure have locations there: they must not
+ * be shown as 'parameter at line 1'.
+ */
+export function declarationLocations(script: readonly Micheline[]): Set<number> {
+  const out = new Set<number>([0]);
+  let next = 1;
+  for (const section of script) {
+    const size = nodeCount(section);
+    if (!Array.isArray(section) && 'prim' in section && ['parameter', 'storage'].includes(section.prim))
+      for (let l = next; l < next + size; l++) out.add(l);
+    next += size;
+  }
+  return out;
+}
+
 /** Block instructions (with their last node) and each node's innermost block instruction, by location. */
 function blockStructure(script: Micheline[]): {
   blocks: Map<number, number>;
@@ -559,8 +585,10 @@ export function recordCall(
   const trace = (builder as TraceBuilder | null)?.trace ?? new TraceBuilder(call.gasLimit).trace;
   const { text, spans: all } = formatWithLocations(call.script);
   const spans: Record<string, NodeSpan> = {};
+  // a lambda value's code is numbered from 0 on its own: its locations land on the script's declarations
+  const declarations = declarationLocations(call.script);
   const keep = (loc: number | undefined) => {
-    if (loc !== undefined && all[loc]) spans[loc] = all[loc];
+    if (loc !== undefined && all[loc] && !declarations.has(loc)) spans[loc] = all[loc];
   };
   const structure = blockStructure(call.script);
   const blocks: Record<string, number> = {};

@@ -39,7 +39,16 @@ import type { DebugResult } from '@michelscope/api-types';
 import { debugQuery, type DebugAt, type DebugTarget } from './debug-target';
 import { FramedDialog } from '../contract/interact/InteractDialogs';
 import { GasProfileView } from './GasProfileView';
-import { failPosition, lastPosition, locationAt, rowAt, runToRow, stepOut, stepOver } from './debugger-logic';
+import {
+  failPosition,
+  failedGasText,
+  lastPosition,
+  locationAt,
+  rowAt,
+  runToRow,
+  stepOut,
+  stepOver,
+} from './debugger-logic';
 import { FactList, type Fact } from '../../shared/ui/FactList';
 import { CopyLinkButton } from '../../shared/clipboard/CopyLinkButton';
 import { storageExhaustionText } from '../operation/storage-exhaustion';
@@ -198,7 +207,14 @@ function DebugView(props: {
       </Tabs>
       {copyLink ? <CopyLinkButton build={() => copyLink({ step: pos, tab })} /> : null}
       {tab === 'profile' && d.profile ? (
-        <GasProfileView profile={d.profile} lines={lines} onOpenRow={openRow} />
+        <GasProfileView
+          profile={d.profile}
+          lines={lines}
+          onOpenRow={openRow}
+          failure={
+            d.status === 'failed' ? { kind: d.failure?.kind, milligas: d.consumed_milligas } : undefined
+          }
+        />
       ) : (
         stepThrough()
       )}
@@ -254,7 +270,9 @@ function DebugView(props: {
             sx={{ mb: 1 }}
           >
             {d.replay.equal
-              ? `Replayed at level ${d.inputs.level}: equal to the recorded result (${d.replay.recorded.status}, ${gasText(d.replay.recorded.consumed_milligas)} gas of script).`
+              ? d.replay.recorded.status === 'failed'
+                ? `Replayed at level ${d.inputs.level}: equal to the recorded result (failed; its receipt records no gas, the replay ${failedGasText(d.failure?.kind, d.consumed_milligas)}).`
+                : `Replayed at level ${d.inputs.level}: equal to the recorded result (${d.replay.recorded.status}, ${gasText(d.replay.recorded.consumed_milligas)} gas of script).`
               : `Replayed at level ${d.inputs.level}: differs from the recorded result — ${d.replay.differences.join('; ')}.`}
             {d.replay.recorded.status === 'backtracked' && d.status === 'applied'
               ? ' Backtracked: the call ran to its end, then its group failed and the chain undid it; the replay ran it after what the group’s earlier operations had done, as the chain did.'
@@ -529,9 +547,14 @@ function WhyItFailed(props: { d: DebugResult; lines: string[]; onJump: () => voi
         </Typography>
       ) : null}
       <Typography variant="body2">
-        {instruction || (f?.storage || f?.burn ? 'After the script ran to its end' : 'Instruction')}
-        {span ? ` at line ${span[0] + 1}` : ''} · gas used {gasText(d.consumed_milligas)} of{' '}
-        {gasText(d.gas_limit)}
+        {instruction ||
+          (f?.storage || f?.burn
+            ? 'After the script ran to its end'
+            : f?.location !== undefined
+              ? 'In code that is not the script’s (a lambda it ran)'
+              : 'Instruction')}
+        {span ? ` at line ${span[0] + 1}` : ''} · {failedGasText(f?.kind, d.consumed_milligas)} (limit{' '}
+        {gasText(d.gas_limit)})
       </Typography>
     </Alert>
   );

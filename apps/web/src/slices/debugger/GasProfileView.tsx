@@ -28,6 +28,7 @@ import {
   type SortKey,
 } from './profile-logic';
 import { FactList } from '../../shared/ui/FactList';
+import { failedGasText } from './debugger-logic';
 
 const BAR = 24;
 const SHOWN = 100;
@@ -39,6 +40,8 @@ export function GasProfileView(props: {
   lines: string[];
   /** open a code row in the step-through view */
   onOpenRow: (row: number) => void;
+  /** a failed run: what it ran before failing (the debugger's figure), its failure's kind */
+  failure?: { kind: string | undefined; milligas: number } | undefined;
 }) {
   const { profile } = props;
   const [root, setRoot] = useState(0);
@@ -49,11 +52,23 @@ export function GasProfileView(props: {
       <FactList
         label="Gas totals"
         mono
-        facts={[
-          ['Total (consumed gas)', gasUnits(profile.total_milligas)],
-          ['Instructions', gasUnits(code)],
-          ['Fixed cost of the operation', gasUnits(profile.fixed_milligas)],
-        ]}
+        facts={
+          props.failure
+            ? [
+                // a failed call's receipt records no gas: the figure is what ran before the failure
+                ['Failed', failedGasText(props.failure.kind, props.failure.milligas)],
+                ['Instructions', gasUnits(code)],
+                [
+                  'Fixed cost of the operation',
+                  `${gasUnits(profile.fixed_milligas)} (with it: ${gasUnits(profile.total_milligas)})`,
+                ],
+              ]
+            : [
+                ['Total (consumed gas)', gasUnits(profile.total_milligas)],
+                ['Instructions', gasUnits(code)],
+                ['Fixed cost of the operation', gasUnits(profile.fixed_milligas)],
+              ]
+        }
       />
       <FlameGraph frames={profile.frames} root={root} total={profile.total_milligas} onZoom={setRoot} />
       <Stack direction="row" sx={{ gap: 2, alignItems: 'center', flexWrap: 'wrap', mt: 2, mb: 1 }}>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TraceBuilder } from '@michelscope/michelson';
 import type { DebugResult } from '@michelscope/api-types';
-import { failPosition, lastPosition, runToRow, stepOut, stepOver } from './debugger-logic';
+import { failPosition, failedGasText, lastPosition, runToRow, stepOut, stepOver } from './debugger-logic';
 
 /**
  * A recording of `code { DUP ; DIP { DROP ; PUSH nat 1 } ; ADD ; … }` as the server writes it: locations 10
@@ -59,5 +59,13 @@ describe('debugger navigation', () => {
     expect(runToRow(d, 0, 3)).toBe(3);
     expect(runToRow(d, 3, 3)).toBeUndefined();
     expect(failPosition(recording([10], false))).toBeUndefined();
+  });
+});
+
+describe('failedGasText', () => {
+  it('one phrase for the gas a failed run ran (issue 33)', () => {
+    expect(failedGasText('script_rejected', 20_028)).toBe('ran 20.028 gas before FAILWITH');
+    expect(failedGasText('gas_exhausted', 1_040_000_000)).toBe('ran 1,040,000 gas before running out of gas');
+    expect(failedGasText('overflow', 252_753)).toBe('ran 252.753 gas before it failed');
   });
 });

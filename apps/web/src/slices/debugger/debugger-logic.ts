@@ -53,3 +53,21 @@ export function runToRow(d: DebugResult, p: number, row: number): number | undef
 /** The FAILWITH position of a failed run. */
 export const failPosition = (d: DebugResult): number | undefined =>
   d.status === 'failed' ? lastPosition(d) : undefined;
+
+const gasUnitsText = (milligas: number) =>
+  (milligas / 1000).toLocaleString('en-US', { maximumFractionDigits: 3 });
+
+/**
+ * The gas of a failed run in one phrase, the same in the simulation result, the debugger and a replay: a failed
+ * call's receipt records no gas (the node reports none), so the figure is what the interpreter ran before the
+ * failure ('ran 20.028 gas before FAILWITH'), without the operation's fixed cost.
+ */
+export function failedGasText(kind: string | undefined, milligas: number): string {
+  const what =
+    kind === 'script_rejected'
+      ? 'before FAILWITH'
+      : kind === 'gas_exhausted'
+        ? 'before running out of gas'
+        : 'before it failed';
+  return `ran ${gasUnitsText(milligas)} gas ${what}`;
+}

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -15,7 +16,8 @@ import { MiguelTree } from '../../../shared/micheline/MiguelTree';
 import { OperationErrors } from '../../operation/OperationErrors';
 import { FramedDialog } from './InteractDialogs';
 import { percentOf, simulationTotals } from './call-logic';
-import type { DebugTarget } from '../../debugger/debug-target';
+import { debugQuery, type DebugTarget } from '../../debugger/debug-target';
+import { failedGasText } from '../../debugger/debugger-logic';
 import { LazyDebugger } from '../../debugger/LazyDebugger';
 import { FactList } from '../../../shared/ui/FactList';
 import { CopyLinkButton } from '../../../shared/clipboard/CopyLinkButton';
@@ -66,6 +68,7 @@ export function SimulationDialog(props: {
   const storageLimit = main?.storage_limit ?? 0;
   const events = ops.filter((o) => o.kind === 'event');
   const exhausted = storageExhaustion(ops);
+  const gasText = useFailedGas(props.open ? props.debug : undefined, main);
   return (
     <FramedDialog
       open={props.open}
@@ -107,7 +110,7 @@ export function SimulationDialog(props: {
       <FactList
         label="Simulation totals"
         facts={[
-          ['Consumed gas', `${int(totals.gas)}${pct(totals.gas, gasLimit)}`],
+          ['Consumed gas', gasText ?? `${int(totals.gas)}${pct(totals.gas, gasLimit)}`],
           ['Storage size diff', `${int(totals.storage)} bytes${pct(totals.storage, storageLimit)}`],
           ['Burned', formatTez(totals.burned)],
           ['Gas limit', gasLimit ? int(gasLimit) : '—'],
@@ -136,8 +139,15 @@ export function SimulationDialog(props: {
                 <TableCell sx={{ fontFamily: 'monospace' }}>{op.destination ?? ''}</TableCell>
                 <TableCell>{op.kind === 'event' ? (op.tag ?? '') : (op.entrypoint ?? '')}</TableCell>
                 <TableCell align="right">
-                  {int((op.consumed_gas ?? 0) / 1000)}
-                  {pct((op.consumed_gas ?? 0) / 1000, gasLimit)}
+                  {op.status === 'failed' && !op.consumed_gas ? (
+                    // a failed call's receipt records no gas
+                    '—'
+                  ) : (
+                    <>
+                      {int((op.consumed_gas ?? 0) / 1000)}
+                      {pct((op.consumed_gas ?? 0) / 1000, gasLimit)}
+                    </>
+                  )}
                 </TableCell>
                 <TableCell align="right">
                   {int(op.paid_storage_size_diff ?? 0)}
@@ -191,4 +201,22 @@ export function SimulationDialog(props: {
       ) : null}
     </FramedDialog>
   );
+}
+
+/**
+ * A call that failed: the node reports no gas for it (its receipt records none), so the figure is the one the
+ * debugger gives for the same inputs, what ran before the failure ('ran 20.028 gas before FAILWITH'); the
+ * recording is the debugger's own query, shared with 'Debug'. Undefined when the call did not fail.
+ */
+function useFailedGas(debug: DebugTarget | undefined, main: Operation | undefined): string | undefined {
+  const failed = main?.status === 'failed' && !main.consumed_gas;
+  const q = useQuery({
+    ...debugQuery(debug ?? { network: '', address: '', request: {} as DebugTarget['request'] }),
+    enabled: failed && debug !== undefined,
+  });
+  if (!failed) return undefined;
+  if (q.data?.status === 'failed')
+    return `${failedGasText(q.data.failure?.kind, q.data.consumed_milligas)} (a failed call's receipt records no gas)`;
+  if (debug && q.isPending) return 'counting the gas it ran…';
+  return "not reported: a failed call's receipt records no gas";
 }
