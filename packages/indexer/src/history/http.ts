@@ -4,6 +4,7 @@
  * caller's signal, HTTP 429 waited out as the source asks, and every failure a typed HistoryError. One
  * `Walk` per `levels()` call also counts the walk's requests and levels against its limits.
  */
+import { networkReason, retryAfterMs as nodeRetryAfterMs } from '../rpc/client';
 import { HistoryError, type HistoryLimits } from './source';
 
 export type ResolvedLimits = Required<HistoryLimits>;
@@ -210,29 +211,13 @@ export class Walk {
 }
 
 /**
- * The delay a 429 asks for: `Retry-After` in seconds or as an HTTP date (RFC 9110), else TzKT Pro's
- * `RateLimit-Reset` (seconds until the quota resets); null when neither says.
+ * The delay a 429 asks for: `Retry-After` in seconds or as an HTTP date (RFC 9110, read as the node's RPC
+ * client reads it), else TzKT Pro's `RateLimit-Reset` (seconds until the quota resets); null when neither says.
  */
 export function retryAfterMs(headers: Headers, now = Date.now()): number | null {
-  const retryAfter = headers.get('retry-after')?.trim();
-  if (retryAfter) {
-    if (/^\d+$/.test(retryAfter)) return Number(retryAfter) * 1000;
-    const at = Date.parse(retryAfter);
-    if (!Number.isNaN(at)) return Math.max(0, at - now);
-  }
+  const asked = nodeRetryAfterMs(headers.get('retry-after'), now);
+  if (asked !== null) return asked;
   const reset = headers.get('ratelimit-reset')?.trim();
   if (reset && /^\d+$/.test(reset)) return Number(reset) * 1000;
   return null;
-}
-
-/** `ECONNREFUSED`, `ENOTFOUND`, … from undici's "fetch failed" TypeError, else the message. */
-function networkReason(err: unknown): string {
-  let current: unknown = err;
-  for (let depth = 0; depth < 4 && current; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && code) return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  const message = err instanceof Error ? err.message : String(err);
-  return message || 'network error';
 }

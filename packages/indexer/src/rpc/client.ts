@@ -318,7 +318,7 @@ async function readLimited(res: Response, maxBytes: number): Promise<string> {
 }
 
 /** `ECONNREFUSED`, `ENOTFOUND`, … from undici's "fetch failed" TypeError, else the message. */
-function networkReason(err: unknown): string {
+export function networkReason(err: unknown): string {
   let current: unknown = err;
   for (let depth = 0; depth < 4 && current; depth++) {
     const code = (current as { code?: unknown }).code;
