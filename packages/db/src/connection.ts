@@ -98,6 +98,12 @@ async function openPostgres(url: string, schema: string | undefined, max = 10): 
     types,
     ...(schema ? { options: `-c search_path="${schema}",public` } : {}),
   });
+  // An idle client the server ends (a restart, pg_terminate_backend, an idle timeout) emits 'error' on the
+  // pool: without a listener that is an uncaught exception that takes the whole process down. The pool drops
+  // that client and opens another for the next query, so the error is only worth a line.
+  pool.on('error', (err) => {
+    console.warn(`[db] an idle PostgreSQL connection ended: ${err.message}; the next query opens another`);
+  });
   pool.on('connect', (client) => {
     usePreparedStatements(client); // marked queries: named prepared statements (read/prepared.ts)
     useBulkWrites(client); // the writer's COPY and deferred statements (write/copy.ts)
