@@ -16,7 +16,7 @@
  *   `non_dupable_type`.
  */
 import type { Expr, ExprPrim, Ty } from './types';
-import { isPrim, toTy, tyToExprComb } from './types';
+import { COMPARABLE_LEAF, isPrim, toTy, tyToExprComb } from './types';
 
 /** One error of an Octez trace, without the `proto.<protocol>.` prefix; `node` gives its location. */
 export interface TraceItem {
@@ -49,23 +49,6 @@ export const STORABLE: Flags = { lazy: true, operation: false, contract: false, 
 const PACKABLE: Flags = NONE_ALLOWED;
 const BIG_MAP_VALUE: Flags = { lazy: false, operation: false, contract: false, ticket: true };
 export const VIEW_IO: Flags = { lazy: false, operation: false, contract: true, ticket: false };
-
-const COMPARABLE_LEAF = new Set([
-  'unit',
-  'never',
-  'int',
-  'nat',
-  'signature',
-  'string',
-  'bytes',
-  'mutez',
-  'bool',
-  'key_hash',
-  'key',
-  'timestamp',
-  'chain_id',
-  'address',
-]);
 
 /** Octez `is_comparable` on a type expression `parse_ty` accepted. */
 function comparableExpr(e: ExprPrim): boolean {

@@ -230,7 +230,8 @@ export function showTy(t: Ty): string {
   return t.args.length === 0 ? t.prim : `(${t.prim} ${t.args.map(showTy).join(' ')})`;
 }
 
-const COMPARABLE_LEAF = new Set([
+/** Comparable types without arguments (pair, or and option are comparable when their arguments are). */
+export const COMPARABLE_LEAF: ReadonlySet<string> = new Set([
   'int',
   'nat',
   'string',

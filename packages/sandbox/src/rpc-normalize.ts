@@ -11,6 +11,7 @@ import {
   toMicheline,
   type Micheline,
 } from '@michelscope/michelson';
+import { COMPARABLE_LEAF } from '@michelscope/interpreter';
 import { blockOf } from './block-id';
 import { badBody, objectBody, unparsingMode } from './normalize';
 import { RpcError } from './operation-types';
@@ -122,22 +123,6 @@ const EXPECTED_TYPES = [
   'timestamp',
   'unit',
 ];
-const COMPARABLE_TYPES = new Set([
-  'unit',
-  'never',
-  'int',
-  'nat',
-  'signature',
-  'string',
-  'bytes',
-  'mutez',
-  'bool',
-  'key_hash',
-  'key',
-  'timestamp',
-  'chain_id',
-  'address',
-]);
 const TYPE_PRIMS = new Set([
   ...NULLARY,
   ...Object.keys(ARITY_ERRORS),
@@ -169,7 +154,7 @@ interface Ty {
 }
 
 const comparable = (t: Ty): boolean =>
-  COMPARABLE_TYPES.has(t.prim) || (['pair', 'or', 'option'].includes(t.prim) && t.args.every(comparable));
+  COMPARABLE_LEAF.has(t.prim) || (['pair', 'or', 'option'].includes(t.prim) && t.args.every(comparable));
 
 /** parse_ty over a type expression whose nodes are numbered as Octez's canonical Micheline locations. */
 class TypeParser {
