@@ -31,6 +31,17 @@ describe('export fields', () => {
     for (const start of ['+', '-', '@', '\t', '\r'])
       expect(csvField(`${start}cmd`)).toBe(/[\r]/.test(start) ? `"'${start}cmd"` : `'${start}cmd`);
     expect(csvField('-12.5')).toBe('-12.5');
+    // a formula behind leading white space (a spreadsheet trims it before reading the formula)
+    for (const lead of [' ', '  ', '\t', '\r', '\n', ' \t\r\n', '\n '])
+      for (const op of ['=', '+', '-', '@']) {
+        const cell = `${lead}${op}cmd|' /C calc'!A0`;
+        const field = csvField(cell);
+        const inner = field.startsWith('"') ? field.slice(1, -1).replace(/""/g, '"') : field;
+        expect(inner, JSON.stringify(cell)).toBe(`'${cell}`);
+      }
+    // white space not followed by a formula is text as it is
+    expect(csvField(' plain')).toBe(' plain');
+    expect(csvField(' 12')).toBe(' 12');
     expect(csvField(null)).toBe('');
     expect(csvField(undefined)).toBe('');
     expect(csvField(false)).toBe('false');

@@ -48,16 +48,20 @@ export function mutezToTez(mutez: string | number | bigint | null | undefined): 
   return `${negative ? '-' : ''}${whole}.${digits.slice(-6)}`;
 }
 
+/** What a spreadsheet may read as a formula (csvField). */
+const FORMULA = /^(?:[\t\r]|[ \t\r\n]*[=+\-@])/;
+
 /**
  * One CSV field (RFC 4180): quoted when it holds a comma, quote or line break; a text starting with = + - @ tab
- * or carriage return (which a spreadsheet would run as a formula: chain strings are untrusted) gets a leading
- * apostrophe, unless it is a plain number.
+ * or carriage return, or with white space (space, tab, CR, LF) before one of = + - @ (a spreadsheet trims it and
+ * runs the rest as a formula: chain strings are untrusted), gets a leading apostrophe, unless it is a plain
+ * number.
  */
 export function csvField(v: Cell): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'object') v = JSON.stringify(v);
   if (typeof v !== 'string') return String(v);
-  const safe = /^[=+\-@\t\r]/.test(v) && !/^-?\d+(\.\d+)?$/.test(v) ? `'${v}` : v;
+  const safe = FORMULA.test(v) && !/^-?\d+(\.\d+)?$/.test(v) ? `'${v}` : v;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
