@@ -6,7 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import { bundledWorker } from '@michelscope/interpreter';
 import type { ChainWorkerData, FromWorker, RpcRequest, RpcResponse, ToWorker } from './chain-protocol';
-import type { SandboxOptions } from './sandbox';
+import type { SandboxOptions, StorageFault } from './sandbox';
 import { QUEUE_GRACE_MS } from './script-runner';
 
 export interface SandboxWorkerOptions extends SandboxOptions {
@@ -58,6 +58,7 @@ export class SandboxWorker {
   private started = false;
   private stopping = false;
   private level = -1;
+  private fault: StorageFault | null = null;
   private readonly log: (line: string) => void;
   private readonly timeoutMs: number;
   private readonly maxPending: number;
@@ -80,6 +81,11 @@ export class SandboxWorker {
   /** The head level (as of the last block the worker reported). */
   get headLevel(): number {
     return this.level;
+  }
+
+  /** Why the chain cannot be stored (no block is baked meanwhile), as the worker last reported; or null. */
+  get storageFault(): StorageFault | null {
+    return this.fault;
   }
 
   /** Starts baking (now and after every restart). */
@@ -109,6 +115,7 @@ export class SandboxWorker {
         switch (m.type) {
           case 'ready':
             this.level = m.headLevel;
+            this.fault = null;
             if (this.started) this.send({ type: 'start' });
             resolve();
             return;
@@ -120,6 +127,9 @@ export class SandboxWorker {
             return;
           case 'head':
             this.level = m.level;
+            return;
+          case 'storage':
+            this.fault = m.fault;
             return;
           case 'response':
             return this.settle(m.id, m.response);

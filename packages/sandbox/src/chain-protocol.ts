@@ -1,5 +1,5 @@
 // Messages between the main thread (chain-host.ts) and the chain worker (chain-worker.ts).
-import type { SandboxOptions } from './sandbox';
+import type { SandboxOptions, StorageFault } from './sandbox';
 
 export interface ChainWorkerData {
   entry: string;
@@ -36,6 +36,8 @@ export type FromWorker =
   | { type: 'failed'; message: string }
   | { type: 'log'; line: string }
   | { type: 'head'; level: number }
+  /** The chain's storage failed (`fault`) or works again (null). */
+  | { type: 'storage'; fault: StorageFault | null }
   | { type: 'response'; id: number; response: RpcResponse }
   | { type: 'chunk'; id: number; data: string }
   | { type: 'stopped' };

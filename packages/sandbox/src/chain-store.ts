@@ -4,6 +4,9 @@
 //                 then renamed over the old one (atomic on POSIX).
 // On open a torn last line (crash mid-append) is truncated away; a snapshot older than the log's
 // head is brought forward by replaying the receipts of the missing blocks.
+// A write that fails (disk full, permission denied, the folder removed under it) throws a StorageError and
+// leaves the log as it was (a partly written line is cut off again), and `ensureWritable` finds a folder
+// that was removed, whose log the store still holds open (issue 34).
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Changes } from './state';
@@ -40,6 +43,36 @@ interface IndexEntry {
 }
 
 const CACHE_SIZE = 256;
+
+/** A write or check of the store failed: the chain cannot be persisted (the cause's code, e.g. ENOSPC). */
+export class StorageError extends Error {
+  readonly code: string | undefined;
+  constructor(message: string, cause?: unknown) {
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    const detail = cause instanceof Error ? `: ${cause.message}` : '';
+    super(`${message}${detail}`, { cause });
+    this.name = 'StorageError';
+    this.code = code;
+  }
+}
+
+/** Writes all of `buf` at `position` (a write may take fewer bytes than asked, e.g. on a filling disk). */
+function writeAll(fd: number, buf: Buffer, position: number): void {
+  for (let done = 0; done < buf.length;) {
+    const n = fs.writeSync(fd, buf, done, buf.length - done, position + done);
+    if (n <= 0) throw new Error(`a write of ${buf.length} bytes stopped at ${done}`);
+    done += n;
+  }
+}
+
+/** Runs a file operation; its error becomes a StorageError saying what was being done. */
+function io<T>(what: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    throw e instanceof StorageError ? e : new StorageError(what, e);
+  }
+}
 
 export class ChainStore {
   private readonly index: IndexEntry[] = [];
@@ -117,12 +150,66 @@ export class ChainStore {
     return this.index[level]?.hasOps ?? false;
   }
 
+  /**
+   * Checks that the store's folder is there and holds the log this store has open. When the folder was
+   * removed and made again (empty, or with another log), the chain this store still holds open is written
+   * there again (a temporary file, fsync'd, renamed), so that nothing of it is lost. Throws a StorageError
+   * while the folder is missing.
+   */
+  ensureWritable(): void {
+    const file = path.join(this.dir, 'blocks.jsonl');
+    const dirStat = io(`the sandbox's storage folder ${this.dir} is gone`, () => fs.statSync(this.dir));
+    if (!dirStat.isDirectory()) throw new StorageError(`${this.dir} is not a folder`);
+    const open = fs.fstatSync(this.fd);
+    let onDisk: fs.Stats | undefined;
+    try {
+      onDisk = fs.statSync(file);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new StorageError(`cannot read ${file}`, e);
+    }
+    if (onDisk && onDisk.ino === open.ino && onDisk.dev === open.dev) return;
+    // the folder is new: write the log held open into it
+    const tmp = `${file}.tmp`;
+    io(`cannot write the block log again into ${this.dir}`, () => {
+      const out = fs.openSync(tmp, 'w');
+      try {
+        const chunk = Buffer.alloc(1 << 20);
+        for (let at = 0; at < this.size;) {
+          const n = fs.readSync(this.fd, chunk, 0, Math.min(chunk.length, this.size - at), at);
+          if (n <= 0) throw new Error(`the block log held open ends at ${at} of ${this.size} bytes`);
+          writeAll(out, chunk.subarray(0, n), at);
+          at += n;
+        }
+        fs.fsyncSync(out);
+      } catch (e) {
+        fs.closeSync(out);
+        fs.rmSync(tmp, { force: true });
+        throw e;
+      }
+      fs.renameSync(tmp, file);
+      fs.closeSync(out);
+    });
+    const fd = io(`cannot open ${file}`, () => fs.openSync(file, 'r+'));
+    fs.closeSync(this.fd);
+    this.fd = fd;
+  }
+
   append(block: StoredBlock): void {
     if (block.header.level !== this.index.length)
       throw new Error(`block level ${block.header.level} is not next`);
     const buf = Buffer.from(JSON.stringify(block) + '\n', 'utf8');
-    fs.writeSync(this.fd, buf, 0, buf.length, this.size);
-    fs.fsyncSync(this.fd);
+    try {
+      writeAll(this.fd, buf, this.size);
+      fs.fsyncSync(this.fd);
+    } catch (e) {
+      // a partly written line is not a block: cut it off (best effort; a reopen would truncate it too)
+      try {
+        fs.ftruncateSync(this.fd, this.size);
+      } catch {
+        // the next append overwrites it
+      }
+      throw new StorageError(`cannot append block ${block.header.level} to the block log`, e);
+    }
     this.addToIndex(block, this.size, buf.length - 1);
     this.size += buf.length;
     this.remember(block.header.level, block);
@@ -132,8 +219,10 @@ export class ChainStore {
   truncate(level: number): void {
     const next = this.index[level + 1];
     if (!next) return;
-    fs.ftruncateSync(this.fd, next.offset);
-    fs.fsyncSync(this.fd);
+    io(`cannot truncate the block log to level ${level}`, () => {
+      fs.ftruncateSync(this.fd, next.offset);
+      fs.fsyncSync(this.fd);
+    });
     for (let l = this.index.length - 1; l > level; l--) {
       this.byHash.delete(this.index[l]!.hash);
       this.cache.delete(l);
@@ -180,14 +269,20 @@ export class ChainStore {
   writeSnapshot(s: Snapshot): void {
     const file = path.join(this.dir, 'state.json');
     const tmp = `${file}.tmp`;
-    const fd = fs.openSync(tmp, 'w');
-    try {
-      fs.writeSync(fd, JSON.stringify(s));
-      fs.fsyncSync(fd);
-    } finally {
+    io(`cannot write the state snapshot ${file}`, () => {
+      const fd = fs.openSync(tmp, 'w');
+      try {
+        writeAll(fd, Buffer.from(JSON.stringify(s), 'utf8'), 0);
+        fs.fsyncSync(fd);
+      } catch (e) {
+        fs.closeSync(fd);
+        // a half-written snapshot holds space a full disk needs back
+        fs.rmSync(tmp, { force: true });
+        throw e;
+      }
       fs.closeSync(fd);
-    }
-    fs.renameSync(tmp, file);
+      fs.renameSync(tmp, file);
+    });
   }
 
   close(): void {

@@ -23,6 +23,7 @@ async function main(): Promise<void> {
   await app.register(sandboxRpcPlugin(sandbox, { scripts }));
   await app.ready();
   sandbox.onHead((b) => post({ type: 'head', level: b.header.level }));
+  sandbox.onStorageFault((fault) => post({ type: 'storage', fault }));
   const monitors = new Map<number, () => void>();
 
   port.on('message', (m: ToWorker) => {

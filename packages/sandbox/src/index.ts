@@ -1,5 +1,6 @@
 // Public API of @michelscope/sandbox: an embedded local Tezos chain ("sandboxnet").
-export { Sandbox, type SandboxOptions } from './sandbox';
+export { Sandbox, type SandboxOptions, type StorageFault } from './sandbox';
+export { StorageError } from './chain-store';
 export { BOOTSTRAP_ACCOUNTS } from './accounts';
 export { sandboxRpcPlugin } from './rpc-plugin';
 export { startStandaloneSandbox } from './standalone';

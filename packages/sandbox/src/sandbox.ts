@@ -3,7 +3,7 @@ import { PrefixV2 } from '@taquito/utils';
 import { BAKER, genesisState } from './accounts';
 import { applyOperation } from './apply';
 import { bake, genesisContext, nextContext } from './block-builder';
-import { ChainStore, type StoredBlock } from './chain-store';
+import { ChainStore, StorageError, type StoredBlock } from './chain-store';
 import { decodeSigned } from './decode';
 import { MempoolRejections, type RejectedOperation, type RejectionClass } from './mempool-rejections';
 import { blake2b256, encodeB58 } from './hashing';
@@ -68,6 +68,16 @@ function undoSince(headLevel: number, level: number, block: (l: number) => Store
   return overrides;
 }
 
+/** The sandbox cannot persist its chain (issue 34): what failed, and since when (ms since the epoch). */
+export interface StorageFault {
+  message: string;
+  /** The error's code, e.g. ENOSPC, EACCES, ENOENT. */
+  code?: string;
+  since: number;
+}
+
+const text = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
 /** A state a script run in another thread rebuilds: the head state's JSON plus overrides. */
 export interface StateSnapshot {
   /** Identifies `json` (the head block's hash), so that a worker parses each head state once. */
@@ -88,6 +98,8 @@ export class Sandbox {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   private readonly headListeners = new Set<(block: StoredBlock) => void>();
+  private fault: StorageFault | null = null;
+  private readonly storageListeners = new Set<(fault: StorageFault | null) => void>();
 
   private constructor(
     private readonly store: ChainStore,
@@ -183,15 +195,51 @@ export class Sandbox {
     return this.store.get(this.store.headLevel)!;
   }
 
+  /**
+   * Why the chain cannot be stored now (a full disk, a refused write, its folder removed), or null. While
+   * set, no block is baked: each bake (the timer's every blockTimeMs) first checks the store and fails the
+   * same way without a block, silently; the first one that stores its block clears it.
+   */
+  get storageFault(): StorageFault | null {
+    return this.fault;
+  }
+
+  /** Calls `listener` when the storage fault starts, changes or ends (null); returns the unsubscribe. */
+  onStorageFault(listener: (fault: StorageFault | null) => void): () => void {
+    this.storageListeners.add(listener);
+    return () => this.storageListeners.delete(listener);
+  }
+
+  private setFault(e: StorageError): void {
+    const previous = this.fault;
+    if (previous?.message === e.message) return;
+    this.fault = {
+      message: e.message,
+      ...(e.code ? { code: e.code } : {}),
+      since: previous?.since ?? Date.now(),
+    };
+    this.log(`sandbox: storage failed, no block is baked until it works again: ${e.message}`);
+    for (const listener of this.storageListeners) listener(this.fault);
+  }
+
+  private clearFault(level: number): void {
+    if (!this.fault) return;
+    this.fault = null;
+    this.log(`sandbox: storage works again, baking resumed at level ${level}`);
+    for (const listener of this.storageListeners) listener(null);
+  }
+
+  /** Logs a failed bake, unless it is the storage fault (said once, by setFault). */
+  private readonly bakeFailed = (e: unknown): void => {
+    if (!(e instanceof StorageError)) this.log(`sandbox: baking failed: ${text(e)}`);
+  };
+
   /** Starts baking a block every blockTimeMs. */
   start(): void {
     if (this.timer || this.closed) return;
     const tick = () => {
       if (this.paused) return;
-      this.bakeBlock().then(
-        () => undefined,
-        (e: unknown) => this.log(`sandbox: baking failed: ${e instanceof Error ? e.message : String(e)}`),
-      );
+      this.bakeBlock().then(() => undefined, this.bakeFailed);
     };
     this.timer = setInterval(tick, this.blockTimeMs);
   }
@@ -202,13 +250,19 @@ export class Sandbox {
     this.timer = undefined;
     if (this.closed) return;
     await this.exclusive(async () => {
-      this.store.writeSnapshot({
-        level: this.headLevel,
-        hash: this.head.hash,
-        state: this.state.kv.toJSON(),
-      });
-      this.closed = true;
-      this.store.close();
+      try {
+        this.store.writeSnapshot({
+          level: this.headLevel,
+          hash: this.head.hash,
+          state: this.state.kv.toJSON(),
+        });
+      } catch (e) {
+        // every stored block has its snapshot already: this one only saves a replay
+        this.log(`sandbox: no state snapshot at stop: ${text(e)}`);
+      } finally {
+        this.closed = true;
+        this.store.close();
+      }
     });
   }
 
@@ -229,64 +283,91 @@ export class Sandbox {
 
   private bakeAt(nowMs: number): Promise<StoredBlock> {
     return this.exclusive(async () => {
-      const pred = this.head;
-      const level = pred.header.level + 1;
-      let ms = Math.max(nowMs, Date.parse(pred.header.timestamp) + 1000);
-      if (this.forkFloor?.level === level) ms = Math.max(ms, this.forkFloor.ms);
-      this.forkFloor = undefined;
-      const timestamp = isoSeconds(ms);
-      const blockState = this.state.fork();
-      const entries: OperationEntry[] = [];
-      let fees = 0n;
-      for (const op of this.mempool) {
-        const work = blockState.fork();
-        try {
-          const applied = applyOperation(work, op.contents, {
-            hash: op.hash,
-            level,
-            now: seconds(timestamp),
-            listings: () => this.listingsAt(level - 1),
-          });
-          work.commit();
-          fees += applied.fees;
-          entries.push({
-            protocol: PROTOCOL,
-            chain_id: CHAIN_ID,
-            hash: op.hash,
-            branch: op.branch,
-            contents: applied.contents,
-            signature: op.signature,
-          });
-        } catch (e) {
-          this.log(`sandbox: dropped operation ${op.hash}: ${e instanceof Error ? e.message : String(e)}`);
-        }
+      try {
+        // a folder removed under the open log would take blocks no one can read back
+        this.store.ensureWritable();
+        return await this.bakeStored(nowMs);
+      } catch (e) {
+        if (e instanceof StorageError) this.setFault(e);
+        throw e;
       }
-      if (fees > 0n) blockState.credit(BAKER.pkh, fees);
-      const redo = blockState.kv.changes();
-      const undo: Changes = {};
-      for (const k of Object.keys(redo)) undo[k] = this.state.kv.get(k) ?? null;
-      const block = await bake({
-        level,
-        predecessor: pred.hash,
-        timestamp,
-        operations: entries,
-        fees,
-        context: nextContext(pred.header.context, redo),
-      });
-      if (entries.length > 0 || Object.keys(redo).length > 0) Object.assign(block, { redo, undo });
-      this.store.append(block);
-      blockState.commit();
-      this.mempool = [];
-      this.mempoolState = this.state.fork();
-      this.rejections.newHead();
-      this.store.writeSnapshot({
-        level: block.header.level,
-        hash: block.hash,
-        state: this.state.kv.toJSON(),
-      });
-      for (const listener of this.headListeners) listener(block);
-      return block;
     });
+  }
+
+  /**
+   * Bakes and stores one block; the head state and the mempool move only once the block and the state
+   * snapshot are written, so a failed write leaves the chain where it was (its block dropped from the log).
+   */
+  private async bakeStored(nowMs: number): Promise<StoredBlock> {
+    const pred = this.head;
+    const level = pred.header.level + 1;
+    let ms = Math.max(nowMs, Date.parse(pred.header.timestamp) + 1000);
+    if (this.forkFloor?.level === level) ms = Math.max(ms, this.forkFloor.ms);
+    this.forkFloor = undefined;
+    const timestamp = isoSeconds(ms);
+    const blockState = this.state.fork();
+    const entries: OperationEntry[] = [];
+    let fees = 0n;
+    for (const op of this.mempool) {
+      const work = blockState.fork();
+      try {
+        const applied = applyOperation(work, op.contents, {
+          hash: op.hash,
+          level,
+          now: seconds(timestamp),
+          listings: () => this.listingsAt(level - 1),
+        });
+        work.commit();
+        fees += applied.fees;
+        entries.push({
+          protocol: PROTOCOL,
+          chain_id: CHAIN_ID,
+          hash: op.hash,
+          branch: op.branch,
+          contents: applied.contents,
+          signature: op.signature,
+        });
+      } catch (e) {
+        this.log(`sandbox: dropped operation ${op.hash}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    if (fees > 0n) blockState.credit(BAKER.pkh, fees);
+    const redo = blockState.kv.changes();
+    const undo: Changes = {};
+    for (const k of Object.keys(redo)) undo[k] = this.state.kv.get(k) ?? null;
+    const block = await bake({
+      level,
+      predecessor: pred.hash,
+      timestamp,
+      operations: entries,
+      fees,
+      context: nextContext(pred.header.context, redo),
+    });
+    if (entries.length > 0 || Object.keys(redo).length > 0) Object.assign(block, { redo, undo });
+    const next = this.state.kv.toJSON();
+    for (const [k, v] of Object.entries(redo)) {
+      if (v === null) delete next[k];
+      else next[k] = v;
+    }
+    this.store.append(block);
+    try {
+      this.store.writeSnapshot({ level: block.header.level, hash: block.hash, state: next });
+    } catch (e) {
+      // a block without its snapshot would be replayed on open; dropped instead, as if never baked
+      try {
+        this.store.truncate(level - 1);
+      } catch {
+        // the log keeps it: a reopen replays its changes onto the older snapshot
+      }
+      throw e;
+    }
+    blockState.commit();
+    this.mempool = [];
+    this.mempoolState = this.state.fork();
+    this.rejections.newHead();
+    this.clearFault(level);
+    for (const listener of this.headListeners) listener(block);
+    return block;
   }
 
   /** After `forkFrom`: the first block of the new branch is later than the discarded one. */
@@ -363,11 +444,7 @@ export class Sandbox {
    */
   async inject(body: unknown): Promise<string> {
     const hash = await this.injectOnly(body);
-    if (this.bakeOnInject && !this.paused) {
-      this.bakeBlock().catch((e: unknown) =>
-        this.log(`sandbox: baking failed: ${e instanceof Error ? e.message : String(e)}`),
-      );
-    }
+    if (this.bakeOnInject && !this.paused) this.bakeBlock().catch(this.bakeFailed);
     return hash;
   }
 
