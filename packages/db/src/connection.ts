@@ -105,6 +105,9 @@ async function openPostgres(url: string, schema: string | undefined, max = 10): 
     console.warn(`[db] an idle PostgreSQL connection ended: ${err.message}; the next query opens another`);
   });
   pool.on('connect', (client) => {
+    // A client checked out (between a transaction's statements) whose connection drops emits 'error' too, and
+    // the pool listens only while it is idle: the error surfaces in its next query, and its release drops it.
+    client.on('error', () => undefined);
     usePreparedStatements(client); // marked queries: named prepared statements (read/prepared.ts)
     useBulkWrites(client); // the writer's COPY and deferred statements (write/copy.ts)
   });

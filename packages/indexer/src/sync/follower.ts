@@ -453,9 +453,9 @@ export class Follower {
       );
       return;
     }
-    // Database or consistency errors: reload the stored head before the next try.
+    // Database or consistency errors: a failed state (issue 34); reload the stored head before the next try.
     this.loaded = false;
-    this.status.setError(message);
+    this.status.setState('failed', undefined, message);
     if (message !== this.lastErrorLogged) {
       this.lastErrorLogged = message;
       const what = err instanceof ChainConsistencyError ? 'stored chain changed under the indexer' : 'error';

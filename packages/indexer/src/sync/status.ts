@@ -1,14 +1,26 @@
 /** The indexer's status: one log line per state change, throttled progress lines, listeners. */
 
-export type IndexerState = 'starting' | 'syncing' | 'following' | 'unreachable' | 'stopped';
+/**
+ * 'unreachable': the node cannot be read (or sent unusable data); 'failed': the database cannot be read or
+ * written (unreachable, disk full, permission denied, its files gone). Both retry with back-off and go on
+ * from the stored head once the cause is gone.
+ */
+export type IndexerState = 'starting' | 'syncing' | 'following' | 'unreachable' | 'failed' | 'stopped';
 
 export interface IndexerStatus {
   network: string;
   state: IndexerState;
   level: number | null;
   headLevel: number | null;
+  /** The error of the current 'unreachable' or 'failed' state (cleared when it ends). */
   lastError?: string;
+  /** When that state began (ms since the epoch). */
+  failedSince?: number;
+  /** The latest error and when it happened (ms since the epoch), kept after recovery. */
+  recentError?: { message: string; at: number };
 }
+
+const FAILING: ReadonlySet<IndexerState> = new Set(['unreachable', 'failed']);
 
 export type StatusListener = (s: IndexerStatus) => void;
 
@@ -46,9 +58,17 @@ export class StatusTracker {
   /** Moves to `state`; `message` is logged only when the state actually changes. */
   setState(state: IndexerState, message?: string, lastError?: string): void {
     const changed = state !== this.current.state;
+    const was = this.current;
     this.current = { ...this.current, state };
-    if (lastError !== undefined) this.current.lastError = lastError;
-    else if (state !== 'unreachable') delete this.current.lastError;
+    if (lastError !== undefined) {
+      this.current.lastError = lastError;
+      this.current.recentError = { message: lastError, at: this.now() };
+    } else if (!FAILING.has(state)) delete this.current.lastError;
+    if (!FAILING.has(state)) delete this.current.failedSince;
+    else if (changed || this.current.failedSince === undefined) this.current.failedSince = this.now();
+    // the line that ends a database failure says what it was
+    if (changed && message && was.state === 'failed' && was.lastError)
+      message = `${message} (recovered from: ${was.lastError})`;
     if (state === 'syncing' && changed) {
       this.progressFrom = { at: this.now(), level: this.current.level ?? 0 };
       this.lastProgressAt = this.now();
@@ -58,7 +78,7 @@ export class StatusTracker {
   }
 
   setError(message: string): void {
-    this.current = { ...this.current, lastError: message };
+    this.current = { ...this.current, lastError: message, recentError: { message, at: this.now() } };
     this.emit();
   }
 
