@@ -122,8 +122,14 @@ const endless: Record<string, string> = {
   // The generated code folds a constant pushed then tested (and UNIT; DROP) away; here the tested bool comes
   // from the stack, so every DUP and test runs.
   'DUP; LOOP { DUP }': 'PUSH bool True; DUP; LOOP { DUP }; DROP',
+  // A loop through a lambda (issue 34 item 1): EXEC of a lambda without side effects on every round.
+  'LAMBDA unit unit {}; LOOP { DUP; UNIT; EXEC; DROP; PUSH bool True }':
+    'LAMBDA unit unit {}; PUSH bool True; LOOP { DUP; UNIT; EXEC; DROP; PUSH bool True }; DROP',
 };
+/** `BENCH_ONLY=<substring>`: of the part 4 loops, only those whose name holds it. */
+const only = process.env.BENCH_ONLY;
 for (const [name, body] of Object.entries(endless)) {
+  if (only !== undefined && !name.includes(only)) continue;
   const script = `parameter unit; storage unit; code { DROP; ${body}; UNIT; NIL operation; PAIR }`;
   // Steps per gas from a tenth of the gas with a step listener (which slows the run), then the full run.
   let n = 0;

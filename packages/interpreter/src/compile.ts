@@ -8,8 +8,11 @@
  *   as the stepping path does, so the instruction where gas runs out and the gas left are the same. When an
  *   instruction of a run fails, the gas charged ahead for the instructions after it is given back.
  * - Control instructions (IF*, LOOP, LOOP_LEFT, DIP, ITER, MAP) are JS branches and loops around their
- *   compiled bodies; instructions that need the control stack (EXEC of a lambda, which may recurse as deep as
- *   gas allows, and VIEW) make their block stay on the stepping path, whose nested blocks are compiled again.
+ *   compiled bodies. EXEC runs the lambda's compiled body in place, on a stack of its own (`execLambda`), and
+ *   VIEW (and EXEC's other cases) runs its handler, then at once what the handler scheduled (`nested`): JS
+ *   recursion, bounded by `MAX_NESTED_CALLS` calls one inside another; past it the lambda or view runs on the
+ *   stepping path (its control stack is on the heap), so recursion still goes as deep as gas allows. Errors
+ *   from inside a lambda or view are sealed (the stepping path annotates them there, never at the EXEC).
  * - Every other instruction calls its handler in `instructions/*` (the one definition of its semantics);
  *   PUSH reuses its value, and the commonest stack instructions are inlined, falling back to the handler for
  *   any case that fails.
@@ -25,10 +28,11 @@ import { parseData } from './data';
 import { MichelsonError } from './errors';
 import { addSubCost, fixedCost, instructionCost, intBytes } from './gas';
 import type { Compiled, Handler, Interpreter } from './interpreter';
-import { handlerOf, pop, setBlockCompiler } from './interpreter';
+import { MAX_NESTED_CALLS, handlerOf, pop, setBlockCompiler } from './interpreter';
 import type { Expr, ExprPrim, Ty } from './types';
 import { maxCount } from './syntactic-constants';
-import { NOT_DUPABLE, hasForbidden, isPrim, listT, pairT, toTy } from './types';
+import { NOT_DUPABLE, assertTyEq, hasForbidden, isPrim, listT, pairT, toTy, tyEq } from './types';
+import { staticError } from './errors';
 import type { V } from './values';
 import { asKind, int, nat, none, pair, some, unit } from './values';
 
@@ -36,8 +40,6 @@ export type { Compiled };
 
 /** Nesting depth compiled as JS recursion; deeper blocks run on the stepping path (which compiles theirs). */
 const MAX_DEPTH = 48;
-/** Instructions that need the control stack of the stepping path. */
-const STEPPING_ONLY = new Set(['EXEC', 'VIEW']);
 
 const cache = new WeakMap<Expr[], Compiled | null>();
 
@@ -116,6 +118,7 @@ const runtime: GenRuntime = {
       case 'string':
       case 'bytes':
       case 'address':
+      case 'lambda': // hides its argument and result types (`hasForbidden`)
         return true;
     }
     let d = dupableTypes.get(v.t);
@@ -305,7 +308,7 @@ function compileIns(e: Expr, depth: number): Node | null {
   if (!isPrim(e)) return null;
   const ins = e;
   const h = handlerOf(ins.prim);
-  if (!h || STEPPING_ONLY.has(ins.prim)) return null;
+  if (!h) return null;
   const cost = fixedCost(ins);
   const node = (run: Compiled, control = false, op?: InlineOp, loops = false): Node => ({
     ins,
@@ -353,6 +356,11 @@ function compileIns(e: Expr, depth: number): Node | null {
       const b = body(ins, 0, depth);
       return b && node(map(h, ins, b.run), true, undefined, b.loops);
     }
+    // their bodies charge their own gas, so they end a run charged at once (as the other control instructions)
+    case 'EXEC':
+      return node(execLambda(h, ins), true);
+    case 'VIEW':
+      return node(nested(h, ins), true);
   }
   return node(simple(h, ins), false, inlineOp(ins));
 }
@@ -540,6 +548,82 @@ function map(h: Handler, ins: ExprPrim, b: Compiled): Compiled {
       const entries = c.v.map(([k], j) => [k, out[j] as V] as [V, V]);
       s.push({ k: 'map', t: { prim: 'map', args: [c.t.args[0] as Ty, rt] }, v: entries });
     } else s.push(out[0] ? some(out[0]) : none(rt));
+  };
+}
+
+/** Marks an error thrown inside a lambda or a view as annotated already (see the module comment). */
+function seal(e: unknown): void {
+  if (typeof e === 'object' && e !== null) sealed.add(e);
+}
+
+/**
+ * An instruction whose handler schedules work on the control stack (VIEW; EXEC of a lambda that `execLambda`
+ * leaves to it) and the stepping path's continuation after it: the handler, then at once everything it
+ * scheduled (its blocks compiled while calls are nested at most `MAX_NESTED_CALLS` deep, else stepping).
+ */
+function nested(h: Handler, ins: ExprPrim): Compiled {
+  return (it, s) => {
+    const base = it.depth;
+    it.nestedCalls++;
+    try {
+      h(it, ins, s); // its own errors are the instruction's (annotated by the caller, as `step` does)
+      try {
+        it.drain(base, s);
+      } catch (e) {
+        seal(e);
+        throw e;
+      }
+    } finally {
+      it.nestedCalls--;
+    }
+  };
+}
+
+/**
+ * EXEC: the lambda's compiled body run in place on a stack of its own (the argument, below it the lambda when
+ * recursive), as `callLambda` and its continuation do on the stepping path; any other case (not a lambda, a
+ * mistyped argument, a body that cannot be compiled, calls nested too deep) is `nested`'s: the handler's.
+ */
+function execLambda(h: Handler, ins: ExprPrim): Compiled {
+  const general = nested(h, ins);
+  // the last lambda body run here and its compiled form (a loop calls the same lambda again and again)
+  let lastCode: Expr[] | undefined;
+  let lastFn: Compiled | null = null;
+  return (it, s) => {
+    const n = s.length;
+    const f = s[n - 2];
+    const arg = s[n - 1];
+    if (
+      f === undefined ||
+      arg === undefined ||
+      f.k !== 'lambda' ||
+      it.nestedCalls >= MAX_NESTED_CALLS ||
+      !Array.isArray(f.code)
+    )
+      return general(it, s);
+    const code = f.code;
+    if (code !== lastCode) {
+      lastFn = compiledBlock(code);
+      lastCode = code;
+    }
+    const fn = lastFn;
+    if (fn === null || !tyEq(arg.t, f.t.args[0] as Ty)) return general(it, s);
+    s.pop();
+    s.pop();
+    const inner: V[] = f.rec ? [f, arg] : [arg];
+    it.nestedCalls++;
+    try {
+      fn(it, inner);
+    } catch (e) {
+      seal(e);
+      throw e;
+    } finally {
+      it.nestedCalls--;
+    }
+    if (inner.length !== 1) throw staticError('bad_return', `lambda body left ${inner.length} elements`);
+    const r = inner[0] as V;
+    assertTyEq(r.t, f.t.args[1] as Ty, 'lambda result');
+    s.push(r);
   };
 }
 

@@ -87,6 +87,11 @@ export function handlerOf(prim: string): Handler | undefined {
   return Object.prototype.hasOwnProperty.call(handlers, prim) ? handlers[prim] : undefined;
 }
 let interpreters = 0;
+/**
+ * Lambda calls and views that compiled code runs as JS recursion, one inside another (see `nestedCalls`): each
+ * level takes at most a few hundred JS frames (blocks nest up to compile.ts's 48), well within a thread's stack.
+ */
+export const MAX_NESTED_CALLS = 16;
 
 export class Interpreter {
   /** Current execution environment (VIEW swaps it while running another contract's view). */
@@ -279,10 +284,23 @@ export class Interpreter {
    */
   private readonly ctl: Frame[] = [];
 
+  /**
+   * Lambdas and views that compiled code runs inside itself (compile.ts: EXEC, VIEW), one within another, as JS
+   * recursion. Past `MAX_NESTED_CALLS` the blocks they schedule run on the stepping path, whose control stack is
+   * on the heap, so that recursion goes on as deep as gas allows without growing the JS stack.
+   */
+  nestedCalls = 0;
+
   /** Schedules a code block to run next (before whatever was scheduled earlier). */
   schedule(code: Expr[]): void {
-    const run = this.fast && compileBlock !== null ? compileBlock(code) : null;
+    const run =
+      this.fast && compileBlock !== null && this.nestedCalls <= MAX_NESTED_CALLS ? compileBlock(code) : null;
     this.ctl.push(run ? { run } : { code, i: 0 });
+  }
+
+  /** The control stack's height (compiled EXEC and VIEW run what their handler scheduled above it: `drain`). */
+  get depth(): number {
+    return this.ctl.length;
   }
 
   /** Schedules work to run once everything scheduled after it has run; errors point at `ins`. */
@@ -294,6 +312,11 @@ export class Interpreter {
   exec(code: Expr[], s: V[]): void {
     const base = this.ctl.length;
     this.schedule(code);
+    this.drain(base, s);
+  }
+
+  /** Runs what was scheduled above control-stack height `base` until it is all done. */
+  drain(base: number, s: V[]): void {
     try {
       while (this.ctl.length > base) {
         const f = this.ctl[this.ctl.length - 1] as Frame;

@@ -252,6 +252,55 @@ describe('written scripts: compiled path = stepping path at every gas limit near
       },
     ],
     [
+      'a loop through a lambda (EXEC on the fast path, issue 34)',
+      {
+        script: wrap(
+          'DROP; LAMBDA unit unit {}; PUSH bool True; LOOP { DUP; UNIT; EXEC; DROP; PUSH bool True }; DROP; PUSH int 0; NIL operation; PAIR',
+        ),
+        storage: { int: '0' },
+        parameter: { prim: 'Unit' },
+        gasLimit: 60_000,
+      },
+    ],
+    [
+      'lambdas with loops, nested EXECs, APPLY, a FAILWITH inside a lambda inside a loop',
+      {
+        script: wrap(
+          `UNPAIR; LAMBDA int int { PUSH bool True; LOOP { PUSH int -1; ADD; DUP; PUSH int 3; COMPARE; LT }; PUSH int 2; MUL };
+           LAMBDA (pair (lambda int int) int) int { UNPAIR; SWAP; EXEC; PUSH int 1; ADD };
+           DUP 2; APPLY; PUSH int 9; EXEC; DIG 3; ADD; SWAP; DIG 2;
+           ITER { DUP 2; SWAP; EXEC; DIG 2; ADD; SWAP }; DROP;
+           LAMBDA int int { DUP; PUSH int 100; COMPARE; LT; IF { FAILWITH } {} };
+           SWAP; PUSH bool True; LOOP { DUP 2; SWAP; EXEC; PUSH int 7; MUL; PUSH bool True }; SWAP; DROP; NIL operation; PAIR`,
+          '(list int)',
+        ),
+        storage: { int: '1' },
+        parameter: [{ int: '5' }, { int: '2' }, { int: '8' }],
+      },
+    ],
+    [
+      'a recursive lambda deeper than the compiled calls nest (the rest on the stepping path)',
+      {
+        script: wrap(
+          `UNPAIR; DROP; LAMBDA_REC int int { DUP; EQ; IF { SWAP; DROP } { DUP; PUSH int -1; ADD; DIG 2; SWAP; EXEC; { { { ADD } } } } };
+           PUSH int 40; EXEC; ADD; NIL operation; PAIR`,
+        ),
+        storage: { int: '1' },
+        parameter: { prim: 'Unit' },
+      },
+    ],
+    [
+      'an endless loop inside a lambda, running out of gas when going round again',
+      {
+        script: wrap(
+          'DROP; LAMBDA unit unit { PUSH bool True; LOOP { UNIT; DROP; PUSH bool True } }; UNIT; EXEC; DROP; PUSH int 0; NIL operation; PAIR',
+        ),
+        storage: { int: '0' },
+        parameter: { prim: 'Unit' },
+        gasLimit: 40_000,
+      },
+    ],
+    [
       'a loop of DUP (the tested value comes from the stack, not from a constant)',
       {
         script: wrap('DROP; PUSH bool True; DUP; LOOP { DUP }; DROP; PUSH int 0; NIL operation; PAIR'),
@@ -273,6 +322,92 @@ describe('written scripts: compiled path = stepping path at every gas limit near
     for (let g = from; g <= from + 1500; g++) limits.add(g);
     for (const g of limits) compare({ ...input, gasLimit: g }, `gas ${g}`);
   });
+});
+
+describe('VIEW on the compiled path = stepping path', () => {
+  const KT = 'KT1BEqzn5Wx8uJrZNvuS9DVHmLvG9td3fDLi';
+  const chain = {
+    contract: (a: string) =>
+      a === KT
+        ? {
+            parameter: { prim: 'unit' },
+            storageType: { prim: 'int' },
+            storage: { int: '10' },
+            views: {
+              get: {
+                input: { prim: 'int' },
+                output: { prim: 'int' },
+                code: [
+                  { prim: 'UNPAIR' },
+                  { prim: 'ADD' },
+                  { prim: 'DUP' },
+                  { prim: 'PUSH', args: [{ prim: 'int' }, { int: '60' }] },
+                  { prim: 'COMPARE' },
+                  { prim: 'LT' },
+                  { prim: 'IF', args: [[{ prim: 'FAILWITH' }], []] },
+                ] as Expr,
+              },
+            },
+          }
+        : null,
+  };
+  const input: RunContractInput = {
+    script: `parameter unit; storage int; code { CDR; PUSH bool True; LOOP { PUSH address "${KT}"; SWAP; VIEW "get" int; ASSERT_SOME; PUSH bool True }; NIL operation; PAIR }`,
+    storage: { int: '1' },
+    parameter: { prim: 'Unit' },
+    chain,
+  };
+
+  it('runs a block with VIEW compiled', () => {
+    const parse = (src: string) => new Parser().parseMichelineExpression(src) as unknown as Expr[];
+    expect(compiledBlock(parse(`{ PUSH address "${KT}"; SWAP; VIEW "get" int }`))).toBeTypeOf('function');
+  });
+
+  it('with the same results, gas and failure at every gas limit near the end', () => {
+    const full = compare(input, 'full gas');
+    const bs = boundaries(full.events, 1_040_000_000);
+    for (const g of new Set(spread(bs, 40).flatMap((b) => [b, b - 1])))
+      compare({ ...input, gasLimit: g }, `gas ${g}`);
+    for (let g = full.consumed - 600; g <= full.consumed; g++) compare({ ...input, gasLimit: g }, `gas ${g}`);
+  });
+});
+
+describe("a loop through a lambda to the operation's gas cap (issue 34)", () => {
+  it('runs compiled (a block with EXEC is no longer left to the stepping path)', () => {
+    const parse = (src: string) => new Parser().parseMichelineExpression(src) as unknown as Expr[];
+    generateEveryBlock(false);
+    try {
+      expect(
+        compiledBlock(
+          parse('{ LAMBDA unit unit {}; PUSH bool True; LOOP { DUP; UNIT; EXEC; DROP; PUSH bool True } }'),
+        )?.name,
+      ).toBe('generated');
+    } finally {
+      generateEveryBlock(true);
+    }
+  });
+
+  it('recurses 3,000 deep as the stepping path does (past the bound, on the heap: no JS stack overflow)', () => {
+    compare(
+      {
+        script: `parameter unit; storage int; code { CDR; LAMBDA_REC int int { DUP; EQ; IF { SWAP; DROP } { DUP; PUSH int -1; ADD; DIG 2; SWAP; EXEC; { { ADD } } } }; SWAP; EXEC; NIL operation; PAIR }`,
+        storage: { int: '3000' },
+        parameter: { prim: 'Unit' },
+      },
+      'recursion 3,000 deep',
+    );
+  });
+
+  it('spends 1,040,000 gas in about a second of CPU at most (10–15 s on the stepping path)', () => {
+    const script = `parameter unit; storage unit; code { DROP; LAMBDA unit unit {}; PUSH bool True; LOOP { DUP; UNIT; EXEC; DROP; PUSH bool True }; DROP; UNIT; NIL operation; PAIR }`;
+    const c = process.cpuUsage();
+    const r = runContract({ script, storage: { prim: 'Unit' }, parameter: { prim: 'Unit' } });
+    const used = process.cpuUsage(c);
+    expect(r.ok ? 'ok' : r.error.kind).toBe('gas_exhausted');
+    expect(r.consumedMilligas).toBe(1_040_000_000);
+    // ~0.6 s of CPU on this 2-core machine under load; the bound leaves room for a loaded CI runner
+    expect((used.user + used.system) / 1000).toBeLessThan(2_000);
+  }, 60_000);
 });
 
 describe('the fast path is installed', () => {
