@@ -20,8 +20,19 @@ export * from './workspace';
 export * from './metadata';
 export * from './helpers';
 
-/** Every error answer of the API: `{"message": …}`. */
-export const ErrorBody = Type.Object({ message: Type.String() }, { title: 'ErrorBody' });
+/**
+ * Every error answer of the API: `{"message": …}`; a 5xx also names its request (`request_id`, as every
+ * answer's `x-request-id` header does: the id of the server's log line about it).
+ */
+export const ErrorBody = Type.Object(
+  {
+    message: Type.String(),
+    request_id: Type.Optional(
+      Type.String({ description: "5xx only: the request's id (x-request-id), as the server logged it" }),
+    ),
+  },
+  { title: 'ErrorBody' },
+);
 export type ErrorBody = Static<typeof ErrorBody>;
 
 /** Per-network details the web needs beyond the reference ConfigResponse (Michelscope extension). */

@@ -4,19 +4,34 @@
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { frameworkErrors } from './errors';
+import { frameworkErrors, newRequestId, requestIdHeader } from './errors';
 import type { ApiOptions } from './options';
 import { apiPlugin } from './plugin';
 
 export { apiPlugin, COMPRESS_THRESHOLD, DEFAULT_RATE_LIMIT, EMBEDDED_RPC_PATH, OPENAPI_INFO } from './plugin';
-export { frameworkErrors, HttpError } from './errors';
+export {
+  errorHandler,
+  frameworkErrors,
+  HttpError,
+  logServerErrors,
+  logToStderr,
+  newRequestId,
+  REQUEST_ID_HEADER,
+  requestIdHeader,
+} from './errors';
+export { INTERNAL_CALL_HEADER, internalCallHeaders } from './internal-calls';
 export { sortNetworks } from './networks';
 export { DEFAULT_RPC_TIMEOUT_MS, HOP_HEADER } from './routes/rpc-proxy';
 export type { ApiNetwork, ApiOptions, LiveOptions, LiveSource } from './options';
 
 export interface BuildApiOptions extends ApiOptions {
-  /** Fastify logger option; default off. */
+  /** Fastify logger option; default off (5xx answers are logged by `logError` all the same). */
   logger?: FastifyServerOptions['logger'];
+  /**
+   * Proxies whose `X-Forwarded-For` names the client (Fastify's `trustProxy`: addresses, CIDR ranges, or
+   * `loopback` / `linklocal` / `uniquelocal`). Default none: the client is the peer.
+   */
+  trustProxy?: string[] | false;
 }
 
 /**
@@ -24,12 +39,15 @@ export interface BuildApiOptions extends ApiOptions {
  * for every other path. Call `listen()` or `inject()` on it; `close()` does not close the database.
  */
 export async function buildApi(opts: BuildApiOptions): Promise<FastifyInstance> {
-  const { logger = false, ...apiOptions } = opts;
+  const { logger = false, trustProxy = false, ...apiOptions } = opts;
   const app = Fastify({
     logger,
     bodyLimit: 4 * 1024 * 1024,
     frameworkErrors,
+    genReqId: newRequestId,
+    trustProxy: trustProxy === false || trustProxy.length === 0 ? false : trustProxy,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.addHook('onRequest', requestIdHeader);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ message: 'not found' }));
   await app.register(apiPlugin, apiOptions);
   return app;

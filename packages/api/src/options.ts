@@ -26,8 +26,10 @@ export interface ApiOptions {
   /** Timeout of one node RPC pass-through request, in ms. Default 30000. */
   rpcTimeoutMs?: number;
   /**
-   * Per-IP rate limit over every route of the plugin: `max` requests per `timeWindowMs`; `false` turns it off.
-   * Default 600 per minute. Over the limit: 429 `{"message"}` with `retry-after`.
+   * Per-client rate limit over every route of the plugin: `max` requests per `timeWindowMs`; `false` turns it
+   * off. Default 600 per minute. Over the limit: 429 `{"message"}` with `retry-after`. The client is
+   * `request.ip`: the peer, or the visitor behind a proxy the root Fastify trusts (its `trustProxy` option).
+   * The server's own requests (`internalCallHeaders()`, the page renderer's) are not counted.
    */
   rateLimit?: { max: number; timeWindowMs: number } | false;
   /**
@@ -57,6 +59,11 @@ export interface ApiOptions {
    * that indexer so that it reads the address at once. Without it the indexer finds the request within a second.
    */
   onAddressRequest?: (network: string) => void;
+  /**
+   * Where each 5xx answer's one log line goes (status, method, path, request id, client, cause). Default:
+   * stderr, with the time.
+   */
+  logError?: (line: string) => void;
   /** Clock in ms since the epoch for `synced` and the response cache (tests). Default Date.now. */
   now?: () => number;
 }

@@ -5,7 +5,8 @@ import swagger from '@fastify/swagger';
 import { inputExcess } from '@michelscope/michelson';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { createContext } from './context';
-import { errorHandler, HttpError } from './errors';
+import { errorHandler, HttpError, logServerErrors, logToStderr, requestIdHeader } from './errors';
+import { isInternalCall, markInternalCall } from './internal-calls';
 import { ensureAddress } from './services/address-requests';
 import type { ApiOptions } from './options';
 import { configRoutes } from './routes/config';
@@ -57,6 +58,11 @@ export const OPENAPI_INFO = {
 export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   const ctx = createContext(opts);
   app.setErrorHandler(errorHandler);
+  // every answer names its request; every 5xx is one log line with that id and its cause (issue 34)
+  app.addHook('onRequest', requestIdHeader);
+  logServerErrors(app, opts.logError ?? logToStderr);
+  // before the rate limit: the server's own requests (the page renderer's) are charged to nobody
+  app.addHook('onRequest', markInternalCall);
   // one LISTEN per process, fanned out to the live connections (live/hub.ts)
   const hub = opts.live ? new LiveHub(ctx, opts.live, (msg) => app.log.warn(msg)) : undefined;
   if (hub) {
@@ -81,6 +87,8 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
     await app.register(rateLimit, {
       max: rate.max,
       timeWindow: rate.timeWindowMs,
+      // the client is request.ip: the visitor when the server trusts its proxy (the root's `trustProxy`)
+      allowList: (request) => isInternalCall(request),
       errorResponseBuilder: (_request, context) =>
         new HttpError(429, `rate limit exceeded, retry in ${Math.max(1, Math.ceil(context.ttl / 1000))} s`),
     });

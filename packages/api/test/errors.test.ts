@@ -91,12 +91,84 @@ describeDb('API errors', { backends: 'pglite' }, ({ db }) => {
       for (const url of ['/v1/head', '/v1/head/mainnet', '/v1/stats']) {
         const res = await app.inject(url);
         expect(res.statusCode, url).toBe(500);
-        expect(res.json(), url).toEqual({ message: 'internal server error' });
+        expect(res.json(), url).toEqual({ message: 'internal server error', request_id: expect.any(String) });
       }
     });
 
     it('still answers routes that need no database', async () => {
       expect((await app.inject('/v1/config')).statusCode).toBe(200);
+    });
+  });
+
+  describe('request ids and the 5xx log (issue 34)', () => {
+    const lines: string[] = [];
+    let app: FastifyInstance;
+    beforeAll(async () => {
+      app = await buildApi({
+        db: db().withSchema('no_such_schema'),
+        networks: NETWORKS,
+        logError: (line) => lines.push(line),
+      });
+    });
+    afterAll(() => app.close());
+
+    it('logs each 5xx once, on one line with its request id and cause, and the answer carries the id', async () => {
+      const res = await app.inject('/v1/head/mainnet');
+      expect(res.statusCode).toBe(500);
+      const id = res.headers['x-request-id'];
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      // the id, not the cause: no stack, no SQL
+      expect(res.json()).toEqual({ message: 'internal server error', request_id: id });
+      const mine = lines.filter((l) => l.includes(String(id)));
+      expect(mine).toHaveLength(1);
+      expect(mine[0]).toMatch(
+        /^\[http\] 500 GET \/v1\/head\/mainnet request_id=[0-9a-f-]{36} ip=127\.0\.0\.1: /,
+      );
+      expect(mine[0]).toContain('no_such_schema');
+      expect(mine[0]).not.toMatch(/[\n\r]/);
+    });
+
+    it('puts x-request-id on every answer, a different one each, and request_id in no 4xx body', async () => {
+      const ids = new Set<string>();
+      for (const url of [
+        '/v1/config',
+        '/v1/nothing',
+        '/v1/head/%zz',
+        '/v1/bigmap/mainnet/1e309',
+        '/nowhere',
+      ]) {
+        const res = await app.inject(url);
+        expect(res.headers['x-request-id'], url).toMatch(/^[0-9a-f-]{36}$/);
+        ids.add(String(res.headers['x-request-id']));
+        if (res.statusCode < 500) expect(res.json(), url).not.toHaveProperty('request_id');
+      }
+      expect(ids.size).toBe(5);
+    });
+
+    it('logs a 5xx a route answers without an error, and no line for 4xx', async () => {
+      const before = lines.length;
+      await app.inject('/v1/nothing');
+      expect(lines.length).toBe(before);
+      const host = Fastify();
+      const hostLines: string[] = [];
+      await host.register(apiPlugin, {
+        db: db(),
+        networks: NETWORKS,
+        rateLimit: false,
+        logError: (line) => hostLines.push(line),
+        embeddedNode: {
+          network: 'sandboxnet',
+          plugin: async (rpc) => {
+            rpc.get('/busy', (_request, reply) => reply.code(503).send({ message: 'busy' }));
+          },
+        },
+      });
+      const res = await host.inject('/rpc/sandboxnet/busy');
+      expect(res.statusCode).toBe(503);
+      expect(hostLines).toEqual([
+        `[http] 503 GET /rpc/sandboxnet/busy request_id=${String(res.headers['x-request-id'])} ip=127.0.0.1: answered by its route (no error thrown)`,
+      ]);
+      await host.close();
     });
   });
 

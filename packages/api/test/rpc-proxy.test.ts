@@ -185,14 +185,17 @@ describe('node RPC pass-through /rpc/{network}/*', () => {
   it('answers 502 {"message"} when the node is unreachable', async () => {
     const res = await app.inject('/rpc/ghostnet/chains/main/blocks/head');
     expect(res.statusCode).toBe(502);
-    expect(res.json()).toEqual({ message: 'the RPC node of ghostnet is unreachable' });
+    expect(res.json()).toEqual({
+      message: 'the RPC node of ghostnet is unreachable',
+      request_id: res.headers['x-request-id'],
+    });
   });
 
   it('answers 504 "request timed out" when the node is slower than the timeout', async () => {
     const started = Date.now();
     const res = await app.inject('/rpc/mainnet/slow');
     expect(res.statusCode).toBe(504);
-    expect(res.json()).toEqual({ message: 'request timed out' });
+    expect(res.json()).toEqual({ message: 'request timed out', request_id: res.headers['x-request-id'] });
     // Cut by the timeout, well before the node would have answered.
     expect(Date.now() - started).toBeLessThan(5_000);
   });
