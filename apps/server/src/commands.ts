@@ -1,17 +1,29 @@
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
-import { apiPlugin, frameworkErrors, type ApiNetwork } from '@michelscope/api';
+import {
+  apiPlugin,
+  errorHandler,
+  frameworkErrors,
+  internalCallHeaders,
+  logServerErrors,
+  newRequestId,
+  requestIdHeader,
+  type ApiNetwork,
+  type ApiOptions,
+} from '@michelscope/api';
 import { migrateToLatest, openDatabase, redact, type DbHandle } from '@michelscope/db';
-import { startIndexer, startMetadataResolver } from '@michelscope/indexer';
+import { startIndexer, startMetadataResolver, type IndexerHandle } from '@michelscope/indexer';
 import { SandboxWorker, sandboxWorkerRpcPlugin, startStandaloneSandbox } from '@michelscope/sandbox';
 import { lockDataDir } from './data-dir-lock';
 import { ConfigError, StartupError, type AppConfig, type NetworkConfig } from './config';
 import { assertPortFree, listenOn } from './port-check';
 import { registerSecurityHeaders } from './security-headers';
-import { registerWeb } from './static-web';
+import { registerWeb, type WebOptions } from './static-web';
 
 const log = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
+/** A 5xx answer's line (request id, cause): on stderr, with the time, as the server's other lines. */
+const logError = (line: string) => console.error(`${new Date().toISOString()} ${line}`);
 
 async function openDb(config: AppConfig): Promise<DbHandle> {
   const handle = await openDatabase(
@@ -57,18 +69,37 @@ async function internalSandboxRpc(plugin: FastifyPluginAsync): Promise<FastifyIn
   return app;
 }
 
-async function buildRoot(
+/** What `buildRoot` composes besides the configuration and the database. */
+export interface RootParts {
+  /** The embedded chain's RPC plugin, and the port of its internal listener (see `internalSandboxRpc`). */
+  sandboxRpc?: { plugin: FastifyPluginAsync; port: number };
+  /** Wakes a network's indexer when a request names an address the index lacks (issue 32). */
+  onAddressRequest?: (network: string) => void;
+  /** Overrides of the web app's options (tests: a build and a renderer of their own). */
+  web?: Partial<WebOptions>;
+  /** The parts this process runs, per network (`runningParts`): for /v1/health (issue 34). */
+  parts?: ApiOptions['parts'];
+}
+
+/** The server's Fastify app: security headers, the APIs (apiPlugin) and the web app around them. */
+export async function buildRoot(
   config: AppConfig,
-  handle: DbHandle,
-  sandboxRpc?: { plugin: FastifyPluginAsync; port: number },
-  onAddressRequest?: (network: string) => void,
+  handle: Pick<DbHandle, 'db' | 'listen'>,
+  { sandboxRpc, onAddressRequest, web, parts }: RootParts = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
     bodyLimit: 4 * 1024 * 1024,
     frameworkErrors,
     forceCloseConnections: true,
+    // the client of a request from a listed proxy is the visitor its X-Forwarded-For names (issue 34)
+    trustProxy: config.trustProxy,
+    genReqId: newRequestId,
   });
+  // every answer names its request; every 5xx (API or page) is one stderr line with that id and its cause
+  app.addHook('onRequest', requestIdHeader);
+  logServerErrors(app, logError);
+  app.setErrorHandler(errorHandler);
   await registerSecurityHeaders(app, config);
   await app.register(apiPlugin, {
     db: handle.db,
@@ -78,20 +109,27 @@ async function buildRoot(
     sandboxMode: config.sandboxMode,
     mempoolEnabled: config.mempoolEnabled,
     ipfsGateway: config.ipfsGateway,
-    rateLimit: config.rateLimit,
+    rateLimit: config.rateLimit && { max: config.rateLimit.max, timeWindowMs: config.rateLimit.timeWindowMs },
+    logError,
     cors: config.cors,
     live: { source: handle, ...config.live },
     ...(onAddressRequest ? { onAddressRequest } : {}),
+    ...(parts ? { parts } : {}),
     ...(sandboxRpc ? { embeddedNode: { network: 'sandboxnet', plugin: sandboxRpc.plugin } } : {}),
   });
   await registerWeb(app, {
     bootConfig: async () => {
-      const res = await app.inject({ url: '/v1/config' });
+      const res = await app.inject({ url: '/v1/config', headers: internalCallHeaders() });
       if (res.statusCode !== 200) throw new Error(`GET /v1/config: ${res.statusCode}`);
       return res.json();
     },
     serverRender: process.env.SERVER_RENDER !== 'off',
+    pageRateLimit: config.rateLimit && {
+      max: config.rateLimit.pages,
+      timeWindowMs: config.rateLimit.timeWindowMs,
+    },
     log,
+    ...web,
   });
   return app;
 }
@@ -112,6 +150,25 @@ function onShutdown(task: () => Promise<void>): void {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** What /v1/health and the heads say of the parts this process runs for a network (issue 34). */
+function runningParts(
+  config: AppConfig,
+  sandbox: SandboxWorker | undefined,
+  indexers: ReadonlyMap<string, IndexerHandle>,
+): NonNullable<ApiOptions['parts']> {
+  return (network) => {
+    const indexer = indexers.get(network)?.status();
+    const embedded = config.networks.some((n) => n.name === network && n.rpcUrl === 'embedded');
+    if (!embedded || !sandbox) return indexer ? { indexer } : undefined;
+    const last = sandbox.lastStorageFault;
+    return {
+      ...(indexer ? { indexer } : {}),
+      nodeStorage: sandbox.storageFault,
+      ...(last ? { nodeRecentError: { message: last.message, at: last.since } } : {}),
+    };
+  };
 }
 
 /** Everything in one process: migrations, sandbox chain, indexers, API and web app. */
@@ -136,9 +193,12 @@ export async function runStart(config: AppConfig): Promise<void> {
   const rpcPort = internal ? (internal.server.address() as AddressInfo).port : config.port;
   // an address a request names that the index lacks wakes that network's indexer (issue 32)
   const wake = new Map<string, () => void>();
-  const app = await buildRoot(config, handle, sandboxRpc && { plugin: sandboxRpc, port: rpcPort }, (n) =>
-    wake.get(n)?.(),
-  );
+  const running = new Map<string, IndexerHandle>();
+  const app = await buildRoot(config, handle, {
+    ...(sandboxRpc ? { sandboxRpc: { plugin: sandboxRpc, port: rpcPort } } : {}),
+    onAddressRequest: (n) => wake.get(n)?.(),
+    parts: runningParts(config, sandbox, running),
+  });
   await listenOn(app, config.port, config.host);
   sandbox?.start();
   if (sandbox)
@@ -155,6 +215,7 @@ export async function runStart(config: AppConfig): Promise<void> {
     }),
   );
   indexers.forEach((indexer, i) => wake.set(config.networks[i]!.name, () => indexer.wake()));
+  indexers.forEach((indexer, i) => running.set(config.networks[i]!.name, indexer));
   const resolvers = config.networks.map((n) =>
     startMetadataResolver({
       db: handle.db,
@@ -186,7 +247,7 @@ export async function runApi(config: AppConfig): Promise<void> {
   }
   await assertPortFree(config.port, config.host);
   const handle = await openDb(config);
-  const app = await buildRoot(config, handle, undefined);
+  const app = await buildRoot(config, handle);
   await listenOn(app, config.port, config.host);
   log(`[api] serving ${config.publicUrl}`);
   onShutdown(async () => {

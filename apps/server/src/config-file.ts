@@ -47,11 +47,16 @@ export const FileConfigSchema = Type.Object(
       Type.Union([
         Type.Literal(false),
         Type.Object(
-          { max: Type.Optional(Type.Number()), time_window_ms: Type.Optional(Type.Number()) },
+          {
+            max: Type.Optional(Type.Number()),
+            time_window_ms: Type.Optional(Type.Number()),
+            pages: Type.Optional(Type.Number()),
+          },
           closed,
         ),
       ]),
     ),
+    trust_proxy: Type.Optional(Type.Union([Type.Literal(false), Type.Array(Type.String())])),
     cors: Type.Optional(Type.Union([Type.Boolean(), Type.Array(Type.String())])),
     live: Type.Optional(
       Type.Object(

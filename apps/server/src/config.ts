@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { ConfigError, readConfigFile, type FileConfig } from './config-file';
 
@@ -36,8 +37,18 @@ export interface AppConfig {
   /** The embedded chain: block time, and whether a new chain gets the demo contracts. */
   /** timeLimitMs: wall-clock limit of one script run on the embedded chain (run_code, views, simulations). */
   sandbox: { blockTimeMs: number; seed: boolean; timeLimitMs: number };
-  /** Per-IP request limit of the APIs, or false (behind a proxy that limits already). */
-  rateLimit: { max: number; timeWindowMs: number } | false;
+  /**
+   * Per-client request limits, or false (behind a proxy that limits already): `max` API requests and `pages`
+   * page requests (index.html, rendered or not) per `timeWindowMs`. The page renderer's own API requests are
+   * not counted: the page's one token pays for them.
+   */
+  rateLimit: { max: number; timeWindowMs: number; pages: number } | false;
+  /**
+   * The reverse proxies whose `X-Forwarded-For` is believed (addresses, CIDR ranges, or `loopback`,
+   * `linklocal`, `uniquelocal`): a request from one of them is the visitor's it names, for the rate limits
+   * and the live connections per client. False (the default): the client is the peer, the header is ignored.
+   */
+  trustProxy: string[] | false;
   /** Limits of the live updates (`GET /v1/live/{network}`): open connections per client IP and in all. */
   live: { maxConnectionsPerIp: number; maxConnections: number };
   /** IPFS gateway for metadata (ipfs: URIs) and token images. */
@@ -145,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     sentryDsn: file.sentry_dsn ?? '',
     sandbox: { blockTimeMs, seed: file.sandbox?.seed ?? true, timeLimitMs },
     rateLimit: parseRateLimit(file.rate_limit),
+    trustProxy: parseTrustProxy(file.trust_proxy),
     live: parseLive(file.live),
     cors: file.cors ?? true,
     ipfsGateway: parseGateway(env.IPFS_GATEWAY ?? file.ipfs_gateway ?? 'https://ipfs.io/ipfs'),
@@ -168,15 +180,41 @@ function parsePort(value: string): number {
   return port;
 }
 
-/** Default: 3,000 requests a minute per IP (a person browsing stays far below; scripts get 429s). */
+/**
+ * Default: 3,000 API requests and 300 pages a minute per client (a person browsing stays far below: the app
+ * loads one page and then asks the API; scripts and crawlers get 429s).
+ */
 function parseRateLimit(raw: FileConfig['rate_limit']): AppConfig['rateLimit'] {
   if (raw === false) return false;
   const max = raw?.max ?? 3000;
   const timeWindowMs = raw?.time_window_ms ?? 60_000;
+  const pages = raw?.pages ?? 300;
   if (!Number.isInteger(max) || max < 1 || !Number.isInteger(timeWindowMs) || timeWindowMs < 1000) {
     throw new ConfigError('rate_limit needs a whole max ≥ 1 and time_window_ms ≥ 1000, or false');
   }
-  return { max, timeWindowMs };
+  if (!Number.isInteger(pages) || pages < 1)
+    throw new ConfigError('rate_limit.pages must be a whole number ≥ 1');
+  return { max, timeWindowMs, pages };
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address, a CIDR range (`10.0.0.0/8`, `fd00::/8`) or one of proxy-addr's names. */
+function parseTrustProxy(raw: FileConfig['trust_proxy']): AppConfig['trustProxy'] {
+  if (raw === undefined || raw === false) return false;
+  if (raw.length === 0) throw new ConfigError('trust_proxy must list proxy addresses, or be false');
+  for (const entry of raw) {
+    if (PROXY_NAMES.has(entry)) continue;
+    const [address = '', bits, extra] = entry.split('/');
+    const family = isIP(address);
+    const max = family === 4 ? 32 : 128;
+    const okBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= max);
+    if (family === 0 || !okBits || extra !== undefined)
+      throw new ConfigError(
+        `trust_proxy: "${entry}" is not an address, a CIDR range or loopback / linklocal / uniquelocal`,
+      );
+  }
+  return [...raw];
 }
 
 /** Default: 20 live connections per client IP (a few tabs), 10,000 in all. */

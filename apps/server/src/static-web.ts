@@ -12,6 +12,8 @@ import {
 import negotiate from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { internalCallHeaders } from '@michelscope/api';
+import { PageLimiter, type PageLimit } from './page-limit';
 import { defaultNetwork, fetchPreloadLinks, routeFetches, routeParams } from './route-fetches';
 import { jsonForScript } from './page-data';
 import { PageRenderer, type PageRendererOptions, type RenderedPage } from './ssr';
@@ -60,6 +62,12 @@ export interface WebOptions {
    * turns it off.
    */
   serverRender?: boolean | Pick<PageRendererOptions, 'budgetMs' | 'hardLimitMs' | 'maxInFlight'>;
+  /**
+   * Page requests (index.html, rendered or not) per client (`request.ip`: the visitor behind a trusted proxy)
+   * and time window; past it 429 with `retry-after`. Default none. The renderer's API requests are the
+   * server's own (`internalCallHeaders`): no client's API limit pays for them.
+   */
+  pageRateLimit?: PageLimit | false;
   log?: (line: string) => void;
 }
 
@@ -105,6 +113,8 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions = {}): 
               url,
               headers: {
                 accept: 'application/json',
+                // the page's visitor paid one page token for all of them
+                ...internalCallHeaders(),
                 ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
               },
               ...(body !== undefined ? { payload: body } : {}),
@@ -124,6 +134,7 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions = {}): 
     });
     app.addHook('onClose', () => renderer.close());
   }
+  const pages = opts.pageRateLimit ? new PageLimiter(opts.pageRateLimit) : null;
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     const isApi = API_PREFIXES.some((p) => url.startsWith(p) || url === p.slice(0, -1));
@@ -142,6 +153,14 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions = {}): 
       const file = builtFile(distDir, url);
       if (!file) return reply.code(404).type('text/plain').send('not found');
       return reply.sendFile(file, distDir);
+    }
+    if (pages) {
+      const verdict = pages.take(request.ip);
+      void reply
+        .header('x-ratelimit-limit', String(verdict.limit))
+        .header('x-ratelimit-remaining', String(verdict.remaining))
+        .header('x-ratelimit-reset', String(verdict.resetSeconds));
+      if (!verdict.allowed) return sendTooManyPages(reply, verdict.resetSeconds);
     }
     page ??= loadPage(distDir, opts.bootConfig);
     const { html, routes, networks, homeNetwork } = await page;
@@ -176,6 +195,19 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions = {}): 
       return sendShell(request, reply, compressShell(withFetchPreloads(shell.text, fetches)));
     return sendShell(request, reply, shell);
   });
+}
+
+/** A page request past the client's page budget: a short page that says when to come back. */
+function sendTooManyPages(reply: FastifyReply, retryAfter: number) {
+  return reply
+    .code(429)
+    .header('retry-after', String(retryAfter))
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Too many requests · Michelscope</title>' +
+        `</head><body><p>Too many pages were asked from your address. Retry in ${retryAfter} s.</p></body></html>`,
+    );
 }
 
 function cacheControlOf(distDir: string, file: string): string {

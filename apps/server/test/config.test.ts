@@ -179,7 +179,7 @@ describe('sortNetworks', () => {
 describe('API limits', () => {
   it('defaults to a generous per-IP rate limit and open CORS, both configurable', () => {
     const cwd = tmp();
-    expect(loadConfig({}, cwd).rateLimit).toEqual({ max: 3000, timeWindowMs: 60_000 });
+    expect(loadConfig({}, cwd).rateLimit).toEqual({ max: 3000, timeWindowMs: 60_000, pages: 300 });
     expect(loadConfig({}, cwd).cors).toBe(true);
     writeFileSync(
       path.join(cwd, 'michelscope.config.json'),
@@ -189,6 +189,30 @@ describe('API limits', () => {
     expect(loadConfig({}, cwd).cors).toEqual(['https://example.org']);
     writeFileSync(path.join(cwd, 'michelscope.config.json'), JSON.stringify({ rate_limit: { max: 0 } }));
     expect(() => loadConfig({}, cwd)).toThrow(/rate_limit needs/);
+    writeFileSync(path.join(cwd, 'michelscope.config.json'), JSON.stringify({ rate_limit: { pages: 20 } }));
+    expect(loadConfig({}, cwd).rateLimit).toEqual({ max: 3000, timeWindowMs: 60_000, pages: 20 });
+    writeFileSync(path.join(cwd, 'michelscope.config.json'), JSON.stringify({ rate_limit: { pages: 0.5 } }));
+    expect(() => loadConfig({}, cwd)).toThrow('rate_limit.pages must be a whole number ≥ 1');
+  });
+
+  it('trusts no proxy by default; trust_proxy lists addresses, CIDR ranges or proxy-addr names', () => {
+    const cwd = tmp();
+    expect(loadConfig({}, cwd).trustProxy).toBe(false);
+    const list = ['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8', 'loopback', 'uniquelocal'];
+    writeFileSync(path.join(cwd, 'michelscope.config.json'), JSON.stringify({ trust_proxy: list }));
+    expect(loadConfig({}, cwd).trustProxy).toEqual(list);
+    writeFileSync(path.join(cwd, 'michelscope.config.json'), JSON.stringify({ trust_proxy: false }));
+    expect(loadConfig({}, cwd).trustProxy).toBe(false);
+    for (const [value, error] of [
+      [true, '"trust_proxy" in michelscope.config.json must be false, or a list of strings'],
+      [[], 'trust_proxy must list proxy addresses, or be false'],
+      [['10.0.0.0/33'], 'trust_proxy: "10.0.0.0/33" is not an address'],
+      [['proxy.example'], 'trust_proxy: "proxy.example" is not an address'],
+      [['10.0.0.1/8/1'], 'trust_proxy: "10.0.0.1/8/1" is not an address'],
+    ] as const) {
+      writeFileSync(path.join(cwd, 'michelscope.config.json'), JSON.stringify({ trust_proxy: value }));
+      expect(() => loadConfig({}, cwd), JSON.stringify(value)).toThrow(error);
+    }
   });
 
   it('limits live-update streams to 20 per client IP and 10,000 in all by default, both configurable', () => {
