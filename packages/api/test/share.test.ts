@@ -194,6 +194,105 @@ describeDb('shared simulations', { backends: 'both' }, ({ db }) => {
   });
 });
 
+// PGlite and PostgreSQL: what jsonb cannot hold (NUL, a lone surrogate) differs from what JSON can say.
+describeDb(
+  'shared simulations: valid JSON the store cannot hold faithfully',
+  { backends: 'both' },
+  ({ db }) => {
+    let app: FastifyInstance;
+    beforeAll(async () => {
+      app = await makeApi(db());
+    });
+    afterAll(() => app.close());
+    /** A raw JSON body: the state with `text` put in place of `"@HERE@"`. */
+    const raw = (over: Record<string, unknown>, text: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/v1/shares',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify(over.kind === 'deploy' ? over : state(over)).replace('"@HERE@"', text),
+      });
+    const deploy = (code: string) => ({
+      v: 1,
+      kind: 'deploy',
+      network: 'sandboxnet',
+      code,
+      storage: { storage: '7' },
+      balance: '',
+      show: 'debug',
+      call: { entrypoint: 'default', mode: 'form', data: { default: '5' }, text: '' },
+    });
+
+    it('answers 400 naming the field to a NUL, a lone surrogate, 1e400 or a number past 2^53; stores none', async () => {
+      const cases: [Record<string, unknown>, string, RegExp][] = [
+        // in code, in a storage value, in a form value, in a key
+        [deploy('@HERE@'), '"parameter unit; storage unit; code { FAILWITH } # \\u0000"', /^code: .*U\+0000/],
+        [{ data: { mint: { to: '@HERE@' } } }, '"tz1\\ud800"', /^data\.mint\.to: .*surrogate/],
+        [{ data: { mint: { to: '@HERE@' } } }, '"\\udc00 x"', /^data\.mint\.to: .*surrogate/],
+        [
+          {
+            what_if: {
+              ...state().what_if,
+              overrides: { ...state().what_if.overrides, storageText: '@HERE@' },
+            },
+          },
+          '"Pair \\u0000 1"',
+          /^what_if\.overrides\.storageText: .*U\+0000/,
+        ],
+        [{ data: '@HERE@' }, '{"mint":{"\\u0000":"1"}}', /^data\.mint: a key .*U\+0000/],
+        [{ data: '@HERE@' }, '{"mint":{"a\\ud800":"1"}}', /^data\.mint: a key .*surrogate/],
+        [{ data: { mint: { amount: '@HERE@' } } }, '1e400', /^data\.mint\.amount: .*number/],
+        [{ data: { mint: { amount: '@HERE@' } } }, '-1e400', /^data\.mint\.amount: .*number/],
+        [
+          { data: { mint: { amount: '@HERE@' } } },
+          '123456789012345678901234567890',
+          /^data\.mint\.amount: the number 1234.* cannot be read as it is written/,
+        ],
+        [
+          { data: { mint: { amount: ['@HERE@'] } } },
+          '9007199254740993',
+          /^data\.mint\.amount\[0\]: the number 9007199254740993 /,
+        ],
+        [
+          { data: { mint: { amount: [1, 2, '@HERE@'] } } },
+          '1e-400',
+          /^data\.mint\.amount\[2\]: the number 1e-400 /,
+        ],
+        [
+          { data: { 'a b': { c: '@HERE@' } } },
+          '0.12345678901234567890123',
+          /^data\["a b"\]\.c: the number 0\.1234/,
+        ],
+      ];
+      for (const [over, text, message] of cases) {
+        const res = await raw(over, text);
+        expect(res.statusCode, `${text}: ${res.body}`).toBe(400);
+        expect(res.json<{ message: string }>().message, text).toMatch(message);
+      }
+      expect(await db().selectFrom('shared_simulations').select('id').execute()).toEqual([]);
+    });
+
+    it('stores what it can hold as it was sent: astral characters, big numbers as text, 2^53', async () => {
+      for (const text of [
+        '"tz1 💥 \\ud83d\\udca5 é"',
+        '"123456789012345678901234567890"',
+        '9007199254740991',
+        '-0.5',
+        '1e300',
+        '1.50',
+        '[0.1, 2.5e-3, 100]',
+      ]) {
+        const res = await raw({ data: { mint: { to: '@HERE@' } } }, text);
+        expect(res.statusCode, `${text}: ${res.body}`).toBe(200);
+        const got = await app.inject({ method: 'GET', url: `/v1/shares/${res.json<{ id: string }>().id}` });
+        expect(got.json<{ state: { data: { mint: { to: unknown } } } }>().state.data.mint.to).toEqual(
+          JSON.parse(text),
+        );
+      }
+    });
+  },
+);
+
 // PGlite and PostgreSQL: the API's own write (jsonb, ON CONFLICT) through each driver.
 describeDb('shared simulations: the store is bounded', { backends: 'both' }, ({ db }) => {
   let app: FastifyInstance;

@@ -191,7 +191,8 @@ export const bigMapRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
       const q = request.query;
       if (q.max_level !== undefined && q.min_level !== undefined && q.max_level <= q.min_level)
         throw new HttpError(400, 'max_level must be greater than min_level');
-      const search = q.search?.trim();
+      // the database refuses a NUL in a text parameter (as the other searches, it is dropped)
+      const search = q.search?.replace(/\0/g, '').trim();
       const filter = {
         size: pageSize(q.size),
         offset: q.offset ?? 0,

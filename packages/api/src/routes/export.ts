@@ -298,6 +298,9 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
       const entrypoints = list(q.entrypoint);
       if (entrypoints.length > 100 || entrypoints.some((e) => e.length > 255))
         throw new HttpError(400, 'at most 100 entrypoints of at most 255 characters');
+      // no entrypoint's name holds a NUL, and the database refuses one in a text parameter
+      if (entrypoints.some((e) => e.includes('\0')))
+        throw new HttpError(400, 'an entrypoint name holds no NUL');
       if (!(await getAccount(ctx.db, network, address))) throw new HttpError(404, 'not found');
       const filters = {
         statuses,
