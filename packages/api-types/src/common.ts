@@ -18,6 +18,20 @@ export type NetworkName = Static<typeof NetworkName>;
 /** How many levels behind the node's head the indexer still counts as synced (the indexer's sync gap). */
 export const SYNC_GAP_LEVELS = 2;
 
+/** A part of a network that failed (issue 34): it cannot do its work until the cause is gone. */
+export const PartFailure = Type.Object(
+  {
+    part: Type.Union([Type.Literal('node'), Type.Literal('indexer'), Type.Literal('database')], {
+      description:
+        '`node`: the embedded chain cannot store its blocks (it bakes none meanwhile); `indexer`: the indexer cannot read or write the database (it retries with back-off and goes on from its stored head); `database`: the API cannot read it',
+    }),
+    message: Type.String({ description: 'the error, e.g. `ENOSPC: no space left on device, write`' }),
+    since: Timestamp,
+  },
+  { title: 'PartFailure' },
+);
+export type PartFailure = Static<typeof PartFailure>;
+
 /**
  * How the indexed head compares with the node's head (issue 32): `GET /v1/head` and the live `head` event.
  * `synced` is never claimed from the block's age alone: without the node's head it is false.
@@ -47,6 +61,13 @@ export const HeadSyncFields = {
       description:
         'Michelscope extension: levels the indexer is behind the node (`node_level - level`, at least 0); ' +
         'absent when the node is not reachable or nothing is indexed yet',
+    }),
+  ),
+  failures: Type.Optional(
+    Type.Array(PartFailure, {
+      description:
+        'Michelscope extension (issue 34): the parts of this network that failed (a storage error, the database ' +
+        'unreachable), known to the server that runs them; absent when none did. `GET /v1/health` says more.',
     }),
   ),
 };

@@ -5,9 +5,9 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 
-import { HeadSyncFields, NetworkName, SYNC_GAP_LEVELS, Timestamp } from './common';
+import { HeadSyncFields, NetworkName, PartFailure, SYNC_GAP_LEVELS, Timestamp } from './common';
 
-export { HeadSyncFields, NetworkName, SYNC_GAP_LEVELS, Timestamp };
+export { HeadSyncFields, NetworkName, PartFailure, SYNC_GAP_LEVELS, Timestamp };
 export * from './explorer';
 export * from './services';
 export * from './debugger';
@@ -19,6 +19,7 @@ export * from './share';
 export * from './workspace';
 export * from './metadata';
 export * from './helpers';
+export * from './health';
 
 /**
  * Every error answer of the API: `{"message": …}`; a 5xx also names its request (`request_id`, as every

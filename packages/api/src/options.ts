@@ -66,6 +66,27 @@ export interface ApiOptions {
   logError?: (line: string) => void;
   /** Clock in ms since the epoch for `synced` and the response cache (tests). Default Date.now. */
   now?: () => number;
+  /**
+   * What the server knows of the parts it runs for a network (its indexer, its embedded node), for
+   * `GET /v1/health` and the `failures` of heads (issue 34). Without it (`michelscope api`) only the node,
+   * the lag and the database as the API sees them are reported.
+   */
+  parts?: (network: string) => NetworkParts | undefined;
+}
+
+/** A network's parts running in the server's process (times in ms since the epoch). */
+export interface NetworkParts {
+  /** The indexer's status (`IndexerHandle.status()` of @michelscope/indexer). */
+  indexer?: {
+    state: 'starting' | 'syncing' | 'following' | 'unreachable' | 'failed' | 'stopped';
+    lastError?: string;
+    failedSince?: number;
+    recentError?: { message: string; at: number };
+  };
+  /** The embedded node's storage fault (`SandboxWorker.storageFault`), null when it stores its chain. */
+  nodeStorage?: { message: string; since: number } | null;
+  /** The embedded node's latest storage fault, kept after it ended. */
+  nodeRecentError?: { message: string; at: number };
 }
 
 /** Where the notifications come from: `DbHandle.listen` of @michelscope/db. */

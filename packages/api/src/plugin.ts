@@ -11,6 +11,7 @@ import { ensureAddress } from './services/address-requests';
 import type { ApiOptions } from './options';
 import { configRoutes } from './routes/config';
 import { headRoutes } from './routes/head';
+import { healthRoutes } from './routes/health';
 import { openapiRoute } from './routes/openapi';
 import { rpcProxyRoutes } from './routes/rpc-proxy';
 import { statsRoutes } from './routes/stats';
@@ -126,6 +127,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
       });
       await v1.register(configRoutes, { ctx });
       await v1.register(headRoutes, { ctx });
+      await v1.register(healthRoutes, { ctx });
       await v1.register(statsRoutes, { ctx });
       await v1.register(contractRoutes, { ctx });
       await v1.register(contractSchemaRoutes, { ctx });

@@ -59,6 +59,7 @@ export class SandboxWorker {
   private stopping = false;
   private level = -1;
   private fault: StorageFault | null = null;
+  private lastFault: StorageFault | undefined;
   private readonly log: (line: string) => void;
   private readonly timeoutMs: number;
   private readonly maxPending: number;
@@ -86,6 +87,11 @@ export class SandboxWorker {
   /** Why the chain cannot be stored (no block is baked meanwhile), as the worker last reported; or null. */
   get storageFault(): StorageFault | null {
     return this.fault;
+  }
+
+  /** The latest storage fault, kept after it ended (undefined: none since the start). */
+  get lastStorageFault(): StorageFault | undefined {
+    return this.lastFault;
   }
 
   /** Starts baking (now and after every restart). */
@@ -130,6 +136,7 @@ export class SandboxWorker {
             return;
           case 'storage':
             this.fault = m.fault;
+            if (m.fault) this.lastFault = m.fault;
             return;
           case 'response':
             return this.settle(m.id, m.response);

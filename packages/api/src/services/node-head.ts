@@ -3,8 +3,9 @@
  * `GET /v1/head` and of the live `head` event. The head header is read with a short timeout, trusted a few
  * seconds, and read once at a time per network whatever the number of callers.
  */
-import { SYNC_GAP_LEVELS } from '@michelscope/api-types';
+import { SYNC_GAP_LEVELS, type PartFailure } from '@michelscope/api-types';
 import type { ApiContext } from '../context';
+import { partFailures } from './health';
 import { nodeRpc } from './node-rpc';
 
 export { SYNC_GAP_LEVELS };
@@ -74,6 +75,7 @@ export interface HeadSync {
   node_reachable: boolean;
   node_level?: number;
   lag?: number;
+  failures?: PartFailure[];
 }
 
 /**
@@ -92,5 +94,8 @@ export function compareWithNode(indexed: number | null, node: number | null): He
 }
 
 export async function headSync(ctx: ApiContext, network: string, indexed: number | null): Promise<HeadSync> {
-  return compareWithNode(indexed, await nodeHeadLevel(ctx, network));
+  const sync = compareWithNode(indexed, await nodeHeadLevel(ctx, network));
+  // a part that failed (issue 34): the indicator says so rather than 'Live'
+  const failures = partFailures(ctx, network);
+  return failures.length > 0 ? { ...sync, failures } : sync;
 }
