@@ -126,6 +126,24 @@ describe('the header live indicator', () => {
     expect(group().getAttribute('data-sync')).toBe('unreachable');
   });
 
+  it("says 'Node failed' with the error while a part failed, even at the node's head; 'Live' once it works (issue 34)", async () => {
+    const source = await renderIndicator();
+    const failure = {
+      part: 'node' as const,
+      message: "the sandbox's storage folder /data/sandbox is gone: ENOENT: no such file or directory",
+      since: '2026-01-10T12:00:05Z',
+    };
+    act(() => source.emit('head', head({ failures: [failure] })));
+    expect(status().textContent).toBe('Node failed');
+    expect(status().textContent).not.toContain('Live');
+    expect(group().getAttribute('data-sync')).toBe('failed');
+    expect(group().getAttribute('title')).toBe(`${failure.message} (since ${failure.since})`);
+    // the head list's answer (the same level sent again when only the sync fields changed)
+    act(() => source.emit('head', head({})));
+    expect(status().textContent).toBe('Live');
+    expect(group().getAttribute('title')).toBeNull();
+  });
+
   it('uses the head list until the stream sends a head (nothing indexed yet: no head event)', async () => {
     await renderIndicator([
       {
@@ -174,5 +192,14 @@ describe('indicatorState', () => {
       label: 'Syncing',
     });
     expect(indicatorState('live', { synced: false, node_reachable: false }).label).toBe('Node unreachable');
+  });
+  it('says which part failed before anything else but Paused', () => {
+    const failures = [{ part: 'indexer' as const, message: 'disk full', since: '2026-01-10T12:00:00Z' }];
+    expect(indicatorState('live', { ...sync, failures })).toEqual({
+      tone: 'failed',
+      label: 'Indexer failed',
+      detail: 'disk full (since 2026-01-10T12:00:00Z)',
+    });
+    expect(indicatorState('paused', { ...sync, failures }).label).toBe('Paused');
   });
 });

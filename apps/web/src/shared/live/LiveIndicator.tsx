@@ -4,6 +4,7 @@ import Box from '@mui/material/Box';
 import ButtonBase from '@mui/material/ButtonBase';
 import Typography from '@mui/material/Typography';
 import CloudOffIcon from '@mui/icons-material/CloudOff';
+import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import SyncIcon from '@mui/icons-material/Sync';
 import type { Head } from '@michelscope/api-types';
 import type { LiveStatus } from '../../api/live';
@@ -15,9 +16,11 @@ import { TEXT_BUTTON } from '../ui/button-look';
 import { useLiveChannel, useLiveStatus } from './useLive';
 
 /** What the indicator needs of a head: the sync fields of `GET /v1/head` and of the live `head` event. */
-type HeadSync = Pick<Head, 'synced' | 'node_reachable' | 'lag'>;
+type HeadSync = Pick<Head, 'synced' | 'node_reachable' | 'lag' | 'failures'>;
 
-export type IndicatorTone = 'live' | 'syncing' | 'unreachable' | 'connecting' | 'paused';
+export type IndicatorTone = 'live' | 'syncing' | 'unreachable' | 'failed' | 'connecting' | 'paused';
+
+const FAILED_LABEL = { node: 'Node failed', indexer: 'Indexer failed', database: 'Database failed' } as const;
 
 export interface IndicatorState {
   tone: IndicatorTone;
@@ -27,16 +30,27 @@ export interface IndicatorState {
   lag?: string;
   /** The same as a number. */
   behind?: number;
+  /** A failed part's error (issue 34), for the title. */
+  detail?: string;
 }
 
 /**
  * What the indicator says: 'Live' only while the stream is open and the network's head is synced (within the
  * indexer's sync gap of the node's head); 'Syncing' with the levels behind; 'Node unreachable' when the API
- * cannot read the node's head; 'Connecting' while the stream opens or nothing is known; 'Paused'.
+ * cannot read the node's head; 'Node failed' / 'Indexer failed' when a part cannot store (issue 34: the
+ * embedded node bakes nothing, the indexer cannot write; before everything else, a synced head included);
+ * 'Connecting' while the stream opens or nothing is known; 'Paused'.
  */
 export function indicatorState(status: LiveStatus, head: HeadSync | undefined): IndicatorState {
   if (status === 'paused') return { tone: 'paused', label: 'Paused' };
   if (status === 'connecting' || !head) return { tone: 'connecting', label: 'Connecting' };
+  const failure = head.failures?.[0];
+  if (failure)
+    return {
+      tone: 'failed',
+      label: FAILED_LABEL[failure.part],
+      detail: `${failure.message} (since ${failure.since})`,
+    };
   if (head.synced) return { tone: 'live', label: 'Live' };
   if (head.node_reachable === false) return { tone: 'unreachable', label: 'Node unreachable' };
   return {
@@ -52,6 +66,7 @@ const COLOUR: Record<IndicatorTone, string> = {
   live: 'success.main',
   syncing: 'info.main',
   unreachable: 'warning.main',
+  failed: 'error.main',
   paused: 'warning.main',
   connecting: 'action.disabled',
 };
@@ -88,7 +103,7 @@ export function LiveIndicator() {
   const { tone } = state;
   // a phone's header has room for a mark only: the dot while live or connecting; behind, the sync icon and
   // the lag (compact); the node unreachable, the cloud-off icon: a shape, not only a colour
-  const phoneIcon = tone === 'syncing' || tone === 'unreachable';
+  const phoneIcon = tone === 'syncing' || tone === 'unreachable' || tone === 'failed';
   return (
     <Box
       role="group"
@@ -98,10 +113,11 @@ export function LiveIndicator() {
       data-sync={tone}
       // behind or without the node, the levels (not shown next to the words) on hover
       title={
-        sync && (tone === 'syncing' || tone === 'unreachable')
+        state.detail ??
+        (sync && (tone === 'syncing' || tone === 'unreachable')
           ? `Indexed level ${formatNumber(sync.level)}` +
             (sync.node_level !== undefined ? `, node level ${formatNumber(sync.node_level)}` : '')
-          : undefined
+          : undefined)
       }
       sx={{
         display: 'flex',
@@ -131,7 +147,13 @@ export function LiveIndicator() {
       />
       {phoneIcon ? (
         <Box aria-hidden sx={{ display: { xs: 'inline-flex', sm: 'none' }, color: COLOUR[tone] }}>
-          {tone === 'syncing' ? <SyncIcon sx={{ fontSize: 16 }} /> : <CloudOffIcon sx={{ fontSize: 16 }} />}
+          {tone === 'syncing' ? (
+            <SyncIcon sx={{ fontSize: 16 }} />
+          ) : tone === 'failed' ? (
+            <ErrorOutlineIcon sx={{ fontSize: 16 }} />
+          ) : (
+            <CloudOffIcon sx={{ fontSize: 16 }} />
+          )}
         </Box>
       ) : null}
       <Typography

@@ -1,5 +1,6 @@
 import { Fragment, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -13,7 +14,7 @@ import type { Block } from '@michelscope/api-types';
 import { useAppConfig } from '../../shared/config/useAppConfig';
 import { formatNumber } from '../../shared/format/format';
 import { RawJsonDialog } from '../../shared/json/RawJsonDialog';
-import { syncFacts, syncLabel } from './network-sync';
+import { failureLines, syncFacts, syncLabel } from './network-sync';
 import { fetchRawJson } from './raw-json-source';
 
 const DASH = '—';
@@ -45,6 +46,7 @@ export function NetworkInfoPanel({ network, state }: { network: string; state: B
   const head = heads.data?.find((h) => h.network === network);
   const sync = syncLabel(state?.level, head);
   const facts = syncFacts(head);
+  const failures = failureLines(head);
   const constants = useQuery({
     queryKey: ['raw_json', network, 'constants'] as const,
     queryFn: ({ signal }) => fetchRawJson(network, { type: 'constants' }, hasRpc, { signal }),
@@ -67,7 +69,15 @@ export function NetworkInfoPanel({ network, state }: { network: string; state: B
               size="small"
               variant="outlined"
               label={sync}
-              color={sync === 'Synced' ? 'success' : sync === 'Syncing' ? 'info' : 'default'}
+              color={
+                sync === 'Synced'
+                  ? 'success'
+                  : sync === 'Syncing'
+                    ? 'info'
+                    : sync === 'Failed'
+                      ? 'error'
+                      : 'default'
+              }
               aria-label={`${network} ${sync.toLowerCase()}`}
             />
           ) : null}
@@ -76,6 +86,12 @@ export function NetworkInfoPanel({ network, state }: { network: string; state: B
           Constants
         </Button>
       </Stack>
+      {failures.map((line) => (
+        // a part that failed (issue 34): what and since when, above the sync line
+        <Alert key={line} severity="error" role="status" data-testid="network-failure" sx={{ mb: 1 }}>
+          {line}
+        </Alert>
+      ))}
       {facts.length > 0 ? (
         // the index against the node (GET /v1/head): not one of the eight fields, so not in their list
         <Typography variant="body2" color="text.secondary" data-testid="network-sync" sx={{ mb: 1.5 }}>

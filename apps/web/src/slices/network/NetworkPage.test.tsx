@@ -228,6 +228,39 @@ describe('network page', () => {
     expect(within(sidebar).getByText(/^PsParisC · .* · node unreachable$/)).toBeTruthy();
   });
 
+  it('shows a part that failed (issue 34): the chip, the error and since when, and the sidebar', async () => {
+    routes([
+      resourceRoute('head', [
+        {
+          network: 'sandboxnet',
+          level: 42,
+          synced: true,
+          node_reachable: true,
+          node_level: 42,
+          lag: 0,
+          time: '2025-11-20T10:00:00Z',
+          protocol: 'P',
+          failures: [
+            {
+              part: 'node',
+              message: 'cannot append block 43 to the block log: ENOSPC: no space left on device, write',
+              since: '2025-11-20T10:00:05Z',
+            },
+          ],
+        },
+      ]),
+    ]);
+    renderApp('/sandboxnet/recently_called');
+    const info = await screen.findByRole('region', { name: 'Network Info' });
+    expect(await within(info).findByText('Failed')).toBeTruthy();
+    expect(within(info).getByLabelText('sandboxnet failed')).toBeTruthy();
+    expect(within(info).getByTestId('network-failure').textContent).toBe(
+      'The node cannot store its chain (it bakes no block meanwhile) since 2025-11-20T10:00:05Z: cannot append block 43 to the block log: ENOSPC: no space left on device, write',
+    );
+    const sidebar = screen.getByRole('navigation', { name: 'Networks' });
+    expect(await within(sidebar).findByText(/^ProtoALp · .* · failed$/)).toBeTruthy();
+  });
+
   it('remembers the network picked in the sidebar for home and the Networks link', async () => {
     routes();
     renderApp('/mainnet/recently_called');

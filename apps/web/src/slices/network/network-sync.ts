@@ -21,11 +21,23 @@ export function syncFacts(head: Head | undefined): string[] {
   return head.lag !== undefined ? [indexed, node, levels(head.lag)] : [indexed, node];
 }
 
+const FAILED_PART = {
+  node: 'The node cannot store its chain (it bakes no block meanwhile)',
+  indexer: 'The indexer cannot use its database (it retries and goes on from its stored head)',
+  database: 'The database cannot be read',
+} as const;
+
+/** The panel's alert lines: each part that failed (issue 34), with its error and since when. */
+export function failureLines(head: Head | undefined): string[] {
+  return (head?.failures ?? []).map((f) => `${FAILED_PART[f.part]} since ${f.since}: ${f.message}`);
+}
+
 /**
- * The panel's chip: 'Synced'; 'Syncing' while the indexer catches up with a reachable node; 'Unsynced' when
+ * The panel's chip: 'Failed' when a part failed; 'Synced'; 'Syncing' while the indexer catches up with a reachable node; 'Unsynced' when
  * the node cannot be read or nothing is indexed. Without the head, from whether any block is indexed.
  */
 export function syncLabel(indexedLevel: number | undefined, head: Head | undefined): string | null {
+  if (head?.failures?.length) return 'Failed';
   if (head)
     return head.synced ? 'Synced' : head.node_reachable === true && head.level > 0 ? 'Syncing' : 'Unsynced';
   if (indexedLevel === undefined) return null;
@@ -34,6 +46,7 @@ export function syncLabel(indexedLevel: number | undefined, head: Head | undefin
 
 /** The sidebar's note of a network that is not synced: '54 behind' or 'node unreachable' (else none). */
 export function sidebarSyncNote(head: Head | undefined): string | null {
+  if (head?.failures?.length) return 'failed';
   if (!head || head.synced || head.level <= 0) return null;
   if (head.node_reachable === false) return 'node unreachable';
   return head.lag !== undefined && head.lag > 0 ? `${formatNumber(head.lag)} behind` : null;
