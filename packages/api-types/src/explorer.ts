@@ -178,6 +178,30 @@ const contractFields = {
     }),
   ),
   indexed_from: optInt('with `partial`: the level the contract was read from the node at'),
+  history: Type.Optional(
+    Type.Object(
+      {
+        state: Type.Union(
+          [Type.Literal('pending'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')],
+          {
+            description:
+              'failed: the source or the node failed; retried later, the levels not read are a gap',
+          },
+        ),
+        done: Type.Integer({ description: 'levels of the history the backfill has gone through' }),
+        total: Type.Union([Type.Integer(), Type.Null()], {
+          description:
+            'levels from the origination to `indexed_from` − 1 (null until the source says where it starts)',
+        }),
+        message: optStr('why it failed, or which source it fell back from'),
+      },
+      {
+        title: 'HistoryProgress',
+        description:
+          'the backfill of an address read from the node (issue 32): its operations before `indexed_from` are read from the node block by block and indexed; `partial` stays true until it is done',
+      },
+    ),
+  ),
 };
 export const Contract = Type.Object(contractFields, { title: 'Contract' });
 export type Contract = Static<typeof Contract>;

@@ -57,3 +57,34 @@ export async function requestAddress(
   );
   return true;
 }
+
+/** An adopted address's history backfill (migrations/0270_history_backfills.sql), as the API shows it. */
+export interface HistoryBackfill {
+  state: 'pending' | 'running' | 'done' | 'failed';
+  /** Levels of [from, to] gone through. */
+  done: number;
+  /** Levels from the origin to the ceiling; null until the source gave the origin. */
+  total: number | null;
+  message: string | null;
+}
+
+export async function getHistoryBackfill(
+  db: Db,
+  network: string,
+  address: string,
+): Promise<HistoryBackfill | undefined> {
+  const row = await db
+    .selectFrom('history_backfills')
+    .select(['state', 'covered', 'to_level', 'from_level', 'message'])
+    .where('network', '=', network)
+    .where('address', '=', address)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const total = row.from_level === null ? null : Math.max(0, row.to_level - row.from_level + 1);
+  return {
+    state: row.state as HistoryBackfill['state'],
+    done: total === null ? row.covered : Math.min(row.covered, total),
+    total,
+    message: row.message,
+  };
+}

@@ -386,6 +386,31 @@ export interface AddressRequestsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** The history of an adopted address being stored (migrations/0270_history_backfills.sql). */
+export interface HistoryBackfillsTable {
+  network: string;
+  address: string;
+  /** pending | running | done | failed */
+  state: ColumnType<string, string | undefined, string>;
+  source: string | null;
+  cursor: string | null;
+  to_level: number;
+  from_level: number | null;
+  covered: ColumnType<number, number | undefined, number>;
+  blocks: ColumnType<number, number | undefined, number>;
+  levels_found: ColumnType<number, number | undefined, number>;
+  message: string | null;
+  retry_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** The lowest level of a network's forward range, fixed at its first backfill (0270). */
+export interface HistoryFloorTable {
+  network: string;
+  floor_level: number;
+}
+
 export interface Database {
   protocols: ProtocolsTable;
   blocks: BlocksTable;
@@ -413,6 +438,8 @@ export interface Database {
   undo_log: UndoLogTable;
   shared_simulations: SharedSimulationsTable;
   address_requests: AddressRequestsTable;
+  history_backfills: HistoryBackfillsTable;
+  history_floor: HistoryFloorTable;
 }
 
 export type Db = Kysely<Database>;

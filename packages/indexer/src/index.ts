@@ -5,6 +5,10 @@
 import type { Db } from '@michelscope/db';
 import { ProtocolRegistry } from './protocols/registry';
 import { NodeRpc } from './rpc/client';
+import { BcdSource } from './history/bcd';
+import type { HistorySource } from './history/source';
+import { TzktSource } from './history/tzkt';
+import { Backfiller } from './sync/backfill';
 import { ContractCache } from './sync/block-data';
 import { Follower } from './sync/follower';
 import { StatusTracker, type IndexerStatus } from './sync/status';
@@ -12,6 +16,8 @@ import { StatusTracker, type IndexerStatus } from './sync/status';
 export type { IndexerState, IndexerStatus } from './sync/status';
 export type { ProtocolHandler, BlockHeader, ParsedBlock, ProtocolConstants } from './protocols/handler';
 export { ProtocolRegistry, defaultHandler } from './protocols/registry';
+export type { HistorySource, HistoryPage, HistoryQuery } from './history/source';
+export { HistoryError } from './history/source';
 export { InvalidNodeDataError } from './protocols/validate';
 
 export interface IndexerOptions {
@@ -49,6 +55,27 @@ export interface IndexerOptions {
   registry?: ProtocolRegistry;
   /** A protocol migration that re-reads contract scripts logs progress every this many. Default 1000. */
   migrationProgressEvery?: number;
+  /**
+   * Where the history of an adopted address is learnt (issue 32): a Better Call Dev-compatible API (`url` before
+   * `/v1`; `network` its name there, default this network's), TzKT (`url` before `/v1`), a scan of the node
+   * (the default), or `false` (no backfill). A source that fails falls back to the scan.
+   */
+  historySource?: HistorySourceConfig | HistorySource | false;
+}
+
+export type HistorySourceConfig =
+  { kind: 'bcd'; url: string; network?: string } | { kind: 'tzkt'; url: string } | { kind: 'scan' };
+
+/** The source of a config (null: the scan). */
+export function historySourceOf(network: string, config: HistorySourceConfig): HistorySource | null {
+  switch (config.kind) {
+    case 'bcd':
+      return new BcdSource({ baseUrl: config.url, network: config.network ?? network });
+    case 'tzkt':
+      return new TzktSource({ baseUrl: config.url });
+    case 'scan':
+      return null;
+  }
 }
 
 export interface IndexerHandle {
@@ -82,17 +109,32 @@ export function startIndexer(opts: IndexerOptions): IndexerHandle {
     ...(opts.rpcThrottle ? { throttle: opts.rpcThrottle } : {}),
     log: (line) => status.line(line),
   });
+  const ctx = {
+    db: opts.db,
+    network: opts.network,
+    rpc,
+    registry: opts.registry ?? new ProtocolRegistry(),
+    line: (t: string) => status.line(t),
+    cache: new ContractCache(opts.db, opts.network),
+    costPerByte: new Map<string, number>(),
+    ...(opts.migrationProgressEvery ? { migrationProgressEvery: opts.migrationProgressEvery } : {}),
+  };
+  const fetchAhead = Math.max(1, Math.floor(opts.fetchAhead ?? 4));
+  const history = opts.historySource ?? { kind: 'scan' as const };
+  const backfill =
+    history === false
+      ? undefined
+      : new Backfiller(
+          // its own parse cache: scripts it reads from the node at old levels stay its own
+          { ...ctx, cache: new ContractCache(opts.db, opts.network) },
+          {
+            source: 'levels' in history ? history : historySourceOf(opts.network, history),
+            rpcUrl: opts.rpcUrl,
+            concurrency: fetchAhead,
+          },
+        );
   const follower = new Follower(
-    {
-      db: opts.db,
-      network: opts.network,
-      rpc,
-      registry: opts.registry ?? new ProtocolRegistry(),
-      line: (t) => status.line(t),
-      cache: new ContractCache(opts.db, opts.network),
-      costPerByte: new Map(),
-      ...(opts.migrationProgressEvery ? { migrationProgressEvery: opts.migrationProgressEvery } : {}),
-    },
+    ctx,
     status,
     {
       pollIntervalMs: opts.pollIntervalMs ?? 1000,
@@ -100,7 +142,8 @@ export function startIndexer(opts: IndexerOptions): IndexerHandle {
       backoffInitialMs: opts.backoff?.initialMs ?? 1000,
       backoffMaxMs: opts.backoff?.maxMs ?? 60_000,
       syncGap: 2,
-      fetchAhead: Math.max(1, Math.floor(opts.fetchAhead ?? 4)),
+      fetchAhead,
+      ...(backfill ? { backfill } : {}),
     },
     controller.signal,
   );

@@ -700,7 +700,8 @@ describe('history sources: paging rules and bad sources (synthetic servers)', ()
         /does not continue the list/,
       ],
       [[{ last_id: 9, level: -1 }], /does not go back in time/],
-      [[{ last_id: '9', level: 5 }], /last_id "9" is not a positive integer/],
+      [[{ last_id: '9', level: 5 }], /last_id "9" is not a non-zero integer/],
+      [[{ last_id: 0, level: 5 }], /last_id 0 is not a non-zero integer/],
       [
         [
           { last_id: 9, level: 5 },

@@ -63,13 +63,45 @@ const VOLATILE = new Set(['updated_at', 'next_attempt_at', 'created_at', 'networ
 
 type Row = Record<string, unknown>;
 
-export async function dumpTables(db: Db, network: string): Promise<Record<string, string[]>> {
-  const ranks = new Map<string, Map<string, number>>();
+/**
+ * Surrogate ids whose order is only the order rows were inserted in (not the chain's), with the natural key
+ * that names a row instead (`byKey`): a database filled in another order (the history backfill) numbers them
+ * otherwise. Rows of the other tables of WITH_ID without a natural key lose their id.
+ */
+const NATURAL: Record<string, string> = {
+  protocols: 'hash',
+  scripts: 'hash',
+  tickets: 'hash',
+  accounts: 'address',
+  contracts: 'address',
+};
+const INSERTION_ORDERED = new Set([
+  ...Object.keys(NATURAL),
+  'big_map_actions',
+  'big_map_states',
+  'global_constants',
+  'ticket_updates',
+  'smart_rollups',
+  'migrations',
+  'search_documents',
+  'undo_log',
+]);
+
+export async function dumpTables(
+  db: Db,
+  network: string,
+  opts: { byKey?: boolean } = {},
+): Promise<Record<string, string[]>> {
+  const ranks = new Map<string, Map<string, number | string>>();
   for (const t of WITH_ID) {
+    const key = opts.byKey && NATURAL[t] ? sql.ref(`x.${NATURAL[t]}`) : sql`NULL`;
     const r = await sql<{
       id: string;
-    }>`SELECT x.id::text AS id FROM ${sql.table(t)} x WHERE x.network = ${network} ORDER BY x.id`.execute(db);
-    ranks.set(t, new Map(r.rows.map((x, i) => [x.id, i + 1])));
+      key: string | null;
+    }>`SELECT x.id::text AS id, ${key}::text AS key FROM ${sql.table(t)} x WHERE x.network = ${network} ORDER BY x.id`.execute(
+      db,
+    );
+    ranks.set(t, new Map(r.rows.map((x, i) => [x.id, x.key ?? i + 1])));
   }
   const rank = (t: string, v: unknown) => {
     if (typeof v !== 'number' && typeof v !== 'string') return v;
@@ -79,6 +111,7 @@ export async function dumpTables(db: Db, network: string): Promise<Record<string
     const out: Row = {};
     for (const [k, v] of Object.entries(row)) {
       if (VOLATILE.has(k)) continue;
+      if (k === 'id' && opts.byKey && INSERTION_ORDERED.has(t) && !NATURAL[t]) continue;
       if (k === 'id' && WITH_ID.includes(t)) out[k] = rank(t, v);
       else if (k in REFS && !(t === 'token_metadata' && k === 'token_id')) out[k] = rank(REFS[k]!, v);
       else out[k] = v;

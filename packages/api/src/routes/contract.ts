@@ -122,7 +122,10 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
         tags,
         params: AddressParams,
         querystring: Type.Object({
-          last_id: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+          // backfilled operations (issue 32) have negative ids, below the forward ones
+          last_id: Type.Optional(
+            Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }),
+          ),
           size: Paging.size,
         }),
         response: { 200: Type.Array(OPGResponse), ...E },

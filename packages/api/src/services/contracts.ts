@@ -6,7 +6,7 @@ import {
   type ContractRow,
   type ScriptParts,
 } from '@michelscope/db/read';
-import { getAddressRequest } from '@michelscope/db/address-requests';
+import { getAddressRequest, getHistoryBackfill } from '@michelscope/db/address-requests';
 import { normalizeData, tagsFromMask, toMicheline, type Micheline } from '@michelscope/michelson';
 import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
@@ -55,10 +55,23 @@ export async function withStats(ctx: ApiContext, row: ContractRow): Promise<Cont
  * it from that level on only.
  */
 export async function withHistory<T extends Contract>(ctx: ApiContext, c: T): Promise<T> {
-  if (c.level <= 1 || c.id === undefined) return c;
+  if (c.id === undefined) return c;
   const request = await getAddressRequest(ctx.db, c.network, c.address);
-  if (request?.state !== 'adopted' || request.level !== c.level) return c;
-  return { ...c, partial: true, indexed_from: request.level };
+  if (request?.state !== 'adopted' || request.level === null) return c;
+  // its history below that level is backfilled (indexer sync/backfill.ts): partial until done
+  const h = await getHistoryBackfill(ctx.db, c.network, c.address);
+  if (!h)
+    return request.level === c.level && c.level > 1
+      ? { ...c, partial: true, indexed_from: request.level }
+      : c;
+  const history = {
+    state: h.state,
+    done: h.done,
+    total: h.total,
+    ...(h.message ? { message: h.message } : {}),
+  };
+  if (h.state === 'done') return { ...c, history };
+  return { ...c, partial: true, indexed_from: request.level, history };
 }
 
 /** The script sections of a contract or a 404. */

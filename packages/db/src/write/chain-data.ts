@@ -11,7 +11,7 @@ import type { BigMapDiffRow, BlockContext, BlockData, OperationRow } from './blo
 import { reopenAddressRequests } from './adopt';
 import { queueMetadata } from './metadata-queue';
 import { insertScripts, writeScriptMigration } from './script-migration';
-import { pruneSnapshots, restoreSnapshots, snapshot } from './undo';
+import { pruneSnapshots, restoreSnapshots, snapshot, type UndoTable } from './undo';
 
 type Trx = Transaction<Database>;
 
@@ -204,8 +204,20 @@ async function insertDiffs(
   network: string,
   items: RowsOf<BigMapDiffRow>,
   copy: boolean,
+  backfill?: Backfill,
 ): Promise<void> {
   if (!items.some((i) => i.rows.length > 0)) return;
+  if (backfill) {
+    // a block's own diffs after the keys it copied (ids from the block's half of its id range)
+    await deferred(sql`INSERT INTO big_map_diffs (id, network, level, timestamp, protocol_id, operation_id, ptr, contract, key, key_hash, value)
+      SELECT (x.level - ${backfill.idBase}) * ${ID_RANGE}::bigint + ${ID_RANGE / 2}::bigint + e.n - 1, ${network}, x.level, x.timestamp, x.protocol_id, (x.ids->>r.op)::bigint, r.ptr, r.contract, r.key, r.key_hash, r.value
+      FROM jsonb_to_recordset(${blocksJson(items)}) AS x(level integer, timestamp timestamptz, protocol_id integer, ids jsonb, rows jsonb)
+      CROSS JOIN LATERAL jsonb_array_elements(x.rows) WITH ORDINALITY AS e(row, n)
+      CROSS JOIN LATERAL jsonb_to_record(e.row) AS r(op integer, ptr bigint, contract text, key jsonb, key_hash text, value jsonb)`).execute(
+      trx,
+    );
+    return;
+  }
   if (copy) {
     const chunks = items.map(({ b, ids, rows }) => {
       const head = blockColumns(network, b);
@@ -228,26 +240,53 @@ async function insertDiffs(
 const hasCopies = (d: BlockData) => d.bigMapActions.some((a) => a.action === 'copy');
 
 /**
+ * Ids of one block's rows written by a backfill (issue 32): a block owns the range
+ * `[(level - idBase) × 2^20, (level - idBase + 1) × 2^20)`, its operations by position from the start, the
+ * big-map diffs from the middle (copied keys first). `idBase` is the network's forward floor (history_floor),
+ * so backfilled rows (below it) take negative ids: ids still sort by chain order, and a block written again
+ * would take the same ones.
+ */
+export const ID_RANGE = 2 ** 20;
+
+/** A block written by the history backfill, below the forward range (db/write/backfill.ts). */
+export interface Backfill {
+  idBase: number;
+}
+
+/**
  * Writes the data of consecutive blocks (in level order) inside one transaction, with the same rows, ids
  * and before-images as `writeBlockData` block by block: the append-only rows of every block (operations,
  * and big-map diffs when no block copies a stored big map, whose copied keys come before the block's own
  * diffs) go in one statement each, then each block's remaining rows and counters follow in level order.
  */
-export async function writeBlocksData(trx: Trx, blocks: BlockDataWrite[]): Promise<void> {
+export async function writeBlocksData(
+  trx: Trx,
+  blocks: BlockDataWrite[],
+  backfill?: Backfill,
+): Promise<void> {
   if (blocks.length === 0) return;
-  const ids = await nextIds(
-    trx,
-    'operations_id_seq',
-    blocks.reduce((n, { d }) => n + d.operations.length, 0),
-  );
   const opIds: number[][] = [];
-  let at = 0;
-  for (const { d } of blocks) {
-    opIds.push(ids.slice(at, at + d.operations.length));
-    at += d.operations.length;
+  if (backfill) {
+    for (const { b, d } of blocks) {
+      if (d.operations.length >= ID_RANGE / 2)
+        throw new Error(`block ${b.level}: ${d.operations.length} operations do not fit its id range`);
+      opIds.push(d.operations.map((_, i) => (b.level - backfill.idBase) * ID_RANGE + i));
+    }
+  } else {
+    const ids = await nextIds(
+      trx,
+      'operations_id_seq',
+      blocks.reduce((n, { d }) => n + d.operations.length, 0),
+    );
+    let at = 0;
+    for (const { d } of blocks) {
+      opIds.push(ids.slice(at, at + d.operations.length));
+      at += d.operations.length;
+    }
   }
   const network = blocks[0]!.b.network;
-  const copy = await canCopy(trx);
+  // a backfill writes with explicit ids, through the JSON statements
+  const copy = backfill ? false : await canCopy(trx);
   await insertOperations(
     trx,
     network,
@@ -261,9 +300,11 @@ export async function writeBlocksData(trx: Trx, blocks: BlockDataWrite[]): Promi
       network,
       blocks.map(({ b, d }, i) => ({ b, ids: opIds[i]!, rows: d.bigMapDiffs })),
       copy,
+      backfill,
     );
   }
-  for (const [i, { b, d }] of blocks.entries()) await writeBlockRest(trx, b, d, opIds[i]!, !mergeDiffs, copy);
+  for (const [i, { b, d }] of blocks.entries())
+    await writeBlockRest(trx, b, d, opIds[i]!, !mergeDiffs, copy, backfill);
 }
 
 /** Stores one block's data (operations included) inside the block's transaction. */
@@ -279,18 +320,24 @@ async function writeBlockRest(
   opIds: number[],
   withDiffs: boolean,
   copy: boolean,
+  backfill?: Backfill,
 ): Promise<void> {
   const { network, level } = b;
   const ts = b.timestamp.toISOString();
   const base = { network, level, timestamp: ts };
+  // A backfilled block is older than rows already stored: counters add up as in any order, but what is "the
+  // latest" (a last action, a key's value) is taken only from a newer block, and what is "the first" (a
+  // row's level, a contract's origination) from an older one. It is never reverted: no before-images.
+  const before = (tbl: UndoTable, where: RawBuilder<unknown>) =>
+    backfill ? Promise.resolve() : snapshot(trx, network, level, tbl, where);
 
   // a protocol migration happens before the block's operations (their big-map rows use the new pointers)
-  if (d.scriptMigration) await writeScriptMigration(trx, b, d.scriptMigration);
+  if (d.scriptMigration && !backfill) await writeScriptMigration(trx, b, d.scriptMigration);
 
   // accounts
   if (d.accounts.length > 0) {
     const addrs = d.accounts.map((a) => a.address);
-    await snapshot(trx, network, level, 'accounts', sql`t.address = ANY(${addrs}::text[])`);
+    await before('accounts', sql`t.address = ANY(${addrs}::text[])`);
     await deferred(sql`INSERT INTO accounts (network, address, type, level, last_action, operations_count, events_count, migrations_count, ticket_updates_count)
       SELECT ${network}, r.address, r.type, ${level}, ${ts}::timestamptz, r.operations_count, r.events_count, r.migrations_count, r.ticket_updates_count
       FROM jsonb_to_recordset(${json(d.accounts)}) AS r(address text, type text, operations_count bigint, events_count bigint, migrations_count bigint, ticket_updates_count bigint)
@@ -299,7 +346,16 @@ async function writeBlockRest(
         events_count = accounts.events_count + excluded.events_count,
         migrations_count = accounts.migrations_count + excluded.migrations_count,
         ticket_updates_count = accounts.ticket_updates_count + excluded.ticket_updates_count,
-        last_action = excluded.last_action,
+        ${
+          backfill
+            ? // an adopted account's last action is the level it was read at (address_requests), no action: a
+              // backfilled block's replaces it while no operation of it is counted
+              sql`last_action = CASE WHEN accounts.operations_count = 0 AND EXISTS (SELECT 1 FROM address_requests q
+                  WHERE q.network = ${network} AND q.address = accounts.address AND q.state = 'adopted' AND q.level = accounts.level)
+                THEN excluded.last_action ELSE GREATEST(accounts.last_action, excluded.last_action) END,
+              level = LEAST(accounts.level, excluded.level),`
+            : sql`last_action = excluded.last_action,`
+        }
         type = CASE WHEN accounts.type = 'ghost' THEN excluded.type ELSE accounts.type END`).execute(trx);
   }
 
@@ -320,7 +376,12 @@ async function writeBlockRest(
         ${level}, ${ts}::timestamptz, r.operation_id, COALESCE(r.name, s.name)
       FROM jsonb_to_recordset(${json(rows)}) AS r(ptr bigint, contract text, key_type jsonb, value_type jsonb, operation_id bigint, name text, source_ptr bigint)
       LEFT JOIN big_maps s ON s.network = ${network} AND s.ptr = r.source_ptr
-      ON CONFLICT (network, ptr) DO NOTHING`).execute(trx);
+      ${
+        backfill
+          ? sql`ON CONFLICT (network, ptr) DO UPDATE SET level = excluded.level, timestamp = excluded.timestamp,
+              operation_id = excluded.operation_id, contract = excluded.contract WHERE big_maps.level > excluded.level`
+          : sql`ON CONFLICT (network, ptr) DO NOTHING`
+      }`).execute(trx);
   }
   await insert(
     trx,
@@ -328,20 +389,41 @@ async function writeBlockRest(
     ['network', 'level', 'timestamp', 'operation_id', 'action', 'source_ptr', 'destination_ptr', 'address'],
     d.bigMapActions.map((a) => ({ ...a, ...base, operation_id: opId(a.op) })),
   );
+  let copied = 0;
   for (const a of d.bigMapActions) {
     if (a.action !== 'copy' || a.source_ptr === null || a.source_ptr < 0) continue;
+    if (backfill) {
+      // the source's keys as they were at this block (its diffs below it), not its current ones
+      const first = (level - backfill.idBase) * ID_RANGE + copied;
+      copied += (
+        await sql<{ n: number }>`WITH keys AS (
+          SELECT DISTINCT ON (key_hash) key, key_hash, value, id FROM big_map_diffs
+          WHERE network = ${network} AND ptr = ${a.source_ptr} AND level < ${level} ORDER BY key_hash, id DESC),
+        ins AS (INSERT INTO big_map_diffs (id, network, operation_id, level, timestamp, protocol_id, ptr, contract, key, key_hash, value)
+          SELECT ${first}::bigint + row_number() OVER (ORDER BY id) - 1, ${network}, ${opId(a.op)}, ${level}, ${ts}::timestamptz,
+            ${b.protocolId}, ${a.destination_ptr}, ${a.address}, key, key_hash, value FROM keys WHERE value IS NOT NULL
+          RETURNING 1)
+        SELECT count(*)::int AS n FROM ins`.execute(trx)
+      ).rows[0]!.n;
+      continue;
+    }
     await deferred(sql`INSERT INTO big_map_diffs (network, operation_id, level, timestamp, protocol_id, ptr, contract, key, key_hash, value)
       SELECT network, ${opId(a.op)}, ${level}, ${ts}::timestamptz, ${b.protocolId}, ${a.destination_ptr}, ${a.address}, key, key_hash, value
       FROM big_map_states WHERE network = ${network} AND ptr = ${a.source_ptr} AND NOT removed ORDER BY id`).execute(
       trx,
     );
   }
-  if (withDiffs) await insertDiffs(trx, network, [{ b, ids: opIds, rows: d.bigMapDiffs }], copy);
+  if (withDiffs) await insertDiffs(trx, network, [{ b, ids: opIds, rows: d.bigMapDiffs }], copy, backfill);
   const removed = d.bigMapActions.filter((a) => a.action === 'remove').map((a) => a.source_ptr!);
   if (d.bigMapDiffs.length > 0 || removed.length > 0 || copySource.size > 0)
-    await writeStates(trx, b, d, removed);
+    await writeStates(trx, b, d, removed, backfill);
 
   // scripts and contracts
+  if (backfill && d.scripts.length > 0) {
+    // a script first stored later (by an adoption, or a later backfilled block) dates from here
+    await deferred(sql`UPDATE scripts SET level = ${level} WHERE network = ${network}
+      AND hash = ANY(${d.scripts.map((s) => s.hash)}::text[]) AND level > ${level}`).execute(trx);
+  }
   await insertScripts(trx, network, level, d.scripts);
   if (d.contracts.length > 0) {
     await deferred(sql`INSERT INTO contracts (network, address, level, timestamp, manager, delegate, script_id, script_hash, tags, operation_id)
@@ -349,7 +431,14 @@ async function writeBlockRest(
       FROM jsonb_to_recordset(${json(d.contracts.map((c) => ({ ...c, operation_id: opId(c.op) })))})
         AS r(address text, manager text, delegate text, script_hash text, tags integer, operation_id bigint)
       JOIN scripts s ON s.network = ${network} AND s.hash = r.script_hash
-      ON CONFLICT (network, address) DO NOTHING`).execute(trx);
+      ${
+        // an adopted contract (read at a later level) takes its origination's level, manager and operation;
+        // its delegate, script and tags stay the ones read at that later level
+        backfill
+          ? sql`ON CONFLICT (network, address) DO UPDATE SET level = excluded.level, timestamp = excluded.timestamp,
+              manager = excluded.manager, operation_id = excluded.operation_id WHERE contracts.level > excluded.level`
+          : sql`ON CONFLICT (network, address) DO NOTHING`
+      }`).execute(trx);
   }
 
   // global constants, tickets, rollups, migrations, search documents
@@ -359,7 +448,7 @@ async function writeBlockRest(
     ['network', 'level', 'timestamp', 'address', 'value', 'operation_id'],
     d.globalConstants.map((g) => ({ ...g, ...base, operation_id: opId(g.op) })),
   );
-  await writeTickets(trx, b, d, opId);
+  await writeTickets(trx, b, d, opId, backfill);
   await insert(
     trx,
     'smart_rollups',
@@ -386,11 +475,15 @@ async function writeBlockRest(
   if (d.searchDocuments.length > 0) {
     await deferred(sql`INSERT INTO search_documents (network, kind, key, level, title, body)
       SELECT ${network}, r.kind, r.key, ${level}, r.title, r.body FROM jsonb_to_recordset(${json(d.searchDocuments)}) AS r(kind text, key text, title text, body text)
-      ON CONFLICT (network, kind, key) DO NOTHING`).execute(trx);
+      ${
+        backfill
+          ? sql`ON CONFLICT (network, kind, key) DO UPDATE SET level = excluded.level WHERE search_documents.level > excluded.level`
+          : sql`ON CONFLICT (network, kind, key) DO NOTHING`
+      }`).execute(trx);
   }
-  await queueMetadata(trx, b, d);
-  await writeStats(trx, b, d);
-  await pruneSnapshots(trx, network, level);
+  await queueMetadata(trx, b, d, !!backfill);
+  await writeStats(trx, b, d, !!backfill);
+  if (!backfill) await pruneSnapshots(trx, network, level);
 }
 
 /**
@@ -399,28 +492,49 @@ async function writeBlockRest(
  * key is first written, then one more for each later block that writes it (bcdhub's upsert), reproduced
  * exactly so existing clients read the same numbers.
  */
-async function writeStates(trx: Trx, b: BlockContext, d: BlockData, removedPtrs: number[]): Promise<void> {
+async function writeStates(
+  trx: Trx,
+  b: BlockContext,
+  d: BlockData,
+  removedPtrs: number[],
+  backfill?: Backfill,
+): Promise<void> {
   const { network, level } = b;
-  await snapshot(
-    trx,
-    network,
-    level,
-    'big_map_states',
-    sql`((t.ptr, t.key_hash) IN (SELECT ptr, key_hash FROM big_map_diffs WHERE network = ${network} AND level = ${level}) OR t.ptr = ANY(${removedPtrs}::bigint[]))`,
-  );
+  if (!backfill)
+    await snapshot(
+      trx,
+      network,
+      level,
+      'big_map_states',
+      sql`((t.ptr, t.key_hash) IN (SELECT ptr, key_hash FROM big_map_diffs WHERE network = ${network} AND level = ${level}) OR t.ptr = ANY(${removedPtrs}::bigint[]))`,
+    );
+  // A backfilled (older) write counts (count is one per block after the first, in any order) and dates the
+  // key's first write, but its value is the key's only while no newer block wrote it.
+  const newer = sql`excluded.last_update_level > big_map_states.last_update_level`;
   await deferred(sql`INSERT INTO big_map_states (network, ptr, key_hash, contract, key, value, removed, last_update_level, last_update_time, count, level)
     SELECT DISTINCT ON (ptr, key_hash, contract) network, ptr, key_hash, contract, key, value, value IS NULL, level, timestamp, 0, level
     FROM big_map_diffs WHERE network = ${network} AND level = ${level}
     ORDER BY ptr, key_hash, contract, id DESC
     ON CONFLICT (network, ptr, key_hash, contract) DO UPDATE SET
-      value = CASE WHEN excluded.removed THEN big_map_states.value ELSE excluded.value END,
-      removed = excluded.removed,
-      last_update_level = excluded.last_update_level, last_update_time = excluded.last_update_time,
+      ${
+        backfill
+          ? sql`value = CASE WHEN ${newer} AND NOT excluded.removed THEN excluded.value
+                WHEN big_map_states.value IS NULL THEN excluded.value ELSE big_map_states.value END,
+              removed = CASE WHEN ${newer} THEN excluded.removed ELSE big_map_states.removed END,
+              last_update_time = CASE WHEN ${newer} THEN excluded.last_update_time ELSE big_map_states.last_update_time END,
+              last_update_level = GREATEST(big_map_states.last_update_level, excluded.last_update_level),
+              level = LEAST(big_map_states.level, excluded.level),`
+          : sql`value = CASE WHEN excluded.removed THEN big_map_states.value ELSE excluded.value END,
+              removed = excluded.removed,
+              last_update_level = excluded.last_update_level, last_update_time = excluded.last_update_time,`
+      }
       count = big_map_states.count + 1`).execute(trx);
   await writeKeyTexts(trx, b, d);
   if (removedPtrs.length > 0) {
     await deferred(sql`UPDATE big_map_states SET removed = true, last_update_level = ${level}, last_update_time = ${b.timestamp.toISOString()}::timestamptz
-      WHERE network = ${network} AND ptr = ANY(${removedPtrs}::bigint[])`).execute(trx);
+      WHERE network = ${network} AND ptr = ANY(${removedPtrs}::bigint[])${
+        backfill ? sql` AND last_update_level <= ${level}` : sql``
+      }`).execute(trx);
   }
 }
 
@@ -456,18 +570,21 @@ async function writeTickets(
   b: BlockContext,
   d: BlockData,
   opId: (i: number) => number | null,
+  backfill?: Backfill,
 ): Promise<void> {
   if (d.tickets.length === 0) return;
   const { network, level } = b;
   const hashes = d.tickets.map((t) => t.hash);
   const counts = new Map<string, number>();
   for (const u of d.ticketUpdates) counts.set(u.ticket_hash, (counts.get(u.ticket_hash) ?? 0) + 1);
-  await snapshot(trx, network, level, 'tickets', sql`t.hash = ANY(${hashes}::text[])`);
+  const first = (tbl: string) =>
+    backfill ? sql`, level = LEAST(${sql.ref(`${tbl}.level`)}, excluded.level)` : sql``;
+  if (!backfill) await snapshot(trx, network, level, 'tickets', sql`t.hash = ANY(${hashes}::text[])`);
   await deferred(sql`INSERT INTO tickets (network, hash, ticketer, content_type, content, level, updates_count)
     SELECT ${network}, r.hash, r.ticketer, r.content_type, r.content, ${level}, r.updates_count
     FROM jsonb_to_recordset(${json(d.tickets.map((t) => ({ ...t, updates_count: counts.get(t.hash) ?? 0 })))})
       AS r(hash text, ticketer text, content_type jsonb, content jsonb, updates_count bigint)
-    ON CONFLICT (network, hash) DO UPDATE SET updates_count = tickets.updates_count + excluded.updates_count`).execute(
+    ON CONFLICT (network, hash) DO UPDATE SET updates_count = tickets.updates_count + excluded.updates_count${first('tickets')}`).execute(
     trx,
   );
   if (d.ticketUpdates.length === 0) return;
@@ -476,21 +593,22 @@ async function writeTickets(
     SELECT ${network}, r.operation_id, ${level}, ${b.timestamp.toISOString()}::timestamptz, t.id, r.account, r.amount
     FROM jsonb_to_recordset(${json(rows)}) AS r(operation_id bigint, ticket_hash text, account text, amount numeric, n bigint)
     JOIN tickets t ON t.network = ${network} AND t.hash = r.ticket_hash ORDER BY r.n`).execute(trx);
-  await snapshot(
-    trx,
-    network,
-    level,
-    'ticket_balances',
-    sql`(t.ticket_id, t.account) IN (SELECT ticket_id, account FROM ticket_updates WHERE network = ${network} AND level = ${level})`,
-  );
+  if (!backfill)
+    await snapshot(
+      trx,
+      network,
+      level,
+      'ticket_balances',
+      sql`(t.ticket_id, t.account) IN (SELECT ticket_id, account FROM ticket_updates WHERE network = ${network} AND level = ${level})`,
+    );
   await deferred(sql`INSERT INTO ticket_balances (network, ticket_id, account, amount, level)
     SELECT ${network}, ticket_id, account, sum(amount), ${level} FROM ticket_updates WHERE network = ${network} AND level = ${level} GROUP BY ticket_id, account
-    ON CONFLICT (network, ticket_id, account) DO UPDATE SET amount = ticket_balances.amount + excluded.amount`).execute(
+    ON CONFLICT (network, ticket_id, account) DO UPDATE SET amount = ticket_balances.amount + excluded.amount${first('ticket_balances')}`).execute(
     trx,
   );
 }
 
-async function writeStats(trx: Trx, b: BlockContext, d: BlockData): Promise<void> {
+async function writeStats(trx: Trx, b: BlockContext, d: BlockData, backfill: boolean): Promise<void> {
   const { network, level } = b;
   const count = (k: string) => d.operations.filter((o) => o.kind === k).length;
   const applied = d.operations.filter((o) => o.status === 'applied');
@@ -507,7 +625,7 @@ async function writeStats(trx: Trx, b: BlockContext, d: BlockData): Promise<void
     register_global_constants_count: count('register_global_constant'),
     transfer_tickets_count: count('transfer_ticket'),
   };
-  await snapshot(trx, network, level, 'stats', sql`true`);
+  if (!backfill) await snapshot(trx, network, level, 'stats', sql`true`);
   if (Object.values(deltas).some((v) => v > 0)) {
     const sets = sql.join(Object.entries(deltas).map(([k, v]) => sql`${sql.ref(k)} = ${sql.ref(k)} + ${v}`));
     await deferred(sql`UPDATE stats SET ${sets} WHERE network = ${network}`).execute(trx);
@@ -532,16 +650,16 @@ async function writeStats(trx: Trx, b: BlockContext, d: BlockData): Promise<void
     .filter((o) => o.kind === 'transaction')
     .reduce((s, o) => s + BigInt(o.amount), 0n)
     .toString();
-  await snapshot(trx, network, level, 'stats_daily', sql`t.day = ${day}::date`);
+  if (!backfill) await snapshot(trx, network, level, 'stats_daily', sql`t.day = ${day}::date`);
   const cols = Object.keys(daily);
   const sets = sql.join(
     cols.map((k) => sql`${sql.ref(k)} = stats_daily.${sql.ref(k)} + excluded.${sql.ref(k)}`),
   );
   await deferred(sql`INSERT INTO stats_daily (network, day, level, volume, ${sql.join(cols.map((c) => sql.ref(c)))})
     VALUES (${network}, ${day}::date, ${level}, ${volume}::numeric, ${sql.join(Object.values(daily))})
-    ON CONFLICT (network, day) DO UPDATE SET ${sets}, volume = stats_daily.volume + excluded.volume`).execute(
-    trx,
-  );
+    ON CONFLICT (network, day) DO UPDATE SET ${sets}, volume = stats_daily.volume + excluded.volume${
+      backfill ? sql`, level = LEAST(stats_daily.level, excluded.level)` : sql``
+    }`).execute(trx);
 }
 
 /**

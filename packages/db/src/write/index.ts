@@ -24,3 +24,13 @@ export {
   type Adoption,
   type AddressOutcome,
 } from './adopt';
+export {
+  historyFloor,
+  nextBackfill,
+  openBackfills,
+  saveBackfill,
+  storedLevels,
+  storedProtocol,
+  writeBackfillBlock,
+  type BackfillJob,
+} from './backfill';

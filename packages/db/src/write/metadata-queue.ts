@@ -88,6 +88,11 @@ export async function queueMetadata(
   trx: Trx,
   b: BlockContext,
   d: Pick<BlockData, 'bigMapDiffs' | 'bigMapActions'>,
+  /**
+   * A block older than the stored rows (the history backfill, issue 32): it queues only what is not there
+   * yet, and dates the rows that are there from itself (their first write); their link stays the newer one.
+   */
+  backfill = false,
 ): Promise<void> {
   const { network, level } = b;
   const rows = await metadataWrites(trx, b, d);
@@ -117,32 +122,40 @@ export async function queueMetadata(
   }
   if (contracts.size > 0) {
     const list = [...contracts].map(([address, link]) => ({ address, link }));
-    await snapshot(
-      trx,
-      network,
-      level,
-      'contract_metadata',
-      sql`t.address = ANY(${list.map((x) => x.address)}::text[])`,
-    );
+    if (!backfill)
+      await snapshot(
+        trx,
+        network,
+        level,
+        'contract_metadata',
+        sql`t.address = ANY(${list.map((x) => x.address)}::text[])`,
+      );
     await deferred(sql`INSERT INTO contract_metadata (network, address, level, link, status, retry_count, next_attempt_at)
       SELECT ${network}, r.address, ${level}, r.link, 1, 0, now() FROM jsonb_to_recordset(${JSON.stringify(list)}::jsonb) AS r(address text, link text)
-      ON CONFLICT (network, address) DO UPDATE SET link = excluded.link, status = 1, retry_count = 0, error = NULL, next_attempt_at = now(), updated_at = now()`).execute(
-      trx,
-    );
+      ${
+        backfill
+          ? sql`ON CONFLICT (network, address) DO UPDATE SET level = excluded.level WHERE contract_metadata.level > excluded.level`
+          : sql`ON CONFLICT (network, address) DO UPDATE SET link = excluded.link, status = 1, retry_count = 0, error = NULL, next_attempt_at = now(), updated_at = now()`
+      }`).execute(trx);
   }
   if (tokens.size > 0) {
     const list = [...tokens.values()];
-    await snapshot(
-      trx,
-      network,
-      level,
-      'token_metadata',
-      sql`(t.contract, t.token_id) IN (SELECT r.contract, r.token_id FROM jsonb_to_recordset(${JSON.stringify(list)}::jsonb) AS r(contract text, token_id numeric))`,
-    );
+    if (!backfill)
+      await snapshot(
+        trx,
+        network,
+        level,
+        'token_metadata',
+        sql`(t.contract, t.token_id) IN (SELECT r.contract, r.token_id FROM jsonb_to_recordset(${JSON.stringify(list)}::jsonb) AS r(contract text, token_id numeric))`,
+      );
     await deferred(sql`INSERT INTO token_metadata (network, contract, token_id, level, token_info, link, status, retry_count, next_attempt_at)
       SELECT ${network}, r.contract, r.token_id, ${level}, r.token_info, r.link, 1, 0, now()
       FROM jsonb_to_recordset(${JSON.stringify(list)}::jsonb) AS r(contract text, token_id numeric, token_info jsonb, link text)
-      ON CONFLICT (network, contract, token_id) DO UPDATE SET token_info = excluded.token_info, link = excluded.link, status = 1, retry_count = 0,
-        error = NULL, next_attempt_at = now(), updated_at = now()`).execute(trx);
+      ${
+        backfill
+          ? sql`ON CONFLICT (network, contract, token_id) DO UPDATE SET level = excluded.level WHERE token_metadata.level > excluded.level`
+          : sql`ON CONFLICT (network, contract, token_id) DO UPDATE SET token_info = excluded.token_info, link = excluded.link, status = 1, retry_count = 0,
+        error = NULL, next_attempt_at = now(), updated_at = now()`
+      }`).execute(trx);
   }
 }

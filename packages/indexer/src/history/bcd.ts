@@ -96,7 +96,7 @@ export class BcdSource implements HistorySource {
     for (;;) {
       const url =
         `${this.base}/v1/contract/${this.network}/${address}/opg?size=${size}` +
-        (lastId > 0 ? `&last_id=${lastId}` : '');
+        (lastId !== 0 ? `&last_id=${lastId}` : '');
       const { status, body } = await walk.get(url, [404]);
       if (status === 404) {
         // BCD's 404 for an unknown account is `{"message"}`; its unknown route is text ('404 page not found')
@@ -114,9 +114,10 @@ export class BcdSource implements HistorySource {
         const group = isObject(row) ? row : {};
         const id = group.last_id;
         const level = group.level;
-        if (!isLevel(id) || id === 0)
-          throw walk.error('invalid', `GET ${url}: last_id ${describe(id)} is not a positive integer`);
-        if (lastId > 0 && id >= lastId)
+        // a Michelscope's backfilled operations have negative ids (below its forward range); never 0
+        if (typeof id !== 'number' || !Number.isSafeInteger(id) || id === 0)
+          throw walk.error('invalid', `GET ${url}: last_id ${describe(id)} is not a non-zero integer`);
+        if (lastId !== 0 && id >= lastId)
           throw walk.error(
             'invalid',
             `GET ${url}: last_id ${id} does not continue the list (after ${lastId})`,

@@ -139,7 +139,7 @@ async function readAddress(ctx: ChainContext, level: number, address: string): P
 }
 
 /** buildScript, with the global constants it uses read from the database, else from the node. */
-async function buildWithConstants(ctx: ChainContext, level: number, code: Micheline, where: string) {
+export async function buildWithConstants(ctx: ChainContext, level: number, code: Micheline, where: string) {
   const fetched = new Map<string, Micheline>();
   const constantOf = (a: string) => fetched.get(a) ?? ctx.cache.constant(a);
   for (let round = 0; round <= CONSTANT_ROUNDS; round++) {

@@ -41,6 +41,16 @@ export class ContractCache {
     this.contracts.delete(address);
   }
 
+  /** A contract's script read elsewhere (the history backfill reads it from the node at a block's level). */
+  put(address: string, info: ContractInfo | null): void {
+    this.contracts.set(address, info);
+  }
+
+  /** A global constant read elsewhere (from the node). */
+  putConstant(address: string, value: Micheline): void {
+    this.constants.set(address, value);
+  }
+
   /** Records what a parsed block originated and registered, for the blocks parsed after it. */
   remember(level: number, data: BlockData): void {
     const scripts = new Map(data.scripts.map((s) => [s.hash, s]));

@@ -43,7 +43,7 @@ export async function fetchBlock(ctx: ChainContext, level: number): Promise<Fetc
 }
 
 /** Constants of a protocol read at its first block; none for genesis-like protocols. */
-async function fetchConstants(ctx: ChainContext, block: ParsedBlock): Promise<ProtocolConstants> {
+export async function fetchConstants(ctx: ChainContext, block: ParsedBlock): Promise<ProtocolConstants> {
   const handler = ctx.registry.get(block.protocol);
   const none: ProtocolConstants = {
     costPerByte: 0,

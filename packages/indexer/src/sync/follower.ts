@@ -21,6 +21,7 @@ import {
   type StoredHead,
 } from './chain';
 import { hasAddressRequests, serveAddressRequests } from './adopt';
+import type { Backfiller } from './backfill';
 import type { StatusTracker } from './status';
 
 export interface FollowerOptions {
@@ -35,7 +36,12 @@ export interface FollowerOptions {
   /** Largest batch written in one transaction while catching up: blocks, and rows (operations + diffs). */
   batchBlocks?: number;
   batchRows?: number;
+  /** The history backfill (backfill.ts), run in turns of BACKFILL_TURN_MS while the head is caught up. */
+  backfill?: Pick<Backfiller, 'turn'>;
 }
+
+/** Longest turn of the history backfill between two polls of the node's head. */
+export const BACKFILL_TURN_MS = 200;
 
 /**
  * Defaults of FollowerOptions.batchBlocks / batchRows. Rows bound the time of one statement: PGlite runs
@@ -227,7 +233,8 @@ export class Follower {
         const progressed = await this.cycle();
         delay = this.opts.backoffInitialMs;
         this.lastErrorLogged = null;
-        if (!progressed) await this.wait(this.opts.pollIntervalMs);
+        // caught up: the backfill works for a bounded turn, then the head is polled again
+        if (!progressed && !(await this.backfillTurn())) await this.wait(this.opts.pollIntervalMs);
       } catch (err) {
         if (err instanceof StoppedError || this.signal.aborted) break;
         this.fail(err, delay);
@@ -375,6 +382,18 @@ export class Follower {
   private nextLevel(nodeLevel: number): number {
     if (this.head) return this.head.level + 1;
     return this.opts.startLevel === 'head' ? nodeLevel : Math.max(1, this.opts.startLevel);
+  }
+
+  /** One turn of the history backfill; true when it has more to do. Its failures are its own (logged). */
+  private async backfillTurn(): Promise<boolean> {
+    if (!this.opts.backfill || this.requested) return false;
+    try {
+      return await this.opts.backfill.turn(this.head, BACKFILL_TURN_MS, this.signal);
+    } catch (err) {
+      if (!this.signal.aborted)
+        this.status.line(`history backfill: ${err instanceof Error ? err.message : String(err)}`);
+      return false;
+    }
   }
 
   /** An address request was queued (by the API of this process): serve it now rather than at the next poll. */

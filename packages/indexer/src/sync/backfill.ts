@@ -1,0 +1,340 @@
+/**
+ * The history of an adopted address (issue 32, part 2's consumer). An address adopted at the head (adopt.ts)
+ * has no past in the index; its history source (history/: a Better Call Dev-compatible API, TzKT, or a scan of
+ * the node) says at which levels below the network's forward floor it appears, and each such block is read
+ * from the node and stored whole through the forward write path (db/write `writeBackfillBlock`): all of its
+ * operations, parsed as forward indexing parses them, with level-ordered ids below the forward range. A block
+ * already stored is skipped, so a backfill resumes after a kill from its last saved cursor without a
+ * duplicate, and backfilling every level gives the database a forward index from genesis gives.
+ *
+ * The follower runs it in turns between its cycles, each bounded in time; progress is saved per address
+ * (history_backfills) after each page of levels whose blocks are all stored.
+ */
+import {
+  historyFloor,
+  nextBackfill,
+  openBackfills,
+  saveBackfill,
+  storedLevels,
+  storedProtocol,
+  writeBackfillBlock,
+  type BackfillJob,
+  type ProtocolRecord,
+} from '@michelscope/db/write';
+import { blockReferences } from '../parse/block';
+import { micheline } from '../parse/read';
+import { HistoryError, type HistoryPage, type HistorySource } from '../history/source';
+import { ScanSource } from '../history/scan';
+import { RpcError } from '../rpc/client';
+import { buildWithConstants } from './adopt';
+import { buildBlockData, ContractCache } from './block-data';
+import { fetchBlock, fetchConstants, type ChainContext, type FetchedBlock, type StoredHead } from './chain';
+
+/** Levels kept behind the head before the forward floor is trusted as final (Tenderbake: 2). */
+export const FINALITY = 2;
+/** After a failure (source rate limit, node error), the backfill of that address waits this long. */
+const RETRY_MS = 30_000;
+
+export interface BackfillOptions {
+  /** Where an address's levels are learnt; null: a scan of the node. */
+  source: HistorySource | null;
+  /** Node RPC base URL, for the scan (the fallback of every source). */
+  rpcUrl: string;
+  /** Blocks read from the node at once. */
+  concurrency: number;
+}
+
+interface Walk {
+  job: BackfillJob;
+  source: HistorySource;
+  iterator: AsyncIterator<HistoryPage>;
+  /** The page being stored: levels left, and what to save once they are. */
+  page: { levels: number[]; done: HistoryPage } | null;
+  controller: AbortController;
+  blocks: number;
+  found: number;
+}
+
+/** Backfills adopted addresses, one address at a time, in turns bounded in time. */
+export class Backfiller {
+  private walk: Walk | null = null;
+  private idleUntil = 0;
+
+  constructor(
+    private readonly ctx: ChainContext,
+    private readonly opts: BackfillOptions,
+  ) {}
+
+  /**
+   * Works for about `budgetMs` (one block past it at most); returns true when there is more to do. Only
+   * levels below the forward floor are written, and only once the head is FINALITY levels above it.
+   */
+  async turn(head: StoredHead | null, budgetMs: number, signal: AbortSignal): Promise<boolean> {
+    if (!head || Date.now() < this.idleUntil) return false;
+    const deadline = Date.now() + budgetMs;
+    const floor = await historyFloor(this.ctx.db, this.ctx.network);
+    if (floor === null || floor <= 1 || head.level < floor + FINALITY) return false;
+    if (!this.walk) {
+      await openBackfills(this.ctx.db, this.ctx.network, floor);
+      const job = await nextBackfill(this.ctx.db, this.ctx.network);
+      if (!job) {
+        this.idleUntil = Date.now() + 1000;
+        return false;
+      }
+      this.walk = this.start(job, signal);
+    }
+    const walk = this.walk;
+    try {
+      while (Date.now() < deadline && !signal.aborted) {
+        if (!walk.page) {
+          const next = await walk.iterator.next();
+          if (next.done) {
+            await this.finish(walk);
+            return true;
+          }
+          walk.page = { levels: this.trusted(walk, next.value.levels, floor), done: next.value };
+          walk.found += walk.page.levels.length;
+        }
+        const page = walk.page;
+        while (page.levels.length > 0 && Date.now() < deadline && !signal.aborted) {
+          const take = page.levels.splice(0, this.opts.concurrency);
+          const stored = await storedLevels(this.ctx.db, this.ctx.network, take);
+          const blocks = await Promise.all(
+            take.filter((l) => !stored.has(l)).map((l) => fetchBlock(this.ctx, l)),
+          );
+          for (const block of blocks) {
+            if (!JSON.stringify(block.raw).includes(walk.job.address)) {
+              // the source said so, the node says otherwise: nothing of it is stored
+              this.ctx.line(
+                `history of ${walk.job.address}: ${walk.source.name} gave level ${block.level}, where the node's block does not name it; skipped`,
+              );
+              continue;
+            }
+            if (await this.store(block)) walk.blocks++;
+          }
+        }
+        if (page.levels.length > 0) break;
+        walk.page = null;
+        await this.save(walk, page.done);
+      }
+      return true;
+    } catch (err) {
+      await this.failed(walk, err);
+      return false;
+    }
+  }
+
+  /**
+   * Stores the blocks at `levels` below the floor that are not stored yet, whatever they hold (a whole range:
+   * the rest of a network's history); returns how many it wrote.
+   */
+  async storeLevels(levels: number[]): Promise<number> {
+    const floor = await historyFloor(this.ctx.db, this.ctx.network);
+    if (floor === null) return 0;
+    let written = 0;
+    const todo = levels.filter((l) => l >= 1 && l < floor);
+    for (let i = 0; i < todo.length; i += this.opts.concurrency) {
+      const take = todo.slice(i, i + this.opts.concurrency);
+      const stored = await storedLevels(this.ctx.db, this.ctx.network, take);
+      const blocks = await Promise.all(
+        take.filter((l) => !stored.has(l)).map((l) => fetchBlock(this.ctx, l)),
+      );
+      for (const block of blocks) if (await this.store(block)) written++;
+    }
+    return written;
+  }
+
+  /** Stops the walk in progress (the indexer stops, or a reorg made the stored chain change). */
+  stop(): void {
+    this.walk?.controller.abort();
+    this.walk = null;
+  }
+
+  private start(job: BackfillJob, signal: AbortSignal): Walk {
+    const useScan = job.source === 'scan' || !this.opts.source;
+    const source = useScan ? this.scan() : this.opts.source!;
+    // a cursor is the source's own: another source starts over
+    const cursor = job.source === source.name ? job.cursor : null;
+    const controller = new AbortController();
+    const pages = source.levels(job.address, {
+      toLevel: job.toLevel,
+      ...(cursor ? { cursor } : {}),
+      signal: AbortSignal.any([signal, controller.signal]),
+    });
+    const iterator = pages[Symbol.asyncIterator]();
+    this.ctx.line(
+      `history of ${job.address}: levels up to ${job.toLevel} from ${source.name}${cursor ? ', resumed' : ''}`,
+    );
+    return {
+      job: { ...job, source: source.name, cursor },
+      source,
+      iterator,
+      page: null,
+      controller,
+      blocks: job.blocks,
+      found: cursor ? job.levelsFound : 0,
+    };
+  }
+
+  private scan(): HistorySource {
+    return new ScanSource({ rpcUrl: this.opts.rpcUrl, concurrency: this.opts.concurrency });
+  }
+
+  /** The levels of a page that may be stored: below the ceiling and the floor (a source is never trusted). */
+  private trusted(walk: Walk, levels: number[], floor: number): number[] {
+    const ok = levels.filter((l) => Number.isSafeInteger(l) && l >= 1 && l <= walk.job.toLevel && l < floor);
+    if (ok.length < levels.length)
+      this.ctx.line(
+        `history of ${walk.job.address}: ${walk.source.name} gave ${levels.length - ok.length} level(s) outside 1–${Math.min(walk.job.toLevel, floor - 1)}; ignored`,
+      );
+    return ok;
+  }
+
+  private async save(walk: Walk, page: HistoryPage): Promise<void> {
+    const { covered, range } = page.progress;
+    await saveBackfill(this.ctx.db, this.ctx.network, walk.job.address, {
+      state: 'running',
+      source: walk.source.name,
+      cursor: page.cursor,
+      fromLevel: range ? range.from : null,
+      covered: covered ? covered.to - covered.from + 1 : 0,
+      blocks: walk.blocks,
+      levelsFound: walk.found,
+    });
+  }
+
+  private async finish(walk: Walk): Promise<void> {
+    const from =
+      (
+        await this.ctx.db
+          .selectFrom('history_backfills')
+          .select('from_level')
+          .where('network', '=', this.ctx.network)
+          .where('address', '=', walk.job.address)
+          .executeTakeFirst()
+      )?.from_level ?? 1;
+    await saveBackfill(this.ctx.db, this.ctx.network, walk.job.address, {
+      state: 'done',
+      fromLevel: from,
+      covered: walk.job.toLevel - from + 1,
+      blocks: walk.blocks,
+      levelsFound: walk.found,
+    });
+    this.ctx.line(
+      `history of ${walk.job.address}: done (${walk.found} level(s) from ${walk.source.name}, ${walk.blocks} block(s) stored)`,
+    );
+    this.walk = null;
+  }
+
+  private async failed(walk: Walk, err: unknown): Promise<void> {
+    this.walk = null;
+    walk.controller.abort();
+    const message = err instanceof Error ? err.message : String(err);
+    if (err instanceof HistoryError && err.kind === 'aborted') return;
+    // A source that cannot be reached or answers nonsense: the node itself is scanned instead.
+    if (
+      err instanceof HistoryError &&
+      walk.source.name !== 'scan' &&
+      (err.kind === 'unavailable' || err.kind === 'invalid')
+    ) {
+      this.ctx.line(`history of ${walk.job.address}: ${message}; scanning the node instead`);
+      await saveBackfill(this.ctx.db, this.ctx.network, walk.job.address, {
+        state: 'running',
+        source: 'scan',
+        cursor: null,
+        covered: 0,
+        message: `${walk.source.name} failed (${message.slice(0, 300)}); scanning the node`,
+      });
+      return;
+    }
+    const retryMs =
+      err instanceof HistoryError && err.retryAfterMs !== null ? Math.max(err.retryAfterMs, 1000) : RETRY_MS;
+    this.ctx.line(
+      `history of ${walk.job.address}: ${message}; levels not read yet stay a gap, retried in ${Math.round(retryMs / 1000)} s`,
+    );
+    await saveBackfill(this.ctx.db, this.ctx.network, walk.job.address, {
+      state: 'failed',
+      message: message.slice(0, 500),
+      retryAt: new Date(Date.now() + retryMs),
+    });
+    if (err instanceof RpcError && err.kind === 'unreachable') throw err;
+  }
+
+  /** Parses a block as forward indexing does and stores it below the floor; false when already stored. */
+  private async store(block: FetchedBlock): Promise<boolean> {
+    const ctx = this.ctx;
+    let protocol: ProtocolRecord | undefined;
+    let costPerByte = (await storedProtocol(ctx.db, ctx.network, block.protocol))?.costPerByte;
+    if (costPerByte === undefined) {
+      const c = await fetchConstants(ctx, block);
+      costPerByte = c.costPerByte;
+      protocol = {
+        hash: block.protocol,
+        chainId: block.chainId,
+        startLevel: block.level,
+        costPerByte: c.costPerByte,
+        hardGasLimitPerOperation: c.hardGasLimitPerOperation,
+        hardStorageLimitPerOperation: c.hardStorageLimitPerOperation,
+        timeBetweenBlocks: c.timeBetweenBlocks,
+        constants: c.raw,
+      };
+    }
+    const cache = await this.scriptsAt(block);
+    const data = await buildBlockData(
+      ctx.rpc,
+      cache,
+      ctx.registry.get(block.protocol).era,
+      costPerByte,
+      block,
+    );
+    return writeBackfillBlock(ctx.db, ctx.network, {
+      block: {
+        level: block.level,
+        hash: block.hash,
+        predecessor: block.predecessor,
+        timestamp: block.timestamp,
+        chainId: block.chainId,
+        protocol: block.protocol,
+      },
+      ...(protocol ? { protocol } : {}),
+      data,
+    });
+  }
+
+  /**
+   * What the parser needs of the contracts a block calls and the constants its originations use: the
+   * database's when it holds them, else the node's at the block's level (a contract originated before the
+   * floor and not adopted), so that the block is parsed as a forward index parses it.
+   */
+  private async scriptsAt(block: FetchedBlock): Promise<ContractCache> {
+    const ctx = this.ctx;
+    const cache = new ContractCache(ctx.db, ctx.network);
+    const refs = blockReferences(block.raw);
+    await cache.load(refs.contracts, refs.constants);
+    const at = `/chains/main/blocks/${block.level - 1}/context`;
+    for (const a of refs.constants) {
+      if (cache.constant(a) !== undefined) continue;
+      try {
+        cache.putConstant(a, micheline(await ctx.rpc.get(`${at}/global_constants/${a}`), `constant ${a}`));
+      } catch (err) {
+        if (!(err instanceof RpcError && err.kind === 'not_found')) throw err;
+      }
+    }
+    const local: ChainContext = { ...ctx, cache };
+    for (const a of refs.contracts) {
+      if (cache.contract(a) !== undefined) continue;
+      let script: { code?: unknown } | null = null;
+      try {
+        script = (await ctx.rpc.get(`${at}/contracts/${a}/script`)) as { code?: unknown } | null;
+      } catch (err) {
+        // not there before the block: originated in it (the parser knows it from its origination)
+        if (!(err instanceof RpcError && err.kind === 'not_found')) throw err;
+      }
+      if (!script || typeof script !== 'object') continue;
+      const where = `script of ${a} at level ${block.level - 1}`;
+      const built = await buildWithConstants(local, block.level - 1, micheline(script.code, where), where);
+      cache.put(a, built.info);
+    }
+    return cache;
+  }
+}

@@ -1,0 +1,228 @@
+/**
+ * The history backfill (issue 32) over the real seeded sandbox chain, served over HTTP: one network indexed
+ * forward from level 1 ('fwd'), another started at the node's head as a public network is ('bf'). On 'bf' the
+ * FA1.2 (originated at level ~4) is adopted at the head, its history is backfilled from a source that lists
+ * its levels, then every other level is backfilled too: the two networks' tables are then the same, row for
+ * row. The backfill resumes after being stopped midway without a duplicate or a gap, and a source that lies
+ * (levels where the address is not, levels above the ceiling) makes nothing stored that the node did not give.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { requestAddress } from '@michelscope/db/address-requests';
+import { describeDb } from '@michelscope/db/testing';
+import { Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startIndexer, type HistoryPage, type HistoryQuery, type HistorySource } from '../src';
+import { ProtocolRegistry } from '../src/protocols/registry';
+import { NodeRpc } from '../src/rpc/client';
+import { Backfiller } from '../src/sync/backfill';
+import { ContractCache } from '../src/sync/block-data';
+import { waitFor } from './fake-node';
+import { dumpTables, expectSameTables } from './table-dump';
+
+/** A source that gives the levels of a list, `size` a page, newest first (as BCD), with a resumable cursor. */
+class ListSource implements HistorySource {
+  readonly name = 'list';
+  readonly order = 'descending' as const;
+  pagesGiven = 0;
+  constructor(
+    private readonly of: (address: string) => Promise<number[]>,
+    private readonly size = 2,
+  ) {}
+  levels(address: string, query: HistoryQuery): AsyncIterable<HistoryPage> {
+    return this.walk(address, query);
+  }
+  private async *walk(address: string, query: HistoryQuery): AsyncGenerator<HistoryPage> {
+    const all = (await this.of(address)).filter((l) => l <= query.toLevel).sort((a, b) => b - a);
+    const low = all.length ? Math.min(...all) : query.toLevel;
+    let at = query.cursor ? Number(query.cursor.split(':')[1]) : 0;
+    while (at < all.length) {
+      const levels = all.slice(at, at + this.size).sort((a, b) => a - b);
+      at += this.size;
+      this.pagesGiven++;
+      yield {
+        levels,
+        cursor: `list:${at}`,
+        progress: {
+          found: at,
+          covered: { from: at >= all.length ? low : levels[0]!, to: query.toLevel },
+          range: { from: low, to: query.toLevel },
+        },
+      };
+    }
+  }
+}
+
+// Both backends: the backfill writes through the forward write path (JSON statements on both; the forward
+// one COPY on PostgreSQL), and the comparison is of what each stores.
+describeDb('history backfill', { backends: 'both' }, ({ db }) => {
+  let sandbox: Sandbox;
+  let app: FastifyInstance;
+  let rpcUrl = '';
+  const contracts: Record<string, string> = {};
+  const dir = mkdtempSync(path.join(tmpdir(), 'ms-backfill-'));
+
+  /** The levels where `address` appears, as the forward index has them (what a BCD source answers). */
+  const levelsOf = async (address: string): Promise<number[]> => {
+    const r = await sql<{ level: number }>`SELECT DISTINCT level FROM operations WHERE network = 'fwd'
+      AND (source = ${address} OR destination = ${address}) ORDER BY level`.execute(db());
+    return r.rows.map((x) => x.level);
+  };
+
+  beforeAll(async () => {
+    sandbox = await Sandbox.open({
+      dataDir: dir,
+      blockTimeMs: 3_600_000,
+      seed: true,
+      log: (line) => {
+        for (const m of line.matchAll(/(\w+)=(KT1\w{33})/g)) contracts[m[1]!] = m[2]!;
+      },
+    });
+    app = Fastify({ forceCloseConnections: true });
+    await app.register(sandboxRpcPlugin(sandbox));
+    rpcUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+    const fwd = startIndexer({
+      db: db(),
+      network: 'fwd',
+      rpcUrl,
+      startLevel: 1,
+      pollIntervalMs: 50,
+      historySource: false,
+      log: () => {},
+    });
+    await waitFor(() => fwd.status().level === sandbox.headLevel, 120_000);
+    await fwd.stop();
+  }, 240_000);
+  afterAll(async () => {
+    await app?.close();
+    await sandbox?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const adopt = async (network: string, address: string) => {
+    await requestAddress(db(), network, address, 10);
+    await waitFor(async () => {
+      const r = await db()
+        .selectFrom('address_requests')
+        .select('state')
+        .where('network', '=', network)
+        .where('address', '=', address)
+        .executeTakeFirst();
+      return r?.state === 'adopted';
+    }, 30_000);
+  };
+  const backfillState = async (network: string, address: string) =>
+    db()
+      .selectFrom('history_backfills')
+      .selectAll()
+      .where('network', '=', network)
+      .where('address', '=', address)
+      .executeTakeFirst();
+  const operationsOf = async (network: string, address: string) => {
+    const r = await sql<{ j: Record<string, unknown> }>`SELECT to_jsonb(o) - 'network' AS j FROM operations o
+      WHERE network = ${network} AND (source = ${address} OR destination = ${address}) ORDER BY id`.execute(
+      db(),
+    );
+    return r.rows.map((x) => x.j);
+  };
+
+  it('stores an adopted contract’s history as the forward index has it, then every level: the same tables', async () => {
+    const fa12 = contracts.fa12!;
+    expect(fa12).toMatch(/^KT1/);
+    // 'bf' starts at an empty block: the calls of a block indexed before the adoption are parsed without the
+    // contract's script (ARCHITECTURE §7), which the backfill does not rewrite
+    await sandbox.bakeBlock();
+    const head = sandbox.headLevel;
+    const source = new ListSource(levelsOf);
+    const lines: string[] = [];
+    const bf = startIndexer({
+      db: db(),
+      network: 'bf',
+      rpcUrl,
+      startLevel: 'head',
+      pollIntervalMs: 50,
+      historySource: source,
+      log: (l) => lines.push(l),
+    });
+    try {
+      await waitFor(() => bf.status().level === head, 30_000);
+      await adopt('bf', fa12);
+      // the head is final only FINALITY levels later: bake them
+      for (let i = 0; i < 2; i++) await sandbox.bakeBlock();
+      await waitFor(() => bf.status().level === head + 2, 30_000);
+      await waitFor(async () => (await backfillState('bf', fa12))?.state === 'done', 60_000).catch(
+        async (err: unknown) => {
+          throw new Error(`${String(err)}\n${lines.slice(-20).join('\n')}`);
+        },
+      );
+    } finally {
+      await bf.stop();
+    }
+    const state = (await backfillState('bf', fa12))!;
+    const levels = (await levelsOf(fa12)).filter((l) => l < head);
+    expect(state).toMatchObject({ state: 'done', to_level: head - 1, blocks: levels.length });
+    expect(state.covered).toBe(head - 1 - state.from_level! + 1);
+    // the contract's operations, ids included: the backfilled ones sort below the forward ones by level
+    const fwdOps = (await operationsOf('fwd', fa12)).filter((o) => (o.level as number) < head);
+    const bfOps = (await operationsOf('bf', fa12)).filter((o) => (o.level as number) < head);
+    expect(bfOps.length).toBe(fwdOps.length);
+    expect(bfOps.map((o) => ({ ...o, id: 0, protocol_id: 0 }))).toEqual(
+      fwdOps.map((o) => ({ ...o, id: 0, protocol_id: 0 })),
+    );
+    expect(bfOps.every((o) => (o.id as number) < 0)).toBe(true);
+    const ids = bfOps.map((o) => o.id as number);
+    expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+    // the contract: its origination's level, manager and operation, as forward
+    const contractOf = async (network: string) =>
+      (
+        await sql<Record<string, unknown>>`SELECT c.level, c.manager, c.timestamp, o.hash AS origination
+        FROM contracts c LEFT JOIN operations o ON o.id = c.operation_id AND o.network = c.network
+        WHERE c.network = ${network} AND c.address = ${fa12}`.execute(db())
+      ).rows[0];
+    expect(await contractOf('bf')).toEqual(await contractOf('fwd'));
+
+    // then every other level below the floor
+    const ctx = {
+      db: db(),
+      network: 'bf',
+      rpc: new NodeRpc(rpcUrl, { timeoutMs: 30_000, signal: new AbortController().signal }),
+      registry: new ProtocolRegistry(),
+      line: () => {},
+      cache: new ContractCache(db(), 'bf'),
+      costPerByte: new Map<string, number>(),
+    };
+    const rest = new Backfiller(ctx, { source: null, rpcUrl, concurrency: 4 });
+    const all = Array.from({ length: head - 1 }, (_, i) => i + 1);
+    expect(await rest.storeLevels(all)).toBe(head - 1 - levels.length);
+    expect(await rest.storeLevels(all)).toBe(0); // stored once
+    // the forward index goes on to the same head
+    const fwd = startIndexer({
+      db: db(),
+      network: 'fwd',
+      rpcUrl,
+      pollIntervalMs: 50,
+      historySource: false,
+      log: () => {},
+    });
+    await waitFor(() => fwd.status().level === sandbox.headLevel, 30_000);
+    await fwd.stop();
+    const [f, b] = [
+      await dumpTables(db(), 'fwd', { byKey: true }),
+      await dumpTables(db(), 'bf', { byKey: true }),
+    ];
+    expectSameTables(stripUnequal(b), stripUnequal(f));
+  }, 240_000);
+});
+
+/**
+ * What differs by construction between a database indexed forward and one backfilled: before-images (a
+ * backfilled block is never reverted: it keeps none) and the network's floor.
+ */
+function stripUnequal(d: Record<string, string[]>): Record<string, string[]> {
+  const out = { ...d };
+  delete out.undo_log;
+  return out;
+}
