@@ -48,7 +48,8 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<DbHandle> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.schema, opts.maxConnections);
   const pglite = await createPGlite(opts);
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const dataDir = opts.dataDir ? path.resolve(opts.dataDir) : undefined;
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite, dataDir) });
   return {
     db,
     kind: 'pglite',

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import {
   CompiledQuery,
@@ -20,12 +21,16 @@ import {
  * from interleaving with API reads in the same process.
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: PGlite) {}
+  /** `dataDir`: the instance's data folder, checked before each use (see `FolderCheck`); none in memory. */
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly dataDir?: string,
+  ) {}
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.pglite);
+    return new PGliteDriver(this.pglite, this.dataDir ? new FolderCheck(this.dataDir) : undefined);
   }
   createIntrospector(db: Kysely<unknown>) {
     return new PostgresIntrospector(db);
@@ -35,11 +40,47 @@ export class PGliteDialect implements Dialect {
   }
 }
 
+/**
+ * The data folder removed (or replaced) under a running PGlite: its open files still take writes, which are
+ * lost with them, and the next file it creates fails ('could not create directory "base/5"'). So the folder
+ * is checked (at most every 500 ms) before a connection is handed out: gone or another folder, every query
+ * fails with a message that says so (the indexer's 'failed' state, issue 34) until it is back.
+ */
+class FolderCheck {
+  private readonly ino: number;
+  private readonly dev: number;
+  private checkedAt = 0;
+  constructor(private readonly dir: string) {
+    const st = fs.statSync(dir);
+    this.ino = st.ino;
+    this.dev = st.dev;
+  }
+
+  check(): void {
+    const now = Date.now();
+    if (now - this.checkedAt < 500) return;
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(this.dir);
+    } catch (e) {
+      throw new Error(`the database folder ${this.dir} is gone (${(e as NodeJS.ErrnoException).code ?? e})`);
+    }
+    if (st.ino !== this.ino || st.dev !== this.dev)
+      throw new Error(
+        `the database folder ${this.dir} was replaced while the database was open; restart to open the new one`,
+      );
+    this.checkedAt = now;
+  }
+}
+
 class PGliteDriver implements Driver {
   private readonly connection: PGliteConnection;
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(pglite: PGlite) {
+  constructor(
+    pglite: PGlite,
+    private readonly folder?: FolderCheck,
+  ) {
     this.connection = new PGliteConnection(pglite);
   }
 
@@ -51,6 +92,12 @@ class PGliteDriver implements Driver {
     const previous = this.queue;
     this.queue = previous.then(() => next);
     await previous;
+    try {
+      this.folder?.check();
+    } catch (e) {
+      release();
+      throw e;
+    }
     this.connection.release = release;
     return this.connection;
   }
