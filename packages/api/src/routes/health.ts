@@ -7,9 +7,8 @@ import { Health, type HealthNetwork } from '@michelscope/api-types';
 import { getHeads, type HeadRow } from '@michelscope/db/read';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ApiContext } from '../context';
-import { lastPartError, partFailures } from '../services/health';
+import { at, lastPartError, partFailures } from '../services/health';
 import { headSync } from '../services/node-head';
-import { formatTime } from '../time';
 
 export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
   app.get(
@@ -41,7 +40,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
       const healthy = dbError === undefined && networks.every((n) => n.healthy);
       const body: Health = {
         healthy,
-        time: formatTime(new Date(ctx.now())),
+        time: at(ctx.now()),
         database: dbError === undefined ? { reachable: true } : { reachable: false, error: dbError },
         networks,
       };
@@ -59,8 +58,7 @@ async function networkHealth(
   const level = rows?.get(network)?.level ?? null;
   const sync = await headSync(ctx, network, level);
   const failures = [...partFailures(ctx, network)];
-  if (dbError !== undefined)
-    failures.push({ part: 'database', message: dbError, since: formatTime(new Date(ctx.now())) });
+  if (dbError !== undefined) failures.push({ part: 'database', message: dbError, since: at(ctx.now()) });
   const indexer = ctx.options.parts?.(network)?.indexer;
   const last = lastPartError(ctx, network);
   return {

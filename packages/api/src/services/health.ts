@@ -7,7 +7,8 @@ import type { PartFailure } from '@michelscope/api-types';
 import type { ApiContext } from '../context';
 import { formatTime } from '../time';
 
-const at = (ms: number) => formatTime(new Date(ms));
+/** RFC 3339 in whole seconds, as every time of the API. */
+export const at = (ms: number) => formatTime(new Date(Math.floor(ms / 1000) * 1000));
 
 /** The parts of `network` failing now (empty when none, or when none runs in this process). */
 export function partFailures(ctx: ApiContext, network: string): PartFailure[] {
