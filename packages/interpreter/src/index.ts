@@ -16,6 +16,7 @@ import './instructions/register-all';
 
 export { runContract, runView } from './run-contract';
 export { bundledWorker } from './bundled-worker';
+export { FairScheduler, SchedulerRefusal, type FairSchedulerOptions } from './fair-scheduler';
 export type { BundledWorker } from './bundled-worker';
 export { originateContract } from './originate';
 export type { OriginateInput, OriginateResult } from './originate';
