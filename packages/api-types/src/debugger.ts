@@ -193,6 +193,20 @@ export const DebugResult = Type.Object(
       ),
     ),
     state: Type.Optional(StateLevel),
+    cut: Type.Optional(
+      Type.Object(
+        {
+          steps: Type.Integer({ minimum: 0, description: 'steps run before the cut' }),
+          ms: Type.Integer({ minimum: 0, description: 'wall-clock ms of the recorded run' }),
+          message: Type.String({ description: 'what the debugger shows' }),
+        },
+        {
+          description:
+            'the recorded run went past its budget (steps or time) and was stopped: the trace and the profile ' +
+            'cover the steps before; status, gas, storage, operations and failure are the whole call (run unrecorded)',
+        },
+      ),
+    ),
     operations: Type.Array(DebugEmitted),
     errors: Type.Optional(Type.Array(Type.Unknown())),
     failure: Type.Optional(

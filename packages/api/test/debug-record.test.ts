@@ -112,6 +112,48 @@ code { CAR ; PUSH int 2 ; PUSH int 2 ; ADD ; PUSH int 4 ; ASSERT_CMPEQ ; NIL ope
     expect(big.trace.items[big.trace.elided[0]!]![1]).toEqual({ prim: '…' });
   });
 
+  it("cuts a run past its step budget: the trace says so, the outcome is the whole run's (issue 34)", () => {
+    const endless = `parameter unit; storage unit;
+code { DROP ; PUSH bool True ; LOOP { UNIT ; DROP ; PUSH bool True } ; UNIT ; NIL operation ; PAIR }`;
+    const r = recordCall(
+      call(endless, { prim: 'Unit' }, { prim: 'Unit' }),
+      {},
+      {
+        ...DEFAULT_LIMITS,
+        maxSteps: 1_000,
+        maxRunSteps: 20_000,
+      },
+    );
+    expect(r.cut?.steps).toBe(20_000);
+    expect(r.cut?.message).toMatch(/stopped recording after 20,000 steps/);
+    expect(r.trace.truncated).toBe(true);
+    expect(r.trace.steps).toBe(1_000);
+    // the result is the run's end (the interpreter's fast path, unrecorded): gas exhausted at the cap
+    expect(r.status).toBe('failed');
+    expect(r.failure?.kind).toBe('gas_exhausted');
+    expect(r.consumed_milligas).toBe(LIMITS.hardGasLimitPerOperation);
+    // a run within the budget is not cut
+    expect(recordCall(call(LOOP, { int: '10' }, { int: '0' }), {}).cut).toBeUndefined();
+  });
+
+  it("a whole operation's gas of a plain loop and of a loop through a lambda: cut in time, not timed out (issue 34)", () => {
+    for (const body of ['UNIT ; DROP', 'DUP ; UNIT ; EXEC ; DROP']) {
+      const src = `parameter unit; storage unit;
+code { DROP ; LAMBDA unit unit {} ; PUSH bool True ; LOOP { ${body} ; PUSH bool True } ; DROP ; UNIT ; NIL operation ; PAIR }`;
+      const t0 = performance.now();
+      const r = recordCall(call(src, { prim: 'Unit' }, { prim: 'Unit' }), {});
+      const ms = performance.now() - t0;
+      expect(r.cut, body).toBeDefined();
+      expect(r.failure?.kind).toBe('gas_exhausted');
+      // the recording stops at its step or time budget (2 s), the unrecorded rest takes ≤ 1 s: far below the
+      // worker's 10 s limit even on a loaded machine
+      expect(ms, body).toBeLessThan(8_000);
+      console.log(
+        `${body}: cut after ${r.cut?.steps} steps, ${r.cut?.ms} ms; whole call ${Math.round(ms)} ms`,
+      );
+    }
+  }, 30_000);
+
   it('a FAILWITH value gets its meaning from the TZIP-16 static errors (string or UTF-8 bytes expansion)', () => {
     const errors = [
       { error: { string: 'NotAdmin' }, expansion: { string: 'Only the admin.' }, languages: ['en'] },

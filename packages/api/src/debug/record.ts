@@ -31,18 +31,31 @@ import {
 } from '@michelscope/michelson';
 import { LocationGas, gasProfile, type GasProfile } from './profile';
 
-/** Bounds of one recording: steps kept, and the characters of stack items kept (each item and in all). */
+/**
+ * Bounds of one recording: steps kept, and the characters of stack items kept (each item and in all); and the
+ * budget of the stepped run (steps, wall-clock ms): past either the run is cut (`DebugRecording.cut`) and its
+ * end is computed by the interpreter's fast path, unrecorded.
+ */
 export interface RecordLimits {
   maxSteps: number;
   maxItemChars: number;
   maxTotalChars: number;
+  maxRunSteps?: number;
+  maxRunMs?: number;
 }
 
 export const DEFAULT_LIMITS: RecordLimits = {
   maxSteps: 250_000,
   maxItemChars: 200_000,
   maxTotalChars: 64_000_000,
+  // a step with the listener costs ~0.2–1 µs past the recorded ones: 2 s at most, then the fast path's ≤ 1 s
+  // of CPU for the rest, well under the worker's 10 s limit on a loaded machine
+  maxRunSteps: 3_000_000,
+  maxRunMs: 2_000,
 };
+
+/** Thrown by the step listener to stop a run past its budget (the interpreter turns it into a failure). */
+class RunCut extends Error {}
 
 /** The call to run: run_code's inputs (script and values as Micheline, addresses base58, amounts mutez). */
 export interface DebugCall {
@@ -149,6 +162,11 @@ export interface DebugRecording {
   storage?: Micheline;
   /** A view's run: the value it returned. */
   result?: Micheline;
+  /**
+   * The stepped run went past its budget (steps or time) and was stopped there: the trace and the profile
+   * cover the steps before; status, gas, storage, operations and failure are the whole run's (the fast path).
+   */
+  cut?: { steps: number; ms: number; message: string };
   operations: EmittedOperationOut[];
   /** A failed run: Octez's error list, the failing instruction's location and the FAILWITH value. */
   errors?: unknown[];
@@ -544,7 +562,18 @@ export function recordCall(
     return id;
   };
   const byLocation = new LocationGas();
+  const maxRunSteps = limits.maxRunSteps ?? Infinity;
+  const maxRunMs = limits.maxRunMs ?? Infinity;
+  const started = performance.now();
+  let stepped = 0;
+  let cut: { steps: number; ms: number } | undefined;
   const onStep = (e: StepEvent) => {
+    stepped++;
+    // the budget: every step counts, the clock is read every 4,096 steps
+    if (stepped > maxRunSteps || ((stepped & 4095) === 0 && performance.now() - started > maxRunMs)) {
+      cut = { steps: stepped - 1, ms: Math.round(performance.now() - started) };
+      throw new RunCut();
+    }
     byLocation.add(e.location, e.gasBefore, e.gasLeft);
     builder ??= new TraceBuilder(e.gasBefore);
     const t = builder.trace;
@@ -579,10 +608,17 @@ export function recordCall(
     ...(call.internal ? { ticketsInParameter: true } : {}),
     ...(call.bigMapIds?.length ? { allocateBigMapId: bigMapIdsOf(call.bigMapIds) } : {}),
   };
-  const viewRun =
-    call.view !== undefined ? runView({ ...input, view: call.view, input: call.parameter }) : null;
-  const run = viewRun ?? runContract(input);
-  const trace = (builder as TraceBuilder | null)?.trace ?? new TraceBuilder(call.gasLimit).trace;
+  const runIt = (i: RunContractInput) =>
+    call.view !== undefined ? runView({ ...i, view: call.view, input: call.parameter }) : runContract(i);
+  let run = runIt(input);
+  if (cut) {
+    // the rest unrecorded, on the interpreter's fast path (the same result and gas as the stepping path)
+    const { onStep: _recorded, ...unrecorded } = input;
+    run = runIt(unrecorded);
+    builder ??= new TraceBuilder(call.gasLimit);
+    builder.trace.truncated = true;
+  }
+  const trace = builder?.trace ?? new TraceBuilder(call.gasLimit).trace;
   const { text, spans: all } = formatWithLocations(call.script);
   const spans: Record<string, NodeSpan> = {};
   // a lambda value's code is numbered from 0 on its own: its locations land on the script's declarations
@@ -623,6 +659,13 @@ export function recordCall(
     gas_limit: call.gasLimit,
     operations: [],
   };
+  if (cut)
+    out.cut = {
+      ...cut,
+      message:
+        `The debugger stopped recording after ${cut.steps.toLocaleString('en-US')} steps (${(cut.ms / 1000).toFixed(1)} s), ` +
+        `its budget for one call: the trace shows those steps; the result and the gas are the whole call's, run without recording.`,
+    };
   if (!run.ok) {
     const e = run.error;
     out.errors = run.errors;

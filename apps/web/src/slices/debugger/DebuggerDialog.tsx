@@ -279,7 +279,11 @@ function DebugView(props: {
               : null}
           </Alert>
         ) : null}
-        {d.trace.truncated ? (
+        {d.cut ? (
+          <Alert severity="warning" sx={{ mb: 1 }} data-testid="debugger-cut">
+            {d.cut.message}
+          </Alert>
+        ) : d.trace.truncated ? (
           <Alert severity="warning" sx={{ mb: 1 }}>
             The call ran more steps than the debugger records; the trace stops at step{' '}
             {d.trace.steps.toLocaleString('en-US')}.
