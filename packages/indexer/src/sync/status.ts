@@ -67,7 +67,14 @@ export class StatusTracker {
     if (!FAILING.has(state)) delete this.current.failedSince;
     else if (changed || this.current.failedSince === undefined) this.current.failedSince = this.now();
     // the line that ends a database failure says what it was
-    if (changed && message && was.state === 'failed' && was.lastError)
+    if (
+      changed &&
+      message &&
+      was.state === 'failed' &&
+      was.lastError &&
+      !FAILING.has(state) &&
+      state !== 'stopped'
+    )
       message = `${message} (recovered from: ${was.lastError})`;
     if (state === 'syncing' && changed) {
       this.progressFrom = { at: this.now(), level: this.current.level ?? 0 };
