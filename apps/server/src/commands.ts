@@ -211,6 +211,7 @@ export async function runStart(config: AppConfig): Promise<void> {
       startLevel: n.startLevel,
       fetchAhead: n.fetchAhead,
       ...(n.rpcRateLimit !== undefined ? { rpcRateLimit: n.rpcRateLimit } : {}),
+      ...(n.historySource !== undefined ? { historySource: n.historySource } : {}),
       log,
     }),
   );
@@ -276,6 +277,7 @@ export async function runIndexer(config: AppConfig, name: string): Promise<void>
     startLevel: network.startLevel,
     fetchAhead: network.fetchAhead,
     ...(network.rpcRateLimit !== undefined ? { rpcRateLimit: network.rpcRateLimit } : {}),
+    ...(network.historySource !== undefined ? { historySource: network.historySource } : {}),
     log,
   });
   const resolver = startMetadataResolver({

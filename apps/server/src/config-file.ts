@@ -20,6 +20,20 @@ const NetworkFileSchema = Type.Object(
     start_level: Type.Optional(Type.Union([Type.Integer(), Type.Literal('head'), Type.Literal('genesis')])),
     fetch_ahead: Type.Optional(Type.Integer()),
     rpc_rate_limit: Type.Optional(Type.Number()),
+    /** Where the history of an address read from the node is learnt (issue 32); default: a scan of the node. */
+    history_source: Type.Optional(
+      Type.Union([
+        Type.Literal(false),
+        Type.Object(
+          {
+            kind: Type.Union([Type.Literal('bcd'), Type.Literal('tzkt'), Type.Literal('scan')]),
+            url: Type.Optional(Type.String()),
+            network: Type.Optional(Type.String()),
+          },
+          closed,
+        ),
+      ]),
+    ),
   },
   closed,
 );

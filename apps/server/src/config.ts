@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import type { HistorySourceConfig } from '@michelscope/indexer';
 import { ConfigError, readConfigFile, type FileConfig } from './config-file';
 
 export { ConfigError, StartupError } from './config-file';
@@ -21,6 +22,8 @@ export interface NetworkConfig {
   fetchAhead: number;
   /** Requests per second the indexer sends to the node at most (default: no limit). */
   rpcRateLimit?: number;
+  /** The history backfill's source (issue 32): a BCD-compatible API, TzKT, the node's scan (default), or off. */
+  historySource?: HistorySourceConfig | false;
 }
 
 export interface AppConfig {
@@ -138,6 +141,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       startLevel,
       fetchAhead,
       ...(n.rpc_rate_limit !== undefined ? { rpcRateLimit: n.rpc_rate_limit } : {}),
+      ...(n.history_source !== undefined
+        ? { historySource: historySourceConfig(name, n.history_source) }
+        : {}),
     });
   }
   if (networks.filter((n) => n.rpcUrl === 'embedded').some((n) => n.name !== 'sandboxnet')) {
@@ -232,4 +238,17 @@ function parseLive(raw: FileConfig['live']): AppConfig['live'] {
 function parseGateway(url: string): string {
   if (!/^https:\/\/[^\s]+$/.test(url)) throw new ConfigError('ipfs_gateway must be an https:// URL');
   return url.replace(/\/+$/, '');
+}
+
+/** A network's `history_source`, checked: bcd and tzkt need an http(s) url. */
+function historySourceConfig(
+  name: string,
+  raw: false | { kind: 'bcd' | 'tzkt' | 'scan'; url?: string | undefined; network?: string | undefined },
+): HistorySourceConfig | false {
+  if (raw === false) return false;
+  if (raw.kind === 'scan') return { kind: 'scan' };
+  if (!raw.url || !/^https?:\/\//.test(raw.url))
+    throw new ConfigError(`network "${name}": history_source.url must be an http(s) URL`);
+  if (raw.kind === 'tzkt') return { kind: 'tzkt', url: raw.url };
+  return { kind: 'bcd', url: raw.url, ...(raw.network ? { network: raw.network } : {}) };
 }

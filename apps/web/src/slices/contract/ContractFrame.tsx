@@ -5,6 +5,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Breadcrumbs from '@mui/material/Breadcrumbs';
 import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
@@ -19,7 +20,7 @@ import { capitalise, externalExplorerUrl, shortAddress } from '../../shared/enti
 import { formatNumber } from '../../shared/format/format';
 import { TagList } from '../../shared/tags/TagList';
 import { LinkTabs } from '../../shared/ui/LinkTabs';
-import type { ConfigResponse } from '@michelscope/api-types';
+import type { ConfigResponse, Contract } from '@michelscope/api-types';
 import { BookmarkButton } from './BookmarkButton';
 import { tabUnreachable, visibleTabs, type TabFacts, type TabId } from './tab-visibility';
 import { tokenServiceQuery } from './token-service';
@@ -140,7 +141,7 @@ export function ContractFrame({ tab, children }: Props) {
       ) : null}
       <Box sx={{ my: 1 }}>{contract ? <TagList tags={contract.tags ?? []} /> : null}</Box>
       {contract?.partial && contract.indexed_from !== undefined ? (
-        <PartialHistoryNotice level={contract.indexed_from} />
+        <PartialHistoryNotice level={contract.indexed_from} history={contract.history} />
       ) : null}
       {account === undefined ? (
         <Skeleton variant="rounded" height={48} aria-hidden="true" />
@@ -174,12 +175,42 @@ export function ContractFrame({ tab, children }: Props) {
  * A contract the index holds from a level on only (read from the node when first asked for, issue 32): what the
  * page shows is current, its operations before that level are not there.
  */
-export function PartialHistoryNotice({ level }: { level: number }) {
+export function PartialHistoryNotice({
+  level,
+  history,
+}: {
+  level: number;
+  history?: Contract['history'] | undefined;
+}) {
+  const total = history?.total ?? null;
   return (
     <Alert severity="info" role="status" sx={{ mb: 1 }}>
       History before level {formatNumber(level)} is not indexed yet: this contract was read from the node when
       it was first asked for. Its code, storage, entrypoints and views are current; its operations and storage
       history start at level {formatNumber(level)}.
+      {history ? (
+        <Box sx={{ mt: 1 }}>
+          <Typography variant="body2" id="history-progress-label">
+            {total === null
+              ? `History: ${formatNumber(history.done)} levels read`
+              : `History: ${formatNumber(history.done)} of ${formatNumber(total)} levels`}
+            {history.state === 'failed'
+              ? ` — paused${history.message ? ` (${history.message})` : ''}, retried shortly`
+              : history.state === 'pending'
+                ? ' — waiting for its turn'
+                : ''}
+          </Typography>
+          {total !== null && total > 0 ? (
+            <LinearProgress
+              variant="determinate"
+              value={Math.min(100, (100 * history.done) / total)}
+              aria-labelledby="history-progress-label"
+              aria-valuetext={`${formatNumber(history.done)} of ${formatNumber(total)} levels`}
+              sx={{ mt: 0.5, maxWidth: 360 }}
+            />
+          ) : null}
+        </Box>
+      ) : null}
     </Alert>
   );
 }

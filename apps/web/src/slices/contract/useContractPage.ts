@@ -38,7 +38,12 @@ export function useContractPage(): ContractPageData {
   const { network = '', address = '' } = useParams();
   const isContract = isContractAddress(address);
   const account = useQuery(accountInfoQuery(network, address));
-  const contract = useQuery({ ...contractQuery(network, address), enabled: isContract });
+  const contract = useQuery({
+    ...contractQuery(network, address),
+    enabled: isContract,
+    // while its history is backfilled (issue 32), the progress is read again every few seconds
+    refetchInterval: (q) => (q.state.data?.partial && q.state.data.history ? 5000 : false),
+  });
   const metadata = useQuery({ ...contractMetadataQuery(network, address), enabled: isContract });
   const views = useQuery({ ...viewsQuery(network, address), enabled: isContract });
   return {
