@@ -148,11 +148,9 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
       const link = await copyLink(sim);
       const id = /#share=([A-Za-z0-9_-]{22})$/.exec(link)?.[1];
       expect(id, link).toBeTruthy();
-      const listed = (await json(`${url}/v1/shares?network=sandboxnet&size=100`)) as {
-        id: string;
-        entrypoint: string;
-      }[];
-      expect(listed.find((s) => s.id === id)?.entrypoint).toBe('note');
+      // stored under that id (unlisted: the link alone reads it)
+      const stored = (await json(`${url}/v1/shares/${id}`)) as { state: { entrypoint: string } };
+      expect(stored.state.entrypoint).toBe('note');
       // the same state again: the same link
       await sim.getByRole('button', { name: 'Copy link' }).click();
       expect(await sim.getByLabel('Share link').inputValue()).toBe(link);

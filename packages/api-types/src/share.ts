@@ -205,8 +205,14 @@ export const SharedSimulation = Type.Union([SharedCall, SharedView, SharedDeploy
 });
 export type SharedSimulation = Static<typeof SharedSimulation>;
 
-/** The id of a stored simulation: 22 base64url characters of the SHA-256 of its canonical JSON. */
-export const ShareId = Type.String({ pattern: '^[A-Za-z0-9_-]{22}$', description: 'content-addressed id' });
+/**
+ * The id of a stored simulation: 22 base64url characters (132 bits) of the SHA-256 of its canonical JSON. Nothing
+ * lists stored states: the id is the link's secret.
+ */
+export const ShareId = Type.String({
+  pattern: '^[A-Za-z0-9_-]{22}$',
+  description: 'content-addressed id (unlisted: the link is the secret)',
+});
 
 export const ShareCreated = Type.Object(
   { id: ShareId, created_at: Timestamp, bytes: Type.Integer() },
@@ -219,16 +225,3 @@ export const StoredShare = Type.Object(
   { title: 'StoredShare' },
 );
 export type StoredShare = Static<typeof StoredShare>;
-
-export const ShareListItem = Type.Object(
-  {
-    id: ShareId,
-    network: Type.String(),
-    address: Type.String(),
-    entrypoint: Type.String(),
-    bytes: Type.Integer(),
-    created_at: Timestamp,
-  },
-  { title: 'ShareListItem' },
-);
-export type ShareListItem = Static<typeof ShareListItem>;

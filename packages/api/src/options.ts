@@ -33,11 +33,17 @@ export interface ApiOptions {
    */
   rateLimit?: { max: number; timeWindowMs: number } | false;
   /**
-   * The most bytes of state all stored shared simulations (POST /v1/shares) may take together; past it a new
-   * state is refused with 507 `{"message"}` (stored ones never expire, so the store is bounded here).
-   * Default 1 GiB.
+   * The most bytes all stored shared simulations (POST /v1/shares) may take together, counted as the database
+   * stores them; past it the least recently opened are deleted (a state larger than the whole store gets 507
+   * `{"message"}`). Default 1 GiB.
    */
   sharesMaxBytes?: number;
+  /**
+   * The most bytes of new shared simulations one client (its address, as the rate limit sees it) may store in a
+   * clock hour, counted as the database stores them; past it POST /v1/shares answers 429 with `retry-after`.
+   * Default 8 MiB.
+   */
+  sharesClientBytesPerHour?: number;
   /**
    * CORS for GET/POST (and preflight): `true` allows every origin (`*`, the default), a list allows those origins,
    * `false` sends no CORS headers.

@@ -1,9 +1,12 @@
 /**
  * Shared simulations (issue 20, capability 6): POST /v1/shares stores a state under a content-addressed id (the
  * same state — whatever its key order — gives the same id and one row), GET gives it back as stored, the list
- * shows every stored one newest first, and bad or huge input is a 4xx {message}, never stored.
+ * is read by its id alone (no list), and bad or huge input is a 4xx {message}, never stored; the store is
+ * bounded by the bytes the database takes (least recently opened states evicted) and by a quota per client.
  */
 import { describeDb } from '@michelscope/db/testing';
+import { sql } from 'kysely';
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeApi } from './helpers';
@@ -81,17 +84,32 @@ describeDb('shared simulations', { backends: 'both' }, ({ db }) => {
     expect(rows.map((r) => r.id).sort()).toEqual([id, other.json<{ id: string }>().id].sort());
   });
 
-  it('lists every stored state, newest first, by network', async () => {
-    const list = await app.inject({ method: 'GET', url: '/v1/shares?network=sandboxnet&size=10' });
-    expect(list.statusCode).toBe(200);
-    const items = list.json<{ id: string; address: string; entrypoint: string; created_at: string }[]>();
-    expect(items).toHaveLength(2);
-    expect(items[0]).toMatchObject({ address: KT, entrypoint: 'mint', network: 'sandboxnet' });
-    expect(items[0]!.created_at >= items[1]!.created_at).toBe(true);
-    const none = await app.inject({ method: 'GET', url: '/v1/shares?network=ghostnet' });
-    expect(none.json()).toEqual([]);
-    const paged = await app.inject({ method: 'GET', url: '/v1/shares?size=1&offset=1' });
-    expect(paged.json<{ id: string }[]>().map((i) => i.id)).toEqual([items[1]!.id]);
+  it('lists nothing: a stored state is read by its id alone (the link is the secret)', async () => {
+    for (const url of ['/v1/shares', '/v1/shares?network=sandboxnet&size=10', '/v1/shares?size=1&offset=1']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body, url).not.toContain(KT);
+    }
+    const doc = (await app.inject('/v1/openapi.json')).json<{
+      paths: Record<string, Record<string, unknown>>;
+    }>();
+    expect(Object.keys(doc.paths['/v1/shares'] ?? {})).toEqual(['post']);
+  });
+
+  it('counts a state by what the database stores: a compressible one by its compressed size', async () => {
+    const res = await post(state({ data: { mint: { to: 'x'.repeat(20_000) } } }));
+    expect(res.statusCode).toBe(200);
+    const { id, bytes } = res.json<{ id: string; bytes: number }>();
+    const row = await db()
+      .selectFrom('shared_simulations')
+      .select(['stored_bytes', sql<number>`pg_column_size(state)`.as('column_size')])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(bytes).toBeGreaterThan(20_000);
+    expect(row.column_size).toBeLessThan(2_000);
+    expect(row.stored_bytes).toBeGreaterThan(row.column_size);
+    expect(row.stored_bytes).toBeLessThan(bytes / 4);
+    await db().deleteFrom('shared_simulations').where('id', '=', id).execute();
   });
 
   it('stores a view and a deploy page as they are (each kind checked by its own schema, no field dropped)', async () => {
@@ -181,7 +199,7 @@ describeDb('shared simulations', { backends: 'both' }, ({ db }) => {
       ),
     });
     expect(deep.statusCode).toBe(400);
-    for (const url of ['/v1/shares/short', '/v1/shares/' + 'a'.repeat(60), '/v1/shares?size=100000']) {
+    for (const url of ['/v1/shares/short', '/v1/shares/' + 'a'.repeat(60)]) {
       const res = await app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(400);
     }
@@ -293,32 +311,110 @@ describeDb(
   },
 );
 
-// PGlite and PostgreSQL: the API's own write (jsonb, ON CONFLICT) through each driver.
-describeDb('shared simulations: the store is bounded', { backends: 'both' }, ({ db }) => {
+const step = (n: number) => state({ debug: { call: 0, step: n, tab: 'step' } });
+const storedRows = (db: import('@michelscope/db').Db) =>
+  db
+    .selectFrom('shared_simulations')
+    .select(['id', 'stored_bytes'])
+    .select(sql<number>`pg_column_size(state)`.as('column_size'))
+    .orderBy('id')
+    .execute();
+
+// PGlite and PostgreSQL: pg_column_size, the eviction's order and the quota's upsert through each driver.
+describeDb('shared simulations: the store is bounded by what it stores', { backends: 'both' }, ({ db }) => {
   let app: FastifyInstance;
   beforeAll(async () => {
-    // room for two states of this size, not three
-    app = await makeApi(db(), { sharesMaxBytes: 1_200 });
+    // room for two states of this size (800–1,000 bytes stored each), not three
+    app = await makeApi(db(), { sharesMaxBytes: 2_000 });
   });
   afterAll(() => app.close());
   const post = (payload: unknown) =>
     app.inject({ method: 'POST', url: '/v1/shares', payload: payload as Record<string, unknown> });
+  const opened = async (id: string) =>
+    (await app.inject({ method: 'GET', url: `/v1/shares/${id}` })).statusCode;
 
-  it('refuses a new state with 507 {message} once the stored ones fill it; known states still answer', async () => {
-    const step = (n: number) => state({ debug: { call: 0, step: n, tab: 'step' } });
-    const first = await post(step(1));
-    expect(first.statusCode).toBe(200);
-    // the states of this test take 500–600 bytes each
-    expect(first.json<{ bytes: number }>().bytes).toBeGreaterThan(500);
-    expect(first.json<{ bytes: number }>().bytes).toBeLessThan(600);
-    expect((await post(step(2))).statusCode).toBe(200);
-    const full = await post(step(3));
-    expect(full.statusCode).toBe(507);
-    expect(full.json<{ message: string }>().message).toMatch(/^the store of shared simulations is full/);
-    // storing a known state again is not new: its id as before
-    const again = await post(step(1));
-    expect(again.statusCode).toBe(200);
-    expect(again.json<{ id: string }>().id).toBe(first.json<{ id: string }>().id);
+  it('counts a state by the bytes the database stores for it (its column as stored, the row, the index entries)', async () => {
+    const res = await post(step(1));
+    expect(res.statusCode).toBe(200);
+    const [row] = await storedRows(db());
+    expect(row!.id).toBe(res.json<{ id: string }>().id);
+    // more than the state's column alone: the row's other columns, its header and its index entries
+    expect(row!.stored_bytes).toBeGreaterThan(row!.column_size);
+    expect(row!.stored_bytes).toBeGreaterThan(res.json<{ bytes: number }>().bytes);
+    expect(row!.stored_bytes).toBeGreaterThan(800);
+    expect(row!.stored_bytes).toBeLessThan(1_000);
+  });
+
+  it('evicts the least recently opened states past the bound, instead of refusing new ones', async () => {
+    const second = await post(step(2));
+    expect(second.statusCode).toBe(200);
+    const [a, b] = [(await post(step(1))).json<{ id: string }>().id, second.json<{ id: string }>().id];
+    // both opened long ago; then the first is opened again (the second is not)
+    await db()
+      .updateTable('shared_simulations')
+      .set({ last_opened_at: new Date('2020-01-01T00:00:00Z') })
+      .execute();
+    expect(await opened(a)).toBe(200);
+    const third = await post(step(3));
+    expect(third.statusCode).toBe(200);
+    const c = third.json<{ id: string }>().id;
+    expect((await storedRows(db())).map((r) => r.id).sort()).toEqual([a, c].sort());
+    expect(await opened(b)).toBe(404);
+    expect(await opened(a)).toBe(200);
+    const total = (await storedRows(db())).reduce((t, r) => t + r.stored_bytes, 0);
+    expect(total).toBeLessThanOrEqual(2_000);
+    // storing a known state again is not new: its id as before, nothing evicted
+    const again = await post(step(3));
+    expect(again.json<{ id: string }>().id).toBe(c);
+    expect(await storedRows(db())).toHaveLength(2);
+  });
+
+  it('refuses with 507 {message} a state larger than the whole store', async () => {
+    const huge = await post(step(4));
+    expect(huge.statusCode).toBe(200);
+    // random text, which does not compress
+    const big = await post(state({ data: { mint: { to: randomBytes(2_250).toString('base64') } } }));
+    expect(big.statusCode).toBe(507);
+    expect(big.json<{ message: string }>().message).toMatch(/^the store of shared simulations holds/);
+  });
+});
+
+// PGlite and PostgreSQL: the quota's upsert through each driver.
+describeDb('shared simulations: a quota per client and hour', { backends: 'both' }, ({ db }) => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = await makeApi(db(), { sharesClientBytesPerHour: 2_000 });
+  });
+  afterAll(() => app.close());
+  const post = (payload: unknown, remoteAddress: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/v1/shares',
+      payload: payload as Record<string, unknown>,
+      remoteAddress,
+    });
+
+  it('answers 429 {message} with retry-after past a client’s bytes of the hour; others and known states still pass', async () => {
+    expect((await post(step(1), '10.0.0.1')).statusCode).toBe(200);
+    expect((await post(step(2), '10.0.0.1')).statusCode).toBe(200);
+    const over = await post(step(3), '10.0.0.1');
+    expect(over.statusCode).toBe(429);
+    expect(over.json<{ message: string }>().message).toMatch(
+      /^this client stored \d+ bytes of shared simulations/,
+    );
+    const retry = Number(over.headers['retry-after']);
+    expect(retry).toBeGreaterThan(0);
+    expect(retry).toBeLessThanOrEqual(3600);
+    // not stored
     expect(await db().selectFrom('shared_simulations').select('id').execute()).toHaveLength(2);
+    // a known state costs nothing; another client has its own quota
+    expect((await post(step(1), '10.0.0.1')).statusCode).toBe(200);
+    expect((await post(step(3), '10.0.0.2')).statusCode).toBe(200);
+    // the quota forgets the hours before this one
+    await db()
+      .updateTable('shared_simulation_quota')
+      .set({ hour: new Date('2020-01-01T00:00:00Z') })
+      .execute();
+    expect((await post(step(4), '10.0.0.1')).statusCode).toBe(200);
   });
 });

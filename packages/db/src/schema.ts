@@ -363,15 +363,29 @@ export interface UndoLogTable {
   rows: Json;
 }
 
-/** Simulations shared by a stored id (migrations/0220_shared_simulations.sql): written by the API only. */
+/**
+ * Simulations shared by a stored id (migrations/0220_shared_simulations.sql, 0250_…): written by the API only.
+ */
 export interface SharedSimulationsTable {
   id: string;
   network: string;
   address: string;
   entrypoint: string;
   state: ColumnType<unknown, string, never>;
+  /** The state's JSON text, in bytes. */
   bytes: number;
+  /** What the database stores for the row (db/shares STORED_BYTES), which the store's bound counts. */
+  stored_bytes: number;
   created_at: ColumnType<Date, Date | string | undefined, never>;
+  /** Set at creation, renewed by a read (at most every ten minutes): the eviction's order. */
+  last_opened_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** Stored bytes of new shared simulations per client and clock hour (migrations/0250_…): the API's quota. */
+export interface SharedSimulationQuotaTable {
+  client: string;
+  hour: ColumnType<Date, Date | string, Date | string>;
+  bytes: ColumnType<string | number, number, number>;
 }
 
 /** Addresses asked for that the index did not hold (migrations/0230_address_requests.sql). */
@@ -437,6 +451,7 @@ export interface Database {
   token_metadata: TokenMetadataTable;
   undo_log: UndoLogTable;
   shared_simulations: SharedSimulationsTable;
+  shared_simulation_quota: SharedSimulationQuotaTable;
   address_requests: AddressRequestsTable;
   history_backfills: HistoryBackfillsTable;
   history_floor: HistoryFloorTable;
