@@ -4,8 +4,8 @@
  * the window (the cost model: a run is charged the wall-clock time it took), then the one served longest ago.
  * So one client's runs wait behind each other, not in front of everyone; with `runningPerClient` below the
  * slots, a client never holds every worker. A client may have at most
- * `perClient` jobs queued or running, and `budgetMs` of run time per `windowMs`: past either its new runs are
- * refused (429); past `maxQueued` waiting in all, or `maxWaitMs` of waiting, a run is refused as busy (503).
+ * `perClient` jobs queued or running, and `budgetMs` of run time per `windowMs` while other clients want the
+ * pool too: past either its new runs are refused (429); past `maxQueued` waiting in all, or `maxWaitMs` of waiting, a run is refused as busy (503).
  */
 
 export class SchedulerRefusal extends Error {
@@ -100,8 +100,9 @@ export class FairScheduler {
         `too many ${noun}s of yours at once (${opts.perClient} queued or running at most); retry when one ends`,
         1,
       );
+    // the budget is enforced when others want the pool too (an idle pool serves anyone)
     const spent = this.charged(client);
-    if (spent >= opts.budgetMs)
+    if (spent >= opts.budgetMs && this.othersThan(c))
       throw new SchedulerRefusal(
         429,
         `your ${noun}s took ${(spent / 1000).toFixed(1)} s of the last ${Math.round(opts.windowMs / 1000)} s, ` +
@@ -147,6 +148,11 @@ export class FairScheduler {
       this.forget(client, c);
       this.dispatch();
     }
+  }
+
+  /** Whether another client has runs in progress or waiting. */
+  private othersThan(c: Client): boolean {
+    return this.running > c.running || this.queued > c.queue.length;
   }
 
   private client(id: string): Client {

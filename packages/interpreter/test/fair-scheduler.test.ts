@@ -52,11 +52,17 @@ describe('FairScheduler', () => {
       now += 12_000;
     });
     expect(s.charged('x')).toBe(12_000);
+    // alone, the pool serves it anyway; while another client runs, it is refused
+    expect(await s.run('x', async () => 'alone')).toBe('alone');
+    const log: string[] = [];
+    const other = gate(log, 'other');
+    const ro = s.run('z', other.job);
     const e = await s.run('x', async () => 0).catch((e: unknown) => e);
     expect(e).toBeInstanceOf(SchedulerRefusal);
     expect((e as SchedulerRefusal).status).toBe(429);
     expect((e as SchedulerRefusal).retryAfterS).toBe(60); // its run ended at 12 s: it leaves the window at 72 s
-    expect(await s.run('y', async () => 'y')).toBe('y');
+    other.end();
+    await ro;
     now += 60_000;
     expect(await s.run('x', async () => 'again')).toBe('again');
   });
