@@ -1,11 +1,13 @@
 // The debugger's recordings run in a pool of worker threads (piscina), never on the thread that serves the
-// API: each has a wall-clock limit (past it, its worker is terminated and the route answers 504), and the pool
-// refuses new runs when `maxQueue` wait (503). The worker asks the chain it needs (contracts, big-map types
+// API: each has a wall-clock limit (past it, its worker is terminated and the route answers 504). Runs are
+// admitted fairly between clients (FairScheduler, client = request.ip): each client's runs wait in its own
+// queue, served in turn, at most one of them running while others wait, at most 2 queued or running (then
+// 429), charged their run time (at most `budgetMs` per minute, then 429); at most `maxQueue` wait (then 503). The worker asks the chain it needs (contracts, big-map types
 // and values, global constants) through a port; this side answers from the database and the node RPC, at the
 // block the call runs at.
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { bundledWorker } from '@michelscope/interpreter';
+import { bundledWorker, FairScheduler, SchedulerRefusal } from '@michelscope/interpreter';
 import {
   balanceChangeInBlock,
   bigMapEntryInBlock,
@@ -34,8 +36,20 @@ export type ReplayPosition = BlockPosition & { group?: GroupEffects | undefined 
 export interface DebugRunnerOptions {
   /** Wall-clock limit of one recording, in ms (default 10,000). */
   timeLimitMs?: number;
+  /** Worker threads (default 2: a client runs on one at most while others wait, so one stays for them). */
   threads?: number;
+  /** Recordings waiting, all clients together (default 8). */
   maxQueue?: number;
+  /** A client's recordings queued or running at most (default 2). */
+  perClient?: number;
+  /** A client's run time per minute, in ms (default 20,000): past it, 429 until older runs age out. */
+  budgetMs?: number;
+}
+
+/** What the routes call for one client (its `request.ip`): the runner's methods, admitted for that client. */
+export interface ClientDebugRunner {
+  record: DebugRunner['record'];
+  whatIf: DebugRunner['whatIf'];
 }
 
 /** The workers' module and its task function: in the server bundle its bundled entry, else a boot through tsx. */
@@ -54,20 +68,52 @@ const ADDRESS_RE = /^(tz[1-4]|KT1|sr1)[1-9A-HJ-NP-Za-km-z]{33}$/;
 export class DebugRunner {
   private readonly pool: Piscina<DebugTask, DebugTaskResult>;
   readonly timeLimitMs: number;
+  readonly scheduler: FairScheduler;
+  /** The client the next `record`/`whatIf` call runs for (set by `forClient` for that synchronous call). */
+  private client = 'anonymous';
 
   constructor(
     private readonly ctx: ApiContext,
     opts: DebugRunnerOptions = {},
   ) {
     this.timeLimitMs = opts.timeLimitMs ?? 10_000;
+    const threads = opts.threads ?? 2;
     this.pool = new Piscina({
       filename: BOOT,
       name: TASK,
       minThreads: 0,
-      maxThreads: opts.threads ?? 1,
+      maxThreads: threads,
       maxQueue: opts.maxQueue ?? 8,
       idleTimeout: 60_000,
     });
+    this.scheduler = new FairScheduler({
+      slots: threads,
+      runningPerClient: Math.max(1, threads - 1),
+      perClient: opts.perClient ?? 2,
+      maxQueued: opts.maxQueue ?? 8,
+      maxWaitMs: QUEUE_GRACE_MS,
+      budgetMs: opts.budgetMs ?? 20_000,
+      windowMs: 60_000,
+      noun: 'recording',
+    });
+  }
+
+  /** The runner for one client (`request.ip`): its runs are admitted fairly among all clients'. */
+  forClient(client: string): ClientDebugRunner {
+    const as =
+      <A extends unknown[]>(f: (...a: A) => Promise<string>) =>
+      (...a: A): Promise<string> => {
+        this.client = client;
+        try {
+          return f(...a);
+        } finally {
+          this.client = 'anonymous';
+        }
+      };
+    return {
+      record: as((...a: Parameters<DebugRunner['record']>) => this.record(...a)),
+      whatIf: as((...a: Parameters<DebugRunner['whatIf']>) => this.whatIf(...a)),
+    };
   }
 
   /**
@@ -99,7 +145,22 @@ export class DebugRunner {
     return this.run(network, block, undefined, { whatif: task, errors: [], extra: {} });
   }
 
-  private async run(
+  private run(
+    network: string,
+    block: string,
+    at: ReplayPosition | undefined,
+    what: Pick<DebugTask, 'call' | 'bundle' | 'whatif' | 'errors' | 'extra' | 'recorded'>,
+  ): Promise<string> {
+    return this.scheduler
+      .run(this.client, () => this.runNow(network, block, at, what))
+      .catch((e: unknown) => {
+        if (e instanceof SchedulerRefusal)
+          throw new HttpError(e.status, `the debugger refused the recording: ${e.message}`);
+        throw e;
+      });
+  }
+
+  private async runNow(
     network: string,
     block: string,
     at: ReplayPosition | undefined,

@@ -219,15 +219,17 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
           fixedMilligas: fixedCost(c.sender),
         };
         runner ??= new DebugRunner(ctx);
-        const json = await runner.record(
-          network,
-          String(w.state.level),
-          call,
-          { inputs: inputsOf(call), ...(b.at_level !== undefined ? { state: w.state } : {}) },
-          await metadataErrors(network, address),
-          undefined,
-          { start: w.start, before, ...(c.storageLimit !== undefined ? { call: c } : {}) },
-        );
+        const json = await runner
+          .forClient(request.ip)
+          .record(
+            network,
+            String(w.state.level),
+            call,
+            { inputs: inputsOf(call), ...(b.at_level !== undefined ? { state: w.state } : {}) },
+            await metadataErrors(network, address),
+            undefined,
+            { start: w.start, before, ...(c.storageLimit !== undefined ? { call: c } : {}) },
+          );
         return reply.type('application/json; charset=utf-8').send(json as unknown as DebugResult);
       }
       const param = toMicheline(script.parameter);
@@ -255,7 +257,9 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
       };
       const errors = await metadataErrors(network, address);
       runner ??= new DebugRunner(ctx);
-      const json = await runner.record(network, at.block, call, { inputs: inputsOf(call) }, errors);
+      const json = await runner
+        .forClient(request.ip)
+        .record(network, at.block, call, { inputs: inputsOf(call) }, errors);
       // the worker built the JSON text: a string is sent as it is (no second serialisation on this thread)
       return reply.type('application/json; charset=utf-8').send(json as unknown as DebugResult);
     },
@@ -313,13 +317,15 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         call = { ...body, entrypoint: 'default', amount: String(b.amount ?? 0), balance: '0', ...common };
       }
       runner ??= new DebugRunner(ctx);
-      const json = await runner.record(
-        network,
-        at.block,
-        call,
-        { inputs: inputsOf(call), view: { kind: b.kind, name }, state: at.state },
-        await metadataErrors(network, address),
-      );
+      const json = await runner
+        .forClient(request.ip)
+        .record(
+          network,
+          at.block,
+          call,
+          { inputs: inputsOf(call), view: { kind: b.kind, name }, state: at.state },
+          await metadataErrors(network, address),
+        );
       return reply.type('application/json; charset=utf-8').send(json as unknown as DebugResult);
     },
   );
@@ -373,7 +379,7 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         newScript: true,
       };
       runner ??= new DebugRunner(ctx);
-      const json = await runner.record(network, String(at.level), call, {
+      const json = await runner.forClient(request.ip).record(network, String(at.level), call, {
         inputs: inputsOf(call),
         state: { level: at.level, head_level: head.level, changed_since: false },
       });
@@ -559,7 +565,7 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         storageLimit: Number(op.storage_limit ?? 0),
       };
       runner ??= new DebugRunner(ctx);
-      const json = await runner.record(
+      const json = await runner.forClient(request.ip).record(
         network,
         before,
         call,

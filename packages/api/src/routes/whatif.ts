@@ -323,21 +323,23 @@ export function registerWhatIf(app: FastifyInstance, ctx: ApiContext, runner: ()
       const w = await resolveWhatIfStart(ctx, network, self, script, b.overrides, b.at_level);
       const calls = b.calls.map((c, i) => bundleCall(script, w, c, `calls[${i}]`));
       const first = calls[0];
-      const json = await runner().whatIf(network, String(w.state.level), {
-        ...w.start,
-        calls,
-        names: w.names,
-        state: w.state,
-        inputs: {
-          balance: w.start.balance,
-          now: new Date(Number(w.start.now) * 1000).toISOString().replace('.000Z', 'Z'),
-          level: w.start.level,
-          chain_id: w.start.chainId,
-          ...(first?.source ? { source: first.source } : {}),
-          ...(first?.sender ? { sender: first.sender } : {}),
-          overridden: w.overridden,
-        },
-      });
+      const json = await runner()
+        .forClient(request.ip)
+        .whatIf(network, String(w.state.level), {
+          ...w.start,
+          calls,
+          names: w.names,
+          state: w.state,
+          inputs: {
+            balance: w.start.balance,
+            now: new Date(Number(w.start.now) * 1000).toISOString().replace('.000Z', 'Z'),
+            level: w.start.level,
+            chain_id: w.start.chainId,
+            ...(first?.source ? { source: first.source } : {}),
+            ...(first?.sender ? { sender: first.sender } : {}),
+            overridden: w.overridden,
+          },
+        });
       return reply
         .type('application/json; charset=utf-8')
         .send(json as unknown as Static<typeof WhatIfResult>);
