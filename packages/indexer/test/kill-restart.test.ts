@@ -4,7 +4,7 @@
  * the one of an uninterrupted run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { describeDb } from '@michelscope/db/testing';
 import { Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { bundleNode } from '../../../scripts/bundle-node.mjs';
 import { startIndexer } from '../src';
 import { FakeNode, SEOUL, TALLINN, waitFor } from './fake-node';
 import { dumpTables, expectSameTables } from './table-dump';
@@ -21,20 +22,40 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../../..');
 const LEVELS = 36;
 
+/**
+ * indexer-child.ts bundled into plain JavaScript once per file (scripts/bundle-node.mjs), so that each of the
+ * test's child processes starts without transpiling it (through tsx: seconds each on a loaded machine).
+ */
+let bundled: Promise<string> | undefined;
+function childScript(): Promise<string> {
+  bundled ??= (async () => {
+    // inside the repository, so that its dependencies resolve from node_modules
+    const cache = path.join(ROOT, 'node_modules/.cache');
+    mkdirSync(cache, { recursive: true });
+    const outdir = mkdtempSync(path.join(cache, 'ms-indexer-child-'));
+    await bundleNode({
+      entries: { 'indexer-child': path.relative(ROOT, path.join(HERE, 'indexer-child.ts')) },
+      outdir,
+    });
+    return path.join(outdir, 'indexer-child.mjs');
+  })();
+  return bundled;
+}
+afterAll(async () => {
+  if (bundled) rmSync(path.dirname(await bundled), { recursive: true, force: true });
+});
+
 /** Runs the child indexer; resolves with its exit (code or signal) once it exits; kills it when `killAfterLevel` is printed. */
-function runChild(
+async function runChild(
   args: string[],
   killAfterLevel: number | null,
 ): Promise<{ level: number; signal: string | null; done: boolean }> {
+  const script = await childScript();
   return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(HERE, 'indexer-child.ts'), ...args],
-      {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child: ChildProcess = spawn(process.execPath, [script, ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let level = 0;
     let done = false;
     let err = '';

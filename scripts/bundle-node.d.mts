@@ -1,0 +1,7 @@
+/** The repository's root folder. */
+export const ROOT: string;
+/**
+ * Bundles `entries` (name → source path relative to the repository) into `outdir` as `<name>.mjs`: plain
+ * JavaScript that Node starts without transpiling (scripts/bundle-node.mjs).
+ */
+export function bundleNode(opts: { entries: Record<string, string>; outdir: string }): Promise<void>;
