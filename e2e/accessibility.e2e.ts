@@ -70,7 +70,7 @@ const SCREENS: [name: string, path: (s: Seed) => string][] = [
 ];
 
 describe.skipIf(!canBrowse('accessibility'))('every screen, loading and loaded, at 375 px', () => {
-  const session = syncedSandboxSession();
+  const session = syncedSandboxSession({ shared: true });
   const pages = appPages(session);
 
   const open = async (path: string, hold: boolean): Promise<Page> => {

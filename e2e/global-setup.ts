@@ -3,19 +3,31 @@
  * build fails the run with one line, it never skips), builds the server bundle the suites start
  * (scripts/build-server.mjs), and seeds the demo chain once: a product started on an empty DATA_DIR bakes the
  * seed and indexes it; once its index has reached the seed's last block it is stopped, and its DATA_DIR (the
- * chain and the PGlite index) is the template that each suite's `seededDataDir()` copies.
+ * chain and the PGlite index) is the template that each suite's `seededDataDir()` copies. Then starts one
+ * product on a copy of it that the suites which send nothing to the chain share
+ * (`syncedSandboxSession({ shared: true })`), stopped after the run.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { CHROMIUM, heads, ROOT, startServer, tempDataDir, waitFor } from './harness';
+import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
+import {
+  CHROMIUM,
+  ROOT,
+  SHARED_CONFIG,
+  startServer,
+  tempDataDir,
+  waitIndexedToNodeHead,
+  type RunningServer,
+} from './harness';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** The seeded DATA_DIR to copy (empty when the run has none: suites then seed their own). */
     e2eTemplate: string;
+    /** The URL of the run's shared product (harness `syncedSandboxSession({ shared: true })`). */
+    e2eShared: string;
   }
 }
 
@@ -35,33 +47,59 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (build.status !== 0) throw new Error('[e2e] the server bundle did not build (scripts/build-server.mjs)');
 
   // MS_E2E_TEMPLATE: a seeded DATA_DIR to copy instead of seeding one (kept after the run)
-  if (process.env.MS_E2E_TEMPLATE) {
-    project.provide('e2eTemplate', process.env.MS_E2E_TEMPLATE);
-    return async () => {};
-  }
+  // MS_E2E_KEEP_TEMPLATE: a DATA_DIR path to seed the template in and keep (scripts/e2e.mjs passes it to its
+  // second run as MS_E2E_TEMPLATE)
+  let template = process.env.MS_E2E_TEMPLATE ?? '';
+  const owned = !template && !process.env.MS_E2E_KEEP_TEMPLATE;
+  if (!template) template = await seedTemplate(process.env.MS_E2E_KEEP_TEMPLATE);
+  project.provide('e2eTemplate', template);
+  // the product that read-only suites share, on a copy of the template (none when the run's suites start
+  // their own: MS_E2E_NO_SHARED=1; a shared suite then starts one of its own)
+  const shared = process.env.MS_E2E_NO_SHARED ? null : await startShared(template);
+  project.provide('e2eShared', shared?.server.url ?? '');
+  return async () => {
+    if (shared) {
+      await shared.server.stop();
+      await rm(shared.dataDir, { recursive: true, force: true });
+    }
+    if (owned) await rm(template, { recursive: true, force: true });
+  };
+}
+
+/** Bakes and indexes the demo seed in a fresh DATA_DIR, then stops its product: the template. */
+async function seedTemplate(into?: string): Promise<string> {
   const started = Date.now();
-  const template = await tempDataDir();
+  const template = into ?? (await tempDataDir());
+  await mkdir(template, { recursive: true });
   const server = await startServer({ dataDir: template, timeoutMs: 240_000 });
   try {
-    const node = (await (
-      await fetch(`${server.url}/rpc/sandboxnet/chains/main/blocks/head/header`)
-    ).json()) as { level: number };
-    await waitFor(
-      `the template's sandboxnet indexed up to the seed's last block ${node.level}`,
-      300_000,
-      async () =>
-        (await heads(server.url)).find((h) => h.network === 'sandboxnet' && h.level >= node.level)
-          ? true
-          : undefined,
-    );
+    // the sandbox bakes the whole seed before the server listens: its head is the seed's last block
+    await waitIndexedToNodeHead(server.url);
   } catch (err) {
     await server.stop();
     throw new Error(`${String(err)}\n${server.output().split('\n').slice(-30).join('\n')}`);
   }
   await server.stop();
   console.log(`[e2e] seeded template ${template} in ${Math.round((Date.now() - started) / 1000)} s`);
-  project.provide('e2eTemplate', template);
-  return async () => {
-    await rm(template, { recursive: true, force: true });
-  };
+  return template;
+}
+
+/** Starts the shared product on a copy of the template, indexed up to its node's head. */
+async function startShared(template: string): Promise<{ server: RunningServer; dataDir: string }> {
+  const started = Date.now();
+  const dataDir = await tempDataDir();
+  await cp(template, dataDir, { recursive: true });
+  const config = path.join(dataDir, 'michelscope.config.json');
+  await writeFile(config, JSON.stringify(SHARED_CONFIG));
+  const server = await startServer({ dataDir, env: { MICHELSCOPE_CONFIG: config }, timeoutMs: 240_000 });
+  try {
+    await waitIndexedToNodeHead(server.url);
+  } catch (err) {
+    await server.stop();
+    throw new Error(
+      `[e2e] the shared product: ${String(err)}\n${server.output().split('\n').slice(-30).join('\n')}`,
+    );
+  }
+  console.log(`[e2e] shared product at ${server.url} in ${Math.round((Date.now() - started) / 1000)} s`);
+  return { server, dataDir };
 }

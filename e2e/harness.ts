@@ -212,6 +212,11 @@ export interface ProductSession {
   readonly browser: Browser;
 }
 
+/** The configuration of the run's shared product (e2e/global-setup.ts): the public networks unreachable. */
+export const SHARED_CONFIG = {
+  networks: { mainnet: { rpc_url: 'http://127.0.0.1:9' }, ghostnet: { rpc_url: 'http://127.0.0.1:9' } },
+};
+
 /**
  * For the describe block it is called in: starts the product on a seeded DATA_DIR (with `config` as its
  * michelscope.config.json when given) and a browser before its tests
@@ -219,27 +224,36 @@ export interface ProductSession {
  * demo seed: the sandbox bakes the seed before the server listens, so its head then is the seed's last block,
  * and the tests, which compare the node's blocks with the pages, start once the indexed head has reached it
  * (the head's `synced` flag only says that a recent block is indexed, and the seed's blocks are all recent).
+ *
+ * `shared`: a suite that sends nothing to the chain and changes no setting uses the run's shared product
+ * (started once by e2e/global-setup.ts with SHARED_CONFIG, from the same seed) instead of starting its own;
+ * its `dataDir` is then an empty folder of its own for the files it writes. Other suites may use the shared
+ * product at the same time (two files run at once), so a shared suite must not count on being alone: it
+ * finds its contracts by what they are and reads what it compares at the same level.
  */
-export function syncedSandboxSession(opts: { config?: Record<string, unknown> } = {}): ProductSession {
+export function syncedSandboxSession(
+  opts: { config?: Record<string, unknown>; shared?: boolean } = {},
+): ProductSession {
   const session = {} as { dataDir?: string; server: RunningServer; browser: Browser };
   beforeAll(async () => {
-    session.dataDir = await seededDataDir();
-    // `config`: a michelscope.config.json of the suite's own (in its DATA_DIR)
-    const env: Record<string, string> = {};
-    if (opts.config) {
-      env.MICHELSCOPE_CONFIG = path.join(session.dataDir, 'michelscope.config.json');
-      await writeFile(env.MICHELSCOPE_CONFIG, JSON.stringify(opts.config));
+    const shared = opts.shared ? inject('e2eShared') : '';
+    if (shared) {
+      session.dataDir = await tempDataDir();
+      const url = new URL(shared);
+      session.server = { url: url.origin, port: Number(url.port), output: () => '', stop: async () => {} };
+    } else {
+      session.dataDir = await seededDataDir();
+      // `config`: a michelscope.config.json of the suite's own (in its DATA_DIR)
+      const env: Record<string, string> = {};
+      const config = opts.shared ? SHARED_CONFIG : opts.config;
+      if (config) {
+        env.MICHELSCOPE_CONFIG = path.join(session.dataDir, 'michelscope.config.json');
+        await writeFile(env.MICHELSCOPE_CONFIG, JSON.stringify(config));
+      }
+      session.server = await startServer({ dataDir: session.dataDir, env, timeoutMs: 240_000 });
     }
-    session.server = await startServer({ dataDir: session.dataDir, env, timeoutMs: 240_000 });
     session.browser = await launchBrowser();
-    const node = (await (
-      await fetch(`${session.server.url}/rpc/sandboxnet/chains/main/blocks/head/header`)
-    ).json()) as { level: number };
-    await waitFor(`sandboxnet indexed up to the seed's last block ${node.level}`, 300_000, async () =>
-      (await heads(session.server.url)).find((h) => h.network === 'sandboxnet' && h.level >= node.level)
-        ? true
-        : undefined,
-    );
+    await waitIndexedToNodeHead(session.server.url);
   }, 600_000);
   afterAll(async () => {
     await session.browser?.close();
@@ -247,6 +261,16 @@ export function syncedSandboxSession(opts: { config?: Record<string, unknown> } 
     if (session.dataDir) await rm(session.dataDir, { recursive: true, force: true });
   });
   return session as ProductSession;
+}
+
+/** Waits until the product's index of sandboxnet has reached the level its node is at now. */
+export async function waitIndexedToNodeHead(url: string): Promise<void> {
+  const node = (await (await fetch(`${url}/rpc/sandboxnet/chains/main/blocks/head/header`)).json()) as {
+    level: number;
+  };
+  await waitFor(`sandboxnet indexed up to the node's block ${node.level}`, 300_000, async () =>
+    (await heads(url)).find((h) => h.network === 'sandboxnet' && h.level >= node.level) ? true : undefined,
+  );
 }
 
 /**

@@ -15,8 +15,6 @@ import { counterContract, seededContracts } from './sandbox-seed';
 
 const NETWORK = 'sandboxnet';
 const SHOTS = process.env.MS_SHOTS_DIR ?? '/tmp/wt16b-shots';
-/** Nothing answers there: mainnet and ghostnet stay unsynced whatever the machine's network access. */
-const UNREACHABLE = 'http://127.0.0.1:9';
 /** The theme's primary colour, dark (the default) and light. */
 const ACCENT = ['rgb(79, 195, 161)', 'rgb(15, 123, 97)'];
 
@@ -26,9 +24,8 @@ interface StorageLevel {
 }
 
 describe.skipIf(!canBrowse('read-versions'))('versions, first network, charts and tab rules', () => {
-  const session = syncedSandboxSession({
-    config: { networks: { mainnet: { rpc_url: UNREACHABLE }, ghostnet: { rpc_url: UNREACHABLE } } },
-  });
+  // the shared product's configuration has mainnet and ghostnet unreachable (harness SHARED_CONFIG)
+  const session = syncedSandboxSession({ shared: true });
   let errors: string[] = [];
   const api = async <T>(route: string): Promise<T> => {
     const res = await fetch(`${session.server.url}/v1${route}`);

@@ -47,7 +47,7 @@ async function treeRow(scope: Locator, name: string): Promise<string> {
 }
 
 describe.skipIf(!canRun)('what-if on sandboxnet', () => {
-  const session = syncedSandboxSession();
+  const session = syncedSandboxSession({ shared: true });
   const pages = appPages(session);
 
   it(
