@@ -80,6 +80,26 @@ const CONTROLS: Control[] = [
   { label: 'Restart', keys: ['Home'], go: () => 0 },
 ];
 
+/**
+ * Where the trace stops: a recording cut at its budget (issue 34: the answer's `cut` message), else a trace
+ * past the steps the debugger records.
+ */
+export function TraceBoundNote(props: { cut: DebugResult['cut']; truncated: boolean; steps: number }) {
+  if (props.cut)
+    return (
+      <Alert severity="warning" sx={{ mb: 1 }} data-testid="debugger-cut">
+        {props.cut.message}
+      </Alert>
+    );
+  if (!props.truncated) return null;
+  return (
+    <Alert severity="warning" sx={{ mb: 1 }}>
+      The call ran more steps than the debugger records; the trace stops at step{' '}
+      {props.steps.toLocaleString('en-US')}.
+    </Alert>
+  );
+}
+
 export default function DebuggerDialog(props: {
   open: boolean;
   onClose: () => void;
@@ -279,16 +299,7 @@ function DebugView(props: {
               : null}
           </Alert>
         ) : null}
-        {d.cut ? (
-          <Alert severity="warning" sx={{ mb: 1 }} data-testid="debugger-cut">
-            {d.cut.message}
-          </Alert>
-        ) : d.trace.truncated ? (
-          <Alert severity="warning" sx={{ mb: 1 }}>
-            The call ran more steps than the debugger records; the trace stops at step{' '}
-            {d.trace.steps.toLocaleString('en-US')}.
-          </Alert>
-        ) : null}
+        <TraceBoundNote cut={d.cut} truncated={d.trace.truncated} steps={d.trace.steps} />
         {d.status === 'failed' ? <WhyItFailed d={d} lines={lines} onJump={() => setPos(last)} /> : null}
         <Box
           sx={{
