@@ -49,6 +49,9 @@ interface Stream {
 const WORKER_BOOT = bundledWorker('chain-worker') ?? new URL('./worker-boot.mjs', import.meta.url);
 const CHAIN_WORKER = new URL('./chain-worker.ts', import.meta.url).href;
 
+/** A restarted chain worker that cannot find its chain tries again after this long. */
+const REOPEN_RETRY_MS = 5_000;
+
 export class SandboxWorker {
   private worker!: Worker;
   private ready!: Promise<void>;
@@ -60,6 +63,8 @@ export class SandboxWorker {
   private level = -1;
   private fault: StorageFault | null = null;
   private lastFault: StorageFault | undefined;
+  private opened = false;
+  private reopenFailed = false;
   private readonly log: (line: string) => void;
   private readonly timeoutMs: number;
   private readonly maxPending: number;
@@ -109,7 +114,8 @@ export class SandboxWorker {
     const { log: _log, requestTimeoutMs: _t, maxPending: _m, bodyLimit, timeLimitMs, ...options } = this.opts;
     const data: ChainWorkerData = {
       entry: CHAIN_WORKER,
-      options,
+      // a restart reopens the chain it had: never a new one in place of a removed folder
+      options: this.opened ? { ...options, mustExist: true } : options,
       bodyLimit: bodyLimit ?? 4 * 1024 * 1024,
       timeLimitMs: timeLimitMs ?? 10_000,
     };
@@ -122,10 +128,16 @@ export class SandboxWorker {
           case 'ready':
             this.level = m.headLevel;
             this.fault = null;
+            this.opened = true;
             if (this.started) this.send({ type: 'start' });
             resolve();
             return;
           case 'failed':
+            // a reopen that cannot find its chain is the storage fault the health route reports
+            if (this.opened) {
+              this.lastFault = this.fault = { message: m.message, since: this.fault?.since ?? Date.now() };
+              this.reopenFailed = true;
+            }
             reject(new Error(m.message));
             return;
           case 'log':
@@ -155,6 +167,16 @@ export class SandboxWorker {
       worker.on('exit', (code) => {
         if (worker !== this.worker || this.stopping) return;
         reject(new Error(`the chain worker exited (${code})`));
+        if (this.reopenFailed) {
+          // its chain is not there: tried again quietly every few seconds (requests get 503 meanwhile)
+          this.reopenFailed = false;
+          setTimeout(() => {
+            if (this.stopping || worker !== this.worker) return;
+            this.ready = this.spawn();
+            this.ready.catch(() => undefined);
+          }, REOPEN_RETRY_MS).unref();
+          return;
+        }
         this.restart(`the chain worker exited (${code})`);
       });
     });

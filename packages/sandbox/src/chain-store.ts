@@ -90,10 +90,15 @@ export class ChainStore {
     this.size = size;
   }
 
-  static open(dataDir: string): ChainStore {
+  /** `mustExist`: a reopen of a chain that was open (a restarted worker): its missing log is a fault, not a new chain. */
+  static open(dataDir: string, mustExist = false): ChainStore {
     const dir = path.join(dataDir, 'sandbox');
-    fs.mkdirSync(dir, { recursive: true });
     const file = path.join(dir, 'blocks.jsonl');
+    if (mustExist && !fs.existsSync(file))
+      throw new StorageError(
+        `the sandbox's block log ${file} is gone; restore it or restart to begin a new chain`,
+      );
+    fs.mkdirSync(dir, { recursive: true });
     const fd = fs.openSync(file, fs.existsSync(file) ? 'r+' : 'w+');
     const store = new ChainStore(dir, fd, 0);
     store.load();

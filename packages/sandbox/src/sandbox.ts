@@ -24,6 +24,8 @@ export interface SandboxOptions {
   seed?: boolean;
   /** Bake a block as soon as an operation is accepted, besides the timer (default false). */
   bakeOnInject?: boolean;
+  /** Reopen only (a restarted chain worker): a missing block log fails instead of creating a new chain. */
+  mustExist?: boolean;
 }
 
 /** Predecessor of genesis: a fixed hash (the node uses genesis itself, which we cannot hash). */
@@ -119,7 +121,7 @@ export class Sandbox {
     const blockTimeMs = opts.blockTimeMs ?? 2000;
     if (!Number.isFinite(blockTimeMs) || blockTimeMs < 100)
       throw new Error(`blockTimeMs must be at least 100 (got ${blockTimeMs})`);
-    const store = ChainStore.open(opts.dataDir);
+    const store = ChainStore.open(opts.dataDir, opts.mustExist);
     if (store.headLevel < 0) {
       const state = genesisState();
       const genesis = await bake({

@@ -1,7 +1,9 @@
 // The sandbox chain in a worker thread behind the main thread's Fastify: the same RPC answers, heads
 // streamed, the main event loop free while a script runs, a bounded queue and a time limit that
 // recreates a stuck worker.
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SandboxWorker, sandboxWorkerRpcPlugin, type SandboxWorkerOptions } from '../src/index';
@@ -189,6 +191,29 @@ describe('the sandbox chain in a worker thread', () => {
     expect(head.status).toBe(200);
     expect(((await head.json()) as { level: number }).level).toBe(host!.headLevel);
   });
+
+  it('a worker restarted while its folder is gone opens no new chain: a storage fault until the folder is back (issue 34)', async () => {
+    const dataDir = await tempDir();
+    const rpc = await serve({ dataDir, timeLimitMs: 20_000, requestTimeoutMs: 1000 });
+    const level = host!.headLevel;
+    const sandboxDir = path.join(dataDir, 'sandbox');
+    const away = path.join(dataDir, 'away');
+    fs.renameSync(sandboxDir, away);
+    const res = await post(`${rpc}/chains/main/blocks/head/helpers/scripts/run_code`, slowRunCode());
+    expect(res.status).toBe(504);
+    for (let i = 0; i < 200 && !host!.storageFault; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(host!.storageFault?.message).toMatch(/block log .* is gone/);
+    expect(fs.existsSync(sandboxDir)).toBe(false);
+    const refused = await fetch(`${rpc}/chains/main/blocks/head/header`);
+    expect(refused.status).toBe(503);
+    // the folder is back: the next try (every 5 s) reopens the same chain
+    fs.renameSync(away, sandboxDir);
+    for (let i = 0; i < 300 && host!.storageFault; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(host!.storageFault).toBeNull();
+    const head = await fetch(`${rpc}/chains/main/blocks/head/header`);
+    expect(head.status).toBe(200);
+    expect(((await head.json()) as { level: number }).level).toBe(level);
+  }, 90_000);
 
   it('refuses requests beyond the queue bound with 503 {"message"}', async () => {
     const rpc = await serve({ timeLimitMs: 2000, maxPending: 1 });

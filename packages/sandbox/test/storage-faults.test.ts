@@ -136,6 +136,16 @@ describe('sandbox storage faults', () => {
     );
   });
 
+  it('a reopen (a restarted chain worker) whose folder is gone fails instead of creating a new chain', async () => {
+    const dir = await tempDir();
+    const s = await open(dir);
+    await s.stop();
+    opened.length = 0;
+    fs.rmSync(path.join(dir, 'sandbox'), { recursive: true });
+    await expect(Sandbox.open({ dataDir: dir, mustExist: true })).rejects.toThrow(/block log .* is gone/);
+    expect(fs.existsSync(path.join(dir, 'sandbox'))).toBe(false);
+  });
+
   it('the chain worker reports the fault to the main thread, and its end', { timeout: 90_000 }, async () => {
     const dir = await tempDir();
     const worker = await SandboxWorker.open({ dataDir: dir, blockTimeMs: 100 });
