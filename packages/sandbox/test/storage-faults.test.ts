@@ -16,8 +16,9 @@ afterEach(async () => {
   for (const m of mounts.splice(0)) {
     try {
       execFileSync('umount', [m]);
+      fs.rmdirSync(m);
     } catch {
-      // already gone
+      // already gone, or still busy: left for the system's tmp cleaning
     }
   }
 });
