@@ -27,9 +27,12 @@ CREATE TABLE IF NOT EXISTS history_backfills (
 );
 CREATE INDEX IF NOT EXISTS history_backfills_open ON history_backfills (network, created_at) WHERE state IN ('pending', 'running', 'failed');
 -- Per network, the lowest level of its forward range, fixed when its first backfill starts: backfilled
--- operations take ids (level - floor_level) * 2^20 + position (negative below it), so ids still sort by
--- (level, position) across the two ranges, and a block written twice gets the same ids.
+-- operations take ids (level - floor_level) * 2^20 + position - slot * 2^49 (negative below it), so ids still
+-- sort by (level, position) across the two ranges, a block written twice gets the same ids, and two networks'
+-- ids (one sequence, one primary key) never meet: each network has its own slot.
+CREATE SEQUENCE IF NOT EXISTS history_floor_slot_seq MINVALUE 0 START 0;
 CREATE TABLE IF NOT EXISTS history_floor (
   network text PRIMARY KEY,
-  floor_level integer NOT NULL
+  floor_level integer NOT NULL,
+  slot integer NOT NULL DEFAULT nextval('history_floor_slot_seq')
 );

@@ -423,6 +423,7 @@ export interface HistoryBackfillsTable {
 export interface HistoryFloorTable {
   network: string;
   floor_level: number;
+  slot: ColumnType<number, number | undefined, number>;
 }
 
 export interface Database {

@@ -15,7 +15,7 @@ import { Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startIndexer, type HistoryPage, type HistoryQuery, type HistorySource } from '../src';
+import { HistoryError, startIndexer, type HistoryPage, type HistoryQuery, type HistorySource } from '../src';
 import { ProtocolRegistry } from '../src/protocols/registry';
 import { NodeRpc } from '../src/rpc/client';
 import { Backfiller } from '../src/sync/backfill';
@@ -31,12 +31,16 @@ class ListSource implements HistorySource {
   constructor(
     private readonly of: (address: string) => Promise<number[]>,
     private readonly size = 2,
+    /** false: gives levels above the query's ceiling too (a lying source) */
+    private readonly honest = true,
   ) {}
   levels(address: string, query: HistoryQuery): AsyncIterable<HistoryPage> {
     return this.walk(address, query);
   }
   private async *walk(address: string, query: HistoryQuery): AsyncGenerator<HistoryPage> {
-    const all = (await this.of(address)).filter((l) => l <= query.toLevel).sort((a, b) => b - a);
+    const all = (await this.of(address))
+      .filter((l) => !this.honest || l <= query.toLevel)
+      .sort((a, b) => b - a);
     const low = all.length ? Math.min(...all) : query.toLevel;
     let at = query.cursor ? Number(query.cursor.split(':')[1]) : 0;
     while (at < all.length) {
@@ -215,6 +219,142 @@ describeDb('history backfill', { backends: 'both' }, ({ db }) => {
     ];
     expectSameTables(stripUnequal(b), stripUnequal(f));
   }, 240_000);
+
+  /** A network started at the node's head with the FA1.2 adopted there, its head then made final. */
+  const startAdopted = async (network: string, historySource: HistorySource, lines: string[] = []) => {
+    const indexer = startIndexer({
+      db: db(),
+      network,
+      rpcUrl,
+      startLevel: 'head',
+      pollIntervalMs: 50,
+      historySource,
+      log: (l) => lines.push(l),
+    });
+    const floor = sandbox.headLevel;
+    await waitFor(() => indexer.status().level === floor, 30_000);
+    await adopt(network, contracts.fa12!);
+    for (let i = 0; i < 2; i++) await sandbox.bakeBlock();
+    return { indexer, floor };
+  };
+  const storedBelow = async (network: string, floor: number) =>
+    (
+      await db()
+        .selectFrom('blocks')
+        .select('level')
+        .where('network', '=', network)
+        .where('level', '<', floor)
+        .orderBy('level')
+        .execute()
+    ).map((r) => r.level);
+  /** Stored below the floor: every level where the FA1.2 operates, and only blocks that name it (the node's word). */
+  const onlyNamed = async (network: string, floor: number) => {
+    const fa12 = contracts.fa12!;
+    const stored = await storedBelow(network, floor);
+    expect(stored).toEqual(expect.arrayContaining((await levelsOf(fa12)).filter((l) => l < floor)));
+    for (const l of stored)
+      expect(await (await fetch(`${rpcUrl}/chains/main/blocks/${l}`)).text()).toContain(fa12);
+    expect(stored.length).toBeLessThan(floor - 5);
+  };
+  const sameOperations = async (network: string, floor: number) => {
+    const fa12 = contracts.fa12!;
+    const strip = (ops: Record<string, unknown>[]) =>
+      ops.filter((o) => (o.level as number) < floor).map((o) => ({ ...o, id: 0, protocol_id: 0 }));
+    const mine = strip(await operationsOf(network, fa12));
+    expect(mine.length).toBeGreaterThan(10);
+    expect(mine).toEqual(strip(await operationsOf('fwd', fa12)));
+  };
+
+  it('resumes after a stop midway from its saved cursor: no duplicate, no gap', async () => {
+    const fa12 = contracts.fa12!;
+    const first = new ListSource(levelsOf, 1);
+    const lines: string[] = [];
+    const { indexer, floor } = await startAdopted('kr', first, lines);
+    let stopped = false;
+    try {
+      await waitFor(async () => ((await backfillState('kr', fa12))?.blocks ?? 0) >= 3, 30_000).catch(
+        (err: unknown) => {
+          throw new Error(`${String(err)}\n${lines.slice(-20).join('\n')}`);
+        },
+      );
+    } finally {
+      await indexer.stop();
+      stopped = true;
+    }
+    expect(stopped).toBe(true);
+    const midway = (await backfillState('kr', fa12))!;
+    const expected = (await levelsOf(fa12)).filter((l) => l < floor);
+    expect(midway.state).not.toBe('done');
+    expect(midway.blocks).toBeLessThan(expected.length);
+    // a new process: the same source resumes after the saved cursor
+    const second = new ListSource(levelsOf, 1);
+    const again = startIndexer({
+      db: db(),
+      network: 'kr',
+      rpcUrl,
+      startLevel: 'head',
+      pollIntervalMs: 50,
+      historySource: second,
+      log: () => {},
+    });
+    try {
+      await waitFor(async () => (await backfillState('kr', fa12))?.state === 'done', 60_000);
+    } finally {
+      await again.stop();
+    }
+    expect(second.pagesGiven).toBeLessThan(expected.length);
+    expect(second.pagesGiven).toBeGreaterThan(0);
+    expect(await storedBelow('kr', floor)).toEqual(expected);
+    expect((await backfillState('kr', fa12))!.blocks).toBe(expected.length);
+    await sameOperations('kr', floor);
+  }, 120_000);
+
+  it('a lying source stores nothing the node did not give; a source that is down falls back to the scan', async () => {
+    const fa12 = contracts.fa12!;
+    // levels where the FA1.2 is not (the other contracts' levels) and above the ceiling
+    const lies = new ListSource(
+      async (a) => {
+        const own = await levelsOf(a);
+        const all = Array.from({ length: sandbox.headLevel + 5 }, (_, i) => i + 1);
+        return [...new Set([...own, ...all])];
+      },
+      5,
+      false,
+    );
+    const lines: string[] = [];
+    const { indexer, floor } = await startAdopted('lie', lies, lines);
+    try {
+      await waitFor(async () => (await backfillState('lie', fa12))?.state === 'done', 60_000);
+    } finally {
+      await indexer.stop();
+    }
+    // only the levels whose block names it (the node's word), none at or above the floor
+    await onlyNamed('lie', floor);
+    expect(lines.some((l) => /does not name it; skipped/.test(l))).toBe(true);
+    expect(lines.some((l) => /level\(s\) outside 1–\d+; ignored/.test(l))).toBe(true);
+    await sameOperations('lie', floor);
+
+    const down: HistorySource = {
+      name: 'down',
+      order: 'descending',
+      levels: () => ({
+        [Symbol.asyncIterator]: () => ({
+          next: () => Promise.reject(new HistoryError('unavailable', 'down', 'connect ECONNREFUSED')),
+        }),
+      }),
+    };
+    const downLines: string[] = [];
+    const second = await startAdopted('down', down, downLines);
+    try {
+      await waitFor(async () => (await backfillState('down', fa12))?.state === 'done', 90_000);
+    } finally {
+      await second.indexer.stop();
+    }
+    expect(downLines.some((l) => /scanning the node instead/.test(l))).toBe(true);
+    expect((await backfillState('down', fa12))!.source).toBe('scan');
+    await onlyNamed('down', second.floor);
+    await sameOperations('down', second.floor);
+  }, 180_000);
 });
 
 /**

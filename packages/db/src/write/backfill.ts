@@ -19,21 +19,30 @@ type Trx = Transaction<Database>;
  * is asked, when no block below it is stored yet. Null when nothing is stored.
  */
 export async function historyFloor(db: Db | Trx, network: string): Promise<number | null> {
-  const row = await db
-    .selectFrom('history_floor')
-    .select('floor_level')
-    .where('network', '=', network)
-    .executeTakeFirst();
-  if (row) return row.floor_level;
-  await sql`INSERT INTO history_floor (network, floor_level)
-    SELECT ${network}, min(level) FROM blocks WHERE network = ${network} HAVING min(level) IS NOT NULL
-    ON CONFLICT (network) DO NOTHING`.execute(db);
-  const again = await db
-    .selectFrom('history_floor')
-    .select('floor_level')
-    .where('network', '=', network)
-    .executeTakeFirst();
-  return again?.floor_level ?? null;
+  return (await floorOf(db, network))?.floor ?? null;
+}
+
+/** Slots of 2^49 ids: a network's backfilled ids lie in [−(slot + 1) × 2^49, −slot × 2^49) for floors < 2^28. */
+const SLOT = 2 ** 49;
+
+async function floorOf(db: Db | Trx, network: string): Promise<{ floor: number; offset: number } | null> {
+  const read = () =>
+    db
+      .selectFrom('history_floor')
+      .select(['floor_level', 'slot'])
+      .where('network', '=', network)
+      .executeTakeFirst();
+  let row = await read();
+  if (!row) {
+    await sql`INSERT INTO history_floor (network, floor_level)
+      SELECT ${network}, min(level) FROM blocks WHERE network = ${network} HAVING min(level) IS NOT NULL
+      ON CONFLICT (network) DO NOTHING`.execute(db);
+    row = await read();
+  }
+  if (!row) return null;
+  if (row.slot >= 15 || row.floor_level >= 2 ** 28)
+    throw new ChainConsistencyError(`[${network}] no backfill id range left (slot ${row.slot})`);
+  return { floor: row.floor_level, offset: -row.slot * SLOT };
 }
 
 /** Levels of `levels` already stored (forward or backfilled). */
@@ -78,8 +87,9 @@ export async function writeBackfillBlock(
   return db.transaction().execute(async (trx) => {
     // one writer per network: the forward writer takes the same lock
     await sql`SELECT 1 FROM indexer_state WHERE network = ${network} FOR UPDATE`.execute(trx);
-    const floor = await historyFloor(trx, network);
-    if (floor === null || block.level >= floor)
+    const at = await floorOf(trx, network);
+    const floor = at?.floor ?? null;
+    if (at === null || floor === null || block.level >= floor)
       throw new ChainConsistencyError(
         `[${network}] backfill of level ${block.level}: only levels below the forward floor ${floor ?? '(nothing stored)'} are backfilled`,
       );
@@ -107,7 +117,7 @@ export async function writeBackfillBlock(
       await writeBlocksData(
         trx,
         [{ b: { network, level: block.level, timestamp: block.timestamp, protocolId }, d: write.data }],
-        { idBase: floor },
+        { idBase: floor, idOffset: at.offset },
       );
     return true;
   });

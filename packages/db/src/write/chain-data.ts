@@ -210,7 +210,7 @@ async function insertDiffs(
   if (backfill) {
     // a block's own diffs after the keys it copied (ids from the block's half of its id range)
     await deferred(sql`INSERT INTO big_map_diffs (id, network, level, timestamp, protocol_id, operation_id, ptr, contract, key, key_hash, value)
-      SELECT (x.level - ${backfill.idBase}) * ${ID_RANGE}::bigint + ${ID_RANGE / 2}::bigint + e.n - 1, ${network}, x.level, x.timestamp, x.protocol_id, (x.ids->>r.op)::bigint, r.ptr, r.contract, r.key, r.key_hash, r.value
+      SELECT (x.level - ${backfill.idBase}) * ${ID_RANGE}::bigint + ${backfill.idOffset}::bigint + ${ID_RANGE / 2}::bigint + e.n - 1, ${network}, x.level, x.timestamp, x.protocol_id, (x.ids->>r.op)::bigint, r.ptr, r.contract, r.key, r.key_hash, r.value
       FROM jsonb_to_recordset(${blocksJson(items)}) AS x(level integer, timestamp timestamptz, protocol_id integer, ids jsonb, rows jsonb)
       CROSS JOIN LATERAL jsonb_array_elements(x.rows) WITH ORDINALITY AS e(row, n)
       CROSS JOIN LATERAL jsonb_to_record(e.row) AS r(op integer, ptr bigint, contract text, key jsonb, key_hash text, value jsonb)`).execute(
@@ -250,7 +250,10 @@ export const ID_RANGE = 2 ** 20;
 
 /** A block written by the history backfill, below the forward range (db/write/backfill.ts). */
 export interface Backfill {
+  /** The network's forward floor: its blocks' ranges start at (level − idBase) × ID_RANGE … */
   idBase: number;
+  /** … plus this (−slot × 2^49, the network's own: operation and diff ids are unique across networks). */
+  idOffset: number;
 }
 
 /**
@@ -270,7 +273,7 @@ export async function writeBlocksData(
     for (const { b, d } of blocks) {
       if (d.operations.length >= ID_RANGE / 2)
         throw new Error(`block ${b.level}: ${d.operations.length} operations do not fit its id range`);
-      opIds.push(d.operations.map((_, i) => (b.level - backfill.idBase) * ID_RANGE + i));
+      opIds.push(d.operations.map((_, i) => (b.level - backfill.idBase) * ID_RANGE + backfill.idOffset + i));
     }
   } else {
     const ids = await nextIds(
@@ -394,7 +397,7 @@ async function writeBlockRest(
     if (a.action !== 'copy' || a.source_ptr === null || a.source_ptr < 0) continue;
     if (backfill) {
       // the source's keys as they were at this block (its diffs below it), not its current ones
-      const first = (level - backfill.idBase) * ID_RANGE + copied;
+      const first = (level - backfill.idBase) * ID_RANGE + backfill.idOffset + copied;
       copied += (
         await sql<{ n: number }>`WITH keys AS (
           SELECT DISTINCT ON (key_hash) key, key_hash, value, id FROM big_map_diffs

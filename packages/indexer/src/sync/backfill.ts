@@ -119,6 +119,11 @@ export class Backfiller {
       }
       return true;
     } catch (err) {
+      if (signal.aborted) {
+        // the indexer stops: the saved cursor stands, the next process resumes there
+        this.stop();
+        return false;
+      }
       await this.failed(walk, err);
       return false;
     }
