@@ -142,6 +142,36 @@ describe('loadConfig', () => {
     }
   });
 
+  it('takes a history source per network (issue 32): bcd, tzkt, scan or off; bcd and tzkt need a URL', () => {
+    const cwd = tmp();
+    writeFileSync(
+      path.join(cwd, 'michelscope.config.json'),
+      JSON.stringify({
+        networks: {
+          mainnet: { history_source: { kind: 'tzkt', url: 'https://api.tzkt.io' } },
+          ghostnet: { history_source: { kind: 'bcd', url: 'http://a.local:8000', network: 'sandboxnet' } },
+          sandboxnet: { history_source: false },
+        },
+      }),
+    );
+    const networks = loadConfig({}, cwd).networks;
+    expect(networks.find((n) => n.name === 'mainnet')?.historySource).toEqual({
+      kind: 'tzkt',
+      url: 'https://api.tzkt.io',
+    });
+    expect(networks.find((n) => n.name === 'ghostnet')?.historySource).toEqual({
+      kind: 'bcd',
+      url: 'http://a.local:8000',
+      network: 'sandboxnet',
+    });
+    expect(networks.find((n) => n.name === 'sandboxnet')?.historySource).toBe(false);
+    writeFileSync(
+      path.join(cwd, 'michelscope.config.json'),
+      JSON.stringify({ networks: { mainnet: { history_source: { kind: 'bcd' } } } }),
+    );
+    expect(() => loadConfig({}, cwd)).toThrow('network "mainnet": history_source.url must be an http(s) URL');
+  });
+
   it('names the file MICHELSCOPE_CONFIG points to', () => {
     const cwd = tmp();
     writeFileSync(path.join(cwd, 'prod.json'), JSON.stringify({ mempool: true }));
