@@ -73,12 +73,16 @@ const DEFAULT_NETWORKS: NonNullable<FileConfig['networks']> = {
     stats: true,
     explorer_url: 'https://tzkt.io',
     start_level: 'head',
+    // the levels a contract's history touches, from TzKT's public API (a scan of mainnet's millions of blocks
+    // through a public node is no default: `{ "kind": "scan" }` asks for one)
+    history_source: { kind: 'tzkt', url: 'https://api.tzkt.io' },
   },
   ghostnet: {
     rpc_url: 'https://ghostnet.ecadinfra.com',
     stats: true,
     explorer_url: 'https://ghostnet.tzkt.io',
     start_level: 'head',
+    history_source: { kind: 'tzkt', url: 'https://api.ghostnet.tzkt.io' },
   },
 };
 

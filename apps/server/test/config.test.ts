@@ -142,6 +142,22 @@ describe('loadConfig', () => {
     }
   });
 
+  it("reads mainnet's and ghostnet's history from TzKT by default, never by a scan of their public nodes", () => {
+    const cwd = tmp();
+    writeFileSync(
+      path.join(cwd, 'michelscope.config.json'),
+      JSON.stringify({
+        networks: { mainnet: { rpc_url: 'http://127.0.0.1:9' }, other: { rpc_url: 'http://x' } },
+      }),
+    );
+    const networks = loadConfig({}, cwd).networks;
+    const source = (name: string) => networks.find((n) => n.name === name)?.historySource;
+    expect(source('mainnet')).toEqual({ kind: 'tzkt', url: 'https://api.tzkt.io' });
+    expect(source('ghostnet')).toEqual({ kind: 'tzkt', url: 'https://api.ghostnet.tzkt.io' });
+    // a network of the operator's own: the indexer's default, a scan of its node
+    expect(source('other')).toBeUndefined();
+  });
+
   it('takes a history source per network (issue 32): bcd, tzkt, scan or off; bcd and tzkt need a URL', () => {
     const cwd = tmp();
     writeFileSync(
