@@ -14,7 +14,12 @@ import {
 } from '@michelscope/api';
 import { migrateToLatest, openDatabase, redact, type DbHandle } from '@michelscope/db';
 import { startIndexer, startMetadataResolver, type IndexerHandle } from '@michelscope/indexer';
-import { SandboxWorker, sandboxWorkerRpcPlugin, startStandaloneSandbox } from '@michelscope/sandbox';
+import {
+  embeddedClientHeaders,
+  SandboxWorker,
+  sandboxWorkerRpcPlugin,
+  startStandaloneSandbox,
+} from '@michelscope/sandbox';
 import { lockDataDir } from './data-dir-lock';
 import { ConfigError, StartupError, type AppConfig, type NetworkConfig } from './config';
 import { assertPortFree, listenOn } from './port-check';
@@ -115,7 +120,16 @@ export async function buildRoot(
     live: { source: handle, ...config.live },
     ...(onAddressRequest ? { onAddressRequest } : {}),
     ...(parts ? { parts } : {}),
-    ...(sandboxRpc ? { embeddedNode: { network: 'sandboxnet', plugin: sandboxRpc.plugin } } : {}),
+    ...(sandboxRpc
+      ? {
+          embeddedNode: {
+            network: 'sandboxnet',
+            plugin: sandboxRpc.plugin,
+            // the API's node calls name their client to the chain's fair script workers (issue 34)
+            clientHeaders: embeddedClientHeaders,
+          },
+        }
+      : {}),
   });
   await registerWeb(app, {
     bootConfig: async () => {

@@ -52,9 +52,15 @@ export interface ApiOptions {
   /**
    * A node served by this process (the embedded sandbox chain's RPC): mounted at `/rpc/{network}` and at
    * `/rpc/embedded` (a path without the word "sandbox", which the BCD frontend rewrites in RPC URLs), with the
-   * same CORS headers as the API.
+   * same CORS headers as the API. `clientHeaders` (the node's `embeddedClientHeaders`): the headers with which
+   * the API's calls to that network's `rpcUrl` (this process's loopback listener) name the client whose request
+   * caused them, so that the node's script workers are shared fairly between clients (issue 34).
    */
-  embeddedNode?: { network: string; plugin: FastifyPluginAsync };
+  embeddedNode?: {
+    network: string;
+    plugin: FastifyPluginAsync;
+    clientHeaders?: (client: string) => Record<string, string>;
+  };
   /**
    * Live updates (`GET /v1/live/{network}`): the database's notifications (`DbHandle.listen` of @michelscope/db)
    * and the limits. Without it that route answers 503.

@@ -8,6 +8,7 @@ import { createContext } from './context';
 import { errorHandler, HttpError, logServerErrors, logToStderr, requestIdHeader } from './errors';
 import { isInternalCall, markInternalCall } from './internal-calls';
 import { ensureAddress } from './services/address-requests';
+import { withRequestClient } from './services/node-rpc';
 import type { ApiOptions } from './options';
 import { configRoutes } from './routes/config';
 import { headRoutes } from './routes/head';
@@ -64,6 +65,8 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   logServerErrors(app, opts.logError ?? logToStderr);
   // before the rate limit: the server's own requests (the page renderer's) are charged to nobody
   app.addHook('onRequest', markInternalCall);
+  // the node calls a request causes name its client to the embedded node (fair script workers, issue 34)
+  app.addHook('preHandler', withRequestClient);
   // one LISTEN per process, fanned out to the live connections (live/hub.ts)
   const hub = opts.live ? new LiveHub(ctx, opts.live, (msg) => app.log.warn(msg)) : undefined;
   if (hub) {

@@ -3,7 +3,7 @@
  * queue, and a free slot goes to the waiting client with the fewest jobs running, then the least run time in
  * the window (the cost model: a run is charged the wall-clock time it took), then the one served longest ago.
  * So one client's runs wait behind each other, not in front of everyone; with `runningPerClient` below the
- * slots, a client never holds every worker. A client may have at most
+ * slots, a client never holds every worker, unless its runs are short (`lendMaxMs`). A client may have at most
  * `perClient` jobs queued or running, and `budgetMs` of run time per `windowMs` while other clients want the
  * pool too: past either its new runs are refused (429); past `maxQueued` waiting in all, or `maxWaitMs` of waiting, a run is refused as busy (503).
  */
@@ -27,6 +27,12 @@ export interface FairSchedulerOptions {
   perClient: number;
   /** A client's jobs running at once at most (default `slots`): below `slots`, a slot stays for the others. */
   runningPerClient?: number;
+  /**
+   * A client whose runs took this long or less on average (in the window, running ones included) may run past
+   * `runningPerClient`, on every free slot: a lone client of short runs keeps the whole pool, and a client that
+   * arrives waits at most one such short run. Default: never (the cap always holds).
+   */
+  lendMaxMs?: number;
   /** Jobs waiting, all clients together, at most (then 503). */
   maxQueued: number;
   /** How long a job may wait for a slot (then 503). */
@@ -150,6 +156,19 @@ export class FairScheduler {
     }
   }
 
+  /** Whether the client's runs are short enough to be lent a slot past its running cap (`lendMaxMs`). */
+  private short(c: Client): boolean {
+    const max = this.opts.lendMaxMs;
+    if (max === undefined) return false;
+    const now = this.now();
+    this.expire(c, now);
+    let ms = 0;
+    for (const [, d] of c.usage) ms += d;
+    for (const t of c.since) ms += now - t;
+    const runs = c.usage.length + c.since.size;
+    return runs === 0 || ms / runs <= max;
+  }
+
   /** Whether another client has runs in progress or waiting. */
   private othersThan(c: Client): boolean {
     return this.running > c.running || this.queued > c.queue.length;
@@ -199,7 +218,7 @@ export class FairScheduler {
       let best: Client | undefined;
       let bestKey: [number, number, number] | undefined;
       for (const [id, c] of this.clients) {
-        if (c.queue.length === 0 || c.running >= this.runningCap) continue;
+        if (c.queue.length === 0 || (c.running >= this.runningCap && !this.short(c))) continue;
         const key: [number, number, number] = [c.running, this.charged(id), c.served];
         if (
           !bestKey ||

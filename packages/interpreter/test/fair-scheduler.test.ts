@@ -101,6 +101,35 @@ describe('FairScheduler', () => {
     expect(log).toEqual(['a1', 'b', 'a2']);
   });
 
+  it('lends every slot to a client of short runs (lendMaxMs), not to one whose runs are long', async () => {
+    let now = 0;
+    const s = new FairScheduler({ ...opts, slots: 2, runningPerClient: 1, lendMaxMs: 500, now: () => now });
+    const log: string[] = [];
+    // alone and without history (or with short runs): both slots, throughput not halved
+    const [a1, a2] = [gate(log, 'a1'), gate(log, 'a2')];
+    const ra = [s.run('a', a1.job), s.run('a', a2.job)];
+    await tick();
+    expect(log).toEqual(['a1', 'a2']);
+    now += 100;
+    a1.end();
+    a2.end();
+    await Promise.all(ra);
+    // a client whose runs took 2 s each: one slot, the other stays free for whoever comes
+    await s.run('x', async () => {
+      now += 2_000;
+    });
+    const [x1, x2] = [gate(log, 'x1'), gate(log, 'x2')];
+    const rx = [s.run('x', x1.job), s.run('x', x2.job)];
+    await tick();
+    expect(log.slice(2)).toEqual(['x1']);
+    expect(await s.run('b', async () => (log.push('b'), 'b'))).toBe('b');
+    x1.end();
+    await tick();
+    x2.end();
+    await Promise.all(rx);
+    expect(log.slice(2)).toEqual(['x1', 'b', 'x2']);
+  });
+
   it('refuses with 503 when too many wait in all, or a run waited too long', async () => {
     const s = new FairScheduler({ ...opts, maxQueued: 1, maxWaitMs: 50 });
     const log: string[] = [];

@@ -1,10 +1,40 @@
 // The sandbox RPC served from the main thread by the chain worker (chain-host.ts): a Fastify plugin that
 // forwards every request, with its raw body, and streams `/monitor/heads/:chain`. When the worker is busy
-// or too slow the answer is `{"message"}` with 503 (busy) or 504 (time limit).
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+// or too slow the answer is `{"message"}` with 503 (busy) or 504 (time limit). Every request names its client
+// to the worker (CLIENT_HEADER), whose script workers are shared fairly between clients (issue 34): the request's
+// own address, or the client an in-process caller names with this process's token (`embeddedClientHeaders`).
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { SandboxUnavailableError, type SandboxWorker } from './chain-host';
+import { CLIENT_HEADER } from './script-runner';
 
 const FORWARDED_HEADERS = ['content-type', 'accept'] as const;
+
+/** With a client header, the token that makes it trusted (see `embeddedClientHeaders`). */
+export const CLIENT_TOKEN_HEADER = 'x-michelscope-client-token';
+const TOKEN = Buffer.from(randomBytes(32).toString('base64url'));
+
+/**
+ * The headers with which this process's own callers (the API's node calls, to the internal loopback listener)
+ * name the client that caused a call: a random token made when the process starts (256 bits) marks them as the
+ * server's own. Never send them elsewhere than to this process's node.
+ */
+export function embeddedClientHeaders(client: string): Record<string, string> {
+  return { [CLIENT_HEADER]: client, [CLIENT_TOKEN_HEADER]: TOKEN.toString() };
+}
+
+/** The client of a request: the one named with this process's token, else its own address; removes the headers. */
+function clientOf(req: FastifyRequest): string {
+  const named = req.headers[CLIENT_HEADER];
+  const token = req.headers[CLIENT_TOKEN_HEADER];
+  delete req.headers[CLIENT_HEADER];
+  delete req.headers[CLIENT_TOKEN_HEADER];
+  if (typeof named === 'string' && named.length > 0 && named.length <= 100 && typeof token === 'string') {
+    const given = Buffer.from(token);
+    if (given.length === TOKEN.length && timingSafeEqual(given, TOKEN)) return named;
+  }
+  return req.ip;
+}
 
 function unavailable(reply: FastifyReply, e: unknown): FastifyReply {
   if (!(e instanceof SandboxUnavailableError)) throw e;
@@ -52,6 +82,8 @@ export function sandboxWorkerRpcPlugin(host: SandboxWorker): FastifyPluginAsync 
           const v = req.headers[name];
           if (typeof v === 'string') headers[name] = v;
         }
+        // set here only: a copy sent from outside is not forwarded (only FORWARDED_HEADERS are)
+        headers[CLIENT_HEADER] = clientOf(req);
         try {
           const res = await host.request({
             method: req.method,

@@ -18,7 +18,7 @@ const text = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 async function main(): Promise<void> {
   const sandbox = await Sandbox.open({ ...data.options, log: (line) => post({ type: 'log', line }) });
-  const scripts = new ScriptRunner(sandbox, { timeLimitMs: data.timeLimitMs });
+  const scripts = new ScriptRunner(sandbox, { timeLimitMs: data.timeLimitMs, clientHeader: true });
   const app = Fastify({ logger: false, bodyLimit: data.bodyLimit });
   await app.register(sandboxRpcPlugin(sandbox, { scripts }));
   await app.ready();

@@ -7,5 +7,5 @@ export { startStandaloneSandbox } from './standalone';
 export { CHAIN_ID, PROTOCOL } from './protocol';
 export { injectAs } from './inject-as';
 export { SandboxWorker, SandboxUnavailableError, type SandboxWorkerOptions } from './chain-host';
-export { sandboxWorkerRpcPlugin } from './chain-host-plugin';
+export { embeddedClientHeaders, sandboxWorkerRpcPlugin } from './chain-host-plugin';
 export { bundledWorker } from '@michelscope/interpreter';

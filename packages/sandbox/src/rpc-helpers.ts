@@ -101,7 +101,9 @@ export function registerHelperRoutes(app: FastifyInstance, sandbox: Sandbox, run
   for (const [path, handler] of Object.entries(helperHandlers)) {
     app.post<{ Params: Params }>(`/chains/:chain/blocks/:block/helpers/${path}`, async (req, reply) =>
       runner
-        ? reply.type('application/json').send(await runner.run(path, req.params, req.body))
+        ? reply
+            .type('application/json')
+            .send(await runner.run(path, req.params, req.body, runner.clientOf(req)))
         : send(reply, await handler(sandbox, req.params, req.body)),
     );
   }

@@ -409,7 +409,9 @@ export function registerScriptRoutes(app: FastifyInstance, sandbox: ScriptHost, 
     const path = `scripts/${name}`;
     app.post<{ Params: Params }>(`/chains/:chain/blocks/:block/helpers/${path}`, async (req, reply) =>
       runner
-        ? reply.type('application/json').send(await runner.run(path, req.params, req.body))
+        ? reply
+            .type('application/json')
+            .send(await runner.run(path, req.params, req.body, runner.clientOf(req)))
         : send(reply, scriptHandlers[name]!(sandbox, req.params, req.body)),
     );
   }

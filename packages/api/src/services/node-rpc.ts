@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
 
@@ -24,6 +25,24 @@ export class NodeRpcError extends Error {
   }
 }
 
+/**
+ * The client (`request.ip`) of the API request being handled, for the node calls it causes (set by the API's
+ * `preHandler` hook, `withRequestClient`): the embedded node charges its script runs to that client.
+ */
+const requestClient = new AsyncLocalStorage<string>();
+
+/** A `preHandler` hook: the rest of the request runs with its client known to `nodeRpc`. */
+export function withRequestClient(request: { ip: string }, _reply: unknown, done: () => void): void {
+  requestClient.run(request.ip, done);
+}
+
+/** The headers naming the client to the embedded node (only to it: its token must not leave the process). */
+function clientHeaders(ctx: ApiContext, network: string): Record<string, string> | undefined {
+  const client = requestClient.getStore();
+  const node = ctx.options.embeddedNode;
+  return client !== undefined && node?.network === network ? node.clientHeaders?.(client) : undefined;
+}
+
 /** JSON requests to the node RPC of a configured network (its `rpcUrl`), with the API's RPC timeout. */
 export async function nodeRpc<T = unknown>(
   ctx: ApiContext,
@@ -39,7 +58,10 @@ export async function nodeRpc<T = unknown>(
   try {
     res = await fetch(url, {
       method: body === undefined ? 'GET' : 'POST',
-      headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...clientHeaders(ctx, network),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs ?? ctx.options.rpcTimeoutMs ?? 30_000),
     });
