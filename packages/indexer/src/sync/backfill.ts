@@ -99,6 +99,9 @@ export class Backfiller {
         while (page.levels.length > 0 && Date.now() < deadline && !signal.aborted) {
           const take = page.levels.splice(0, this.opts.concurrency);
           const stored = await storedLevels(this.ctx.db, this.ctx.network, take);
+          // a level of the page stored already (by a run of this backfill killed before it saved the page,
+          // or by another address's) counts as this history's block: its count is the same after a kill
+          walk.blocks += stored.size;
           const blocks = await Promise.all(
             take.filter((l) => !stored.has(l)).map((l) => fetchBlock(this.ctx, l)),
           );
