@@ -16,6 +16,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { HistoryError, startIndexer, type HistoryPage, type HistoryQuery, type HistorySource } from '../src';
+import { BcdSource } from '../src/history/bcd';
 import { ProtocolRegistry } from '../src/protocols/registry';
 import { NodeRpc } from '../src/rpc/client';
 import { Backfiller } from '../src/sync/backfill';
@@ -355,6 +356,79 @@ describeDb('history backfill', { backends: 'both' }, ({ db }) => {
     await onlyNamed('down', second.floor);
     await sameOperations('down', second.floor);
   }, 180_000);
+
+  it('a source that answers 429 (with and without Retry-After) is waited out: the wait is its state, the follower goes on, nothing is stored twice', async () => {
+    const fa12 = contracts.fa12!;
+    const levels = (await levelsOf(fa12)).sort((a, b) => b - a);
+    // a Better Call Dev-compatible stub: one group per level, newest first, last_id = level; its second
+    // page is refused twice (HTTP 429 with Retry-After: 3, then without), then served
+    const asked: string[] = [];
+    let opgRequests = 0;
+    const stub = Fastify();
+    stub.get('/v1/contract/:network/:address', async () => ({ address: fa12, level: levels.at(-1) }));
+    stub.get<{ Querystring: { size?: string; last_id?: string } }>(
+      '/v1/contract/:network/:address/opg',
+      async (req, reply) => {
+        asked.push(req.url);
+        opgRequests++;
+        if (opgRequests === 2)
+          return reply.code(429).header('retry-after', '3').send({ message: 'slow down' });
+        if (opgRequests === 3) return reply.code(429).send({ message: 'slow down' });
+        const below = req.query.last_id ? Number(req.query.last_id) : Infinity;
+        const size = Number(req.query.size ?? 10);
+        return levels
+          .filter((l) => l < below)
+          .slice(0, size)
+          .map((l) => ({ last_id: l, level: l }));
+      },
+    );
+    const base = await stub.listen({ host: '127.0.0.1', port: 0 });
+    const source = new BcdSource({ baseUrl: base, network: 'sandboxnet', pageSize: 5 });
+    const lines: string[] = [];
+    const { indexer, floor } = await startAdopted('slow', source, lines);
+    const messages = new Set<string>();
+    let watching = true;
+    const watch = (async () => {
+      while (watching) {
+        const m = (await backfillState('slow', fa12))?.message;
+        if (m) messages.add(m);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+    try {
+      await waitFor(() => messages.size > 0, 30_000);
+      // while the backfill waits, the forward index follows the node
+      await sandbox.bakeBlock();
+      const t0 = Date.now();
+      await waitFor(() => indexer.status().level === sandbox.headLevel, 10_000);
+      expect(Date.now() - t0).toBeLessThan(2000);
+      await waitFor(async () => (await backfillState('slow', fa12))?.state === 'done', 60_000).catch(
+        (err: unknown) => {
+          throw new Error(`${String(err)}\n${lines.slice(-20).join('\n')}`);
+        },
+      );
+    } finally {
+      watching = false;
+      await watch;
+      await indexer.stop();
+      await stub.close();
+    }
+    expect([...messages]).toEqual([
+      expect.stringMatching(
+        /^bcd rate-limited the history \(GET .*\/opg\?size=5&last_id=\d+: HTTP 429\); waiting 3 s as its Retry-After asks$/,
+      ),
+      expect.stringMatching(/HTTP 429\); waiting 2 s \(backing off\)$/),
+    ]);
+    // the refused page was asked again (and only it), then the walk went on
+    expect(asked[1]).toBe(asked[2]);
+    expect(asked[2]).toBe(asked[3]);
+    expect(new Set(asked).size).toBe(asked.length - 2);
+    const state = (await backfillState('slow', fa12))!;
+    const expected = levels.filter((l) => l < floor).sort((a, b) => a - b);
+    expect(state).toMatchObject({ state: 'done', message: null, blocks: expected.length });
+    expect(await storedBelow('slow', floor)).toEqual(expected);
+    await sameOperations('slow', floor);
+  }, 120_000);
 });
 
 /**

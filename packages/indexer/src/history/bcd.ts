@@ -21,6 +21,7 @@ import {
   type HistoryLimits,
   type HistoryPage,
   type HistoryQuery,
+  type HistoryWait,
   type HistorySource,
 } from './source';
 
@@ -58,7 +59,7 @@ export class BcdSource implements HistorySource {
     checkAddress(address);
     const bounds = checkQuery(query);
     const resume = query.cursor === undefined ? null : parseCursor(this.name, query.cursor, 2);
-    return this.walk(address, bounds, resume, query.signal);
+    return this.walk(address, bounds, resume, query.signal, query.onWait);
   }
 
   /** A contract's origination level (null: BCD does not know it); implicit accounts have none. */
@@ -78,8 +79,10 @@ export class BcdSource implements HistorySource {
     bounds: { lower: number; toLevel: number },
     resume: number[] | null,
     signal: AbortSignal,
+    onWait?: (wait: HistoryWait) => void,
   ): AsyncGenerator<HistoryPage> {
     const walk = new Walk(this.name, this.limits, signal);
+    walk.onWait = onWait;
     const { toLevel } = bounds;
     const origin = await this.origin(walk, address);
     if (address.startsWith('KT1') && origin === null) return; // unknown to this API: no history here

@@ -5,7 +5,7 @@
  * `Walk` per `levels()` call also counts the walk's requests and levels against its limits.
  */
 import { networkReason, retryAfterMs as nodeRetryAfterMs } from '../rpc/client';
-import { HistoryError, type HistoryLimits } from './source';
+import { HistoryError, type HistoryLimits, type HistoryWait } from './source';
 
 export type ResolvedLimits = Required<HistoryLimits>;
 
@@ -61,6 +61,8 @@ export interface JsonAnswer {
 export class Walk {
   requests = 0;
   found = 0;
+  /** Told before each 429 wait (HistoryQuery.onWait). */
+  onWait: ((wait: HistoryWait) => void) | undefined;
 
   constructor(
     readonly source: string,
@@ -104,6 +106,7 @@ export class Walk {
           `GET ${url}: HTTP 429 (${attempt} retries; asked to wait ${asked === null ? 'an unspecified time' : `${asked} ms`})`,
           asked,
         );
+      this.onWait?.({ ms: wait, retryAfter: asked !== null, reason: `GET ${url}: HTTP 429` });
       await this.sleep(wait);
     }
   }

@@ -23,6 +23,7 @@ import {
   type HistoryLimits,
   type HistoryPage,
   type HistoryQuery,
+  type HistoryWait,
   type HistorySource,
 } from './source';
 
@@ -60,7 +61,7 @@ export class ScanSource implements HistorySource {
     checkAddress(address);
     const bounds = checkQuery(query);
     const resume = query.cursor === undefined ? null : parseCursor(this.name, query.cursor, 1);
-    return this.walk(address, bounds, resume?.[0] ?? null, query.signal);
+    return this.walk(address, bounds, resume?.[0] ?? null, query.signal, query.onWait);
   }
 
   private async *walk(
@@ -68,6 +69,7 @@ export class ScanSource implements HistorySource {
     bounds: { lower: number; toLevel: number },
     resume: number | null,
     signal: AbortSignal,
+    onWait?: (wait: HistoryWait) => void,
   ): AsyncGenerator<HistoryPage> {
     const { lower, toLevel } = bounds;
     let next = Math.min(toLevel, resume ?? toLevel);
@@ -78,6 +80,7 @@ export class ScanSource implements HistorySource {
     if (signal.aborted) controller.abort();
     else signal.addEventListener('abort', stop, { once: true });
     const walk = new Walk(this.name, this.limits, controller.signal);
+    walk.onWait = onWait;
     const ahead: Array<{ level: number; seen: Promise<Seen> }> = [];
     let asked = 0;
     const fill = () => {

@@ -29,6 +29,20 @@ export interface HistoryQuery {
   cursor?: string;
   /** Stops the walk: pending requests are cancelled and the iteration throws HistoryError 'aborted'. */
   signal: AbortSignal;
+  /**
+   * Told before the walk waits out an HTTP 429 (the delay the source asked for in Retry-After, else its own
+   * backoff), so that the caller can say why no page comes.
+   */
+  onWait?: (wait: HistoryWait) => void;
+}
+
+export interface HistoryWait {
+  /** How long the walk waits before asking again. */
+  ms: number;
+  /** Whether the source said how long (Retry-After) or the walk backs off by itself. */
+  retryAfter: boolean;
+  /** The request that was refused, e.g. `GET https://…: HTTP 429`. */
+  reason: string;
 }
 
 export interface HistoryPage {

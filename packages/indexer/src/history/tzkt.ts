@@ -34,6 +34,7 @@ import {
   type HistoryLimits,
   type HistoryPage,
   type HistoryQuery,
+  type HistoryWait,
   type HistorySource,
 } from './source';
 
@@ -106,7 +107,7 @@ export class TzktSource implements HistorySource {
     checkAddress(address);
     const bounds = checkQuery(query);
     const resume = query.cursor === undefined ? null : parseCursor(this.name, query.cursor, 1);
-    return this.walk(address, bounds, resume?.[0] ?? null, query.signal);
+    return this.walk(address, bounds, resume?.[0] ?? null, query.signal, query.onWait);
   }
 
   /**
@@ -136,8 +137,10 @@ export class TzktSource implements HistorySource {
     bounds: { lower: number; toLevel: number },
     resume: number | null,
     signal: AbortSignal,
+    onWait?: (wait: HistoryWait) => void,
   ): AsyncGenerator<HistoryPage> {
     const walk = new Walk(this.name, this.limits, signal, this.headers);
+    walk.onWait = onWait;
     const { toLevel } = bounds;
     const account = await this.account(walk, address);
     if (!account.known) return;

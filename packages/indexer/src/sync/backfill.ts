@@ -53,6 +53,21 @@ interface Walk {
   controller: AbortController;
   blocks: number;
   found: number;
+  /** The source's next page, asked and not answered yet (a 429 being waited out): awaited in the next turns. */
+  pending: Promise<IteratorResult<HistoryPage>> | null;
+}
+
+/** The promise's value, or `late` when `deadline` (ms since the epoch) comes first. */
+async function before<T, L>(p: Promise<T>, deadline: number, late: L): Promise<T | L> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<L>((resolve) => {
+    timer = setTimeout(() => resolve(late), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Backfills adopted addresses, one address at a time, in turns bounded in time. */
@@ -87,7 +102,15 @@ export class Backfiller {
     try {
       while (Date.now() < deadline && !signal.aborted) {
         if (!walk.page) {
-          const next = await walk.iterator.next();
+          // a source that makes the walk wait (HTTP 429) does not hold the follower's turn: the page is
+          // awaited again in the next turn
+          if (!walk.pending) {
+            walk.pending = walk.iterator.next();
+            walk.pending.catch(() => {}); // its failure is seen when it is awaited (or the walk was stopped)
+          }
+          const next = await before(walk.pending, deadline, null);
+          if (next === null) return true;
+          walk.pending = null;
           if (next.done) {
             await this.finish(walk);
             return true;
@@ -164,10 +187,20 @@ export class Backfiller {
     // a cursor is the source's own: another source starts over
     const cursor = job.source === source.name ? job.cursor : null;
     const controller = new AbortController();
-    const pages = source.levels(job.address, {
+    const address = job.address;
+    const pages = source.levels(address, {
       toLevel: job.toLevel,
       ...(cursor ? { cursor } : {}),
       signal: AbortSignal.any([signal, controller.signal]),
+      // the wait is the backfill's state until the next page is saved (which clears the message)
+      onWait: ({ ms, retryAfter, reason }) => {
+        const seconds = Math.max(1, Math.round(ms / 1000));
+        const message = `${source.name} rate-limited the history (${reason}); waiting ${seconds} s${retryAfter ? ' as its Retry-After asks' : ' (backing off)'}`;
+        this.ctx.line(`history of ${address}: ${message}`);
+        saveBackfill(this.ctx.db, this.ctx.network, address, { state: 'running', message }).catch(
+          (err: unknown) => this.ctx.line(`history of ${address}: saving its state failed: ${String(err)}`),
+        );
+      },
     });
     const iterator = pages[Symbol.asyncIterator]();
     this.ctx.line(
@@ -181,6 +214,7 @@ export class Backfiller {
       controller,
       blocks: job.blocks,
       found: cursor ? job.levelsFound : 0,
+      pending: null,
     };
   }
 
