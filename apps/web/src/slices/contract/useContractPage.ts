@@ -1,4 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type Query } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { useParams } from 'react-router';
 import { accountInfoQuery } from '../../api/account-api';
 import { contractQuery, viewsQuery } from '../../api/contract-api';
@@ -44,6 +45,7 @@ export function useContractPage(): ContractPageData {
     // while its history is backfilled (issue 32), the progress is read again every few seconds
     refetchInterval: (q) => (q.state.data?.partial && q.state.data.history ? 5000 : false),
   });
+  useHistoryRefresh(network, address, contract.data?.history);
   const metadata = useQuery({ ...contractMetadataQuery(network, address), enabled: isContract });
   const views = useQuery({ ...viewsQuery(network, address), enabled: isContract });
   return {
@@ -58,4 +60,37 @@ export function useContractPage(): ContractPageData {
     viewsSettled: !isContract || views.isSuccess || views.isError,
     offChainViews: offChainViewCount(metadata.data),
   };
+}
+
+/**
+ * Whether a cached query holds something of `address` on `network` that a backfilled block can change: a
+ * query keyed by its params (`[name, { network, address, … }]`), and every big map's keys and counts of the
+ * network (their keys name the pointer, not the contract).
+ */
+export function readsAddress(query: Pick<Query, 'queryKey'>, network: string, address: string): boolean {
+  const [name, params] = query.queryKey as readonly [unknown, Record<string, unknown> | undefined];
+  if (name === 'contract' || params?.network !== network) return false;
+  if (name === 'bigMapKeys' || name === 'bigMapCount' || name === 'bigMap') return true;
+  return params.address === address;
+}
+
+/**
+ * While a contract's history is backfilled (issue 32), what the page already shows of it (its operations,
+ * the tabs' counts, storage versions, big maps) was read before the older blocks were stored: each time the
+ * levels read grow, and once the backfill is done, those queries are read again.
+ */
+export function useHistoryRefresh(
+  network: string,
+  address: string,
+  history: { state: string; done: number } | undefined,
+): void {
+  const client = useQueryClient();
+  const seen = useRef<string | undefined>(undefined);
+  const mark = history ? `${history.state}:${history.done}` : undefined;
+  useEffect(() => {
+    const before = seen.current;
+    seen.current = mark;
+    if (before === undefined || mark === before) return;
+    void client.invalidateQueries({ predicate: (query) => readsAddress(query, network, address) });
+  }, [client, network, address, mark]);
 }
