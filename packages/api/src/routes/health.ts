@@ -7,7 +7,7 @@ import { Health, type HealthNetwork } from '@michelscope/api-types';
 import { getHeads, type HeadRow } from '@michelscope/db/read';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ApiContext } from '../context';
-import { at, lastPartError, partFailures } from '../services/health';
+import { at, lastPartError, partFailures, publicMessage } from '../services/health';
 import { headSync } from '../services/node-head';
 
 export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
@@ -58,7 +58,8 @@ async function networkHealth(
   const level = rows?.get(network)?.level ?? null;
   const sync = await headSync(ctx, network, level);
   const failures = [...partFailures(ctx, network)];
-  if (dbError !== undefined) failures.push({ part: 'database', message: dbError, since: at(ctx.now()) });
+  if (dbError !== undefined)
+    failures.push({ part: 'database', message: publicMessage(dbError), since: at(ctx.now()) });
   const indexer = ctx.options.parts?.(network)?.indexer;
   const last = lastPartError(ctx, network);
   return {

@@ -10,16 +10,35 @@ import { formatTime } from '../time';
 /** RFC 3339 in whole seconds, as every time of the API. */
 export const at = (ms: number) => formatTime(new Date(Math.floor(ms / 1000) * 1000));
 
+/**
+ * An error's text as the public may read it (heads and /v1/health answer anyone): the server's folders are
+ * shortened to their last name (`…/sandbox`) and the credentials of a URL dropped; the whole text stays in the
+ * server's log.
+ */
+export function publicMessage(text: string): string {
+  return text
+    .replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi, '$1…@')
+    .replace(/(^|[\s'"(=:])\/(?:[^/\s'"]+\/)+([^/\s'"]+)/g, '$1…/$2');
+}
+
 /** The parts of `network` failing now (empty when none, or when none runs in this process). */
 export function partFailures(ctx: ApiContext, network: string): PartFailure[] {
   const parts = ctx.options.parts?.(network);
   if (!parts) return [];
   const out: PartFailure[] = [];
   if (parts.nodeStorage)
-    out.push({ part: 'node', message: parts.nodeStorage.message, since: at(parts.nodeStorage.since) });
+    out.push({
+      part: 'node',
+      message: publicMessage(parts.nodeStorage.message),
+      since: at(parts.nodeStorage.since),
+    });
   const indexer = parts.indexer;
   if (indexer?.state === 'failed' && indexer.lastError)
-    out.push({ part: 'indexer', message: indexer.lastError, since: at(indexer.failedSince ?? ctx.now()) });
+    out.push({
+      part: 'indexer',
+      message: publicMessage(indexer.lastError),
+      since: at(indexer.failedSince ?? ctx.now()),
+    });
   return out;
 }
 
@@ -34,5 +53,5 @@ export function lastPartError(
     parts?.indexer?.recentError && { part: 'indexer' as const, ...parts.indexer.recentError },
   ].filter((c) => !!c);
   const latest = candidates.sort((a, b) => b.at - a.at)[0];
-  return latest && { part: latest.part, message: latest.message, at: at(latest.at) };
+  return latest && { part: latest.part, message: publicMessage(latest.message), at: at(latest.at) };
 }
