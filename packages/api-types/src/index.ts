@@ -71,6 +71,33 @@ export const ConfigResponse = Type.Object(
 export type ConfigResponse = Static<typeof ConfigResponse>;
 
 /** `GET /v1/head` items and `GET /v1/head/{network}`. */
+/** A network's history backfills (issue 32): the adopted addresses whose past is read below its forward floor. */
+export const BackfillSummary = Type.Object(
+  {
+    pending: Type.Integer({ minimum: 0, description: 'addresses waiting for their turn' }),
+    running: Type.Integer({ minimum: 0, description: 'addresses being backfilled' }),
+    done: Type.Integer({ minimum: 0, description: 'addresses whose history is complete' }),
+    failed: Type.Integer({
+      minimum: 0,
+      description: 'addresses whose backfill failed (retried later; its message says why)',
+    }),
+    levels_done: Type.Integer({
+      minimum: 0,
+      description: 'levels the backfills have covered, summed over the addresses',
+    }),
+    levels_total: Type.Integer({
+      minimum: 0,
+      description:
+        "levels the backfills cover in all, summed over the addresses: from each address's origin (every level below its ceiling while the origin is unknown) to its ceiling",
+    }),
+  },
+  {
+    title: 'BackfillSummary',
+    description: 'Michelscope extension: absent when the network has no history backfill',
+  },
+);
+export type BackfillSummary = Static<typeof BackfillSummary>;
+
 export const Head = Type.Object(
   {
     network: Type.String(),
@@ -78,6 +105,7 @@ export const Head = Type.Object(
     time: Timestamp,
     protocol: Type.String({ description: 'protocol hash; empty when nothing is indexed yet' }),
     ...HeadSyncFields,
+    backfill: Type.Optional(BackfillSummary),
   },
   { title: 'Head' },
 );

@@ -263,6 +263,40 @@ describeDb('GET /v1/head', { backends: 'pglite' }, ({ db }) => {
     });
   });
 
+  it('sums up the history backfills of a network with some (issue 32): addresses by state, levels covered and in all', async () => {
+    await db().deleteFrom('history_backfills').execute();
+    const row = (address: string, state: string, to: number, from: number | null, covered: number) => ({
+      network: 'ghostnet',
+      address,
+      state,
+      to_level: to,
+      from_level: from,
+      covered,
+    });
+    await db()
+      .insertInto('history_backfills')
+      .values([
+        row('KT1a', 'running', 1000, 101, 300), // 900 levels, 300 covered
+        row('KT1b', 'done', 1000, 961, 40), // 40 of 40
+        row('KT1c', 'pending', 260, null, 0), // origin unknown: every level below its ceiling
+        row('KT1d', 'failed', 1000, 1000, 0),
+      ])
+      .execute();
+    try {
+      const a = await fresh();
+      const one = (await a.inject('/v1/head/ghostnet')).json<Head>();
+      const all = (await a.inject('/v1/head')).json<Head[]>();
+      await a.close();
+      const summary = { pending: 1, running: 1, done: 1, failed: 1, levels_done: 340, levels_total: 1201 };
+      expect(one.backfill).toEqual(summary);
+      expect(all.find((h) => h.network === 'ghostnet')?.backfill).toEqual(summary);
+      // a network without backfills has none in its answer
+      expect(all.find((h) => h.network === 'mainnet')).not.toHaveProperty('backfill');
+    } finally {
+      await db().deleteFrom('history_backfills').execute();
+    }
+  });
+
   it('rejects an unconfigured or malformed network with 400 {"message"}', async () => {
     for (const url of [
       '/v1/head/oxfordnet',

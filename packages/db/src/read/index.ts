@@ -2,7 +2,7 @@
  * @michelscope/db/read — the read-only queries the API uses. Nothing here writes; the indexer writes
  * through `@michelscope/db/write`.
  */
-export { getHeads, type HeadRow } from './head';
+export { getBackfillSummaries, getHeads, type BackfillSummaryRow, type HeadRow } from './head';
 export { getStats, zeroStats, type StatsCounters } from './stats';
 export * from './contracts';
 export * from './operations';

@@ -14,6 +14,7 @@ import type { Block } from '@michelscope/api-types';
 import { useAppConfig } from '../../shared/config/useAppConfig';
 import { formatNumber } from '../../shared/format/format';
 import { RawJsonDialog } from '../../shared/json/RawJsonDialog';
+import { BackfillProgress } from './BackfillProgress';
 import { failureLines, syncFacts, syncLabel } from './network-sync';
 import { fetchRawJson } from './raw-json-source';
 
@@ -106,6 +107,7 @@ export function NetworkInfoPanel({ network, state }: { network: string; state: B
           ))}
         </Typography>
       ) : null}
+      {head?.backfill ? <BackfillProgress summary={head.backfill} /> : null}
       <Stack
         component="dl"
         sx={{

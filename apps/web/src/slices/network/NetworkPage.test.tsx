@@ -228,6 +228,30 @@ describe('network page', () => {
     expect(within(sidebar).getByText(/^PsParisC · .* · node unreachable$/)).toBeTruthy();
   });
 
+  it("shows the network's history backfill (issue 32) from its head's backfill summary", async () => {
+    routes([
+      resourceRoute('head', [
+        {
+          network: 'sandboxnet',
+          level: 96,
+          synced: true,
+          node_reachable: true,
+          node_level: 96,
+          lag: 0,
+          time: '2025-11-20T10:00:00Z',
+          protocol: 'P',
+          backfill: { pending: 0, running: 1, done: 1, failed: 0, levels_done: 340, levels_total: 1200 },
+        },
+      ]),
+    ]);
+    renderApp('/sandboxnet/recently_called');
+    const info = await screen.findByRole('region', { name: 'Network Info' });
+    const bar = await within(info).findByRole('progressbar', {
+      name: 'History backfill: 2 contracts, 340 of 1,200 levels · 1 running',
+    });
+    expect(bar.getAttribute('aria-valuetext')).toBe('340 of 1,200 levels');
+  });
+
   it('shows a part that failed (issue 34): the chip, the error and since when, and the sidebar', async () => {
     routes([
       resourceRoute('head', [
