@@ -126,6 +126,8 @@ code { DROP ; PUSH bool True ; LOOP { UNIT ; DROP ; PUSH bool True } ; UNIT ; NI
     );
     expect(r.cut?.steps).toBe(20_000);
     expect(r.cut?.message).toMatch(/stopped recording after 20,000 steps/);
+    // the trace keeps fewer steps than were stepped: the note says how many it shows
+    expect(r.cut?.message).toMatch(/the trace shows its first 1,000 steps;/);
     expect(r.trace.truncated).toBe(true);
     expect(r.trace.steps).toBe(1_000);
     // the result is the run's end (the interpreter's fast path, unrecorded): gas exhausted at the cap

@@ -664,7 +664,9 @@ export function recordCall(
       ...cut,
       message:
         `The debugger stopped recording after ${cut.steps.toLocaleString('en-US')} steps (${(cut.ms / 1000).toFixed(1)} s), ` +
-        `its budget for one call: the trace shows those steps; the result and the gas are the whole call's, run without recording.`,
+        `its budget for one call: the trace shows ${
+          trace.steps < cut.steps ? `its first ${trace.steps.toLocaleString('en-US')}` : 'those'
+        } steps; the result and the gas are the whole call's, run without recording.`,
     };
   if (!run.ok) {
     const e = run.error;
