@@ -4,7 +4,8 @@
  * the node's head as it would mainnet. The FA1.2 token A's seed originated long before B started is unknown
  * to B's index: opened in B, it is read from the node and shown with its code, storage, entrypoints and a
  * visible note that its history before that level is not indexed. A KT1 the node does not know stays the
- * "Page not found" page.
+ * "Page not found" page. B's second public network on the same node (`scannet`) has no history source but the
+ * scan of the node's blocks: the FA1.2's history backfilled there is A's too.
  */
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -23,6 +24,8 @@ import {
 import { seededContracts } from './sandbox-seed';
 
 const NET = 'remotenet';
+/** The same node as B's second public network, whose history source is a scan of its blocks. */
+const SCAN_NET = 'scannet';
 /** A well-formed KT1 (valid checksum) that no operation originated. */
 const NEVER = 'KT1BEqzn5Wx8uJrZNvuS9DVHmLvG9td3fDLi';
 
@@ -50,13 +53,15 @@ describe.skipIf(!canBrowse('any-contract'))('a contract older than the index, on
             rpc_url: `${a.server.url}/rpc/embedded`,
             history_source: { kind: 'bcd', url: a.server.url, network: 'sandboxnet' },
           },
+          [SCAN_NET]: { rpc_url: `${a.server.url}/rpc/embedded`, history_source: { kind: 'scan' } },
         },
       }),
     );
     b = await startServer({ dataDir: bDir, env: { MICHELSCOPE_CONFIG: config }, timeoutMs: 240_000 });
-    await waitFor(`${NET} indexed in B`, 120_000, async () =>
-      (await heads(b.url)).find((h) => h.network === NET && h.level > 0) ? true : undefined,
-    );
+    for (const net of [NET, SCAN_NET])
+      await waitFor(`${net} indexed in B`, 120_000, async () =>
+        (await heads(b.url)).find((h) => h.network === net && h.level > 0) ? true : undefined,
+      );
   }, 600_000);
 
   afterAll(async () => {
@@ -102,20 +107,24 @@ describe.skipIf(!canBrowse('any-contract'))('a contract older than the index, on
     expect(c.entrypoints).toEqual(expect.arrayContaining(['transfer', 'approve']));
   });
 
-  it('backfills its history from A’s API: the full operation list, equal to A’s', async () => {
+  /**
+   * Waits until the FA1.2's history is backfilled on B's `net`, then checks its origination level and its
+   * whole operation list (every group, paged by last_id on both, below both heads) against A's.
+   */
+  const backfilledAsInA = async (net: string, source: string) => {
     const started = Date.now();
     const contractIn = async () =>
-      (await (await fetch(`${b.url}/v1/contract/${NET}/${fa12}`)).json()) as {
+      (await (await fetch(`${b.url}/v1/contract/${net}/${fa12}`)).json()) as {
         partial?: boolean;
         level: number;
         history?: { state: string; done: number; total: number | null };
       };
-    const done = await waitFor('the history backfilled in B', 240_000, async () => {
+    const done = await waitFor(`the history backfilled in B's ${net}`, 240_000, async () => {
       const c = await contractIn();
       return c.history?.state === 'done' && !c.partial ? c : undefined;
     });
     console.log(
-      `[e2e any-contract] FA1.2 history (${done.history!.total} levels) backfilled in B ${Date.now() - started} ms after this test started`,
+      `[e2e any-contract] FA1.2 history (${done.history!.total} levels) backfilled in B's ${net} from ${source} ${Date.now() - started} ms after this test started`,
     );
     // the contract's origination, as A has it
     const inA = (await (await fetch(`${a.server.url}/v1/contract/sandboxnet/${fa12}`)).json()) as {
@@ -137,22 +146,32 @@ describe.skipIf(!canBrowse('any-contract'))('a contract older than the index, on
         last = Math.min(...page.map((g) => g.last_id as number));
       }
     };
+    const [headsA, headsB] = await Promise.all([heads(a.server.url), heads(b.url)]);
     const top = Math.min(
-      ...(await Promise.all([heads(a.server.url), heads(b.url)])).map(
-        (h) => h.find((x) => x.level > 0)!.level,
-      ),
+      headsA.find((x) => x.network === 'sandboxnet')!.level,
+      headsB.find((x) => x.network === net)!.level,
     );
     const strip = (gs: Record<string, unknown>[]) =>
       gs.filter((g) => (g.level as number) <= top).map(({ last_id: _id, ...rest }) => rest);
-    const [ga, gb] = [strip(await groups(a.server.url, 'sandboxnet')), strip(await groups(b.url, NET))];
+    const [ga, gb] = [strip(await groups(a.server.url, 'sandboxnet')), strip(await groups(b.url, net))];
     expect(ga.length).toBeGreaterThan(30);
     expect(gb).toEqual(ga);
+  };
+
+  it('backfills its history from A’s API: the full operation list, equal to A’s', async () => {
+    await backfilledAsInA(NET, 'A’s API');
     // the page: no note any more, the operations listed down to the origination
     const page = await pages.open();
     await page.goto(`${b.url}/${NET}/${fa12}/operations`);
     await appTookOver(page);
     await page.getByRole('heading', { level: 1 }).waitFor();
     expect(await page.getByRole('status').filter({ hasText: 'is not indexed yet' }).count()).toBe(0);
+  });
+
+  it('backfills its history by a scan of the node on a network without a history source: equal to A’s', async () => {
+    // the address asked for on the scan network (as its page would), adopted there, then backfilled
+    await fetch(`${b.url}/v1/contract/${SCAN_NET}/${fa12}`);
+    await backfilledAsInA(SCAN_NET, 'a scan of the node');
   });
 
   it('shows "Page not found" for a KT1 the node does not know', async () => {
