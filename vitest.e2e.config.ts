@@ -9,9 +9,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     pool: 'forks',
-    // two files at once: most of a suite's time is spent waiting on blocks, the indexer and the browser
-    // (scripts/e2e.mjs runs the suites that measure the product under load afterwards, alone)
-    maxWorkers: 2,
+    fileParallelism: false,
     // One retry for browser timing flakes on a 2-core machine; a retried test is named in the report.
     retry: 1,
   },

@@ -5,84 +5,22 @@
  * restarted each time; the database it ends with equals (every table, see table-dump.ts; the backfill's row)
  * the one of an uninterrupted backfill from the same floor in this process: no duplicate, no gap.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { migrateToLatest, openDatabase, type Db } from '@michelscope/db';
 import { requestAddress } from '@michelscope/db/address-requests';
 import { describeDb } from '@michelscope/db/testing';
 import { Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bundleNode } from '../../../scripts/bundle-node.mjs';
 import { startIndexer } from '../src';
 import { waitFor } from './fake-node';
+import { killableChild } from './killable-child';
 import { dumpTables, expectSameTables } from './table-dump';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '../../..');
-
-/** backfill-child.ts bundled once per file (scripts/bundle-node.mjs), as kill-restart.test.ts does. */
-let bundled: Promise<string> | undefined;
-function childScript(): Promise<string> {
-  bundled ??= (async () => {
-    const cache = path.join(ROOT, 'node_modules/.cache');
-    mkdirSync(cache, { recursive: true });
-    const outdir = mkdtempSync(path.join(cache, 'ms-backfill-child-'));
-    await bundleNode({
-      entries: { 'backfill-child': path.relative(ROOT, path.join(HERE, 'backfill-child.ts')) },
-      outdir,
-    });
-    return path.join(outdir, 'backfill-child.mjs');
-  })();
-  return bundled;
-}
-afterAll(async () => {
-  if (bundled) rmSync(path.dirname(await bundled), { recursive: true, force: true });
-});
-
-/** Runs the child; kills it (SIGKILL, after a random delay) once `killAfter` blocks are stored below the floor. */
-async function runChild(
-  args: string[],
-  killAfter: number | null,
-): Promise<{ below: number; signal: string | null; done: boolean }> {
-  const script = await childScript();
-  return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, [script, ...args], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let below = 0;
-    let done = false;
-    let err = '';
-    let buf = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      buf += c.toString();
-      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 1);
-        if (line === 'DONE') done = true;
-        const m = /^BELOW (\d+)$/.exec(line);
-        if (m) below = Number(m[1]);
-        if (killAfter !== null && below >= killAfter && child.exitCode === null && !child.killed) {
-          // anywhere: between blocks, inside a block's transaction, or before a page's cursor is saved
-          setTimeout(() => child.kill('SIGKILL'), Math.floor(Math.random() * 25));
-        }
-      }
-    });
-    child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      if (signal === null && code !== 0)
-        reject(new Error(`backfill child exited with ${code}: ${err.slice(-2000)}`));
-      else resolve({ below, signal, done });
-    });
-  });
-}
+/** The child: prints `BELOW n` as it stores blocks below the floor, DONE when it exits by itself. */
+const runChild = killableChild('backfill-child.ts', 'BELOW');
 
 const backfillRow = async (db: Db, network: string, address: string) =>
   db
@@ -161,7 +99,7 @@ describeDb('history backfill: kill -9 and restart', { backends: 'both' }, ({ db,
       const r = await runChild(args('stay'), at);
       expect(r.signal).toBe('SIGKILL');
       expect(r.done).toBe(false);
-      kills.push(r.below);
+      kills.push(r.count);
     }
     const last = await runChild(args('exit'), null);
     expect(last.done).toBe(true);

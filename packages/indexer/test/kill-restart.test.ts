@@ -3,88 +3,23 @@
  * fake node, restarted each time, and the database it ends with equals (every table, see table-dump.ts)
  * the one of an uninterrupted run.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { migrateToLatest, openDatabase, type Db } from '@michelscope/db';
 import { describeDb } from '@michelscope/db/testing';
 import { Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bundleNode } from '../../../scripts/bundle-node.mjs';
 import { startIndexer } from '../src';
 import { FakeNode, SEOUL, TALLINN, waitFor } from './fake-node';
+import { killableChild } from './killable-child';
 import { dumpTables, expectSameTables } from './table-dump';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '../../..');
 const LEVELS = 36;
 
-/**
- * indexer-child.ts bundled into plain JavaScript once per file (scripts/bundle-node.mjs), so that each of the
- * test's child processes starts without transpiling it (through tsx: seconds each on a loaded machine).
- */
-let bundled: Promise<string> | undefined;
-function childScript(): Promise<string> {
-  bundled ??= (async () => {
-    // inside the repository, so that its dependencies resolve from node_modules
-    const cache = path.join(ROOT, 'node_modules/.cache');
-    mkdirSync(cache, { recursive: true });
-    const outdir = mkdtempSync(path.join(cache, 'ms-indexer-child-'));
-    await bundleNode({
-      entries: { 'indexer-child': path.relative(ROOT, path.join(HERE, 'indexer-child.ts')) },
-      outdir,
-    });
-    return path.join(outdir, 'indexer-child.mjs');
-  })();
-  return bundled;
-}
-afterAll(async () => {
-  if (bundled) rmSync(path.dirname(await bundled), { recursive: true, force: true });
-});
-
-/** Runs the child indexer; resolves with its exit (code or signal) once it exits; kills it when `killAfterLevel` is printed. */
-async function runChild(
-  args: string[],
-  killAfterLevel: number | null,
-): Promise<{ level: number; signal: string | null; done: boolean }> {
-  const script = await childScript();
-  return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, [script, ...args], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let level = 0;
-    let done = false;
-    let err = '';
-    let buf = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      buf += c.toString();
-      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 1);
-        if (line === 'DONE') done = true;
-        const m = /^LEVEL (\d+)$/.exec(line);
-        if (m) level = Number(m[1]);
-        if (killAfterLevel !== null && level >= killAfterLevel && child.exitCode === null && !child.killed) {
-          // A random delay so that the kill lands anywhere: between blocks or inside a block's transaction.
-          setTimeout(() => child.kill('SIGKILL'), Math.floor(Math.random() * 25));
-        }
-      }
-    });
-    child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      if (signal === null && code !== 0)
-        reject(new Error(`indexer child exited with ${code}: ${err.slice(-2000)}`));
-      else resolve({ level, signal, done });
-    });
-  });
-}
+/** The child indexer: prints `LEVEL n` after every stored block, DONE once its target is stored. */
+const runChild = killableChild('indexer-child.ts', 'LEVEL');
 
 /**
  * Indexes levels 1..levels of `rpcUrl` twice: uninterrupted in this process (network "clean-<tag>"), and in
@@ -129,7 +64,7 @@ async function killAndCompare(
     // otherwise finish (and exit by itself) inside the random delay before the kill.
     const r = await runChild(args('follow'), at);
     expect(r.signal).toBe('SIGKILL');
-    kills.push(r.level);
+    kills.push(r.count);
   }
   const last = await runChild(args(String(levels)), null);
   expect(last.done).toBe(true);
