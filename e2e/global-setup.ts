@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { cp, rm, writeFile } from 'node:fs/promises';
 import {
   CHROMIUM,
   ROOT,
@@ -47,30 +47,24 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (build.status !== 0) throw new Error('[e2e] the server bundle did not build (scripts/build-server.mjs)');
 
   // MS_E2E_TEMPLATE: a seeded DATA_DIR to copy instead of seeding one (kept after the run)
-  // MS_E2E_KEEP_TEMPLATE: a DATA_DIR path to seed the template in and keep (scripts/e2e.mjs passes it to its
-  // second run as MS_E2E_TEMPLATE)
   let template = process.env.MS_E2E_TEMPLATE ?? '';
-  const owned = !template && !process.env.MS_E2E_KEEP_TEMPLATE;
-  if (!template) template = await seedTemplate(process.env.MS_E2E_KEEP_TEMPLATE);
+  const owned = !template;
+  if (owned) template = await seedTemplate();
   project.provide('e2eTemplate', template);
-  // the product that read-only suites share, on a copy of the template (none when the run's suites start
-  // their own: MS_E2E_NO_SHARED=1; a shared suite then starts one of its own)
-  const shared = process.env.MS_E2E_NO_SHARED ? null : await startShared(template);
-  project.provide('e2eShared', shared?.server.url ?? '');
+  // the product that read-only suites share, on a copy of the template
+  const shared = await startShared(template);
+  project.provide('e2eShared', shared.server.url);
   return async () => {
-    if (shared) {
-      await shared.server.stop();
-      await rm(shared.dataDir, { recursive: true, force: true });
-    }
+    await shared.server.stop();
+    await rm(shared.dataDir, { recursive: true, force: true });
     if (owned) await rm(template, { recursive: true, force: true });
   };
 }
 
 /** Bakes and indexes the demo seed in a fresh DATA_DIR, then stops its product: the template. */
-async function seedTemplate(into?: string): Promise<string> {
+async function seedTemplate(): Promise<string> {
   const started = Date.now();
-  const template = into ?? (await tempDataDir());
-  await mkdir(template, { recursive: true });
+  const template = await tempDataDir();
   const server = await startServer({ dataDir: template, timeoutMs: 240_000 });
   try {
     // the sandbox bakes the whole seed before the server listens: its head is the seed's last block

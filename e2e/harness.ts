@@ -227,9 +227,9 @@ export const SHARED_CONFIG = {
  *
  * `shared`: a suite that sends nothing to the chain and changes no setting uses the run's shared product
  * (started once by e2e/global-setup.ts with SHARED_CONFIG, from the same seed) instead of starting its own;
- * its `dataDir` is then an empty folder of its own for the files it writes. Other suites may use the shared
- * product at the same time (two files run at once), so a shared suite must not count on being alone: it
- * finds its contracts by what they are and reads what it compares at the same level.
+ * its `dataDir` is then an empty folder of its own for the files it writes. The suites before it used the
+ * same product (its chain has grown by their time), so a shared suite finds its contracts by what they are
+ * and reads what it compares at the same level.
  */
 export function syncedSandboxSession(
   opts: { config?: Record<string, unknown>; shared?: boolean } = {},
