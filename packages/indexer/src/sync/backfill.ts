@@ -28,7 +28,15 @@ import { ScanSource } from '../history/scan';
 import { RpcError } from '../rpc/client';
 import { buildWithConstants } from './adopt';
 import { buildBlockData, ContractCache } from './block-data';
-import { fetchBlock, fetchConstants, type ChainContext, type FetchedBlock, type StoredHead } from './chain';
+import {
+  blockRow,
+  fetchBlock,
+  fetchConstants,
+  protocolRecord,
+  type ChainContext,
+  type FetchedBlock,
+  type StoredHead,
+} from './chain';
 
 /** Levels kept behind the head before the forward floor is trusted as final (Tenderbake: 2). */
 export const FINALITY = 2;
@@ -310,16 +318,7 @@ export class Backfiller {
     if (costPerByte === undefined) {
       const c = await fetchConstants(ctx, block);
       costPerByte = c.costPerByte;
-      protocol = {
-        hash: block.protocol,
-        chainId: block.chainId,
-        startLevel: block.level,
-        costPerByte: c.costPerByte,
-        hardGasLimitPerOperation: c.hardGasLimitPerOperation,
-        hardStorageLimitPerOperation: c.hardStorageLimitPerOperation,
-        timeBetweenBlocks: c.timeBetweenBlocks,
-        constants: c.raw,
-      };
+      protocol = protocolRecord(block, c);
     }
     const cache = await this.scriptsAt(block);
     const data = await buildBlockData(
@@ -330,14 +329,7 @@ export class Backfiller {
       block,
     );
     return writeBackfillBlock(ctx.db, ctx.network, {
-      block: {
-        level: block.level,
-        hash: block.hash,
-        predecessor: block.predecessor,
-        timestamp: block.timestamp,
-        chainId: block.chainId,
-        protocol: block.protocol,
-      },
+      block: blockRow(block),
       ...(protocol ? { protocol } : {}),
       data,
     });

@@ -75,6 +75,32 @@ export interface PreparedBlock {
   note: string | null;
 }
 
+/** The protocol row a block starts (its first block), from the protocol's constants. */
+export function protocolRecord(block: FetchedBlock, c: ProtocolConstants): ProtocolRecord {
+  return {
+    hash: block.protocol,
+    chainId: block.chainId,
+    startLevel: block.level,
+    costPerByte: c.costPerByte,
+    hardGasLimitPerOperation: c.hardGasLimitPerOperation,
+    hardStorageLimitPerOperation: c.hardStorageLimitPerOperation,
+    timeBetweenBlocks: c.timeBetweenBlocks,
+    constants: c.raw,
+  };
+}
+
+/** The block's own row. */
+export function blockRow(block: FetchedBlock) {
+  return {
+    level: block.level,
+    hash: block.hash,
+    predecessor: block.predecessor,
+    timestamp: block.timestamp,
+    chainId: block.chainId,
+    protocol: block.protocol,
+  };
+}
+
 /**
  * Parses `block` (above a block of `currentProtocol`) into what `applyBlocks` stores: the protocol row
  * (with its constants, fetched from the node) when the block starts a protocol, and the block's data. The
@@ -88,16 +114,7 @@ export async function prepareBlock(
   let protocol: ProtocolRecord | undefined;
   if (block.protocol !== currentProtocol) {
     const c = await fetchConstants(ctx, block);
-    protocol = {
-      hash: block.protocol,
-      chainId: block.chainId,
-      startLevel: block.level,
-      costPerByte: c.costPerByte,
-      hardGasLimitPerOperation: c.hardGasLimitPerOperation,
-      hardStorageLimitPerOperation: c.hardStorageLimitPerOperation,
-      timeBetweenBlocks: c.timeBetweenBlocks,
-      constants: c.raw,
-    };
+    protocol = protocolRecord(block, c);
   }
   if (protocol) ctx.costPerByte.set(protocol.hash, protocol.costPerByte);
   // A change of script generation migrates contract scripts before the block's operations run.
@@ -119,14 +136,7 @@ export async function prepareBlock(
   ctx.cache.remember(block.level, data);
   return {
     write: {
-      block: {
-        level: block.level,
-        hash: block.hash,
-        predecessor: block.predecessor,
-        timestamp: block.timestamp,
-        chainId: block.chainId,
-        protocol: block.protocol,
-      },
+      block: blockRow(block),
       ...(protocol ? { protocol } : {}),
       data,
     },
