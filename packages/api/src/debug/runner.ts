@@ -69,9 +69,6 @@ export class DebugRunner {
   private readonly pool: Piscina<DebugTask, DebugTaskResult>;
   readonly timeLimitMs: number;
   readonly scheduler: FairScheduler;
-  /** The client the next `record`/`whatIf` call runs for (set by `forClient` for that synchronous call). */
-  private client = 'anonymous';
-
   constructor(
     private readonly ctx: ApiContext,
     opts: DebugRunnerOptions = {},
@@ -100,19 +97,9 @@ export class DebugRunner {
 
   /** The runner for one client (`request.ip`): its runs are admitted fairly among all clients'. */
   forClient(client: string): ClientDebugRunner {
-    const as =
-      <A extends unknown[]>(f: (...a: A) => Promise<string>) =>
-      (...a: A): Promise<string> => {
-        this.client = client;
-        try {
-          return f(...a);
-        } finally {
-          this.client = 'anonymous';
-        }
-      };
     return {
-      record: as((...a: Parameters<DebugRunner['record']>) => this.record(...a)),
-      whatIf: as((...a: Parameters<DebugRunner['whatIf']>) => this.whatIf(...a)),
+      record: (...a) => this.recordAs(client, ...a),
+      whatIf: (...a) => this.whatIfAs(client, ...a),
     };
   }
 
@@ -122,6 +109,13 @@ export class DebugRunner {
    * block before the replayed one (contracts' storage and balance, big-map entries).
    */
   record(
+    ...a: Parameters<DebugRunner['recordAs']> extends [string, ...infer R] ? R : never
+  ): Promise<string> {
+    return this.recordAs('anonymous', ...a);
+  }
+
+  private recordAs(
+    client: string,
     network: string,
     block: string,
     call: DebugCall,
@@ -131,7 +125,7 @@ export class DebugRunner {
     bundle?: { start: BundleStart; before: BundleCall[]; call?: BundleCall },
     at?: ReplayPosition,
   ): Promise<string> {
-    return this.run(network, block, at, {
+    return this.run(client, network, block, at, {
       call,
       errors,
       extra,
@@ -142,17 +136,22 @@ export class DebugRunner {
 
   /** Runs a what-if bundle (whatif.ts) on `network` at `block`; the answer's JSON text. */
   whatIf(network: string, block: string, task: WhatIfTask): Promise<string> {
-    return this.run(network, block, undefined, { whatif: task, errors: [], extra: {} });
+    return this.whatIfAs('anonymous', network, block, task);
+  }
+
+  private whatIfAs(client: string, network: string, block: string, task: WhatIfTask): Promise<string> {
+    return this.run(client, network, block, undefined, { whatif: task, errors: [], extra: {} });
   }
 
   private run(
+    client: string,
     network: string,
     block: string,
     at: ReplayPosition | undefined,
     what: Pick<DebugTask, 'call' | 'bundle' | 'whatif' | 'errors' | 'extra' | 'recorded'>,
   ): Promise<string> {
     return this.scheduler
-      .run(this.client, () => this.runNow(network, block, at, what))
+      .run(client, () => this.runNow(network, block, at, what))
       .catch((e: unknown) => {
         if (e instanceof SchedulerRefusal)
           throw new HttpError(e.status, `the debugger refused the recording: ${e.message}`);
