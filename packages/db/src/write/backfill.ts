@@ -10,7 +10,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Database, Db } from '../schema';
 import type { BlockRecord, BlockWrite, ProtocolRecord } from './blocks';
 import { writeBlocksData } from './chain-data';
-import { ChainConsistencyError } from './blocks';
+import { ChainConsistencyError, protocolValues } from './blocks';
 
 type Trx = Transaction<Database>;
 
@@ -157,12 +157,7 @@ async function backfillProtocol(
       hash: protocol.hash,
       start_level: block.level,
       end_level: block.level,
-      chain_id: protocol.chainId,
-      cost_per_byte: protocol.costPerByte,
-      hard_gas_limit_per_operation: protocol.hardGasLimitPerOperation,
-      hard_storage_limit_per_operation: protocol.hardStorageLimitPerOperation,
-      time_between_blocks: protocol.timeBetweenBlocks,
-      constants: JSON.stringify(protocol.constants),
+      ...protocolValues(protocol),
     })
     .returning('id')
     .executeTakeFirstOrThrow();

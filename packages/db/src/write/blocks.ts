@@ -254,6 +254,18 @@ async function lockHead(trx: Trx, network: string): Promise<IndexerHead | undefi
   return rows.rows[0];
 }
 
+/** A protocol row's columns that come from its constants (its levels are the caller's). */
+export function protocolValues(protocol: ProtocolRecord) {
+  return {
+    chain_id: protocol.chainId,
+    cost_per_byte: protocol.costPerByte,
+    hard_gas_limit_per_operation: protocol.hardGasLimitPerOperation,
+    hard_storage_limit_per_operation: protocol.hardStorageLimitPerOperation,
+    time_between_blocks: protocol.timeBetweenBlocks,
+    constants: JSON.stringify(protocol.constants),
+  };
+}
+
 async function resolveProtocol(
   trx: Trx,
   network: string,
@@ -281,16 +293,7 @@ async function resolveProtocol(
       .where('id', '=', current.id)
       .execute();
   }
-  const values = {
-    start_level: protocol.startLevel,
-    end_level: null,
-    chain_id: protocol.chainId,
-    cost_per_byte: protocol.costPerByte,
-    hard_gas_limit_per_operation: protocol.hardGasLimitPerOperation,
-    hard_storage_limit_per_operation: protocol.hardStorageLimitPerOperation,
-    time_between_blocks: protocol.timeBetweenBlocks,
-    constants: JSON.stringify(protocol.constants),
-  };
+  const values = { start_level: protocol.startLevel, end_level: null, ...protocolValues(protocol) };
   // A protocol seen again (a reorg that crossed its activation, or a network reset) takes the new values.
   const row = await trx
     .insertInto('protocols')
