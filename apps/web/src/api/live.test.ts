@@ -99,6 +99,34 @@ describe('live client', () => {
     expect(channel.level).toBe(42);
   });
 
+  it("keeps the network's history-backfill summary, which head events do not carry (issue 32)", () => {
+    const backfill = { pending: 0, running: 0, done: 1, failed: 0, levels_done: 361, levels_total: 361 };
+    queries.setQueryData<Head[]>(resourceKey('head'), [
+      {
+        network: 'sandboxnet',
+        level: 40,
+        time: 'b',
+        protocol: 'P',
+        synced: true,
+        node_reachable: true,
+        backfill,
+      },
+    ]);
+    const channel = liveChannel(queries, 'sandboxnet', make);
+    channel.use();
+    vi.advanceTimersByTime(100);
+    sources[0]!.emit('head', {
+      network: 'sandboxnet',
+      level: 41,
+      hash: 'BL',
+      time: 'c',
+      protocol: 'P',
+      synced: true,
+      node_reachable: true,
+    });
+    expect(queries.getQueryData<Head[]>(resourceKey('head'))?.[0]).toMatchObject({ level: 41, backfill });
+  });
+
   it("moves the network's state (Head Level, Hash, time of the network page) with the head", () => {
     const state = (network: string, level: number, protocol = 'P') =>
       ({ network, level, hash: `BL${level}`, timestamp: 'a', protocol, chain_id: 'C' }) as Block;

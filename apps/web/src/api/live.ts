@@ -60,6 +60,7 @@ export class LiveChannel {
   private closeTimer: ReturnType<typeof setTimeout> | undefined;
   private failures = 0;
   private lastRecentRefresh = 0;
+  private lastBackfillRefresh = 0;
   /** Last level whose events were all received (the `head` event's id). */
   level: number | undefined;
   /** The last `head` event: the indexed head and how far it is behind the node (sent again when that changes). */
@@ -190,9 +191,18 @@ export class LiveChannel {
         this.level = h.level;
         this.head = h;
         const { hash: _hash, ...head } = h;
+        // a head event carries no history-backfill summary (GET /v1/head's `backfill`): the one read last is
+        // kept, and read again while a backfill is under way
+        const before = q
+          .getQueryData<Head[]>(resourceKey('head'))
+          ?.find((x) => x.network === network)?.backfill;
         q.setQueryData<Head[]>(resourceKey('head'), (old) =>
-          old?.map((x) => (x.network === network ? head : x)),
+          old?.map((x) => (x.network === network ? { ...head, ...(before ? { backfill: before } : {}) } : x)),
         );
+        if (before && before.pending + before.running > 0 && Date.now() - this.lastBackfillRefresh >= 5_000) {
+          this.lastBackfillRefresh = Date.now();
+          void q.invalidateQueries({ queryKey: resourceKey('head') });
+        }
         // the network states (the network page's Head Level and Hash, the sidebar's time) follow the head
         // too, so that they agree with the indicator; a new protocol brings new constants: asked again
         const states = q.getQueryData<Block[]>(resourceKey('stats'));
