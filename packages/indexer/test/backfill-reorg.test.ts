@@ -1,0 +1,419 @@
+/**
+ * A reorg at the head while a history backfill runs (issue 32, item 4), on the real seeded sandbox chain served
+ * over HTTP. A network started at the node's head as a public one ('bf') adopts the FA1.2 (originated at level
+ * ~4) and backfills its history from a source that gives one level a page and stops after a few pages until
+ * the test lets it go on; meanwhile the node forks a few blocks below its head (the sandbox's test-only
+ * `forkFrom`), the abandoned blocks holding an FA1.2 transfer and the new branch another one. Once the follower
+ * is on the new branch and the backfill is done: nothing of the abandoned branch is left, the FA1.2's history
+ * below the forward floor has every level once, and, the rest of the levels backfilled too, every table equals
+ * a forward index of the final chain (but for the counters of LOST_ON_REVERT, a known bug).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { requestAddress } from '@michelscope/db/address-requests';
+import { describeDb } from '@michelscope/db/testing';
+import { BOOTSTRAP_ACCOUNTS, injectAs, Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Db } from '@michelscope/db';
+import { HistoryError, startIndexer, type HistoryPage, type HistoryQuery, type HistorySource } from '../src';
+import { ProtocolRegistry } from '../src/protocols/registry';
+import { NodeRpc } from '../src/rpc/client';
+import { Backfiller } from '../src/sync/backfill';
+import { ContractCache } from '../src/sync/block-data';
+import { waitFor } from './fake-node';
+import { dumpTables, expectSameTables } from './table-dump';
+
+type Account = (typeof BOOTSTRAP_ACCOUNTS)[number];
+const [b1, b2, b3] = BOOTSTRAP_ACCOUNTS as unknown as [Account, Account, Account];
+
+/**
+ * A source that gives the levels of a list one a page, newest first (as BCD), and after `pauseAfter` pages
+ * waits until `resume()` is called: the backfill is then in progress, its walk open, a page asked for.
+ */
+class PausingSource implements HistorySource {
+  readonly name = 'list';
+  readonly order = 'descending' as const;
+  pagesGiven = 0;
+  private release!: () => void;
+  private readonly gate = new Promise<void>((r) => (this.release = r));
+  constructor(
+    private readonly all: number[],
+    private readonly pauseAfter: number,
+  ) {}
+  resume(): void {
+    this.release();
+  }
+  get paused(): boolean {
+    return this.pagesGiven === this.pauseAfter;
+  }
+  levels(_address: string, query: HistoryQuery): AsyncIterable<HistoryPage> {
+    return this.walk(query);
+  }
+  private async *walk(query: HistoryQuery): AsyncGenerator<HistoryPage> {
+    const all = this.all.filter((l) => l <= query.toLevel).sort((a, b) => b - a);
+    const low = all.at(-1) ?? query.toLevel;
+    let at = query.cursor ? Number(query.cursor.split(':')[1]) : 0;
+    while (at < all.length) {
+      if (this.pagesGiven === this.pauseAfter)
+        await new Promise<void>((resolve, reject) => {
+          const stop = () => reject(new HistoryError('aborted', this.name, 'stopped'));
+          if (query.signal.aborted) stop();
+          query.signal.addEventListener('abort', stop, { once: true });
+          void this.gate.then(resolve);
+        });
+      const levels = [all[at]!];
+      at++;
+      this.pagesGiven++;
+      yield {
+        levels,
+        cursor: `list:${at}`,
+        progress: {
+          found: at,
+          covered: { from: at >= all.length ? low : levels[0]!, to: query.toLevel },
+          range: { from: low, to: query.toLevel },
+        },
+      };
+    }
+  }
+}
+
+const fa12Transfer = (fa12: string, from: Account, to: Account, amount: number) => ({
+  kind: 'transaction',
+  amount: '0',
+  destination: fa12,
+  parameters: {
+    entrypoint: 'transfer',
+    value: {
+      prim: 'Pair',
+      args: [{ string: from.pkh }, { prim: 'Pair', args: [{ string: to.pkh }, { int: String(amount) }] }],
+    },
+  },
+});
+
+/**
+ * Known bug (issue 32): a forward block's before-images (undo_log) are taken when it is stored; a block
+ * backfilled after it adds to the rows of those images (counts of stats, stats_daily, an account, a big-map key,
+ * a ticket) without changing the images, so reverting the forward block restores rows that lack the
+ * backfilled block's counts. Until db/write rebases the images (or the backfill keeps its own), these columns
+ * are left out of the comparison after a head reorg during a backfill, and only they.
+ */
+const LOST_ON_REVERT: Record<string, string[]> = {
+  stats: [
+    'contracts_count',
+    'smart_rollups_count',
+    'global_constants_count',
+    'operations_count',
+    'events_count',
+    'tx_count',
+    'originations_count',
+    'sr_originations_count',
+    'sr_executes_count',
+    'register_global_constants_count',
+    'transfer_tickets_count',
+  ],
+  stats_daily: [
+    'blocks',
+    'operations',
+    'contract_calls',
+    'originations',
+    'new_contracts',
+    'events',
+    'global_constants',
+    'smart_rollups',
+    'ticket_updates',
+    'fees',
+    'burned',
+    'consumed_gas',
+    'volume',
+  ],
+  accounts: ['operations_count', 'events_count', 'migrations_count', 'ticket_updates_count'],
+  big_map_states: ['count'],
+  tickets: ['updates_count'],
+  ticket_balances: ['amount'],
+};
+
+function withoutCounters(d: Record<string, string[]>): Record<string, string[]> {
+  const out = { ...d };
+  for (const [t, columns] of Object.entries(LOST_ON_REVERT)) {
+    out[t] = (d[t] ?? [])
+      .map((row) => {
+        const r = JSON.parse(row) as Record<string, unknown>;
+        for (const c of columns) {
+          expect(r, `${t}.${c}`).toHaveProperty(c);
+          delete r[c];
+        }
+        return JSON.stringify(r);
+      })
+      .sort();
+  }
+  return out;
+}
+
+async function count(db: Db, network: string, table: 'blocks' | 'operations', hashes: string[]) {
+  if (hashes.length === 0) return 0;
+  const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)}
+    WHERE network = ${network} AND hash IN (${sql.join(hashes)})`.execute(db);
+  return r.rows[0]!.n;
+}
+
+// PGlite and PostgreSQL: the backfill's writes and the follower's revert through each backend.
+describeDb('a reorg at the head while a history backfill runs', { backends: 'both' }, ({ db }) => {
+  let sandbox: Sandbox;
+  let app: FastifyInstance;
+  let rpcUrl = '';
+  const contracts: Record<string, string> = {};
+  const dir = mkdtempSync(path.join(tmpdir(), 'ms-backfill-reorg-'));
+  let held: Promise<void> | null = null;
+  /** Runs `change` with the node's RPC held: the indexer sees the chain before it, then after it. */
+  const atOnce = async (change: () => Promise<void>) => {
+    let release!: () => void;
+    held = new Promise<void>((r) => (release = r));
+    try {
+      await change();
+    } finally {
+      held = null;
+      release();
+    }
+  };
+
+  beforeAll(async () => {
+    sandbox = await Sandbox.open({
+      dataDir: dir,
+      blockTimeMs: 3_600_000,
+      seed: true,
+      log: (line) => {
+        for (const m of line.matchAll(/(\w+)=(KT1\w{33})/g)) contracts[m[1]!] = m[2]!;
+      },
+    });
+    app = Fastify({ forceCloseConnections: true });
+    // while `held`, the node answers nothing: the test changes the chain at once, as the indexer sees it
+    app.addHook('onRequest', async () => {
+      while (held) await held;
+    });
+    await app.register(sandboxRpcPlugin(sandbox));
+    rpcUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+  }, 180_000);
+  afterAll(async () => {
+    await app?.close();
+    await sandbox?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The levels below `below` whose block, as the node serves it, names `address` (what the scan finds). */
+  const levelsNaming = async (address: string, below: number) => {
+    const out: number[] = [];
+    for (let l = 1; l < below; l++)
+      if ((await (await fetch(`${rpcUrl}/chains/main/blocks/${l}`)).text()).includes(address)) out.push(l);
+    return out;
+  };
+  const adopt = async (network: string, address: string) => {
+    await requestAddress(db(), network, address, 10);
+    await waitFor(async () => {
+      const r = await db()
+        .selectFrom('address_requests')
+        .select('state')
+        .where('network', '=', network)
+        .where('address', '=', address)
+        .executeTakeFirst();
+      return r?.state === 'adopted';
+    }, 30_000);
+  };
+  const backfillState = async (network: string, address: string) =>
+    db()
+      .selectFrom('history_backfills')
+      .selectAll()
+      .where('network', '=', network)
+      .where('address', '=', address)
+      .executeTakeFirst();
+  const storedBelow = async (network: string, floor: number) =>
+    (
+      await db()
+        .selectFrom('blocks')
+        .select('level')
+        .where('network', '=', network)
+        .where('level', '<', floor)
+        .orderBy('level')
+        .execute()
+    ).map((r) => r.level);
+  const storedHash = async (network: string, level: number) =>
+    (
+      await db()
+        .selectFrom('blocks')
+        .select('hash')
+        .where('network', '=', network)
+        .where('level', '=', level)
+        .executeTakeFirst()
+    )?.hash;
+  const operationsOf = async (network: string, address: string) => {
+    const r = await sql<{ j: Record<string, unknown> }>`SELECT to_jsonb(o) - 'network' AS j FROM operations o
+      WHERE network = ${network} AND (source = ${address} OR destination = ${address}) ORDER BY id`.execute(
+      db(),
+    );
+    return r.rows.map((x) => x.j);
+  };
+
+  /**
+   * Backfills the rest of `network`'s levels below its floor, indexes the final chain forward from level 1 in
+   * `forward`; returns both networks' tables (but the before-images: a backfilled block keeps none).
+   */
+  const sameAsForward = async (network: string, forward: string, floor: number, backfilled: number) => {
+    const ctx = {
+      db: db(),
+      network,
+      rpc: new NodeRpc(rpcUrl, { timeoutMs: 30_000, signal: new AbortController().signal }),
+      registry: new ProtocolRegistry(),
+      line: () => {},
+      cache: new ContractCache(db(), network),
+      costPerByte: new Map<string, number>(),
+    };
+    const rest = new Backfiller(ctx, { source: null, rpcUrl, concurrency: 4 });
+    const all = Array.from({ length: floor - 1 }, (_, i) => i + 1);
+    expect(await rest.storeLevels(all)).toBe(floor - 1 - backfilled);
+    const fwd = startIndexer({
+      db: db(),
+      network: forward,
+      rpcUrl,
+      startLevel: 1,
+      pollIntervalMs: 50,
+      historySource: false,
+      log: () => {},
+    });
+    try {
+      await waitFor(() => fwd.status().level === sandbox.headLevel, 120_000, 'the forward index');
+    } finally {
+      await fwd.stop();
+    }
+    const strip = (d: Record<string, string[]>) => {
+      const { undo_log: _, ...rest } = d;
+      return rest;
+    };
+    return {
+      actual: strip(await dumpTables(db(), network, { byKey: true })),
+      expected: strip(await dumpTables(db(), forward, { byKey: true })),
+    };
+  };
+
+  it('the follower reverts the abandoned head blocks and the backfill goes on: no gap, no duplicate, the tables of a forward index', async () => {
+    const fa12 = contracts.fa12!;
+    expect(fa12).toMatch(/^KT1/);
+    // 'bf' starts at an empty block (the calls of a block indexed before the adoption are parsed without the
+    // contract's script, ARCHITECTURE §7): its forward floor
+    await sandbox.bakeBlock();
+    const floor = sandbox.headLevel;
+    const history = await levelsNaming(fa12, floor);
+    expect(history.length).toBeGreaterThan(10);
+    const source = new PausingSource(history, 4);
+    const lines: string[] = [];
+    const bf = startIndexer({
+      db: db(),
+      network: 'bf',
+      rpcUrl,
+      startLevel: 'head',
+      pollIntervalMs: 50,
+      historySource: source,
+      log: (l) => lines.push(l),
+    });
+    const why = (err: unknown) => {
+      throw new Error(`${String(err)}\n${lines.slice(-30).join('\n')}`);
+    };
+    const abandonedBlocks: string[] = [];
+    const abandonedOps: string[] = [];
+    const newOps: string[] = [];
+    try {
+      await waitFor(() => bf.status().level === floor, 30_000, 'the floor');
+      await adopt('bf', fa12);
+      // forward blocks above the floor, two of them with FA1.2 transfers; the head is then FINALITY levels
+      // above the floor and the backfill starts
+      for (let i = 0; i < 3; i++) {
+        if (i < 2) await injectAs(sandbox, b1, [fa12Transfer(fa12, b1, b2, 100 + i)]);
+        await sandbox.bakeBlock();
+      }
+      const oldHead = sandbox.headLevel;
+      await waitFor(() => bf.status().level === oldHead, 30_000, 'the old head').catch(why);
+      // the backfill is in progress: pages stored, the walk waiting for its next page
+      await waitFor(
+        async () => source.paused && ((await backfillState('bf', fa12))?.blocks ?? 0) >= 4,
+        30_000,
+        'four pages backfilled',
+      ).catch(why);
+      expect((await backfillState('bf', fa12))!.state).toBe('running');
+
+      // the node forks one level above the floor: the blocks above (one with an FA1.2 transfer) are abandoned
+      const forkLevel = floor + 1;
+      for (let l = forkLevel + 1; l <= oldHead; l++) {
+        const b = sandbox.block(l)!;
+        abandonedBlocks.push(b.hash);
+        abandonedOps.push(...b.operations[3]!.map((o) => o.hash));
+      }
+      expect(abandonedOps.length).toBeGreaterThan(0);
+      expect(await count(db(), 'bf', 'operations', abandonedOps)).toBe(abandonedOps.length);
+      await atOnce(async () => {
+        await sandbox.forkFrom(forkLevel);
+        // the new branch, one block longer, with another FA1.2 transfer and a tez transfer
+        newOps.push(await injectAs(sandbox, b1, [fa12Transfer(fa12, b1, b3, 555)]));
+        await sandbox.bakeBlock();
+        newOps.push(
+          await injectAs(sandbox, b2, [{ kind: 'transaction', amount: '4321', destination: b3.pkh }]),
+        );
+        await sandbox.bakeBlock();
+        await sandbox.bakeBlock();
+      });
+      const head = sandbox.head;
+      expect(head.header.level).toBe(oldHead + 1);
+      await waitFor(
+        async () =>
+          bf.status().level === head.header.level &&
+          (await storedHash('bf', head.header.level)) === head.hash,
+        30_000,
+        'the new branch',
+      ).catch(why);
+      expect(
+        lines.some((l) => /reorg: reverted 2 block/.test(l)),
+        lines.join('\n'),
+      ).toBe(true);
+      // the backfill still waits for its page: it goes on now
+      expect((await backfillState('bf', fa12))!.state).toBe('running');
+      source.resume();
+      await waitFor(
+        async () => (await backfillState('bf', fa12))?.state === 'done',
+        60_000,
+        'the backfill',
+      ).catch(why);
+      expect(bf.status().lastError, lines.join('\n')).toBeUndefined();
+    } finally {
+      source.resume();
+      await bf.stop();
+    }
+
+    // nothing of the abandoned branch is left; the new branch is there
+    expect(await count(db(), 'bf', 'blocks', abandonedBlocks)).toBe(0);
+    expect(await count(db(), 'bf', 'operations', abandonedOps)).toBe(0);
+    expect(await count(db(), 'bf', 'operations', newOps)).toBe(newOps.length);
+    for (let l = floor; l <= sandbox.headLevel; l++)
+      expect(await storedHash('bf', l)).toBe(sandbox.block(l)!.hash);
+    // the FA1.2's history below the floor: each of its levels once, nothing else, and 'done'
+    expect(await storedBelow('bf', floor)).toEqual(history);
+    const state = (await backfillState('bf', fa12))!;
+    expect(state).toMatchObject({
+      state: 'done',
+      to_level: floor - 1,
+      blocks: history.length,
+      message: null,
+    });
+    const ops = await operationsOf('bf', fa12);
+    expect(new Set(ops.map((o) => o.id)).size).toBe(ops.length);
+
+    const { actual, expected } = await sameAsForward('bf', 'fwd1', floor, history.length);
+    expect((await operationsOf('fwd1', fa12)).length).toBe(ops.length);
+    // every row the same; the counters of the rows the reverted blocks changed lack the blocks backfilled
+    // while those were stored (LOST_ON_REVERT, a known bug)
+    expectSameTables(withoutCounters(actual), withoutCounters(expected));
+  }, 240_000);
+
+  it.todo(
+    'after that head reorg, the counters of the rows the reverted blocks changed count the blocks backfilled meanwhile (LOST_ON_REVERT)',
+  );
+});
