@@ -42,7 +42,7 @@ function clickAt(y: number) {
   return event;
 }
 
-/** The app commits its page and removes the server's (as useDropSsrMarkup does); a frame passes. */
+/** The app commits its page and removes the server's (as useDropSsrMarkup does); the next frame passes. */
 async function takeOver(markup: HTMLElement, root: HTMLElement, page = cards) {
   const clicked: string[] = [];
   root.innerHTML = page;
@@ -53,7 +53,10 @@ async function takeOver(markup: HTMLElement, root: HTMLElement, page = cards) {
     }),
   );
   markup.remove();
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  // wait on the frame itself, not on a time: the removal's observer runs first (a task later at most) and
+  // asks for a frame; a frame asked for after it runs after its callback (a 20 ms wait was missed under load)
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  await new Promise((resolve) => requestAnimationFrame(resolve));
   return clicked;
 }
 
