@@ -33,6 +33,67 @@ export interface Adoption {
     searchBody: string;
     /** TZIP-16 link under key "" of its `metadata` big map, queued for the metadata resolver. */
     metadataLink: string | null;
+    /**
+     * What forward indexing derives from the script, for the rows it stored while the contract was not held
+     * (its calls and big-map writes from the forward floor on, parsed without the script): the operation tags
+     * of every call, the entrypoints a call named `default` resolves to, the readable texts of its keys.
+     */
+    reparsed?: Reparsed;
+  };
+}
+
+/** The script-derived columns of rows stored before an adoption (see `Adoption.contract.reparsed`). */
+export interface Reparsed {
+  /** Operation tags of a call to the contract (its tags masked as forward parsing masks them). */
+  tags: number;
+  /** Calls whose entrypoint resolves to another name than the stored one. */
+  entrypoints: { id: number; entrypoint: string }[];
+  /** Key texts of big-map key states stored without one. */
+  keyTexts: { ptr: number; key_hash: string; key_text: string }[];
+}
+
+/**
+ * The rows forward indexing stored for `address` without its script (from the network's forward floor on):
+ * the applied calls named `default` (which the script may resolve to another entrypoint) and the key states
+ * of `ptrs` without a readable text. Read before an adoption, which rewrites them from the script.
+ */
+export async function parsedWithoutScript(
+  db: Db,
+  network: string,
+  address: string,
+  ptrs: number[],
+): Promise<{
+  calls: { id: number; entrypoint: string | null; parameters: unknown }[];
+  keys: { ptr: number; key_hash: string; key: unknown }[];
+}> {
+  // the forward floor: the history's (fixed once a backfill asked for it), else the lowest stored block
+  const { rows } = await sql<{ floor: number | null }>`SELECT coalesce(
+      (SELECT floor_level FROM history_floor WHERE network = ${network}),
+      (SELECT min(level) FROM blocks WHERE network = ${network})) AS floor`.execute(db);
+  const floor = rows[0]?.floor;
+  if (floor == null) return { calls: [], keys: [] };
+  const calls = await db
+    .selectFrom('operations')
+    .select(['id', 'entrypoint', 'parameters'])
+    .where('network', '=', network)
+    .where('destination', '=', address)
+    .where('kind', '=', 'transaction')
+    .where('status', '=', 'applied')
+    .where('entrypoint', '=', 'default')
+    .where('parameters', 'is not', null)
+    .where('level', '>=', floor)
+    .execute();
+  const keys =
+    ptrs.length === 0
+      ? []
+      : (
+          await sql<{ ptr: string | number; key_hash: string; key: unknown }>`SELECT ptr, key_hash, key
+          FROM big_map_states WHERE network = ${network} AND ptr = ANY(${ptrs}::bigint[]) AND key_text IS NULL
+          ORDER BY ptr, key_hash`.execute(db)
+        ).rows;
+  return {
+    calls: calls.map((c) => ({ id: Number(c.id), entrypoint: c.entrypoint, parameters: c.parameters })),
+    keys: keys.map((k) => ({ ptr: Number(k.ptr), key_hash: k.key_hash, key: k.key })),
   };
 }
 
@@ -153,6 +214,28 @@ async function writeRows(
     await deferred(sql`INSERT INTO contract_metadata (network, address, level, link, status, retry_count, next_attempt_at)
       SELECT ${network}, r.address, ${level}, r.link, 1, 0, now() FROM jsonb_to_recordset(${json(links)}) AS r(address text, link text)
       ON CONFLICT (network, address) DO NOTHING`).execute(trx);
+  for (const c of contracts) if (c.reparsed) await writeReparsed(trx, network, c.address, c.reparsed);
+}
+
+/**
+ * The script-derived columns of the rows stored for `address` while it was not held, as forward indexing
+ * writes them with the script (db/write `Reparsed`): operation tags, resolved entrypoints, key texts.
+ */
+async function writeReparsed(trx: Trx, network: string, address: string, r: Reparsed): Promise<void> {
+  await deferred(sql`UPDATE operations SET tags = ${r.tags}
+    WHERE network = ${network} AND destination = ${address} AND kind = 'transaction' AND tags <> ${r.tags}
+      AND level >= coalesce((SELECT floor_level FROM history_floor WHERE network = ${network}),
+        (SELECT min(level) FROM blocks WHERE network = ${network}))`).execute(trx);
+  if (r.entrypoints.length > 0)
+    await deferred(sql`UPDATE operations o SET entrypoint = r.entrypoint
+      FROM jsonb_to_recordset(${json(r.entrypoints)}) AS r(id bigint, entrypoint text)
+      WHERE o.network = ${network} AND o.id = r.id AND o.destination = ${address}`).execute(trx);
+  if (r.keyTexts.length > 0)
+    await deferred(sql`UPDATE big_map_states t SET key_text = r.key_text
+      FROM jsonb_to_recordset(${json(r.keyTexts)}) AS r(ptr bigint, key_hash text, key_text text)
+      WHERE t.network = ${network} AND t.ptr = r.ptr AND t.key_hash = r.key_hash AND t.key_text IS NULL`).execute(
+      trx,
+    );
 }
 
 /** A revert of `level` (inside its transaction): requests answered at that level are asked again. */

@@ -18,11 +18,13 @@ export { getBlockHash, getCurrentProtocol, getIndexerHead, type CurrentProtocol 
 export * from './block-data';
 export * from './metadata-store';
 export {
+  parsedWithoutScript,
   pendingAddressRequests,
   pruneAddressRequests,
   writeAdoptions,
   type Adoption,
   type AddressOutcome,
+  type Reparsed,
 } from './adopt';
 export {
   historyFloor,

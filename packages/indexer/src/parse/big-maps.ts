@@ -25,7 +25,7 @@ interface TempBigMap {
 export type TempBigMaps = Map<number, TempBigMap>;
 
 /** Longest stored key text (the keys filter matches at most 255 characters anywhere in it). */
-const KEY_TEXT_MAX = 2000;
+export const KEY_TEXT_MAX = 2000;
 
 /**
  * Key types of the big maps a contract's storage points to (`type` its storage type, `value` the storage

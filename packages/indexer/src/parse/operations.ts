@@ -26,7 +26,7 @@ import { buildScript } from './scripts';
 
 const bit = (name: (typeof TAG_BITS)[number]) => 1 << TAG_BITS.indexOf(name);
 /** Contract tags copied onto operations (§6.11). */
-const OPERATION_TAGS = bit('fa1-2') | bit('fa2') | bit('ledger');
+export const OPERATION_TAGS = bit('fa1-2') | bit('fa2') | bit('ledger');
 export const IMPLICIT_OPERATION_TAG = bit('implicit_operation');
 
 interface Common {

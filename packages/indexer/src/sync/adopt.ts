@@ -7,15 +7,26 @@
  * contract (script, contract, account, big-map pointers, search document, metadata queue) at that level, in
  * one transaction that checks the head did not move. Its history before that level is not indexed (yet).
  */
-import { globalConstantsOf, scriptExpressionHash, type Micheline } from '@michelscope/michelson';
 import {
+  buildTypeTree,
+  globalConstantsOf,
+  readableText,
+  resolveEntrypoint,
+  scriptExpressionHash,
+  type Micheline,
+} from '@michelscope/michelson';
+import {
+  parsedWithoutScript,
   pendingAddressRequests,
   pruneAddressRequests,
   writeAdoptions,
   type Adoption,
   type AddressOutcome,
+  type Reparsed,
 } from '@michelscope/db/write';
-import { buildScript } from '../parse/scripts';
+import { KEY_TEXT_MAX } from '../parse/big-maps';
+import { OPERATION_TAGS } from '../parse/operations';
+import { buildScript, type ContractInfo } from '../parse/scripts';
 import { contractSearchBody } from '../parse/builder';
 import { accountKind, micheline } from '../parse/read';
 import { mapBigMaps, fieldName } from '../parse/storage-walk';
@@ -134,8 +145,54 @@ async function readAddress(ctx: ChainContext, level: number, address: string): P
       bigMaps,
       searchBody: contractSearchBody(built.row, built.info.tags),
       metadataLink: metadataPtr === null ? null : await metadataLink(ctx, level, metadataPtr),
+      reparsed: await reparse(ctx, address, built.info, bigMaps),
     },
   };
+}
+
+/**
+ * The columns forward parsing derives from the script, for the calls and keys of `address` stored from the
+ * forward floor on while the index did not hold it (parsed without the script): operation tags, the
+ * entrypoint a call named `default` resolves to, readable key texts. Read before the adoption's transaction,
+ * whose check of the head makes sure no block was written meanwhile.
+ */
+async function reparse(
+  ctx: ChainContext,
+  address: string,
+  info: ContractInfo,
+  bigMaps: { ptr: number; key_type: unknown }[],
+): Promise<Reparsed> {
+  const stored = await parsedWithoutScript(
+    ctx.db,
+    ctx.network,
+    address,
+    bigMaps.map((m) => m.ptr),
+  );
+  const entrypoints: Reparsed['entrypoints'] = [];
+  for (const c of stored.calls) {
+    const p = c.parameters as { entrypoint?: unknown; value?: unknown } | null;
+    if (!p || typeof p.entrypoint !== 'string' || p.value === undefined) continue;
+    try {
+      const name = resolveEntrypoint(info.parameter, {
+        entrypoint: p.entrypoint,
+        value: p.value as Micheline,
+      });
+      if (name !== c.entrypoint) entrypoints.push({ id: c.id, entrypoint: name });
+    } catch {
+      // a parameter that does not fit the type keeps the name the node gave (as forward parsing)
+    }
+  }
+  const keyTexts: Reparsed['keyTexts'] = [];
+  const types = new Map(bigMaps.map((m) => [m.ptr, m.key_type]));
+  for (const k of stored.keys) {
+    try {
+      const text = readableText(buildTypeTree(types.get(k.ptr) as Micheline), k.key as Micheline);
+      keyTexts.push({ ptr: k.ptr, key_hash: k.key_hash, key_text: text.slice(0, KEY_TEXT_MAX) });
+    } catch {
+      // a key type that does not build keeps no text (as forward parsing)
+    }
+  }
+  return { tags: info.tags & OPERATION_TAGS, entrypoints, keyTexts };
 }
 
 /** buildScript, with the global constants it uses read from the database, else from the node. */
