@@ -7,6 +7,11 @@
  * is on the new branch and the backfill is done: nothing of the abandoned branch is left, the FA1.2's history
  * below the forward floor has every level once, and, the rest of the levels backfilled too, every table equals
  * a forward index of the final chain (but for the counters of LOST_ON_REVERT, a known bug).
+ *
+ * Below the ceiling (the forward floor − 1) the backfill writes only once the head is FINALITY levels above the
+ * floor, when the floor block is final: the one reorg that reaches it is one at the start, before the backfill
+ * writes, which replaces the floor block itself. The forward index then starts again at the floor (not at the
+ * node's head: the levels between would be neither forward nor backfilled).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,7 +77,10 @@ class PausingSource implements HistorySource {
         cursor: `list:${at}`,
         progress: {
           found: at,
-          covered: { from: at >= all.length ? low : levels[0]!, to: query.toLevel },
+          covered: {
+            from: at >= all.length ? low : levels[0]!,
+            to: query.toLevel,
+          },
           range: { from: low, to: query.toLevel },
         },
       };
@@ -154,7 +162,9 @@ function withoutCounters(d: Record<string, string[]>): Record<string, string[]> 
 
 async function count(db: Db, network: string, table: 'blocks' | 'operations', hashes: string[]) {
   if (hashes.length === 0) return 0;
-  const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)}
+  const r = await sql<{
+    n: number;
+  }>`SELECT count(*)::int AS n FROM ${sql.table(table)}
     WHERE network = ${network} AND hash IN (${sql.join(hashes)})`.execute(db);
   return r.rows[0]!.n;
 }
@@ -248,7 +258,9 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
         .executeTakeFirst()
     )?.hash;
   const operationsOf = async (network: string, address: string) => {
-    const r = await sql<{ j: Record<string, unknown> }>`SELECT to_jsonb(o) - 'network' AS j FROM operations o
+    const r = await sql<{
+      j: Record<string, unknown>;
+    }>`SELECT to_jsonb(o) - 'network' AS j FROM operations o
       WHERE network = ${network} AND (source = ${address} OR destination = ${address}) ORDER BY id`.execute(
       db(),
     );
@@ -263,13 +275,20 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
     const ctx = {
       db: db(),
       network,
-      rpc: new NodeRpc(rpcUrl, { timeoutMs: 30_000, signal: new AbortController().signal }),
+      rpc: new NodeRpc(rpcUrl, {
+        timeoutMs: 30_000,
+        signal: new AbortController().signal,
+      }),
       registry: new ProtocolRegistry(),
       line: () => {},
       cache: new ContractCache(db(), network),
       costPerByte: new Map<string, number>(),
     };
-    const rest = new Backfiller(ctx, { source: null, rpcUrl, concurrency: 4 });
+    const rest = new Backfiller(ctx, {
+      source: null,
+      rpcUrl,
+      concurrency: 4,
+    });
     const all = Array.from({ length: floor - 1 }, (_, i) => i + 1);
     expect(await rest.storeLevels(all)).toBe(floor - 1 - backfilled);
     const fwd = startIndexer({
@@ -416,4 +435,87 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
   it.todo(
     'after that head reorg, the counters of the rows the reverted blocks changed count the blocks backfilled meanwhile (LOST_ON_REVERT)',
   );
+
+  it('a reorg that replaces the floor block before the backfill starts: the forward index starts again at the floor, no gap', async () => {
+    const fa12 = contracts.fa12!;
+    await sandbox.bakeBlock();
+    const floor = sandbox.headLevel;
+    const history = await levelsNaming(fa12, floor);
+    const source = new PausingSource(history, Infinity);
+    const lines: string[] = [];
+    const fl = startIndexer({
+      db: db(),
+      network: 'fl',
+      rpcUrl,
+      startLevel: 'head',
+      pollIntervalMs: 50,
+      historySource: source,
+      log: (l) => lines.push(l),
+    });
+    const why = (err: unknown) => {
+      throw new Error(`${String(err)}\n${lines.slice(-30).join('\n')}`);
+    };
+    const abandoned = sandbox.block(floor)!.hash;
+    const newOps: string[] = [];
+    try {
+      await waitFor(() => fl.status().level === floor, 30_000, 'the floor');
+      await adopt('fl', fa12);
+      // the backfill has fixed the forward floor (it waits for the head to be FINALITY levels above it)
+      await waitFor(
+        async () =>
+          (
+            await db()
+              .selectFrom('history_floor')
+              .select('floor_level')
+              .where('network', '=', 'fl')
+              .executeTakeFirst()
+          )?.floor_level === floor,
+        30_000,
+        'the history floor',
+      );
+      expect(await storedBelow('fl', floor)).toEqual([]);
+      // the floor block is replaced, and the new branch grows past it before the indexer asks again
+      await atOnce(async () => {
+        await sandbox.forkFrom(floor - 1);
+        newOps.push(
+          await injectAs(sandbox, b2, [{ kind: 'transaction', amount: '4321', destination: b3.pkh }]),
+        );
+        for (let i = 0; i < 3; i++) await sandbox.bakeBlock();
+      });
+      const head = sandbox.head;
+      expect(head.header.level).toBe(floor + 2);
+      await waitFor(
+        async () =>
+          fl.status().level === head.header.level &&
+          (await storedHash('fl', head.header.level)) === head.hash,
+        30_000,
+        'the new branch',
+      ).catch(why);
+      await waitFor(
+        async () => (await backfillState('fl', fa12))?.state === 'done',
+        60_000,
+        'the backfill',
+      ).catch(why);
+      expect(fl.status().lastError, lines.join('\n')).toBeUndefined();
+    } finally {
+      await fl.stop();
+    }
+    expect(
+      lines.some((l) => /reorg: reverted 1 block/.test(l)),
+      lines.join('\n'),
+    ).toBe(true);
+    expect(await count(db(), 'fl', 'blocks', [abandoned])).toBe(0);
+    expect(await count(db(), 'fl', 'operations', newOps)).toBe(newOps.length);
+    // every level from the floor up, as the node has it now; below it, the FA1.2's levels
+    for (let l = floor; l <= sandbox.headLevel; l++)
+      expect(await storedHash('fl', l), `level ${l}`).toBe(sandbox.block(l)!.hash);
+    expect(await storedBelow('fl', floor)).toEqual(history);
+    expect((await backfillState('fl', fa12))!).toMatchObject({
+      state: 'done',
+      to_level: floor - 1,
+      blocks: history.length,
+    });
+    const { actual, expected } = await sameAsForward('fl', 'fwd2', floor, history.length);
+    expectSameTables(actual, expected);
+  }, 240_000);
 });

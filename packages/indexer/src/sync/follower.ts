@@ -4,6 +4,7 @@ import {
   getBlockHash,
   getCurrentProtocol,
   getIndexerHead,
+  historyFloor,
   prepareRows,
   writesOverServer,
 } from '@michelscope/db/write';
@@ -207,6 +208,12 @@ export class Prefetcher<T> {
  */
 export class Follower {
   private head: StoredHead | null = null;
+  /**
+   * With nothing stored, the network's forward floor if it has one (history_floor): a reorg reverted every
+   * block of the forward range, which starts there again, not at the node's head (the levels between would
+   * be neither forward nor backfilled).
+   */
+  private floor: number | null = null;
   private protocol: string | null = null;
   private chainId: string | null = null;
   private loaded = false;
@@ -252,6 +259,7 @@ export class Follower {
   private async load(): Promise<void> {
     const stored = await getIndexerHead(this.ctx.db, this.ctx.network);
     this.head = stored ? { level: stored.level, hash: stored.hash } : null;
+    await this.loadFloor();
     await this.loadProtocol();
     this.loaded = true;
     this.status.update({ level: this.head?.level ?? null });
@@ -378,9 +386,13 @@ export class Follower {
     this.status.maybeLogProgress();
   }
 
-  /** The next level to index: above the stored head, or the configured start when nothing is stored. */
+  /**
+   * The next level to index: above the stored head; with nothing stored, the forward floor (a reorg reverted
+   * the whole forward range) or else the configured start.
+   */
   private nextLevel(nodeLevel: number): number {
     if (this.head) return this.head.level + 1;
+    if (this.floor !== null) return this.floor;
     return this.opts.startLevel === 'head' ? nodeLevel : Math.max(1, this.opts.startLevel);
   }
 
@@ -422,6 +434,11 @@ export class Follower {
     return stored === null || stored === hash;
   }
 
+  private async loadFloor(): Promise<void> {
+    // nothing is stored: historyFloor only reads (it fixes a floor from the stored blocks)
+    this.floor = this.head ? null : await historyFloor(this.ctx.db, this.ctx.network);
+  }
+
   private async loadProtocol(): Promise<void> {
     const current = await getCurrentProtocol(this.ctx.db, this.ctx.network);
     this.protocol = current?.hash ?? null;
@@ -430,6 +447,7 @@ export class Follower {
 
   private async revert(head: StoredHead, fromLevel: number): Promise<StoredHead | null> {
     this.head = await revertToCommonAncestor(this.ctx, head, fromLevel);
+    await this.loadFloor();
     await this.loadProtocol();
     this.status.update({ level: this.head?.level ?? null });
     return this.head;
