@@ -7,6 +7,7 @@
  * route's 204 or 404), remembered for a minute.
  */
 import { addressToHex } from '@michelscope/michelson';
+import { sql } from 'kysely';
 import { getAddressRequest, requestAddress, type AddressRequest } from '@michelscope/db/address-requests';
 import type { ApiContext } from '../context';
 import { ADDRESS_RE } from '../validate';
@@ -54,7 +55,24 @@ async function isStored(ctx: ApiContext, network: string, address: string): Prom
     .where('network', '=', network)
     .where('address', '=', address)
     .executeTakeFirst();
-  return row !== undefined && row.type !== 'ghost';
+  if (row === undefined || row.type === 'ghost') return false;
+  return row.type !== 'contract' || !(await withoutOwnHistory(ctx, network, address));
+}
+
+/**
+ * A contract stored by the history backfill of another address (its origination was in one of that history's
+ * blocks, written whole) holds only those blocks of its own history below the forward floor, and no backfill
+ * of its own: asked for, it is adopted again (the adoption writes nothing it already has), which opens its
+ * backfill, and it is partial until that is done. Not when a request of it is pending or adopted already.
+ */
+async function withoutOwnHistory(ctx: ApiContext, network: string, address: string): Promise<boolean> {
+  const { rows } = await sql<{ one: number }>`SELECT 1 AS one FROM contracts c
+    JOIN history_floor f ON f.network = c.network
+    WHERE c.network = ${network} AND c.address = ${address} AND c.level < f.floor_level
+      AND NOT EXISTS (SELECT 1 FROM history_backfills h WHERE h.network = c.network AND h.address = c.address)
+      AND NOT EXISTS (SELECT 1 FROM address_requests r WHERE r.network = c.network AND r.address = c.address
+        AND r.state IN ('pending', 'adopted'))`.execute(ctx.db);
+  return rows.length > 0;
 }
 
 /** The lowest stored level: null when nothing is stored yet. */

@@ -60,10 +60,9 @@ export async function withHistory<T extends Contract>(ctx: ApiContext, c: T): Pr
   if (request?.state !== 'adopted' || request.level === null) return c;
   // its history below that level is backfilled (indexer sync/backfill.ts): partial until done
   const h = await getHistoryBackfill(ctx.db, c.network, c.address);
-  if (!h)
-    return request.level === c.level && c.level > 1
-      ? { ...c, partial: true, indexed_from: request.level }
-      : c;
+  // no backfill opened yet (or none on this network): partial, whether its origination is not known (it is at
+  // the level read at) or was stored by another address's backfill (address-requests.ts withoutOwnHistory)
+  if (!h) return c.level > 1 ? { ...c, partial: true, indexed_from: request.level } : c;
   const history = {
     state: h.state,
     done: h.done,
