@@ -11,7 +11,9 @@
  * Below the ceiling (the forward floor − 1) the backfill writes only once the head is FINALITY levels above the
  * floor, when the floor block is final: the one reorg that reaches it is one at the start, before the backfill
  * writes, which replaces the floor block itself. The forward index then starts again at the floor (not at the
- * node's head: the levels between would be neither forward nor backfilled).
+ * node's head: the levels between would be neither forward nor backfilled). A node that gives another block
+ * at a backfilled level (a reorg deeper than finality) is refused: a backfilled block keeps no before-images,
+ * so the follower reverts nothing and stays failed, saying why.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -518,4 +520,66 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
     const { actual, expected } = await sameAsForward('fl', 'fwd2', floor, history.length);
     expectSameTables(actual, expected);
   }, 240_000);
+
+  it('a reorg that replaces a backfilled block (deeper than finality) is refused loudly: nothing reverted', async () => {
+    const fa12 = contracts.fa12!;
+    await sandbox.bakeBlock();
+    const floor = sandbox.headLevel;
+    const history = await levelsNaming(fa12, floor);
+    const lines: string[] = [];
+    const dp = startIndexer({
+      db: db(),
+      network: 'dp',
+      rpcUrl,
+      startLevel: 'head',
+      pollIntervalMs: 50,
+      historySource: new PausingSource(history, Infinity),
+      log: (l) => lines.push(l),
+    });
+    const why = (err: unknown) => {
+      throw new Error(`${String(err)}\n${lines.slice(-30).join('\n')}`);
+    };
+    let before: { level: number; hash: string }[] = [];
+    try {
+      await waitFor(() => dp.status().level === floor, 30_000, 'the floor');
+      await adopt('dp', fa12);
+      for (let i = 0; i < 2; i++) await sandbox.bakeBlock();
+      await waitFor(
+        async () => (await backfillState('dp', fa12))?.state === 'done',
+        60_000,
+        'the backfill',
+      ).catch(why);
+      before = await db()
+        .selectFrom('blocks')
+        .select(['level', 'hash'])
+        .where('network', '=', 'dp')
+        .orderBy('level')
+        .execute();
+      // the node forks below the highest backfilled level, with a longer branch
+      const top = history.at(-1)!;
+      await atOnce(async () => {
+        await sandbox.forkFrom(top - 1);
+        for (let l = top; l <= floor + 3; l++) await sandbox.bakeBlock();
+      });
+      await waitFor(() => dp.status().state === 'failed', 30_000, 'the refusal').catch(why);
+      expect(dp.status().lastError).toMatch(
+        new RegExp(
+          `block at level ${top} is \\w+, not the backfilled \\w+: a reorg below the forward floor ${floor}`,
+        ),
+      );
+      expect(lines.some((l) => /reorg: reverted/.test(l))).toBe(false);
+    } finally {
+      await dp.stop();
+    }
+    // every block as it was: the backfilled ones and the forward ones
+    expect(
+      await db()
+        .selectFrom('blocks')
+        .select(['level', 'hash'])
+        .where('network', '=', 'dp')
+        .orderBy('level')
+        .execute(),
+    ).toEqual(before);
+    expect(before.filter((b) => b.level < floor).map((b) => b.level)).toEqual(history);
+  }, 120_000);
 });

@@ -11,6 +11,7 @@
  * (history_backfills) after each page of levels whose blocks are all stored.
  */
 import {
+  ChainConsistencyError,
   historyFloor,
   nextBackfill,
   openBackfills,
@@ -32,6 +33,7 @@ import {
   blockRow,
   fetchBlock,
   fetchConstants,
+  fetchHeader,
   protocolRecord,
   type ChainContext,
   type FetchedBlock,
@@ -63,6 +65,44 @@ interface Walk {
   found: number;
   /** The source's next page, asked and not answered yet (a 429 being waited out): awaited in the next turns. */
   pending: Promise<IteratorResult<HistoryPage>> | null;
+}
+
+/**
+ * Refuses a reorg that would revert a backfilled block (ChainConsistencyError): the node's block at the highest
+ * level stored below the forward floor is not the stored one. The backfill reads a level only once the head is
+ * FINALITY levels above the floor, so such a reorg is deeper than finality (a node on another chain, a reset
+ * test network); a backfilled block keeps no before-images, so reverting it would leave its counts in the rows it
+ * added to. Nothing is reverted: the follower stays failed (retrying with back-off) until the node or the
+ * network's data changes.
+ */
+export async function refuseRevertBelowFloor(ctx: ChainContext): Promise<void> {
+  const floor = await ctx.db
+    .selectFrom('history_floor')
+    .select('floor_level')
+    .where('network', '=', ctx.network)
+    .executeTakeFirst();
+  if (!floor) return;
+  const top = await ctx.db
+    .selectFrom('blocks')
+    .select(['level', 'hash'])
+    .where('network', '=', ctx.network)
+    .where('level', '<', floor.floor_level)
+    .orderBy('level', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!top) return;
+  let node: { hash: string };
+  try {
+    node = await fetchHeader(ctx, top.level);
+  } catch (err) {
+    // a node that no longer serves the block (a rolling node) does not reorganise it either
+    if (err instanceof RpcError && err.kind === 'not_found') return;
+    throw err;
+  }
+  if (node.hash !== top.hash)
+    throw new ChainConsistencyError(
+      `[${ctx.network}] the node's block at level ${top.level} is ${node.hash}, not the backfilled ${top.hash}: a reorg below the forward floor ${floor.floor_level}, deeper than finality; nothing was reverted (a backfilled block cannot be): use a node of the indexed chain or reset this network's data`,
+    );
 }
 
 /** The promise's value, or `late` when `deadline` (ms since the epoch) comes first. */

@@ -22,7 +22,7 @@ import {
   type StoredHead,
 } from './chain';
 import { hasAddressRequests, serveAddressRequests } from './adopt';
-import type { Backfiller } from './backfill';
+import { refuseRevertBelowFloor, type Backfiller } from './backfill';
 import type { StatusTracker } from './status';
 
 export interface FollowerOptions {
@@ -446,6 +446,7 @@ export class Follower {
   }
 
   private async revert(head: StoredHead, fromLevel: number): Promise<StoredHead | null> {
+    await refuseRevertBelowFloor(this.ctx);
     this.head = await revertToCommonAncestor(this.ctx, head, fromLevel);
     await this.loadFloor();
     await this.loadProtocol();
