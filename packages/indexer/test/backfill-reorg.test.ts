@@ -425,10 +425,11 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
       message: null,
     });
     const ops = await operationsOf('bf', fa12);
-    expect(new Set(ops.map((o) => o.id)).size).toBe(ops.length);
 
     const { actual, expected } = await sameAsForward('bf', 'fwd1', floor, history.length);
-    expect((await operationsOf('fwd1', fa12)).length).toBe(ops.length);
+    // the FA1.2's operations, in chain order, each once (ids differ by construction: backfilled ones are negative)
+    const strip = (list: Record<string, unknown>[]) => list.map((o) => ({ ...o, id: 0, protocol_id: 0 }));
+    expect(strip(ops)).toEqual(strip(await operationsOf('fwd1', fa12)));
     // every row the same; the counters of the rows the reverted blocks changed lack the blocks backfilled
     // while those were stored (LOST_ON_REVERT, a known bug)
     expectSameTables(withoutCounters(actual), withoutCounters(expected));
