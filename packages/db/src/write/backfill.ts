@@ -113,14 +113,38 @@ export async function writeBackfillBlock(
         chain_id: block.chainId,
       })
       .execute();
-    if (write.data)
+    if (write.data) {
       await writeBlocksData(
         trx,
         [{ b: { network, level: block.level, timestamp: block.timestamp, protocolId }, d: write.data }],
         { idBase: floor, idOffset: at.offset },
       );
+      await ghostsOfUnstoredContracts(trx, network, write.data.accounts);
+    }
     return true;
   });
+}
+
+/**
+ * The backfill parses a block with the scripts of the contracts it calls read from the node, so its accounts
+ * rows name them 'contract'; but only an origination stores a contract. A contract called in a backfilled
+ * block whose origination is not stored (yet) is a 'ghost', as forward indexing marks a contract it does not
+ * hold: asked for, it is then adopted (the API asks the indexer for a ghost), instead of passing for stored
+ * with no contract row (its page and `GET /v1/contract` answered 'not found'). Its origination, backfilled
+ * later, makes it a contract again (the accounts upsert upgrades a ghost).
+ */
+async function ghostsOfUnstoredContracts(
+  trx: Trx,
+  network: string,
+  accounts: readonly { address: string; type: string }[],
+): Promise<void> {
+  const called = accounts.filter((a) => a.type === 'contract').map((a) => a.address);
+  if (called.length === 0) return;
+  await sql`UPDATE accounts a SET type = 'ghost'
+    WHERE a.network = ${network} AND a.address = ANY(${called}::text[]) AND a.type = 'contract'
+      AND NOT EXISTS (SELECT 1 FROM contracts c WHERE c.network = a.network AND c.address = a.address)`.execute(
+    trx,
+  );
 }
 
 async function backfillProtocol(

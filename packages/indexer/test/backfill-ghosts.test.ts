@@ -1,0 +1,108 @@
+/**
+ * A contract called in a backfilled block whose origination is not stored (issue 32). The backfill parses a
+ * block with the scripts of the contracts it calls (read from the node), but only an origination stores a
+ * contract: the seeded swap, called in a block of the FA1.2's history and originated in a block that is not,
+ * must be a 'ghost' account (as forward indexing marks a contract it does not hold, which the API adopts when
+ * asked for), not a 'contract' without a contract row (which the API answered 'not found' for ever). Once its
+ * origination block is backfilled too, it is a contract as a forward index has it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describeDb } from '@michelscope/db/testing';
+import { Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startIndexer } from '../src';
+import { ProtocolRegistry } from '../src/protocols/registry';
+import { NodeRpc } from '../src/rpc/client';
+import { Backfiller } from '../src/sync/backfill';
+import { ContractCache } from '../src/sync/block-data';
+import { waitFor } from './fake-node';
+
+describeDb('a contract called in a backfilled block', { backends: 'both' }, ({ db }) => {
+  let sandbox: Sandbox;
+  let app: FastifyInstance;
+  let rpcUrl = '';
+  const contracts: Record<string, string> = {};
+  const dir = mkdtempSync(path.join(tmpdir(), 'ms-backfill-ghosts-'));
+
+  beforeAll(async () => {
+    sandbox = await Sandbox.open({
+      dataDir: dir,
+      blockTimeMs: 3_600_000,
+      seed: true,
+      log: (line) => {
+        for (const m of line.matchAll(/(\w+)=(KT1\w{33})/g)) contracts[m[1]!] = m[2]!;
+      },
+    });
+    app = Fastify({ forceCloseConnections: true });
+    await app.register(sandboxRpcPlugin(sandbox));
+    rpcUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+  }, 240_000);
+  afterAll(async () => {
+    await app?.close();
+    await sandbox?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const index = async (network: string, startLevel: number | 'head') => {
+    const indexer = startIndexer({
+      db: db(),
+      network,
+      rpcUrl,
+      startLevel,
+      pollIntervalMs: 50,
+      historySource: false,
+      log: () => {},
+    });
+    await waitFor(() => indexer.status().level === sandbox.headLevel, 120_000);
+    await indexer.stop();
+  };
+  const account = async (network: string, address: string) =>
+    (
+      await sql<{
+        type: string;
+        contract: string | null;
+      }>`SELECT a.type, c.address AS contract FROM accounts a
+      LEFT JOIN contracts c ON c.network = a.network AND c.address = a.address
+      WHERE a.network = ${network} AND a.address = ${address}`.execute(db())
+    ).rows[0];
+
+  it('is a ghost until its origination is stored, then a contract as forward', async () => {
+    const swap = contracts.swap!;
+    expect(swap).toMatch(/^KT1/);
+    await index('fwd', 1);
+    await index('bf', 'head');
+    const levels = async (kind: string) =>
+      (
+        await sql<{
+          level: number;
+        }>`SELECT DISTINCT level FROM operations WHERE network = 'fwd' AND kind = ${kind}
+        AND destination = ${swap} ORDER BY level`.execute(db())
+      ).rows.map((r) => r.level);
+    const [originated] = await levels('origination');
+    const called = (await levels('transaction')).filter((l) => l !== originated);
+    expect(originated).toBeGreaterThan(0);
+    expect(called.length).toBeGreaterThan(0);
+
+    const ctx = {
+      db: db(),
+      network: 'bf',
+      rpc: new NodeRpc(rpcUrl, { timeoutMs: 30_000, signal: new AbortController().signal }),
+      registry: new ProtocolRegistry(),
+      line: () => {},
+      cache: new ContractCache(db(), 'bf'),
+      costPerByte: new Map<string, number>(),
+    };
+    const backfill = new Backfiller(ctx, { source: null, rpcUrl, concurrency: 4 });
+    // a block calling the swap, not its origination: the swap is not held
+    expect(await backfill.storeLevels([called[0]!])).toBe(1);
+    expect(await account('bf', swap)).toEqual({ type: 'ghost', contract: null });
+    // its origination stored too: a contract, as the forward index has it
+    expect(await backfill.storeLevels([originated!])).toBe(1);
+    expect(await account('bf', swap)).toEqual({ type: 'contract', contract: swap });
+    expect(await account('bf', swap)).toEqual(await account('fwd', swap));
+  }, 240_000);
+});
