@@ -212,10 +212,17 @@ describeDb('node script workers: fair between clients under abuse', { backends: 
     const real = embeddedClientHeaders('x')['x-michelscope-client-token']!;
     const nearMiss = (real.startsWith('A') ? 'B' : 'A') + real.slice(1);
     for (const token of ['guess', nearMiss]) {
+      // both workers busy with two other clients' EXEC loops (≈ 0.7 s each, longer on a loaded machine), so the
+      // twelve cheap runs are queued together whatever the machine's speed: without them, a loaded test
+      // process sent the twelve more slowly than the workers ran them, and the client never had more than its
+      // 8 at once (all 200 under CI load, stop 43's tree)
+      const blockers = ['198.51.100.1', '198.51.100.2'].map((ip) => post(ip, RUN_CODE, runCode(EXEC_LOOP)));
+      await sleep(150);
       const forged = await burst(
         () => ATTACKER,
         (i) => ({ 'x-michelscope-client': `192.0.2.${i + 1}`, 'x-michelscope-client-token': token }),
       );
+      await Promise.all(blockers);
       const statuses = forged.map((r) => r.status);
       expect(statuses.filter((s) => s === 429).length, statuses.join(',')).toBeGreaterThan(0);
       expect(
