@@ -144,7 +144,13 @@ export async function bigMapKeys(
       ]),
     );
   }
-  const rows = await q.orderBy('id', 'desc').limit(f.size).offset(f.offset).execute();
+  // chain order: the level the key first appeared at, then the order the keys of that level were stored
+  const rows = await q
+    .orderBy('level', 'desc')
+    .orderBy('id', 'desc')
+    .limit(f.size)
+    .offset(f.offset)
+    .execute();
   return rows.map(toState);
 }
 
@@ -159,18 +165,24 @@ export interface BigMapKeyRow {
   count: number;
 }
 
-type KeysPageRow = Omit<BigMapKeyRow, 'id'> & { id: number | null; key_type: string; value_type: string };
+type KeysPageRow = Omit<BigMapKeyRow, 'id'> & {
+  id: number | null;
+  /** the level the key first appeared at (the list's order), not shown */
+  first_level: number | null;
+  key_type: string;
+  value_type: string;
+};
 
 /**
  * A page of keys (newest update first, no filter, $3 rows from offset $4) and, in one more row (id null),
  * the big map's key and value types as JSON text, or no such row for an unknown pointer.
  */
 const keysPageQuery = preparedQuery<KeysPageRow>(`
-  (SELECT id, key_hash, key, removed, last_update_level, last_update_time, count,
+  (SELECT id, key_hash, key, removed, last_update_level, last_update_time, count, level AS first_level,
       NULL::text AS key_type, NULL::text AS value_type
-    FROM big_map_states WHERE network = $1 AND ptr = $2 ORDER BY id DESC LIMIT $3 OFFSET $4)
+    FROM big_map_states WHERE network = $1 AND ptr = $2 ORDER BY level DESC, id DESC LIMIT $3 OFFSET $4)
   UNION ALL
-  SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, key_type::text, value_type::text
+  SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, key_type::text, value_type::text
   FROM big_maps WHERE network = $1 AND ptr = $2`);
 
 /**
@@ -185,11 +197,12 @@ export async function bigMapKeysPage(
   offset: number,
 ): Promise<{ rows: BigMapKeyRow[]; types?: { key_type: string; value_type: string } }> {
   let types: { key_type: string; value_type: string } | undefined;
-  const rows: BigMapKeyRow[] = [];
+  const rows: Array<BigMapKeyRow & { first_level: number }> = [];
   for (const r of await keysPageQuery(db, [network, ptr, size, offset])) {
     if (r.id === null) types = { key_type: r.key_type, value_type: r.value_type };
     else
       rows.push({
+        first_level: Number(r.first_level),
         id: Number(r.id),
         key_hash: r.key_hash,
         key: r.key,
@@ -199,8 +212,9 @@ export async function bigMapKeysPage(
         count: Number(r.count),
       });
   }
-  rows.sort((a, b) => b.id - a.id);
-  return { rows, types };
+  // UNION ALL keeps no order: the query's, again (chain order, as bigMapKeys)
+  rows.sort((a, b) => b.first_level - a.first_level || b.id - a.id);
+  return { rows: rows.map(({ first_level: _, ...r }) => r), types };
 }
 
 export async function bigMapKeyState(

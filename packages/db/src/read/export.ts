@@ -169,8 +169,8 @@ export interface ExportKeyFilters {
   search?: string | undefined;
 }
 
-/** Keys of a big map, newest update first (id desc, as the list), by (network, ptr, id). */
-export function bigMapKeysAll(
+/** Keys of a big map in the list's order (the level a key first appeared at, then id; both desc). */
+export async function* bigMapKeysAll(
   db: Db,
   network: string,
   ptr: number,
@@ -178,14 +178,15 @@ export function bigMapKeysAll(
   batch = EXPORT_BATCH,
 ): AsyncGenerator<ExportKeyRow[]> {
   const like = f.search ? `%${likeEscape(f.search)}%` : null;
-  return keysetBatches(
-    async (before: number | null, limit) =>
+  const batches = keysetBatches(
+    async (before: { level: number; id: number } | null, limit) =>
       (
         await rowsOf(
           db,
-          sql<ExportKeyRow>`SELECT id, key_hash, key, value, removed, last_update_level, last_update_time, count
+          sql<ExportKeyRow & { level: number }>`SELECT id, level, key_hash, key, value, removed,
+          last_update_level, last_update_time, count
         FROM big_map_states WHERE network = ${network} AND ptr = ${ptr}
-          AND id < ${before ?? Number.MAX_SAFE_INTEGER}
+          ${before ? sql`AND (level, id) < (${before.level}, ${before.id})` : sql``}
           ${f.minLevel !== undefined ? sql`AND last_update_level >= ${f.minLevel}` : sql``}
           ${f.maxLevel !== undefined ? sql`AND last_update_level < ${f.maxLevel}` : sql``}
           ${f.activeOnly ? sql`AND NOT removed` : sql``}
@@ -194,17 +195,21 @@ export function bigMapKeysAll(
               ? sql`AND (key_hash = ${f.search} OR key_text ILIKE ${like} OR key::text ILIKE ${like})`
               : sql``
           }
-        ORDER BY id DESC LIMIT ${limit}`,
+        ORDER BY level DESC, id DESC LIMIT ${limit}`,
         )
-      ).map((r) => ({
-        ...r,
-        id: Number(r.id),
-        count: Number(r.count),
-        last_update_time: toDate(r.last_update_time),
+      ).map(({ level, ...r }) => ({
+        row: {
+          ...r,
+          id: Number(r.id),
+          count: Number(r.count),
+          last_update_time: toDate(r.last_update_time),
+        },
+        level: Number(level),
       })),
-    (r) => r.id,
+    (r) => ({ level: r.level, id: r.row.id }),
     batch,
   );
+  for await (const rows of batches) yield rows.map((r) => r.row);
 }
 
 /** An update of one key as exported (`GET /bigmap/{network}/{ptr}/keys/{key_hash}/export`). */

@@ -565,7 +565,7 @@ export async function bigMapKeysOf(
     sql<KeyRow & { matched: 'key_hash' | 'text' | null }>`
       SELECT s.network, s.ptr, s.key_hash, s.key, s.removed, s.last_update_time, s.contract, ${matched} AS matched
       FROM big_map_states s WHERE ${where}
-      ORDER BY s.id DESC, s.network LIMIT ${q.size} OFFSET ${q.offset}`.execute(db),
+      ORDER BY s.level DESC, s.id DESC, s.network LIMIT ${q.size} OFFSET ${q.offset}`.execute(db),
   ]);
   return {
     total: Number(count.rows[0]?.n ?? 0),
