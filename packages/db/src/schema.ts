@@ -456,6 +456,7 @@ export interface Database {
   address_requests: AddressRequestsTable;
   history_backfills: HistoryBackfillsTable;
   history_floor: HistoryFloorTable;
+  history_redo: { network: string; level: number };
 }
 
 export type Db = Kysely<Database>;

@@ -83,7 +83,13 @@ describeDb('history backfill: kill -9 and restart', { backends: 'both' }, ({ db,
     } finally {
       await clean.stop();
     }
-    const expected = await dumpTables(db(), 'clean', { byKey: true });
+    // A backfilled block's before-images (undo_log below the floor) hold rows as they were when it was
+    // written: the FA1.2's account row as adopted at whatever head each run had reached. Not compared.
+    const withoutBackfillImages = (d: Record<string, string[]>): Record<string, string[]> => ({
+      ...d,
+      undo_log: (d.undo_log ?? []).filter((r) => (JSON.parse(r) as { level: number }).level >= floor),
+    });
+    const expected = withoutBackfillImages(await dumpTables(db(), 'clean', { byKey: true }));
     const below = expected.blocks!.filter((r) => (JSON.parse(r) as { level: number }).level < floor).length;
     expect(below).toBeGreaterThan(10);
 
@@ -107,7 +113,7 @@ describeDb('history backfill: kill -9 and restart', { backends: 'both' }, ({ db,
     expect(kills.every((n, i) => n < below && (i === 0 || n >= kills[i - 1]!))).toBe(true);
 
     const check = async (other: Db) => {
-      expectSameTables(await dumpTables(other, 'killed', { byKey: true }), expected);
+      expectSameTables(withoutBackfillImages(await dumpTables(other, 'killed', { byKey: true })), expected);
       expect(await backfillRow(other, 'killed', fa12)).toEqual(await backfillRow(db(), 'clean', fa12));
     };
     if (kind === 'pglite') {

@@ -3,6 +3,7 @@ import { deferred } from './copy';
 import type { Database, Db } from '../schema';
 import type { BlockData } from './block-data';
 import { revertBlockData, writeBlocksData, type BlockContext } from './chain-data';
+import { revertBackfilledAfter } from './backfill-undo';
 import { encodeLiveNotice, LIVE_CHANNEL_PREFIX, type LiveNotice } from '../live';
 
 /** One block as the indexer stores it (already validated by the indexer's protocol handler). */
@@ -182,6 +183,7 @@ export async function revertBlock(db: Db, network: string, level: number): Promi
         `[${network}] cannot revert level ${level}: the stored head is ${head ? `level ${head.level}` : 'empty'}`,
       );
     }
+    await revertBackfilledAfter(trx, network, level);
     await revertBlockData(trx, network, level);
     const removed = await trx
       .deleteFrom('blocks')

@@ -330,9 +330,9 @@ async function writeBlockRest(
   const base = { network, level, timestamp: ts };
   // A backfilled block is older than rows already stored: counters add up as in any order, but what is "the
   // latest" (a last action, a key's value) is taken only from a newer block, and what is "the first" (a
-  // row's level, a contract's origination) from an older one. It is never reverted: no before-images.
-  const before = (tbl: UndoTable, where: RawBuilder<unknown>) =>
-    backfill ? Promise.resolve() : snapshot(trx, network, level, tbl, where);
+  // row's level, a contract's origination) from an older one. It keeps before-images as a forward block does:
+  // a revert of a forward block written before it reverts it first (backfill-undo.ts).
+  const before = (tbl: UndoTable, where: RawBuilder<unknown>) => snapshot(trx, network, level, tbl, where);
 
   // a protocol migration happens before the block's operations (their big-map rows use the new pointers)
   if (d.scriptMigration && !backfill) await writeScriptMigration(trx, b, d.scriptMigration);
@@ -503,14 +503,13 @@ async function writeStates(
   backfill?: Backfill,
 ): Promise<void> {
   const { network, level } = b;
-  if (!backfill)
-    await snapshot(
-      trx,
-      network,
-      level,
-      'big_map_states',
-      sql`((t.ptr, t.key_hash) IN (SELECT ptr, key_hash FROM big_map_diffs WHERE network = ${network} AND level = ${level}) OR t.ptr = ANY(${removedPtrs}::bigint[]))`,
-    );
+  await snapshot(
+    trx,
+    network,
+    level,
+    'big_map_states',
+    sql`((t.ptr, t.key_hash) IN (SELECT ptr, key_hash FROM big_map_diffs WHERE network = ${network} AND level = ${level}) OR t.ptr = ANY(${removedPtrs}::bigint[]))`,
+  );
   // A backfilled (older) write counts (count is one per block after the first, in any order) and dates the
   // key's first write, but its value is the key's only while no newer block wrote it.
   const newer = sql`excluded.last_update_level > big_map_states.last_update_level`;
@@ -582,7 +581,7 @@ async function writeTickets(
   for (const u of d.ticketUpdates) counts.set(u.ticket_hash, (counts.get(u.ticket_hash) ?? 0) + 1);
   const first = (tbl: string) =>
     backfill ? sql`, level = LEAST(${sql.ref(`${tbl}.level`)}, excluded.level)` : sql``;
-  if (!backfill) await snapshot(trx, network, level, 'tickets', sql`t.hash = ANY(${hashes}::text[])`);
+  await snapshot(trx, network, level, 'tickets', sql`t.hash = ANY(${hashes}::text[])`);
   await deferred(sql`INSERT INTO tickets (network, hash, ticketer, content_type, content, level, updates_count)
     SELECT ${network}, r.hash, r.ticketer, r.content_type, r.content, ${level}, r.updates_count
     FROM jsonb_to_recordset(${json(d.tickets.map((t) => ({ ...t, updates_count: counts.get(t.hash) ?? 0 })))})
@@ -596,14 +595,13 @@ async function writeTickets(
     SELECT ${network}, r.operation_id, ${level}, ${b.timestamp.toISOString()}::timestamptz, t.id, r.account, r.amount
     FROM jsonb_to_recordset(${json(rows)}) AS r(operation_id bigint, ticket_hash text, account text, amount numeric, n bigint)
     JOIN tickets t ON t.network = ${network} AND t.hash = r.ticket_hash ORDER BY r.n`).execute(trx);
-  if (!backfill)
-    await snapshot(
-      trx,
-      network,
-      level,
-      'ticket_balances',
-      sql`(t.ticket_id, t.account) IN (SELECT ticket_id, account FROM ticket_updates WHERE network = ${network} AND level = ${level})`,
-    );
+  await snapshot(
+    trx,
+    network,
+    level,
+    'ticket_balances',
+    sql`(t.ticket_id, t.account) IN (SELECT ticket_id, account FROM ticket_updates WHERE network = ${network} AND level = ${level})`,
+  );
   await deferred(sql`INSERT INTO ticket_balances (network, ticket_id, account, amount, level)
     SELECT ${network}, ticket_id, account, sum(amount), ${level} FROM ticket_updates WHERE network = ${network} AND level = ${level} GROUP BY ticket_id, account
     ON CONFLICT (network, ticket_id, account) DO UPDATE SET amount = ticket_balances.amount + excluded.amount${first('ticket_balances')}`).execute(
@@ -628,7 +626,7 @@ async function writeStats(trx: Trx, b: BlockContext, d: BlockData, backfill: boo
     register_global_constants_count: count('register_global_constant'),
     transfer_tickets_count: count('transfer_ticket'),
   };
-  if (!backfill) await snapshot(trx, network, level, 'stats', sql`true`);
+  await snapshot(trx, network, level, 'stats', sql`true`);
   if (Object.values(deltas).some((v) => v > 0)) {
     const sets = sql.join(Object.entries(deltas).map(([k, v]) => sql`${sql.ref(k)} = ${sql.ref(k)} + ${v}`));
     await deferred(sql`UPDATE stats SET ${sets} WHERE network = ${network}`).execute(trx);
@@ -653,7 +651,7 @@ async function writeStats(trx: Trx, b: BlockContext, d: BlockData, backfill: boo
     .filter((o) => o.kind === 'transaction')
     .reduce((s, o) => s + BigInt(o.amount), 0n)
     .toString();
-  if (!backfill) await snapshot(trx, network, level, 'stats_daily', sql`t.day = ${day}::date`);
+  await snapshot(trx, network, level, 'stats_daily', sql`t.day = ${day}::date`);
   const cols = Object.keys(daily);
   const sets = sql.join(
     cols.map((k) => sql`${sql.ref(k)} = stats_daily.${sql.ref(k)} + excluded.${sql.ref(k)}`),

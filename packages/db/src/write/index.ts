@@ -36,3 +36,4 @@ export {
   writeBackfillBlock,
   type BackfillJob,
 } from './backfill';
+export { redoLevels, redone } from './backfill-undo';

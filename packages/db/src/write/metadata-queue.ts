@@ -122,14 +122,13 @@ export async function queueMetadata(
   }
   if (contracts.size > 0) {
     const list = [...contracts].map(([address, link]) => ({ address, link }));
-    if (!backfill)
-      await snapshot(
-        trx,
-        network,
-        level,
-        'contract_metadata',
-        sql`t.address = ANY(${list.map((x) => x.address)}::text[])`,
-      );
+    await snapshot(
+      trx,
+      network,
+      level,
+      'contract_metadata',
+      sql`t.address = ANY(${list.map((x) => x.address)}::text[])`,
+    );
     await deferred(sql`INSERT INTO contract_metadata (network, address, level, link, status, retry_count, next_attempt_at)
       SELECT ${network}, r.address, ${level}, r.link, 1, 0, now() FROM jsonb_to_recordset(${JSON.stringify(list)}::jsonb) AS r(address text, link text)
       ${
@@ -140,14 +139,13 @@ export async function queueMetadata(
   }
   if (tokens.size > 0) {
     const list = [...tokens.values()];
-    if (!backfill)
-      await snapshot(
-        trx,
-        network,
-        level,
-        'token_metadata',
-        sql`(t.contract, t.token_id) IN (SELECT r.contract, r.token_id FROM jsonb_to_recordset(${JSON.stringify(list)}::jsonb) AS r(contract text, token_id numeric))`,
-      );
+    await snapshot(
+      trx,
+      network,
+      level,
+      'token_metadata',
+      sql`(t.contract, t.token_id) IN (SELECT r.contract, r.token_id FROM jsonb_to_recordset(${JSON.stringify(list)}::jsonb) AS r(contract text, token_id numeric))`,
+    );
     await deferred(sql`INSERT INTO token_metadata (network, contract, token_id, level, token_info, link, status, retry_count, next_attempt_at)
       SELECT ${network}, r.contract, r.token_id, ${level}, r.token_info, r.link, 1, 0, now()
       FROM jsonb_to_recordset(${JSON.stringify(list)}::jsonb) AS r(contract text, token_id numeric, token_info jsonb, link text)

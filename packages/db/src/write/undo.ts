@@ -119,7 +119,9 @@ export const UNDO_DEPTH = 1000;
 
 export async function pruneSnapshots(trx: Trx, network: string, level: number): Promise<void> {
   if (level % 100 !== 0) return;
+  // a backfilled block's (below the forward range) go with the forward ones written before them
   await deferred(
-    sql`DELETE FROM undo_log WHERE network = ${network} AND level < ${level - UNDO_DEPTH}`,
+    sql`DELETE FROM undo_log WHERE network = ${network} AND level < ${level - UNDO_DEPTH}
+      AND id < (SELECT coalesce(min(id), 0) FROM undo_log WHERE network = ${network} AND level >= ${level - UNDO_DEPTH})`,
   ).execute(trx);
 }

@@ -15,6 +15,8 @@ import {
   historyFloor,
   nextBackfill,
   openBackfills,
+  redoLevels,
+  redone,
   saveBackfill,
   storedLevels,
   storedProtocol,
@@ -71,9 +73,10 @@ interface Walk {
  * Refuses a reorg that would revert a backfilled block (ChainConsistencyError): the node's block at the highest
  * level stored below the forward floor is not the stored one. The backfill reads a level only once the head is
  * FINALITY levels above the floor, so such a reorg is deeper than finality (a node on another chain, a reset
- * test network); a backfilled block keeps no before-images, so reverting it would leave its counts in the rows it
- * added to. Nothing is reverted: the follower stays failed (retrying with back-off) until the node or the
- * network's data changes.
+ * test network). A backfilled block is reverted only with a forward block written before it (db/write
+ * backfill-undo.ts: its before-images came after that block's), never for a reorg of its own level: the
+ * forward range above it would have to go too. Nothing is reverted: the follower stays failed (retrying with
+ * back-off) until the node or the network's data changes.
  */
 export async function refuseRevertBelowFloor(ctx: ChainContext): Promise<void> {
   const floor = await ctx.db
@@ -137,6 +140,12 @@ export class Backfiller {
     const deadline = Date.now() + budgetMs;
     const floor = await historyFloor(this.ctx.db, this.ctx.network);
     if (floor === null || floor <= 1 || head.level < floor + FINALITY) return false;
+    // blocks reverted with a forward block written before them (db/write revertBackfilledAfter)
+    const redo = await redoLevels(this.ctx.db, this.ctx.network);
+    if (redo.length > 0) {
+      await this.storeLevels(redo);
+      await redone(this.ctx.db, this.ctx.network, redo);
+    }
     if (!this.walk) {
       await openBackfills(this.ctx.db, this.ctx.network, floor);
       const job = await nextBackfill(this.ctx.db, this.ctx.network);
