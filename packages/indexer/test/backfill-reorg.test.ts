@@ -9,7 +9,10 @@
  * a forward index of the final chain, counters included (the blocks backfilled after a reverted forward block
  * was stored are reverted before it and stored again: db/write/backfill-undo.ts). The same when the reorg
  * replaces the block the address was adopted at (at the head, so not final when its backfill starts): it
- * is adopted again on the new branch.
+ * is adopted again on the new branch. The same when the reverted pages hold the origination of a contract
+ * adopted below the reverted blocks (a source oldest first, as TzKT): its row, script, big maps and search
+ * document take back the levels they had before it (column before-images), instead of being deleted with it,
+ * and the new branch's call to it is parsed with its script.
  *
  * Below the ceiling (the forward floor − 1) the backfill writes only once the head is FINALITY levels above the
  * floor, when the floor block is final: the one reorg that reaches it is one at the start, before the backfill
@@ -46,13 +49,13 @@ const [b1, b2, b3] = BOOTSTRAP_ACCOUNTS as unknown as [Account, Account, Account
  */
 class PausingSource implements HistorySource {
   readonly name = 'list';
-  readonly order = 'descending' as const;
   pagesGiven = 0;
   private release!: () => void;
   private readonly gate = new Promise<void>((r) => (this.release = r));
   constructor(
     private readonly all: number[],
     private readonly pauseAfter: number,
+    readonly order: 'ascending' | 'descending' = 'descending',
   ) {}
   resume(): void {
     this.release();
@@ -64,8 +67,10 @@ class PausingSource implements HistorySource {
     return this.walk(query);
   }
   private async *walk(query: HistoryQuery): AsyncGenerator<HistoryPage> {
-    const all = this.all.filter((l) => l <= query.toLevel).sort((a, b) => b - a);
-    const low = all.at(-1) ?? query.toLevel;
+    const all = this.all
+      .filter((l) => l <= query.toLevel)
+      .sort((a, b) => (this.order === 'ascending' ? a - b : b - a));
+    const low = Math.min(...all, query.toLevel);
     let at = query.cursor ? Number(query.cursor.split(':')[1]) : 0;
     while (at < all.length) {
       if (this.pagesGiven === this.pauseAfter)
@@ -83,10 +88,10 @@ class PausingSource implements HistorySource {
         cursor: `list:${at}`,
         progress: {
           found: at,
-          covered: {
-            from: at >= all.length ? low : levels[0]!,
-            to: query.toLevel,
-          },
+          covered:
+            this.order === 'ascending'
+              ? { from: low, to: at >= all.length ? query.toLevel : levels[0]! }
+              : { from: at >= all.length ? low : levels[0]!, to: query.toLevel },
           range: { from: low, to: query.toLevel },
         },
       };
@@ -452,6 +457,90 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
     expect(await storedBelow('ad', floor)).toEqual(history);
     expect((await backfillState('ad', fa12))!).toMatchObject({ state: 'done', blocks: history.length });
     const { actual, expected } = await sameAsForward('ad', 'fwd3', floor, history.length);
+    expectSameTables(actual, expected);
+  }, 240_000);
+
+  it("a reorg that reverts the backfilled origination of a contract adopted below the reverted blocks: the contract stays, with its script and big maps, and the tables are a forward index's", async () => {
+    const fa12 = contracts.fa12!;
+    await sandbox.bakeBlock();
+    const floor = sandbox.headLevel;
+    const history = await levelsNaming(fa12, floor);
+    // oldest first (as TzKT): the origination is among the pages stored before the reorg
+    const source = new PausingSource(history, 3, 'ascending');
+    const lines: string[] = [];
+    const og = startIndexer({
+      db: db(),
+      network: 'og',
+      rpcUrl,
+      startLevel: 'head',
+      pollIntervalMs: 50,
+      historySource: source,
+      log: (l) => lines.push(l),
+    });
+    const why = (err: unknown) => {
+      throw new Error(`${String(err)}\n${lines.slice(-30).join('\n')}`);
+    };
+    const contractRow = () =>
+      db()
+        .selectFrom('contracts')
+        .select(['level', 'script_id'])
+        .where('network', '=', 'og')
+        .where('address', '=', fa12)
+        .executeTakeFirst();
+    const newOps: string[] = [];
+    let origination = 0;
+    try {
+      await waitFor(() => og.status().level === floor, 30_000, 'the floor');
+      // adopted at the floor (final once the backfill starts), then forward blocks above it
+      await adopt('og', fa12);
+      for (let i = 0; i < 3; i++) await sandbox.bakeBlock();
+      const oldHead = sandbox.headLevel;
+      await waitFor(() => og.status().level === oldHead, 30_000, 'the old head').catch(why);
+      await waitFor(
+        async () => source.paused && ((await backfillState('og', fa12))?.blocks ?? 0) >= 3,
+        30_000,
+        'three pages backfilled',
+      ).catch(why);
+      // the backfilled origination moved the contract's row (and its script's, big maps', search document's)
+      // down to its level
+      origination = (await contractRow())!.level;
+      expect(origination).toBe(history[0]);
+      // the blocks above floor + 1, written before those pages, are abandoned: the pages are reverted first
+      await atOnce(async () => {
+        await sandbox.forkFrom(floor + 1);
+        newOps.push(await injectAs(sandbox, b1, [fa12Transfer(fa12, b1, b3, 777)]));
+        for (let i = 0; i < 3; i++) await sandbox.bakeBlock();
+      });
+      const head = sandbox.head;
+      await waitFor(
+        async () =>
+          og.status().level === head.header.level &&
+          (await storedHash('og', head.header.level)) === head.hash,
+        30_000,
+        'the new branch',
+      ).catch(why);
+      source.resume();
+      await waitFor(
+        async () => (await backfillState('og', fa12))?.state === 'done',
+        60_000,
+        'the backfill',
+      ).catch(why);
+      expect(og.status().lastError, lines.join('\n')).toBeUndefined();
+    } finally {
+      source.resume();
+      await og.stop();
+    }
+    expect(
+      lines.some((l) => /reorg: reverted 2 block/.test(l)),
+      lines.join('\n'),
+    ).toBe(true);
+    expect(await count(db(), 'og', 'operations', newOps)).toBe(newOps.length);
+    expect(await storedBelow('og', floor)).toEqual(history);
+    expect((await contractRow())?.level).toBe(origination);
+    expect(await db().selectFrom('history_redo').selectAll().where('network', '=', 'og').execute()).toEqual(
+      [],
+    );
+    const { actual, expected } = await sameAsForward('og', 'fwd4', floor, history.length);
     expectSameTables(actual, expected);
   }, 240_000);
 

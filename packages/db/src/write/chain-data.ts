@@ -11,7 +11,14 @@ import type { BigMapDiffRow, BlockContext, BlockData, OperationRow } from './blo
 import { reopenAddressRequests } from './adopt';
 import { queueMetadata } from './metadata-queue';
 import { insertScripts, writeScriptMigration } from './script-migration';
-import { pruneSnapshots, restoreSnapshots, snapshot, type UndoTable } from './undo';
+import {
+  pruneSnapshots,
+  RESTORED_BEFORE_DELETE,
+  restoreSnapshots,
+  snapshot,
+  snapshotColumns,
+  type UndoTable,
+} from './undo';
 
 type Trx = Transaction<Database>;
 
@@ -374,6 +381,14 @@ async function writeBlockRest(
       operation_id: opId(m.op),
       source_ptr: copySource.get(m.ptr) ?? null,
     }));
+    if (backfill)
+      await snapshotColumns(
+        trx,
+        network,
+        level,
+        'big_maps.first',
+        sql`t.ptr = ANY(${rows.map((r) => r.ptr)}::bigint[]) AND t.level > ${level}`,
+      );
     await deferred(sql`INSERT INTO big_maps (network, ptr, contract, key_type, value_type, level, timestamp, operation_id, name)
       SELECT ${network}, r.ptr, r.contract, COALESCE(r.key_type, s.key_type, '{"prim":"unknown"}'), COALESCE(r.value_type, s.value_type, '{"prim":"unknown"}'),
         ${level}, ${ts}::timestamptz, r.operation_id, COALESCE(r.name, s.name)
@@ -424,11 +439,27 @@ async function writeBlockRest(
   // scripts and contracts
   if (backfill && d.scripts.length > 0) {
     // a script first stored later (by an adoption, or a later backfilled block) dates from here
+    const hashes = d.scripts.map((s) => s.hash);
+    await snapshotColumns(
+      trx,
+      network,
+      level,
+      'scripts.first',
+      sql`t.hash = ANY(${hashes}::text[]) AND t.level > ${level}`,
+    );
     await deferred(sql`UPDATE scripts SET level = ${level} WHERE network = ${network}
       AND hash = ANY(${d.scripts.map((s) => s.hash)}::text[]) AND level > ${level}`).execute(trx);
   }
   await insertScripts(trx, network, level, d.scripts);
   if (d.contracts.length > 0) {
+    if (backfill)
+      await snapshotColumns(
+        trx,
+        network,
+        level,
+        'contracts.first',
+        sql`t.address = ANY(${d.contracts.map((c) => c.address)}::text[]) AND t.level > ${level}`,
+      );
     await deferred(sql`INSERT INTO contracts (network, address, level, timestamp, manager, delegate, script_id, script_hash, tags, operation_id)
       SELECT ${network}, r.address, ${level}, ${ts}::timestamptz, r.manager, r.delegate, s.id, r.script_hash, r.tags, r.operation_id
       FROM jsonb_to_recordset(${json(d.contracts.map((c) => ({ ...c, operation_id: opId(c.op) })))})
@@ -476,6 +507,14 @@ async function writeBlockRest(
     d.migrations.map((m) => ({ ...m, ...base, protocol_id: b.protocolId, operation_id: opId(m.op) })),
   );
   if (d.searchDocuments.length > 0) {
+    if (backfill)
+      await snapshotColumns(
+        trx,
+        network,
+        level,
+        'search_documents.first',
+        sql`(t.kind, t.key) IN (SELECT r.kind, r.key FROM jsonb_to_recordset(${json(d.searchDocuments)}) AS r(kind text, key text)) AND t.level > ${level}`,
+      );
     await deferred(sql`INSERT INTO search_documents (network, kind, key, level, title, body)
       SELECT ${network}, r.kind, r.key, ${level}, r.title, r.body FROM jsonb_to_recordset(${json(d.searchDocuments)}) AS r(kind text, key text, title text, body text)
       ${
@@ -691,8 +730,9 @@ const CREATED_BY_LEVEL = [
 
 /** Undoes everything `writeBlockData` did for `level` (call from the top block down, inside its transaction). */
 export async function revertBlockData(trx: Trx, network: string, level: number): Promise<void> {
-  // Contracts a protocol migration re-pointed go back to their scripts before this block's scripts are deleted.
-  await restoreSnapshots(trx, network, level, ['contracts.script']);
+  // Contracts a protocol migration re-pointed go back to their scripts before this block's scripts are deleted,
+  // rows a backfilled block dated from its level to theirs (they are not this block's).
+  await restoreSnapshots(trx, network, level, RESTORED_BEFORE_DELETE);
   for (const tbl of CREATED_BY_LEVEL) {
     await deferred(
       sql`DELETE FROM ${sql.table(tbl)} WHERE network = ${network} AND level = ${level}`,

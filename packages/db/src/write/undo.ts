@@ -25,17 +25,44 @@ export type UndoTable = keyof typeof UNDO_KEYS;
 
 /**
  * Column before-images: rows a block changed in a few columns only (a protocol migration re-points contracts
- * to new scripts and pre-Babylon big-map rows to their real pointer), kept as `id` + those columns and restored
- * with an UPDATE. Keyed by the `tbl` value written in undo_log (`<table>.<what>`).
+ * to new scripts and pre-Babylon big-map rows to their real pointer; a backfilled block dates a row it did not
+ * create from its older level, `*.first`), kept as the row's key (`id`, else `key`) + those columns and
+ * restored with an UPDATE. Keyed by the `tbl` value written in undo_log (`<table>.<what>`).
  */
 export const UNDO_COLUMNS = {
-  'contracts.script': { table: 'contracts', columns: ['script_id', 'script_hash', 'tags'] },
-  'big_map_diffs.ptr': { table: 'big_map_diffs', columns: ['ptr'] },
-  'big_map_actions.ptr': { table: 'big_map_actions', columns: ['source_ptr', 'destination_ptr'] },
-  'search_documents.body': { table: 'search_documents', columns: ['body'] },
+  'contracts.script': { table: 'contracts', key: 'id', columns: ['script_id', 'script_hash', 'tags'] },
+  'big_map_diffs.ptr': { table: 'big_map_diffs', key: 'id', columns: ['ptr'] },
+  'big_map_actions.ptr': { table: 'big_map_actions', key: 'id', columns: ['source_ptr', 'destination_ptr'] },
+  'search_documents.body': { table: 'search_documents', key: 'id', columns: ['body'] },
+  'contracts.first': {
+    table: 'contracts',
+    key: 'id',
+    columns: ['level', 'timestamp', 'manager', 'operation_id'],
+  },
+  'scripts.first': { table: 'scripts', key: 'id', columns: ['level'] },
+  'big_maps.first': {
+    table: 'big_maps',
+    key: 'ptr',
+    columns: ['level', 'timestamp', 'operation_id', 'contract'],
+  },
+  'search_documents.first': { table: 'search_documents', key: 'id', columns: ['level'] },
 } as const;
 
 export type UndoColumns = keyof typeof UNDO_COLUMNS;
+
+/**
+ * The column before-images a revert restores before it deletes the rows carrying the block's level: a
+ * migration's contracts go back to their scripts before the block's scripts are deleted, and a row a
+ * backfilled block dated from its level (a contract adopted later, its script, big maps, search document)
+ * takes its own level back, so that it is not deleted with the block's rows (issue 32).
+ */
+export const RESTORED_BEFORE_DELETE: readonly UndoColumns[] = [
+  'contracts.script',
+  'contracts.first',
+  'scripts.first',
+  'big_maps.first',
+  'search_documents.first',
+];
 
 /** Records the current rows of `tbl` matching `where` (alias `t`) as the before-image of this block. */
 export async function snapshot(
@@ -58,8 +85,8 @@ export async function snapshotColumns(
   what: UndoColumns,
   where: RawBuilder<unknown>,
 ): Promise<void> {
-  const { table, columns } = UNDO_COLUMNS[what];
-  const fields = sql.join(['id', ...columns].map((c) => sql`${sql.lit(c)}::text, t.${sql.ref(c)}`));
+  const { table, key, columns } = UNDO_COLUMNS[what];
+  const fields = sql.join([key, ...columns].map((c) => sql`${sql.lit(c)}::text, t.${sql.ref(c)}`));
   await deferred(sql`INSERT INTO undo_log (network, level, tbl, rows)
     SELECT ${network}, ${level}, ${what}, jsonb_agg(jsonb_build_object(${fields})) FROM ${sql.table(table)} t
     WHERE t.network = ${network} AND ${where} HAVING count(*) > 0`).execute(trx);
@@ -84,11 +111,11 @@ export async function restoreSnapshots(
   for (const { id, tbl } of entries.rows) {
     if (only && !(only as readonly string[]).includes(tbl)) continue;
     if (tbl in UNDO_COLUMNS) {
-      const { table, columns } = UNDO_COLUMNS[tbl as UndoColumns];
+      const { table, key, columns } = UNDO_COLUMNS[tbl as UndoColumns];
       const t = sql.table(table);
       const sets = sql.join(columns.map((c) => sql`${sql.ref(c)} = r.${sql.ref(c)}`));
       await deferred(sql`UPDATE ${t} t SET ${sets} FROM jsonb_populate_recordset(NULL::${t}, (SELECT rows FROM undo_log WHERE id = ${id})) r
-        WHERE t.network = ${network} AND t.id = r.id`).execute(trx);
+        WHERE t.network = ${network} AND t.${sql.ref(key)} = r.${sql.ref(key)}`).execute(trx);
       continue;
     }
     if (!(tbl in UNDO_KEYS)) throw new Error(`undo_log ${id}: unknown table ${tbl}`);
