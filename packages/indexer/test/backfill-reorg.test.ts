@@ -12,7 +12,10 @@
  * is adopted again on the new branch. The same when the reverted pages hold the origination of a contract
  * adopted below the reverted blocks (a source oldest first, as TzKT): its row, script, big maps and search
  * document take back the levels they had before it (column before-images), instead of being deleted with it,
- * and the new branch's call to it is parsed with its script.
+ * and the new branch's call to it is parsed with its script. And when an address is adopted at the head after
+ * blocks counting it were backfilled under that head (a ghost, called in the FA1.2's history), then the head is
+ * replaced: the adoption's before-image is restored before those blocks are reverted (last in, first out), so
+ * that they are not counted twice once stored again.
  *
  * Below the ceiling (the forward floor − 1) the backfill writes only once the head is FINALITY levels above the
  * floor, when the floor block is final: the one reorg that reaches it is one at the start, before the backfill
@@ -541,6 +544,86 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
       [],
     );
     const { actual, expected } = await sameAsForward('og', 'fwd4', floor, history.length);
+    expectSameTables(actual, expected);
+  }, 240_000);
+
+  it("an address adopted at the head after blocks were backfilled under it, then that block reorganised away: the adoption is undone before those blocks, the counts are a forward index's", async () => {
+    const fa12 = contracts.fa12!;
+    const swap = contracts.swap!;
+    expect(swap).toMatch(/^KT1/);
+    await sandbox.bakeBlock();
+    const floor = sandbox.headLevel;
+    const history = await levelsNaming(fa12, floor);
+    // the FA1.2's pages (newest first) above the swap's origination: the swap is then called, not originated
+    const [swapOrigination] = await levelsNaming(swap, floor);
+    const above = history.filter((l) => l > swapOrigination!).length;
+    expect(above).toBeGreaterThan(0);
+    const source = new PausingSource(history, above);
+    const lines: string[] = [];
+    const ga = startIndexer({
+      db: db(),
+      network: 'ga',
+      rpcUrl,
+      startLevel: 'head',
+      pollIntervalMs: 50,
+      historySource: source,
+      log: (l) => lines.push(l),
+    });
+    const why = (err: unknown) => {
+      throw new Error(`${String(err)}\n${lines.slice(-30).join('\n')}`);
+    };
+    const swapAccount = () =>
+      db()
+        .selectFrom('accounts')
+        .select(['type', 'operations_count'])
+        .where('network', '=', 'ga')
+        .where('address', '=', swap)
+        .executeTakeFirst();
+    try {
+      await waitFor(() => ga.status().level === floor, 30_000, 'the floor');
+      await adopt('ga', fa12);
+      for (let i = 0; i < 3; i++) await sandbox.bakeBlock();
+      const top = sandbox.headLevel;
+      await waitFor(() => ga.status().level === top, 30_000, 'the head').catch(why);
+      // the FA1.2's history above the swap's origination is backfilled under the head `top`: the swap, called
+      // in those blocks, is a ghost
+      await waitFor(
+        async () => source.paused && ((await backfillState('ga', fa12))?.blocks ?? 0) >= above,
+        30_000,
+        'the pages above the swap',
+      ).catch(why);
+      expect((await swapAccount())?.type).toBe('ghost');
+      // adopted at `top`: its account's before-image holds what the backfilled blocks counted
+      await adopt('ga', swap);
+      // the node replaces `top`
+      await atOnce(async () => {
+        await sandbox.forkFrom(top - 1);
+        for (let i = 0; i < 3; i++) await sandbox.bakeBlock();
+      });
+      source.resume();
+      const head = sandbox.head;
+      await waitFor(
+        async () =>
+          ga.status().level === head.header.level &&
+          (await storedHash('ga', head.header.level)) === head.hash &&
+          (await backfillState('ga', fa12))?.state === 'done' &&
+          (await db().selectFrom('history_redo').selectAll().where('network', '=', 'ga').execute()).length ===
+            0 &&
+          (await storedBelow('ga', floor)).length >= history.length,
+        60_000,
+        'the new branch, the blocks stored again',
+      ).catch(why);
+      expect(ga.status().lastError, lines.join('\n')).toBeUndefined();
+    } finally {
+      source.resume();
+      await ga.stop();
+    }
+    expect(
+      lines.some((l) => /reorg: reverted 1 block/.test(l)),
+      lines.join('\n'),
+    ).toBe(true);
+    const below = (await storedBelow('ga', floor)).length;
+    const { actual, expected } = await sameAsForward('ga', 'fwd5', floor, below);
     expectSameTables(actual, expected);
   }, 240_000);
 

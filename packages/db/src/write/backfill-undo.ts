@@ -6,6 +6,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database, Db } from '../schema';
 import { revertBlockData } from './chain-data';
+import { restoreSnapshots } from './undo';
 
 type Trx = Transaction<Database>;
 
@@ -27,11 +28,17 @@ export async function revertBackfilledAfter(trx: Trx, network: string, level: nu
     }>`SELECT min(id)::text AS id FROM undo_log WHERE network = ${network} AND level = ${level}`.execute(trx)
   ).rows[0]?.id;
   if (!since) return;
-  const later = await sql<{ level: number }>`SELECT level FROM undo_log WHERE network = ${network}
+  const later = await sql<{
+    level: number;
+    last: string;
+  }>`SELECT level, max(id)::text AS last FROM undo_log WHERE network = ${network}
     AND level < ${floor.floor_level} AND id > ${since}::bigint GROUP BY level ORDER BY max(id) DESC`.execute(
     trx,
   );
-  for (const { level: b } of later.rows) {
+  for (const { level: b, last } of later.rows) {
+    // last in, first out: the forward block's images taken after this block was written (an address adopted
+    // at that head, whose row this block may have counted in) are restored before this block is reverted
+    await restoreSnapshots(trx, network, level, undefined, last);
     await revertBlockData(trx, network, b);
     await trx.deleteFrom('blocks').where('network', '=', network).where('level', '=', b).execute();
     await sql`INSERT INTO history_redo (network, level) VALUES (${network}, ${b}) ON CONFLICT DO NOTHING`.execute(

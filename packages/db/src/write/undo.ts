@@ -94,18 +94,21 @@ export async function snapshotColumns(
 
 /**
  * Restores the before-images of a block, newest first, and drops them; with `only`, just the entries of
- * those tables (a revert restores the contracts' scripts before it deletes the scripts the block created).
+ * those tables (a revert restores the contracts' scripts before it deletes the scripts the block created);
+ * with `afterId`, just the entries taken after that undo_log entry (backfill-undo.ts).
  */
 export async function restoreSnapshots(
   trx: Trx,
   network: string,
   level: number,
   only?: ReadonlyArray<UndoTable | UndoColumns>,
+  afterId?: string,
 ): Promise<void> {
+  const after = afterId === undefined ? sql`` : sql` AND id > ${afterId}::bigint`;
   const entries = await sql<{
     id: number;
     tbl: string;
-  }>`SELECT id, tbl FROM undo_log WHERE network = ${network} AND level = ${level} ORDER BY id DESC`.execute(
+  }>`SELECT id, tbl FROM undo_log WHERE network = ${network} AND level = ${level}${after} ORDER BY id DESC`.execute(
     trx,
   );
   for (const { id, tbl } of entries.rows) {
@@ -133,8 +136,10 @@ export async function restoreSnapshots(
       trx,
     );
   }
-  if (only) {
-    const ids = entries.rows.filter((e) => (only as readonly string[]).includes(e.tbl)).map((e) => e.id);
+  if (only || afterId !== undefined) {
+    const ids = entries.rows
+      .filter((e) => !only || (only as readonly string[]).includes(e.tbl))
+      .map((e) => e.id);
     if (ids.length > 0)
       await deferred(sql`DELETE FROM undo_log WHERE id = ANY(${ids}::bigint[])`).execute(trx);
   } else
