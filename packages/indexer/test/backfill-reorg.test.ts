@@ -270,6 +270,53 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
     };
   };
 
+  /**
+   * A network started at the node's head as a public one, its history from `source`: the indexer, its log
+   * lines, `why` (a failed wait with the log's end), and the waits and checks each case makes.
+   */
+  const atHead = (network: string, source: PausingSource) => {
+    const lines: string[] = [];
+    const ix = startIndexer({
+      db: db(),
+      network,
+      rpcUrl,
+      startLevel: 'head',
+      pollIntervalMs: 50,
+      historySource: source,
+      log: (l) => lines.push(l),
+    });
+    const why = (err: unknown) => {
+      throw new Error(`${String(err)}\n${lines.slice(-30).join('\n')}`);
+    };
+    return {
+      ix,
+      lines,
+      why,
+      /** Until the indexer is at `head` with the node's block there (a new branch taken). */
+      onHead: (head: { header: { level: number }; hash: string }) =>
+        waitFor(
+          async () =>
+            ix.status().level === head.header.level &&
+            (await storedHash(network, head.header.level)) === head.hash,
+          30_000,
+          'the new branch',
+        ).catch(why),
+      /** Until `address`'s history backfill is done. */
+      backfilled: (address: string) =>
+        waitFor(
+          async () => (await backfillState(network, address))?.state === 'done',
+          60_000,
+          'the backfill',
+        ).catch(why),
+      /** The follower said it reverted `n` blocks. */
+      reverted: (n: number) =>
+        expect(
+          lines.some((l) => l.includes(`reorg: reverted ${n} block`)),
+          lines.join('\n'),
+        ).toBe(true),
+    };
+  };
+
   it('the follower reverts the abandoned head blocks and the backfill goes on: no gap, no duplicate, the tables of a forward index', async () => {
     const fa12 = contracts.fa12!;
     expect(fa12).toMatch(/^KT1/);
@@ -280,19 +327,8 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
     const history = await levelsNaming(fa12, floor);
     expect(history.length).toBeGreaterThan(10);
     const source = new PausingSource(history, 4);
-    const lines: string[] = [];
-    const bf = startIndexer({
-      db: db(),
-      network: 'bf',
-      rpcUrl,
-      startLevel: 'head',
-      pollIntervalMs: 50,
-      historySource: source,
-      log: (l) => lines.push(l),
-    });
-    const why = (err: unknown) => {
-      throw new Error(`${String(err)}\n${lines.slice(-30).join('\n')}`);
-    };
+    const run = atHead('bf', source);
+    const { ix: bf, lines, why } = run;
     const abandonedBlocks: string[] = [];
     const abandonedOps: string[] = [];
     const newOps: string[] = [];
@@ -337,13 +373,7 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
       });
       const head = sandbox.head;
       expect(head.header.level).toBe(oldHead + 1);
-      await waitFor(
-        async () =>
-          bf.status().level === head.header.level &&
-          (await storedHash('bf', head.header.level)) === head.hash,
-        30_000,
-        'the new branch',
-      ).catch(why);
+      await run.onHead(head);
       expect(
         lines.some((l) => /reorg: reverted 2 block/.test(l)),
         lines.join('\n'),
@@ -351,11 +381,7 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
       // the backfill still waits for its page: it goes on now
       expect((await backfillState('bf', fa12))!.state).toBe('running');
       source.resume();
-      await waitFor(
-        async () => (await backfillState('bf', fa12))?.state === 'done',
-        60_000,
-        'the backfill',
-      ).catch(why);
+      await run.backfilled(fa12);
       expect(bf.status().lastError, lines.join('\n')).toBeUndefined();
     } finally {
       source.resume();
@@ -394,19 +420,8 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
     const floor = sandbox.headLevel;
     const history = await levelsNaming(fa12, floor);
     const source = new PausingSource(history, 4);
-    const lines: string[] = [];
-    const ad = startIndexer({
-      db: db(),
-      network: 'ad',
-      rpcUrl,
-      startLevel: 'head',
-      pollIntervalMs: 50,
-      historySource: source,
-      log: (l) => lines.push(l),
-    });
-    const why = (err: unknown) => {
-      throw new Error(`${String(err)}\n${lines.slice(-30).join('\n')}`);
-    };
+    const run = atHead('ad', source);
+    const { ix: ad, lines, why } = run;
     const newOps: string[] = [];
     try {
       await waitFor(() => ad.status().level === floor, 30_000, 'the floor');
@@ -427,13 +442,7 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
         for (let i = 0; i < 3; i++) await sandbox.bakeBlock();
       });
       const head = sandbox.head;
-      await waitFor(
-        async () =>
-          ad.status().level === head.header.level &&
-          (await storedHash('ad', head.header.level)) === head.hash,
-        30_000,
-        'the new branch',
-      ).catch(why);
+      await run.onHead(head);
       const request = await db()
         .selectFrom('address_requests')
         .select(['state', 'level'])
@@ -442,20 +451,13 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
         .executeTakeFirstOrThrow();
       expect(request).toEqual({ state: 'adopted', level: adoptedAt - 1 });
       source.resume();
-      await waitFor(
-        async () => (await backfillState('ad', fa12))?.state === 'done',
-        60_000,
-        'the backfill',
-      ).catch(why);
+      await run.backfilled(fa12);
       expect(ad.status().lastError, lines.join('\n')).toBeUndefined();
     } finally {
       source.resume();
       await ad.stop();
     }
-    expect(
-      lines.some((l) => /reorg: reverted 1 block/.test(l)),
-      lines.join('\n'),
-    ).toBe(true);
+    run.reverted(1);
     expect(await count(db(), 'ad', 'operations', newOps)).toBe(newOps.length);
     expect(await storedBelow('ad', floor)).toEqual(history);
     expect((await backfillState('ad', fa12))!).toMatchObject({ state: 'done', blocks: history.length });
@@ -470,19 +472,8 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
     const history = await levelsNaming(fa12, floor);
     // oldest first (as TzKT): the origination is among the pages stored before the reorg
     const source = new PausingSource(history, 3, 'ascending');
-    const lines: string[] = [];
-    const og = startIndexer({
-      db: db(),
-      network: 'og',
-      rpcUrl,
-      startLevel: 'head',
-      pollIntervalMs: 50,
-      historySource: source,
-      log: (l) => lines.push(l),
-    });
-    const why = (err: unknown) => {
-      throw new Error(`${String(err)}\n${lines.slice(-30).join('\n')}`);
-    };
+    const run = atHead('og', source);
+    const { ix: og, lines, why } = run;
     const contractRow = () =>
       db()
         .selectFrom('contracts')
@@ -515,28 +506,15 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
         for (let i = 0; i < 3; i++) await sandbox.bakeBlock();
       });
       const head = sandbox.head;
-      await waitFor(
-        async () =>
-          og.status().level === head.header.level &&
-          (await storedHash('og', head.header.level)) === head.hash,
-        30_000,
-        'the new branch',
-      ).catch(why);
+      await run.onHead(head);
       source.resume();
-      await waitFor(
-        async () => (await backfillState('og', fa12))?.state === 'done',
-        60_000,
-        'the backfill',
-      ).catch(why);
+      await run.backfilled(fa12);
       expect(og.status().lastError, lines.join('\n')).toBeUndefined();
     } finally {
       source.resume();
       await og.stop();
     }
-    expect(
-      lines.some((l) => /reorg: reverted 2 block/.test(l)),
-      lines.join('\n'),
-    ).toBe(true);
+    run.reverted(2);
     expect(await count(db(), 'og', 'operations', newOps)).toBe(newOps.length);
     expect(await storedBelow('og', floor)).toEqual(history);
     expect((await contractRow())?.level).toBe(origination);
@@ -559,19 +537,8 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
     const above = history.filter((l) => l > swapOrigination!).length;
     expect(above).toBeGreaterThan(0);
     const source = new PausingSource(history, above);
-    const lines: string[] = [];
-    const ga = startIndexer({
-      db: db(),
-      network: 'ga',
-      rpcUrl,
-      startLevel: 'head',
-      pollIntervalMs: 50,
-      historySource: source,
-      log: (l) => lines.push(l),
-    });
-    const why = (err: unknown) => {
-      throw new Error(`${String(err)}\n${lines.slice(-30).join('\n')}`);
-    };
+    const run = atHead('ga', source);
+    const { ix: ga, lines, why } = run;
     const swapAccount = () =>
       db()
         .selectFrom('accounts')
@@ -618,10 +585,7 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
       source.resume();
       await ga.stop();
     }
-    expect(
-      lines.some((l) => /reorg: reverted 1 block/.test(l)),
-      lines.join('\n'),
-    ).toBe(true);
+    run.reverted(1);
     const below = (await storedBelow('ga', floor)).length;
     const { actual, expected } = await sameAsForward('ga', 'fwd5', floor, below);
     expectSameTables(actual, expected);
@@ -633,19 +597,8 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
     const floor = sandbox.headLevel;
     const history = await levelsNaming(fa12, floor);
     const source = new PausingSource(history, Infinity);
-    const lines: string[] = [];
-    const fl = startIndexer({
-      db: db(),
-      network: 'fl',
-      rpcUrl,
-      startLevel: 'head',
-      pollIntervalMs: 50,
-      historySource: source,
-      log: (l) => lines.push(l),
-    });
-    const why = (err: unknown) => {
-      throw new Error(`${String(err)}\n${lines.slice(-30).join('\n')}`);
-    };
+    const run = atHead('fl', source);
+    const { ix: fl, lines } = run;
     const abandoned = sandbox.block(floor)!.hash;
     const newOps: string[] = [];
     try {
@@ -675,26 +628,13 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
       });
       const head = sandbox.head;
       expect(head.header.level).toBe(floor + 2);
-      await waitFor(
-        async () =>
-          fl.status().level === head.header.level &&
-          (await storedHash('fl', head.header.level)) === head.hash,
-        30_000,
-        'the new branch',
-      ).catch(why);
-      await waitFor(
-        async () => (await backfillState('fl', fa12))?.state === 'done',
-        60_000,
-        'the backfill',
-      ).catch(why);
+      await run.onHead(head);
+      await run.backfilled(fa12);
       expect(fl.status().lastError, lines.join('\n')).toBeUndefined();
     } finally {
       await fl.stop();
     }
-    expect(
-      lines.some((l) => /reorg: reverted 1 block/.test(l)),
-      lines.join('\n'),
-    ).toBe(true);
+    run.reverted(1);
     expect(await count(db(), 'fl', 'blocks', [abandoned])).toBe(0);
     expect(await count(db(), 'fl', 'operations', newOps)).toBe(newOps.length);
     // every level from the floor up, as the node has it now; below it, the FA1.2's levels
@@ -715,29 +655,14 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
     await sandbox.bakeBlock();
     const floor = sandbox.headLevel;
     const history = await levelsNaming(fa12, floor);
-    const lines: string[] = [];
-    const dp = startIndexer({
-      db: db(),
-      network: 'dp',
-      rpcUrl,
-      startLevel: 'head',
-      pollIntervalMs: 50,
-      historySource: new PausingSource(history, Infinity),
-      log: (l) => lines.push(l),
-    });
-    const why = (err: unknown) => {
-      throw new Error(`${String(err)}\n${lines.slice(-30).join('\n')}`);
-    };
+    const run = atHead('dp', new PausingSource(history, Infinity));
+    const { ix: dp, lines, why } = run;
     let before: { level: number; hash: string }[] = [];
     try {
       await waitFor(() => dp.status().level === floor, 30_000, 'the floor');
       await adopt('dp', fa12);
       for (let i = 0; i < 2; i++) await sandbox.bakeBlock();
-      await waitFor(
-        async () => (await backfillState('dp', fa12))?.state === 'done',
-        60_000,
-        'the backfill',
-      ).catch(why);
+      await run.backfilled(fa12);
       before = await db()
         .selectFrom('blocks')
         .select(['level', 'hash'])
