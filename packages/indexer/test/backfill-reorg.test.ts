@@ -28,7 +28,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { requestAddress } from '@michelscope/db/address-requests';
 import { describeDb } from '@michelscope/db/testing';
 import { BOOTSTRAP_ACCOUNTS, injectAs, Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -40,6 +39,7 @@ import { ProtocolRegistry } from '../src/protocols/registry';
 import { NodeRpc } from '../src/rpc/client';
 import { Backfiller } from '../src/sync/backfill';
 import { ContractCache } from '../src/sync/block-data';
+import { adoptAndWait, backfillStateOf } from './adoption';
 import { waitFor } from './fake-node';
 import { dumpTables, expectSameTables } from './table-dump';
 
@@ -174,25 +174,8 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
       if ((await (await fetch(`${rpcUrl}/chains/main/blocks/${l}`)).text()).includes(address)) out.push(l);
     return out;
   };
-  const adopt = async (network: string, address: string) => {
-    await requestAddress(db(), network, address, 10);
-    await waitFor(async () => {
-      const r = await db()
-        .selectFrom('address_requests')
-        .select('state')
-        .where('network', '=', network)
-        .where('address', '=', address)
-        .executeTakeFirst();
-      return r?.state === 'adopted';
-    }, 30_000);
-  };
-  const backfillState = async (network: string, address: string) =>
-    db()
-      .selectFrom('history_backfills')
-      .selectAll()
-      .where('network', '=', network)
-      .where('address', '=', address)
-      .executeTakeFirst();
+  const adopt = (network: string, address: string) => adoptAndWait(db(), network, address);
+  const backfillState = (network: string, address: string) => backfillStateOf(db(), network, address);
   const storedBelow = async (network: string, floor: number) =>
     (
       await db()

@@ -9,7 +9,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { requestAddress } from '@michelscope/db/address-requests';
 import { describeDb } from '@michelscope/db/testing';
 import { Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -21,6 +20,7 @@ import { ProtocolRegistry } from '../src/protocols/registry';
 import { NodeRpc } from '../src/rpc/client';
 import { Backfiller } from '../src/sync/backfill';
 import { ContractCache } from '../src/sync/block-data';
+import { adoptAndWait, backfillStateOf } from './adoption';
 import { waitFor } from './fake-node';
 import { dumpTables, expectSameTables } from './table-dump';
 
@@ -107,25 +107,8 @@ describeDb('history backfill', { backends: 'both' }, ({ db }) => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const adopt = async (network: string, address: string) => {
-    await requestAddress(db(), network, address, 10);
-    await waitFor(async () => {
-      const r = await db()
-        .selectFrom('address_requests')
-        .select('state')
-        .where('network', '=', network)
-        .where('address', '=', address)
-        .executeTakeFirst();
-      return r?.state === 'adopted';
-    }, 30_000);
-  };
-  const backfillState = async (network: string, address: string) =>
-    db()
-      .selectFrom('history_backfills')
-      .selectAll()
-      .where('network', '=', network)
-      .where('address', '=', address)
-      .executeTakeFirst();
+  const adopt = (network: string, address: string) => adoptAndWait(db(), network, address);
+  const backfillState = (network: string, address: string) => backfillStateOf(db(), network, address);
   const operationsOf = async (network: string, address: string) => {
     const r = await sql<{ j: Record<string, unknown> }>`SELECT to_jsonb(o) - 'network' AS j FROM operations o
       WHERE network = ${network} AND (source = ${address} OR destination = ${address}) ORDER BY id`.execute(
