@@ -398,15 +398,16 @@ describe("a loop through a lambda to the operation's gas cap (issue 34)", () => 
     );
   });
 
-  it('spends 1,040,000 gas in about a second of CPU at most (10–15 s on the stepping path)', () => {
+  it('spends 1,040,000 gas in under 5 s of CPU, about 0.6 s idle (10–15 s on the stepping path)', () => {
     const script = `parameter unit; storage unit; code { DROP; LAMBDA unit unit {}; PUSH bool True; LOOP { DUP; UNIT; EXEC; DROP; PUSH bool True }; DROP; UNIT; NIL operation; PAIR }`;
     const c = process.cpuUsage();
     const r = runContract({ script, storage: { prim: 'Unit' }, parameter: { prim: 'Unit' } });
     const used = process.cpuUsage(c);
     expect(r.ok ? 'ok' : r.error.kind).toBe('gas_exhausted');
     expect(r.consumedMilligas).toBe(1_040_000_000);
-    // ~0.6 s of CPU on this 2-core machine under load; the bound leaves room for a loaded CI runner
-    expect((used.user + used.system) / 1000).toBeLessThan(2_000);
+    // ~0.6 s of CPU on an idle 2-core machine, 1.2–2 s with three test files at once on a slow one (2,001 ms
+    // failed the old 2 s bound once); the stepping path takes 10–15 s idle, so 5 s still tells the two apart
+    expect((used.user + used.system) / 1000).toBeLessThan(5_000);
   }, 60_000);
 });
 
