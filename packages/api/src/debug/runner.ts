@@ -27,8 +27,15 @@ import { fullScript } from '../services/contracts';
 import { isArchiveNode, nodeRpc, NodeRpcError } from '../services/node-rpc';
 import type { DebugCall, MetadataError, RecordedResult } from './record';
 import type { BundleCall, BundleStart, WhatIfTask } from './whatif';
-import type { ChainAnswer, ChainQuery, DebugTask, DebugTaskResult } from './worker';
+import type { ChainAnswer, ChainQuery, DebugEcho, DebugTask, DebugTaskResult } from './worker';
+import type { DebugResult, WhatIfResult } from '@michelscope/api-types';
+import type { ValidatedJson } from '../validated-json';
 import { groupEntry, type GroupEffects } from './group-state';
+
+/** A worker's answer that is sent: checked JSON text. */
+type Answered = Extract<DebugTaskResult, { json: unknown } | { whatIf: unknown }>;
+/** A what-if bundle, with the inputs its answer echoes (typed as the answer's). */
+export type WhatIfRunTask = WhatIfTask & { inputs: WhatIfResult['inputs'] };
 
 /** A replay's position in its block, with what its group's earlier (backtracked) operations had left. */
 export type ReplayPosition = BlockPosition & { group?: GroupEffects | undefined };
@@ -110,7 +117,7 @@ export class DebugRunner {
    */
   record(
     ...a: Parameters<DebugRunner['recordAs']> extends [string, ...infer R] ? R : never
-  ): Promise<string> {
+  ): Promise<ValidatedJson<DebugResult>> {
     return this.recordAs('anonymous', ...a);
   }
 
@@ -119,28 +126,39 @@ export class DebugRunner {
     network: string,
     block: string,
     call: DebugCall,
-    extra: Record<string, unknown> = {},
+    extra: DebugEcho,
     errors: MetadataError[] = [],
     recorded?: RecordedResult,
     bundle?: { start: BundleStart; before: BundleCall[]; call?: BundleCall },
     at?: ReplayPosition,
-  ): Promise<string> {
+  ): Promise<ValidatedJson<DebugResult>> {
     return this.run(client, network, block, at, {
       call,
       errors,
       extra,
       ...(recorded ? { recorded } : {}),
       ...(bundle ? { bundle } : {}),
+    }).then((out) => {
+      if ('json' in out) return out.json;
+      throw new HttpError(500, 'the debug worker answered a recording with a what-if');
     });
   }
 
-  /** Runs a what-if bundle (whatif.ts) on `network` at `block`; the answer's JSON text. */
-  whatIf(network: string, block: string, task: WhatIfTask): Promise<string> {
+  /** Runs a what-if bundle (whatif.ts) on `network` at `block`; the answer's JSON text, checked. */
+  whatIf(network: string, block: string, task: WhatIfRunTask): Promise<ValidatedJson<WhatIfResult>> {
     return this.whatIfAs('anonymous', network, block, task);
   }
 
-  private whatIfAs(client: string, network: string, block: string, task: WhatIfTask): Promise<string> {
-    return this.run(client, network, block, undefined, { whatif: task, errors: [], extra: {} });
+  private whatIfAs(
+    client: string,
+    network: string,
+    block: string,
+    task: WhatIfRunTask,
+  ): Promise<ValidatedJson<WhatIfResult>> {
+    return this.run(client, network, block, undefined, { whatif: task, errors: [] }).then((out) => {
+      if ('whatIf' in out) return out.whatIf;
+      throw new HttpError(500, 'the debug worker answered a what-if with a recording');
+    });
   }
 
   private run(
@@ -149,7 +167,7 @@ export class DebugRunner {
     block: string,
     at: ReplayPosition | undefined,
     what: Pick<DebugTask, 'call' | 'bundle' | 'whatif' | 'errors' | 'extra' | 'recorded'>,
-  ): Promise<string> {
+  ): Promise<Answered> {
     return this.scheduler
       .run(client, () => this.runNow(network, block, at, what))
       .catch((e: unknown) => {
@@ -164,7 +182,7 @@ export class DebugRunner {
     block: string,
     at: ReplayPosition | undefined,
     what: Pick<DebugTask, 'call' | 'bundle' | 'whatif' | 'errors' | 'extra' | 'recorded'>,
-  ): Promise<string> {
+  ): Promise<Answered> {
     const { port1, port2 } = new MessageChannel();
     const flag = new SharedArrayBuffer(4);
     const flagView = new Int32Array(flag);
@@ -200,7 +218,10 @@ export class DebugRunner {
       const out = await this.pool.run(task, { transferList: [port2], signal: abort.signal });
       if ('lookupError' in out) throw new HttpError(502, `chain lookup failed: ${out.lookupError}`);
       if ('invalid' in out) throw new HttpError(400, out.invalid);
-      return out.json;
+      // a bug, never a silently wrong body: the answer names the first field that does not match
+      if ('schemaError' in out)
+        throw new HttpError(500, `the debugger's answer does not match its schema: ${out.schemaError}`);
+      return out;
     } catch (e) {
       if (abort.signal.aborted)
         throw new HttpError(

@@ -2,6 +2,7 @@
 // maps, constants) is in the API's database and the node: each lookup is posted to the API thread, and this
 // thread waits on a shared flag until the answer is on the port (Atomics.wait + receiveMessageOnPort).
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { DebugResult, WhatIfResult } from '@michelscope/api-types';
 import {
   toTy,
   type ChainContext,
@@ -28,6 +29,13 @@ import {
   type WhatIfTask,
 } from './whatif';
 import type { WhatIfChain } from './whatif-exec';
+import { SchemaCheck, type ValidatedJson } from '../validated-json';
+
+/**
+ * What a debug route adds to the recording in its answer: the inputs the call ran with (a replay's storage and
+ * parameter are rewritten here in the chain's form), a debugged view's kind and name, the level it ran at.
+ */
+export type DebugEcho = Pick<DebugResult, 'inputs'> & Partial<Pick<DebugResult, 'view' | 'state'>>;
 
 export interface DebugTask {
   /** The call to record (a debug run). */
@@ -47,8 +55,8 @@ export interface DebugTask {
   errors: MetadataError[];
   /** A replayed call: what the chain recorded, compared with the replay (answer's `replay`). */
   recorded?: RecordedResult;
-  /** Fields added to the answer as they are (the route's echo of the inputs). */
-  extra: Record<string, unknown>;
+  /** A recording's fields added to the answer as they are (the route's echo of the inputs). */
+  extra?: DebugEcho | undefined;
 }
 
 export type ChainQuery =
@@ -140,19 +148,36 @@ function bridge(task: DebugTask): { chain: WhatIfChain; failure: () => string | 
   return { chain, failure: () => failure };
 }
 
-export type DebugTaskResult = { json: string } | { lookupError: string } | { invalid: string };
+export type DebugTaskResult =
+  | { json: ValidatedJson<DebugResult> }
+  | { whatIf: ValidatedJson<WhatIfResult> }
+  | { lookupError: string }
+  | { invalid: string }
+  /** The answer does not match the route's schema (a bug): the first failing path. */
+  | { schemaError: string };
 
-/** The recording as the JSON text of the route's answer (built here: a large trace never crosses threads as objects). */
+/** The routes' response schemas, compiled once per worker (on its first task of each kind). */
+let debugCheck: SchemaCheck<typeof DebugResult> | undefined;
+let whatIfCheck: SchemaCheck<typeof WhatIfResult> | undefined;
+
+/**
+ * The recording as the JSON text of the route's answer (built here: a large trace never crosses threads as
+ * objects), checked against the route's schema before it is written.
+ */
 export function runDebugTask(task: DebugTask): DebugTaskResult {
   task.port.postMessage({ method: 'started' });
   try {
     const { chain, failure } = bridge(task);
     if (task.whatif) {
-      const json = runWhatIf(task.whatif, chain);
+      // whatif.ts writes the text: read back and checked here, off the API's thread
+      const text = runWhatIf(task.whatif, chain);
       const failed = failure();
-      return failed !== undefined ? { lookupError: failed } : { json };
+      if (failed !== undefined) return { lookupError: failed };
+      const checked = (whatIfCheck ??= new SchemaCheck(WhatIfResult)).checkText(text);
+      return 'error' in checked ? { schemaError: `WhatIfResult ${checked.error}` } : { whatIf: checked.json };
     }
     if (!task.call) return { invalid: 'nothing to run' };
+    if (!task.extra) return { invalid: 'a recording without its inputs' };
     let call = task.call;
     let seen = chain;
     let state: BundleState | undefined;
@@ -172,9 +197,7 @@ export function runDebugTask(task: DebugTask): DebugTaskResult {
     if (task.recorded) {
       // a replay: the storage and big-map values in the chain's form; the echoed inputs say what ran
       ({ call, chain: seen } = asOnChain(call, seen));
-      const inputs = extra.inputs as Record<string, unknown> | undefined;
-      if (inputs)
-        extra = { ...extra, inputs: { ...inputs, storage: call.storage, parameter: call.parameter } };
+      extra = { ...extra, inputs: { ...extra.inputs, storage: call.storage, parameter: call.parameter } };
     }
     let lazy: readonly LazyStorageDiffItem[] = [];
     const out: DebugRecording = recordCall(call, seen, undefined, task.errors, (d) => (lazy = d));
@@ -198,7 +221,9 @@ export function runDebugTask(task: DebugTask): DebugTaskResult {
     const replay = task.recorded
       ? { replay: compareReplay(task.recorded, out, lazy, chainValueText(seen, call.chainId)) }
       : {};
-    return { json: JSON.stringify({ ...out, ...replay, ...extra }) };
+    const answer: DebugResult = { ...out, ...replay, ...extra };
+    const checked = (debugCheck ??= new SchemaCheck(DebugResult)).stringify(answer);
+    return 'error' in checked ? { schemaError: `DebugResult ${checked.error}` } : { json: checked.json };
   } finally {
     task.port.close();
   }

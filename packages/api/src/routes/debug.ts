@@ -42,6 +42,7 @@ import { asClientError } from './actions';
 import { RUN_CODE_DEFAULT_SELF } from './simulate';
 import { bundleCall, registerWhatIf, resolveWhatIfStart, stateBlock, storageAt } from './whatif';
 import { scriptRejected } from '../services/receipt-errors';
+import { sendValidatedJson } from '../validated-json';
 
 const E = { 400: ErrorBody, 404: ErrorBody, 502: ErrorBody, 503: ErrorBody, 504: ErrorBody };
 /**
@@ -230,7 +231,7 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
             undefined,
             { start: w.start, before, ...(c.storageLimit !== undefined ? { call: c } : {}) },
           );
-        return reply.type('application/json; charset=utf-8').send(json as unknown as DebugResult);
+        return sendValidatedJson(reply, json);
       }
       const param = toMicheline(script.parameter);
       const params =
@@ -260,8 +261,9 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
       const json = await runner
         .forClient(request.ip)
         .record(network, at.block, call, { inputs: inputsOf(call) }, errors);
-      // the worker built the JSON text: a string is sent as it is (no second serialisation on this thread)
-      return reply.type('application/json; charset=utf-8').send(json as unknown as DebugResult);
+      // the worker built the JSON text and checked it against DebugResult: sent as it is (no second
+      // serialisation on this thread)
+      return sendValidatedJson(reply, json);
     },
   );
 
@@ -326,7 +328,7 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
           { inputs: inputsOf(call), view: { kind: b.kind, name }, state: at.state },
           await metadataErrors(network, address),
         );
-      return reply.type('application/json; charset=utf-8').send(json as unknown as DebugResult);
+      return sendValidatedJson(reply, json);
     },
   );
 
@@ -383,7 +385,7 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         inputs: inputsOf(call),
         state: { level: at.level, head_level: head.level, changed_since: false },
       });
-      return reply.type('application/json; charset=utf-8').send(json as unknown as DebugResult);
+      return sendValidatedJson(reply, json);
     },
   );
 
@@ -590,7 +592,7 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         limited ? { start: limited, before: [], call: limitedCall } : undefined,
         at,
       );
-      return reply.type('application/json; charset=utf-8').send(json as unknown as DebugResult);
+      return sendValidatedJson(reply, json);
     },
   );
 };
@@ -616,8 +618,8 @@ const fixedCost = (sender: string | undefined) =>
 /** The inputs a recording ran with, echoed in the answer (`inputs`). */
 function inputsOf(call: {
   entrypoint: string;
-  parameter: unknown;
-  storage: unknown;
+  parameter: Micheline;
+  storage: Micheline;
   amount: string;
   balance: string;
   sender?: string;
@@ -626,7 +628,7 @@ function inputsOf(call: {
   now: string;
   level: string;
   chainId: string;
-}) {
+}): DebugResult['inputs'] {
   return {
     entrypoint: call.entrypoint,
     parameter: call.parameter,

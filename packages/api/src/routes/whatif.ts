@@ -42,6 +42,7 @@ import { fullScript, requireScript, resolveStorage } from '../services/contracts
 import { nodeRpc } from '../services/node-rpc';
 import { AddressParams, CONTRACT_RE, requireAddress, requireNetwork } from '../validate';
 import { asClientError } from './actions';
+import { sendValidatedJson } from '../validated-json';
 
 type Overrides = Static<typeof WhatIfOverrides>;
 /** The protocol's hard storage limit per operation when the head does not say (reference §6). */
@@ -340,9 +341,8 @@ export function registerWhatIf(app: FastifyInstance, ctx: ApiContext, runner: ()
             overridden: w.overridden,
           },
         });
-      return reply
-        .type('application/json; charset=utf-8')
-        .send(json as unknown as Static<typeof WhatIfResult>);
+      // checked against WhatIfResult in the worker: sent as it is
+      return sendValidatedJson(reply, json);
     },
   );
 }
