@@ -3,6 +3,16 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+const dbWrite = {
+  group: ['@michelscope/db/write', '@michelscope/db/write/*', '**/db/src/write', '**/db/src/write/*'],
+  message: 'Only the indexer writes to the database: read through @michelscope/db/read.',
+};
+const kysely = {
+  group: ['kysely', 'kysely/*'],
+  message:
+    'Only packages/db builds queries: add a read function to packages/db/src/read (or write, for the indexer).',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -44,27 +54,26 @@ export default tseslint.config(
   },
   // Dependency rules (docs/ARCHITECTURE.md §2); import cycles are checked by scripts/check-cycles.mjs.
   {
-    // Only the indexer writes to the database (tests may seed one through db/write).
+    // Only the indexer writes to the database (tests may seed one through db/write), and only packages/db
+    // builds queries (tests may read tables directly; the benchmarks build their own): one ESLint block per
+    // set of files, since a later block's options for a rule replace an earlier one's.
     files: ['**/*.{ts,tsx}'],
-    ignores: ['packages/indexer/src/**', 'packages/db/src/**', '**/test/**', '**/*.test.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: [
-                '@michelscope/db/write',
-                '@michelscope/db/write/*',
-                '**/db/src/write',
-                '**/db/src/write/*',
-              ],
-              message: 'Only the indexer writes to the database: read through @michelscope/db/read.',
-            },
-          ],
-        },
-      ],
-    },
+    ignores: [
+      'packages/indexer/src/**',
+      'packages/db/src/**',
+      '**/test/**',
+      '**/*.test.{ts,tsx}',
+      'bench/**',
+    ],
+    rules: { 'no-restricted-imports': ['error', { patterns: [dbWrite, kysely] }] },
+  },
+  {
+    files: ['packages/indexer/src/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [kysely] }] },
+  },
+  {
+    files: ['bench/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [dbWrite] }] },
   },
   {
     // The web asks its servers through its API layer only (src/api: the resource registry and its client).

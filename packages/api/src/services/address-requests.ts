@@ -7,8 +7,8 @@
  * route's 204 or 404), remembered for a minute.
  */
 import { addressToHex } from '@michelscope/michelson';
-import { sql } from 'kysely';
 import { getAddressRequest, requestAddress, type AddressRequest } from '@michelscope/db/address-requests';
+import { addressStored, firstStoredLevel } from '@michelscope/db/read';
 import type { ApiContext } from '../context';
 import { ADDRESS_RE } from '../validate';
 
@@ -48,43 +48,6 @@ function validAddress(address: string): boolean {
   }
 }
 
-async function isStored(ctx: ApiContext, network: string, address: string): Promise<boolean> {
-  const row = await ctx.db
-    .selectFrom('accounts')
-    .select('type')
-    .where('network', '=', network)
-    .where('address', '=', address)
-    .executeTakeFirst();
-  if (row === undefined || row.type === 'ghost') return false;
-  return row.type !== 'contract' || !(await withoutOwnHistory(ctx, network, address));
-}
-
-/**
- * A contract stored by the history backfill of another address (its origination was in one of that history's
- * blocks, written whole) holds only those blocks of its own history below the forward floor, and no backfill
- * of its own: asked for, it is adopted again (the adoption writes nothing it already has), which opens its
- * backfill, and it is partial until that is done. Not when a request of it is pending or adopted already.
- */
-async function withoutOwnHistory(ctx: ApiContext, network: string, address: string): Promise<boolean> {
-  const { rows } = await sql<{ one: number }>`SELECT 1 AS one FROM contracts c
-    JOIN history_floor f ON f.network = c.network
-    WHERE c.network = ${network} AND c.address = ${address} AND c.level < f.floor_level
-      AND NOT EXISTS (SELECT 1 FROM history_backfills h WHERE h.network = c.network AND h.address = c.address)
-      AND NOT EXISTS (SELECT 1 FROM address_requests r WHERE r.network = c.network AND r.address = c.address
-        AND r.state IN ('pending', 'adopted'))`.execute(ctx.db);
-  return rows.length > 0;
-}
-
-/** The lowest stored level: null when nothing is stored yet. */
-async function firstLevel(ctx: ApiContext, network: string): Promise<number | null> {
-  const row = await ctx.db
-    .selectFrom('blocks')
-    .select((eb) => eb.fn.min('level').as('level'))
-    .where('network', '=', network)
-    .executeTakeFirst();
-  return row?.level ?? null;
-}
-
 /**
  * Makes sure an address a request names is stored when the network's node knows it: returns at once when it
  * is stored (or cannot be asked for), else asks the indexer and waits up to ADOPT_WAIT_MS for its answer.
@@ -99,12 +62,12 @@ export async function ensureAddress(
   const key = `${network}:${address}`;
   if (s.known.has(key) || s.fromGenesis.has(network) || !ctx.networks.get(network)) return undefined;
   if (!validAddress(address)) return undefined;
-  if (await isStored(ctx, network, address)) {
+  if (await addressStored(ctx.db, network, address)) {
     if (s.known.size >= MAX_KNOWN) s.known.clear();
     s.known.add(key);
     return undefined;
   }
-  const first = await firstLevel(ctx, network);
+  const first = await firstStoredLevel(ctx.db, network);
   if (first === null) return undefined;
   if (first <= 1) {
     s.fromGenesis.add(network);

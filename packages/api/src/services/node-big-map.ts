@@ -10,8 +10,7 @@ import {
   toMicheline,
   type Micheline,
 } from '@michelscope/michelson';
-import { getHeads } from '@michelscope/db/read';
-import { sql } from 'kysely';
+import { adoptedBigMapTypes, getHeads } from '@michelscope/db/read';
 import type { ApiContext } from '../context';
 import { nodeRpc, NodeRpcError } from './node-rpc';
 
@@ -29,11 +28,7 @@ export async function adoptedBigMap(
   network: string,
   ptr: number,
 ): Promise<AdoptedBigMap | undefined> {
-  const { rows } = await sql<{ key_type: unknown; value_type: unknown }>`
-    SELECT m.key_type, m.value_type FROM big_maps m
-    JOIN address_requests r ON r.network = m.network AND r.address = m.contract AND r.state = 'adopted' AND r.level = m.level
-    WHERE m.network = ${network} AND m.ptr = ${ptr} AND m.operation_id IS NULL`.execute(ctx.db);
-  const row = rows[0];
+  const row = await adoptedBigMapTypes(ctx.db, network, ptr);
   if (!row) return undefined;
   const head = (await getHeads(ctx.db, [network])).get(network);
   if (!head) return undefined;

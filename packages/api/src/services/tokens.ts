@@ -1,5 +1,12 @@
 import type { TokenMetadata } from '@michelscope/api-types';
-import { bigMapsOfContract, liveBigMapEntries } from '@michelscope/db/read';
+import {
+  bigMapsOfContract,
+  countTokenMetadata,
+  liveBigMapEntries,
+  resolvedContractMetadata,
+  tokenMetadataRows,
+  type TokenMetadataFilter,
+} from '@michelscope/db/read';
 import { buildTypeTree, keyText, toMicheline, type Micheline, type TypeNode } from '@michelscope/michelson';
 import type { ApiContext } from '../context';
 
@@ -14,17 +21,9 @@ export async function contractTokens(
   ctx: ApiContext,
   network: string,
   contract: string,
-  f: { size: number; offset: number; tokenId?: number; minLevel?: number; maxLevel?: number },
+  f: TokenMetadataFilter,
 ): Promise<TokenMetadata[]> {
-  let q = ctx.db
-    .selectFrom('token_metadata')
-    .select(['contract', 'token_id', 'level', 'name', 'symbol', 'decimals', 'metadata', 'token_info'])
-    .where('network', '=', network)
-    .where('contract', '=', contract);
-  if (f.tokenId !== undefined) q = q.where('token_id', '=', String(f.tokenId));
-  if (f.minLevel !== undefined) q = q.where('level', '>=', f.minLevel);
-  if (f.maxLevel !== undefined) q = q.where('level', '<', f.maxLevel);
-  const rows = await q.orderBy('token_id').limit(f.size).offset(f.offset).execute();
+  const rows = await tokenMetadataRows(ctx.db, network, contract, f);
   return rows.map((r) => {
     const m = (r.metadata && typeof r.metadata === 'object' ? r.metadata : {}) as Meta;
     const t: TokenMetadata = { contract: r.contract, network, level: r.level, token_id: Number(r.token_id) };
@@ -52,13 +51,7 @@ export async function contractTokens(
 }
 
 export async function countTokens(ctx: ApiContext, network: string, contract: string): Promise<number> {
-  const r = await ctx.db
-    .selectFrom('token_metadata')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('network', '=', network)
-    .where('contract', '=', contract)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
+  return countTokenMetadata(ctx.db, network, contract);
 }
 
 /** The resolved TZIP-16 metadata JSON of a contract, or null. */
@@ -67,14 +60,7 @@ export async function contractMetadataOf(
   network: string,
   address: string,
 ): Promise<unknown> {
-  const row = await ctx.db
-    .selectFrom('contract_metadata')
-    .select(['metadata'])
-    .where('network', '=', network)
-    .where('address', '=', address)
-    .where('status', '=', 3)
-    .executeTakeFirst();
-  return row?.metadata ?? null;
+  return resolvedContractMetadata(ctx.db, network, address);
 }
 
 /** Holders listed by `/contract/{network}/{address}/tokens/holders` at the most. */

@@ -317,3 +317,19 @@ export async function liveBigMapEntries(
   if (match) q = q.where(sql<string>`key #>> ${sql.val([...match.path])}::text[]`, '=', match.equals);
   return q.orderBy('id').limit(limit).execute();
 }
+
+/**
+ * The key and value types of a big map whose contract was read from the node by an address request (adopted:
+ * its keys are not indexed), else undefined.
+ */
+export async function adoptedBigMapTypes(
+  db: Db,
+  network: string,
+  ptr: number,
+): Promise<{ key_type: unknown; value_type: unknown } | undefined> {
+  const { rows } = await sql<{ key_type: unknown; value_type: unknown }>`
+    SELECT m.key_type, m.value_type FROM big_maps m
+    JOIN address_requests r ON r.network = m.network AND r.address = m.contract AND r.state = 'adopted' AND r.level = m.level
+    WHERE m.network = ${network} AND m.ptr = ${ptr} AND m.operation_id IS NULL`.execute(db);
+  return rows[0];
+}

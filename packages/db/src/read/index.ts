@@ -17,3 +17,5 @@ export * from './metadata';
 export * from './storage-diff';
 export * from './export';
 export * from './live';
+export * from './tokens';
+export * from './stored-address';

@@ -1,0 +1,63 @@
+import type { Db } from '../schema';
+
+/** A row of `token_metadata` as the legacy tokens route reads it. */
+export interface TokenMetadataRow {
+  contract: string;
+  token_id: string;
+  level: number;
+  name: string | null;
+  symbol: string | null;
+  decimals: number | null;
+  metadata: unknown;
+  token_info: unknown;
+}
+
+/** Which token metadata rows: one token, a level range (`minLevel` ≤ level < `maxLevel`), one page by token id. */
+export interface TokenMetadataFilter {
+  size: number;
+  offset: number;
+  tokenId?: number;
+  minLevel?: number;
+  maxLevel?: number;
+}
+
+/** The token metadata rows of a contract, by token id. */
+export async function tokenMetadataRows(
+  db: Db,
+  network: string,
+  contract: string,
+  f: TokenMetadataFilter,
+): Promise<TokenMetadataRow[]> {
+  let q = db
+    .selectFrom('token_metadata')
+    .select(['contract', 'token_id', 'level', 'name', 'symbol', 'decimals', 'metadata', 'token_info'])
+    .where('network', '=', network)
+    .where('contract', '=', contract);
+  if (f.tokenId !== undefined) q = q.where('token_id', '=', String(f.tokenId));
+  if (f.minLevel !== undefined) q = q.where('level', '>=', f.minLevel);
+  if (f.maxLevel !== undefined) q = q.where('level', '<', f.maxLevel);
+  return q.orderBy('token_id').limit(f.size).offset(f.offset).execute();
+}
+
+/** How many token metadata rows a contract has. */
+export async function countTokenMetadata(db: Db, network: string, contract: string): Promise<number> {
+  const r = await db
+    .selectFrom('token_metadata')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('network', '=', network)
+    .where('contract', '=', contract)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** The resolved (status 3) TZIP-16 metadata JSON of a contract, or null. */
+export async function resolvedContractMetadata(db: Db, network: string, address: string): Promise<unknown> {
+  const row = await db
+    .selectFrom('contract_metadata')
+    .select(['metadata'])
+    .where('network', '=', network)
+    .where('address', '=', address)
+    .where('status', '=', 3)
+    .executeTakeFirst();
+  return row?.metadata ?? null;
+}

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { countTokenMetadata, resolvedContractMetadata, tokenMetadataRows } from '../src/read/index';
+import { describeDb } from '../src/testing';
+
+// PGlite and PostgreSQL: the token metadata reads of the legacy tokens routes (packages/api services/tokens).
+describeDb('token metadata reads', { backends: 'both' }, ({ db }) => {
+  const NET = 'sandboxnet';
+  const KT = 'KT1TokenReadsTest';
+  const token = (id: number, level: number, name: string | null) => ({
+    network: NET,
+    contract: KT,
+    token_id: String(id),
+    level,
+    status: 3 as const,
+    retry_count: 0,
+    name,
+    symbol: null,
+    decimals: id,
+    metadata: JSON.stringify({ name: `meta ${id}` }),
+  });
+
+  beforeAll(async () => {
+    await db()
+      .insertInto('token_metadata')
+      .values([
+        token(2, 20, 'two'),
+        token(1, 10, 'one'),
+        token(3, 30, null),
+        { ...token(1, 5, 'x'), contract: 'KT1Other' },
+      ])
+      .execute();
+    await db()
+      .insertInto('contract_metadata')
+      .values([
+        {
+          network: NET,
+          address: KT,
+          level: 1,
+          status: 3,
+          retry_count: 0,
+          metadata: JSON.stringify({ name: 'resolved' }),
+        },
+        { network: NET, address: 'KT1Pending', level: 1, status: 1, retry_count: 0, metadata: null },
+      ])
+      .execute();
+  });
+  afterAll(async () => {
+    await db().deleteFrom('token_metadata').execute();
+    await db().deleteFrom('contract_metadata').execute();
+  });
+
+  it('tokenMetadataRows: by token id, one page, one token, a level range', async () => {
+    const ids = async (f: Parameters<typeof tokenMetadataRows>[3]) =>
+      (await tokenMetadataRows(db(), NET, KT, f)).map((r) => Number(r.token_id));
+    expect(await ids({ size: 10, offset: 0 })).toEqual([1, 2, 3]);
+    expect(await ids({ size: 1, offset: 1 })).toEqual([2]);
+    expect(await ids({ size: 10, offset: 0, tokenId: 3 })).toEqual([3]);
+    expect(await ids({ size: 10, offset: 0, minLevel: 10, maxLevel: 30 })).toEqual([1, 2]);
+    const [one] = await tokenMetadataRows(db(), NET, KT, { size: 1, offset: 0 });
+    expect(one).toMatchObject({ contract: KT, level: 10, name: 'one', symbol: null, decimals: 1 });
+    expect(one?.metadata).toEqual({ name: 'meta 1' });
+  });
+
+  it('countTokenMetadata and resolvedContractMetadata', async () => {
+    expect(await countTokenMetadata(db(), NET, KT)).toBe(3);
+    expect(await countTokenMetadata(db(), NET, 'KT1None')).toBe(0);
+    expect(await resolvedContractMetadata(db(), NET, KT)).toEqual({ name: 'resolved' });
+    expect(await resolvedContractMetadata(db(), NET, 'KT1Pending')).toBeNull();
+    expect(await resolvedContractMetadata(db(), NET, 'KT1None')).toBeNull();
+  });
+});
