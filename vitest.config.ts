@@ -27,7 +27,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'packages',
-          include: ['packages/*/test/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
+          include: ['packages/*/test/**/*.test.ts', 'apps/server/test/**/*.test.ts', 'scripts/*.test.ts'],
           // the migrated PGlite dump and PostgreSQL template that database suites (describeDb) start from
           globalSetup: ['packages/db/test/global-setup.ts'],
         },
