@@ -7,10 +7,20 @@ import { defineConfig } from 'vitest/config';
  *   (Testing Library unmounts after each test), so their files share a worker's loaded modules
  *   (`isolate: false`): loading React, Testing Library and the app's modules once per worker instead of once
  *   per file took these 110 files from 217 s to 71 s on the 2-core machine (issue 40).
- * - `packages`: every package's and the server's suites, each file in its own process (they start servers
- *   and child processes and change process-wide state).
+ * - `pure`: the Michelson, interpreter and API-types suites. They are pure functions over values (no server,
+ *   process, database or timer), so their files share a worker's loaded modules too: these 30 files took 45
+ *   CPU-seconds instead of 69 on the 2-core machine (issue 40). Their one process-wide switch, the interpreter's
+ *   compiled path (compiled-path.test.ts `generateEveryBlock`), is put back by the test that turns it.
+ * - `packages`: every other package's and the server's suites, each file in its own process (they start
+ *   servers and child processes and change process-wide state; all of them sharing one process was tried in
+ *   session 21: the what-if and script-pool suites failed).
  */
 const web = ['apps/web/src/**/*.test.{ts,tsx}', 'apps/web/build/**/*.test.ts'];
+const pure = [
+  'packages/michelson/test/**/*.test.ts',
+  'packages/interpreter/test/**/*.test.ts',
+  'packages/api-types/test/**/*.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -23,11 +33,13 @@ export default defineConfig({
     maxWorkers: 3,
     projects: [
       { extends: true, test: { name: 'web', include: web, isolate: false } },
+      { extends: true, test: { name: 'pure', include: pure, isolate: false } },
       {
         extends: true,
         test: {
           name: 'packages',
           include: ['packages/*/test/**/*.test.ts', 'apps/server/test/**/*.test.ts', 'scripts/*.test.ts'],
+          exclude: ['**/node_modules/**', ...pure],
           // the migrated PGlite dump and PostgreSQL template that database suites (describeDb) start from
           globalSetup: ['packages/db/test/global-setup.ts'],
         },
