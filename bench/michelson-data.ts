@@ -12,7 +12,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   buildTypeTree,
-  diffMichelsonCode,
   diffValues,
   entrypointSchemaOf,
   entrypointLeaves,
@@ -164,34 +163,6 @@ const rows: string[] = [];
       () => parseMichelsonScript(text),
     ),
   );
-}
-{
-  // Code diff: the largest script against a copy with a few edits (the usual case: two versions of a
-  // contract), and two large different scripts (worst case: diff-match-patch stops refining after 2 s).
-  const code = read(path.join(largestCode, 'code.json'));
-  let edits = 0;
-  const edited = JSON.parse(JSON.stringify(code), (_k, v: unknown) =>
-    v && typeof v === 'object' && 'int' in v && edits < 5 && ++edits ? { int: '424242' } : v,
-  ) as Micheline;
-  rows.push(
-    bench('code diff against an edited copy (5 numbers changed)', path.basename(largestCode), () =>
-      diffMichelsonCode(code, edited),
-    ),
-  );
-  const a = path.join(SHARED, 'contracts/by-alias/ctez_tez_plenty_stable_swap/code.json');
-  const b = path.join(SHARED, 'contracts/by-alias/usdt_e_usdc_e_plenty_stable_swap/code.json');
-  if (existsSync(a) && existsSync(b)) {
-    const [l, r] = [read(a), read(b)];
-    rows.push(
-      bench(
-        'code diff of two different large scripts',
-        'ctez/tez vs USDt/USDC Plenty stable swaps',
-        () => diffMichelsonCode(l, r),
-        3000,
-        3,
-      ),
-    );
-  }
 }
 {
   const p = scriptSection(read(path.join(largestParam, 'code.json')), 'parameter')!;

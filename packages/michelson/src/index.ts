@@ -188,8 +188,6 @@ export {
   validatorMessage,
 } from './validators';
 export { OrderedMap } from './ordered-map';
-export type { CodeDiff, CodeDiffItem } from './code-diff';
-export { skipSpaces, diffMichelsonCode, DIFF_LINE_SIZE } from './code-diff';
 export type { OffchainView } from './offchain-view';
 export { offchainViewScript, offchainViewInput, offchainViewResult } from './offchain-view';
 export { unforgeBakerHash, forgeBakerHash } from './binary';

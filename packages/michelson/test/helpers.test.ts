@@ -1,14 +1,6 @@
-// Golden tables of ordered-map.json, formatter-skip-spaces.json, offchain-view-code.json and api-handlers.json.
+// Golden tables of ordered-map.json, offchain-view-code.json and api-handlers.json.
 import { describe, expect, it } from 'vitest';
-import { diffMichelsonCode, DIFF_LINE_SIZE, skipSpaces } from '../src/code-diff';
-import type { CodeDiffItem } from '../src/code-diff';
-import { formatMichelson } from '../src/format';
-import {
-  MichelsonDataError,
-  parseMichelsonExpression,
-  parseMichelsonScript,
-  toMicheline,
-} from '../src/micheline';
+import { MichelsonDataError, parseMichelsonExpression, toMicheline } from '../src/micheline';
 import { lambdasInValue } from '../src/script-facts';
 import type { Micheline } from '../src/micheline';
 import { offchainViewInput, offchainViewResult, offchainViewScript } from '../src/offchain-view';
@@ -62,14 +54,6 @@ describe('OrderedMap', () => {
     m.add({ int: '1' }, 1);
     expect(() => m.add({ string: 'x' }, 2)).toThrow(MichelsonDataError);
   });
-});
-
-describe.skipIf(!hasShared)('formatter-skip-spaces.json goldens', () => {
-  it.each(
-    goldenCases<{ s: string; offset: number }, number>('formatter-skip-spaces.json').map(
-      (c) => [c.name, c] as const,
-    ),
-  )('%s', (_n, c) => expect(skipSpaces(c.input.s, c.input.offset)).toBe(c.expected));
 });
 
 interface ViewIn {
@@ -209,90 +193,3 @@ describe.skipIf(!hasShared)(
     });
   },
 );
-
-describe('Michelson code diff', () => {
-  const text = (row: CodeDiffItem[]): string => row.map((x) => x.chunk).join('');
-  const sideText = (rows: CodeDiffItem[][]): string =>
-    rows
-      .filter((r) => r.length > 0)
-      .map(text)
-      .join('\n');
-  const a = parseMichelsonScript(
-    'parameter (or (nat %add) (nat %sub)); storage nat; code { UNPAIR ; IF_LEFT { ADD } { SWAP ; SUB ; ISNAT ; IF_NONE { PUSH string "too low" ; FAILWITH } {} } ; NIL operation ; PAIR }',
-  );
-  const b = parseMichelsonScript(
-    'parameter (or (nat %add) (nat %sub)); storage nat; code { UNPAIR ; IF_LEFT { ADD ; PUSH nat 1 ; ADD } { SWAP ; SUB ; ISNAT ; IF_NONE { PUSH string "balance too low" ; FAILWITH } {} } ; NIL operation ; PAIR }',
-  );
-
-  it('finds nothing between equal scripts', () => {
-    const d = diffMichelsonCode(a, a);
-    expect([d.removed, d.added, d.changed]).toEqual([0, 0, 0]);
-    expect(d.left).toEqual(d.right.map((r) => r.map((x) => ({ ...x, type: x.type === 2 ? -2 : x.type }))));
-    expect(d.left.flat().every((x) => x.type === 0 || x.type === -2)).toBe(true);
-  });
-  it('marks inserted text on the right, aligned with the common lines, re-wrapping not counted', () => {
-    const d = diffMichelsonCode(a, b);
-    expect([d.removed, d.added]).toEqual([0, 2]);
-    expect(d.left).toHaveLength(d.right.length);
-    expect(sideText(d.left)).toBe(formatMichelson(a, { lineSize: DIFF_LINE_SIZE }));
-    expect(sideText(d.right)).toBe(formatMichelson(b, { lineSize: DIFF_LINE_SIZE }));
-    const added = d.right
-      .flat()
-      .filter((x) => x.type === 1)
-      .map((x) => x.chunk);
-    expect(added.join('|')).toMatch(/PUSH nat 1/);
-    expect(added.join('|')).toMatch(/balance /);
-    expect(d.left.flat().some((x) => x.type === -1)).toBe(false);
-    const row = d.right.findIndex((r) => text(r).includes('NIL operation'));
-    expect(text(d.left[row]!).trim()).toBe('NIL operation ;');
-    expect(
-      d.right
-        .flat()
-        .filter((x) => x.type === 2)
-        .every((x) => /^ +$/.test(x.chunk)),
-    ).toBe(true);
-  });
-  it('reverses: removed on the left', () => {
-    const d = diffMichelsonCode(b, a);
-    expect([d.removed, d.added]).toEqual([2, 0]);
-    expect(d.left.flat().filter((x) => x.type === -1).length).toBeGreaterThan(0);
-  });
-  it.skipIf(!hasShared)('shows only the edits between two versions of a real contract', () => {
-    const code = readShared('fixtures/contracts/by-alias/typed_minter/code.json') as Micheline;
-    let edits = 0;
-    const edited = JSON.parse(JSON.stringify(code), (_k, v: unknown) =>
-      v && typeof v === 'object' && 'int' in v && edits < 3 && ++edits ? { int: '424242' } : v,
-    ) as Micheline;
-    expect(edits).toBe(3);
-    const d = diffMichelsonCode(code, edited);
-    expect(d.added).toBe(3);
-    // `DUG 2` → `DUG 424242` keeps the 2 in common: that row has an insertion only.
-    expect(d.removed).toBe(2);
-    const changedRows = d.right.filter((r) => r.some((x) => x.type === 1));
-    expect(changedRows).toHaveLength(3);
-    for (const row of changedRows) expect(text(row)).toMatch(/PUSH nat 424242 ;|DUG 424242 ;/);
-    const chunks = [...d.left.flat(), ...d.right.flat()].filter((x) => x.type === 1 || x.type === -1);
-    expect(chunks.every((x) => /^\d+$/.test(x.chunk.trim()))).toBe(true);
-  });
-  it.skipIf(!hasShared)(
-    'lays real contracts out exactly on both sides',
-    () => {
-      const pairs: [string, string][] = [
-        ['fxhash_moderation_team', 'fxhash_moderation_user'],
-        ['harbinger_oracle__coinbase_normalizer', 'harbinger_oracle__coinbase_storage'],
-        ['typed_minter', 'typed_marketplace'],
-      ];
-      for (const [x, y] of pairs) {
-        const l = readShared(`fixtures/contracts/by-alias/${x}/code.json`) as Micheline;
-        const r = readShared(`fixtures/contracts/by-alias/${y}/code.json`) as Micheline;
-        const d = diffMichelsonCode(l, r);
-        expect(sideText(d.left)).toBe(formatMichelson(l, { lineSize: DIFF_LINE_SIZE }));
-        expect(sideText(d.right)).toBe(formatMichelson(r, { lineSize: DIFF_LINE_SIZE }));
-        expect(d.removed + d.added).toBeGreaterThan(0);
-        expect(d.left).toHaveLength(d.right.length);
-        expect(diffMichelsonCode(l, l).removed).toBe(0);
-      }
-    },
-    60_000,
-  );
-});
