@@ -1,7 +1,7 @@
 /**
- * The discovery side of the product (issue 8, spec/discovery.md) against the real product: `michelscope start`
- * on a temporary DATA_DIR (the sandbox seeds its demo contracts on first start; mainnet and ghostnet have no
- * reachable node here, so they stay unsynced and empty), Debian's chromium through playwright-core.
+ * The discovery side of the product (issue 8, spec/discovery.md) against the real product: the run's shared one
+ * (e2e/global-setup.ts; the suite sends nothing to the chain; mainnet and ghostnet have no reachable node there,
+ * so they stay unsynced and empty), Debian's chromium through playwright-core.
  * Every page also gets an axe-core check: no serious or critical violations.
  *
  * DISCOVERY_E2E_URL=http://127.0.0.1:PORT runs the specs against an already running product instead.
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOTSTRAP_ACCOUNTS } from '@michelscope/sandbox';
 import {
   appTookOver,
+  sharedProductUrl,
   axeViolations,
   hasChromium,
   hasWebBuild,
@@ -96,7 +97,10 @@ describe.skipIf(!canBrowse)('discovery pages on the seeded sandbox', () => {
   };
 
   beforeAll(async () => {
-    if (external) url = external;
+    // the run's shared product (mainnet and ghostnet unreachable there too), or DISCOVERY_E2E_URL, instead of
+    // starting one: the suite sends nothing to the chain
+    const reuse = sharedProductUrl('DISCOVERY_E2E_URL');
+    if (reuse) url = reuse;
     else {
       dataDir = await seededDataDir();
       server = await startServer({ dataDir, timeoutMs: 180_000 });

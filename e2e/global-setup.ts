@@ -16,6 +16,7 @@ import {
   CHROMIUM,
   ROOT,
   SHARED_CONFIG,
+  SHARED_ENV,
   startServer,
   tempDataDir,
   waitIndexedToNodeHead,
@@ -85,7 +86,11 @@ async function startShared(template: string): Promise<{ server: RunningServer; d
   await cp(template, dataDir, { recursive: true });
   const config = path.join(dataDir, 'michelscope.config.json');
   await writeFile(config, JSON.stringify(SHARED_CONFIG));
-  const server = await startServer({ dataDir, env: { MICHELSCOPE_CONFIG: config }, timeoutMs: 240_000 });
+  const server = await startServer({
+    dataDir,
+    env: { ...SHARED_ENV, MICHELSCOPE_CONFIG: config },
+    timeoutMs: 240_000,
+  });
   try {
     await waitIndexedToNodeHead(server.url);
   } catch (err) {

@@ -212,10 +212,32 @@ export interface ProductSession {
   readonly browser: Browser;
 }
 
-/** The configuration of the run's shared product (e2e/global-setup.ts): the public networks unreachable. */
+/** The external explorer the shared product links sandboxnet's contracts to (read-pages checks the links). */
+export const SHARED_EXPLORER = 'https://explorer.example';
+/** The IPFS gateway of the shared product (read-data checks the metadata links through it). */
+export const SHARED_IPFS_GATEWAY = 'https://gw.example/ipfs';
+
+/**
+ * The configuration of the run's shared product (e2e/global-setup.ts): the public networks unreachable, and
+ * sandboxnet with its statistics and an external explorer (read-pages' Statistics tab and explorer links).
+ */
 export const SHARED_CONFIG = {
-  networks: { mainnet: { rpc_url: 'http://127.0.0.1:9' }, ghostnet: { rpc_url: 'http://127.0.0.1:9' } },
+  networks: {
+    mainnet: { rpc_url: 'http://127.0.0.1:9' },
+    ghostnet: { rpc_url: 'http://127.0.0.1:9' },
+    sandboxnet: { rpc_url: 'embedded', stats: true, start_level: 0, explorer_url: SHARED_EXPLORER },
+  },
 };
+/** The shared product's environment besides its configuration file. */
+export const SHARED_ENV = { IPFS_GATEWAY: SHARED_IPFS_GATEWAY };
+
+/**
+ * The URL of a product a read-only suite can use instead of starting its own: `envVar` (a product started by
+ * hand, e.g. MS_E2E_URL) or else the run's shared product; '' when there is neither (the suite starts one).
+ */
+export function sharedProductUrl(envVar: string): string {
+  return process.env[envVar] || inject('e2eShared') || '';
+}
 
 /**
  * For the describe block it is called in: starts the product on a seeded DATA_DIR (with `config` as its
@@ -244,7 +266,7 @@ export function syncedSandboxSession(
     } else {
       session.dataDir = await seededDataDir();
       // `config`: a michelscope.config.json of the suite's own (in its DATA_DIR)
-      const env: Record<string, string> = {};
+      const env: Record<string, string> = opts.shared ? { ...SHARED_ENV } : {};
       const config = opts.shared ? SHARED_CONFIG : opts.config;
       if (config) {
         env.MICHELSCOPE_CONFIG = path.join(session.dataDir, 'michelscope.config.json');

@@ -1,6 +1,6 @@
 /**
- * Read pages show the data a user came for (issue 16) against the real product: `michelscope start` on a
- * temporary DATA_DIR (the sandbox seeds the demo contracts on first start), Debian's chromium. Big-map keys
+ * Read pages show the data a user came for (issue 16) against the real product (the run's shared one: the
+ * suite sends nothing to the chain), Debian's chromium. Big-map keys
  * and storage diffs decoded with their types, the keys filter matching readable key text, ticket updates
  * counted and listed alike, and the IPFS gateway reaching the browser. Any page error or console error of
  * the app fails the test that opened the page.
@@ -13,13 +13,15 @@ import {
   launchBrowser,
   startServer,
   seededDataDir,
+  sharedProductUrl,
+  SHARED_IPFS_GATEWAY,
   waitFor,
   wordsBrokenAcrossLines,
   type RunningServer,
 } from './harness';
 
 const NETWORK = 'sandboxnet';
-const GATEWAY = 'https://gw.example/ipfs';
+const GATEWAY = SHARED_IPFS_GATEWAY;
 interface KeyItem {
   data: { key_string: string; key_hash: string; is_active: boolean };
 }
@@ -61,8 +63,9 @@ describe.skipIf(!canBrowse('read-data'))('read pages show decoded data on the se
   let ledger = -1;
 
   beforeAll(async () => {
-    // MS_E2E_URL reuses a product already running (seeded sandbox, IPFS_GATEWAY as above)
-    const reuse = process.env.MS_E2E_URL;
+    // the run's shared product (IPFS_GATEWAY as above: SHARED_ENV), or MS_E2E_URL (a product already running
+    // so), instead of starting one: the suite sends nothing to the chain
+    const reuse = sharedProductUrl('MS_E2E_URL');
     if (reuse)
       server = { url: reuse, port: Number(new URL(reuse).port), output: () => '', stop: async () => {} };
     else {

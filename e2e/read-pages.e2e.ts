@@ -3,8 +3,9 @@
  * (the sandbox seeds the demo contracts on first start), Debian's chromium through playwright-core.
  * A part whose API route is not served yet is skipped with a printed reason naming the route.
  * The sandbox network is configured with a statistics service and an external explorer so that the
- * Statistics tab and the explorer links can be seen. MS_E2E_URL=http://… reuses a product already running
- * with that configuration (michelscope.config.json below) instead of starting one.
+ * Statistics tab and the explorer links can be seen. The suite sends nothing to the chain: it reads the run's
+ * shared product (e2e/global-setup.ts, configured so: SHARED_CONFIG), or MS_E2E_URL=http://… a product
+ * already running with that configuration; without either it starts one.
  */
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,16 +18,16 @@ import {
   launchBrowser,
   startServer,
   seededDataDir,
+  sharedProductUrl,
+  SHARED_CONFIG,
+  SHARED_ENV,
+  SHARED_EXPLORER,
   waitFor,
   type RunningServer,
 } from './harness';
 
 const NETWORK = 'sandboxnet';
-const EXPLORER = 'https://explorer.example';
-/** The product's configuration for these tests (MICHELSCOPE_CONFIG). */
-const CONFIG = {
-  networks: { sandboxnet: { rpc_url: 'embedded', stats: true, start_level: 0, explorer_url: EXPLORER } },
-};
+const EXPLORER = SHARED_EXPLORER;
 const canBrowse = hasChromium && hasWebBuild;
 if (!canBrowse)
   console.warn(
@@ -95,15 +96,19 @@ describe.skipIf(!canBrowse)('read-only contract pages on the seeded sandbox', ()
   const api = (route: string) => probe(`${server.url}/v1${route}`);
 
   beforeAll(async () => {
-    // MS_E2E_URL reuses a product already running (seeded sandbox) instead of starting one.
-    const reuse = process.env.MS_E2E_URL;
+    // the run's shared product, or MS_E2E_URL (a product already running), instead of starting one
+    const reuse = sharedProductUrl('MS_E2E_URL');
     if (reuse) {
       server = { url: reuse, port: Number(new URL(reuse).port), output: () => '', stop: async () => {} };
     } else {
       dataDir = await seededDataDir();
       const config = path.join(dataDir, 'michelscope.config.json');
-      await writeFile(config, JSON.stringify(CONFIG));
-      server = await startServer({ dataDir, env: { MICHELSCOPE_CONFIG: config }, timeoutMs: 170_000 });
+      await writeFile(config, JSON.stringify(SHARED_CONFIG));
+      server = await startServer({
+        dataDir,
+        env: { ...SHARED_ENV, MICHELSCOPE_CONFIG: config },
+        timeoutMs: 170_000,
+      });
     }
     browser = await launchBrowser();
     context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
