@@ -47,7 +47,7 @@ const rgbSum = (css: string) => (css.match(/\d+/g) ?? []).slice(0, 3).reduce((su
 const canRun = canBrowse('server-render');
 
 describe.skipIf(!canRun)('pages rendered on the server', () => {
-  const session = syncedSandboxSession();
+  const session = syncedSandboxSession({ shared: true });
   const pages = appPages(session);
 
   it("shows a contract's operation groups with scripts off, newest first, in the reader's theme", async () => {
