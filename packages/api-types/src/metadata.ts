@@ -4,7 +4,7 @@
  * fields the query selects (under their aliases, if any): the schemas list every field, as the web's queries
  * select them all.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TObject } from '@sinclair/typebox';
 
 /** The body of POST /metadata/v1/graphql (GET takes the same fields as query parameters). */
 export const MetadataGraphqlRequest = Type.Object(
@@ -55,6 +55,18 @@ export const GraphqlError = Type.Object(
 export type GraphqlError = Static<typeof GraphqlError>;
 
 /**
+ * A row as a GraphQL query answers it: the fields the query selects (any of the row's, none required). Its
+ * static type stays the whole row's: the web selects the fields it reads.
+ */
+const selected = <T extends TObject>(row: T) =>
+  Type.Unsafe<Static<T>>(
+    Type.Partial(row, {
+      title: `${String(row.title)} (selected fields)`,
+      description: 'the fields the query selects',
+    }),
+  );
+
+/**
  * The answer of /metadata/v1/graphql: `data` (absent when the request or document is invalid, null when a
  * root field failed) and `errors` (absent when none).
  */
@@ -64,8 +76,8 @@ export const MetadataGraphqlResponse = Type.Object(
       Type.Union([
         Type.Object(
           {
-            contract_metadata: Type.Optional(Type.Array(ContractMetadataRow)),
-            token_metadata: Type.Optional(Type.Array(TokenMetadataRow)),
+            contract_metadata: Type.Optional(Type.Array(selected(ContractMetadataRow))),
+            token_metadata: Type.Optional(Type.Array(selected(TokenMetadataRow))),
           },
           { additionalProperties: true, description: 'each root field (or alias) with its rows' },
         ),
