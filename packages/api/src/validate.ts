@@ -3,17 +3,27 @@
  * (the reference's unanchored regexes accept any text containing an address: deliberately not copied).
  */
 import { NetworkName } from '@michelscope/api-types';
+import {
+  ADDRESS_PATTERN,
+  CONTRACT_PATTERN,
+  OPERATION_HASH_PATTERN,
+  SCRIPT_EXPR_PATTERN,
+  SMART_ROLLUP_PATTERN,
+} from '@michelscope/michelson';
 import { Type } from '@sinclair/typebox';
 import type { ApiContext } from './context';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './errors';
 
-const B58 = '[1-9A-HJ-NP-Za-km-z]';
-export const ADDRESS_RE = new RegExp(`^(tz[1-4]|KT1|txr1|sr1)${B58}{33}$`);
-export const CONTRACT_RE = new RegExp(`^KT1${B58}{33}$`);
-export const ROLLUP_RE = new RegExp(`^sr1${B58}{33}$`);
-export const OPG_RE = new RegExp(`^o${B58}{50}$`);
-export const EXPR_RE = new RegExp(`^expr${B58}{50}$`);
+/**
+ * The shapes of the product's address and hash kinds (@michelscope/michelson src/address.ts: an address is
+ * tz1–tz4, KT1, txr1 or sr1), anchored: prefix, alphabet and length, not the checksum.
+ */
+export const ADDRESS_RE = ADDRESS_PATTERN;
+export const CONTRACT_RE = CONTRACT_PATTERN;
+export const ROLLUP_RE = SMART_ROLLUP_PATTERN;
+export const OPG_RE = OPERATION_HASH_PATTERN;
+export const EXPR_RE = SCRIPT_EXPR_PATTERN;
 
 /** The page size limit of list routes (`api.page_size`). */
 export const PAGE_SIZE = 10;

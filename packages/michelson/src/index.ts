@@ -203,3 +203,18 @@ export {
 } from './tezos-errors';
 export type { RunCodeOperation } from './run-results';
 export { eventPayloadMiguel, runCodeOperations } from './run-results';
+export {
+  ADDRESS_PREFIXES,
+  ADDRESS_PATTERN,
+  CONTRACT_PATTERN,
+  SMART_ROLLUP_PATTERN,
+  OPERATION_HASH_PATTERN,
+  SCRIPT_EXPR_PATTERN,
+  isAddress,
+  isImplicitAddress,
+  isContractAddress,
+  isSmartRollupAddress,
+  isOperationHash,
+  isScriptExprHash,
+} from './address';
+export type { AddressPrefix } from './address';

@@ -6,11 +6,10 @@
  * answers from the database as for any indexed address. An address the node does not know stays unknown (the
  * route's 204 or 404), remembered for a minute.
  */
-import { addressToHex } from '@michelscope/michelson';
+import { isAddress } from '@michelscope/michelson';
 import { getAddressRequest, requestAddress, type AddressRequest } from '@michelscope/db/address-requests';
 import { addressStored, firstStoredLevel } from '@michelscope/db/read';
 import type { ApiContext } from '../context';
-import { ADDRESS_RE } from '../validate';
 
 /** How long a request waits for the indexer to read the address. */
 export const ADOPT_WAIT_MS = 3_000;
@@ -37,16 +36,8 @@ function stateOf(ctx: ApiContext): State {
   return s;
 }
 
-/** A well-formed address with a valid checksum (made-up strings never reach the indexer). */
-function validAddress(address: string): boolean {
-  if (!ADDRESS_RE.test(address) || address.startsWith('txr1')) return false;
-  try {
-    addressToHex(address);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** A well-formed address with a valid checksum (made-up strings never reach the indexer); no txr1 (none is left). */
+const validAddress = (address: string): boolean => isAddress(address) && !address.startsWith('txr1');
 
 /**
  * Makes sure an address a request names is stored when the network's node knows it: returns at once when it
