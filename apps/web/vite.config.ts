@@ -40,13 +40,25 @@ const CHUNK_GROUPS = [
 ];
 
 /**
- * The server's page renderer (`vite build --ssr`, issue 18): src/ssr/entry-server.tsx for Node, in dist-ssr,
- * with the packages left in node_modules; apps/server runs it in a worker thread.
+ * What the server runs of the web (`vite build --ssr`), for Node in dist-ssr with the packages left in
+ * node_modules: the page renderer (src/ssr/entry-server.tsx, issue 18; apps/server runs it in a worker
+ * thread), and the API requests each route's loader starts (src/app/router/route-fetches.ts; the server
+ * announces them as fetch preloads), so that the server holds no copy of the web's routes.
  */
 const SSR_BUILD: UserConfig = {
   plugins: [react(), muiWithoutCssVars()],
   publicDir: false,
-  build: { outDir: 'dist-ssr', emptyOutDir: true, sourcemap: false },
+  build: {
+    outDir: 'dist-ssr',
+    emptyOutDir: true,
+    sourcemap: false,
+    rolldownOptions: {
+      input: {
+        'entry-server': fileURLToPath(new URL('./src/ssr/entry-server.tsx', import.meta.url)),
+        'route-fetches': fileURLToPath(new URL('./src/app/router/route-fetches.ts', import.meta.url)),
+      },
+    },
+  },
 };
 
 export default defineConfig(({ isSsrBuild }) =>

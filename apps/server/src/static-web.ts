@@ -14,7 +14,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { internalCallHeaders } from '@michelscope/api';
 import { PageLimiter, type PageLimit } from './page-limit';
-import { defaultNetwork, fetchPreloadLinks, routeFetches, routeParams } from './route-fetches';
+import { fetchPreloadLinks, loadWebRouteFetches, routeParams, type WebRouteFetches } from './fetch-preloads';
 import { jsonForScript } from './page-data';
 import { PageRenderer, type PageRendererOptions, type RenderedPage } from './ssr';
 
@@ -68,6 +68,11 @@ export interface WebOptions {
    * server's own (`internalCallHeaders`): no client's API limit pays for them.
    */
   pageRateLimit?: PageLimit | false;
+  /**
+   * The API requests of each route, announced with its page: by default the web build's module beside the
+   * renderer (dist-ssr/route-fetches.js, see ./fetch-preloads); none when the build has none.
+   */
+  routeFetches?: WebRouteFetches | null;
   log?: (line: string) => void;
 }
 
@@ -129,7 +134,7 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions = {}): 
   if (renderer) {
     // started once the server listens (the boot configuration comes from the API through inject)
     app.addHook('onListen', () => {
-      page ??= loadPage(distDir, opts.bootConfig);
+      page ??= loadPage(distDir, opts.bootConfig, opts.routeFetches);
       void page.then(({ config }) => config && renderer.start('http://localhost/', config));
     });
     app.addHook('onClose', () => renderer.close());
@@ -162,8 +167,8 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions = {}): 
         .header('x-ratelimit-reset', String(verdict.resetSeconds));
       if (!verdict.allowed) return sendTooManyPages(reply, verdict.resetSeconds);
     }
-    page ??= loadPage(distDir, opts.bootConfig);
-    const { html, routes, networks, homeNetwork } = await page;
+    page ??= loadPage(distDir, opts.bootConfig, opts.routeFetches);
+    const { html, routes, networks, homeNetwork, fetchesOf } = await page;
     const route = matchRoute(routes, url);
     const files = route?.files ?? [];
     const key = files.join(' ');
@@ -175,7 +180,10 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions = {}): 
     // The route's API requests, announced with the page (they differ per address: not cached).
     const params = route ? routeParams(route.path, url) : null;
     const query = new URLSearchParams(request.url.slice(url.length + 1));
-    const fetches = route && params ? routeFetches(route.path, params, query, networks, homeNetwork) : [];
+    const fetches =
+      route && params && fetchesOf
+        ? fetchesOf.routeFetches(route.path, params, query, networks, homeNetwork)
+        : [];
     const { config } = await page;
     const wantsHtml = (request.headers.accept ?? '').includes('text/html');
     if (renderer && config && wantsHtml && request.method === 'GET' && url.length <= MAX_RENDERED_URL) {
@@ -243,6 +251,8 @@ interface Page {
   networks: string[];
   /** The network home opens on when the reader chose none (its table is announced with the page). */
   homeNetwork: string | null;
+  /** The web's route requests (null: none announced). */
+  fetchesOf: WebRouteFetches | null;
 }
 
 /** index.html variants kept compressed (one per set of route chunks: a few dozen at most). */
@@ -251,8 +261,13 @@ const MAX_SHELLS = 200;
 /** Written by the web build beside index.html. */
 export const ROUTE_PRELOAD_FILE = '.vite/route-preload.json';
 
-async function loadPage(distDir: string, bootConfig: WebOptions['bootConfig']): Promise<Page> {
+async function loadPage(
+  distDir: string,
+  bootConfig: WebOptions['bootConfig'],
+  given: WebRouteFetches | null | undefined,
+): Promise<Page> {
   let html = readFileSync(path.join(distDir, 'index.html'), 'utf8');
+  const fetchesOf = given !== undefined ? given : await loadWebRouteFetches(distDir);
   let networks: string[] = [];
   let homeNetwork: string | null = null;
   let bootConfigAnswer: unknown = null;
@@ -263,15 +278,23 @@ async function loadPage(distDir: string, bootConfig: WebOptions['bootConfig']): 
       html = inlineBootConfig(html, config);
       const listed = (config as { networks?: unknown } | null)?.networks;
       if (Array.isArray(listed)) networks = listed.filter((n): n is string => typeof n === 'string');
-      homeNetwork = defaultNetwork({
-        networks,
-        sandbox_mode: (config as { sandbox_mode?: unknown } | null)?.sandbox_mode === true,
-      });
+      homeNetwork =
+        fetchesOf?.defaultNetwork({
+          networks,
+          sandbox_mode: (config as { sandbox_mode?: unknown } | null)?.sandbox_mode === true,
+        }) ?? null;
     } catch {
       // The app asks GET /v1/config itself when the block is missing.
     }
   }
-  return { html, config: bootConfigAnswer, routes: readRoutePreloads(distDir), networks, homeNetwork };
+  return {
+    html,
+    config: bootConfigAnswer,
+    routes: readRoutePreloads(distDir),
+    networks,
+    homeNetwork,
+    fetchesOf,
+  };
 }
 
 /** The build's route preloads; none (the app still loads, one round trip later) when missing or malformed. */
@@ -345,7 +368,7 @@ export function withModulePreloads(html: string, files: readonly string[]): stri
 
 /**
  * Adds `<link rel="preload" as="fetch" crossorigin href="/v1/…">` before `</head>` for each API request
- * the route's loader starts (./route-fetches), so that it starts with the scripts; the app's fetch of the
+ * the route's loader starts (the web's, ./fetch-preloads), so that it starts with the scripts; the app's fetch of the
  * same URL (same origin, same credentials mode, no custom header) takes the preloaded answer.
  */
 export function withFetchPreloads(html: string, urls: readonly string[]): string {

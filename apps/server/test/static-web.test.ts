@@ -12,6 +12,7 @@ import {
   type RoutePreload,
   type WebOptions,
 } from '../src/static-web';
+import type { WebRouteFetches } from '../src/fetch-preloads';
 
 async function app(
   built: boolean,
@@ -180,7 +181,12 @@ describe('serving the web app', () => {
       { path: '/search', files: [] },
     ];
     writeFileSync(path.join(dist, ROUTE_PRELOAD_FILE), JSON.stringify({ routes }));
-    const server = await app(true, dist, { bootConfig: () => Promise.resolve({ networks: ['mainnet'] }) });
+    // the web's module, as its build writes it to dist-ssr/route-fetches.js (typed as the server reads it)
+    const web: WebRouteFetches = await import('../../web/src/app/router/route-fetches');
+    const server = await app(true, dist, {
+      bootConfig: () => Promise.resolve({ networks: ['mainnet'] }),
+      routeFetches: web,
+    });
     const page = async (url: string) =>
       brotliDecompressSync(
         (await server.inject({ url, headers: { accept: 'text/html', 'accept-encoding': 'br' } })).rawPayload,
@@ -215,6 +221,36 @@ describe('serving the web app', () => {
     expect(fetches(await page(`/ghostnet/${kt}/operations`))).toEqual([]);
     expect(fetches(await page(`/mainnet/KT1%22%3E%3Cscript%3E/operations`))).toEqual([]);
     expect(fetches(await page('/search?text=KT1'))).toEqual([]);
+  });
+
+  it("reads the route requests from the web build's dist-ssr/route-fetches.js, and announces none without it", async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'ms-build-'));
+    const dist = path.join(root, 'dist');
+    mkdirSync(path.join(dist, '.vite'), { recursive: true });
+    const routes: RoutePreload[] = [{ path: '/:network/:address/operations', files: [] }];
+    writeFileSync(path.join(dist, ROUTE_PRELOAD_FILE), JSON.stringify({ routes }));
+    const kt = 'KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXitn';
+    const preloadsOf = async () => {
+      const server = await app(true, dist, {
+        bootConfig: () => Promise.resolve({ networks: ['mainnet'] }),
+        serverRender: false,
+      });
+      const html = (
+        await server.inject({ url: `/mainnet/${kt}/operations`, headers: { accept: 'text/html' } })
+      ).body;
+      await server.close();
+      return [...html.matchAll(/<link rel="preload" as="fetch" crossorigin href="([^"]+)">/g)].map(
+        (m) => m[1],
+      );
+    };
+    expect(await preloadsOf()).toEqual([]);
+    mkdirSync(path.join(root, 'dist-ssr'));
+    writeFileSync(
+      path.join(root, 'dist-ssr/route-fetches.js'),
+      'export const defaultNetwork = (c) => c.networks[0] ?? null;\n' +
+        'export const routeFetches = (route, params) => [`/v1/built/${params.network}/${params.address}`];\n',
+    );
+    expect(await preloadsOf()).toEqual([`/v1/built/mainnet/${kt}`]);
   });
 
   it('matches a pathname to the most specific route, optional parameters included', () => {

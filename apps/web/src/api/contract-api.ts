@@ -1,10 +1,11 @@
 /** Contract endpoints (/v1/contract/{network}/{address}/…) with their query factories. */
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { RequestOptions } from './client';
+import { OPG_PAGE_SIZE } from './page-sizes';
 import { fetchResource, resourceQuery } from './resources';
 
-/** Operations page size (workspace spec §9). */
-export const OPG_PAGE_SIZE = 10;
+export { OPG_PAGE_SIZE };
+
 /** Same contracts, events, ticket updates: 10 per page. */
 export const LIST_PAGE_SIZE = 10;
 /** USING CONSTANTS dialog: 7 per page. */

@@ -1,11 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import {
-  defaultNetwork as serverDefaultNetwork,
-  routeFetches,
-  routeParams,
-} from '../../../../server/src/route-fetches';
-import { defaultNetwork } from '../../shared/config/network-defaults';
+import { routeParams } from '../../../../server/src/fetch-preloads';
+import { defaultNetwork, routeFetches } from './route-fetches';
 import { routeData } from './route-data';
 import type { ScreenId } from './route-table';
 
@@ -80,23 +76,13 @@ describe("the server's fetch preloads match the web's route loaders", () => {
 
   it("home: /v1/head and the default network's recently called table, asked at once", async () => {
     for (const sandboxMode of [false, true]) {
-      const home = serverDefaultNetwork({ networks: NETWORKS, sandbox_mode: sandboxMode });
+      const home = defaultNetwork({ networks: NETWORKS, sandbox_mode: sandboxMode });
       const table = `/v1/stats/${sandboxMode ? 'sandboxnet' : 'mainnet'}/recently_called_contracts?size=3&offset=0`;
       const server = routeFetches('/', {}, new URLSearchParams(), NETWORKS, home);
       expect(server).toEqual(['/v1/head', table]);
       // the web asks for the same URLs before the heads answer (they never do here)
       expect(await loaderGets('home', '/', {}, sandboxMode)).toEqual([...server].sort());
     }
-  });
-
-  it("the server's default network is the web's", () => {
-    const configs = [
-      { networks: ['mainnet', 'sandboxnet'], sandbox_mode: true },
-      { networks: ['mainnet', 'sandboxnet'], sandbox_mode: false },
-      { networks: ['ghostnet', 'mainnet'], sandbox_mode: true },
-      { networks: [], sandbox_mode: false },
-    ];
-    for (const config of configs) expect(serverDefaultNetwork(config)).toBe(defaultNetwork(config));
   });
 
   it('announces nothing for an unknown network, a malformed address or another route', () => {

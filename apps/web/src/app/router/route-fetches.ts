@@ -1,19 +1,25 @@
 /**
- * The GET requests a page's route loader starts (apps/web/src/app/router/route-data.ts and
- * contract-route-data.ts), for the server to announce them in index.html as
- * `<link rel="preload" as="fetch" crossorigin>`: the browser then asks the API together with the scripts
- * instead of after the boot chunk has downloaded and run (~300 ms on a throttled first visit), and the
- * app's own fetch of the same URL takes the preloaded answer. A small table beside the web's loaders;
- * apps/server/test/route-fetches.test.ts runs those loaders and checks that they ask for these URLs.
+ * The GET requests a page's route loader starts (./route-data.ts and ./contract-route-data.ts), for the server
+ * to announce them in index.html as `<link rel="preload" as="fetch" crossorigin>`: the browser then asks the
+ * API together with the scripts instead of after the boot chunk has downloaded and run (~300 ms on a
+ * throttled first visit), and the app's own fetch of the same URL takes the preloaded answer.
+ *
+ * The web owns it and builds it for the server (vite.config.ts, the SSR build's second entry:
+ * dist-ssr/route-fetches.js, which apps/server/src/static-web.ts loads beside the renderer), over the same
+ * page sizes, address shapes and default network as the loaders; ./route-fetches.test.ts runs the loaders
+ * and checks that they ask for these URLs. It imports nothing but dependency-free modules.
  *
  * Only requests whose URL the page's address decides are listed (no POSTs). Home's recently called table
- * is announced for the default network (the web's network-defaults.ts): the web asks for it at once too,
- * and only a reader who chose another network, or whose default network is not synced, asks for another.
+ * is announced for the default network: the web asks for it at once too, and only a reader who chose
+ * another network, or whose default network is not synced, asks for another.
  */
+import { OPG_PAGE_SIZE } from '../../api/page-sizes';
+import { isAddress, isContractAddress } from '../../shared/chain/patterns';
+import { defaultNetwork } from '../../shared/config/network-defaults';
+import { HOME_TABLE_ROWS } from '../../slices/home/home-table';
 
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-const ADDRESS = new RegExp(`^(?:KT|tz|sr)[${BASE58}]{34}$`);
-const CONTRACT = new RegExp(`^KT[${BASE58}]{34}$`);
+export { defaultNetwork };
+
 const PROTOCOL = /^P[1-9A-HJ-NP-Za-km-z]{50}$/;
 const NETWORK = /^[a-z0-9_-]{1,40}$/;
 
@@ -33,25 +39,6 @@ const CONTRACT_TABS: Record<string, 'operations' | 'storage' | 'code' | 'frame'>
   '/:network/:address/details': 'frame',
 };
 
-/** Page size of the operations tab's first page (the web's OPG_PAGE_SIZE). */
-const OPG_PAGE_SIZE = 10;
-/** Rows of home's recently called table (the web's HOME_TABLE_ROWS). */
-const HOME_TABLE_ROWS = 3;
-const SANDBOX_NETWORK = 'sandboxnet';
-
-/**
- * The network home opens on for a reader who chose none (the web's `defaultNetwork`, which
- * apps/web/src/app/router/route-fetches.test.ts checks this against): sandboxnet in sandbox mode when it is
- * configured, else the first configured network.
- */
-export function defaultNetwork(config: {
-  networks: readonly string[];
-  sandbox_mode?: boolean;
-}): string | null {
-  if (config.sandbox_mode && config.networks.includes(SANDBOX_NETWORK)) return SANDBOX_NETWORK;
-  return config.networks[0] ?? null;
-}
-
 /**
  * The API URLs (same origin) the loader of `route` (a route table path) starts for `url`'s path parameters
  * `params` and query; [] when unknown or when the parameters are not well formed.
@@ -70,12 +57,12 @@ export function routeFetches(
   }
   const tab = CONTRACT_TABS[route];
   const { network = '', address = '' } = params;
-  if (!tab || !NETWORK.test(network) || !networks.includes(network) || !ADDRESS.test(address)) return [];
+  if (!tab || !NETWORK.test(network) || !networks.includes(network) || !isAddress(address)) return [];
   const contract = `/v1/contract/${network}/${address}`;
   // the account, and its alias for the frame's title (the web's aliasQuery; a reader who has it in the
   // browser's alias cache does not ask)
   const out = [`/v1/account/${network}/${address}`, `/search/v1/account/${network}/${address}`];
-  const isContract = CONTRACT.test(address);
+  const isContract = isContractAddress(address);
   if (isContract) out.push(`${contract}?stats=true`, `${contract}/views/schema`);
   switch (tab) {
     case 'operations':
