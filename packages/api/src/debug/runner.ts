@@ -20,7 +20,7 @@ import {
   storageSpaceInBlock,
   type BlockPosition,
 } from '@michelscope/db/read';
-import { toMicheline, type Micheline } from '@michelscope/michelson';
+import { ADDRESS_PATTERN, toMicheline, type Micheline } from '@michelscope/michelson';
 import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
 import { fullScript } from '../services/contracts';
@@ -70,7 +70,8 @@ const STORAGE_RPC_TIMEOUT_MS = 5_000;
 
 const ID_RE = /^-?\d{1,19}$/;
 const HASH_RE = /^expr[1-9A-HJ-NP-Za-km-z]{50}$/;
-const ADDRESS_RE = /^(tz[1-4]|KT1|sr1)[1-9A-HJ-NP-Za-km-z]{33}$/;
+/** The product's address kinds (@michelscope/michelson's one validator): the API accepts the same. */
+const ADDRESS_RE = ADDRESS_PATTERN;
 
 export class DebugRunner {
   private readonly pool: Piscina<DebugTask, DebugTaskResult>;
