@@ -18,6 +18,11 @@ import type { Compiled, Interpreter } from './interpreter';
 import type { ExprPrim } from './types';
 import type { V } from './values';
 import { bool } from './values';
+import { BASE_COST } from './gas-params';
+
+/** The gas figures the generated code writes in line: gas-params.ts's, as the stepping path charges them. */
+const LOOP_COST = BASE_COST.LOOP!;
+const ADD_COST = BASE_COST.ADD!;
 
 /** An instruction's form written out in line. */
 export type InlineOp =
@@ -54,7 +59,7 @@ export interface GenBlock {
 export interface GenRuntime {
   /** The error of a LOOP/LOOP_LEFT whose test finds no `kind` on top, located at the loop. */
   test(it: Interpreter, s: V[], ins: ExprPrim, kind: 'bool' | 'or'): void;
-  /** A LOOP's charge of 10 when it is not covered: the first one (again = 0) or going round again. */
+  /** A LOOP's charge (BASE_COST.LOOP) when it is not covered: the first one (again = 0) or going round again. */
   charge(it: Interpreter, again: number, ins: ExprPrim): void;
   /** Whether DUP may copy the value. */
   dupable(v: V): boolean;
@@ -100,7 +105,7 @@ export function generate(block: GenBlock, rt: GenRuntime): Compiled | null {
   };
 
   /**
-   * A run of fixed-cost instructions; `fuse` adds a LOOP's charge of 10 to its gas check. Constants pushed
+   * A run of fixed-cost instructions; `fuse` adds a LOOP's charge to its gas check. Constants pushed
    * are kept `pending` (not written to the stack) while the next instructions only drop, copy, move or test
    * them; with `keep`, those still pending at the end are returned to the caller (a LOOP's test) instead.
    */
@@ -111,7 +116,7 @@ export function generate(block: GenBlock, rt: GenRuntime): Compiled | null {
   ): V[] => {
     const L = `L${ids++}`;
     const n = seg.nodes.length;
-    const total = seg.total + (fuse ? 10 : 0);
+    const total = seg.total + (fuse ? LOOP_COST : 0);
     const run = ref(seg.run);
     const part = ref(seg.part);
     const slowCharge = fuse ? `C(it, ${fuse.flag}, ${fuse.loop}); ${fuse.flag} = 1; ` : '';
@@ -245,13 +250,17 @@ export function generate(block: GenBlock, rt: GenRuntime): Compiled | null {
             if (i === 0 && b.kind === 'run') left = emitRun(b, { flag, loop }, last && !op.left);
             else {
               if (i === 0)
-                emit(` if (it.gasLeft >= 10) it.gasLeft -= 10; else C(it, ${flag}, ${loop}); ${flag} = 1;`);
+                emit(
+                  ` if (it.gasLeft >= ${LOOP_COST}) it.gasLeft -= ${LOOP_COST}; else C(it, ${flag}, ${loop}); ${flag} = 1;`,
+                );
               if (b.kind === 'run') left = emitRun(b, undefined, last && !op.left);
               else emitSegment(b);
             }
           });
           if (segs.length === 0)
-            emit(` if (it.gasLeft >= 10) it.gasLeft -= 10; else C(it, ${flag}, ${loop}); ${flag} = 1;`);
+            emit(
+              ` if (it.gasLeft >= ${LOOP_COST}) it.gasLeft -= ${LOOP_COST}; else C(it, ${flag}, ${loop}); ${flag} = 1;`,
+            );
           const again = op.left ? undefined : constantBool(left);
           if (left.length) emit(` s.push(${left.map(ref).join(', ')});`);
           if (again === false) emit(` break W${id};`);
@@ -295,13 +304,13 @@ export function generate(block: GenBlock, rt: GenRuntime): Compiled | null {
   const emitSegment = (seg: GenSegment): void => {
     if (seg.kind === 'run') void emitRun(seg);
     else if (seg.ins.prim === 'ADD' && !seg.ins.args?.length) {
-      // ADD of two int/nat in line (cost 35 + half the larger size, gas.ts `addSubCost`); any other case, and
+      // ADD of two int/nat in line (cost BASE_COST.ADD + half the larger size, gas.ts `addSubCost`); any other case, and
       // gas running out, through its closure.
       const run = ref(seg.run);
       emit(
         ` v = s[s.length - 1]; w = s[s.length - 2];` +
           ` if (v !== undefined && w !== undefined && v.k === 'num' && w.k === 'num' && (v.t.prim === 'nat' || v.t.prim === 'int') && (w.t.prim === 'nat' || w.t.prim === 'int')) {` +
-          ` c = 35 + (Math.max(B(v.v), B(w.v)) >> 1);` +
+          ` c = ${ADD_COST} + (Math.max(B(v.v), B(w.v)) >> 1);` +
           ` if (it.gasLeft < c) ${run}(it, s); else { it.gasLeft -= c; s.pop();` +
           ` s[s.length - 1] = v.t.prim === 'nat' && w.t.prim === 'nat' ? N(v.v + w.v) : I(v.v + w.v); } }` +
           ` else ${run}(it, s);`,
