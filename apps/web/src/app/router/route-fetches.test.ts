@@ -32,9 +32,14 @@ async function loaderGets(
   );
   const data = routeData(new QueryClient(), { networks: NETWORKS, sandbox_mode: sandboxMode })[screen];
   void data?.({ params, url: new URL(url, 'http://localhost') });
-  await vi.waitFor(() => {
-    if (screen !== 'home' && gets.size === 0) throw new Error('no request yet');
-  });
+  // the first contract screen imports the contract route data (and its modules) first: over a second on a
+  // loaded machine, so the wait is for the request, up to 15 s, not for vi.waitFor's default second
+  await vi.waitFor(
+    () => {
+      if (screen !== 'home' && gets.size === 0) throw new Error('no request yet');
+    },
+    { timeout: 15_000, interval: 20 },
+  );
   await new Promise((r) => setTimeout(r, 50));
   return [...gets].sort();
 }
