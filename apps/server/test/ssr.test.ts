@@ -79,6 +79,8 @@ async function product(serverRender: WebOptions['serverRender'] = { budgetMs: 3_
     distDir: path.join(root, 'dist'),
     serverRender,
     bootConfig: async () => (await server.inject({ url: '/v1/config' })).json(),
+    // the web's route requests, as its build writes them to dist-ssr/route-fetches.js
+    routeFetches: await import('../../web/src/app/router/route-fetches'),
   });
   await server.listen({ port: 0, host: '127.0.0.1' });
   return server;
