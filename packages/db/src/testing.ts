@@ -1,4 +1,4 @@
-import { openAsBlob } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, inject, it } from 'vitest';
 import { openDatabase, type DbHandle } from './connection';
 import { migrateToLatest } from './migrate';
@@ -143,7 +143,10 @@ function describeOn(
 async function loadDump(file: string | undefined): Promise<Blob | undefined> {
   if (!file) return undefined;
   try {
-    return await openAsBlob(file);
+    // read whole, not `openAsBlob`: a blob of the file becomes unreadable ("NotReadableError") once its mtime
+    // changes, and another test run on this machine marks the shared dump used (utimes) when it starts — a
+    // suite of a run beside it then failed to open its database
+    return new Blob([await readFile(file)]);
   } catch {
     return undefined;
   }
