@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { CopyButton } from '../../shared/clipboard/CopyButton';
 import { NO_FAVOURITES_TEXT } from '../../features/bookmarks/favourites-text';
 import { renderApp } from '../testing/render-app';
@@ -83,12 +83,16 @@ describe('scroll to top', () => {
     await screen.findByRole('heading', { name: 'Deploy' });
     expect(screen.queryByRole('button', { name: 'Scroll to top' })).toBeNull();
     Object.defineProperty(window, 'scrollY', { value: 1200, configurable: true });
-    act(() => {
-      window.dispatchEvent(new Event('scroll'));
-    });
-    // the button's chunk (MUI Fab, Zoom) loads on this first scroll: under a full parallel run its first
-    // import can take longer than findByRole's default second
-    const button = await screen.findByRole('button', { name: 'Scroll to top' }, { timeout: 10_000 });
+    // The shell's scroll listener is attached by an effect, which React may run after the heading shows: a
+    // scroll sent before it is not heard (the button then never came, in a loaded CI run). So the scroll is
+    // sent again until the button shows; its chunk (MUI Fab, Zoom) loads on the first one heard.
+    const button = await waitFor(
+      () => {
+        fireEvent.scroll(window);
+        return screen.getByRole('button', { name: 'Scroll to top' });
+      },
+      { timeout: 10_000 },
+    );
     scrollTo.mockClear();
     fireEvent.click(button);
     expect(scrollTo).toHaveBeenCalledWith({ top: 0, left: 0, behavior: 'smooth' });
