@@ -54,7 +54,8 @@ export function runToRow(d: DebugResult, p: number, row: number): number | undef
 export const failPosition = (d: DebugResult): number | undefined =>
   d.status === 'failed' ? lastPosition(d) : undefined;
 
-const gasUnitsText = (milligas: number) =>
+/** Gas units (milligas / 1000), up to three decimals. */
+export const gasUnitsText = (milligas: number) =>
   (milligas / 1000).toLocaleString('en-US', { maximumFractionDigits: 3 });
 
 /**

@@ -2,7 +2,7 @@
 /** The note above the debugger's trace: a recording cut at its budget (issue 34), or a trace past the step bound. */
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TraceBoundNote } from './DebuggerDialog';
+import { TraceBoundNote } from './TraceBoundNote';
 
 afterEach(cleanup);
 
