@@ -11,29 +11,16 @@ import {
   ScriptDebugRequest,
   ViewRequest,
 } from '@michelscope/api-types';
-import {
-  balanceChangeInBlock,
-  bigMapChangesOf,
-  getContractScript,
-  getHeads,
-  operationById,
-  originationsBefore,
-  previousStorage,
-  storageSpaceInBlock,
-  type BlockPosition,
-} from '@michelscope/db/read';
 import { formToMicheline, parametersForExecution, toMicheline, type Micheline } from '@michelscope/michelson';
 import { constants as zlib } from 'node:zlib';
 import { LIMITS, OPERATION_COST } from '@michelscope/interpreter';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ApiContext } from '../context';
-import type { DebugCall, MetadataError } from '../debug/record';
-import { groupEffects } from '../debug/group-state';
-import { DebugRunner, type ReplayPosition } from '../debug/runner';
-import { ORIGINATION_SIZE, type BundleCall, type BundleStart } from '../debug/whatif';
-import { contractMetadataOf } from '../services/tokens';
-import { HttpError } from '../errors';
+import { metadataErrors } from '../debug/metadata-errors';
+import type { DebugCall } from '../debug/record';
+import { replayInput } from '../debug/replay-input';
+import { DebugRunner } from '../debug/runner';
 import { fullScript, requireScript } from '../services/contracts';
 import { nodeRpc } from '../services/node-rpc';
 import { offChainViewScript, onChainView, storageViewOf } from '../services/views';
@@ -41,7 +28,6 @@ import { ADDRESS_RE, AddressParams, CONTRACT_RE, requireAddress, requireNetwork 
 import { asClientError } from './actions';
 import { RUN_CODE_DEFAULT_SELF } from './simulate';
 import { bundleCall, registerWhatIf, resolveWhatIfStart, stateBlock, storageAt } from './whatif';
-import { scriptRejected } from '../services/receipt-errors';
 import { sendValidatedJson } from '../validated-json';
 
 const E = { 400: ErrorBody, 404: ErrorBody, 502: ErrorBody, 503: ErrorBody, 504: ErrorBody };
@@ -62,46 +48,6 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
 ) => {
   let runner = given;
 
-  /**
-   * The contract's TZIP-16 `errors`: the static ones, and those computed by an off-chain view (the view's
-   * michelsonStorageView resolved from the metadata's `views`; run by the worker when the call fails).
-   */
-  const metadataErrors = async (network: string, address: string): Promise<MetadataError[]> => {
-    const metadata = (await contractMetadataOf(ctx, network, address).catch(() => null)) as {
-      errors?: unknown;
-      views?: unknown;
-    } | null;
-    const views = Array.isArray(metadata?.views) ? (metadata.views as unknown[]) : [];
-    const storageView = (name: unknown): MetadataError['storageView'] => {
-      const view = views.find((v) => (v as { name?: unknown } | null)?.name === name) as
-        { implementations?: unknown } | undefined;
-      const impls = Array.isArray(view?.implementations) ? (view.implementations as unknown[]) : [];
-      for (const impl of impls) {
-        const msv = storageViewOf(impl);
-        if (msv?.code === undefined || msv.returnType === undefined) continue;
-        try {
-          return {
-            ...(msv.parameter !== undefined ? { parameter: toMicheline(msv.parameter) } : {}),
-            returnType: toMicheline(msv.returnType),
-            code: toMicheline(msv.code),
-          };
-        } catch {
-          continue;
-        }
-      }
-      return undefined;
-    };
-    return (Array.isArray(metadata?.errors) ? metadata.errors : [])
-      .slice(0, 1000)
-      .flatMap((e): MetadataError[] => {
-        if (!e || typeof e !== 'object') return [];
-        if ('error' in e && 'expansion' in e) return [e as MetadataError];
-        const view = (e as { view?: unknown }).view;
-        if (typeof view !== 'string') return [];
-        const sv = storageView(view);
-        return sv ? [{ view, storageView: sv, languages: (e as { languages?: unknown }).languages }] : [];
-      });
-  };
   /** A request's checks (network, contract, source and sender addresses), then the contract's script. */
   const checkedScript = (network: string, address: string, b: { source?: string; sender?: string }) => {
     requireNetwork(ctx, network);
@@ -139,35 +85,6 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
       now: String(Math.floor(at.timestamp.getTime() / 1000)),
       gasLimit: Math.min(gasLimit ?? hard, hard) * 1000,
       state: { level: at.level, head_level: at.head.level, changed_since: at.changed },
-    };
-  };
-  /** A replay's start with the bytes `address` used and had paid for before the call at `at` (BundleStart). */
-  const storageCheck = async (
-    network: string,
-    address: string,
-    at: BlockPosition,
-    before: string,
-    start: Omit<BundleStart, 'usedSpace' | 'paidSpace'>,
-  ): Promise<BundleStart> => {
-    const space = (what: string) =>
-      nodeRpc<string>(
-        ctx,
-        network,
-        `/chains/main/blocks/${before}/context/contracts/${address}/storage/${what}`,
-      ).then(
-        (v) => (/^\d+$/.test(String(v)) ? Number(v) : undefined),
-        () => undefined,
-      );
-    const [used, paid, inBlock] = await Promise.all([
-      space('used_space'),
-      space('paid_space'),
-      storageSpaceInBlock(ctx.db, network, address, at),
-    ]);
-    const usedSpace = inBlock.used ?? used;
-    return {
-      ...start,
-      usedSpace: usedSpace !== undefined ? String(usedSpace) : undefined,
-      paidSpace: paid !== undefined ? String(paid + inBlock.paid) : undefined,
     };
   };
   app.addHook('onClose', async () => {
@@ -227,7 +144,7 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
             String(w.state.level),
             call,
             { inputs: inputsOf(call), ...(b.at_level !== undefined ? { state: w.state } : {}) },
-            await metadataErrors(network, address),
+            await metadataErrors(ctx, network, address),
             undefined,
             { start: w.start, before, ...(c.storageLimit !== undefined ? { call: c } : {}) },
           );
@@ -256,7 +173,7 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
         gasLimit: at.gasLimit,
         fixedMilligas: fixedCost(sender),
       };
-      const errors = await metadataErrors(network, address);
+      const errors = await metadataErrors(ctx, network, address);
       runner ??= new DebugRunner(ctx);
       const json = await runner
         .forClient(request.ip)
@@ -326,7 +243,7 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
           at.block,
           call,
           { inputs: inputsOf(call), view: { kind: b.kind, name }, state: at.state },
-          await metadataErrors(network, address),
+          await metadataErrors(ctx, network, address),
         );
       return sendValidatedJson(reply, json);
     },
@@ -421,191 +338,24 @@ export const debugRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; runner?: 
     async (request, reply) => {
       const { network, id } = request.params;
       requireNetwork(ctx, network);
-      const op = await operationById(ctx.db, network, id);
-      if (!op) throw new HttpError(404, 'not found');
-      const address = op.destination ?? '';
-      const prm = op.parameters as { entrypoint?: unknown; value?: unknown } | null;
-      if (op.kind !== 'transaction' || !CONTRACT_RE.test(address) || !prm || prm.value === undefined)
-        throw new HttpError(400, 'only a call of a contract (a transaction with parameters) can be debugged');
-      // a call backtracked for its storage ran to its end: only the storage check after it failed
-      const exhausted =
-        op.status === 'backtracked' &&
-        !op.internal &&
-        Array.isArray(op.errors) &&
-        op.errors.some((e) => {
-          const id = (e as { id?: unknown } | null)?.id;
-          return typeof id === 'string' && id.endsWith('.storage_exhausted.operation');
-        });
-      // applied, failed, or backtracked (it ran to its end, then its group failed: its effects were undone)
-      if (op.status !== 'applied' && op.status !== 'failed' && op.status !== 'backtracked')
-        throw new HttpError(400, `a ${op.status} operation did not run: nothing to debug`);
-      const before = String(op.level - 1);
-      // in a failed group, what its earlier contents (and, for an internal call, its emitter and the internal
-      // calls before it) had done, undone since: from the group's receipt on the node
-      const group =
-        op.hash &&
-        (op.status === 'backtracked' || (op.status === 'failed' && (op.content_index > 0 || op.internal)))
-          ? await groupEffects(ctx, network, {
-              level: op.level,
-              hash: op.hash,
-              content_index: op.content_index,
-              internal: op.internal,
-              nonce: op.nonce,
-            })
-          : undefined;
-      // a contract its group originated (backtracked since) is not in the index: its script is the origination's,
-      // from the group's receipt on the node
-      const originated = group?.originated.get(address);
-      const script = originated?.script ?? (await getContractScript(ctx.db, network, address));
-      if (!script) {
-        const inGroup =
-          op.status !== 'applied' &&
-          (await originationsBefore(ctx.db, network, { level: op.level, beforeId: op.id, hash: op.hash })) >
-            0;
-        throw new HttpError(
-          404,
-          inGroup
-            ? `${address} was originated by this failed group (backtracked since): the replay needs its script ` +
-                `from the receipt of block ${op.level} on the node, which did not give it`
-            : 'not found',
-        );
-      }
-      // the state it ran with: the end of the level before, changed by the operations of its block before it
-      // (its group's earlier ones included)
-      const at: ReplayPosition = { level: op.level, beforeId: op.id, hash: op.hash, group };
-      const prev =
-        group?.storage.get(address) ?? (await previousStorage(ctx.db, network, address, op.id))?.storage;
-      const storage =
-        prev != null
-          ? toMicheline(prev)
-          : toMicheline(
-              await nodeRpc(
-                ctx,
-                network,
-                `/chains/main/blocks/${before}/context/contracts/${address}/storage`,
-              ),
-            );
-      const balanceBefore = await nodeRpc<string>(
-        ctx,
-        network,
-        `/chains/main/blocks/${before}/context/contracts/${address}/balance`,
-      ).catch(() => '0');
-      // a contract the group originated: the tez it was originated with (the node has no balance of it before)
-      const balance = originated
-        ? originated.balance + (await balanceChangeInBlock(ctx.db, network, address, at))
-        : /^\d+$/.test(String(balanceBefore))
-          ? BigInt(balanceBefore) + (await balanceChangeInBlock(ctx.db, network, address, at))
-          : 0n;
-      const head = (await getHeads(ctx.db, [network])).get(network);
-      const chainId = head?.chain_id ?? (await nodeRpc<string>(ctx, network, '/chains/main/chain_id'));
-      // an internal call: SENDER is the calling contract, SOURCE the implicit account that started the group
-      const sender = op.source ?? undefined;
-      const source = (op.internal ? op.initiator : op.source) ?? undefined;
-      // the parameter as the operation's receipt has it: a top-level call's as its sender wrote it, an internal
-      // call's as its emitter printed it (already typed: the call pays only its type's equality with the
-      // entrypoint's, not its decoding nor parsing, runContract's ticketsInParameter); the storage the worker
-      // re-prints in the chain's own form
-      const entrypoint = typeof prm.entrypoint === 'string' ? prm.entrypoint : 'default';
-      // the receipt adds to the script's gas the fixed cost of a call (OPERATION_COST.call, the interpreter's
-      // figure for Octez's) and the operation's own: a manager operation's, or an internal transfer's
-      const consumed = Number(op.consumed_gas ?? 0);
-      const fixed =
-        OPERATION_COST.call + (op.internal ? OPERATION_COST.internalTransfer : OPERATION_COST.manager);
-      // what it wrote in big maps, and the ids the chain gave those it allocated (the replay gives them too)
-      const written = op.status === 'applied' ? await bigMapChangesOf(ctx.db, network, op.id) : undefined;
-      const call = {
-        script: fullScript(script),
-        storage,
-        parameter: toMicheline(prm.value),
-        entrypoint,
-        amount: String(op.amount ?? 0),
-        balance: String(balance < 0n ? 0n : balance),
-        ...(sender ? { sender } : {}),
-        ...(source ? { source } : {}),
-        self: address,
-        now: String(Math.floor(new Date(op.timestamp).getTime() / 1000)),
-        level: String(op.level),
-        chainId,
-        gasLimit: LIMITS.hardGasLimitPerOperation,
-        fixedMilligas: fixed,
-        // as the protocol applied it: storage and emitted operations unparsed (and paid) in Optimized mode
-        unparsingMode: 'Optimized' as const,
-        ...(op.internal ? { internal: true } : {}),
-        ...(op.hash
-          ? { originations: { hash: op.hash, before: await originationsBefore(ctx.db, network, at) } }
-          : {}),
-        ...(written?.fresh.length ? { bigMapIds: written.fresh } : {}),
-      };
-      const milligas = Math.max(0, consumed - fixed);
-      // a failed call's FAILWITH value, as its receipt's script_rejected error has it
-      const failedWith = op.status === 'failed' ? rejectedWith(op.errors) : undefined;
-      // storage exhausted: the call runs again with its storage limit, from the bytes its contract used and had
-      // paid for then (the node's at L-1, changed by the calls of block L before it), as the what-if counts them
-      const limited = exhausted
-        ? await storageCheck(network, address, at, before, {
-            script: fullScript(script),
-            storageType: toMicheline(script.storage),
-            parameterType: toMicheline(script.parameter),
-            self: address,
-            storage,
-            balance: call.balance,
-            now: call.now,
-            level: call.level,
-            chainId,
-            entries: [],
-            costPerByte: String(head?.cost_per_byte ?? 0),
-            originationSize: ORIGINATION_SIZE,
-          })
-        : undefined;
-      const limitedCall: BundleCall = {
-        entrypoint,
-        parameter: call.parameter,
-        amount: call.amount,
-        ...(sender ? { sender } : {}),
-        ...(source ? { source } : {}),
-        gasLimit: call.gasLimit,
-        storageLimit: Number(op.storage_limit ?? 0),
-      };
+      const r = await replayInput(ctx, network, id);
       runner ??= new DebugRunner(ctx);
-      const json = await runner.forClient(request.ip).record(
-        network,
-        before,
-        call,
-        { inputs: inputsOf(call) },
-        await metadataErrors(network, address),
-        {
-          status: op.status,
-          ...(op.status === 'applied' && op.storage != null ? { storage: toMicheline(op.storage) } : {}),
-          // a backtracked call's storage and big-map writes: its receipt's (the index keeps none of them)
-          ...(op.status === 'backtracked' && group?.own?.storage !== undefined
-            ? { storage: group.own.storage }
-            : {}),
-          ...(op.status === 'backtracked' && group?.own ? { bigMapDiffs: group.own.bigMapDiffs } : {}),
-          storageType: toMicheline(script.storage),
-          milligas,
-          ...(written && !written.more ? { bigMapDiffs: written.diffs } : {}),
-          ...(failedWith !== undefined ? { failedWith } : {}),
-          ...(exhausted
-            ? { storageExhausted: { contract: address, paid: Number(op.paid_storage_size_diff ?? 0) } }
-            : {}),
-        },
-        limited ? { start: limited, before: [], call: limitedCall } : undefined,
-        at,
-      );
+      const json = await runner
+        .forClient(request.ip)
+        .record(
+          network,
+          r.block,
+          r.call,
+          { inputs: inputsOf(r.call) },
+          await metadataErrors(ctx, network, r.address),
+          r.recorded,
+          r.bundle,
+          r.at,
+        );
       return sendValidatedJson(reply, json);
     },
   );
 };
-
-/** The FAILWITH value of a receipt's script_rejected error, as Micheline. */
-function rejectedWith(errors: unknown): Micheline | undefined {
-  const value = scriptRejected(errors)?.with;
-  try {
-    return value === undefined ? undefined : toMicheline(value);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The fixed cost the node's receipt adds to a call's script gas: a call's, and the operation's own (a manager
