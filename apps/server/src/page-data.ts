@@ -1,6 +1,6 @@
 /**
  * Data carried inside a page as `<script type="application/json">` (issue 18): the boot configuration
- * (./static-web.ts) and the answers a server-rendered page was made from (./ssr.ts).
+ * (./page-html.ts) and the answers a server-rendered page was made from (./ssr.ts).
  */
 
 /**

@@ -49,7 +49,7 @@ export interface PageRendererOptions {
   /** The web build's renderer: apps/web/dist-ssr/entry-server.js. */
   entry: string;
   api: ApiCall;
-  /** Time a page waits for its rendering (data included); its head is sent meanwhile (./static-web.ts). */
+  /** Time a page waits for its rendering (data included); its head is sent meanwhile (./page-response.ts). */
   budgetMs?: number;
   maxInFlight?: number;
   hardLimitMs?: number;

@@ -1,22 +1,21 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+/**
+ * The serving of the web build on the one origin: its files (./static-files), and for every other page
+ * request index.html, announced with the route's chunks (./route-preloads) and API requests
+ * (./fetch-preloads), the boot configuration inlined (./page-html), rendered on the server when it can be
+ * (./ssr) and sent compressed (./page-response).
+ */
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PassThrough, type Transform } from 'node:stream';
-import {
-  brotliCompressSync,
-  constants as zlibConstants,
-  createBrotliCompress,
-  createGzip,
-  gzipSync,
-} from 'node:zlib';
-import negotiate from '@fastify/accept-negotiator';
-import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { internalCallHeaders } from '@michelscope/api';
 import { PageLimiter, type PageLimit } from './page-limit';
-import { fetchPreloadLinks, loadWebRouteFetches, routeParams, type WebRouteFetches } from './fetch-preloads';
-import { jsonForScript } from './page-data';
-import { PageRenderer, type PageRendererOptions, type RenderedPage } from './ssr';
+import { loadWebRouteFetches, routeParams, type WebRouteFetches } from './fetch-preloads';
+import { PageRenderer, type PageRendererOptions } from './ssr';
+import { inlineBootConfig, withFetchPreloads, withModulePreloads } from './page-html';
+import { compressShell, sendRendered, sendShell, sendTooManyPages, type Shell } from './page-response';
+import { matchRoute, readRoutePreloads, type RoutePreload } from './route-preloads';
+import { builtFile, registerStaticFiles } from './static-files';
 
 /**
  * Paths that belong to the APIs: never answered with the SPA's index.html. The SPA itself owns /search
@@ -25,29 +24,6 @@ import { PageRenderer, type PageRendererOptions, type RenderedPage } from './ssr
 const API_PREFIXES = ['/v1/', '/rpc/', '/search/v1/', '/stats/v1/', '/metadata/v1/'];
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
-
-/** Vite's content-hashed output: a new build gives new names, so a browser may keep them for a year. */
-const IMMUTABLE = 'public, max-age=31536000, immutable';
-/**
- * Security headers that only a document (or a worker script, which the app has none of) obeys: a hashed
- * script, style sheet or font does not carry them, ~0.7 kB less on each of a page's asset requests (HTTP/1.1
- * sends headers uncompressed). They keep `x-content-type-options: nosniff` and the resource policy.
- */
-const DOCUMENT_ONLY_HEADERS = [
-  'content-security-policy',
-  'cross-origin-opener-policy',
-  'origin-agent-cluster',
-  'referrer-policy',
-  'x-dns-prefetch-control',
-  'x-download-options',
-  'x-frame-options',
-  'x-permitted-cross-domain-policies',
-  'x-xss-protection',
-];
-/** The page (and unhashed files such as the favicon) is revalidated on every load: it names the assets. */
-const REVALIDATE = 'no-cache';
-/** The id of the `<script type="application/json">` block of index.html that carries GET /v1/config. */
-export const BOOT_CONFIG_ID = 'ms-boot-config';
 
 export interface WebOptions {
   distDir?: string;
@@ -84,25 +60,13 @@ const DARK_COOKIE = /(?:^|;\s*)ms_dark=([01])/;
  * links such as /mainnet/KT1…/storage load the app. API paths keep JSON 404 bodies.
  *
  * Assets are served from the brotli / gzip files the build writes beside them (`preCompressed`), chosen by
- * `accept-encoding`; hashed assets (under /assets/) are immutable for a year, everything else `no-cache`.
+ * `accept-encoding`; hashed assets (under /assets/) are immutable for a year, everything else `no-cache`
+ * (./static-files).
  */
 export async function registerWeb(app: FastifyInstance, opts: WebOptions = {}): Promise<void> {
   const distDir = opts.distDir ?? WEB_DIST;
   const built = existsSync(path.join(distDir, 'index.html'));
-  if (built) {
-    await app.register(fastifyStatic, {
-      root: distDir,
-      wildcard: false,
-      index: false,
-      preCompressed: true,
-      cacheControl: false,
-      setHeaders: (reply, file) => {
-        const cacheControl = cacheControlOf(distDir, file);
-        reply.header('cache-control', cacheControl);
-        if (cacheControl === IMMUTABLE) for (const h of DOCUMENT_ONLY_HEADERS) reply.raw.removeHeader(h);
-      },
-    });
-  }
+  if (built) await registerStaticFiles(app, distDir);
   let page: Promise<Page> | undefined;
   const shells = new Map<string, Shell>();
   const rendererEntry = path.join(distDir, '../dist-ssr/entry-server.js');
@@ -205,42 +169,6 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions = {}): 
   });
 }
 
-/** A page request past the client's page budget: a short page that says when to come back. */
-function sendTooManyPages(reply: FastifyReply, retryAfter: number) {
-  return reply
-    .code(429)
-    .header('retry-after', String(retryAfter))
-    .header('cache-control', 'no-store')
-    .type('text/html; charset=utf-8')
-    .send(
-      '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Too many requests · Michelscope</title>' +
-        `</head><body><p>Too many pages were asked from your address. Retry in ${retryAfter} s.</p></body></html>`,
-    );
-}
-
-function cacheControlOf(distDir: string, file: string): string {
-  const rel = path.relative(distDir, file).split(path.sep);
-  return rel.length > 1 && rel[0] === 'assets' ? IMMUTABLE : REVALIDATE;
-}
-
-/** index.html as sent (boot configuration inlined, the route's modulepreloads), and its brotli and gzip forms. */
-interface Shell {
-  text: string;
-  html: Buffer;
-  br: Buffer;
-  gzip: Buffer;
-}
-
-/** What the build says a route needs (apps/web/build/route-preload.ts): a route of the SPA and its chunks. */
-export interface RoutePreload {
-  /** React Router syntax: `/:network/:address/operations`, `/:network/:address/views/:view?`. */
-  path: string;
-  /** Files under dist, e.g. `assets/contract-1a2b3c.js`. */
-  files: string[];
-  /** False for a route the server never renders (the workspace's forms); absent in older builds: true. */
-  rendered?: boolean;
-}
-
 /** index.html with the boot configuration inlined, and the route table's preloads; read once. */
 interface Page {
   html: string;
@@ -257,9 +185,6 @@ interface Page {
 
 /** index.html variants kept compressed (one per set of route chunks: a few dozen at most). */
 const MAX_SHELLS = 200;
-
-/** Written by the web build beside index.html. */
-export const ROUTE_PRELOAD_FILE = '.vite/route-preload.json';
 
 async function loadPage(
   distDir: string,
@@ -297,191 +222,5 @@ async function loadPage(
   };
 }
 
-/** The build's route preloads; none (the app still loads, one round trip later) when missing or malformed. */
-function readRoutePreloads(distDir: string): RoutePreload[] {
-  try {
-    const parsed = JSON.parse(readFileSync(path.join(distDir, ROUTE_PRELOAD_FILE), 'utf8')) as {
-      routes?: unknown;
-    };
-    if (!Array.isArray(parsed.routes)) return [];
-    return parsed.routes.filter(
-      (r): r is RoutePreload =>
-        typeof r === 'object' &&
-        r !== null &&
-        typeof (r as RoutePreload).path === 'string' &&
-        Array.isArray((r as RoutePreload).files) &&
-        (r as RoutePreload).files.every((f) => typeof f === 'string' && /^assets\/[\w.-]+\.js$/.test(f)),
-    );
-  } catch {
-    return [];
-  }
-}
-
-/**
- * The route a pathname opens, React Router style: `:name` matches one segment, `:name?` one or none,
- * anything else itself; of several matches the most specific (most literal segments, then fewest
- * optional ones) wins, the first of equals.
- */
-export function matchRoute(routes: readonly RoutePreload[], pathname: string): RoutePreload | null {
-  const segments = pathname.split('/').filter((s) => s !== '');
-  let best: { route: RoutePreload; score: number } | null = null;
-  for (const route of routes) {
-    const score = matchScore(route.path, segments);
-    if (score !== null && (best === null || score > best.score)) best = { route, score };
-  }
-  return best?.route ?? null;
-}
-
-function matchScore(pattern: string, segments: string[]): number | null {
-  const parts = pattern.split('/').filter((s) => s !== '');
-  let i = 0;
-  let score = 0;
-  for (const part of parts) {
-    const segment = segments[i];
-    if (part.startsWith(':') && part.endsWith('?')) {
-      if (segment !== undefined) i++;
-      score += 1;
-    } else if (part.startsWith(':')) {
-      if (segment === undefined) return null;
-      i++;
-      score += 2;
-    } else {
-      if (segment !== part) return null;
-      i++;
-      score += 10;
-    }
-  }
-  return i === segments.length ? score : null;
-}
-
-/**
- * Adds `<link rel="modulepreload" crossorigin href="/assets/…">` before `</head>` for each file the page
- * does not name already, so that the browser fetches the route's chunks together with the boot chunk.
- */
-export function withModulePreloads(html: string, files: readonly string[]): string {
-  const links = files
-    .filter((f) => !html.includes(`/${f}"`))
-    .map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`);
-  if (links.length === 0 || !html.includes('</head>')) return html;
-  return html.replace('</head>', `${links.join('\n')}\n</head>`);
-}
-
-/**
- * Adds `<link rel="preload" as="fetch" crossorigin href="/v1/…">` before `</head>` for each API request
- * the route's loader starts (the web's, ./fetch-preloads), so that it starts with the scripts; the app's fetch of the
- * same URL (same origin, same credentials mode, no custom header) takes the preloaded answer.
- */
-export function withFetchPreloads(html: string, urls: readonly string[]): string {
-  if (urls.length === 0 || !html.includes('</head>')) return html;
-  return html.replace('</head>', `${fetchPreloadLinks(urls).join('\n')}\n</head>`);
-}
-
 /** Pages longer than this are not rendered on the server (an address, a hash and a query fit easily). */
 const MAX_RENDERED_URL = 2_048;
-/** The id of the element the server's rendering of a page goes in (apps/web/src/app/ssr-markup.ts). */
-export const SSR_MARKUP_ID = 'ms-ssr';
-/** The element holding the answers the rendered page was made from (apps/web/src/app/ssr-markup.ts). */
-export const SSR_DATA_ID = 'ms-ssr-data';
-
-/**
- * index.html in two parts around the app's root: the first (the head: scripts, styles and data to preload)
- * is sent at once, the second once the page is rendered, with the rendering's styles and markup in
- * `<div id="ms-ssr">` before the root (React escaped every text and attribute of it), or without it.
- */
-export function splitForServerPage(html: string): [string, (page: RenderedPage | null) => string] {
-  const at = html.indexOf('<div id="root">');
-  if (at < 0) return [html, () => ''];
-  const rest = html.slice(at);
-  return [
-    html.slice(0, at),
-    (page) =>
-      page
-        ? `${page.styles}<div id="${SSR_MARKUP_ID}" inert>${page.html}</div>` +
-          (page.data !== undefined
-            ? `<script type="application/json" id="${SSR_DATA_ID}">${page.data}</script>`
-            : '') +
-          rest
-        : rest,
-  ];
-}
-
-/**
- * A page made for one request, streamed and compressed in the one encoding the browser takes: the head goes
- * (flushed) while the page renders, so the browser fetches the app's code and data meanwhile.
- */
-function sendRendered(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  html: string,
-  rendered: Promise<RenderedPage | null>,
-) {
-  const encoding = pageEncoding(request, reply);
-  const out: Transform =
-    encoding === 'br'
-      ? createBrotliCompress({ params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } })
-      : encoding === 'gzip'
-        ? createGzip({ level: 6 })
-        : new PassThrough();
-  if (encoding === 'br' || encoding === 'gzip') reply.header('content-encoding', encoding);
-  const [head, tail] = splitForServerPage(html);
-  out.write(head);
-  if (!(out instanceof PassThrough)) (out as Transform & { flush(): void }).flush();
-  void rendered.then((page) => out.end(tail(page)));
-  return reply.send(out);
-}
-
-function compressShell(html: string): Shell {
-  const raw = Buffer.from(html);
-  return {
-    text: html,
-    html: raw,
-    // per-address pages are compressed on each request: a fast brotli level (index.html is ~2 kB)
-    br: brotliCompressSync(raw, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }),
-    gzip: gzipSync(raw, { level: 9 }),
-  };
-}
-
-/**
- * Adds `<script type="application/json" id="ms-boot-config">` before `</head>`. It is data, not script
- * (a Content-Security-Policy without 'unsafe-inline' allows it); `<`, `>`, `&` and the JavaScript line
- * separators are escaped so that no value can close the element.
- */
-export function inlineBootConfig(html: string, config: unknown): string {
-  const json = jsonForScript(config);
-  const block = `<script type="application/json" id="${BOOT_CONFIG_ID}">${json}</script>`;
-  return html.includes('</head>') ? html.replace('</head>', `${block}\n</head>`) : block + html;
-}
-
-/** Sets a page's headers (no-cache, HTML, varies by encoding); the encoding the browser takes, if any. */
-function pageEncoding(request: FastifyRequest, reply: FastifyReply): string | null {
-  const header = request.headers['accept-encoding'];
-  reply
-    .header('cache-control', REVALIDATE)
-    .header('vary', 'accept-encoding')
-    .type('text/html; charset=utf-8');
-  return typeof header === 'string' ? negotiate(header, ['br', 'gzip', 'identity']) : null;
-}
-
-function sendShell(request: FastifyRequest, reply: FastifyReply, shell: Shell) {
-  const encoding = pageEncoding(request, reply);
-  if (encoding === 'br') return reply.header('content-encoding', 'br').send(shell.br);
-  if (encoding === 'gzip') return reply.header('content-encoding', 'gzip').send(shell.gzip);
-  return reply.send(shell.html);
-}
-
-/** The path of `url` relative to `distDir` when it names a regular file inside it, else null. */
-function builtFile(distDir: string, url: string): string | null {
-  let rel: string;
-  try {
-    rel = decodeURIComponent(url).replace(/^\/+/, '');
-  } catch {
-    return null;
-  }
-  const full = path.resolve(distDir, rel);
-  if (!full.startsWith(distDir + path.sep)) return null;
-  try {
-    return statSync(full).isFile() ? path.relative(distDir, full) : null;
-  } catch {
-    return null;
-  }
-}

@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, expect, it, vi } from 'vitest';
 import { buildRoot } from '../src/commands';
 import { loadConfig } from '../src/config';
-import { ROUTE_PRELOAD_FILE } from '../src/static-web';
+import { ROUTE_PRELOAD_FILE } from '../src/route-preloads';
 
 /** A page asks the API 7 times, as a contract page of the web's renderer does. */
 const RENDERER = `

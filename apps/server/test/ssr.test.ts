@@ -8,13 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  registerWeb,
-  ROUTE_PRELOAD_FILE,
-  splitForServerPage,
-  type RoutePreload,
-  type WebOptions,
-} from '../src/static-web';
+import { registerWeb, type WebOptions } from '../src/static-web';
+import { splitForServerPage } from '../src/page-html';
+import { ROUTE_PRELOAD_FILE, type RoutePreload } from '../src/route-preloads';
 
 const RENDERER = `
 export async function renderPage({ url, dark }) {

@@ -4,14 +4,9 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import {
-  BOOT_CONFIG_ID,
-  ROUTE_PRELOAD_FILE,
-  matchRoute,
-  registerWeb,
-  type RoutePreload,
-  type WebOptions,
-} from '../src/static-web';
+import { registerWeb, type WebOptions } from '../src/static-web';
+import { BOOT_CONFIG_ID } from '../src/page-html';
+import { ROUTE_PRELOAD_FILE, matchRoute, type RoutePreload } from '../src/route-preloads';
 import type { WebRouteFetches } from '../src/fetch-preloads';
 
 async function app(

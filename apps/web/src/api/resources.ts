@@ -521,7 +521,7 @@ export function actionQuery<N extends ActionName>(
   });
 }
 
-/** The id of the JSON block in which the server inlines GET /v1/config (apps/server static-web.ts). */
+/** The id of the JSON block in which the server inlines GET /v1/config (apps/server page-html.ts). */
 export const BOOT_CONFIG_ID = 'ms-boot-config';
 
 /**
