@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvField, exportChunks, mutezToTez } from '../src/export/writer';
-import { OPERATION_COLUMNS } from '../src/routes/export';
+import { OPERATION_COLUMNS } from '../src/export/columns';
 import { makeApi } from './helpers';
 import { ALICE, BOB, NET, OPG2, TOKEN, TWIN, keyHash, seedChain } from './seed';
 

@@ -6,7 +6,6 @@
 import {
   BigMapKeyExportRow,
   BigMapKeyHistoryExportRow,
-  ErrorBody,
   EventExportRow,
   MigrationExportRow,
   NetworkName,
@@ -34,33 +33,28 @@ import {
   recentlyCalledAll,
   sameContractsAll,
   ticketUpdatesOfOperation,
-  type ExportEventRow,
-  type ExportKeyDiffRow,
-  type ExportKeyRow,
-  type ExportMigrationRow,
-  type ExportOperationRow,
-  type ExportRecentRow,
-  type ExportSameRow,
-  type ExportTicketUpdateRow,
-  type ExportTokenRow,
 } from '@michelscope/db/read';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type, type Static, type TObject } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
 import {
-  exportBody,
-  exportDescription,
-  FormatParam,
-  mutezToTez,
-  type Column,
-  sendExport,
-  tableColumns,
-  type ExportFormat,
-} from '../export/writer';
-import { keyString, typesOf } from '../render/big-map-keys';
+  EVENT_COLUMNS,
+  HOLDER_COLUMNS,
+  KEY_HISTORY_COLUMNS,
+  keyColumns,
+  MIGRATION_COLUMNS,
+  OPERATION_COLUMNS,
+  RECENT_COLUMNS,
+  SAME_COLUMNS,
+  TICKET_UPDATE_COLUMNS,
+  TOKEN_COLUMNS,
+  type Holder,
+} from '../export/columns';
+import { EXPORT_ERRORS, FormatQuery, formatOf, simpleExport } from '../export/export-route';
+import { exportBody, exportDescription, FormatParam, sendExport } from '../export/writer';
+import { typesOf } from '../render/big-map-keys';
 import { ledgerHolder, ledgerMatch, ledgerOf } from '../services/tokens';
-import { formatTime } from '../time';
 import {
   ADDRESS_RE,
   AddressParams,
@@ -70,123 +64,8 @@ import {
   requireNetwork,
 } from '../validate';
 
-export { csvField, mutezToTez } from '../export/writer';
-
 /** The statuses the database holds (mempool statuses are never stored). */
 const STATUSES = ['applied', 'failed', 'backtracked', 'skipped'];
-
-const E = { 400: ErrorBody, 404: ErrorBody };
-const orNull = <T>(v: T | null | undefined): T | null => v ?? null;
-
-export const OPERATION_COLUMNS = tableColumns<ExportOperationRow>()(OperationExportRow, {
-  id: (r) => r.id,
-  level: (r) => r.level,
-  timestamp: (r) => formatTime(r.timestamp),
-  hash: (r) => r.hash,
-  counter: (r) => r.counter,
-  content_index: (r) => r.content_index,
-  internal: (r) => r.internal,
-  kind: (r) => r.kind,
-  status: (r) => r.status,
-  source: (r) => r.source,
-  destination: (r) => r.destination,
-  entrypoint: (r) => r.entrypoint,
-  amount_mutez: (r) => r.amount,
-  amount_tez: (r) => mutezToTez(r.amount),
-  fee_mutez: (r) => r.fee,
-  fee_tez: (r) => mutezToTez(r.fee),
-  burned_mutez: (r) => r.burned,
-  burned_tez: (r) => mutezToTez(r.burned),
-  consumed_milligas: (r) => r.consumed_gas,
-  storage_size: (r) => r.storage_size,
-  paid_storage_size_diff: (r) => r.paid_storage_size_diff,
-});
-
-/** Big-map key columns: the readable key needs the big map's key type. */
-export const keyColumns = (keyType: Parameters<typeof keyString>[0]) =>
-  tableColumns<ExportKeyRow>()(BigMapKeyExportRow, {
-    key_hash: (r) => r.key_hash,
-    key: (r) => keyString(keyType, r.key),
-    key_micheline: (r) => r.key,
-    value_micheline: (r) => (r.removed ? null : orNull(r.value)),
-    active: (r) => !r.removed,
-    last_update_level: (r) => r.last_update_level,
-    last_update_time: (r) => formatTime(r.last_update_time),
-    updates_count: (r) => r.count,
-  });
-
-export const KEY_HISTORY_COLUMNS = tableColumns<ExportKeyDiffRow>()(BigMapKeyHistoryExportRow, {
-  level: (r) => r.level,
-  timestamp: (r) => formatTime(r.timestamp),
-  operation_hash: (r) => r.operation_hash,
-  removed: (r) => r.value == null,
-  value_micheline: (r) => orNull(r.value),
-});
-
-export const EVENT_COLUMNS = tableColumns<ExportEventRow>()(EventExportRow, {
-  level: (r) => r.level,
-  timestamp: (r) => formatTime(r.timestamp),
-  hash: (r) => r.hash,
-  status: (r) => r.status,
-  tag: (r) => r.tag ?? '',
-  payload_micheline: (r) => orNull(r.payload),
-  payload_type_micheline: (r) => orNull(r.payload_type),
-});
-
-export const TICKET_UPDATE_COLUMNS = tableColumns<ExportTicketUpdateRow>()(TicketUpdateExportRow, {
-  id: (r) => r.id,
-  level: (r) => r.level,
-  timestamp: (r) => formatTime(r.timestamp),
-  operation_hash: (r) => r.operation_hash,
-  ticketer: (r) => r.ticketer,
-  ticket_id: (r) => r.ticket_id,
-  content_type_micheline: (r) => r.content_type,
-  content_micheline: (r) => r.content,
-  account: (r) => r.account,
-  amount: (r) => r.amount,
-});
-
-export const TOKEN_COLUMNS = tableColumns<ExportTokenRow>()(TokenExportRow, {
-  token_id: (r) => r.token_id,
-  name: (r) => r.name,
-  symbol: (r) => r.symbol,
-  decimals: (r) => r.decimals,
-  level: (r) => r.level,
-  link: (r) => r.link,
-  metadata: (r) => orNull(r.metadata),
-});
-
-type Holder = { token_id: string; owner: string; amount: string };
-export const HOLDER_COLUMNS = tableColumns<Holder>()(TokenHolderExportRow, {
-  token_id: (r) => r.token_id,
-  address: (r) => r.owner,
-  balance: (r) => r.amount,
-});
-
-export const SAME_COLUMNS = tableColumns<ExportSameRow>()(SameContractExportRow, {
-  network: (r) => r.network,
-  address: (r) => r.address,
-  level: (r) => r.level,
-  timestamp: (r) => formatTime(r.timestamp),
-  last_action: (r) => (r.last_action ? formatTime(r.last_action) : null),
-  manager: (r) => r.manager,
-  delegate: (r) => r.delegate,
-});
-
-export const MIGRATION_COLUMNS = tableColumns<ExportMigrationRow>()(MigrationExportRow, {
-  level: (r) => r.level,
-  timestamp: (r) => formatTime(r.timestamp),
-  kind: (r) => r.kind,
-  hash: (r) => r.hash,
-  protocol: (r) => r.protocol,
-  prev_protocol: (r) => r.prev_protocol,
-});
-
-export const RECENT_COLUMNS = tableColumns<ExportRecentRow>()(RecentlyCalledExportRow, {
-  address: (r) => r.address,
-  operations_count: (r) => r.operations_count,
-  last_action: (r) => formatTime(r.last_action),
-});
 
 const list = (v: string | undefined) =>
   v === undefined || v === ''
@@ -196,7 +75,6 @@ const list = (v: string | undefined) =>
         .map((s) => s.trim())
         .filter(Boolean);
 
-const Format = () => Type.Object({ format: FormatParam });
 const Level = () => Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 }));
 const PtrParams = Type.Object({
   network: NetworkName,
@@ -207,7 +85,6 @@ const KeyParams = Type.Object({
   ptr: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
   key_hash: Type.String({ pattern: '^expr[1-9A-HJ-NP-Za-km-z]{50}$' }),
 });
-const fmt = (f: ExportFormat | undefined): ExportFormat => f ?? 'csv';
 
 /** Async-maps each batch (the holders export drops ledger entries off the layout or at zero). */
 async function* mapBatches<A, B>(batches: AsyncIterable<A[]>, f: (a: A) => B | undefined) {
@@ -219,44 +96,6 @@ async function* mapBatches<A, B>(batches: AsyncIterable<A[]>, f: (a: A) => B | u
     }
     yield out;
   }
-}
-
-/**
- * One export route that takes only `format`: its schema (summary, description with the columns, params, the row
- * schema) and a handler that checks the path (4xx) and names the file and the batches.
- */
-function simpleExport<P extends TObject, R>(
-  app: Parameters<FastifyPluginAsyncTypebox>[0],
-  path: string,
-  spec: {
-    summary: string;
-    description: string;
-    tag: string;
-    params: P;
-    row: TObject;
-    columns: ReadonlyArray<Column<R>>;
-    open(
-      params: Static<P>,
-    ): Promise<{ name: ReadonlyArray<string | number>; batches: AsyncIterable<readonly R[]> }>;
-  },
-): void {
-  app.get(
-    path,
-    {
-      schema: {
-        summary: spec.summary,
-        description: exportDescription(spec.description, spec.columns),
-        tags: [spec.tag],
-        params: spec.params,
-        querystring: Format(),
-        response: { 200: exportBody(spec.row), ...E },
-      },
-    },
-    async (request, reply) => {
-      const { name, batches } = await spec.open(request.params as Static<P>);
-      return sendExport(reply, { format: fmt(request.query.format), name, columns: spec.columns, batches });
-    },
-  );
 }
 
 export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
@@ -284,7 +123,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
           to: Type.Optional(Type.Integer({ minimum: 0, maximum: 8_640_000_000_000_000 })),
           search: Type.Optional(Type.String({ maxLength: 255 })),
         }),
-        response: { 200: exportBody(OperationExportRow), ...E },
+        response: { 200: exportBody(OperationExportRow), ...EXPORT_ERRORS },
       },
     },
     async (request, reply) => {
@@ -310,7 +149,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
         text: q.search?.replace(/\0/g, '').trim() ?? '',
       };
       return sendExport(reply, {
-        format: fmt(q.format),
+        format: formatOf(q.format),
         name: [address, 'operations'],
         columns: OPERATION_COLUMNS,
         batches: accountOperationsAll(ctx.db, network, address, filters),
@@ -338,7 +177,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
           min_level: Level(),
           max_level: Level(),
         }),
-        response: { 200: exportBody(BigMapKeyExportRow), ...E },
+        response: { 200: exportBody(BigMapKeyExportRow), ...EXPORT_ERRORS },
       },
     },
     async (request, reply) => {
@@ -352,7 +191,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
         throw new HttpError(404, 'not found');
       const search = q.search?.replace(/\0/g, '').trim();
       return sendExport(reply, {
-        format: fmt(q.format),
+        format: formatOf(q.format),
         name: [network, 'big_map', ptr, 'keys'],
         columns: keyColumns(typesOf(row)?.key),
         batches: bigMapKeysAll(ctx.db, network, ptr, {
@@ -429,8 +268,8 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
           network: NetworkName,
           id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
         }),
-        querystring: Format(),
-        response: { 200: exportBody(TicketUpdateExportRow), ...E },
+        querystring: FormatQuery(),
+        response: { 200: exportBody(TicketUpdateExportRow), ...EXPORT_ERRORS },
       },
     },
     async (request, reply) => {
@@ -441,7 +280,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
       // bounded by the operation (the list's 1,000): one batch
       const rows = await ticketUpdatesOfOperation(ctx.db, network, op.id);
       return sendExport(reply, {
-        format: fmt(request.query.format),
+        format: formatOf(request.query.format),
         name: [op.hash ?? String(op.id), 'ticket_updates'],
         columns: TICKET_UPDATE_COLUMNS,
         batches: (async function* () {
@@ -467,7 +306,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
           format: FormatParam,
           search: Type.Optional(Type.String({ maxLength: 255 })),
         }),
-        response: { 200: exportBody(TokenExportRow), ...E },
+        response: { 200: exportBody(TokenExportRow), ...EXPORT_ERRORS },
       },
     },
     async (request, reply) => {
@@ -475,7 +314,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
       contractPath(request.params);
       if (!(await getContract(ctx.db, network, address))) throw new HttpError(404, 'not found');
       return sendExport(reply, {
-        format: fmt(request.query.format),
+        format: formatOf(request.query.format),
         name: [address, 'tokens'],
         columns: TOKEN_COLUMNS,
         batches: contractTokensAll(
@@ -505,7 +344,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
           format: FormatParam,
           token_id: Type.Optional(Type.String({ pattern: '^[0-9]{1,78}$', description: 'default 0' })),
         }),
-        response: { 200: exportBody(TokenHolderExportRow), ...E },
+        response: { 200: exportBody(TokenHolderExportRow), ...EXPORT_ERRORS },
       },
     },
     async (request, reply) => {
@@ -517,7 +356,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
       const match = ledger ? ledgerMatch(ledger.layout, tokenId) : null;
       async function* none(): AsyncGenerator<Holder[]> {}
       return sendExport(reply, {
-        format: fmt(request.query.format),
+        format: formatOf(request.query.format),
         name: [address, 'token', tokenId, 'holders'],
         columns: HOLDER_COLUMNS,
         batches:
