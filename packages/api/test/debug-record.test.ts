@@ -12,14 +12,8 @@ import {
 } from '@michelscope/michelson';
 import { LIMITS } from '@michelscope/interpreter';
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_LIMITS,
-  ERROR_VIEW_LIMITS,
-  errorMeaning,
-  recordCall,
-  viewErrorMeaning,
-  type DebugCall,
-} from '../src/debug/record';
+import { ERROR_VIEW_LIMITS, errorMeaning, viewErrorMeaning } from '../src/debug/error-meaning';
+import { DEFAULT_LIMITS, recordCall, type DebugCall } from '../src/debug/record';
 
 const call = (src: string, parameter: Micheline, storage: Micheline): DebugCall => ({
   script: parseMichelsonScript(src),

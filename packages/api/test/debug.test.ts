@@ -12,7 +12,7 @@ import net from 'node:net';
 import type { Db } from '@michelscope/db';
 import { createContext } from '../src/context';
 import { buildApi } from '../src/index';
-import { compareReplay } from '../src/debug/record';
+import { compareReplay } from '../src/debug/replay';
 import { DebugRunner } from '../src/debug/runner';
 import { isArchiveNode } from '../src/services/node-rpc';
 import { offChainViewScript } from '../src/services/views';

@@ -6,7 +6,7 @@ import { toMicheline } from '@michelscope/michelson';
 import type { ApiContext } from '../context';
 import { contractMetadataOf } from '../services/tokens';
 import { storageViewOf } from '../services/views';
-import type { MetadataError } from './record';
+import type { MetadataError } from './error-meaning';
 
 /**
  * The contract's TZIP-16 `errors`: the static ones, and those computed by an off-chain view (the view's

@@ -5,10 +5,6 @@
  */
 import type { CallFailure } from './whatif-exec';
 import {
-  defaultEnv,
-  Interpreter,
-  loadScript,
-  parseData,
   runContract,
   runView,
   tyToExpr,
@@ -21,15 +17,14 @@ import {
 } from '@michelscope/interpreter';
 import {
   TraceBuilder,
-  formatMichelsonInline,
   formatWithLocations,
-  originatedContractAddress,
-  readableValue,
   type CompactTrace,
   type Micheline,
   type NodeSpan,
 } from '@michelscope/michelson';
+import { errorMeaning, viewErrorMeaning, type MetadataError } from './error-meaning';
 import { LocationGas, gasProfile, type GasProfile } from './profile';
+import { storageViewResult } from './storage-view';
 
 /**
  * Bounds of one recording: steps kept, and the characters of stack items kept (each item and in all); and the
@@ -97,43 +92,6 @@ export interface DebugCall {
   bigMapIds?: number[];
 }
 
-/**
- * A replay as the chain ran it: the call's storage and the big-map values it
- * reads in the form the chain holds them, the Optimized unparse of the typed value (addresses as bytes, right
- * combs of four or more as sequences, …), whose size is what decoding and parsing them costs (the index may
- * keep another form of the same value; a node's RPC prints big-map values readable); and the addresses its
- * CREATE_CONTRACTs get from the group's origination nonce. A value that does not parse is left as it is (the
- * run then says why).
- */
-export function asOnChain(call: DebugCall, chain: ChainContext): { call: DebugCall; chain: ChainContext } {
-  const parse = (e: Micheline, ty: Parameters<typeof parseData>[1]) => {
-    const it = new Interpreter({ env: defaultEnv({ chainId: call.chainId }), chain });
-    return unparse(parseData(e, ty, { ...it.dataContext(), allowTickets: true }), 'Optimized');
-  };
-  const seen: ChainContext = { ...chain };
-  if (chain.bigMapGet)
-    seen.bigMapGet = (id, key, keyHash) => {
-      const e = chain.bigMapGet!(id, key, keyHash);
-      const t = e === null ? null : chain.bigMapTypes?.(id);
-      try {
-        return e !== null && t ? parse(e, t.value) : e;
-      } catch {
-        return e;
-      }
-    };
-  if (call.originations) {
-    const { hash, before } = call.originations;
-    let next = before;
-    seen.originatedAddress = () => originatedContractAddress(hash, next++);
-  }
-  try {
-    const loaded = loadScript(call.script, chain);
-    return { call: { ...call, storage: parse(call.storage, loaded.storageTy) }, chain: seen };
-  } catch {
-    return { call, chain: seen };
-  }
-}
-
 export interface EmittedOperationOut {
   kind: string;
   destination?: string;
@@ -185,281 +143,6 @@ export interface DebugRecording {
      */
     meaning?: { text: string; languages?: string[]; view?: string };
   };
-}
-
-/** What the chain recorded for a call that is replayed: compared with the replay's result. */
-export interface RecordedResult {
-  status: string;
-  /** storage after the call (applied calls) */
-  storage?: Micheline;
-  storageType: Micheline;
-  /** the receipt's consumed milligas without the fixed costs of a call (the script's share) */
-  milligas: number;
-  /**
-   * The entries of big maps the call wrote (applied calls; `value` null: removed), as the index has them; the
-   * temporary big maps it passed on are not among them. Undefined: not compared (more than the index read).
-   */
-  bigMapDiffs?: { ptr: number; key_hash: string; value: unknown }[];
-  /**
-   * A call backtracked with `storage_exhausted.operation` (it ran to its end, then its storage growth passed its
-   * limit): the bytes its receipt says its contract would have paid for. The replay must run out of storage too.
-   */
-  storageExhausted?: { contract: string; paid: number };
-  /** A failed call's FAILWITH value, as its receipt's script_rejected error has it. */
-  failedWith?: Micheline;
-}
-
-export interface ReplayComparison {
-  recorded: { status: string; consumed_milligas: number; storage?: Micheline };
-  equal: boolean;
-  /** what differs, in words ('status: recorded applied, replayed failed', …) */
-  differences: string[];
-}
-
-/** A big-map value written the same way whatever its form (readable or optimized, macros): its canonical text. */
-export type ValueText = (ptr: number, value: Micheline) => string;
-
-/**
- * A ValueText that reads values with their big map's value type and writes them as the chain would (Optimized),
- * else as they are.
- */
-export function chainValueText(chain: ChainContext, chainId: string): ValueText {
-  return (ptr, value) => {
-    try {
-      const t = chain.bigMapTypes?.(BigInt(ptr));
-      if (!t) return canonical(value);
-      const it = new Interpreter({ env: defaultEnv({ chainId }), chain });
-      return canonical(
-        unparse(parseData(value, t.value, { ...it.dataContext(), allowTickets: true }), 'Optimized'),
-      );
-    } catch {
-      return canonical(value);
-    }
-  };
-}
-
-/** The entries a run wrote in big maps that outlive it (ids ≥ 0), `ptr key_hash` → value (null: removed). */
-function writtenEntries(diff: readonly LazyStorageDiffItem[], text: ValueText): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const item of diff) {
-    if (item.kind !== 'big_map' || !/^\d+$/.test(item.id) || !('updates' in item.diff)) continue;
-    for (const u of item.diff.updates)
-      out.set(`${item.id} ${u.key_hash}`, u.value === undefined ? 'null' : text(Number(item.id), u.value));
-  }
-  return out;
-}
-
-/**
- * The replay's status, storage, gas and big-map writes (`lazy`: its lazy-storage diff) against the recorded
- * ones.
- */
-export function compareReplay(
-  rec: RecordedResult,
-  out: DebugRecording,
-  lazy: readonly LazyStorageDiffItem[] = [],
-  text: ValueText = (_ptr, v) => canonical(v),
-): ReplayComparison {
-  const differences: string[] = [];
-  const exhausted = rec.storageExhausted;
-  if (exhausted) {
-    // backtracked for its storage: the replay ran the whole script, then its storage check failed
-    const f = out.failure;
-    if (f?.kind !== 'storage_exhausted' || !f.storage)
-      differences.push(
-        `status: recorded ${rec.status} (storage exhausted), replayed ${out.status}${f ? ` (${f.kind})` : ''}`,
-      );
-    else {
-      const paid =
-        f.storage.contracts.find((c) => c.address === exhausted.contract)?.paid_storage_size_diff ?? 0;
-      if (paid !== exhausted.paid)
-        differences.push(`storage growth: recorded ${exhausted.paid} bytes, replayed ${paid} bytes`);
-      if (rec.milligas !== out.consumed_milligas)
-        differences.push(`gas: recorded ${rec.milligas / 1000}, replayed ${out.consumed_milligas / 1000}`);
-    }
-  } else if (rec.status === 'backtracked' ? out.status !== 'applied' : rec.status !== out.status)
-    // a backtracked call ran to its end (its group failed after it): its replay applies
-    differences.push(`status: recorded ${rec.status}, replayed ${out.status}`);
-  else if (rec.status === 'failed' && rec.failedWith !== undefined && out.failure?.with !== undefined) {
-    const text = (v: Micheline) => formatMichelsonInline(v).slice(0, 200);
-    if (canonical(rec.failedWith) !== canonical(out.failure.with))
-      differences.push(`failed with: recorded ${text(rec.failedWith)}, replayed ${text(out.failure.with)}`);
-  }
-  // what a call that ran to its end left: compared when the replay ran to its end too
-  const ran =
-    (rec.status === 'applied' || (rec.status === 'backtracked' && !exhausted)) && out.status === 'applied';
-  if (ran && rec.storage !== undefined) {
-    const norm = (v: Micheline) => canonical(readableValue(rec.storageType, v));
-    if (out.storage === undefined || norm(rec.storage) !== norm(out.storage))
-      differences.push('storage after the call differs from the recorded one');
-  }
-  if (ran && rec.milligas !== out.consumed_milligas)
-    differences.push(`gas: recorded ${rec.milligas / 1000}, replayed ${out.consumed_milligas / 1000}`);
-  if (ran && rec.bigMapDiffs) {
-    const recorded = new Map(
-      rec.bigMapDiffs.map((d) => [
-        `${d.ptr} ${d.key_hash}`,
-        d.value == null ? 'null' : text(d.ptr, d.value as Micheline),
-      ]),
-    );
-    const replayed = writtenEntries(lazy, text);
-    const differ = [...new Set([...recorded.keys(), ...replayed.keys()])].filter(
-      (k) => recorded.get(k) !== replayed.get(k),
-    );
-    if (differ.length > 0) {
-      const [ptr, keyHash] = differ[0]!.split(' ');
-      differences.push(
-        `big-map diff: ${differ.length} of ${Math.max(recorded.size, replayed.size)} entries differ ` +
-          `(recorded ${recorded.size}, replayed ${replayed.size}; first: big map ${ptr}, key ${keyHash})`,
-      );
-    }
-  }
-  return {
-    recorded: {
-      status: rec.status,
-      consumed_milligas: rec.milligas,
-      ...(rec.storage !== undefined ? { storage: rec.storage } : {}),
-    },
-    equal: differences.length === 0,
-    differences,
-  };
-}
-
-/**
- * A TZIP-16 `errors` entry: static (a FAILWITH value and its expansion, both Micheline), or computed by an
- * off-chain view of the metadata (`view`), whose michelsonStorageView the API resolved (`storageView`).
- */
-export interface MetadataError {
-  error?: unknown;
-  expansion?: unknown;
-  languages?: unknown;
-  view?: string;
-  storageView?: { parameter?: Micheline; returnType: Micheline; code: Micheline };
-}
-
-/** Bounds of the error views run for one failure: how many, the gas and the wall-clock time of each. */
-export const ERROR_VIEW_LIMITS = { views: 3, milligas: 200_000_000, ms: 1_000 };
-
-/** Micheline without annotations, as JSON with sorted keys: equal values write the same. */
-function canonical(e: unknown): string {
-  return JSON.stringify(e, (k, v: unknown) =>
-    k === 'annots'
-      ? undefined
-      : v && typeof v === 'object' && !Array.isArray(v)
-        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-        : v,
-  );
-}
-
-/** An expansion as text (a string, UTF-8 bytes, else its JSON), at most 2,000 characters. */
-function expansionText(x: unknown): string {
-  const e = x as { string?: unknown; bytes?: unknown } | undefined;
-  let text: string;
-  if (typeof e?.string === 'string') text = e.string;
-  else if (typeof e?.bytes === 'string' && /^([0-9a-f]{2})*$/i.test(e.bytes))
-    text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.from(e.bytes, 'hex'));
-  else text = JSON.stringify(x);
-  return text.slice(0, 2000);
-}
-
-const languagesOf = (entry: MetadataError) => {
-  const languages = Array.isArray(entry.languages)
-    ? entry.languages.filter((l): l is string => typeof l === 'string')
-    : undefined;
-  return languages?.length ? { languages } : {};
-};
-
-/** The expansion of the static `errors` entry of `value`, as text (a string, or UTF-8 bytes). */
-export function errorMeaning(
-  errors: readonly MetadataError[],
-  value: Micheline,
-): { text: string; languages?: string[] } | undefined {
-  const key = canonical(value);
-  const hit = errors.find((e) => e.error !== undefined && canonical(e.error) === key);
-  if (!hit || hit.expansion === undefined) return undefined;
-  return { text: expansionText(hit.expansion), ...languagesOf(hit) };
-}
-
-/**
- * The meaning of `value` computed by the `errors` entries that name an off-chain view: each view (at most
- * {@link ERROR_VIEW_LIMITS}.views) runs with the value as its input and the contract's storage, bounded in gas
- * and time; the first that returns a string or bytes gives the meaning. A view that fails, or whose input type
- * does not take the value, gives none.
- */
-export function viewErrorMeaning(
-  errors: readonly MetadataError[],
-  value: Micheline,
-  call: DebugCall,
-  chain: ChainContext,
-  limits = ERROR_VIEW_LIMITS,
-): { text: string; languages?: string[]; view: string } | undefined {
-  const storageType = (
-    call.script.find((s) => !Array.isArray(s) && 'prim' in s && s.prim === 'storage') as
-      { args?: Micheline[] } | undefined
-  )?.args?.[0];
-  if (!storageType) return undefined;
-  for (const entry of errors.filter((e) => e.view && e.storageView).slice(0, limits.views)) {
-    const v = entry.storageView!;
-    const until = Date.now() + limits.ms;
-    let steps = 0;
-    const run = runContract({
-      script: storageViewScript(v.parameter, storageType, v.returnType, v.code),
-      storage: { prim: 'None' },
-      parameter: v.parameter ? { prim: 'Pair', args: [value, call.storage] } : call.storage,
-      entrypoint: 'default',
-      amount: 0n,
-      balance: 0n,
-      self: call.self,
-      now: BigInt(call.now),
-      level: BigInt(call.level),
-      chainId: call.chainId,
-      gasLimit: limits.milligas,
-      chain,
-      // the wall-clock bound: a step past it stops the run (a failed run: no meaning)
-      onStep: () => {
-        if (++steps % 1024 === 0 && Date.now() > until) throw new Error('error view: time limit');
-      },
-    });
-    const out = run.ok ? storageViewResult(run.storage) : undefined;
-    const x = out as { string?: unknown; bytes?: unknown } | undefined;
-    if (typeof x?.string === 'string' || typeof x?.bytes === 'string')
-      return { text: expansionText(out), ...languagesOf(entry), view: entry.view! };
-  }
-  return undefined;
-}
-
-/**
- * A TZIP-16 michelsonStorageView as a script that run_code runs: its parameter is the view's input paired with
- * the contract's storage (the storage alone for a view without input), its storage `Some result` after.
- */
-export function storageViewScript(
-  paramType: Micheline | undefined,
-  storageType: Micheline,
-  returnType: Micheline,
-  code: Micheline,
-): Micheline[] {
-  return [
-    { prim: 'parameter', args: [paramType ? { prim: 'pair', args: [paramType, storageType] } : storageType] },
-    { prim: 'storage', args: [{ prim: 'option', args: [returnType] }] },
-    {
-      prim: 'code',
-      args: [
-        [
-          { prim: 'CAR' },
-          ...(Array.isArray(code) ? code : [code]),
-          { prim: 'SOME' },
-          { prim: 'NIL', args: [{ prim: 'operation' }] },
-          { prim: 'PAIR' },
-        ],
-      ],
-    },
-  ];
-}
-
-/** An off-chain view's result out of its wrapper script's storage after the run (`Some result`), or undefined. */
-export function storageViewResult(storage: Micheline): Micheline | undefined {
-  return !Array.isArray(storage) && 'prim' in storage && storage.prim === 'Some'
-    ? storage.args?.[0]
-    : undefined;
 }
 
 const MARKER: Micheline = { prim: '…' };

@@ -24,7 +24,8 @@ import { nodeRpc } from '../services/node-rpc';
 import { scriptRejected } from '../services/receipt-errors';
 import { CONTRACT_RE } from '../validate';
 import { groupEffects } from './group-state';
-import type { DebugCall, RecordedResult } from './record';
+import type { DebugCall } from './record';
+import type { RecordedResult } from './replay';
 import type { ReplayPosition } from './runner';
 import { ORIGINATION_SIZE, type BundleCall, type BundleStart } from './whatif';
 

@@ -10,16 +10,9 @@ import {
   type Expr,
   type LazyStorageDiffItem,
 } from '@michelscope/interpreter';
-import {
-  compareReplay,
-  asOnChain,
-  chainValueText,
-  recordCall,
-  type DebugCall,
-  type DebugRecording,
-  type MetadataError,
-  type RecordedResult,
-} from './record';
+import type { MetadataError } from './error-meaning';
+import { recordCall, type DebugCall, type DebugRecording } from './record';
+import { asOnChain, chainValueText, compareReplay, type RecordedResult } from './replay';
 import {
   BundleState,
   runBundleCall,

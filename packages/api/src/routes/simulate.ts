@@ -29,7 +29,7 @@ import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
 import { fullScript, requireScript, resolveStorage } from '../services/contracts';
 import { nodeRpc, NodeRpcError } from '../services/node-rpc';
-import { storageViewResult } from '../debug/record';
+import { storageViewResult } from '../debug/storage-view';
 import { offChainViewScript, onChainView, storageViewOf } from '../services/views';
 import { formatTime } from '../time';
 import { ADDRESS_RE, AddressParams, CONTRACT_RE, requireAddress, requireNetwork } from '../validate';

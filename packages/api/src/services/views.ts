@@ -4,7 +4,7 @@
  * (parameter: the view's input paired with the contract's storage; storage: the result as an option).
  */
 import { formToMicheline, toMicheline, type Micheline } from '@michelscope/michelson';
-import { storageViewScript } from '../debug/record';
+import { storageViewScript } from '../debug/storage-view';
 import { HttpError } from '../errors';
 import { asClientError } from '../routes/actions';
 
