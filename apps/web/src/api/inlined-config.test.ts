@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import { BOOT_CONFIG_ID, inlinedConfig } from './resources';
+import { BOOT_CONFIG_ID, inlinedConfig } from './inlined-config';
 
 function page(block: string): Document {
   return new DOMParser().parseFromString(`<!doctype html><html><head>${block}</head></html>`, 'text/html');

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { actionQuery, RESOURCES, resourceKey, resourceMethod, resourcePath, resourceUrl } from './resources';
+import { ACCOUNT_RESOURCES } from './account-resources';
+import { BIG_MAP_RESOURCES } from './bigmap-resources';
+import { CONTRACT_RESOURCES } from './contract-resources';
+import { NETWORK_RESOURCES } from './network-resources';
+import { NODE_RESOURCES } from './node-resources';
+import { OPERATION_RESOURCES } from './operation-resources';
+import { SERVICE_RESOURCES } from './service-resources';
+import { WORKSPACE_RESOURCES } from './workspace-resources';
 
 describe('the resource registry', () => {
   it('builds each URL from the params, escaped', () => {
@@ -32,6 +40,22 @@ describe('the resource registry', () => {
     expect(resourceKey('globalConstant', params)).toEqual(['globalConstant', params]);
     const keys = Object.keys(RESOURCES).map((name) => JSON.stringify(resourceKey(name as 'config')[0]));
     expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it("keeps every domain's entries: no name is in two domains (the later one would replace the other)", () => {
+    const domains = [
+      NETWORK_RESOURCES,
+      ACCOUNT_RESOURCES,
+      CONTRACT_RESOURCES,
+      BIG_MAP_RESOURCES,
+      OPERATION_RESOURCES,
+      WORKSPACE_RESOURCES,
+      NODE_RESOURCES,
+      SERVICE_RESOURCES,
+    ];
+    const names = domains.flatMap((d) => Object.keys(d));
+    expect(new Set(names).size).toBe(names.length);
+    expect(Object.keys(RESOURCES).sort()).toEqual(names.sort());
   });
 
   it('mounts each resource under its service and asks actions with POST', () => {

@@ -11,7 +11,8 @@ import type {
   StatsSummary,
   SuggestResponse,
 } from '@michelscope/api-types';
-import { actionQuery, fetchResource, resourceQuery, type StatsSeries } from './resources';
+import { actionQuery, fetchResource, resourceQuery } from './resources';
+import type { StatsSeries } from './service-resources';
 import type { RequestOptions } from './client';
 
 /** Suggestions and search pages hold 10 items (discovery spec §9). */

@@ -1,5 +1,5 @@
 /** The statistics service's series the pages chart (discovery spec §7): which table, function and filters. */
-import type { StatsSeries } from './resources';
+import type { StatsSeries } from './service-resources';
 
 /** A series without its network. */
 export type SeriesSpec = Omit<StatsSeries, 'network'>;

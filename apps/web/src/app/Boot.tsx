@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { configQuery } from '../api/queries';
-import { inlinedConfig } from '../api/resources';
+import { inlinedConfig } from '../api/inlined-config';
 import { AppConfigContext } from '../shared/config/app-config-context';
 import { BootSkeleton } from './errors/BootSkeleton';
 import { AppRouter } from './router/AppRouter';

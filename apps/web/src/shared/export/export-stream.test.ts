@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXPORTS } from '../../api/resources';
+import { EXPORTS } from '../../api/export-requests';
 import { progressText } from './export-parts';
 import { attachmentName, rowsSoFar } from './export-stream';
 

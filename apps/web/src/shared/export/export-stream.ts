@@ -4,7 +4,7 @@
  * the page's own memory stays small whatever the length).
  */
 import { ApiError } from '../../api/client';
-import { openExport, type ExportFormat, type ExportRequest } from '../../api/resources';
+import { openExport, type ExportFormat, type ExportRequest } from '../../api/export-requests';
 
 export type { ExportFormat, ExportRequest };
 

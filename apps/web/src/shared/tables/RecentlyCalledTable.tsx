@@ -9,7 +9,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import { recentlyCalledQuery } from '../../api/queries';
-import { EXPORTS } from '../../api/resources';
+import { EXPORTS } from '../../api/export-requests';
 import { ExportButton } from '../export/ExportButton';
 import { formatCompact, formatTime } from '../format/format';
 import { AccountLink } from './AccountLink';

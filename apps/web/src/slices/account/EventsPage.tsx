@@ -11,7 +11,7 @@ import Pagination from '@mui/material/Pagination';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { LIST_PAGE_SIZE, eventsQuery } from '../../api/contract-api';
-import { EXPORTS } from '../../api/resources';
+import { EXPORTS } from '../../api/export-requests';
 import { OperationHashEntity } from '../../shared/entities/OperationHashEntity';
 import { ExportButton } from '../../shared/export/ExportButton';
 import { formatNumber, formatTime } from '../../shared/format/format';

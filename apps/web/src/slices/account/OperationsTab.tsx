@@ -17,7 +17,7 @@ import { useDebouncedValue } from '../../shared/hooks/useDebouncedValue';
 import { useLiveEvent, useLiveSubscription } from '../../shared/live/useLive';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { ExportButton } from '../../shared/export/ExportButton';
-import { EXPORTS } from '../../api/resources';
+import { EXPORTS } from '../../api/export-requests';
 import type { ContractPageData } from '../contract/useContractPage';
 import { InfoCard } from './InfoCard';
 import { NO_FILTERS, OpgFilterDialog, type OpgFilters } from './OpgFilterDialog';

@@ -4,7 +4,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Pagination from '@mui/material/Pagination';
 import Stack from '@mui/material/Stack';
 import { LIST_PAGE_SIZE, ticketUpdatesQuery } from '../../api/contract-api';
-import { EXPORTS } from '../../api/resources';
+import { EXPORTS } from '../../api/export-requests';
 import { TicketUpdateCard } from '../../shared/entities/TicketUpdateCard';
 import { ExportButton } from '../../shared/export/ExportButton';
 import { EmptyState } from '../../shared/ui/EmptyState';

@@ -10,7 +10,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { BIG_MAP_PAGE_SIZE, bigMapKeyHistoryQuery } from '../../api/bigmap-api';
-import { EXPORTS } from '../../api/resources';
+import { EXPORTS } from '../../api/export-requests';
 import { ExportButton } from '../../shared/export/ExportButton';
 import { formatNumber, formatTime } from '../../shared/format/format';
 import { MiguelTree } from '../../shared/micheline/MiguelTree';

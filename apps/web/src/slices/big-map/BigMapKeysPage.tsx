@@ -23,7 +23,7 @@ import {
   bigMapKeyStateQuery,
 } from '../../api/bigmap-api';
 import type { BigMapKeyRow } from '../../api/bigmap-api';
-import { EXPORTS } from '../../api/resources';
+import { EXPORTS } from '../../api/export-requests';
 import { CopyButton } from '../../shared/clipboard/CopyButton';
 import { ExportButton } from '../../shared/export/ExportButton';
 import { formatTime } from '../../shared/format/format';

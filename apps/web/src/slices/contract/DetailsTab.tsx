@@ -10,7 +10,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { LIST_PAGE_SIZE, migrationsQuery, sameContractsQuery } from '../../api/contract-api';
-import { EXPORTS } from '../../api/resources';
+import { EXPORTS } from '../../api/export-requests';
 import { AddressEntity } from '../../shared/entities/AddressEntity';
 import { ExportButton } from '../../shared/export/ExportButton';
 import { capitalise } from '../../shared/entities/explorer-links';

@@ -14,7 +14,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
 import { operationDiffQuery, operationTicketUpdatesQuery } from '../../api/operation-api';
-import { EXPORTS } from '../../api/resources';
+import { EXPORTS } from '../../api/export-requests';
 import type { MiguelNode } from '@michelscope/api-types';
 import type { Operation } from '../../api/opg-types';
 import { AccountBox } from '../../shared/entities/AccountBox';

@@ -15,7 +15,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { TOKENS_PAGE_SIZE, tokensQuery, type TokenMetadataEntry } from '../../../api/contract-metadata-api';
-import { EXPORTS } from '../../../api/resources';
+import { EXPORTS } from '../../../api/export-requests';
 import { useAppConfig } from '../../../shared/config/useAppConfig';
 import { ExportButton } from '../../../shared/export/ExportButton';
 import { valueLinks } from '../../../shared/entities/value-links';
