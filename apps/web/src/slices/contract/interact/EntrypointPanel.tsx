@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -9,24 +8,20 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { StateLevel, WhatIfRequest, WhatIfResult } from '@michelscope/api-types';
-import { formatMichelson, isPrim, type Micheline } from '@michelscope/michelson';
+import { isPrim, type Micheline } from '@michelscope/michelson';
 import { runAction } from '../../../api/resources';
-import { fetchEntrypointModel, scriptQuery, simulateCall, type FormSchema } from '../../../api/workspace-api';
+import { scriptQuery, simulateCall, type FormSchema } from '../../../api/workspace-api';
 import type { Operation } from '../../../api/opg-types';
 import { SANDBOX_ACCOUNTS, SANDBOX_NETWORK } from '../../../features/wallet/sandbox-accounts';
-import { isOperationHash } from '../../../shared/chain/patterns';
-import { RawJsonDialog } from '../../../shared/json/RawJsonDialog';
 import { TypedefPanel } from '../../../shared/micheline/TypedefPanel';
 import { useWallet } from '../../../features/wallet/useWallet';
 import { WalletMenu } from '../../../features/wallet/WalletMenu';
 import { useWalletResetOnOpen } from '../../../features/wallet/wallet-reset';
-import { callParameters, commandLine, entrypointLabel } from './call-logic';
-import { CommandLineDialog, TextDialog } from './InteractDialogs';
-import { SimulationDialog } from './SimulationDialog';
+import { callParameters, entrypointLabel } from './call-logic';
 import type { DebugTarget } from '../../debugger/debug-target';
 import { InjectionAlert, useInjection } from '../../../features/wallet/useInjection';
-import { SchemaForm, type FormData, type SchemaFormHandle } from './SchemaForm';
-import { formModel, hasNoFields } from './form-schema';
+import { SchemaForm, type SchemaFormHandle } from './SchemaForm';
+import { hasNoFields } from './form-schema';
 import {
   SettingsFields,
   settingsError,
@@ -38,17 +33,14 @@ import { ApprovalsSection } from './ApprovalsSection';
 import { approvalBatch, type ApprovalEntry } from './approvals';
 import { fetchApproveData } from './approvals-api';
 import { WhatIfSection } from './WhatIfSection';
-import { WhatIfDialog } from './WhatIfDialog';
 import { hasOverrides, whatIfRequest, type BundleCall, type WhatIfState } from './whatif-state';
 import { type DebugPosition, type ShareState } from './share-link';
 import { linkOf } from './useOpenedShare';
+import { useEntrypointFill } from './useEntrypointFill';
+import { EntrypointDialogs, type CallParams, type EntrypointDialog } from './EntrypointDialogs';
 
 export const NO_TYPEDEF = 'No typedef for this entrypoint.';
-export const NOT_CALLED = 'This contract most likely has not been called yet.';
 export const NO_PARAMETERS = 'This entrypoint takes no parameters (unit).';
-
-type Dialog = 'json' | 'michelson' | 'cli' | 'simulation' | 'whatif' | null;
-type Params = { entrypoint: string; value: Micheline };
 
 interface Props {
   network: string;
@@ -66,11 +58,7 @@ interface Props {
 /** The form of one entrypoint: fill type, parameters, settings, the five actions and their dialogs. */
 export function EntrypointPanel(props: Props) {
   const { network, address, entrypoint, whatIf, onWhatIfChange, opened } = props;
-  const [search] = useSearchParams();
   const formRef = useRef<SchemaFormHandle>(null);
-  const [fillType, setFillType] = useState<'empty' | 'latest'>('empty');
-  const [formData, setFormData] = useState<FormData>(() => opened?.data ?? {});
-  const [formKey, setFormKey] = useState(0);
   const [settings, setSettings] = useState<Settings>(() =>
     opened
       ? { source: opened.settings.source, sender: opened.settings.sender, amount: opened.settings.amount }
@@ -82,68 +70,30 @@ export function EntrypointPanel(props: Props) {
   const [ran, setRan] = useState<ShareState | null>(null);
   const [debugAt, setDebugAt] = useState<DebugPosition | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
-  const [dialog, setDialog] = useState<Dialog>(null);
-  const [params, setParams] = useState<Params | null>(null);
+  const [dialog, setDialog] = useState<EntrypointDialog>(null);
+  const [params, setParams] = useState<CallParams | null>(null);
   const [simulation, setSimulation] = useState<Operation[]>([]);
   const [simulated, setSimulated] = useState<DebugTarget | undefined>(undefined);
   // the level the node simulation read the chain at (the indexed head then)
   const [simulatedAt, setSimulatedAt] = useState<StateLevel | undefined>(undefined);
   const [approvals, setApprovals] = useState<ApprovalEntry[]>([]);
   const [whatIfRun, setWhatIfRun] = useState<{ request: WhatIfRequest; result: WhatIfResult } | null>(null);
-  // a fill (latest call, repeated operation) is on its way: the actions wait for the form it brings
-  const [filling, setFilling] = useState(false);
-  // only the last fill asked for lands in the form (a late answer of an earlier one is dropped)
-  const fillSeq = useRef(0);
   const script = useQuery(scriptQuery(network, address));
   // The wallet connection is reset when the form opens (spec, Forms and fill types).
   useWalletResetOnOpen();
   const session = useWallet(network);
   const injection = useInjection(network);
 
-  // the API keys an entrypoint model by the entrypoint name: the form gets the entrypoint's own fields
-  const load = (model: Record<string, unknown> | undefined) => {
-    setFormData(formModel(entrypoint.schema, model, entrypoint.name));
-    setFormKey((k) => k + 1);
-  };
-
-  // Repeat of an operation group: ?hash=o…&counter=N prefills the model.
-  const hash = search.get('hash');
-  const counter = Number(search.get('counter'));
-  useEffect(() => {
-    if (!hash || !isOperationHash(hash) || !Number.isInteger(counter) || counter < 0) return;
-    const seq = ++fillSeq.current;
-    setFilling(true);
-    fetchEntrypointModel(network, address, {
-      entrypoint: entrypoint.name,
-      fill_type: 'operation',
-      hash,
-      counter,
-    })
-      .then((s) => seq === fillSeq.current && load(s?.default_model))
-      .catch((e: unknown) => seq === fillSeq.current && setError(e instanceof Error ? e.message : String(e)))
-      .finally(() => seq === fillSeq.current && setFilling(false));
-    // load only depends on the entrypoint, whose change remounts this panel
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [hash, counter, network, address, entrypoint.name]);
-
-  const changeFill = (next: 'empty' | 'latest') => {
-    setFillType(next);
-    setError(null);
-    const seq = ++fillSeq.current;
-    if (next === 'empty') return (setFilling(false), load(undefined));
-    setFilling(true);
-    fetchEntrypointModel(network, address, { entrypoint: entrypoint.name, fill_type: 'latest' })
-      .then((s) => {
-        if (seq !== fillSeq.current) return;
-        if (s?.default_model) load(s.default_model);
-        else setError(NOT_CALLED);
-      })
-      .catch(() => seq === fillSeq.current && setError(NOT_CALLED))
-      .finally(() => seq === fillSeq.current && setFilling(false));
-  };
+  const { fillType, changeFill, formData, setFormData, formKey, filling } = useEntrypointFill({
+    network,
+    address,
+    entrypoint,
+    initialData: opened?.data,
+    setError,
+  });
 
   /** Validates the form and settings and builds the call's parameters, or shows why it cannot. */
-  const build = (): Params | null => {
+  const build = (): CallParams | null => {
     setError(null);
     if (formRef.current && !formRef.current.validateForm()) return null;
     const bad = settingsError(settings) ?? storageLimitError(storageLimit);
@@ -320,7 +270,7 @@ export function EntrypointPanel(props: Props) {
       : Promise.reject(new Error('nothing simulated yet'));
 
   const busy = injection.busy || filling;
-  const open = (d: Dialog) => {
+  const open = (d: EntrypointDialog) => {
     if (build()) setDialog(d);
   };
 
@@ -413,58 +363,19 @@ export function EntrypointPanel(props: Props) {
       {entrypoint.typedef.length > 0 ? (
         <TypedefPanel typedef={entrypoint.typedef} title="Parameter type" />
       ) : null}
-      <RawJsonDialog
-        open={dialog === 'json'}
-        onClose={() => setDialog(null)}
-        title="Raw JSON"
-        value={params ?? undefined}
-      />
-      <TextDialog
-        open={dialog === 'michelson'}
-        title="Michelson"
-        text={params ? formatMichelson(params.value) : ''}
-        onClose={() => setDialog(null)}
-      />
-      <CommandLineDialog
-        open={dialog === 'cli'}
-        onClose={() => setDialog(null)}
-        build={(burnCap, dryRun) =>
-          params
-            ? commandLine({
-                address,
-                source: settings.source || session.wallet?.address || '',
-                amountMutez: amount,
-                entrypoint: params.entrypoint,
-                value: params.value,
-                burnCap,
-                dryRun,
-              })
-            : ''
-        }
-      />
-      <SimulationDialog
-        open={dialog === 'simulation'}
-        onClose={() => setDialog(null)}
-        ops={simulation}
-        network={network}
-        code={script.data?.code}
-        debug={simulated}
-        copyLink={copyLink}
-        debugAt={debugAt}
-        at={simulatedAt}
-        onRerunAtHead={() => {
-          setDialog(null);
-          setDebugAt(undefined);
-          void simulate();
-        }}
-      />
-      <WhatIfDialog
-        open={dialog === 'whatif'}
+      <EntrypointDialogs
+        dialog={dialog}
         onClose={() => setDialog(null)}
         network={network}
         address={address}
-        request={whatIfRun?.request ?? null}
-        result={whatIfRun?.result ?? null}
+        params={params}
+        cliSource={settings.source || session.wallet?.address || ''}
+        amount={amount}
+        simulation={simulation}
+        code={script.data?.code}
+        simulated={simulated}
+        simulatedAt={simulatedAt}
+        whatIfRun={whatIfRun}
         copyLink={copyLink}
         debugAt={debugAt}
         onRerunAtHead={() => {
