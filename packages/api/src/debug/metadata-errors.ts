@@ -1,6 +1,6 @@
 /**
  * A contract's TZIP-16 `errors`, read from its metadata for a recording: the worker gives a failed call's
- * FAILWITH value its meaning with them (record.ts).
+ * FAILWITH value its meaning with them (error-meaning.ts).
  */
 import { toMicheline } from '@michelscope/michelson';
 import type { ApiContext } from '../context';
