@@ -2,7 +2,7 @@
  * Test helper: the real shell, providers and route table in a memory router, with chosen screens.
  * Only for *.test.tsx files (jsdom environment).
  */
-import { configure, render } from '@testing-library/react';
+import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ConfigResponse } from '@michelscope/api-types';
@@ -16,10 +16,6 @@ import { createAppQueryClient } from '../providers';
 import { buildRouteTable, type LazyScreen, type ScreenId } from '../router/route-table';
 import { screens as realScreens } from '../router/screens';
 import { Shell } from '../shell/Shell';
-
-// Lazy screens load (and transform) their modules on first use: the first render of a file can take several
-// seconds on a loaded machine (seen: over 5 s at load 9 on 2 cores).
-configure({ asyncUtilTimeout: 15_000 });
 
 export const TEST_CONFIG: ConfigResponse = {
   networks: ['mainnet', 'sandboxnet', 'ghostnet'],
