@@ -35,7 +35,12 @@ export default defineConfig({
       {
         extends: true,
         // setup.ts: Testing Library's waits get 15 s instead of 1 s, for every file (a lazy module's first load)
-        test: { name: 'web', include: web, isolate: false, setupFiles: ['apps/web/src/app/testing/setup.ts'] },
+        test: {
+          name: 'web',
+          include: web,
+          isolate: false,
+          setupFiles: ['apps/web/src/app/testing/setup.ts'],
+        },
       },
       { extends: true, test: { name: 'pure', include: pure, isolate: false } },
       {
