@@ -148,6 +148,19 @@ export const LIMITS = {
 } as const;
 
 /**
+ * Bytes of the parts of a contract's storage that are not its values (Octez lazy_storage_diff.ml and
+ * script_repr): a big map created empty (besides its key and value types), a big-map key (besides its value),
+ * a Sapling state created empty (`Sapling_state.bytes_size_for_empty`), and the length prefixes of a script's
+ * code and storage (4 bytes each). The sandbox and the what-if account storage with these (`@michelscope/engine`).
+ */
+export const STORAGE_BYTES = {
+  bigMapAlloc: 33n,
+  bigMapKey: 65n,
+  saplingStateAlloc: 33n,
+  scriptPrefix: 8n,
+} as const;
+
+/**
  * Gas of the parts of an operation the interpreter does not meter (milligas): loading code and storage and
  * writing them back, calibrated on Octez's recorded figures for store_input.tz (578.254 gas to originate,
  * 1279.192 to call); a smart-rollup origination is the figure Octez recorded for a 408-byte wasm kernel

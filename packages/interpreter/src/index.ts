@@ -52,7 +52,7 @@ export type {
 } from './lazy-storage';
 export { saplingTransactionMemoSize } from './sapling';
 export type { InternalOperationJson } from './operations-json';
-export { BASE_COST, LIMITS, OPERATION_COST, STORAGE_COST } from './gas-params';
+export { BASE_COST, LIMITS, OPERATION_COST, STORAGE_BYTES, STORAGE_COST } from './gas-params';
 export { toTy, tyToExpr, tyToExprComb, showTy, COMPARABLE_LEAF } from './types';
 export type { Expr, Ty } from './types';
 export type { Operation, V } from './values';

@@ -1,9 +1,9 @@
 // Execution of what a manager operation does once its fees are paid: tez transfers, contract calls
 // through the interpreter, originations (including CREATE_CONTRACT), delegations, events, and the
 // depth-first run of the internal operations that contracts emit.
+import { afterCall, originatedBytes } from '@michelscope/engine';
 import { originatedContractAddress } from '@michelscope/michelson';
 import {
-  encodeExpr,
   OPERATION_COST,
   originateContract,
   parseData,
@@ -47,7 +47,6 @@ export const CALL_MILLIGAS = BigInt(OPERATION_COST.call);
 export const ORIGINATION_MILLIGAS = BigInt(OPERATION_COST.origination);
 export const INTERNAL_TRANSFER_MILLIGAS = BigInt(OPERATION_COST.internalTransfer);
 export const EVENT_MILLIGAS = BigInt(OPERATION_COST.event);
-const SCRIPT_PREFIX_BYTES = 8n;
 
 /** What one operation group shares: its hash and the index of the next originated contract. */
 export interface Group {
@@ -287,14 +286,18 @@ export function transfer(
   }
   const lazyDelta = applyLazyStorageDiff(ex.state, run.lazyStorageDiff);
   const after = ex.state.contract(t.destination)!;
-  const used = BigInt(after.used) + exprSize(run.storage) - oldStorageSize + lazyDelta;
-  const paid = BigInt(after.paid);
-  const paidDiff = used > paid ? used - paid : 0n;
+  const { used, paid, paidDiff } = afterCall({
+    used: BigInt(after.used),
+    paid: BigInt(after.paid),
+    oldStorageBytes: oldStorageSize,
+    newStorageBytes: exprSize(run.storage),
+    lazyBytes: lazyDelta,
+  });
   ex.state.setContract(t.destination, {
     ...after,
     storage: run.storage,
     used: String(used),
-    paid: String(paid + paidDiff),
+    paid: String(paid),
   });
   const ticketsAfter = ticketHoldings(ex.state, contract.code, run.storage);
   const ticketPaid = adjustTicketStorage(
@@ -340,7 +343,7 @@ export function originate(
         msg: 'script code must be a Micheline node',
       },
     ]);
-  const codeSize = BigInt(encodeExpr(o.code as Expr).length);
+  const codeSize = exprSize(o.code);
   consume(ex, ORIGINATION_MILLIGAS);
   const run = originateContract({
     script: o.code as Expr,
@@ -370,8 +373,7 @@ export function originate(
   const updates = moveTez(ex, o.source, address, o.balance);
   const diff = o.internal ? reportedDiff(run.lazyStorageDiff) : run.lazyStorageDiff;
   const lazyBytes = applyLazyStorageDiff(ex.state, run.lazyStorageDiff);
-  // Code and storage are stored as length-prefixed bytes (4 bytes each).
-  const used = codeSize + exprSize(run.storage) + SCRIPT_PREFIX_BYTES + lazyBytes;
+  const used = originatedBytes(codeSize, exprSize(run.storage), lazyBytes);
   ex.state.setContract(address, { ...ex.state.contract(address)!, used: String(used), paid: String(used) });
   const result: OperationResult = { status: 'applied' };
   if (updates.length > 0) result.balance_updates = updates;

@@ -10,7 +10,13 @@
  * storage limit (storage exhaustion) and the payer's balance for the burn.
  */
 import {
-  encodeExpr,
+  afterCall,
+  applyLazyStorageDiff,
+  exprBytes,
+  originatedBytes,
+  type LazyStore,
+} from '@michelscope/engine';
+import {
   OPERATION_COST,
   originateContract,
   runContract,
@@ -40,17 +46,12 @@ export interface WhatIfChain extends ChainContext {
   accountBalance?(address: string): bigint | null;
   /** The bytes a big map of the chain takes (its `total_bytes`), or null when unknown. */
   bigMapBytes?(id: bigint): bigint | null;
+  /** The bytes a Sapling state of the chain takes (its `total_bytes`; absent: 0, a state without notes). */
+  saplingBytes?(id: bigint): bigint | null;
 }
 
 /** Most internal operations one call may apply (the protocol has no such cap; a cycle ends here or by gas). */
 export const MAX_INTERNAL_OPERATIONS = 1000;
-/** Bytes of a big map created empty (Octez lazy_storage_diff.ml) and of a new key besides its value. */
-const BIG_MAP_ALLOC_BYTES = 33n;
-const BIG_MAP_KEY_BYTES = 65n;
-/** Code and storage are stored as length-prefixed bytes. */
-const SCRIPT_PREFIX_BYTES = 8n;
-/** Temporary big maps (those carried by operations) get ids at and below this: they cost no storage. */
-const TEMP_BASE = -1_000_000_000n;
 
 export interface ContractState {
   code: Micheline[];
@@ -104,8 +105,6 @@ class OpFailure extends Error {
   }
 }
 
-const bytesOf = (e: unknown): bigint => BigInt(encodeExpr(e as Expr).length);
-
 function safe<T>(f: () => T): T | undefined {
   try {
     return f();
@@ -117,7 +116,7 @@ function safe<T>(f: () => T): T | undefined {
 /** The storage bytes of a value as the chain keeps it (Optimized form). */
 function valueBytes(type: Micheline | null, v: Micheline): bigint {
   const optimized = type ? safe(() => normalizeValue(type, v, 'optimized')) : undefined;
-  return bytesOf(optimized ?? v);
+  return exprBytes(optimized ?? v);
 }
 
 function viewsOf(code: Micheline[]): ContractState['views'] {
@@ -157,8 +156,17 @@ export class Overlay {
   private maps = new Map<string, MapState>();
   /** The value each touched key had when the bundle started. */
   private started = new Map<string, Map<string, { key: Expr; value: Expr | null }>>();
+  /**
+   * Ids of the big maps the bundle creates: -1, -2, … for those contracts keep and for the temporary ones (carried
+   * by operations, which cost no storage and are listed in `temporary`) alike, so that every id stays as short as
+   * the node's (-1, -2, … for temporaries; the interpreter charges gas by an id's bytes).
+   */
   private nextId = 0n;
-  private nextTemp = TEMP_BASE;
+  private temporary = new Set<string>();
+  /** Sapling states the bundle allocated, copied or removed (null), by id; ids of their own, as Octez's. */
+  private sapling = new Map<string, { memoSize: number; bytes: bigint } | null>();
+  private nextSaplingId = 0n;
+  private temporarySapling = new Set<string>();
   /** Implicit accounts the bundle funded from nothing (allocated). */
   private allocated = new Set<string>();
 
@@ -192,7 +200,10 @@ export class Overlay {
     const maps = new Map([...this.maps].map(([k, m]) => [k, { ...m, entries: new Map(m.entries) }]));
     const started = new Map([...this.started].map(([k, s]) => [k, new Map(s)]));
     const allocated = new Set(this.allocated);
-    const { nextId, nextTemp } = this;
+    const sapling = new Map(this.sapling);
+    const temporary = new Set(this.temporary);
+    const temporarySapling = new Set(this.temporarySapling);
+    const { nextId, nextSaplingId } = this;
     return () => {
       this.contracts = contracts;
       // the start of what a failed call first touched stays known (it is the chain's): only drop nothing
@@ -202,7 +213,10 @@ export class Overlay {
       this.started = started;
       this.allocated = allocated;
       this.nextId = nextId;
-      this.nextTemp = nextTemp;
+      this.temporary = temporary;
+      this.sapling = sapling;
+      this.nextSaplingId = nextSaplingId;
+      this.temporarySapling = temporarySapling;
     };
   }
 
@@ -321,7 +335,7 @@ export class Overlay {
    * (whose other keys are on the chain); null for a map of the chain or one the bundle does not know.
    */
   newMapEntries(id: bigint): { entries: Array<{ key: Expr; value: Expr }>; copyOf: bigint | null } | null {
-    if (id >= 0n || id <= TEMP_BASE) return null;
+    if (id >= 0n || this.temporary.has(String(id))) return null;
     const m = this.maps.get(String(id));
     if (!m) return null;
     const entries = [...m.entries.values()]
@@ -353,7 +367,17 @@ export class Overlay {
   }
 
   allocate = (): bigint => --this.nextId;
-  allocateTemp = (): bigint => --this.nextTemp;
+  allocateTemp = (): bigint => {
+    const id = --this.nextId;
+    this.temporary.add(String(id));
+    return id;
+  };
+  allocateSapling = (): bigint => --this.nextSaplingId;
+  allocateSaplingTemp = (): bigint => {
+    const id = --this.nextSaplingId;
+    this.temporarySapling.add(String(id));
+    return id;
+  };
 
   private noteStart(id: bigint, keyHash: string, key: Expr): Expr | null {
     const k = String(id);
@@ -365,67 +389,84 @@ export class Overlay {
     return before;
   }
 
-  /** Applies a run's lazy storage diff; the change of bytes the owner's storage uses. */
+  /**
+   * Applies a run's lazy storage diff (big maps and Sapling states) with the engine's accounting, the sandbox's;
+   * the change of bytes the owner's storage uses.
+   */
   apply(diff: readonly LazyStorageDiffItem[], owner: string): bigint {
-    let delta = 0n;
-    for (const d of diff) {
-      if (d.kind !== 'big_map') continue;
-      const id = BigInt(d.id);
-      const counts = id > TEMP_BASE;
-      if (d.diff.action === 'remove') {
-        const m = this.maps.get(d.id);
-        if (counts) delta -= this.totalBytes(id);
-        this.maps.set(d.id, {
-          types: this.types(id),
-          base: null,
-          entries: new Map(),
-          bytes: 0n,
-          owner: m?.owner ?? owner,
-        });
-        continue;
-      }
-      let mapDelta = 0n;
-      if (d.diff.action === 'alloc') {
-        mapDelta = BIG_MAP_ALLOC_BYTES + bytesOf(d.diff.key_type) + bytesOf(d.diff.value_type);
-        this.maps.set(d.id, {
-          types: { key: toTy(d.diff.key_type), value: toTy(d.diff.value_type) },
+    const store: LazyStore = {
+      temporary: (kind, id) => (kind === 'big_map' ? this.temporary : this.temporarySapling).has(id),
+      // a map of the chain or one the bundle wrote: its bytes are known (or 0), never "no such map"
+      bigMapBytes: (id) => this.totalBytes(BigInt(id)),
+      addBigMapBytes: (id, delta) => {
+        const m = this.mapOf(BigInt(id));
+        m.owner ??= owner;
+        m.bytes += delta;
+      },
+      allocBigMap: (id, keyType, valueType) => {
+        this.maps.set(id, {
+          types: { key: toTy(keyType), value: toTy(valueType) },
           base: null,
           entries: new Map(),
           bytes: 0n,
           owner,
         });
-      } else if (d.diff.action === 'copy') {
-        const src = BigInt(d.diff.source);
-        const from = this.maps.get(d.diff.source);
-        // a copy costs the source's bytes (Octez lazy_storage_diff.ml): for a map of the chain, the node's
-        // total_bytes and what the bundle wrote in it since
-        mapDelta = this.totalBytes(src);
-        this.maps.set(d.id, {
+      },
+      copyBigMap: (id, source) => {
+        const src = BigInt(source);
+        const from = this.maps.get(source);
+        this.maps.set(id, {
           types: this.types(src),
           base: from ? from.base : src,
           entries: new Map(from?.entries ?? []),
           bytes: 0n,
           owner,
         });
-      }
-      const m = this.mapOf(id);
-      m.owner ??= owner;
-      const vt = this.typesOf(id)?.value ?? null;
-      for (const u of d.diff.updates) {
-        const old = this.noteStart(id, u.key_hash, u.key);
-        const value = u.value ?? null;
-        if (value !== null)
-          mapDelta +=
-            old !== null
-              ? valueBytes(vt, value) - valueBytes(vt, old)
-              : BIG_MAP_KEY_BYTES + valueBytes(vt, value);
-        else if (old !== null) mapDelta -= BIG_MAP_KEY_BYTES + valueBytes(vt, old);
-        m.entries.set(u.key_hash, { key: u.key, value });
-      }
-      m.bytes += mapDelta;
-      if (counts) delta += mapDelta;
-    }
-    return delta;
+      },
+      removeBigMap: (id) => {
+        this.maps.set(id, {
+          types: this.types(BigInt(id)),
+          base: null,
+          entries: new Map(),
+          bytes: 0n,
+          owner: this.maps.get(id)?.owner ?? owner,
+        });
+      },
+      writeBigMapEntry: (id, keyHash, key, value) => {
+        const n = BigInt(id);
+        const m = this.mapOf(n);
+        m.owner ??= owner;
+        const old = this.noteStart(n, keyHash, key);
+        m.entries.set(keyHash, { key, value });
+        return old;
+      },
+      // values as the chain keeps them (Optimized): the what-if's runs and our index give them Readable
+      valueBytes: (id, value) => valueBytes(this.typesOf(BigInt(id))?.value ?? null, value),
+      saplingBytes: (id) => {
+        const st = this.sapling.get(id);
+        if (st !== undefined) return st && st.bytes;
+        return BigInt(id) >= 0n ? (this.base.saplingBytes?.(BigInt(id)) ?? 0n) : null;
+      },
+      allocSapling: (id, memoSize) => {
+        this.sapling.set(id, { memoSize, bytes: 0n });
+      },
+      copySapling: (id, source) => {
+        const src = this.sapling.get(source);
+        const memoSize = src?.memoSize ?? this.base.saplingMemoSize?.(BigInt(source)) ?? 0;
+        this.sapling.set(id, { memoSize, bytes: store.saplingBytes(source) ?? 0n });
+      },
+      removeSapling: (id) => {
+        this.sapling.set(id, null);
+      },
+    };
+    return applyLazyStorageDiff(store, diff);
+  }
+
+  /** A Sapling state's memo size, as the bundle left it or as on the chain (null: no such state). */
+  private saplingMemoSize(id: bigint): number | null {
+    const st = this.sapling.get(String(id));
+    if (st !== undefined) return st && st.memoSize;
+    return id >= 0n ? (this.base.saplingMemoSize?.(id) ?? null) : null;
   }
 
   /** Keys written by the bundle: by map, each key's start and end values. */
@@ -434,7 +475,7 @@ export class Overlay {
     keys: Array<{ keyHash: string; key: Expr; before: Expr | null; after: Expr | null }>;
   }> {
     return [...this.started]
-      .filter(([k]) => BigInt(k) > TEMP_BASE)
+      .filter(([k]) => !this.temporary.has(k))
       .map(([k, s]) => {
         const m = this.maps.get(k);
         return {
@@ -466,6 +507,7 @@ export class Overlay {
       },
       bigMapTypes: (id) => this.types(id),
       bigMapGet: (id, key, keyHash) => this.lookup(id, key, keyHash),
+      saplingMemoSize: (id) => this.saplingMemoSize(id),
       originatedAddress: () => originated(),
     };
   }
@@ -604,6 +646,8 @@ export function executeCall(overlay: Overlay, c: CallInput): CallRun {
       chain,
       allocateBigMapId: overlay.allocate,
       allocateTemporaryBigMapId: overlay.allocateTemp,
+      allocateSaplingId: overlay.allocateSapling,
+      allocateTemporarySaplingId: overlay.allocateSaplingTemp,
       ticketsInParameter: internal,
     });
     gasLeft -= BigInt(res.consumedMilligas);
@@ -620,15 +664,14 @@ export function executeCall(overlay: Overlay, c: CallInput): CallRun {
     }
     const lazy = overlay.apply(res.lazyStorageDiff, destination);
     const size = BigInt(res.storageSize);
-    const used = target.used + size - target.storageBytes + lazy;
-    const paidDiff = used > target.paid ? used - target.paid : 0n;
-    overlay.set(destination, {
-      ...target,
-      storage: res.storage,
-      storageBytes: size,
-      used,
-      paid: target.paid + paidDiff,
+    const { used, paid, paidDiff } = afterCall({
+      used: target.used,
+      paid: target.paid,
+      oldStorageBytes: target.storageBytes,
+      newStorageBytes: size,
+      lazyBytes: lazy,
     });
+    overlay.set(destination, { ...target, storage: res.storage, storageBytes: size, used, paid });
     grow(destination, paidDiff);
     return { emitted: res.operations, result: res, storageSize: used };
   };
@@ -677,6 +720,7 @@ export function executeCall(overlay: Overlay, c: CallInput): CallRun {
           chain,
           gasLimit: Number(gasLeft),
           allocateBigMapId: overlay.allocate,
+          allocateSaplingId: overlay.allocateSapling,
           ticketsInStorage: true,
         });
         gasLeft -= BigInt(res.consumedMilligas);
@@ -702,7 +746,7 @@ export function executeCall(overlay: Overlay, c: CallInput): CallRun {
         overlay.startOf.set(address, { storage: null, balance: 0n });
         overlay.move(j.source, address, BigInt(j.balance));
         const lazy = overlay.apply(res.lazyStorageDiff, address);
-        const used = bytesOf(j.script.code) + storageBytes + SCRIPT_PREFIX_BYTES + lazy;
+        const used = originatedBytes(exprBytes(j.script.code), storageBytes, lazy);
         overlay.set(address, { ...overlay.contract(address)!, used, paid: used });
         grow(address, used);
         run.allocations++;
