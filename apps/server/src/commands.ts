@@ -3,6 +3,7 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import {
   apiPlugin,
+  checkResponses,
   errorHandler,
   frameworkErrors,
   internalCallHeaders,
@@ -82,6 +83,12 @@ export interface RootParts {
   onAddressRequest?: (network: string) => void;
   /** Overrides of the web app's options (tests: a build and a renderer of their own). */
   web?: Partial<WebOptions>;
+  /**
+   * Check every JSON answer of the APIs against its route's response schema (`checkResponses`, as `buildApi`
+   * does): on by default under Vitest (`process.env.VITEST`), so the server's tests and the end-to-end products
+   * (their environment is the runner's) answer 500 naming any mismatch; off for `npm start`.
+   */
+  validateResponses?: boolean;
   /** The parts this process runs, per network (`runningParts`): for /v1/health (issue 34). */
   parts?: ApiOptions['parts'];
 }
@@ -90,7 +97,13 @@ export interface RootParts {
 export async function buildRoot(
   config: AppConfig,
   handle: Pick<DbHandle, 'db' | 'listen'>,
-  { sandboxRpc, onAddressRequest, web, parts }: RootParts = {},
+  {
+    sandboxRpc,
+    onAddressRequest,
+    web,
+    parts,
+    validateResponses = Boolean(process.env.VITEST),
+  }: RootParts = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
@@ -106,6 +119,8 @@ export async function buildRoot(
   logServerErrors(app, logError);
   app.setErrorHandler(errorHandler);
   await registerSecurityHeaders(app, config);
+  // before the API's scopes are registered: they inherit the hook (and its onSend runs before compression's)
+  if (validateResponses) checkResponses(app);
   await app.register(apiPlugin, {
     db: handle.db,
     networks: apiNetworks(config, sandboxRpc?.port ?? config.port),
