@@ -177,7 +177,9 @@ const contractFields = {
         "true when the index holds the contract from `indexed_from` on only: it was read from the node when first asked for (its origination and earlier operations are not indexed); `level` and `timestamp` are then that level's",
     }),
   ),
-  indexed_from: optInt('with `partial`: the level the contract was read from the node at'),
+  indexed_from: optInt(
+    'with `partial`: the earliest level from which the index holds the whole history of the contract (every block naming it): the level its forward index starts at, lowered as its backfill goes down through older levels',
+  ),
   history: Type.Optional(
     Type.Object(
       {
@@ -191,19 +193,52 @@ const contractFields = {
         done: Type.Integer({ description: 'levels of the history the backfill has gone through' }),
         total: Type.Union([Type.Integer(), Type.Null()], {
           description:
-            'levels from the origination to `indexed_from` − 1 (null until the source says where it starts)',
+            'levels from the origination to the one below the forward index (null until the source says where it starts)',
         }),
         message: optStr('why it failed, or which source it fell back from'),
       },
       {
         title: 'HistoryProgress',
         description:
-          'the backfill of an address read from the node (issue 32): its operations before `indexed_from` are read from the node block by block and indexed; `partial` stays true until it is done',
+          'the backfill of an address read from the node (issue 32): its operations below the forward index are read from the node block by block and indexed; `partial` stays true until it is done',
       },
     ),
   ),
 };
 export const Contract = Type.Object(contractFields, { title: 'Contract' });
+/**
+ * The `partial` marker of a contract's routes whose answer cannot carry it (a list, a holders map in the
+ * reference's shape): while the contract's history is not all indexed (read from the node when first asked for,
+ * its backfill not done; issue 32), these headers say so, as `partial` and `indexed_from` do on `GET /v1/contract`.
+ */
+export const PartialHistoryHeaders = {
+  'x-partial': Type.Boolean({
+    description:
+      "present (true) while the contract's history is not all indexed (its backfill runs): the answer holds what was written from x-indexed-from on, a lower bound",
+  }),
+  'x-indexed-from': Type.Integer({
+    description: 'with x-partial: the earliest level from which the contract’s whole history is indexed',
+  }),
+};
+
+/** `GET /v1/contract/{network}/{address}/tokens/count`. */
+export const TokensCount = Type.Object(
+  {
+    count: Type.Integer(),
+    partial: Type.Optional(
+      Type.Boolean({
+        description:
+          "Michelscope extension: true while the contract's history is not all indexed (its backfill runs): `count` is then a lower bound",
+      }),
+    ),
+    indexed_from: optInt(
+      'with `partial`: the earliest level from which the contract’s whole history is indexed',
+    ),
+  },
+  { title: 'TokensCount' },
+);
+export type TokensCount = Static<typeof TokensCount>;
+
 export type Contract = Static<typeof Contract>;
 export const ContractWithStats = Type.Object(
   { ...contractFields, same_count: Type.Integer() },

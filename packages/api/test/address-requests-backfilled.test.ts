@@ -80,6 +80,7 @@ describeDb('a contract stored by another address’s history backfill', { backen
     (await app.inject({ method: 'GET', url: `/v1/contract/${NET}/${address}` })).json<{
       level: number;
       partial?: boolean;
+      indexed_from?: number;
       history?: { state: string };
     }>();
   /** Bakes blocks (the backfill waits for a final head) until `address`'s backfill is done. */
@@ -99,10 +100,28 @@ describeDb('a contract stored by another address’s history backfill', { backen
     const { fa12, counter } = contracts;
     expect(fa12).toMatch(/^KT1/);
     expect(counter).toMatch(/^KT1/);
-    expect((await contract(fa12!)).partial).toBe(true);
+    const partial = await contract(fa12!);
+    expect(partial).toMatchObject({ partial: true, indexed_from: floor });
+    // its token routes say so too: the holders (a map in the reference's shape) in headers, the count in its body
+    const holders = async () =>
+      app.inject({ method: 'GET', url: `/v1/contract/${NET}/${fa12}/tokens/holders` });
+    const count = async () =>
+      (await app.inject({ method: 'GET', url: `/v1/contract/${NET}/${fa12}/tokens/count` })).json<object>();
+    const h = await holders();
+    expect(h.statusCode).toBe(200);
+    expect(h.headers['x-partial']).toBe('true');
+    expect(h.headers['x-indexed-from']).toBe(String(floor));
+    expect(Object.keys(h.json<object>())).not.toContain('partial');
+    expect(await count()).toMatchObject({ partial: true, indexed_from: floor });
     await backfilled(fa12!);
     const f = await contract(fa12!);
     expect(f.partial).toBeUndefined();
+    // done: complete, no marker
+    const done = await holders();
+    expect(done.headers['x-partial']).toBeUndefined();
+    expect(done.headers['x-indexed-from']).toBeUndefined();
+    expect(Object.keys(done.json<object>()).length).toBeGreaterThan(0);
+    expect(await count()).not.toHaveProperty('partial');
     // the counter was originated in the FA1.2's origination block, stored whole by the FA1.2's backfill
     const stored = await db()
       .selectFrom('contracts')
@@ -113,29 +132,63 @@ describeDb('a contract stored by another address’s history backfill', { backen
     expect(stored?.level).toBe(f.level);
     expect(await getHistoryBackfill(db(), NET, counter!)).toBeUndefined();
 
-    // asked for: not answered as complete, but with the progress of its own backfill
-    const c = await contract(counter!);
-    expect(c).toMatchObject({ level: f.level, partial: true });
-    await until('its backfill opened', async () => (await contract(counter!)).history !== undefined);
-    const opened = await contract(counter!);
-    if (opened.history!.state !== 'done') expect(opened.partial).toBe(true);
-    await backfilled(counter!);
-    expect(await contract(counter!)).toMatchObject({ level: f.level, history: { state: 'done' } });
-    expect((await contract(counter!)).partial).toBeUndefined();
-    // every block below the floor that names it is stored
-    const levels = (
-      await db()
-        .selectFrom('blocks')
-        .select('level')
-        .where('network', '=', NET)
-        .where('level', '<', floor)
-        .execute()
-    ).map((r) => r.level);
+    // the levels below the floor whose blocks name the counter, and those stored
     const naming: number[] = [];
     for (let l = f.level; l < floor; l++)
       if ((await (await fetch(`${rpcUrl}/chains/main/blocks/${l}`)).text()).includes(counter!))
         naming.push(l);
     expect(naming.length).toBeGreaterThan(5);
-    expect(levels).toEqual(expect.arrayContaining(naming));
+    const storedBelowFloor = async () =>
+      new Set(
+        (
+          await db()
+            .selectFrom('blocks')
+            .select('level')
+            .where('network', '=', NET)
+            .where('level', '<', floor)
+            .execute()
+        ).map((r) => r.level),
+      );
+    /** `indexed_from` says the truth: every block naming the counter from it up is stored (above the floor, all). */
+    const truthful = async (from: number) => {
+      expect(from).toBeLessThanOrEqual(floor);
+      const stored = await storedBelowFloor();
+      expect(naming.filter((l) => l >= from && !stored.has(l))).toEqual([]);
+    };
+
+    // asked for: not answered as complete, but with the progress of its own backfill
+    const c = await contract(counter!);
+    expect(c).toMatchObject({ level: f.level, partial: true });
+    // complete from the forward floor (every block from it up is stored whole), not from the level it was
+    // read at again, which is above it (blocks were baked while the FA1.2 was backfilled)
+    expect(c.indexed_from).toBe(floor);
+    await truthful(c.indexed_from!);
+    await until('its backfill opened', async () => (await contract(counter!)).history !== undefined);
+    const opened = await contract(counter!);
+    if (opened.history!.state !== 'done') {
+      expect(opened.partial).toBe(true);
+      await truthful(opened.indexed_from!);
+    }
+    // while it runs (a scan, from the floor down), `indexed_from` goes down as levels are gone through
+    const seen = new Set<number>();
+    await until(
+      `the history of ${counter} backfilled`,
+      async () => {
+        const now = await contract(counter!);
+        if (now.history?.state === 'done') return true;
+        if (now.indexed_from !== undefined && !seen.has(now.indexed_from)) {
+          seen.add(now.indexed_from);
+          await truthful(now.indexed_from);
+        }
+        await sandbox.bakeBlock();
+        return false;
+      },
+      120_000,
+    );
+    expect(await contract(counter!)).toMatchObject({ level: f.level, history: { state: 'done' } });
+    expect((await contract(counter!)).partial).toBeUndefined();
+    expect((await contract(counter!)).indexed_from).toBeUndefined();
+    // every block below the floor that names it is stored
+    expect([...(await storedBelowFloor())]).toEqual(expect.arrayContaining(naming));
   }, 240_000);
 });

@@ -5,7 +5,7 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import { Type, type Static, type TObject } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 
 export type ExportFormat = 'csv' | 'json';
 
@@ -170,11 +170,12 @@ export const FormatParam = Type.Optional(
 );
 
 /** The 200 answer of an export route: in JSON an array of the rows; in CSV the same columns. */
-export const exportBody = (row: TObject) =>
+export const exportBody = (row: TObject, headers?: Record<string, TSchema>) =>
   Type.Array(row, {
     description:
       'format=json: a JSON array of these rows (streamed); format=csv: a header row naming the same columns, ' +
       'then one line per row',
+    ...(headers ? { headers } : {}),
   });
 
 /**

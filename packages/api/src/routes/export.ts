@@ -15,6 +15,7 @@ import {
   TicketUpdateExportRow,
   TokenExportRow,
   TokenHolderExportRow,
+  PartialHistoryHeaders,
 } from '@michelscope/api-types';
 import {
   accountOperationsAll,
@@ -54,6 +55,7 @@ import {
 import { EXPORT_ERRORS, FormatQuery, formatOf, simpleExport } from '../export/export-route';
 import { exportBody, exportDescription, FormatParam, sendExport } from '../export/writer';
 import { typesOf } from '../render/big-map-keys';
+import { markPartialHistory } from '../services/contracts';
 import { ledgerHolder, ledgerMatch, ledgerOf } from '../services/tokens';
 import {
   ADDRESS_RE,
@@ -306,13 +308,14 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
           format: FormatParam,
           search: Type.Optional(Type.String({ maxLength: 255 })),
         }),
-        response: { 200: exportBody(TokenExportRow), ...EXPORT_ERRORS },
+        response: { 200: exportBody(TokenExportRow, PartialHistoryHeaders), ...EXPORT_ERRORS },
       },
     },
     async (request, reply) => {
       const { network, address } = request.params;
       contractPath(request.params);
       if (!(await getContract(ctx.db, network, address))) throw new HttpError(404, 'not found');
+      await markPartialHistory(ctx, reply, network, address);
       return sendExport(reply, {
         format: formatOf(request.query.format),
         name: [address, 'tokens'],
@@ -344,13 +347,14 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
           format: FormatParam,
           token_id: Type.Optional(Type.String({ pattern: '^[0-9]{1,78}$', description: 'default 0' })),
         }),
-        response: { 200: exportBody(TokenHolderExportRow), ...EXPORT_ERRORS },
+        response: { 200: exportBody(TokenHolderExportRow, PartialHistoryHeaders), ...EXPORT_ERRORS },
       },
     },
     async (request, reply) => {
       const { network, address } = request.params;
       contractPath(request.params);
       if (!(await getContract(ctx.db, network, address))) throw new HttpError(404, 'not found');
+      await markPartialHistory(ctx, reply, network, address);
       const tokenId = (request.query.token_id ?? '0').replace(/^0+(?=\d)/, '');
       const ledger = await ledgerOf(ctx, network, address);
       const match = ledger ? ledgerMatch(ledger.layout, tokenId) : null;

@@ -2,13 +2,22 @@
  * Routes the spec calls that the reference API removed (bcd-api §4), rebuilt from their historical shapes:
  * contract tokens (§4.4), contract mempool from the node (§4.1), account metadata, token-approval helpers (§4.7).
  */
-import { ApproveData, ApproveSchema, ErrorBody, Operation, TokenMetadata } from '@michelscope/api-types';
+import {
+  ApproveData,
+  ApproveSchema,
+  ErrorBody,
+  Operation,
+  PartialHistoryHeaders,
+  TokenMetadata,
+  TokensCount,
+} from '@michelscope/api-types';
 import { getScriptTypes } from '@michelscope/db/read';
 import { decodeParameters, toMicheline } from '@michelscope/michelson';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ApiContext } from '../context';
 import { approvalData, APPROVE_SCHEMA, ApproveBody } from '../services/approve';
+import { markPartialHistory, partialHistoryFrom } from '../services/contracts';
 import {
   contractMetadataOf,
   contractTokens,
@@ -21,6 +30,11 @@ import { formatTime } from '../time';
 import { ADDRESS_RE, AddressParams, requireAddress, requireNetwork, requireContractPath } from '../validate';
 
 const E = { 400: ErrorBody, 404: ErrorBody, 500: ErrorBody };
+/** The answer of a token route of a contract whose history is being backfilled (issue 32). */
+const PARTIAL_NOTE =
+  "while the contract's history is not all indexed (read from the node when first asked for, its backfill " +
+  'running), the headers x-partial and x-indexed-from say so: what is listed was written from that level on ' +
+  '(the body keeps the reference’s shape)';
 
 /**
  * When this server first saw each pending operation group, per network: the mempool service of the reference
@@ -58,12 +72,19 @@ export const legacyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
           max_level: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
           min_level: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
         }),
-        response: { 200: Type.Array(TokenMetadata), ...E },
+        response: {
+          200: Type.Array(TokenMetadata, {
+            description: PARTIAL_NOTE,
+            headers: PartialHistoryHeaders,
+          }),
+          ...E,
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       check(request.params);
       const q = request.query;
+      await markPartialHistory(ctx, reply, request.params.network, request.params.address);
       return contractTokens(ctx, request.params.network, request.params.address, {
         size: q.size || 10,
         offset: q.offset ?? 0,
@@ -81,12 +102,16 @@ export const legacyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
         summary: 'Number of tokens of a contract',
         tags: ['tokens'],
         params: AddressParams,
-        response: { 200: Type.Object({ count: Type.Integer() }), ...E },
+        response: { 200: TokensCount, ...E },
       },
     },
     async (request) => {
       check(request.params);
-      return { count: await countTokens(ctx, request.params.network, request.params.address) };
+      const { network, address } = request.params;
+      const count = await countTokens(ctx, network, address);
+      // its history being backfilled (issue 32): the tokens written before `indexed_from` may be missing
+      const from = await partialHistoryFrom(ctx, network, address);
+      return from === null ? { count } : { count, partial: true, indexed_from: from };
     },
   );
 
@@ -104,12 +129,19 @@ export const legacyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
         querystring: Type.Object({
           token_id: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 })),
         }),
-        response: { 200: Type.Record(Type.String(), Type.String()), ...E },
+        response: {
+          200: Type.Record(Type.String(), Type.String(), {
+            description: PARTIAL_NOTE,
+            headers: PartialHistoryHeaders,
+          }),
+          ...E,
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       check(request.params);
       const { network, address } = request.params;
+      await markPartialHistory(ctx, reply, network, address);
       return tokenHolders(ctx, network, address, String(request.query.token_id ?? 0));
     },
   );

@@ -1,13 +1,21 @@
 import type { Contract, ContractWithStats } from '@michelscope/api-types';
 import {
   countByScriptHash,
+  getContract,
   getContractScript,
+  historyCoverage,
   latestStorage,
   type ContractRow,
   type ScriptParts,
 } from '@michelscope/db/read';
-import { getAddressRequest, getHistoryBackfill } from '@michelscope/db/address-requests';
+import {
+  getAddressRequest,
+  getHistoryBackfill,
+  type AddressRequest,
+  type HistoryBackfill,
+} from '@michelscope/db/address-requests';
 import { normalizeData, tagsFromMask, toMicheline, type Micheline } from '@michelscope/michelson';
+import type { FastifyReply } from 'fastify';
 import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
 import { formatTime } from '../time';
@@ -50,28 +58,93 @@ export async function withStats(ctx: ApiContext, row: ContractRow): Promise<Cont
   return { ...toContract(row), same_count: await sameCount(ctx, row.script_hash) };
 }
 
+/** History sources whose walk goes from the backfill's ceiling down (indexer history/: BCD's and the scan's `order`). */
+const DESCENDING_SOURCES = new Set(['bcd', 'scan']);
+
+/**
+ * The earliest level from which the index holds every block that names `address`: the network's forward floor
+ * (every block from it up is stored whole), lowered by what its backfill has gone through when that walk goes
+ * down from the ceiling (a source walking up, TzKT's, joins the forward range only when it is done). Null when
+ * nothing is stored.
+ */
+export async function historyCompleteFrom(
+  ctx: ApiContext,
+  network: string,
+  address: string,
+): Promise<number | null> {
+  const { floor, backfill } = await historyCoverage(ctx.db, network, address);
+  if (floor === null) return null;
+  if (!backfill || backfill.source === null || !DESCENDING_SOURCES.has(backfill.source)) return floor;
+  // levels [toLevel − covered + 1, toLevel] are gone through: each block naming the address there is stored
+  return Math.max(1, Math.min(floor, backfill.toLevel + 1 - backfill.covered));
+}
+
 /**
  * Marks a contract read from the node when first asked for (db `address_requests`, issue 32): the index holds
- * it from that level on only.
+ * its history from `indexed_from` on only (historyCompleteFrom), until its backfill is done.
  */
 export async function withHistory<T extends Contract>(ctx: ApiContext, c: T): Promise<T> {
   if (c.id === undefined) return c;
-  const request = await getAddressRequest(ctx.db, c.network, c.address);
-  if (request?.state !== 'adopted' || request.level === null) return c;
-  // its history below that level is backfilled (indexer sync/backfill.ts): partial until done
-  const h = await getHistoryBackfill(ctx.db, c.network, c.address);
+  const state = await historyState(ctx, c.network, c.address, c.level);
+  if (!state) return c;
+  const { indexed_from, backfill: h } = state;
+  const history = h
+    ? { history: { state: h.state, done: h.done, total: h.total, ...messageOf(h.message) } }
+    : {};
+  return indexed_from === null ? { ...c, ...history } : { ...c, partial: true, indexed_from, ...history };
+}
+
+/**
+ * The earliest level from which a contract's whole history is indexed while it is not all (read from the node
+ * when first asked for, its backfill not done), else null: what the routes of its history mark partial.
+ */
+export async function partialHistoryFrom(
+  ctx: ApiContext,
+  network: string,
+  address: string,
+): Promise<number | null> {
+  const request = await getAddressRequest(ctx.db, network, address);
+  if (request?.state !== 'adopted') return null;
+  const row = await getContract(ctx.db, network, address);
+  if (!row) return null;
+  return (await historyState(ctx, network, address, row.level, request))?.indexed_from ?? null;
+}
+
+/** Sets the partial headers (api-types PartialHistoryHeaders) of a contract's route while its history is partial. */
+export async function markPartialHistory(
+  ctx: ApiContext,
+  reply: FastifyReply,
+  network: string,
+  address: string,
+): Promise<void> {
+  const from = await partialHistoryFrom(ctx, network, address);
+  if (from !== null) void reply.header('x-partial', 'true').header('x-indexed-from', String(from));
+}
+
+/**
+ * An adopted contract's history: `indexed_from` null when it is complete (its backfill done), and its backfill;
+ * undefined when the contract was not read from the node (a forward index holds it whole).
+ */
+async function historyState(
+  ctx: ApiContext,
+  network: string,
+  address: string,
+  level: number,
+  known?: AddressRequest,
+): Promise<{ indexed_from: number | null; backfill: HistoryBackfill | undefined } | undefined> {
+  const request = known ?? (await getAddressRequest(ctx.db, network, address));
+  if (request?.state !== 'adopted' || request.level === null) return undefined;
+  // its history below the forward floor is backfilled (indexer sync/backfill.ts): partial until done
+  const backfill = await getHistoryBackfill(ctx.db, network, address);
+  if (backfill?.state === 'done') return { indexed_from: null, backfill };
   // no backfill opened yet (or none on this network): partial, whether its origination is not known (it is at
   // the level read at) or was stored by another address's backfill (address-requests.ts withoutOwnHistory)
-  if (!h) return c.level > 1 ? { ...c, partial: true, indexed_from: request.level } : c;
-  const history = {
-    state: h.state,
-    done: h.done,
-    total: h.total,
-    ...(h.message ? { message: h.message } : {}),
-  };
-  if (h.state === 'done') return { ...c, history };
-  return { ...c, partial: true, indexed_from: request.level, history };
+  if (!backfill && level <= 1) return undefined;
+  const from = (await historyCompleteFrom(ctx, network, address)) ?? request.level;
+  return { indexed_from: from, backfill };
 }
+
+const messageOf = (message: string | null) => (message ? { message } : {});
 
 /** The script sections of a contract or a 404. */
 export async function requireScript(ctx: ApiContext, network: string, address: string): Promise<ScriptParts> {

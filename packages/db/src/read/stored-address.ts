@@ -41,3 +41,36 @@ export async function firstStoredLevel(db: Db, network: string): Promise<number 
     .executeTakeFirst();
   return row?.level ?? null;
 }
+
+/** Where a network's forward index starts, and how far an address's history backfill has gone below it. */
+export interface HistoryCoverage {
+  /**
+   * The lowest forward level: every block from it up is stored whole (history_floor, fixed at the first
+   * backfill; before it, the lowest stored block). Null when nothing is stored.
+   */
+  floor: number | null;
+  /** The address's backfill (history_backfills), if one was opened. */
+  backfill: { state: string; source: string | null; toLevel: number; covered: number } | null;
+}
+
+export async function historyCoverage(db: Db, network: string, address: string): Promise<HistoryCoverage> {
+  const { rows } = await sql<{
+    floor: number | null;
+    state: string | null;
+    source: string | null;
+    to_level: number | null;
+    covered: number | null;
+  }>`SELECT coalesce((SELECT floor_level FROM history_floor WHERE network = ${network}),
+        (SELECT min(level) FROM blocks WHERE network = ${network})) AS floor,
+      h.state, h.source, h.to_level, h.covered
+    FROM (SELECT 1) one
+    LEFT JOIN history_backfills h ON h.network = ${network} AND h.address = ${address}`.execute(db);
+  const r = rows[0];
+  return {
+    floor: r?.floor ?? null,
+    backfill:
+      r && r.state !== null && r.to_level !== null
+        ? { state: r.state, source: r.source, toLevel: r.to_level, covered: r.covered ?? 0 }
+        : null,
+  };
+}
