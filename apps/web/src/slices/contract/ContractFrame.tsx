@@ -173,21 +173,33 @@ export function ContractFrame({ tab, children }: Props) {
 
 /**
  * A contract the index holds from a level on only (read from the node when first asked for, issue 32): what the
- * page shows is current, its operations before that level are not there.
+ * page shows is current, its operations before that level are not there. `subject="holders"`: the same note
+ * where a token's holders are listed (read from its ledger's keys, those written before that level missing).
  */
 export function PartialHistoryNotice({
   level,
   history,
+  subject = 'contract',
 }: {
   level: number;
   history?: Contract['history'] | undefined;
+  subject?: 'contract' | 'holders';
 }) {
   const total = history?.total ?? null;
   return (
     <Alert severity="info" role="status" sx={{ mb: 1 }}>
-      History before level {formatNumber(level)} is not indexed yet: this contract was read from the node when
-      it was first asked for. Its code, storage, entrypoints and views are current; its operations and storage
-      history start at level {formatNumber(level)}.
+      History before level {formatNumber(level)} is not indexed yet:{' '}
+      {subject === 'holders' ? (
+        <>
+          the holders are read from the keys of the contract’s ledger written from level {formatNumber(level)}{' '}
+          on, so holders whose balance has not changed since are missing until its history is read.
+        </>
+      ) : (
+        <>
+          this contract was read from the node when it was first asked for. Its code, storage, entrypoints and
+          views are current; its operations and storage history start at level {formatNumber(level)}.
+        </>
+      )}
       {history ? (
         <Box sx={{ mt: 1 }}>
           <Typography variant="body2" id="history-progress-label">

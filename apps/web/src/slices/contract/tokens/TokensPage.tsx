@@ -22,7 +22,7 @@ import { valueLinks } from '../../../shared/entities/value-links';
 import { prettyJson } from '../../../shared/json/json-steps';
 import { TokenImage } from '../../../shared/media/TokenImage';
 import { EmptyState } from '../../../shared/ui/EmptyState';
-import { ContractFrame } from '../ContractFrame';
+import { ContractFrame, PartialHistoryNotice } from '../ContractFrame';
 import { resolvingErrorText } from '../metadata/metadata-doc';
 import {
   TOKEN_SEARCH_DEBOUNCE_MS,
@@ -33,7 +33,15 @@ import {
   tokenTitle,
 } from './token-view';
 
-function TokenPanel({ token, network }: { token: TokenMetadataEntry; network: string }) {
+function TokenPanel({
+  token,
+  network,
+  partialFrom,
+}: {
+  token: TokenMetadataEntry;
+  network: string;
+  partialFrom?: number | undefined;
+}) {
   const config = useAppConfig();
   const title = tokenTitle(token.metadata, token.token_id);
   const thumbnail = tokenThumbnail(token.metadata);
@@ -96,6 +104,9 @@ function TokenPanel({ token, network }: { token: TokenMetadataEntry; network: st
             {thumbnail ? <TokenImage uri={thumbnail} alt={title} size={160} /> : null}
           </Grid>
           <Grid size={12}>
+            {partialFrom !== undefined ? (
+              <PartialHistoryNotice level={partialFrom} subject="holders" />
+            ) : null}
             <ExportButton
               what={`holders of token ${token.token_id}`}
               request={(format) =>
@@ -114,12 +125,14 @@ function TokenPage({
   address,
   page,
   search,
+  partialFrom,
   onFull,
 }: {
   network: string;
   address: string;
   page: number;
   search: string;
+  partialFrom?: number | undefined;
   onFull?: () => void;
 }) {
   const query = useQuery(tokensQuery(network, address, page * TOKENS_PAGE_SIZE, search));
@@ -133,7 +146,12 @@ function TokenPage({
   return (
     <>
       {query.data.map((t) => (
-        <TokenPanel key={`${t.token_id}-${t.contract}`} token={t} network={network} />
+        <TokenPanel
+          key={`${t.token_id}-${t.contract}`}
+          token={t}
+          network={network}
+          partialFrom={partialFrom}
+        />
       ))}
       {onFull && query.data.length === TOKENS_PAGE_SIZE && search === '' ? (
         <Button onClick={onFull} sx={{ alignSelf: 'center' }}>
@@ -144,8 +162,20 @@ function TokenPage({
   );
 }
 
-/** The tokens tab (workspace spec §2): search (mirrored in ?search=), expandable token panels, 20 per page. */
-export function TokensTab({ network, address }: { network: string; address: string }) {
+/**
+ * The tokens tab (workspace spec §2): search (mirrored in ?search=), expandable token panels, 20 per page.
+ * `partialFrom`: the contract's history is indexed from that level on only (its `indexed_from` while partial,
+ * issue 32), said where the holders are.
+ */
+export function TokensTab({
+  network,
+  address,
+  partialFrom,
+}: {
+  network: string;
+  address: string;
+  partialFrom?: number | undefined;
+}) {
   const [params, setParams] = useSearchParams();
   const search = normaliseTokenSearch(params.get('search') ?? '');
   const [text, setText] = useState(search);
@@ -187,6 +217,7 @@ export function TokensTab({ network, address }: { network: string; address: stri
           address={address}
           page={page}
           search={search}
+          partialFrom={partialFrom}
           {...(page === count - 1 ? { onFull: () => setPages({ search, count: count + 1 }) } : {})}
         />
       ))}
@@ -198,7 +229,13 @@ export function TokensTab({ network, address }: { network: string; address: stri
 export function TokensPage() {
   return (
     <ContractFrame tab="tokens">
-      {(data) => <TokensTab network={data.network} address={data.address} />}
+      {(data) => (
+        <TokensTab
+          network={data.network}
+          address={data.address}
+          partialFrom={data.contract?.partial ? data.contract.indexed_from : undefined}
+        />
+      )}
     </ContractFrame>
   );
 }

@@ -21,9 +21,10 @@ const token = (id: number, extra: Partial<TokenMetadataRow> = {}): TokenMetadata
   ...extra,
 });
 
-function routes() {
+function routes(contract: NonNullable<Parameters<typeof contractFrame>[2]>['contract'] = {}) {
   return mockFetch(
     contractFrame('mainnet', KT, {
+      contract,
       graphql: (call) => {
         const body = call.body as MetadataGraphqlRequest;
         const variables = body.variables as { offset?: number; name?: string } | null | undefined;
@@ -90,5 +91,28 @@ describe('tokens tab', { timeout: 20_000 }, () => {
 
     fireEvent.change(box, { target: { value: 'nothing' } });
     expect(await screen.findByText('Nothing found', {}, { timeout: 2000 })).toBeTruthy();
+  });
+
+  it('a contract whose history is being backfilled: a note by the holders’ export says those before a level may be missing', async () => {
+    routes({ partial: true, indexed_from: 4321, history: { state: 'running', done: 10, total: 400 } });
+    renderApp(`/mainnet/${KT}/tokens`);
+    fireEvent.click(await screen.findByText('Piece #1', {}, { timeout: 5000 }));
+    const json = await screen.findByLabelText('Metadata of token 1');
+    const region = json.closest('.MuiAccordion-root') as HTMLElement;
+    // an accessible note (a status) by the holders' export, as the contract page's
+    const note = within(region)
+      .getAllByRole('status')
+      .find((e) => e.textContent?.includes('History before level 4,321 is not indexed yet'));
+    expect(note?.textContent).toContain('holders are read from the keys of the contract’s ledger');
+    expect(within(region).getByRole('button', { name: /holders of token 1/i })).toBeTruthy();
+  });
+
+  it('a contract indexed whole: no note by the holders', async () => {
+    routes();
+    renderApp(`/mainnet/${KT}/tokens`);
+    fireEvent.click(await screen.findByText('Piece #1', {}, { timeout: 5000 }));
+    const json = await screen.findByLabelText('Metadata of token 1');
+    const region = json.closest('.MuiAccordion-root') as HTMLElement;
+    expect(within(region).queryByText(/History before level/)).toBeNull();
   });
 });
