@@ -61,6 +61,11 @@ export interface IndexerOptions {
    * (the default), or `false` (no backfill). A source that fails falls back to the scan.
    */
   historySource?: HistorySourceConfig | HistorySource | false;
+  /**
+   * Backfilled blocks whose before-images may be held while the head does not move, past which the history
+   * walk waits for it (default HELD_BACKFILL_BLOCKS, sync/backfill.ts).
+   */
+  heldBackfillBlocks?: number;
 }
 
 export type HistorySourceConfig =
@@ -131,6 +136,7 @@ export function startIndexer(opts: IndexerOptions): IndexerHandle {
             source: 'levels' in history ? history : historySourceOf(opts.network, history),
             rpcUrl: opts.rpcUrl,
             concurrency: fetchAhead,
+            ...(opts.heldBackfillBlocks !== undefined ? { heldBlocks: opts.heldBackfillBlocks } : {}),
           },
         );
   const follower = new Follower(

@@ -47,6 +47,18 @@ export async function revertBackfilledAfter(trx: Trx, network: string, level: nu
   }
 }
 
+/**
+ * How many backfilled blocks keep before-images: a head that does not move (no forward block, so no prune)
+ * keeps those of every block backfilled since, and the backfill waits past a bound (sync/backfill.ts).
+ */
+export async function heldBackfillBlocks(db: Db, network: string): Promise<number> {
+  const r = await sql<{
+    n: number;
+  }>`SELECT count(DISTINCT u.level)::int AS n FROM undo_log u JOIN history_floor f ON f.network = u.network
+    WHERE u.network = ${network} AND u.level < f.floor_level`.execute(db);
+  return r.rows[0]?.n ?? 0;
+}
+
 /** Levels to store again (revertBackfilledAfter). */
 export async function redoLevels(db: Db, network: string): Promise<number[]> {
   const rows = await db.selectFrom('history_redo').select('level').where('network', '=', network).execute();

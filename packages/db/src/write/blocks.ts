@@ -4,6 +4,7 @@ import type { Database, Db } from '../schema';
 import type { BlockData } from './block-data';
 import { revertBlockData, writeBlocksData, type BlockContext } from './chain-data';
 import { revertBackfilledAfter } from './backfill-undo';
+import { backfillUndoKept } from './undo';
 import { encodeLiveNotice, LIVE_CHANNEL_PREFIX, type LiveNotice } from '../live';
 
 /** One block as the indexer stores it (already validated by the indexer's protocol handler). */
@@ -171,6 +172,18 @@ async function notifyLive(trx: Trx, notice: LiveNotice): Promise<void> {
 }
 
 /**
+ * Refuses (ChainConsistencyError) to revert the forward block at `level` when blocks backfilled after it was
+ * written no longer have their before-images (undo.ts pruneBackfilled: kept only within FINALITY of the head):
+ * a reorg deeper than finality, which would otherwise restore rows without what those blocks added.
+ */
+export async function refuseRevertOverPruned(db: Trx | Db, network: string, level: number): Promise<void> {
+  if (!(await backfillUndoKept(db, network, level)))
+    throw new ChainConsistencyError(
+      `[${network}] cannot revert level ${level}: blocks backfilled after it was stored no longer have their before-images (kept only while a block within finality of the head precedes them), a reorg deeper than finality; that block is not reverted: use a node of the indexed chain or reset this network's data`,
+    );
+}
+
+/**
  * Reverts the stored head block of a network (it must be at `level`) in one transaction: deletes the block
  * and what was written for it (the protocol row it opened, re-opening the previous protocol) and moves
  * `indexer_state` back to the block below, or removes it when no block is left. Returns the new head.
@@ -183,6 +196,7 @@ export async function revertBlock(db: Db, network: string, level: number): Promi
         `[${network}] cannot revert level ${level}: the stored head is ${head ? `level ${head.level}` : 'empty'}`,
       );
     }
+    await refuseRevertOverPruned(trx, network, level);
     await revertBackfilledAfter(trx, network, level);
     await revertBlockData(trx, network, level);
     const removed = await trx

@@ -6,6 +6,7 @@ export {
   applyBlock,
   applyBlocks,
   revertBlock,
+  refuseRevertOverPruned,
   ChainConsistencyError,
   type BlockRecord,
   type BlockWrite,
@@ -36,4 +37,5 @@ export {
   writeBackfillBlock,
   type BackfillJob,
 } from './backfill';
-export { redoLevels, redone } from './backfill-undo';
+export { heldBackfillBlocks, redoLevels, redone } from './backfill-undo';
+export { FINALITY } from './undo';

@@ -5,7 +5,7 @@
  */
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import { deferred } from './copy';
-import type { Database } from '../schema';
+import type { Database, Db } from '../schema';
 
 type Trx = Transaction<Database>;
 
@@ -149,11 +149,54 @@ export async function restoreSnapshots(
 /** Before-images older than this many levels below the head are dropped (deeper reorgs are not expected). */
 export const UNDO_DEPTH = 1000;
 
+/**
+ * Levels below the stored head whose blocks may still be reorganised (Tenderbake: a block is final once two
+ * blocks are on top of it). The history backfill writes below the forward floor only once the head is FINALITY
+ * levels above it, and a backfilled block's before-images are kept only while a forward block of this window
+ * was written before them (pruneBackfilled).
+ */
+export const FINALITY = 2;
+
+/**
+ * Drops the before-images no revert can use any more; runs for every forward block (`level`, the new head).
+ * Forward blocks' images are kept UNDO_DEPTH levels. A backfilled block's (below the forward floor) serve
+ * only to undo it when a forward block written before it is reverted (backfill-undo.ts
+ * revertBackfilledAfter: last in, first out), so they are kept only while such a forward block is within
+ * FINALITY of the head: the images taken before the first image of the non-final forward blocks are dropped,
+ * and the highest id dropped is kept (history_floor.undo_pruned_id) so that a reorg deeper than that is
+ * refused rather than restoring rows without those blocks (backfillUndoKept). With the head moving, that is
+ * the blocks backfilled during the last FINALITY block times; a head that does not move keeps every block
+ * backfilled since, which the backfill bounds by waiting (its turn's heldBackfillBlocks).
+ */
 export async function pruneSnapshots(trx: Trx, network: string, level: number): Promise<void> {
+  await pruneBackfilled(trx, network, level);
   if (level % 100 !== 0) return;
-  // a backfilled block's (below the forward range) go with the forward ones written before them
+  // a backfilled block's (below the forward range) go by pruneBackfilled's rule
   await deferred(
     sql`DELETE FROM undo_log WHERE network = ${network} AND level < ${level - UNDO_DEPTH}
-      AND id < (SELECT coalesce(min(id), 0) FROM undo_log WHERE network = ${network} AND level >= ${level - UNDO_DEPTH})`,
+      AND level >= coalesce((SELECT floor_level FROM history_floor WHERE network = ${network}), 0)`,
   ).execute(trx);
+}
+
+async function pruneBackfilled(trx: Trx, network: string, head: number): Promise<void> {
+  // the first image of the forward blocks that may still be reorganised; none: nothing is known to be final
+  await deferred(sql`WITH f AS (SELECT floor_level FROM history_floor WHERE network = ${network}),
+    cut AS (SELECT min(u.id) AS id FROM undo_log u, f WHERE u.network = ${network}
+      AND u.level > ${head - FINALITY} AND u.level >= f.floor_level),
+    gone AS (DELETE FROM undo_log u USING f, cut WHERE u.network = ${network}
+      AND u.level < f.floor_level AND u.id < cut.id RETURNING u.id)
+    UPDATE history_floor SET undo_pruned_id = greatest(undo_pruned_id, (SELECT max(id) FROM gone))
+    WHERE network = ${network} AND EXISTS (SELECT 1 FROM gone)`).execute(trx);
+}
+
+/**
+ * Whether the blocks backfilled after the forward block at `level` was written still have their
+ * before-images (pruneBackfilled dropped none taken after that block's first image).
+ */
+export async function backfillUndoKept(db: Trx | Db, network: string, level: number): Promise<boolean> {
+  const r = await sql<{
+    kept: boolean;
+  }>`SELECT coalesce((SELECT min(id) FROM undo_log WHERE network = ${network} AND level = ${level})
+      > (SELECT undo_pruned_id FROM history_floor WHERE network = ${network}), true) AS kept`.execute(db);
+  return r.rows[0]?.kept ?? true;
 }

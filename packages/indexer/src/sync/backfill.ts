@@ -12,6 +12,8 @@
  */
 import {
   ChainConsistencyError,
+  FINALITY,
+  heldBackfillBlocks,
   historyFloor,
   nextBackfill,
   openBackfills,
@@ -42,8 +44,15 @@ import {
   type StoredHead,
 } from './chain';
 
-/** Levels kept behind the head before the forward floor is trusted as final (Tenderbake: 2). */
-export const FINALITY = 2;
+/** Levels kept behind the head before the forward floor is trusted as final (Tenderbake: 2; db/write undo.ts). */
+export { FINALITY };
+/**
+ * Backfilled blocks whose before-images may be held at once (about 4.3 KiB each: ~43 MB). They are dropped as
+ * the head moves (db/write undo.ts pruneBackfilled: kept while a forward block within FINALITY of the head
+ * precedes them, i.e. for the blocks backfilled during the last FINALITY block times); a head that does not
+ * move keeps them all, and the backfill waits at this bound until it moves.
+ */
+export const HELD_BACKFILL_BLOCKS = 10_000;
 /** After a failure (source rate limit, node error), the backfill of that address waits this long. */
 const RETRY_MS = 30_000;
 
@@ -54,6 +63,8 @@ export interface BackfillOptions {
   rpcUrl: string;
   /** Blocks read from the node at once. */
   concurrency: number;
+  /** Bound of backfilled blocks holding before-images (HELD_BACKFILL_BLOCKS); the walk waits past it. */
+  heldBlocks?: number;
 }
 
 interface Walk {
@@ -125,6 +136,8 @@ async function before<T, L>(p: Promise<T>, deadline: number, late: L): Promise<T
 export class Backfiller {
   private walk: Walk | null = null;
   private idleUntil = 0;
+  /** Waiting at the bound of held before-images (holdsTooMany). */
+  private holding = false;
 
   constructor(
     private readonly ctx: ChainContext,
@@ -146,6 +159,7 @@ export class Backfiller {
       await this.storeLevels(redo);
       await redone(this.ctx.db, this.ctx.network, redo);
     }
+    if (await this.holdsTooMany()) return false;
     if (!this.walk) {
       await openBackfills(this.ctx.db, this.ctx.network, floor);
       const job = await nextBackfill(this.ctx.db, this.ctx.network);
@@ -177,6 +191,7 @@ export class Backfiller {
         }
         const page = walk.page;
         while (page.levels.length > 0 && Date.now() < deadline && !signal.aborted) {
+          if (await this.holdsTooMany()) return false;
           const take = page.levels.splice(0, this.opts.concurrency);
           const stored = await storedLevels(this.ctx.db, this.ctx.network, take);
           // a level of the page stored already (by a run of this backfill killed before it saved the page,
@@ -210,6 +225,22 @@ export class Backfiller {
       await this.failed(walk, err);
       return false;
     }
+  }
+
+  /**
+   * True while the backfilled blocks holding before-images reach the bound (the head has not moved for as long
+   * as the walk stored them: db/write undo.ts pruneBackfilled); said once each time the walk starts waiting.
+   */
+  private async holdsTooMany(): Promise<boolean> {
+    const bound = this.opts.heldBlocks ?? HELD_BACKFILL_BLOCKS;
+    const held = await heldBackfillBlocks(this.ctx.db, this.ctx.network);
+    const waiting = held >= bound;
+    if (waiting && !this.holding)
+      this.ctx.line(
+        `history: ${held} backfilled blocks keep before-images for a reorg of the head (at most ${bound}); waiting for the head to move`,
+      );
+    this.holding = waiting;
+    return waiting;
   }
 
   /**

@@ -1,6 +1,7 @@
 import {
   applyBlocks,
   getBlockHash,
+  refuseRevertOverPruned,
   revertBlock,
   type BlockWrite,
   type ProtocolRecord,
@@ -207,6 +208,9 @@ export async function revertToCommonAncestor(
     level--;
   }
   const bottom = ancestor ? ancestor.level + 1 : level + 1;
+  // blocks backfilled after the lowest one were written: their before-images must still be there (nothing is
+  // reverted otherwise)
+  if (bottom <= head.level) await refuseRevertOverPruned(ctx.db, ctx.network, bottom);
   ctx.cache.clear();
   let current: StoredHead | null = head;
   for (let l = head.level; l >= bottom; l--) current = await revertBlock(ctx.db, ctx.network, l);

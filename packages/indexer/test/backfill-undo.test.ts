@@ -1,0 +1,252 @@
+/**
+ * Backfilled blocks' before-images and the blocks a reorg reverts below the floor (issue 32), over the real
+ * seeded sandbox chain served over HTTP. A backfilled block's before-images serve only to revert it when a
+ * forward block written before it is reverted (db/write backfill-undo.ts), so they are kept only while such a
+ * forward block may still be reorganised (within FINALITY of the head: db/write undo.ts pruneBackfilled):
+ * a long backfill under a moving head holds the images of the last few blocks only, ends with the tables of a
+ * forward index, and a reorg deeper than that window is refused instead of restoring rows without those
+ * blocks. A head that does not move keeps them all: the walk waits at a bound until it moves.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describeDb } from '@michelscope/db/testing';
+import { Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startIndexer, type IndexerOptions } from '../src';
+import { ProtocolRegistry } from '../src/protocols/registry';
+import { NodeRpc } from '../src/rpc/client';
+import { Backfiller } from '../src/sync/backfill';
+import { ContractCache } from '../src/sync/block-data';
+import { adoptAndWait, backfillStateOf } from './adoption';
+import { waitFor } from './fake-node';
+import { dumpTables, expectSameTables } from './table-dump';
+
+describeDb('backfilled blocks: their before-images', { backends: 'both' }, ({ db }) => {
+  let sandbox: Sandbox;
+  let app: FastifyInstance;
+  let rpcUrl = '';
+  const contracts: Record<string, string> = {};
+  const dir = mkdtempSync(path.join(tmpdir(), 'ms-backfill-undo-'));
+
+  beforeAll(async () => {
+    sandbox = await Sandbox.open({
+      dataDir: dir,
+      blockTimeMs: 3_600_000,
+      seed: true,
+      log: (line) => {
+        for (const m of line.matchAll(/(\w+)=(KT1\w{33})/g)) contracts[m[1]!] = m[2]!;
+      },
+    });
+    app = Fastify({ forceCloseConnections: true });
+    await app.register(sandboxRpcPlugin(sandbox));
+    rpcUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+  }, 180_000);
+  afterAll(async () => {
+    await app?.close();
+    await sandbox?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** An indexer of `network` following the node (started at its head) and its log lines. */
+  const follow = (network: string, opts: Partial<IndexerOptions> = {}) => {
+    const lines: string[] = [];
+    const ix = startIndexer({
+      db: db(),
+      network,
+      rpcUrl,
+      startLevel: 'head',
+      pollIntervalMs: 50,
+      historySource: false,
+      log: (l) => lines.push(l),
+      ...opts,
+    });
+    const why = (err: unknown) => {
+      throw new Error(`${String(err)}\n${lines.slice(-30).join('\n')}`);
+    };
+    /** Until the indexer has stored the node's head. */
+    const atHead = () =>
+      waitFor(() => ix.status().level === sandbox.headLevel, 30_000, 'the head').catch(why);
+    return { ix, lines, why, atHead };
+  };
+  const backfillerOf = (network: string) =>
+    new Backfiller(
+      {
+        db: db(),
+        network,
+        rpc: new NodeRpc(rpcUrl, { timeoutMs: 30_000, signal: new AbortController().signal }),
+        registry: new ProtocolRegistry(),
+        line: () => {},
+        cache: new ContractCache(db(), network),
+        costPerByte: new Map<string, number>(),
+      },
+      { source: null, rpcUrl, concurrency: 4 },
+    );
+  const storedBelow = async (network: string, floor: number) =>
+    (
+      await db()
+        .selectFrom('blocks')
+        .select('level')
+        .where('network', '=', network)
+        .where('level', '<', floor)
+        .orderBy('level')
+        .execute()
+    ).map((r) => r.level);
+  /** Backfilled blocks that hold before-images. */
+  const heldBackfillBlocks = async (network: string) =>
+    (
+      await sql<{
+        n: number;
+      }>`SELECT count(DISTINCT u.level)::int AS n FROM undo_log u JOIN history_floor f USING (network)
+        WHERE u.network = ${network} AND u.level < f.floor_level`.execute(db())
+    ).rows[0]!.n;
+  /** Before-images held for backfilled blocks: entries and their size. */
+  const heldImages = async (network: string, floor: number) =>
+    (
+      await sql<{
+        rows: number;
+        bytes: number;
+      }>`SELECT count(*)::int AS rows, coalesce(sum(pg_column_size(u.*)), 0)::int AS bytes FROM undo_log u
+        WHERE network = ${network} AND level < ${floor}`.execute(db())
+    ).rows[0]!;
+  /**
+   * Backfills the rest of `network`'s levels below `floor`, indexes the chain forward from level 1 in
+   * `forward` to the node's head; both networks' tables (but the before-images, which differ by construction).
+   */
+  const sameAsForward = async (network: string, forward: string, floor: number) => {
+    await backfillerOf(network).storeLevels(Array.from({ length: floor - 1 }, (_, i) => i + 1));
+    const fwd = follow(forward, { startLevel: 1 });
+    try {
+      await waitFor(() => fwd.ix.status().level === sandbox.headLevel, 120_000, 'the forward index').catch(
+        fwd.why,
+      );
+    } finally {
+      await fwd.ix.stop();
+    }
+    const strip = (d: Record<string, string[]>) => {
+      const { undo_log: _, ...rest } = d;
+      return rest;
+    };
+    expect(await storedBelow(network, floor)).toEqual(Array.from({ length: floor - 1 }, (_, i) => i + 1));
+    return {
+      actual: strip(await dumpTables(db(), network, { byKey: true })),
+      expected: strip(await dumpTables(db(), forward, { byKey: true })),
+    };
+  };
+
+  it('a long backfill under a moving head holds the before-images of the blocks backfilled since the head − 1 only; the tables are a forward index’s; a reorg deeper than that is refused', async () => {
+    await sandbox.bakeBlock();
+    const floor = sandbox.headLevel;
+    const CHUNK = 6;
+    expect(floor - 1).toBeGreaterThan(4 * CHUNK);
+    const run = follow('bu');
+    const { ix } = run;
+    let most = 0;
+    let written = 0;
+    const figures: string[] = [];
+    try {
+      await run.atHead();
+      for (let i = 0; i < 2; i++) await sandbox.bakeBlock();
+      await run.atHead();
+      // every level below the floor, newest first as a backfill goes, a block baked after each few
+      const rest = backfillerOf('bu');
+      const levels = Array.from({ length: floor - 1 }, (_, i) => floor - 1 - i);
+      for (let i = 0; i < levels.length; i += CHUNK) {
+        written += await rest.storeLevels(levels.slice(i, i + CHUNK));
+        const held = await heldBackfillBlocks('bu');
+        most = Math.max(most, held);
+        const { rows, bytes } = await heldImages('bu', floor);
+        figures.push(`${i + CHUNK} backfilled: ${held} blocks, ${rows} rows, ${bytes} bytes held`);
+        await sandbox.bakeBlock();
+        await run.atHead();
+      }
+      expect(written).toBe(floor - 1);
+      // the blocks backfilled after the forward block at head − 1 was written: the last two chunks at most
+      // (before, every backfilled block's images stayed until 1,000 forward levels were written after it)
+      expect(most, figures.join('\n')).toBeLessThanOrEqual(2 * CHUNK);
+      const held = await heldBackfillBlocks('bu');
+      expect(held).toBeLessThanOrEqual(CHUNK);
+      expect(held).toBeGreaterThan(0);
+      console.log(`backfill-undo: ${floor - 1} levels backfilled\n${figures.join('\n')}`);
+    } finally {
+      await ix.stop();
+    }
+    const { actual, expected } = await sameAsForward('bu', 'fwd1', floor);
+    expectSameTables(actual, expected);
+
+    // a reorg of the head's three blocks: the blocks backfilled after head − 2 was written lost their images
+    const again = follow('bu');
+    try {
+      await again.atHead();
+      const top = sandbox.headLevel;
+      const kept = [top - 2, top - 1, top].map((l) => sandbox.block(l)!.hash);
+      await sandbox.forkFrom(top - 3);
+      for (let l = top - 2; l <= top + 1; l++) await sandbox.bakeBlock();
+      await waitFor(
+        () => again.lines.some((l) => l.includes(`cannot revert level ${top - 2}`)),
+        30_000,
+        'the refusal',
+      ).catch(again.why);
+      expect(again.lines.some((l) => /reorg: reverted/.test(l))).toBe(false);
+      expect(again.ix.status().state).toBe('failed');
+      for (const [i, hash] of kept.entries()) {
+        const row = await db()
+          .selectFrom('blocks')
+          .select('hash')
+          .where('network', '=', 'bu')
+          .where('level', '=', top - 2 + i)
+          .executeTakeFirst();
+        expect(row?.hash).toBe(hash);
+      }
+    } finally {
+      await again.ix.stop();
+    }
+  }, 300_000);
+
+  it('under a head that does not move, the history walk waits at the bound of held before-images and goes on as the head moves', async () => {
+    const fa12 = contracts.fa12!;
+    await sandbox.bakeBlock();
+    const floor = sandbox.headLevel;
+    const BOUND = 4;
+    const run = follow('bh', { historySource: { kind: 'scan' }, heldBackfillBlocks: BOUND });
+    const { ix, lines } = run;
+    let most = 0;
+    let pauses = 0;
+    try {
+      await run.atHead();
+      await adoptAndWait(db(), 'bh', fa12);
+      for (let i = 0; i < 2; i++) await sandbox.bakeBlock();
+      await run.atHead();
+      const deadline = Date.now() + 180_000;
+      const waits = () => lines.filter((l) => l.includes('waiting for the head to move')).length;
+      while ((await backfillStateOf(db(), 'bh', fa12))?.state !== 'done') {
+        if (Date.now() > deadline) run.why(new Error('the backfill did not finish'));
+        most = Math.max(most, await heldBackfillBlocks('bh'));
+        if (waits() <= pauses) {
+          await sleep(50);
+          continue;
+        }
+        // the walk waits: nothing more is stored while the head stays where it is
+        const stored = (await storedBelow('bh', floor)).length;
+        await sleep(300);
+        expect((await storedBelow('bh', floor)).length).toBe(stored);
+        pauses++;
+        // two forward blocks: the one at head − 1 is then written after those blocks, whose images may go
+        for (let i = 0; i < 2; i++) await sandbox.bakeBlock();
+        await run.atHead();
+      }
+    } finally {
+      await ix.stop();
+    }
+    expect(pauses).toBeGreaterThan(1);
+    // checked before each batch of fetch_ahead (4) blocks
+    expect(most).toBeLessThanOrEqual(BOUND + 3);
+    expect(lines.some((l) => l.includes('waiting for the head to move'))).toBe(true);
+    const state = (await backfillStateOf(db(), 'bh', fa12))!;
+    expect(state.blocks).toBeGreaterThan(2 * BOUND);
+    expect(await storedBelow('bh', floor)).toHaveLength(state.blocks);
+  }, 300_000);
+});
