@@ -58,7 +58,8 @@ export interface IndexerOptions {
   /**
    * Where the history of an adopted address is learnt (issue 32): a Better Call Dev-compatible API (`url` before
    * `/v1`; `network` its name there, default this network's), TzKT (`url` before `/v1`), a scan of the node
-   * (the default), or `false` (no backfill). A source that fails falls back to the scan.
+   * (the default), or `false` (no history is walked; the blocks a head reorg reverted below the floor are still
+   * stored again). A source that fails falls back to the scan.
    */
   historySource?: HistorySourceConfig | HistorySource | false;
   /**
@@ -126,19 +127,20 @@ export function startIndexer(opts: IndexerOptions): IndexerHandle {
   };
   const fetchAhead = Math.max(1, Math.floor(opts.fetchAhead ?? 4));
   const history = opts.historySource ?? { kind: 'scan' as const };
-  const backfill =
-    history === false
-      ? undefined
-      : new Backfiller(
-          // its own parse cache: scripts it reads from the node at old levels stay its own
-          { ...ctx, cache: new ContractCache(opts.db, opts.network) },
-          {
-            source: 'levels' in history ? history : historySourceOf(opts.network, history),
-            rpcUrl: opts.rpcUrl,
-            concurrency: fetchAhead,
-            ...(opts.heldBackfillBlocks !== undefined ? { heldBlocks: opts.heldBackfillBlocks } : {}),
-          },
-        );
+  // without a history source no history is walked, but blocks a reorg reverted below the floor (history_redo,
+  // left by a run that had one) are still stored again: the node gives them
+  const backfill = new Backfiller(
+    // its own parse cache: scripts it reads from the node at old levels stay its own
+    { ...ctx, cache: new ContractCache(opts.db, opts.network) },
+    {
+      source:
+        history === false ? null : 'levels' in history ? history : historySourceOf(opts.network, history),
+      rpcUrl: opts.rpcUrl,
+      concurrency: fetchAhead,
+      walks: history !== false,
+      ...(opts.heldBackfillBlocks !== undefined ? { heldBlocks: opts.heldBackfillBlocks } : {}),
+    },
+  );
   const follower = new Follower(
     ctx,
     status,
@@ -149,7 +151,7 @@ export function startIndexer(opts: IndexerOptions): IndexerHandle {
       backoffMaxMs: opts.backoff?.maxMs ?? 60_000,
       syncGap: 2,
       fetchAhead,
-      ...(backfill ? { backfill } : {}),
+      backfill,
     },
     controller.signal,
   );

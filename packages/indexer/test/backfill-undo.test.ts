@@ -5,7 +5,9 @@
  * forward block may still be reorganised (within FINALITY of the head: db/write undo.ts pruneBackfilled):
  * a long backfill under a moving head holds the images of the last few blocks only, ends with the tables of a
  * forward index, and a reorg deeper than that window is refused instead of restoring rows without those
- * blocks. A head that does not move keeps them all: the walk waits at a bound until it moves.
+ * blocks. A head that does not move keeps them all: the walk waits at a bound until it moves. The blocks a
+ * reorg reverts below the floor (history_redo) are stored again once the follower is caught up, also by an
+ * indexer restarted without a history source.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +27,7 @@ import { adoptAndWait, backfillStateOf } from './adoption';
 import { waitFor } from './fake-node';
 import { dumpTables, expectSameTables } from './table-dump';
 
-describeDb('backfilled blocks: their before-images', { backends: 'both' }, ({ db }) => {
+describeDb('backfilled blocks: their before-images and their redo', { backends: 'both' }, ({ db }) => {
   let sandbox: Sandbox;
   let app: FastifyInstance;
   let rpcUrl = '';
@@ -248,5 +250,54 @@ describeDb('backfilled blocks: their before-images', { backends: 'both' }, ({ db
     const state = (await backfillStateOf(db(), 'bh', fa12))!;
     expect(state.blocks).toBeGreaterThan(2 * BOUND);
     expect(await storedBelow('bh', floor)).toHaveLength(state.blocks);
+  }, 300_000);
+
+  it('blocks a reorg reverted below the floor are stored again by an indexer restarted without a history source: the tables are a forward index’s', async () => {
+    const fa12 = contracts.fa12!;
+    await sandbox.bakeBlock();
+    const floor = sandbox.headLevel;
+    const first = follow('br', { historySource: { kind: 'scan' } });
+    try {
+      await first.atHead();
+      await adoptAndWait(db(), 'br', fa12);
+      for (let i = 0; i < 2; i++) await sandbox.bakeBlock();
+      await first.atHead();
+      await waitFor(
+        async () => (await backfillStateOf(db(), 'br', fa12))?.state === 'done',
+        120_000,
+        'the backfill',
+      ).catch(first.why);
+    } finally {
+      await first.ix.stop();
+    }
+    const history = await storedBelow('br', floor);
+    expect(history.length).toBeGreaterThan(5);
+
+    // while it is down, the node replaces the head block (floor + 2), stored before the FA1.2's history was
+    const top = sandbox.headLevel;
+    expect(top).toBe(floor + 2);
+    await sandbox.forkFrom(top - 1);
+    for (let i = 0; i < 2; i++) await sandbox.bakeBlock();
+    const redo = () => db().selectFrom('history_redo').select('level').where('network', '=', 'br').execute();
+    const again = follow('br');
+    try {
+      await again.atHead();
+      await waitFor(
+        async () => (await storedBelow('br', floor)).length === history.length && (await redo()).length === 0,
+        60_000,
+        'the redo',
+      ).catch(again.why);
+      expect(
+        again.lines.some((l) => l.includes('reorg: reverted 1 block')),
+        again.lines.join('\n'),
+      ).toBe(true);
+      expect(again.ix.status().lastError, again.lines.join('\n')).toBeUndefined();
+    } finally {
+      await again.ix.stop();
+    }
+    expect(await storedBelow('br', floor)).toEqual(history);
+    expect((await backfillStateOf(db(), 'br', fa12))?.state).toBe('done');
+    const { actual, expected } = await sameAsForward('br', 'fwd3', floor);
+    expectSameTables(actual, expected);
   }, 300_000);
 });

@@ -63,6 +63,8 @@ export interface BackfillOptions {
   rpcUrl: string;
   /** Blocks read from the node at once. */
   concurrency: number;
+  /** False: no history source is configured, turn() does nothing (redo() still stores reverted blocks again). */
+  walks?: boolean;
   /** Bound of backfilled blocks holding before-images (HELD_BACKFILL_BLOCKS); the walk waits past it. */
   heldBlocks?: number;
 }
@@ -149,16 +151,10 @@ export class Backfiller {
    * levels below the forward floor are written, and only once the head is FINALITY levels above it.
    */
   async turn(head: StoredHead | null, budgetMs: number, signal: AbortSignal): Promise<boolean> {
-    if (!head || Date.now() < this.idleUntil) return false;
+    if (this.opts.walks === false || !head || Date.now() < this.idleUntil) return false;
     const deadline = Date.now() + budgetMs;
     const floor = await historyFloor(this.ctx.db, this.ctx.network);
     if (floor === null || floor <= 1 || head.level < floor + FINALITY) return false;
-    // blocks reverted with a forward block written before them (db/write revertBackfilledAfter)
-    const redo = await redoLevels(this.ctx.db, this.ctx.network);
-    if (redo.length > 0) {
-      await this.storeLevels(redo);
-      await redone(this.ctx.db, this.ctx.network, redo);
-    }
     if (await this.holdsTooMany()) return false;
     if (!this.walk) {
       await openBackfills(this.ctx.db, this.ctx.network, floor);
@@ -225,6 +221,28 @@ export class Backfiller {
       await this.failed(walk, err);
       return false;
     }
+  }
+
+  /**
+   * Stores again, for about `budgetMs`, the blocks a head reorg reverted with a forward block written before
+   * them (db/write revertBackfilledAfter, history_redo); true when some are left. It needs no history source
+   * (the levels are in history_redo, the node gives the blocks), so it runs whenever the follower is caught
+   * up, before the walk's turn, whether or not a source is configured.
+   */
+  async redo(head: StoredHead | null, budgetMs: number, signal: AbortSignal): Promise<boolean> {
+    if (!head) return false;
+    const levels = await redoLevels(this.ctx.db, this.ctx.network);
+    if (levels.length === 0) return false;
+    const deadline = Date.now() + budgetMs;
+    levels.sort((a, b) => b - a);
+    while (levels.length > 0 && Date.now() < deadline && !signal.aborted) {
+      const take = levels.splice(0, this.opts.concurrency);
+      await this.storeLevels(take);
+      await redone(this.ctx.db, this.ctx.network, take);
+    }
+    if (levels.length === 0)
+      this.ctx.line('history: the blocks a reorg reverted below the floor are stored again');
+    return levels.length > 0;
   }
 
   /**

@@ -37,8 +37,12 @@ export interface FollowerOptions {
   /** Largest batch written in one transaction while catching up: blocks, and rows (operations + diffs). */
   batchBlocks?: number;
   batchRows?: number;
-  /** The history backfill (backfill.ts), run in turns of BACKFILL_TURN_MS while the head is caught up. */
-  backfill?: Pick<Backfiller, 'turn'>;
+  /**
+   * The history backfill (backfill.ts), run in turns of BACKFILL_TURN_MS while the head is caught up: first the
+   * blocks a reorg reverted below the floor are stored again (redo, with or without a history source), then
+   * the walk of the adopted addresses' histories (turn).
+   */
+  backfill?: Pick<Backfiller, 'turn' | 'redo'>;
 }
 
 /** Longest turn of the history backfill between two polls of the node's head. */
@@ -396,10 +400,14 @@ export class Follower {
     return this.opts.startLevel === 'head' ? nodeLevel : Math.max(1, this.opts.startLevel);
   }
 
-  /** One turn of the history backfill; true when it has more to do. Its failures are its own (logged). */
+  /**
+   * One turn of the history backfill: the blocks a reorg reverted below the floor (history_redo) first, then the
+   * walk; true when it has more to do. Its failures are its own (logged).
+   */
   private async backfillTurn(): Promise<boolean> {
     if (!this.opts.backfill || this.requested) return false;
     try {
+      if (await this.opts.backfill.redo(this.head, BACKFILL_TURN_MS, this.signal)) return true;
       return await this.opts.backfill.turn(this.head, BACKFILL_TURN_MS, this.signal);
     } catch (err) {
       if (!this.signal.aborted)
