@@ -199,6 +199,7 @@ describe('the sandbox and the what-if agree on the same calls', () => {
   async function both(
     destination: string,
     parameter: Micheline,
+    fails = false,
   ): Promise<{ run: CallRun; receipt: Receipt; overlay: Overlay }> {
     const before = state();
     const chain = chainOf(before);
@@ -244,6 +245,19 @@ describe('the sandbox and the what-if agree on the same calls', () => {
       ...(receipt.internal_operation_results ?? []).map((i) => i.result),
     ];
 
+    if (fails) {
+      // the failure rule: applied before the failure → backtracked, the failing one failed, the rest skipped
+      expect(run.operations.map((o) => o.status)).toEqual(
+        (receipt.internal_operation_results ?? []).map((i) => i.result.status),
+      );
+      expect(receipt.operation_result.status).toBe('backtracked');
+      expect(run.failure!.operation).toBe(results.findIndex((r) => r.status === 'failed') - 1);
+      // nothing changed, nothing paid
+      expect(run.paid.size).toBe(0);
+      expect(after[`c:${destination}`]).toEqual(before[`c:${destination}`]);
+      expect(overlay.contract(destination)!.storage).toEqual(self.storage);
+      return { run, receipt, overlay };
+    }
     expect(run.failure).toBeUndefined();
     expect(results.map((r) => r.status)).toEqual(results.map(() => 'applied'));
     expect(run.operations.map((o) => o.kind)).toEqual(
@@ -326,6 +340,21 @@ describe('the sandbox and the what-if agree on the same calls', () => {
     );
     // a second call originates another one and writes the same key again
     await both(kt1.factory, { prim: 'Unit' });
+  });
+
+  it('an internal operation that fails: the call is backtracked the same way', async () => {
+    // calls the big-map contract (applied, then backtracked), then sends tez it does not have (failed)
+    const failing = `parameter unit; storage unit;
+      code { CDR; NIL operation;
+             PUSH address "${FRESH}"; CONTRACT unit; IF_NONE { UNIT; FAILWITH } {};
+             PUSH mutez 1000000; UNIT; TRANSFER_TOKENS; CONS;
+             PUSH address "${kt1.bigMap}"; CONTRACT (pair nat (option string)); IF_NONE { UNIT; FAILWITH } {};
+             PUSH mutez 0; PUSH (pair nat (option string)) (Pair 5 (Some "five")); TRANSFER_TOKENS; CONS;
+             PAIR };`;
+    const address = await originate(failing, { prim: 'Unit' });
+    const { run } = await both(address, { prim: 'Unit' }, true);
+    expect(run.operations.map((o) => o.status)).toEqual(['backtracked', 'failed']);
+    expect(run.failure!.kind).toBe('balance_too_low');
   });
 
   it('Sapling states: the storage gains one (33 bytes paid), then a new one replaces it', async () => {

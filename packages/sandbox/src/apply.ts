@@ -3,6 +3,7 @@
 // application failure gives `failed` on the failing content, `backtracked` on those applied before
 // it and `skipped` after it, with the fees kept, as the protocol does.
 import { getPkhfromPk } from '@taquito/utils';
+import { backtrack } from '@michelscope/engine';
 import { encodeExpr, type Expr } from '@michelscope/interpreter';
 import { globalConstantHash } from '@michelscope/michelson';
 import {
@@ -206,9 +207,8 @@ export function applyOperation(state: State, contents: ManagerContent[], ctx: Ap
     if (r.status !== 'applied') failed = true;
   }
   if (failed) {
-    for (const r of results) if (r.status === 'applied') r.status = 'backtracked';
-    for (const inner of internals)
-      for (const i of inner) if (i.result.status === 'applied') i.result.status = 'backtracked';
+    backtrack(results, (r) => r);
+    for (const inner of internals) backtrack(inner, (i) => i.result);
   } else work.commit();
 
   const out = contents.map((c, i) => {
@@ -243,7 +243,7 @@ function applyContent(ex: Exec, c: ManagerContent, inner: InternalResult[]): Ope
     if (!(e instanceof OpFailure)) throw e;
     if (!top) return { status: 'failed', errors: e.errors };
     // The content itself ran: an internal operation or the storage burn failed.
-    for (const i of inner) if (i.result.status === 'applied') i.result.status = 'backtracked';
+    backtrack(inner, (i) => i.result);
     const failedInside = inner.some((i) => i.result.status === 'failed');
     return { ...top, status: 'backtracked', ...(failedInside ? {} : { errors: e.errors }) };
   } finally {

@@ -1,7 +1,7 @@
 // Execution of what a manager operation does once its fees are paid: tez transfers, contract calls
 // through the interpreter, originations (including CREATE_CONTRACT), delegations, events, and the
 // depth-first run of the internal operations that contracts emit.
-import { afterCall, originatedBytes } from '@michelscope/engine';
+import { afterCall, applyInternalOperations, originatedBytes } from '@michelscope/engine';
 import { originatedContractAddress } from '@michelscope/michelson';
 import {
   OPERATION_COST,
@@ -386,81 +386,44 @@ export function originate(
 }
 
 /**
- * Runs the operations emitted by a contract, depth first (each one's own emissions before its next
- * sibling), renumbering nonces per manager content. On a failure the failing entry gets `failed`,
- * the ones not run yet `skipped`, and the error is rethrown for the caller to backtrack.
+ * Runs the operations emitted by a contract with the engine's `applyInternalOperations` (depth first, each one's
+ * own emissions before its next sibling), numbering nonces per manager content. On a failure the failing entry
+ * gets `failed`, the ones not run yet `skipped`, and the error is rethrown for the caller to backtrack.
  */
 export function runInternal(ex: Exec, first: Applied, out: InternalResult[]): void {
-  const pending: InternalResult[] = [];
-  const queue: Array<{ entry: InternalResult; op: EmittedOperation }> = [];
-  const enqueue = (emitted: EmittedOperation[]) => {
-    const items = emitted.map((op) => {
-      const entry = { ...op.json, nonce: ex.nonce++, result: { status: 'skipped' } } as InternalResult;
-      pending.push(entry);
-      return { entry, op };
-    });
-    queue.unshift(...items);
-  };
-  enqueue(first.emitted);
-  while (queue.length > 0) {
-    const { entry, op } = queue.shift()!;
-    out.push(entry);
-    pending.splice(pending.indexOf(entry), 1);
-    try {
-      const applied = applyInternal(ex, op);
-      entry.result = applied.result;
-      enqueue(applied.emitted);
-    } catch (e) {
-      if (!(e instanceof OpFailure)) throw e;
-      entry.result = { status: 'failed', errors: e.errors };
-      out.push(...pending);
-      throw e;
-    }
-  }
-}
-
-function applyInternal(ex: Exec, op: EmittedOperation): Applied {
-  const j = op.json;
-  switch (j.kind) {
-    case 'transaction': {
-      const raw = op.raw as Extract<EmittedOperation['raw'], { kind: 'transaction' }>;
-      return transfer(ex, {
-        source: j.source,
-        destination: j.destination,
-        amount: BigInt(j.amount),
-        entrypoint: j.parameters?.entrypoint ?? 'default',
-        ...(j.parameters ? { parameter: j.parameters.value } : {}),
-        internal: true,
-        ...(raw?.parameter ? { carried: raw.parameter } : {}),
-      });
-    }
-    case 'origination': {
-      const raw = op.raw as Extract<EmittedOperation['raw'], { kind: 'origination' }>;
-      return originate(ex, {
-        source: j.source,
-        balance: BigInt(j.balance),
-        code: j.script.code,
-        storage: j.script.storage,
-        ...(j.delegate ? { delegate: j.delegate } : {}),
-        address: raw.address,
-        internal: true,
-      });
-    }
-    case 'delegation': {
-      consume(ex, INTERNAL_TRANSFER_MILLIGAS);
-      const c = ex.state.contract(j.source)!;
-      if (j.delegate && !ex.state.isDelegate(j.delegate))
-        fail('contract.manager.unregistered_delegate', { hash: j.delegate }, 'permanent');
-      const { delegate: _old, ...rest } = c;
-      ex.state.setContract(j.source, j.delegate ? { ...rest, delegate: j.delegate } : rest);
-      return {
-        result: { status: 'applied', consumed_milligas: String(INTERNAL_TRANSFER_MILLIGAS) },
-        emitted: [],
-      };
-    }
-    case 'event':
-      consume(ex, EVENT_MILLIGAS);
-      return { result: { status: 'applied', consumed_milligas: String(EVENT_MILLIGAS) }, emitted: [] };
+  const run = applyInternalOperations<InternalResult>(
+    {
+      entry: (op) => ({ ...op.json, nonce: ex.nonce++, result: { status: 'skipped' } }),
+      transaction: (t, entry) => {
+        const applied = transfer(ex, { ...t, internal: true });
+        entry.result = applied.result;
+        return applied.emitted;
+      },
+      origination: (o, entry) => {
+        entry.result = originate(ex, { ...o, internal: true }).result;
+      },
+      delegation: (d, entry) => {
+        consume(ex, INTERNAL_TRANSFER_MILLIGAS);
+        const c = ex.state.contract(d.source)!;
+        if (d.delegate && !ex.state.isDelegate(d.delegate))
+          fail('contract.manager.unregistered_delegate', { hash: d.delegate }, 'permanent');
+        const { delegate: _old, ...rest } = c;
+        ex.state.setContract(d.source, d.delegate ? { ...rest, delegate: d.delegate } : rest);
+        entry.result = { status: 'applied', consumed_milligas: String(INTERNAL_TRANSFER_MILLIGAS) };
+      },
+      event: (_e, entry) => {
+        consume(ex, EVENT_MILLIGAS);
+        entry.result = { status: 'applied', consumed_milligas: String(EVENT_MILLIGAS) };
+      },
+      isFailure: (e) => e instanceof OpFailure,
+    },
+    first.emitted,
+  );
+  out.push(...run.entries);
+  if (run.failure) {
+    const e = run.failure.error as OpFailure;
+    if (run.failure.entry) run.failure.entry.result = { status: 'failed', errors: e.errors };
+    throw e;
   }
 }
 

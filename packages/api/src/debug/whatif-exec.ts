@@ -11,10 +11,13 @@
  */
 import {
   afterCall,
+  applyInternalOperations,
   applyLazyStorageDiff,
+  backtrack,
   exprBytes,
   originatedBytes,
   type LazyStore,
+  type OperationHost,
 } from '@michelscope/engine';
 import {
   OPERATION_COST,
@@ -676,96 +679,98 @@ export function executeCall(overlay: Overlay, c: CallInput): CallRun {
     return { emitted: res.operations, result: res, storageSize: used };
   };
 
-  const applyInternal = (op: EmittedOperation, entry: AppliedOperation): EmittedOperation[] => {
-    const j = op.json;
-    const before = gasLeft;
-    switch (j.kind) {
-      case 'transaction': {
-        consume(BigInt(OPERATION_COST.internalTransfer));
-        const amount = BigInt(j.amount);
-        if (!j.destination.startsWith('KT1')) {
-          const entrypoint = j.parameters?.entrypoint ?? 'default';
-          if (entrypoint !== 'default')
-            throw new OpFailure({
-              kind: 'bad_contract_parameter',
-              message: `implicit account ${j.destination} has no entrypoint %${entrypoint}`,
-            });
-          const allocates = amount > 0n && overlay.allocates(j.destination);
-          overlay.move(j.source, j.destination, amount);
-          if (allocates) {
-            entry.allocated_destination_contract = true;
-            run.allocations++;
-          }
-          entry.consumed_milligas = Number(before - gasLeft);
-          return [];
+  /** What the what-if does with each internal operation, for the engine's depth-first run. */
+  const host: OperationHost<AppliedOperation> = {
+    entry: (op, depth) => entryOf(op, depth),
+    isFailure: (e) => e instanceof OpFailure,
+    transaction: (t, entry) => {
+      const before = gasLeft;
+      consume(BigInt(OPERATION_COST.internalTransfer));
+      if (!t.destination.startsWith('KT1')) {
+        if (t.entrypoint !== 'default')
+          throw new OpFailure({
+            kind: 'bad_contract_parameter',
+            message: `implicit account ${t.destination} has no entrypoint %${t.entrypoint}`,
+          });
+        const allocates = t.amount > 0n && overlay.allocates(t.destination);
+        overlay.move(t.source, t.destination, t.amount);
+        if (allocates) {
+          entry.allocated_destination_contract = true;
+          run.allocations++;
         }
-        const r = callContract(
-          j.destination,
-          j.source,
-          amount,
-          j.parameters?.entrypoint ?? 'default',
-          j.parameters?.value ?? { prim: 'Unit' },
-          true,
-        );
-        entry.storage_size = Number(r.storageSize);
         entry.consumed_milligas = Number(before - gasLeft);
-        return r.emitted;
-      }
-      case 'origination': {
-        consume(BigInt(OPERATION_COST.origination));
-        const raw = op.raw as Extract<EmittedOperation['raw'], { kind: 'origination' }>;
-        const res = originateContract({
-          script: j.script.code,
-          storage: j.script.storage,
-          chain,
-          gasLimit: Number(gasLeft),
-          allocateBigMapId: overlay.allocate,
-          allocateSaplingId: overlay.allocateSapling,
-          ticketsInStorage: true,
-        });
-        gasLeft -= BigInt(res.consumedMilligas);
-        if (!res.ok) throw new OpFailure({ kind: res.error.kind, message: res.error.message });
-        const address = raw.address;
-        if (overlay.contract(address))
-          throw new OpFailure({ kind: 'duplicate_contract', message: `contract ${address} already exists` });
-        const code = res.code;
-        const storageType = section(code, 'storage')!;
-        const storageBytes = valueBytes(storageType, res.storage);
-        overlay.set(address, {
-          code,
-          parameter: section(code, 'parameter')!,
-          storageType,
-          storage: res.storage,
-          balance: 0n,
-          storageBytes,
-          used: 0n,
-          paid: 0n,
-          originated: true,
-          views: viewsOf(code),
-        });
-        overlay.startOf.set(address, { storage: null, balance: 0n });
-        overlay.move(j.source, address, BigInt(j.balance));
-        const lazy = overlay.apply(res.lazyStorageDiff, address);
-        const used = originatedBytes(exprBytes(j.script.code), storageBytes, lazy);
-        overlay.set(address, { ...overlay.contract(address)!, used, paid: used });
-        grow(address, used);
-        run.allocations++;
-        touch(address);
-        entry.originated_contract = address;
-        entry.storage_size = Number(used);
-        entry.paid_storage_size_diff = Number(used);
-        entry.consumed_milligas = Number(before - gasLeft);
+        entry.status = 'applied';
         return [];
       }
-      case 'delegation':
-        consume(BigInt(OPERATION_COST.internalTransfer));
-        entry.consumed_milligas = Number(before - gasLeft);
-        return [];
-      case 'event':
-        consume(BigInt(OPERATION_COST.event));
-        entry.consumed_milligas = Number(before - gasLeft);
-        return [];
-    }
+      const r = callContract(
+        t.destination,
+        t.source,
+        t.amount,
+        t.entrypoint,
+        t.parameter ?? { prim: 'Unit' },
+        true,
+      );
+      entry.storage_size = Number(r.storageSize);
+      entry.consumed_milligas = Number(before - gasLeft);
+      entry.status = 'applied';
+      return r.emitted;
+    },
+    origination: (o, entry) => {
+      const before = gasLeft;
+      consume(BigInt(OPERATION_COST.origination));
+      const res = originateContract({
+        script: o.code,
+        storage: o.storage,
+        chain,
+        gasLimit: Number(gasLeft),
+        allocateBigMapId: overlay.allocate,
+        allocateSaplingId: overlay.allocateSapling,
+        ticketsInStorage: true,
+      });
+      gasLeft -= BigInt(res.consumedMilligas);
+      if (!res.ok) throw new OpFailure({ kind: res.error.kind, message: res.error.message });
+      const address = o.address;
+      if (overlay.contract(address))
+        throw new OpFailure({ kind: 'duplicate_contract', message: `contract ${address} already exists` });
+      const code = res.code;
+      const storageType = section(code, 'storage')!;
+      const storageBytes = valueBytes(storageType, res.storage);
+      overlay.set(address, {
+        code,
+        parameter: section(code, 'parameter')!,
+        storageType,
+        storage: res.storage,
+        balance: 0n,
+        storageBytes,
+        used: 0n,
+        paid: 0n,
+        originated: true,
+        views: viewsOf(code),
+      });
+      overlay.startOf.set(address, { storage: null, balance: 0n });
+      overlay.move(o.source, address, o.balance);
+      const lazy = overlay.apply(res.lazyStorageDiff, address);
+      const used = originatedBytes(exprBytes(o.code), storageBytes, lazy);
+      overlay.set(address, { ...overlay.contract(address)!, used, paid: used });
+      grow(address, used);
+      run.allocations++;
+      touch(address);
+      entry.originated_contract = address;
+      entry.storage_size = Number(used);
+      entry.paid_storage_size_diff = Number(used);
+      entry.consumed_milligas = Number(before - gasLeft);
+      entry.status = 'applied';
+    },
+    delegation: (_d, entry) => {
+      consume(BigInt(OPERATION_COST.internalTransfer));
+      entry.consumed_milligas = Number(OPERATION_COST.internalTransfer);
+      entry.status = 'applied';
+    },
+    event: (_e, entry) => {
+      consume(BigInt(OPERATION_COST.event));
+      entry.consumed_milligas = Number(OPERATION_COST.event);
+      entry.status = 'applied';
+    },
   };
 
   const entryOf = (op: EmittedOperation, depth: number): AppliedOperation => {
@@ -794,35 +799,25 @@ export function executeCall(overlay: Overlay, c: CallInput): CallRun {
     return e;
   };
 
-  let current: AppliedOperation | null = null;
-  /** the internal operations in the order they ran */
-  const order: AppliedOperation[] = [];
+  /** the internal operation that failed, if one did */
+  let failed: AppliedOperation | undefined;
   try {
     consume(BigInt(OPERATION_COST.manager));
     const main = callContract(c.self, c.sender ?? c.source, c.amount, c.entrypoint, c.parameter, false);
-    // depth first: each operation's emissions go to the front of the queue
-    const queue: Array<{ op: EmittedOperation; entry: AppliedOperation }> = [];
-    const enqueue = (emitted: EmittedOperation[], depth: number) => {
-      if (run.operations.length + emitted.length > MAX_INTERNAL_OPERATIONS)
-        throw new OpFailure({
+    const inner = applyInternalOperations(host, main.emitted, {
+      max: MAX_INTERNAL_OPERATIONS,
+      tooMany: () =>
+        new OpFailure({
           kind: 'too_many_internal_operations',
           message: `more than ${MAX_INTERNAL_OPERATIONS} internal operations in one call (a cycle of calls?): stopped`,
-        });
-      const items = emitted.map((op) => ({ op, entry: entryOf(op, depth) }));
-      run.operations.push(...items.map((i) => i.entry));
-      queue.unshift(...items);
-    };
-    enqueue(main.emitted, 1);
-    while (queue.length > 0) {
-      const { op, entry } = queue.shift()!;
-      current = entry;
-      order.push(entry);
-      const emitted = applyInternal(op, entry);
-      entry.status = 'applied';
-      current = null;
-      enqueue(emitted, entry.depth + 1);
+        }),
+    });
+    run.operations = inner.entries;
+    if (inner.failure) {
+      failed = inner.failure.entry;
+      if (failed) failed.status = 'failed';
+      throw inner.failure.error;
     }
-    run.operations = order;
     // the storage the call pays for: its limit, then the payer's balance
     let paidBytes = 0n;
     for (const b of run.paid.values()) paidBytes += b;
@@ -856,13 +851,8 @@ export function executeCall(overlay: Overlay, c: CallInput): CallRun {
     if (!(e instanceof OpFailure)) throw e;
     restore();
     run.failure = e.failure;
-    const failed = current;
-    if (failed) failed.status = 'failed';
-    // listed in run order: those applied before the failure are backtracked, those after it skipped
-    const ran = order;
-    const rest = run.operations.filter((o) => !order.includes(o));
-    for (const o of ran) if (o.status === 'applied') o.status = 'backtracked';
-    run.operations = [...ran, ...rest];
+    // listed in run order, then those never run: those applied before the failure are backtracked
+    backtrack(run.operations, (o) => o);
     if (failed) run.failure.operation = run.operations.indexOf(failed);
     run.paid = new Map();
     run.allocations = 0;
