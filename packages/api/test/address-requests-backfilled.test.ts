@@ -163,6 +163,16 @@ describeDb('a contract stored by another address’s history backfill', { backen
     // read at again, which is above it (blocks were baked while the FA1.2 was backfilled)
     expect(c.indexed_from).toBe(floor);
     await truthful(c.indexed_from!);
+    // its big map's count says it is a lower bound too (the big map came with its backfilled origination)
+    const notes = await db()
+      .selectFrom('big_maps')
+      .select('ptr')
+      .where('network', '=', NET)
+      .where('contract', '=', counter!)
+      .executeTakeFirstOrThrow();
+    const notesCount = async () =>
+      (await app.inject({ method: 'GET', url: `/v1/bigmap/${NET}/${notes.ptr}/count` })).json<object>();
+    expect(await notesCount()).toMatchObject({ partial: true });
     await until('its backfill opened', async () => (await contract(counter!)).history !== undefined);
     const opened = await contract(counter!);
     if (opened.history!.state !== 'done') {
@@ -188,6 +198,7 @@ describeDb('a contract stored by another address’s history backfill', { backen
     expect(await contract(counter!)).toMatchObject({ level: f.level, history: { state: 'done' } });
     expect((await contract(counter!)).partial).toBeUndefined();
     expect((await contract(counter!)).indexed_from).toBeUndefined();
+    expect(await notesCount()).not.toHaveProperty('partial');
     // every block below the floor that names it is stored
     expect([...(await storedBelowFloor())]).toEqual(expect.arrayContaining(naming));
   }, 240_000);

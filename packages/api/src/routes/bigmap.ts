@@ -24,6 +24,7 @@ import { Type } from '@sinclair/typebox';
 import { cacheKey, type ApiContext } from '../context';
 import { HttpError } from '../errors';
 import { keyString, typesOf, typesOfText, type Types } from '../render/big-map-keys';
+import { partialHistoryFrom } from '../services/contracts';
 import { adoptedBigMap, nodeKeySearch, nodeKeyValue } from '../services/node-big-map';
 import { formatTime } from '../time';
 import { Paging, pageSize, requireNetwork } from '../validate';
@@ -106,7 +107,7 @@ export const bigMapRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
             partial: Type.Optional(
               Type.Boolean({
                 description:
-                  'Michelscope extension: true when the keys written before the contract was read from the node (when first asked for) are not indexed; `count` is then the keys written since, a lower bound',
+                  "Michelscope extension: true while the contract's history is not all indexed (read from the node when first asked for, its backfill not done): the keys written before are not all indexed, `count` is a lower bound",
               }),
             ),
           }),
@@ -123,8 +124,12 @@ export const bigMapRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
         level === undefined
           ? (await bigMapKeyCounts(ctx.db, network, ptr)).total
           : await bigMapKeyCountAt(ctx.db, network, ptr, level);
-      // a big map read from the node holds the keys written since only (issue 32): its count is a lower bound
+      // a big map read from the node holds the keys written since only (issue 32): its count is a lower bound,
+      // and so is that of any big map of a contract whose history is being backfilled (one stored by another
+      // address's backfill, adopted again, has its origination but not all its keys yet)
       if (await adoptedBigMap(ctx, network, ptr)) return { count, partial: true };
+      const owner = (await getBigMap(ctx.db, network, ptr))?.contract;
+      if (owner && (await partialHistoryFrom(ctx, network, owner)) !== null) return { count, partial: true };
       return { count };
     },
   );
