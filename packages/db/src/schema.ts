@@ -1,6 +1,9 @@
+/**
+ * The database's table types, one interface per table (see migrations/). Over ~400 lines because it is one
+ * type listing that mirrors the migrations table by table, and the Database interface must name them all.
+ */
 import type { ColumnType, Generated, Kysely } from 'kysely';
 
-/** Table types of the database, one interface per table (see migrations/). */
 export interface ProtocolsTable {
   id: Generated<number>;
   network: string;

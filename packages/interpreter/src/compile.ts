@@ -21,6 +21,10 @@
  * `ranOutAt` when gas runs out). A LOOP that runs out of gas when going round again has none, as in the
  * stepping path (where that charge happens in a continuation); such errors are sealed against the enclosing
  * instructions' annotation.
+ *
+ * Over ~400 lines because it is one compiler: the run/cost grouping, the control-instruction branches and the
+ * error sealing share the closure-building state of a block, and must change together to keep the stepping
+ * path's gas and error locations.
  */
 import type { GenBlock, GenNode, GenRuntime, GenSegment, InlineOp, Part } from './compile-js';
 import { generate } from './compile-js';

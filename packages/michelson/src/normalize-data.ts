@@ -11,6 +11,9 @@
  * - Optimized_legacy: as Optimized, but every comb as nested binary pairs.
  *
  * Values in lambdas: the data of each `PUSH ty data` whose type is packable.
+ *
+ * Over ~400 lines because it is one recursive walk over Octez's type grammar, each type's case in one switch,
+ * in all three unparsing modes.
  */
 import { b58DecodeAndCheckPrefix, b58Encode, PrefixV2 } from '@taquito/utils';
 import { bytesToHex } from './hex';

@@ -1,6 +1,9 @@
 // Execution of what a manager operation does once its fees are paid: tez transfers, contract calls
 // through the interpreter, originations (including CREATE_CONTRACT), delegations, events, and the
 // depth-first run of the internal operations that contracts emit.
+// Over ~400 lines because transfer, originate and the internal-operation host share the Exec context and its
+// failure and gas rules (OpFailure, consume), and each is a single protocol operation kind with its checks in
+// Octez's order.
 import { afterCall, applyInternalOperations, originatedBytes } from '@michelscope/engine';
 import { originatedContractAddress } from '@michelscope/michelson';
 import {

@@ -1,4 +1,7 @@
 // The sandbox chain: head state, mempool, baking timer and persistence.
+// Over ~400 lines because Sandbox is one stateful class (head, mempool, baking timer, persistence) whose
+// methods all guard the same head and mempool invariants; the parts that are not state (applying, baking,
+// storing, voting) already live in their own modules.
 import { PrefixV2 } from '@taquito/utils';
 import { BAKER, genesisState } from './accounts';
 import { applyOperation } from './apply';

@@ -8,6 +8,10 @@
  * backtracks it) and says which operation failed and why. Gas and storage are accounted as the node does:
  * milligas per operation, each contract's used and paid bytes, new accounts and originations, and the call's
  * storage limit (storage exhaustion) and the payer's balance for the burn.
+ *
+ * Over ~400 lines because the Overlay (the bundle's view of chain state, read through from the index) and
+ * executeCall (the what-if's OperationHost over it) are one state machine: every host check reads and writes
+ * the overlay's private maps, and split apart they would need those maps exposed.
  */
 import {
   afterCall,

@@ -6,6 +6,10 @@
  * operation fails its call. The answer has, per call and for the bundle: the storage diff of every contract
  * touched, big-map changes, balance changes, events, the internal operations with their status, and gas,
  * paid storage, burn and the fee a wallet would propose. Pure and synchronous: it runs in a debug worker.
+ *
+ * Over ~400 lines because runWhatIf builds one answer (per call and bundle totals of diffs, balances, burns,
+ * gas and fees) from the run's state in one pass; its execution is already in whatif-exec.ts and its fee
+ * estimate in fee.ts.
  */
 import type { ChainContext, Expr } from '@michelscope/interpreter';
 import {

@@ -4,6 +4,10 @@
  * `GET /v1/live/{network}` connections in memory. Per notice it asks the database (and the node, for
  * balances) once for what the union of the subscriptions needs, never once per subscriber. A connection that
  * resumes (`since_level` / `Last-Event-ID`) is replayed from the database before live chunks are let through.
+ *
+ * Over ~400 lines because LiveHub is one stateful class (the LISTEN connection, the per-network
+ * subscriptions, the replay gate) whose fan-out reads and updates that state per notice; subscribers and the
+ * mempool watch are modules of their own.
  */
 import {
   LIVE_MAX_REPLAY_LEVELS,

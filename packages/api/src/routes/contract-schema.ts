@@ -1,3 +1,8 @@
+/**
+ * A contract's storage (current, at levels, raw, rich, schema), entrypoints and their schemas, and view schemas,
+ * typed by its script; and onChainViews. Over ~400 lines because its routes share one script decoding and
+ * each derives its answer from the same typed script; the answer types are in api-types.
+ */
 import {
   EntrypointSchema,
   ErrorBody,

@@ -3,6 +3,10 @@
  * (accounts → operations → big maps → contracts/scripts → constants → tickets → rollups → migrations →
  * search → metadata → stats), and reverts it. Bulk inserts go through one JSON parameter per table
  * (jsonb_populate_recordset), so a block costs a fixed number of statements whatever its size.
+ *
+ * Over ~400 lines because it is one write path whose statement order is the contract (each table after the
+ * ones it references, ids from one sequence draw) and revertBlockData undoes it table by table; split per
+ * table, that order would live in no one place.
  */
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import { canCopy, copyRows, copyValue, deferred } from './copy';

@@ -9,6 +9,9 @@
  *
  * The follower runs it in turns between its cycles, each bounded in time; progress is saved per address
  * (history_backfills) after each page of levels whose blocks are all stored.
+ *
+ * Over ~400 lines because Backfiller is one stateful class (per-address cursors, the held-block budget, redo
+ * of reverted levels, the time-bounded turn) whose methods share that state and the write path's invariants.
  */
 import {
   ChainConsistencyError,

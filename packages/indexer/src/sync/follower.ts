@@ -1,3 +1,9 @@
+/**
+ * The follower of a network's head: fetches blocks ahead (Prefetcher), stores them in batches, reverts
+ * reorgs, and gives the history backfill its turns between cycles. Over ~400 lines because Follower is one
+ * stateful loop (cursor, prefetch window, batch, reorg and backfill turns) whose steps share that state; its
+ * helpers (adopt, backfill, the write path) are modules of their own.
+ */
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   ChainConsistencyError,

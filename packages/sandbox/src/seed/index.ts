@@ -4,6 +4,9 @@
 // delegations; a registered global constant; failed calls, a backtracked batch, a call backtracked for
 // exceeding its storage limit, and two failed groups whose earlier contents the failing one depends on (one of
 // them backtracked for its storage after an internal call).
+// Over ~400 lines because it is one seed script: the blocks it bakes depend on the ones before (addresses
+// originated earlier, big-map keys added then updated then removed), so its steps read top to bottom as one
+// scenario; its contracts, metadata and kernel are files of their own.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Parser } from '@taquito/michel-codec';
