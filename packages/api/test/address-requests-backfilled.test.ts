@@ -113,6 +113,12 @@ describeDb('a contract stored by another address’s history backfill', { backen
     expect(h.headers['x-indexed-from']).toBe(String(floor));
     expect(Object.keys(h.json<object>())).not.toContain('partial');
     expect(await count()).toMatchObject({ partial: true, indexed_from: floor });
+    for (const route of ['tokens', 'tokens/export', 'tokens/holders/export?format=json']) {
+      const r = await app.inject({ method: 'GET', url: `/v1/contract/${NET}/${fa12}/${route}` });
+      expect(r.statusCode, route).toBe(200);
+      expect(r.headers['x-partial'], route).toBe('true');
+      expect(r.headers['x-indexed-from'], route).toBe(String(floor));
+    }
     await backfilled(fa12!);
     const f = await contract(fa12!);
     expect(f.partial).toBeUndefined();
