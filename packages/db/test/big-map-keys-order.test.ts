@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
 import { bigMapKeys, bigMapKeysPage } from '../src/read/big-maps';
-import { bigMapKeysAll } from '../src/read/export';
+import { bigMapKeysAll } from '../src/read/export-big-maps';
 import { describeDb } from '../src/testing';
 
 // PGlite and PostgreSQL (row-value comparison in the export's keyset): a big map's keys are listed in chain
