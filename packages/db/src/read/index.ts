@@ -11,6 +11,8 @@ export * from './opg';
 export * from './big-maps';
 export * from './chain-objects';
 export * from './search';
+export * from './search-operations';
+export * from './search-enrichment';
 export * from './series';
 export type { Db } from '../schema';
 export * from './metadata';

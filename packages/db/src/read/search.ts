@@ -1,6 +1,12 @@
+/**
+ * Search over the index: documents (contracts, constants, rollups, tokens, contract metadata), big-map keys by
+ * hash, a suggestion's reads of both, and one big map's keys for the big-map filter. Operations are searched in
+ * search-operations.ts; a search page's names and token metadata are read in search-enrichment.ts.
+ */
 import { CompiledQuery, sql } from 'kysely';
-import type { Db, OperationStatus } from '../schema';
+import type { Db } from '../schema';
 import { toDate } from './contracts';
+import { likeEscape } from './export';
 import { PREPARED } from './prepared';
 
 /** Totals are counted up to this many hits (the search service reports "more than 10000"). */
@@ -77,8 +83,6 @@ function tokenFilterSql(f: TokenFilters) {
 export const SUGGEST_AND_WINDOW = 200;
 /** Words of a query used for suggestion candidates (the last ones; all words still have to match). */
 const SUGGEST_WORDS = 6;
-
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The to_tsquery text of a query: its words (at most 16), all required, the last one as a prefix. */
 function tsQuery(query: string): string | null {
@@ -191,213 +195,6 @@ const SUGGEST_CALL = `search_suggest($1, $2, $3, $4, $5::text[], $6, $7::text[],
 
 const list = (v: readonly string[] | undefined) => (v?.length ? [...v] : null);
 
-export interface OperationHit {
-  network: string;
-  id: number;
-  hash: string;
-  counter: number | null;
-  level: number;
-  timestamp: Date;
-  kind: string;
-  status: string;
-  destination: string | null;
-  entrypoint: string | null;
-  /** For an account's search ({@link searchAccountOperations}): the group's Σ fee + Σ burned (mutez), as the
-   * operations tab's unfiltered list counts it. */
-  total_cost?: number;
-  /** …the group's flow for the account: its balance change over the applied rows (+credited, −paid). */
-  flow?: number;
-  /** …the group's internal operations. */
-  internals?: number;
-}
-
-/** Top-level operations whose group hash starts with `prefix` (at least 5 characters). */
-export async function searchOperations(
-  db: Db,
-  prefix: string,
-  networks: readonly string[] | undefined,
-  limit: number,
-  f: { status?: readonly string[]; entrypoints?: readonly string[] } = {},
-): Promise<OperationHit[]> {
-  let q = db
-    .selectFrom('operations')
-    .select([
-      'network',
-      'id',
-      'hash',
-      'counter',
-      'level',
-      'timestamp',
-      'kind',
-      'status',
-      'destination',
-      'entrypoint',
-    ])
-    .where('hash', 'like', `${likeEscape(prefix)}%`)
-    .where('internal', '=', false);
-  if (networks?.length) q = q.where('network', 'in', [...networks]);
-  if (f.status?.length) {
-    // Only the statuses the column holds; a filter of none of them matches nothing (`IN ()` is not SQL).
-    const statuses = f.status.filter(isStatus);
-    q = statuses.length ? q.where('status', 'in', statuses) : q.where(sql<boolean>`false`);
-  }
-  if (f.entrypoints?.length) q = q.where('entrypoint', 'in', [...f.entrypoints]);
-  const rows = await q.orderBy('id', 'desc').limit(limit).execute();
-  return rows.map((r) => ({ ...r, hash: r.hash ?? '', timestamp: toDate(r.timestamp) }));
-}
-
-/** An entrypoint name as the search reads one in a query (a Michelson field annotation, without its `%`). */
-export const ENTRYPOINT_QUERY_RE = /^[A-Za-z0-9_.@]{1,31}$/;
-
-export interface EntrypointCallSearch {
-  /** The entrypoint's name, exactly (names are case-sensitive). */
-  entrypoint: string;
-  networks: readonly string[];
-  /** Only these statuses (none: any). */
-  status?: readonly string[];
-  offset: number;
-  limit: number;
-  /** Count the calls (up to SEARCH_TOTAL_CAP); false: `total` is 0. */
-  count: boolean;
-}
-
-/**
- * Operations (top-level and internal) that call an entrypoint of that name, newest first over the given
- * networks, paged, and how many there are (up to SEARCH_TOTAL_CAP). Bounded, from the index
- * `operations_entrypoint_search` alone until the page's rows are read: each network's calls newest first cut at
- * offset + limit (with a status filter: those among its newest SEARCH_TOTAL_CAP calls), the page's ids, then
- * its rows by primary key; the count reads at most SEARCH_TOTAL_CAP index entries per network.
- */
-export async function searchEntrypointCalls(
-  db: Db,
-  s: EntrypointCallSearch,
-): Promise<{ total: number; hits: OperationHit[] }> {
-  if (s.networks.length === 0 || !ENTRYPOINT_QUERY_RE.test(s.entrypoint)) return { total: 0, hits: [] };
-  const statuses = s.status?.length ? s.status.filter(isStatus) : null;
-  if (statuses && statuses.length === 0) return { total: 0, hits: [] };
-  const ep = s.entrypoint;
-  // One network's newest calls. The entrypoint is a range of one value and the order names it: with `=` the
-  // planner drops the column from the order and may walk the primary key backwards filtering every operation
-  // (seconds for a name that network has few calls of, measured on PostgreSQL); this order only the index has.
-  const newest = (limit: number) => sql`
-    SELECT o.id, o.status FROM operations o
-    WHERE o.network = n.network AND o.entrypoint >= ${ep} AND o.entrypoint <= ${ep} AND o.hash IS NOT NULL
-    ORDER BY o.entrypoint DESC, o.id DESC LIMIT ${limit}`;
-  const ids = (limit: number) =>
-    statuses
-      ? sql`unnest(${[...s.networks]}::text[]) AS n(network) CROSS JOIN LATERAL (
-          SELECT w.id FROM (${newest(SEARCH_TOTAL_CAP)}) w WHERE w.status IN (${sql.join(statuses)})
-          ORDER BY w.id DESC LIMIT ${limit}) c`
-      : sql`unnest(${[...s.networks]}::text[]) AS n(network) CROSS JOIN LATERAL (${newest(limit)}) c`;
-  const [count, rows] = await Promise.all([
-    s.count
-      ? sql<{ n: number | string }>`SELECT count(*) AS n FROM ${ids(SEARCH_TOTAL_CAP)}`.execute(db)
-      : { rows: [] },
-    s.limit > 0
-      ? sql<Omit<OperationHit, 'timestamp'> & { timestamp: Date | string }>`
-          SELECT o.network, o.id, o.hash, o.counter, o.level, o.timestamp, o.kind, o.status, o.destination,
-            o.entrypoint
-          FROM (SELECT c.id FROM ${ids(s.offset + s.limit)} ORDER BY c.id DESC OFFSET ${s.offset} LIMIT ${s.limit}) p
-          JOIN operations o ON o.id = p.id
-          ORDER BY o.id DESC`.execute(db)
-      : { rows: [] },
-  ]);
-  return {
-    total: Math.min(Number(count.rows[0]?.n ?? 0), SEARCH_TOTAL_CAP),
-    hits: rows.rows.map((r) => ({
-      ...r,
-      id: Number(r.id),
-      counter: r.counter === null ? null : Number(r.counter),
-      hash: r.hash ?? '',
-      timestamp: toDate(r.timestamp),
-    })),
-  };
-}
-
-const STATUSES: ReadonlySet<string> = new Set<OperationStatus>([
-  'applied',
-  'backtracked',
-  'failed',
-  'skipped',
-]);
-const isStatus = (s: string): s is OperationStatus => STATUSES.has(s);
-
-export interface AccountOperationSearch {
-  address: string;
-  networks?: readonly string[];
-  /** Text of the operations tab: an address (source or destination) or the start of an operation hash. */
-  text: string;
-  status?: readonly string[];
-  entrypoints?: readonly string[];
-  /** Time range, `from` inclusive, `to` exclusive. */
-  from?: Date;
-  to?: Date;
-  offset: number;
-  limit: number;
-}
-
-/**
- * Operation groups of one account for the operations tab's search and filters: operations the account sent or
- * received (internal ones included), one hit per group (its first matching operation, top-level first),
- * newest first.
- */
-export async function searchAccountOperations(db: Db, s: AccountOperationSearch): Promise<OperationHit[]> {
-  const conds = [sql`(o.source = ${s.address} OR o.destination = ${s.address})`];
-  if (s.networks?.length) conds.push(sql`o.network IN (${sql.join([...s.networks])})`);
-  const text = s.text.trim();
-  if (text) {
-    conds.push(
-      /^(tz[1-4]|KT1|sr1)[1-9A-HJ-NP-Za-km-z]{33}$/.test(text)
-        ? sql`(o.source = ${text} OR o.destination = ${text})`
-        : sql`o.hash LIKE ${`${likeEscape(text)}%`}`,
-    );
-  }
-  if (s.status?.length) conds.push(sql`o.status::text IN (${sql.join([...s.status])})`);
-  if (s.entrypoints?.length) conds.push(sql`o.entrypoint IN (${sql.join([...s.entrypoints])})`);
-  if (s.from) conds.push(sql`o.timestamp >= ${s.from.toISOString()}::timestamptz`);
-  if (s.to) conds.push(sql`o.timestamp < ${s.to.toISOString()}::timestamptz`);
-  // the page's groups, then their totals over every operation of the group (not only the matching ones), as
-  // the unfiltered list (read/opg.ts) counts them: consensus operations aside
-  const rows = await sql<
-    Omit<OperationHit, 'timestamp' | 'total_cost' | 'flow' | 'internals'> & {
-      timestamp: Date | string;
-      total_cost: string | number | null;
-      flow: string | number | null;
-      internals: string | number | null;
-    }
-  >`
-    SELECT p.network, p.id, p.hash, p.counter, p.level, p.timestamp, p.kind, p.status, p.destination, p.entrypoint,
-      t.total_cost, t.flow, t.internals
-    FROM (
-      SELECT * FROM (
-        SELECT DISTINCT ON (o.network, o.hash, o.counter) o.network, o.id, o.hash, o.counter, o.level, o.timestamp,
-          o.kind, o.status, o.destination, o.entrypoint
-        FROM operations o WHERE ${sql.join(conds, sql` AND `)} AND o.hash IS NOT NULL
-        ORDER BY o.network, o.hash, o.counter, o.internal, o.id
-      ) g ORDER BY id DESC OFFSET ${s.offset} LIMIT ${s.limit}
-    ) p
-    LEFT JOIN LATERAL (
-      SELECT sum(a.fee) + sum(a.burned) AS total_cost,
-        sum(CASE WHEN a.status <> 'applied' THEN 0
-          WHEN a.source = ${s.address} AND a.destination = ${s.address} THEN 0
-          WHEN a.source = ${s.address} THEN -a.amount
-          WHEN a.destination = ${s.address} THEN a.amount ELSE 0 END) AS flow,
-        count(*) FILTER (WHERE a.internal) AS internals
-      FROM operations a
-      WHERE a.network = p.network AND a.hash = p.hash AND a.counter IS NOT DISTINCT FROM p.counter
-        AND a.kind NOT IN ('endorsement', 'attestation', 'preendorsement', 'preattestation')
-    ) t ON true
-    ORDER BY p.id DESC`.execute(db);
-  return rows.rows.map((r) => ({
-    ...r,
-    hash: r.hash ?? '',
-    timestamp: toDate(r.timestamp),
-    total_cost: Number(r.total_cost ?? 0),
-    flow: Number(r.flow ?? 0),
-    internals: Number(r.internals ?? 0),
-  }));
-}
-
 export interface KeyHit {
   network: string;
   ptr: number;
@@ -493,32 +290,6 @@ export async function suggestReads(
   return out;
 }
 
-export interface AccountAliases {
-  network: string;
-  address: string;
-  /** The contract's own name: its TZIP-16 contract metadata `name` (a token's name is not the contract's). */
-  metadata?: string;
-}
-
-/** {@link aliasOf} for several accounts in one statement (the accounts of a search page). */
-export async function aliasesOf(
-  db: Db,
-  accounts: ReadonlyArray<{ network: string; address: string }>,
-): Promise<AccountAliases[]> {
-  if (accounts.length === 0) return [];
-  const r = await sql<{ network: string; address: string; metadata: string | null }>`
-    SELECT a.network, a.address,
-      (SELECT c.name FROM contract_metadata c
-        WHERE c.network = a.network AND c.address = a.address AND c.name IS NOT NULL) AS metadata
-    FROM unnest(${accounts.map((a) => a.network)}::text[], ${accounts.map((a) => a.address)}::text[])
-      AS a(network, address)`.execute(db);
-  return r.rows.map((x) => ({
-    network: x.network,
-    address: x.address,
-    ...(x.metadata !== null ? { metadata: x.metadata } : {}),
-  }));
-}
-
 /** The keys of one big map for the search service's big-map filter (the keys tab of the BCD frontend). */
 export interface BigMapKeyListing {
   networks: readonly string[];
@@ -571,58 +342,4 @@ export async function bigMapKeysOf(
     total: Number(count.rows[0]?.n ?? 0),
     hits: rows.rows.map((r) => ({ ...keyHit(r), matched: r.matched })),
   };
-}
-
-/**
- * The name of an address: its TZIP-16 contract metadata `name`. The names of its tokens (TZIP-12/21) are
- * theirs, not the contract's: a token's name never names the contract (issue 33).
- */
-export async function aliasOf(db: Db, network: string, address: string): Promise<{ metadata?: string }> {
-  const meta = await db
-    .selectFrom('contract_metadata')
-    .select('name')
-    .where('network', '=', network)
-    .where('address', '=', address)
-    .where('name', 'is not', null)
-    .executeTakeFirst();
-  return meta?.name ? { metadata: meta.name } : {};
-}
-
-/** Mime types seen in resolved token metadata (`formats[].mimeType`). */
-export async function tokenMimeTypes(db: Db, limit = 500): Promise<string[]> {
-  const r = await sql<{ m: string }>`
-    SELECT DISTINCT f->>'mimeType' AS m
-    FROM token_metadata t, jsonb_array_elements(CASE WHEN jsonb_typeof(t.metadata->'formats') = 'array' THEN t.metadata->'formats' ELSE '[]'::jsonb END) f
-    WHERE t.status = 3 AND f->>'mimeType' IS NOT NULL
-    ORDER BY 1 LIMIT ${limit}`.execute(db);
-  return r.rows.map((x) => x.m);
-}
-
-/** A token of a search page: its network, contract and decimal id. */
-export interface TokenRef {
-  network: string;
-  contract: string;
-  tokenId: string;
-}
-
-/** The resolved metadata (TZIP-12/21 JSON, untrusted) of the tokens of a search page, in one statement. */
-export async function tokenMetadataOf(
-  db: Db,
-  tokens: readonly TokenRef[],
-): Promise<Array<TokenRef & { metadata: unknown }>> {
-  const refs = tokens.filter((t) => /^\d{1,78}$/.test(t.tokenId));
-  if (refs.length === 0) return [];
-  const r = await sql<{ network: string; contract: string; token_id: string; metadata: unknown }>`
-    SELECT t.network, t.contract, t.token_id::text AS token_id, t.metadata
-    FROM token_metadata t
-    JOIN unnest(${refs.map((x) => x.network)}::text[], ${refs.map((x) => x.contract)}::text[],
-      ${refs.map((x) => x.tokenId)}::numeric[]) AS q(network, contract, token_id)
-      ON t.network = q.network AND t.contract = q.contract AND t.token_id = q.token_id
-    WHERE t.status = 3 AND t.metadata IS NOT NULL`.execute(db);
-  return r.rows.map((x) => ({
-    network: x.network,
-    contract: x.contract,
-    tokenId: x.token_id,
-    metadata: x.metadata,
-  }));
 }

@@ -1,0 +1,216 @@
+/**
+ * Operation search: top-level operations by group hash prefix, calls of an entrypoint by name, and one
+ * account's operation groups for its operations tab's search and filters.
+ */
+import { sql } from 'kysely';
+import type { Db, OperationStatus } from '../schema';
+import { toDate } from './contracts';
+import { likeEscape } from './export';
+import { SEARCH_TOTAL_CAP } from './search';
+
+export interface OperationHit {
+  network: string;
+  id: number;
+  hash: string;
+  counter: number | null;
+  level: number;
+  timestamp: Date;
+  kind: string;
+  status: string;
+  destination: string | null;
+  entrypoint: string | null;
+  /** For an account's search ({@link searchAccountOperations}): the group's Σ fee + Σ burned (mutez), as the
+   * operations tab's unfiltered list counts it. */
+  total_cost?: number;
+  /** …the group's flow for the account: its balance change over the applied rows (+credited, −paid). */
+  flow?: number;
+  /** …the group's internal operations. */
+  internals?: number;
+}
+
+/** Top-level operations whose group hash starts with `prefix` (at least 5 characters). */
+export async function searchOperations(
+  db: Db,
+  prefix: string,
+  networks: readonly string[] | undefined,
+  limit: number,
+  f: { status?: readonly string[]; entrypoints?: readonly string[] } = {},
+): Promise<OperationHit[]> {
+  let q = db
+    .selectFrom('operations')
+    .select([
+      'network',
+      'id',
+      'hash',
+      'counter',
+      'level',
+      'timestamp',
+      'kind',
+      'status',
+      'destination',
+      'entrypoint',
+    ])
+    .where('hash', 'like', `${likeEscape(prefix)}%`)
+    .where('internal', '=', false);
+  if (networks?.length) q = q.where('network', 'in', [...networks]);
+  if (f.status?.length) {
+    // Only the statuses the column holds; a filter of none of them matches nothing (`IN ()` is not SQL).
+    const statuses = f.status.filter(isStatus);
+    q = statuses.length ? q.where('status', 'in', statuses) : q.where(sql<boolean>`false`);
+  }
+  if (f.entrypoints?.length) q = q.where('entrypoint', 'in', [...f.entrypoints]);
+  const rows = await q.orderBy('id', 'desc').limit(limit).execute();
+  return rows.map((r) => ({ ...r, hash: r.hash ?? '', timestamp: toDate(r.timestamp) }));
+}
+
+/** An entrypoint name as the search reads one in a query (a Michelson field annotation, without its `%`). */
+export const ENTRYPOINT_QUERY_RE = /^[A-Za-z0-9_.@]{1,31}$/;
+
+export interface EntrypointCallSearch {
+  /** The entrypoint's name, exactly (names are case-sensitive). */
+  entrypoint: string;
+  networks: readonly string[];
+  /** Only these statuses (none: any). */
+  status?: readonly string[];
+  offset: number;
+  limit: number;
+  /** Count the calls (up to SEARCH_TOTAL_CAP); false: `total` is 0. */
+  count: boolean;
+}
+
+/**
+ * Operations (top-level and internal) that call an entrypoint of that name, newest first over the given
+ * networks, paged, and how many there are (up to SEARCH_TOTAL_CAP). Bounded, from the index
+ * `operations_entrypoint_search` alone until the page's rows are read: each network's calls newest first cut at
+ * offset + limit (with a status filter: those among its newest SEARCH_TOTAL_CAP calls), the page's ids, then
+ * its rows by primary key; the count reads at most SEARCH_TOTAL_CAP index entries per network.
+ */
+export async function searchEntrypointCalls(
+  db: Db,
+  s: EntrypointCallSearch,
+): Promise<{ total: number; hits: OperationHit[] }> {
+  if (s.networks.length === 0 || !ENTRYPOINT_QUERY_RE.test(s.entrypoint)) return { total: 0, hits: [] };
+  const statuses = s.status?.length ? s.status.filter(isStatus) : null;
+  if (statuses && statuses.length === 0) return { total: 0, hits: [] };
+  const ep = s.entrypoint;
+  // One network's newest calls. The entrypoint is a range of one value and the order names it: with `=` the
+  // planner drops the column from the order and may walk the primary key backwards filtering every operation
+  // (seconds for a name that network has few calls of, measured on PostgreSQL); this order only the index has.
+  const newest = (limit: number) => sql`
+    SELECT o.id, o.status FROM operations o
+    WHERE o.network = n.network AND o.entrypoint >= ${ep} AND o.entrypoint <= ${ep} AND o.hash IS NOT NULL
+    ORDER BY o.entrypoint DESC, o.id DESC LIMIT ${limit}`;
+  const ids = (limit: number) =>
+    statuses
+      ? sql`unnest(${[...s.networks]}::text[]) AS n(network) CROSS JOIN LATERAL (
+          SELECT w.id FROM (${newest(SEARCH_TOTAL_CAP)}) w WHERE w.status IN (${sql.join(statuses)})
+          ORDER BY w.id DESC LIMIT ${limit}) c`
+      : sql`unnest(${[...s.networks]}::text[]) AS n(network) CROSS JOIN LATERAL (${newest(limit)}) c`;
+  const [count, rows] = await Promise.all([
+    s.count
+      ? sql<{ n: number | string }>`SELECT count(*) AS n FROM ${ids(SEARCH_TOTAL_CAP)}`.execute(db)
+      : { rows: [] },
+    s.limit > 0
+      ? sql<Omit<OperationHit, 'timestamp'> & { timestamp: Date | string }>`
+          SELECT o.network, o.id, o.hash, o.counter, o.level, o.timestamp, o.kind, o.status, o.destination,
+            o.entrypoint
+          FROM (SELECT c.id FROM ${ids(s.offset + s.limit)} ORDER BY c.id DESC OFFSET ${s.offset} LIMIT ${s.limit}) p
+          JOIN operations o ON o.id = p.id
+          ORDER BY o.id DESC`.execute(db)
+      : { rows: [] },
+  ]);
+  return {
+    total: Math.min(Number(count.rows[0]?.n ?? 0), SEARCH_TOTAL_CAP),
+    hits: rows.rows.map((r) => ({
+      ...r,
+      id: Number(r.id),
+      counter: r.counter === null ? null : Number(r.counter),
+      hash: r.hash ?? '',
+      timestamp: toDate(r.timestamp),
+    })),
+  };
+}
+
+const STATUSES: ReadonlySet<string> = new Set<OperationStatus>([
+  'applied',
+  'backtracked',
+  'failed',
+  'skipped',
+]);
+const isStatus = (s: string): s is OperationStatus => STATUSES.has(s);
+
+export interface AccountOperationSearch {
+  address: string;
+  networks?: readonly string[];
+  /** Text of the operations tab: an address (source or destination) or the start of an operation hash. */
+  text: string;
+  status?: readonly string[];
+  entrypoints?: readonly string[];
+  /** Time range, `from` inclusive, `to` exclusive. */
+  from?: Date;
+  to?: Date;
+  offset: number;
+  limit: number;
+}
+
+/**
+ * Operation groups of one account for the operations tab's search and filters: operations the account sent or
+ * received (internal ones included), one hit per group (its first matching operation, top-level first),
+ * newest first.
+ */
+export async function searchAccountOperations(db: Db, s: AccountOperationSearch): Promise<OperationHit[]> {
+  const conds = [sql`(o.source = ${s.address} OR o.destination = ${s.address})`];
+  if (s.networks?.length) conds.push(sql`o.network IN (${sql.join([...s.networks])})`);
+  const text = s.text.trim();
+  if (text) {
+    conds.push(
+      /^(tz[1-4]|KT1|sr1)[1-9A-HJ-NP-Za-km-z]{33}$/.test(text)
+        ? sql`(o.source = ${text} OR o.destination = ${text})`
+        : sql`o.hash LIKE ${`${likeEscape(text)}%`}`,
+    );
+  }
+  if (s.status?.length) conds.push(sql`o.status::text IN (${sql.join([...s.status])})`);
+  if (s.entrypoints?.length) conds.push(sql`o.entrypoint IN (${sql.join([...s.entrypoints])})`);
+  if (s.from) conds.push(sql`o.timestamp >= ${s.from.toISOString()}::timestamptz`);
+  if (s.to) conds.push(sql`o.timestamp < ${s.to.toISOString()}::timestamptz`);
+  // the page's groups, then their totals over every operation of the group (not only the matching ones), as
+  // the unfiltered list (read/opg.ts) counts them: consensus operations aside
+  const rows = await sql<
+    Omit<OperationHit, 'timestamp' | 'total_cost' | 'flow' | 'internals'> & {
+      timestamp: Date | string;
+      total_cost: string | number | null;
+      flow: string | number | null;
+      internals: string | number | null;
+    }
+  >`
+    SELECT p.network, p.id, p.hash, p.counter, p.level, p.timestamp, p.kind, p.status, p.destination, p.entrypoint,
+      t.total_cost, t.flow, t.internals
+    FROM (
+      SELECT * FROM (
+        SELECT DISTINCT ON (o.network, o.hash, o.counter) o.network, o.id, o.hash, o.counter, o.level, o.timestamp,
+          o.kind, o.status, o.destination, o.entrypoint
+        FROM operations o WHERE ${sql.join(conds, sql` AND `)} AND o.hash IS NOT NULL
+        ORDER BY o.network, o.hash, o.counter, o.internal, o.id
+      ) g ORDER BY id DESC OFFSET ${s.offset} LIMIT ${s.limit}
+    ) p
+    LEFT JOIN LATERAL (
+      SELECT sum(a.fee) + sum(a.burned) AS total_cost,
+        sum(CASE WHEN a.status <> 'applied' THEN 0
+          WHEN a.source = ${s.address} AND a.destination = ${s.address} THEN 0
+          WHEN a.source = ${s.address} THEN -a.amount
+          WHEN a.destination = ${s.address} THEN a.amount ELSE 0 END) AS flow,
+        count(*) FILTER (WHERE a.internal) AS internals
+      FROM operations a
+      WHERE a.network = p.network AND a.hash = p.hash AND a.counter IS NOT DISTINCT FROM p.counter
+        AND a.kind NOT IN ('endorsement', 'attestation', 'preendorsement', 'preattestation')
+    ) t ON true
+    ORDER BY p.id DESC`.execute(db);
+  return rows.rows.map((r) => ({
+    ...r,
+    hash: r.hash ?? '',
+    timestamp: toDate(r.timestamp),
+    total_cost: Number(r.total_cost ?? 0),
+    flow: Number(r.flow ?? 0),
+    internals: Number(r.internals ?? 0),
+  }));
+}
