@@ -1,6 +1,10 @@
 /**
  * Micheline data <-> typed runtime values. `parseData` validates like Octez (ranges, sorted maps and sets,
  * address checksums, entrypoints...) and throws `ill_typed`; `unparse` produces Readable or Optimized forms.
+ *
+ * Over ~400 lines because parsing and unparsing are mutually recursive: parseData checks map and set order
+ * with compareTyped, which compares unparsed forms, and unparse normalizes a lambda's PUSHed constants by
+ * parsing them (normalizeCode); as two modules they would import each other.
  */
 import { MichelsonDataError, compareValues as compareMicheline } from '@michelscope/michelson';
 import {
