@@ -15,7 +15,8 @@ import { describe, expect, it } from 'vitest';
 import { toTy } from '@michelscope/interpreter';
 import { estimateFee } from '../src/debug/fee';
 import { runWhatIf, type BundleCall, type WhatIfTask } from '../src/debug/whatif';
-import { MAX_INTERNAL_OPERATIONS, whatIfOperationHash, type WhatIfChain } from '../src/debug/whatif-exec';
+import { MAX_INTERNAL_OPERATIONS, whatIfOperationHash } from '../src/debug/whatif-exec';
+import type { WhatIfChain } from '../src/debug/whatif-overlay';
 
 const A = 'KT1MqfUBMVqRW1RZGosNKmb3njGQKNacgYmB';
 const B = 'KT1BEqzn5Wx8uJrZNvuS9DVHmLvG9td3fDLi';

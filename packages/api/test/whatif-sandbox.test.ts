@@ -15,7 +15,8 @@ import { toTy, type Expr, type LazyStorageDiffItem } from '@michelscope/interpre
 import { normalizeValue, parseMichelsonScript, type Micheline } from '@michelscope/michelson';
 import { BOOTSTRAP_ACCOUNTS, injectAs, Sandbox } from '@michelscope/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeCall, Overlay, type CallRun, type WhatIfChain } from '../src/debug/whatif-exec';
+import { executeCall, type CallRun } from '../src/debug/whatif-exec';
+import { Overlay, type WhatIfChain } from '../src/debug/whatif-overlay';
 
 const ALICE = BOOTSTRAP_ACCOUNTS[0]!;
 const FRESH = 'tz1burnburnburnburnburnburnburjAYjjX';

@@ -3,7 +3,7 @@
  * diffs, each distinct stack item written once): what the debugger shows. Pure and synchronous; it runs in a
  * debug worker (runner.ts), never on the thread that serves the API.
  */
-import type { CallFailure } from './whatif-exec';
+import type { CallFailure } from './whatif-overlay';
 import {
   runContract,
   runView,

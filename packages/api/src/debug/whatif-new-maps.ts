@@ -4,7 +4,7 @@
  */
 import { buildTypeTree, toMiguel, type MiguelNode } from '@michelscope/michelson';
 import { keyString, stampAll } from '../render/big-map-keys';
-import type { Overlay } from './whatif-exec';
+import type { Overlay } from './whatif-overlay';
 
 function safe<T>(f: () => T): T | undefined {
   try {

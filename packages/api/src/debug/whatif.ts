@@ -26,7 +26,8 @@ import {
 } from '@michelscope/michelson';
 import { keyString, stampAll } from '../render/big-map-keys';
 import { estimateFee } from './fee';
-import { executeCall, Overlay, whatIfOperationHash, type CallRun, type WhatIfChain } from './whatif-exec';
+import { executeCall, whatIfOperationHash, type CallRun } from './whatif-exec';
+import { Overlay, type WhatIfChain } from './whatif-overlay';
 import { withNewBigMaps } from './whatif-new-maps';
 
 /** One call of the bundle, ready to run (parameter as Micheline, amounts in mutez). */

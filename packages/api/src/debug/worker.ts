@@ -21,7 +21,7 @@ import {
   type BundleStart,
   type WhatIfTask,
 } from './whatif';
-import type { WhatIfChain } from './whatif-exec';
+import type { WhatIfChain } from './whatif-overlay';
 import { SchemaCheck, type ValidatedJson } from '../validated-json';
 
 /**
