@@ -12,8 +12,8 @@
  *
  * Values in lambdas: the data of each `PUSH ty data` whose type is packable.
  *
- * Over ~400 lines because it is one recursive walk over Octez's type grammar, each type's case in one switch,
- * in all three unparsing modes.
+ * Over ~400 lines because it is one self-contained port of Octez's normalize_data: its type reader, its scalar
+ * codecs (base58 kinds, timestamps) and its recursive walk (one switch over the type) serve nothing else.
  */
 import { b58DecodeAndCheckPrefix, b58Encode, PrefixV2 } from '@taquito/utils';
 import { bytesToHex } from './hex';

@@ -1,8 +1,8 @@
 // helpers/scripts/*: run_code, trace_code, run_script_view, run_view (TZIP-4), pack_data,
 // typecheck_code, entrypoints, normalize_data (rpc-normalize.ts). They run on the state of the requested block and change nothing.
 // Over ~400 lines because the helpers/scripts RPCs share one set of body readers (gas, addresses, timestamps,
-// chain id) and one way to run code on a block's state; normalize_data, typecheck and the type map are
-// already modules of their own.
+// chain id) and one way to run code on a block's state; normalize_data and the type map typecheck_code answers
+// with are already modules of their own.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
   loadScript,
