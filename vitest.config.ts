@@ -49,8 +49,9 @@ export default defineConfig({
           name: 'packages',
           include: ['packages/*/test/**/*.test.ts', 'apps/server/test/**/*.test.ts', 'scripts/*.test.ts'],
           exclude: ['**/node_modules/**', ...pure],
-          // the migrated PGlite dump and PostgreSQL template that database suites (describeDb) start from
-          globalSetup: ['packages/db/test/global-setup.ts'],
+          // the migrated PGlite dump and PostgreSQL template that database suites (describeDb) start from, and the
+          // demo chain seeded once that sandbox suites copy (openSeededSandbox)
+          globalSetup: ['packages/db/test/global-setup.ts', 'packages/sandbox/test/global-setup.ts'],
         },
       },
     ],

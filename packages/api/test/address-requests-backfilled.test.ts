@@ -16,6 +16,7 @@ import { Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApi } from '../src/index';
+import { openSeededSandbox } from '@michelscope/sandbox/testing';
 
 const NET = 'remotenet';
 
@@ -39,10 +40,9 @@ describeDb('a contract stored by another address’s history backfill', { backen
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'ms-adopt-bf-'));
-    sandbox = await Sandbox.open({
+    sandbox = await openSeededSandbox({
       dataDir: dir,
       blockTimeMs: 3_600_000,
-      seed: true,
       log: (line) => {
         for (const m of line.matchAll(/(\w+)=(KT1\w{33})/g)) contracts[m[1]!] = m[2]!;
       },

@@ -17,6 +17,7 @@ import { BOOTSTRAP_ACCOUNTS, injectAs, Sandbox, sandboxRpcPlugin } from '@michel
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApi } from '../src/index';
+import { openSeededSandbox } from '@michelscope/sandbox/testing';
 
 const NET = 'remotenet';
 const ALICE = BOOTSTRAP_ACCOUNTS[0]!;
@@ -44,10 +45,9 @@ describeDb('an address the index does not hold, read from the node', { backends:
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'ms-adopt-'));
-    sandbox = await Sandbox.open({
+    sandbox = await openSeededSandbox({
       dataDir: dir,
       blockTimeMs: 3_600_000,
-      seed: true,
       log: (line) => {
         for (const m of line.matchAll(/(\w+)=(KT1\w{33})/g)) contracts[m[1]!] = m[2]!;
       },

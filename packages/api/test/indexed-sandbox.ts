@@ -10,6 +10,7 @@ import { startIndexer } from '@michelscope/indexer';
 import { Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { buildApi, type BuildApiOptions } from '../src/index';
+import { openSeededSandbox } from '@michelscope/sandbox/testing';
 
 export const SANDBOX_NET = 'sandboxnet';
 
@@ -31,10 +32,9 @@ export async function openIndexedSandbox(
 ): Promise<IndexedSandbox> {
   const dir = await mkdtemp(path.join(tmpdir(), 'ms-api-sandbox-'));
   const contracts: Record<string, string> = {};
-  const sandbox = await Sandbox.open({
+  const sandbox = await openSeededSandbox({
     dataDir: dir,
     blockTimeMs: 3_600_000,
-    seed: true,
     log: (line) => {
       for (const m of line.matchAll(/(\w+)=(KT1\w{33})/g)) contracts[m[1]!] = m[2]!;
     },

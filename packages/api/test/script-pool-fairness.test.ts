@@ -20,6 +20,7 @@ import {
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApi } from '../src/index';
+import { copySeededChain } from '@michelscope/sandbox/testing';
 
 const NET = 'sandboxnet';
 const USER = '203.0.113.7';
@@ -57,13 +58,14 @@ describeDb('node script workers: fair between clients under abuse', { backends: 
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'ms-api-pool-'));
+    const log = (line: string) => {
+      for (const m of line.matchAll(/(\w+)=(KT1\w{33})/g)) contracts[m[1]!] = m[2]!;
+    };
     host = await SandboxWorker.open({
       dataDir: dir,
       blockTimeMs: 3_600_000,
-      seed: true,
-      log: (line) => {
-        for (const m of line.matchAll(/(\w+)=(KT1\w{33})/g)) contracts[m[1]!] = m[2]!;
-      },
+      seed: !(await copySeededChain(dir, log)),
+      log,
     });
     const plugin = sandboxWorkerRpcPlugin(host);
     // the internal listener of `michelscope start` (commands.ts): loopback only, for the API and the indexer

@@ -19,6 +19,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startIndexer } from '../src';
 import { waitFor } from './fake-node';
+import { openSeededSandbox } from '@michelscope/sandbox/testing';
 
 /** Holders no seeded operation credited: new ledger keys written after the late network started. */
 const NEW_HOLDERS = ['tz1burnburnburnburnburnburnburjAYjjX', 'tz1Ke2h7sDdakHJQh8WX4Z372du1KChsksyU'];
@@ -31,10 +32,9 @@ describeDb('adoption of a contract called since the start', { backends: 'both' }
   const dir = mkdtempSync(path.join(tmpdir(), 'ms-adopt-reparse-'));
 
   beforeAll(async () => {
-    sandbox = await Sandbox.open({
+    sandbox = await openSeededSandbox({
       dataDir: dir,
       blockTimeMs: 3_600_000,
-      seed: true,
       log: (line) => {
         const m = /\bfa12=(KT1\w{33})/.exec(line);
         if (m) fa12 = m[1]!;

@@ -20,6 +20,7 @@ import { NodeRpc } from '../src/rpc/client';
 import { Backfiller } from '../src/sync/backfill';
 import { ContractCache } from '../src/sync/block-data';
 import { waitFor } from './fake-node';
+import { openSeededSandbox } from '@michelscope/sandbox/testing';
 
 describeDb('a contract called in a backfilled block', { backends: 'both' }, ({ db }) => {
   let sandbox: Sandbox;
@@ -29,10 +30,9 @@ describeDb('a contract called in a backfilled block', { backends: 'both' }, ({ d
   const dir = mkdtempSync(path.join(tmpdir(), 'ms-backfill-ghosts-'));
 
   beforeAll(async () => {
-    sandbox = await Sandbox.open({
+    sandbox = await openSeededSandbox({
       dataDir: dir,
       blockTimeMs: 3_600_000,
-      seed: true,
       log: (line) => {
         for (const m of line.matchAll(/(\w+)=(KT1\w{33})/g)) contracts[m[1]!] = m[2]!;
       },

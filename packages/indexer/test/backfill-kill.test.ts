@@ -18,6 +18,7 @@ import { startIndexer } from '../src';
 import { waitFor } from './fake-node';
 import { killableChild } from './killable-child';
 import { dumpTables, expectSameTables } from './table-dump';
+import { openSeededSandbox } from '@michelscope/sandbox/testing';
 
 /** The child: prints `BELOW n` as it stores blocks below the floor, DONE when it exits by itself. */
 const runChild = killableChild('backfill-child.ts', 'BELOW');
@@ -40,10 +41,9 @@ describeDb('history backfill: kill -9 and restart', { backends: 'both' }, ({ db,
   beforeAll(async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'ms-backfill-kill-'));
     dirs.push(dir);
-    sandbox = await Sandbox.open({
+    sandbox = await openSeededSandbox({
       dataDir: dir,
       blockTimeMs: 3_600_000,
-      seed: true,
       log: (line) => {
         const m = /fa12=(KT1\w{33})/.exec(line);
         if (m) fa12 = m[1]!;

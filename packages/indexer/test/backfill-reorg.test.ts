@@ -42,6 +42,7 @@ import { ContractCache } from '../src/sync/block-data';
 import { adoptAndWait, backfillStateOf } from './adoption';
 import { waitFor } from './fake-node';
 import { dumpTables, expectSameTables } from './table-dump';
+import { openSeededSandbox } from '@michelscope/sandbox/testing';
 
 type Account = (typeof BOOTSTRAP_ACCOUNTS)[number];
 const [b1, b2, b3] = BOOTSTRAP_ACCOUNTS as unknown as [Account, Account, Account];
@@ -145,10 +146,9 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
   };
 
   beforeAll(async () => {
-    sandbox = await Sandbox.open({
+    sandbox = await openSeededSandbox({
       dataDir: dir,
       blockTimeMs: 3_600_000,
-      seed: true,
       log: (line) => {
         for (const m of line.matchAll(/(\w+)=(KT1\w{33})/g)) contracts[m[1]!] = m[2]!;
       },

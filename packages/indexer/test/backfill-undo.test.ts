@@ -26,6 +26,7 @@ import { ContractCache } from '../src/sync/block-data';
 import { adoptAndWait, backfillStateOf } from './adoption';
 import { waitFor } from './fake-node';
 import { dumpTables, expectSameTables } from './table-dump';
+import { openSeededSandbox } from '@michelscope/sandbox/testing';
 
 describeDb('backfilled blocks: their before-images and their redo', { backends: 'both' }, ({ db }) => {
   let sandbox: Sandbox;
@@ -35,10 +36,9 @@ describeDb('backfilled blocks: their before-images and their redo', { backends: 
   const dir = mkdtempSync(path.join(tmpdir(), 'ms-backfill-undo-'));
 
   beforeAll(async () => {
-    sandbox = await Sandbox.open({
+    sandbox = await openSeededSandbox({
       dataDir: dir,
       blockTimeMs: 3_600_000,
-      seed: true,
       log: (line) => {
         for (const m of line.matchAll(/(\w+)=(KT1\w{33})/g)) contracts[m[1]!] = m[2]!;
       },

@@ -23,6 +23,7 @@ import { ContractCache } from '../src/sync/block-data';
 import { adoptAndWait, backfillStateOf } from './adoption';
 import { waitFor } from './fake-node';
 import { dumpTables, expectSameTables } from './table-dump';
+import { openSeededSandbox } from '@michelscope/sandbox/testing';
 
 /** A source that gives the levels of a list, `size` a page, newest first (as BCD), with a resumable cursor. */
 class ListSource implements HistorySource {
@@ -78,10 +79,9 @@ describeDb('history backfill', { backends: 'both' }, ({ db }) => {
   };
 
   beforeAll(async () => {
-    sandbox = await Sandbox.open({
+    sandbox = await openSeededSandbox({
       dataDir: dir,
       blockTimeMs: 3_600_000,
-      seed: true,
       log: (line) => {
         for (const m of line.matchAll(/(\w+)=(KT1\w{33})/g)) contracts[m[1]!] = m[2]!;
       },

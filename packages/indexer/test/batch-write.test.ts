@@ -27,6 +27,7 @@ import {
 } from '../src/sync/chain';
 import { FakeNode, SEOUL, TALLINN } from './fake-node';
 import { dumpTables, expectSameTables } from './table-dump';
+import { openSeededSandbox } from '@michelscope/sandbox/testing';
 
 function context(db: Db, network: string, rpcUrl: string): ChainContext {
   return {
@@ -104,7 +105,7 @@ describeDb('batched writes of blocks parsed ahead', { backends: 'both' }, ({ db 
 
   it('the seeded sandbox chain: originations then calls, big maps, tickets, events', async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'ms-batch-sandbox-'));
-    sandbox = await Sandbox.open({ dataDir: dir, blockTimeMs: 3_600_000, seed: true, log: () => {} });
+    sandbox = await openSeededSandbox({ dataDir: dir, blockTimeMs: 3_600_000, log: () => {} });
     app = Fastify({ forceCloseConnections: true });
     await app.register(sandboxRpcPlugin(sandbox));
     const url = await app.listen({ host: '127.0.0.1', port: 0 });

@@ -16,6 +16,7 @@ import { startIndexer } from '../src';
 import { BcdSource } from '../src/history/bcd';
 import { adoptAndWait, backfillStateOf } from './adoption';
 import { waitFor } from './fake-node';
+import { openSeededSandbox } from '@michelscope/sandbox/testing';
 
 /** Groups listed above the ceiling (one per level), and the page size: NEWER / SIZE pages to skip. */
 const NEWER = 120;
@@ -38,10 +39,9 @@ describeDb('BCD history source: a restart resumes its walk', { backends: 'pglite
 
   beforeAll(async () => {
     const contracts: Record<string, string> = {};
-    sandbox = await Sandbox.open({
+    sandbox = await openSeededSandbox({
       dataDir: dir,
       blockTimeMs: 3_600_000,
-      seed: true,
       log: (line) => {
         for (const m of line.matchAll(/(\w+)=(KT1\w{33})/g)) contracts[m[1]!] = m[2]!;
       },

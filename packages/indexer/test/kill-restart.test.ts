@@ -15,6 +15,7 @@ import { startIndexer } from '../src';
 import { FakeNode, SEOUL, TALLINN, waitFor } from './fake-node';
 import { killableChild } from './killable-child';
 import { dumpTables, expectSameTables } from './table-dump';
+import { openSeededSandbox } from '@michelscope/sandbox/testing';
 
 const LEVELS = 36;
 
@@ -119,7 +120,7 @@ describeDb('kill -9 and restart', { backends: 'both' }, ({ db, kind, databaseUrl
   it('the same on the seeded sandbox chain (originations, calls, big maps, tickets, events)', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'ms-kill-sandbox-'));
     dirs.push(dir);
-    sandbox = await Sandbox.open({ dataDir: dir, blockTimeMs: 3_600_000, seed: true, log: () => {} });
+    sandbox = await openSeededSandbox({ dataDir: dir, blockTimeMs: 3_600_000, log: () => {} });
     sandboxApp = Fastify({ forceCloseConnections: true });
     await sandboxApp.register(sandboxRpcPlugin(sandbox));
     const url = await sandboxApp.listen({ host: '127.0.0.1', port: 0 });

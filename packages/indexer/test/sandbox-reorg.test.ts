@@ -17,6 +17,7 @@ import type { Db } from '@michelscope/db';
 import { startIndexer } from '../src';
 import { waitFor } from './fake-node';
 import { dumpTables, expectSameTables } from './table-dump';
+import { openSeededSandbox } from '@michelscope/sandbox/testing';
 
 type Account = (typeof BOOTSTRAP_ACCOUNTS)[number];
 const [b1, b2, b3, b4] = BOOTSTRAP_ACCOUNTS as unknown as [Account, Account, Account, Account];
@@ -47,10 +48,9 @@ describeDb('a fork of the sandbox chain', { backends: 'both' }, ({ db }) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'ms-sandbox-reorg-'));
   beforeAll(async () => {
     const lines: string[] = [];
-    sandbox = await Sandbox.open({
+    sandbox = await openSeededSandbox({
       dataDir: dir,
       blockTimeMs: 3_600_000,
-      seed: true,
       log: (l) => lines.push(l),
     });
     for (const m of (lines.find((l) => l.includes('demo seed:')) ?? '').matchAll(/(\w+)=(KT1\w+)/g))

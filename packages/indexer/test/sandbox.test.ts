@@ -14,6 +14,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startIndexer, startMetadataResolver } from '../src';
 import { waitFor } from './fake-node';
+import { openSeededSandbox } from '@michelscope/sandbox/testing';
 
 // PGlite and PostgreSQL: the real chain and its metadata through each write path, then full-text search.
 describeDb('indexing the seeded sandbox chain', { backends: 'both' }, ({ db }) => {
@@ -22,7 +23,7 @@ describeDb('indexing the seeded sandbox chain', { backends: 'both' }, ({ db }) =
   let rpcUrl = '';
   const dir = mkdtempSync(path.join(tmpdir(), 'ms-sandbox-'));
   beforeAll(async () => {
-    sandbox = await Sandbox.open({ dataDir: dir, blockTimeMs: 3_600_000, seed: true, log: () => {} });
+    sandbox = await openSeededSandbox({ dataDir: dir, blockTimeMs: 3_600_000, log: () => {} });
     app = Fastify({ forceCloseConnections: true });
     await app.register(sandboxRpcPlugin(sandbox));
     rpcUrl = await app.listen({ host: '127.0.0.1', port: 0 });

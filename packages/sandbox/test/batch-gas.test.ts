@@ -6,6 +6,7 @@ import { OpKind, TezosToolkit, type ParamsWithKind } from '@taquito/taquito';
 import { InMemorySigner } from '@taquito/signer';
 import { BOOTSTRAP_ACCOUNTS, startStandaloneSandbox } from '../src/index';
 import { tempDir } from './helpers';
+import { copySeededChain } from '../src/testing';
 
 interface Result {
   status: string;
@@ -29,13 +30,15 @@ let tezos: TezosToolkit;
 let contracts: Record<string, string>;
 
 beforeAll(async () => {
+  const dataDir = await tempDir();
+  const log = (l: string) => lines.push(l);
   node = await startStandaloneSandbox({
-    dataDir: await tempDir(),
+    dataDir,
     blockTimeMs: 600_000,
     bakeOnInject: true,
-    seed: true,
+    seed: !(await copySeededChain(dataDir, log)),
     port: 0,
-    log: (l) => lines.push(l),
+    log,
   });
   const seeded = lines.find((l) => l.includes('demo seed:'))!;
   contracts = Object.fromEntries([...seeded.matchAll(/(\w+)=(KT1\w+)/g)].map((m) => [m[1]!, m[2]!]));

@@ -6,9 +6,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Parser } from '@taquito/michel-codec';
-import { BOOTSTRAP_ACCOUNTS, Sandbox } from '../src/index';
+import { BOOTSTRAP_ACCOUNTS } from '../src/index';
 import { contractSource, groupInjector, openHarness, tempDir, type Harness } from './helpers';
 import { seedContractSource } from '../src/seed/index';
+import { openSeededSandbox } from '../src/testing';
 
 const shared = path.resolve(import.meta.dirname, '../../../../shared/fixtures');
 const hasShared = fs.existsSync(path.join(shared, 'rpc/operations'));
@@ -301,7 +302,7 @@ describe.skipIf(!hasShared)('receipt shapes against real node receipts', () => {
   });
 
   it('does the same for every receipt of the demo seed', async () => {
-    const seeded = await Sandbox.open({ dataDir: await tempDir(), blockTimeMs: 60_000, seed: true });
+    const seeded = await openSeededSandbox({ dataDir: await tempDir(), blockTimeMs: 60_000 });
     const shapes: Shapes = new Map();
     for (let l = 1; l <= seeded.headLevel; l++)
       for (const op of seeded.block(l)!.operations[3]!) walkContents(shapes, op.contents);
