@@ -181,8 +181,12 @@ describe.skipIf(!canBrowse('any-contract'))('a contract older than the index, on
     // B's API answers as for any indexed contract, marked partial
     const c = (await (await fetch(`${b.url}/v1/contract/${NET}/${fa12}`)).json()) as Record<string, unknown>;
     expect(c).toMatchObject({ address: fa12 });
-    // partial until its history is backfilled (which may already be done by now)
-    if (c.partial) expect(c).toMatchObject({ partial: true, indexed_from: level });
+    // partial until its history is backfilled (which may already be done by now); the level from which its
+    // history is complete only goes down while the backfill walks (issue 32), so at most the note's
+    if (c.partial) {
+      expect(c.indexed_from).toBeGreaterThan(0);
+      expect(c.indexed_from).toBeLessThanOrEqual(level);
+    }
     expect(c.entrypoints).toEqual(expect.arrayContaining(['transfer', 'approve']));
   });
 
