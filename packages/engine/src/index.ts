@@ -13,3 +13,21 @@ export {
   type InternalTransaction,
   type OperationHost,
 } from './internal-operations';
+export {
+  applyDelegation,
+  applyEvent,
+  applyOrigination,
+  applyTransaction,
+  consume,
+  isContractAddress,
+  type ApplyContext,
+  type ApplyPolicy,
+  type ChainState,
+  type ContractRecord,
+  type Failure,
+  type OkOrigination,
+  type OkRun,
+  type Origination,
+  type Transaction,
+  type TransactionResult,
+} from './apply-operation';

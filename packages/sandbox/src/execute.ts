@@ -1,22 +1,24 @@
-// Execution of what a manager operation does once its fees are paid: tez transfers, contract calls
-// through the interpreter, originations (including CREATE_CONTRACT), delegations, events, and the
-// depth-first run of the internal operations that contracts emit.
-// Over ~400 lines because transfer, originate and the internal-operation host share the Exec context and its
-// failure and gas rules (OpFailure, consume), and each is a single protocol operation kind with its checks in
-// Octez's order.
-import { afterCall, applyInternalOperations, originatedBytes } from '@michelscope/engine';
-import { originatedContractAddress } from '@michelscope/michelson';
+// Execution of what a manager operation does once its fees are paid: tez transfers, contract calls and
+// originations (including CREATE_CONTRACT) by the engine's per-kind application (`@michelscope/engine`, over the
+// sandbox's ChainState: chain-state.ts), with the sandbox's receipts and its ticket accounting around them;
+// delegations, events, and the depth-first run of the internal operations that contracts emit.
 import {
-  OPERATION_COST,
-  originateContract,
-  parseData,
-  runContract,
-  toTy,
-  type EmittedOperation,
-  type Expr,
-  type V,
-} from '@michelscope/interpreter';
-import { chainContext } from './chain-context';
+  applyDelegation,
+  applyEvent,
+  applyInternalOperations,
+  applyOrigination,
+  applyTransaction,
+} from '@michelscope/engine';
+import { parseData, toTy, type EmittedOperation, type Expr, type V } from '@michelscope/interpreter';
+import { applyContext } from './chain-state';
+import {
+  EVENT_MILLIGAS,
+  INTERNAL_TRANSFER_MILLIGAS,
+  MANAGER_MILLIGAS,
+  OpFailure,
+  fail,
+  type Exec,
+} from './exec-context';
 import {
   adjustTicketBalances,
   adjustTicketStorage,
@@ -29,118 +31,19 @@ import {
   type TicketBalanceChange,
   type TicketToken,
 } from './tickets';
-import { applyLazyStorageDiff, exprSize, reportedDiff } from './lazy-storage';
-import type {
-  BalanceUpdate,
-  InternalResult,
-  ManagerContent,
-  NodeError,
-  OperationResult,
-} from './operation-types';
-import { CHAIN_ID, PROTO_ERROR_PREFIX as P } from './protocol';
-import type { Listings } from './voting';
+import { reportedDiff } from './lazy-storage';
+import type { BalanceUpdate, InternalResult, ManagerContent, OperationResult } from './operation-types';
+import { PROTO_ERROR_PREFIX as P } from './protocol';
 import { isOriginated, type State } from './state';
 
-export type Origin = 'block' | 'simulation';
-const PROTO = P.slice('proto.'.length, -1);
+export * from './exec-context';
 
-/** Gas of the parts the interpreter does not meter: its `OPERATION_COST` parameters, as bigints. */
-export const MANAGER_MILLIGAS = BigInt(OPERATION_COST.manager);
-export const CALL_MILLIGAS = BigInt(OPERATION_COST.call);
-export const ORIGINATION_MILLIGAS = BigInt(OPERATION_COST.origination);
-export const INTERNAL_TRANSFER_MILLIGAS = BigInt(OPERATION_COST.internalTransfer);
-export const EVENT_MILLIGAS = BigInt(OPERATION_COST.event);
-
-/** What one operation group shares: its hash and the index of the next originated contract. */
-export interface Group {
-  hash: string;
-  originations: number;
-}
-
-/** What one manager content shares while it runs. */
-export interface Exec {
-  state: State;
-  group: Group;
-  payer: string;
-  origin: Origin;
-  level: number;
-  /** Block timestamp, seconds. */
-  now: bigint;
-  /** The voting listings of the block's context (VOTING_POWER). */
-  listings?: () => Listings;
-  gasLeft: bigint;
-  nonce: number;
-  /** Last temporary big-map id given out in this manager content (0, then -1, -2, …). */
-  lastTemporaryBigMap: bigint;
-  /** The same for Sapling states (a counter of their own, as Octez's Temp_ids). */
-  lastTemporarySapling?: bigint;
-}
-
-export class OpFailure extends Error {
-  constructor(
-    readonly errors: NodeError[],
-    /** Gas used before failing (reported on `failed` results). */
-    readonly milligas?: bigint,
-  ) {
-    super(errors.map((e) => e.id).join(', '));
-  }
-}
-
-export function fail(
-  id: string,
-  fields: Record<string, unknown> = {},
-  kind: NodeError['kind'] = 'temporary',
-): never {
-  throw new OpFailure([{ kind, id: `${P}${id}`, ...fields }]);
-}
-
-export function consume(ex: Exec, milligas: bigint): void {
-  ex.gasLeft -= milligas;
-  if (ex.gasLeft < 0n) fail('gas_exhausted.operation');
-}
-
-/** KT1 address of the n-th contract originated by an operation: michelson's (Octez Contract_hash.of_nonce). */
-export const originatedAddress = originatedContractAddress;
-
-export function nextAddress(group: Group): string {
-  return originatedAddress(group.hash, group.originations++);
-}
-
-export function balanceTooLow(contract: string, balance: bigint, amount: bigint): NodeError[] {
-  return [
-    {
-      kind: 'temporary',
-      id: `${P}contract.balance_too_low`,
-      contract,
-      balance: String(balance),
-      amount: String(amount),
-    },
-    { kind: 'temporary', id: `${P}tez.subtraction_underflow`, amounts: [String(balance), String(amount)] },
-  ];
-}
-
-function moveTez(ex: Exec, from: string, to: string, amount: bigint): BalanceUpdate[] {
-  const balance = ex.state.balance(from);
-  if (balance < amount) throw new OpFailure(balanceTooLow(from, balance, amount));
+/** The receipt's balance updates of a move of tez (none for 0). */
+function moved(ex: Exec, from: string, to: string, amount: bigint): BalanceUpdate[] {
   if (amount === 0n) return [];
-  ex.state.credit(from, -amount);
-  ex.state.credit(to, amount);
   return [
     { kind: 'contract', contract: from, change: `-${amount}`, origin: ex.origin },
     { kind: 'contract', contract: to, change: String(amount), origin: ex.origin },
-  ];
-}
-
-function scriptErrors(address: string, errors: NodeError[], kind: string): NodeError[] {
-  if (kind === 'gas_exhausted' || kind === 'bad_contract_parameter') return errors;
-  return [
-    {
-      kind: 'temporary',
-      id: `${P}michelson_v1.runtime_error`,
-      contract_handle: address,
-      contract_code: 'Deprecated',
-    },
-    ...errors,
   ];
 }
 
@@ -149,11 +52,6 @@ export interface Applied {
   emitted: EmittedOperation[];
   /** Source of the emitted operations. */
   self?: string;
-}
-
-function isUnitDefault(entrypoint: string, value: unknown): boolean {
-  const v = value as { prim?: string; args?: unknown[] } | undefined;
-  return entrypoint === 'default' && (v === undefined || (v.prim === 'Unit' && !v.args?.length));
 }
 
 /**
@@ -217,102 +115,43 @@ export function transfer(
   // Everything charged from here on is reported in this result's consumed_milligas (including an
   // internal call's own 100 gas), so the receipts' sum is what the gas limit must cover.
   const gasBefore = ex.gasLeft;
-  if (t.internal) consume(ex, INTERNAL_TRANSFER_MILLIGAS);
-  if (!isOriginated(t.destination)) {
-    if (t.carried?.k === 'ticket' && t.internal && t.entrypoint === 'default') {
+  const indexed: Array<{ address: string; index: string }> = [];
+  const contract = isOriginated(t.destination) ? ex.state.contract(t.destination) : undefined;
+  const ticketsBefore = contract && ticketHoldings(ex.state, contract.code, contract.storage);
+  const applied = applyTransaction(applyContext(ex, indexed), t);
+  const updates = moved(ex, t.source, t.destination, t.amount);
+  const result: OperationResult = { status: 'applied' };
+  if (applied.kind === 'implicit') {
+    if (updates.length > 0) result.balance_updates = updates;
+    if (applied.ticket) {
       // Since Mumbai, contracts may send tickets to implicit accounts, which hold them. The sender's
       // application already credited them in the ticket-balance table (and paid its growth).
-      const ticket = t.carried;
-      const token = tokenOf(ticket);
-      const updates = moveTez(ex, t.source, t.destination, t.amount);
-      const result: OperationResult = { status: 'applied' };
-      if (updates.length > 0) result.balance_updates = updates;
+      const ticket = applied.ticket;
       result.ticket_receipt = [
-        { ticket_token: token, updates: [{ account: t.destination, amount: String(ticket.amount) }] },
+        {
+          ticket_token: tokenOf(ticket),
+          updates: [{ account: t.destination, amount: String(ticket.amount) }],
+        },
       ];
       result.consumed_milligas = String(INTERNAL_TRANSFER_MILLIGAS);
       return { result, emitted: [] };
     }
-    if (!isUnitDefault(t.entrypoint, t.parameter))
-      fail('michelson_v1.bad_contract_parameter', { contract: t.destination }, 'permanent');
-    if (t.amount === 0n && !t.internal)
-      fail('contract.empty_transaction', { contract: t.destination }, 'branch');
-    const allocate = ex.state.implicit(t.destination) === undefined;
-    const updates = moveTez(ex, t.source, t.destination, t.amount);
-    if (allocate && t.amount === 0n) ex.state.credit(t.destination, 0n);
-    const result: OperationResult = { status: 'applied' };
-    if (updates.length > 0) result.balance_updates = updates;
     result.consumed_milligas = String(t.internal ? INTERNAL_TRANSFER_MILLIGAS : MANAGER_MILLIGAS);
-    if (allocate) result.allocated_destination_contract = true;
+    if (applied.allocated) result.allocated_destination_contract = true;
     return { result, emitted: [] };
   }
-  const contract = ex.state.contract(t.destination);
-  if (!contract) fail('contract.non_existing_contract', { contract: t.destination });
-  consume(ex, CALL_MILLIGAS);
-  const updates = moveTez(ex, t.source, t.destination, t.amount);
-  const oldStorageSize = exprSize(contract.storage);
-  const ticketsBefore = ticketHoldings(ex.state, contract.code, contract.storage);
-  const indexed: Array<{ address: string; index: string }> = [];
-  const run = runContract({
-    script: contract.code,
-    storage: contract.storage,
-    parameter: t.parameter ?? { prim: 'Unit' },
-    entrypoint: t.entrypoint,
-    amount: t.amount,
-    balance: ex.state.balance(t.destination),
-    source: ex.payer,
-    sender: t.source,
-    self: t.destination,
-    now: ex.now,
-    level: BigInt(ex.level),
-    chainId: CHAIN_ID,
-    gasLimit: Number(ex.gasLeft),
-    chain: chainContext(ex.state, {
-      nextOriginatedAddress: () => nextAddress(ex.group),
-      ...(ex.listings ? { listings: ex.listings } : {}),
-      onAddressIndexed: (address, index) => indexed.push({ address, index: String(index) }),
-    }),
-    allocateBigMapId: () => ex.state.nextBigMapId(),
-    // Big maps passed on to other contracts get temporary negative ids, as in Octez.
-    allocateTemporaryBigMapId: () => (ex.lastTemporaryBigMap -= 1n),
-    allocateSaplingId: () => ex.state.nextSaplingId(),
-    allocateTemporarySaplingId: () => (ex.lastTemporarySapling = (ex.lastTemporarySapling ?? 0n) - 1n),
-    unparsingMode: 'Optimized',
-    ticketsInParameter: t.internal,
-  });
-  ex.gasLeft -= BigInt(run.consumedMilligas);
-  if (!run.ok) {
-    throw new OpFailure(
-      scriptErrors(t.destination, run.error.toOctez(PROTO), run.error.kind),
-      gasBefore - ex.gasLeft,
-    );
-  }
-  const lazyDelta = applyLazyStorageDiff(ex.state, run.lazyStorageDiff);
-  const after = ex.state.contract(t.destination)!;
-  const { used, paid, paidDiff } = afterCall({
-    used: BigInt(after.used),
-    paid: BigInt(after.paid),
-    oldStorageBytes: oldStorageSize,
-    newStorageBytes: exprSize(run.storage),
-    lazyBytes: lazyDelta,
-  });
-  ex.state.setContract(t.destination, {
-    ...after,
-    storage: run.storage,
-    used: String(used),
-    paid: String(paid),
-  });
-  const ticketsAfter = ticketHoldings(ex.state, contract.code, run.storage);
+  const { run, used, paidDiff } = applied;
+  const ticketsAfter = ticketHoldings(ex.state, contract!.code, run.storage);
   const ticketPaid = adjustTicketStorage(
     ex.state,
     adjustTicketBalances(ex.state, [
-      ...selfTicketChanges(t.destination, ticketsBefore, ticketsAfter, ex.state, t.carried),
+      ...selfTicketChanges(t.destination, ticketsBefore!, ticketsAfter, ex.state, t.carried),
       ...emittedTicketChanges(ex.state, run.operations),
     ]),
   );
-  const result: OperationResult = { status: 'applied', storage: run.storage };
+  result.storage = run.storage;
   if (updates.length > 0) result.balance_updates = updates;
-  const tickets = ticketUpdates(t.destination, ticketsBefore, ticketsAfter);
+  const tickets = ticketUpdates(t.destination, ticketsBefore!, ticketsAfter);
   if (tickets.length > 0) result[t.internal ? 'ticket_receipt' : 'ticket_updates'] = tickets;
   result.consumed_milligas = String(gasBefore - ex.gasLeft + (t.internal ? 0n : MANAGER_MILLIGAS));
   result.storage_size = String(used);
@@ -346,38 +185,13 @@ export function originate(
         msg: 'script code must be a Micheline node',
       },
     ]);
-  const codeSize = exprSize(o.code);
-  consume(ex, ORIGINATION_MILLIGAS);
-  const run = originateContract({
-    script: o.code as Expr,
+  const { address, used, run } = applyOrigination(applyContext(ex), {
+    ...o,
+    code: o.code as Expr,
     storage: o.storage as Expr,
-    chain: chainContext(ex.state),
-    gasLimit: Number(ex.gasLeft),
-    allocateBigMapId: () => ex.state.nextBigMapId(),
-    allocateSaplingId: () => ex.state.nextSaplingId(),
-    unparsingMode: 'Optimized',
-    ticketsInStorage: o.internal,
   });
-  ex.gasLeft -= BigInt(run.consumedMilligas);
-  if (!run.ok) throw new OpFailure(run.error.toOctez(PROTO));
-  if (o.delegate && !ex.state.isDelegate(o.delegate))
-    fail('contract.manager.unregistered_delegate', { hash: o.delegate }, 'permanent');
-  const address = o.address ?? nextAddress(ex.group);
-  if (ex.state.contract(address)) fail('contract.duplicate_contract', { contract: address }, 'permanent');
-  ex.state.setContract(address, {
-    balance: '0',
-    code: o.code as Expr[],
-    storage: run.storage,
-    used: '0',
-    paid: '0',
-    level: ex.level,
-    ...(o.delegate ? { delegate: o.delegate } : {}),
-  });
-  const updates = moveTez(ex, o.source, address, o.balance);
+  const updates = moved(ex, o.source, address, o.balance);
   const diff = o.internal ? reportedDiff(run.lazyStorageDiff) : run.lazyStorageDiff;
-  const lazyBytes = applyLazyStorageDiff(ex.state, run.lazyStorageDiff);
-  const used = originatedBytes(codeSize, exprSize(run.storage), lazyBytes);
-  ex.state.setContract(address, { ...ex.state.contract(address)!, used: String(used), paid: String(used) });
   const result: OperationResult = { status: 'applied' };
   if (updates.length > 0) result.balance_updates = updates;
   result.originated_contracts = [address];
@@ -406,16 +220,11 @@ export function runInternal(ex: Exec, first: Applied, out: InternalResult[]): vo
         entry.result = originate(ex, { ...o, internal: true }).result;
       },
       delegation: (d, entry) => {
-        consume(ex, INTERNAL_TRANSFER_MILLIGAS);
-        const c = ex.state.contract(d.source)!;
-        if (d.delegate && !ex.state.isDelegate(d.delegate))
-          fail('contract.manager.unregistered_delegate', { hash: d.delegate }, 'permanent');
-        const { delegate: _old, ...rest } = c;
-        ex.state.setContract(d.source, d.delegate ? { ...rest, delegate: d.delegate } : rest);
+        applyDelegation(applyContext(ex), d);
         entry.result = { status: 'applied', consumed_milligas: String(INTERNAL_TRANSFER_MILLIGAS) };
       },
       event: (_e, entry) => {
-        consume(ex, EVENT_MILLIGAS);
+        applyEvent(applyContext(ex));
         entry.result = { status: 'applied', consumed_milligas: String(EVENT_MILLIGAS) };
       },
       isFailure: (e) => e instanceof OpFailure,

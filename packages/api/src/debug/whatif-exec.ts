@@ -12,19 +12,18 @@
  * The state it runs against is the bundle's Overlay (whatif-overlay.ts).
  */
 import {
-  afterCall,
+  applyDelegation,
+  applyEvent,
   applyInternalOperations,
+  applyOrigination,
+  applyTransaction,
   backtrack,
-  exprBytes,
-  originatedBytes,
+  consume,
+  type ApplyContext,
+  type Failure,
   type OperationHost,
 } from '@michelscope/engine';
-import {
-  OPERATION_COST,
-  originateContract,
-  runContract,
-  type EmittedOperation,
-} from '@michelscope/interpreter';
+import { OPERATION_COST, type EmittedOperation, type runContract } from '@michelscope/interpreter';
 import { createHash } from 'node:crypto';
 import {
   formatMichelson,
@@ -116,7 +115,6 @@ export function whatIfOperationHash(seed: string): string {
  */
 export function executeCall(overlay: Overlay, c: CallInput): CallRun {
   const restore = overlay.snapshot();
-  let gasLeft = BigInt(c.gasLimit);
   let originations = 0;
   const run: CallRun = {
     ok: false,
@@ -126,14 +124,6 @@ export function executeCall(overlay: Overlay, c: CallInput): CallRun {
     allocations: 0,
     contracts: [],
   };
-  const consume = (milligas: bigint) => {
-    gasLeft -= milligas;
-    if (gasLeft < 0n)
-      throw new OpFailure({
-        kind: 'gas_exhausted',
-        message: `gas exhausted: the call's gas limit (${Math.floor(c.gasLimit / 1000)}) does not cover its operations`,
-      });
-  };
   const nextAddress = () => originatedContractAddress(c.operationHash, originations++);
   const chain = overlay.chain(nextAddress);
   const grow = (address: string, bytes: bigint) => {
@@ -142,71 +132,114 @@ export function executeCall(overlay: Overlay, c: CallInput): CallRun {
   const touch = (address: string) => {
     if (!run.contracts.includes(address)) run.contracts.push(address);
   };
+  const gas = { left: BigInt(c.gasLimit) };
 
-  /** A transaction to a contract: its script runs; the operations it emits. */
-  const callContract = (
-    destination: string,
-    sender: string | undefined,
-    amount: bigint,
-    entrypoint: string,
-    parameter: Micheline,
-    internal: boolean,
-  ): { emitted: EmittedOperation[]; result: ReturnType<typeof runContract>; storageSize: bigint } => {
-    const target = overlay.contract(destination);
-    if (!target)
-      throw new OpFailure({
-        kind: 'non_existing_contract',
-        message: `contract ${destination} does not exist (not in our index)`,
-      });
-    consume(BigInt(OPERATION_COST.call));
-    if (sender) overlay.move(sender, destination, amount, !internal);
-    else target.balance += amount;
-    touch(destination);
-    const res = runContract({
-      script: target.code,
-      storage: target.storage,
-      parameter,
-      entrypoint,
-      amount,
-      balance: target.balance,
-      ...(sender ? { sender } : {}),
-      ...(c.source ? { source: c.source } : {}),
-      self: destination,
-      now: c.now,
-      level: c.level,
-      chainId: c.chainId,
-      gasLimit: Number(gasLeft),
-      chain,
+  /** The what-if's failures, in its words. */
+  const failure = (f: Failure): OpFailure => {
+    switch (f.kind) {
+      case 'gas_exhausted':
+        return new OpFailure({
+          kind: 'gas_exhausted',
+          message: `gas exhausted: the call's gas limit (${Math.floor(c.gasLimit / 1000)}) does not cover its operations`,
+        });
+      case 'non_existing_contract':
+        return new OpFailure({
+          kind: 'non_existing_contract',
+          message: `contract ${f.contract} does not exist (not in our index)`,
+        });
+      case 'bad_contract_parameter':
+        return new OpFailure({
+          kind: 'bad_contract_parameter',
+          message: `implicit account ${f.contract} has no entrypoint %${f.entrypoint}`,
+        });
+      case 'empty_transaction':
+        return new OpFailure({ kind: 'empty_transaction', message: `empty transaction to ${f.contract}` });
+      case 'script_failed': {
+        const res = f.run;
+        if (!f.internal) run.main = res;
+        const w = res.error.data.with;
+        const errors = formatTezosErrors(res.errors);
+        return new OpFailure({
+          kind: res.error.kind,
+          message: res.error.message,
+          ...(w !== undefined ? { with: w, with_text: safe(() => formatMichelson(w)) ?? '' } : {}),
+          ...(errors ? { errors } : {}),
+        });
+      }
+      case 'origination_failed':
+        return new OpFailure({ kind: f.run.error.kind, message: f.run.error.message });
+      case 'unregistered_delegate':
+        return new OpFailure({
+          kind: 'unregistered_delegate',
+          message: `${f.delegate} is not a registered delegate`,
+        });
+      case 'duplicate_contract':
+        return new OpFailure({
+          kind: 'duplicate_contract',
+          message: `contract ${f.contract} already exists`,
+        });
+    }
+  };
+
+  /**
+   * The engine's context over the overlay: the what-if's rules are any parameter to an implicit account's
+   * %default, delegates and tickets not checked; the call's sender (the what-if's) is not checked nor loaded.
+   */
+  const ctx: ApplyContext = {
+    state: {
+      contract: (address) => overlay.contract(address),
+      balance: (address) => overlay.contract(address)!.balance,
+      move: (from, to, amount, external) => {
+        if (from) overlay.move(from, to, amount, external);
+        else overlay.contract(to)!.balance += amount;
+      },
+      allocates: (address, amount) => amount > 0n && overlay.allocates(address),
+      applyLazy: (diff, owner) => overlay.apply(diff, owner),
+      update: (address, u) => {
+        overlay.set(address, {
+          ...overlay.contract(address)!,
+          ...(u.storage !== undefined ? { storage: u.storage } : {}),
+          ...(u.storageBytes !== undefined ? { storageBytes: u.storageBytes } : {}),
+          used: u.used,
+          paid: u.paid,
+        });
+        touch(address);
+      },
+      create: (address, o) => {
+        const code = o.run.code;
+        const storageType = section(code, 'storage')!;
+        const storageBytes = valueBytes(storageType, o.run.storage);
+        overlay.set(address, {
+          code,
+          parameter: section(code, 'parameter')!,
+          storageType,
+          storage: o.run.storage,
+          balance: 0n,
+          storageBytes,
+          used: 0n,
+          paid: 0n,
+          originated: true,
+          views: viewsOf(code),
+        });
+        overlay.startOf.set(address, { storage: null, balance: 0n });
+        return storageBytes;
+      },
+      nextAddress,
       allocateBigMapId: overlay.allocate,
       allocateTemporaryBigMapId: overlay.allocateTemp,
       allocateSaplingId: overlay.allocateSapling,
       allocateTemporarySaplingId: overlay.allocateSaplingTemp,
-      ticketsInParameter: internal,
-    });
-    gasLeft -= BigInt(res.consumedMilligas);
-    if (!internal) run.main = res;
-    if (!res.ok) {
-      const w = res.error.data.with;
-      const errors = formatTezosErrors(res.errors);
-      throw new OpFailure({
-        kind: res.error.kind,
-        message: res.error.message,
-        ...(w !== undefined ? { with: w, with_text: safe(() => formatMichelson(w)) ?? '' } : {}),
-        ...(errors ? { errors } : {}),
-      });
-    }
-    const lazy = overlay.apply(res.lazyStorageDiff, destination);
-    const size = BigInt(res.storageSize);
-    const { used, paid, paidDiff } = afterCall({
-      used: target.used,
-      paid: target.paid,
-      oldStorageBytes: target.storageBytes,
-      newStorageBytes: size,
-      lazyBytes: lazy,
-    });
-    overlay.set(destination, { ...target, storage: res.storage, storageBytes: size, used, paid });
-    grow(destination, paidDiff);
-    return { emitted: res.operations, result: res, storageSize: used };
+    },
+    policy: { implicitParameter: 'default', emptyTransactionFails: false, implicitTickets: false },
+    gas,
+    fail: failure,
+    chain: () => chain,
+    env: {
+      now: c.now,
+      level: c.level,
+      chainId: c.chainId,
+      ...(c.source ? { source: c.source } : {}),
+    },
   };
 
   /** What the what-if does with each internal operation, for the engine's depth-first run. */
@@ -214,90 +247,39 @@ export function executeCall(overlay: Overlay, c: CallInput): CallRun {
     entry: (op, depth) => entryOf(op, depth),
     isFailure: (e) => e instanceof OpFailure,
     transaction: (t, entry) => {
-      const before = gasLeft;
-      consume(BigInt(OPERATION_COST.internalTransfer));
-      if (!t.destination.startsWith('KT1')) {
-        if (t.entrypoint !== 'default')
-          throw new OpFailure({
-            kind: 'bad_contract_parameter',
-            message: `implicit account ${t.destination} has no entrypoint %${t.entrypoint}`,
-          });
-        const allocates = t.amount > 0n && overlay.allocates(t.destination);
-        overlay.move(t.source, t.destination, t.amount);
-        if (allocates) {
+      const before = gas.left;
+      const r = applyTransaction(ctx, { ...t, internal: true });
+      if (r.kind === 'implicit') {
+        if (r.allocated) {
           entry.allocated_destination_contract = true;
           run.allocations++;
         }
-        entry.consumed_milligas = Number(before - gasLeft);
-        entry.status = 'applied';
-        return [];
+      } else {
+        grow(t.destination, r.paidDiff);
+        entry.storage_size = Number(r.used);
       }
-      const r = callContract(
-        t.destination,
-        t.source,
-        t.amount,
-        t.entrypoint,
-        t.parameter ?? { prim: 'Unit' },
-        true,
-      );
-      entry.storage_size = Number(r.storageSize);
-      entry.consumed_milligas = Number(before - gasLeft);
+      entry.consumed_milligas = Number(before - gas.left);
       entry.status = 'applied';
-      return r.emitted;
+      return r.kind === 'contract' ? r.run.operations : [];
     },
     origination: (o, entry) => {
-      const before = gasLeft;
-      consume(BigInt(OPERATION_COST.origination));
-      const res = originateContract({
-        script: o.code,
-        storage: o.storage,
-        chain,
-        gasLimit: Number(gasLeft),
-        allocateBigMapId: overlay.allocate,
-        allocateSaplingId: overlay.allocateSapling,
-        ticketsInStorage: true,
-      });
-      gasLeft -= BigInt(res.consumedMilligas);
-      if (!res.ok) throw new OpFailure({ kind: res.error.kind, message: res.error.message });
-      const address = o.address;
-      if (overlay.contract(address))
-        throw new OpFailure({ kind: 'duplicate_contract', message: `contract ${address} already exists` });
-      const code = res.code;
-      const storageType = section(code, 'storage')!;
-      const storageBytes = valueBytes(storageType, res.storage);
-      overlay.set(address, {
-        code,
-        parameter: section(code, 'parameter')!,
-        storageType,
-        storage: res.storage,
-        balance: 0n,
-        storageBytes,
-        used: 0n,
-        paid: 0n,
-        originated: true,
-        views: viewsOf(code),
-      });
-      overlay.startOf.set(address, { storage: null, balance: 0n });
-      overlay.move(o.source, address, o.balance);
-      const lazy = overlay.apply(res.lazyStorageDiff, address);
-      const used = originatedBytes(exprBytes(o.code), storageBytes, lazy);
-      overlay.set(address, { ...overlay.contract(address)!, used, paid: used });
+      const before = gas.left;
+      const { address, used } = applyOrigination(ctx, { ...o, internal: true });
       grow(address, used);
       run.allocations++;
-      touch(address);
       entry.originated_contract = address;
       entry.storage_size = Number(used);
       entry.paid_storage_size_diff = Number(used);
-      entry.consumed_milligas = Number(before - gasLeft);
+      entry.consumed_milligas = Number(before - gas.left);
       entry.status = 'applied';
     },
-    delegation: (_d, entry) => {
-      consume(BigInt(OPERATION_COST.internalTransfer));
+    delegation: (d, entry) => {
+      applyDelegation(ctx, d);
       entry.consumed_milligas = Number(OPERATION_COST.internalTransfer);
       entry.status = 'applied';
     },
     event: (_e, entry) => {
-      consume(BigInt(OPERATION_COST.event));
+      applyEvent(ctx);
       entry.consumed_milligas = Number(OPERATION_COST.event);
       entry.status = 'applied';
     },
@@ -332,9 +314,20 @@ export function executeCall(overlay: Overlay, c: CallInput): CallRun {
   /** the internal operation that failed, if one did */
   let failed: AppliedOperation | undefined;
   try {
-    consume(BigInt(OPERATION_COST.manager));
-    const main = callContract(c.self, c.sender ?? c.source, c.amount, c.entrypoint, c.parameter, false);
-    const inner = applyInternalOperations(host, main.emitted, {
+    consume(ctx, BigInt(OPERATION_COST.manager));
+    const sender = c.sender ?? c.source;
+    const main = applyTransaction(ctx, {
+      ...(sender ? { source: sender } : {}),
+      destination: c.self,
+      amount: c.amount,
+      entrypoint: c.entrypoint,
+      parameter: c.parameter,
+      internal: false,
+    });
+    if (main.kind !== 'contract') throw new Error(`what-if call to ${c.self}: not a contract`);
+    run.main = main.run;
+    grow(c.self, main.paidDiff);
+    const inner = applyInternalOperations(host, main.run.operations, {
       max: MAX_INTERNAL_OPERATIONS,
       tooMany: () =>
         new OpFailure({
@@ -387,6 +380,6 @@ export function executeCall(overlay: Overlay, c: CallInput): CallRun {
     run.paid = new Map();
     run.allocations = 0;
   }
-  run.consumedMilligas = Number(BigInt(c.gasLimit) - gasLeft);
+  run.consumedMilligas = Number(BigInt(c.gasLimit) - gas.left);
   return run;
 }
