@@ -220,13 +220,22 @@ export function registerContractRoutes(app: FastifyInstance, sandbox: Sandbox): 
     return send(reply, normalizeData(state, entry.value, state.bigMap(req.params.id!)!.value_type, mode));
   });
 
-  // The few raw-context paths the explorer reads (sizes and big-map types), as the node serves them.
+  // The few raw-context paths the explorer reads (sizes, big-map types, Sapling states' bytes), as the node serves
+  // them.
   const raw = '/chains/:chain/blocks/:block/context/raw/json';
   app.get<{ Params: Params }>(`${raw}/big_maps/index/:id/:field`, async (req, reply) => {
     const info = bigMapOf(stateOf(req.params), req.params.id);
     const field = req.params.field;
     if (field === 'total_bytes') return send(reply, info.total_bytes);
     if (field === 'key_type' || field === 'value_type') return send(reply, info[field]);
+    throw notFound('rpc.not_found', { msg: `no raw field ${String(field).slice(0, 40)}` });
+  });
+  app.get<{ Params: Params }>(`${raw}/sapling/index/:id/:field`, async (req, reply) => {
+    const info = stateOf(req.params).saplingState(req.params.id ?? '');
+    if (!info) throw notFound('rpc.not_found', { msg: 'no such sapling state' });
+    const field = req.params.field;
+    if (field === 'total_bytes') return send(reply, info.total_bytes);
+    if (field === 'memo_size') return send(reply, info.memo_size);
     throw notFound('rpc.not_found', { msg: `no raw field ${String(field).slice(0, 40)}` });
   });
   app.get<{ Params: Params }>(`${raw}/contracts/index/:id/:field`, async (req, reply) => {

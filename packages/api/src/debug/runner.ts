@@ -343,6 +343,13 @@ export class DebugRunner {
         const b = await rpc(`/raw/json/big_maps/index/${q.id}/total_bytes`);
         return typeof b === 'string' || typeof b === 'number' ? String(b) : null;
       }
+      case 'saplingBytes': {
+        if (!ID_RE.test(q.id)) return null;
+        // the raw context's counter of the state's bytes (Octez Storage.Sapling.Total_bytes: what a copy or a
+        // removal of it counts); none (404): unknown, counted as 0
+        const b = await rpc(`/raw/json/sapling/index/${q.id}/total_bytes`);
+        return typeof b === 'string' || typeof b === 'number' ? String(b) : null;
+      }
       case 'globalConstant':
         if (!HASH_RE.test(q.hash)) return null;
         return rpc(`/global_constants/${q.hash}`);

@@ -59,7 +59,8 @@ export type ChainQuery =
   | { method: 'globalConstant'; hash: string }
   | { method: 'script'; address: string }
   | { method: 'balance'; address: string }
-  | { method: 'bigMapBytes'; id: string };
+  | { method: 'bigMapBytes'; id: string }
+  | { method: 'saplingBytes'; id: string };
 
 export type ChainAnswer = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -97,6 +98,7 @@ function bridge(task: DebugTask): { chain: WhatIfChain; failure: () => string | 
   const scripts = new Map<string, ReturnType<NonNullable<WhatIfChain['script']>>>();
   const balances = new Map<string, bigint | null>();
   const mapBytes = new Map<string, bigint | null>();
+  const saplingBytes = new Map<string, bigint | null>();
   const chain: WhatIfChain = {
     contract: (address) => {
       if (!contracts.has(address))
@@ -136,6 +138,15 @@ function bridge(task: DebugTask): { chain: WhatIfChain; failure: () => string | 
         mapBytes.set(k, typeof b === 'string' && /^\d+$/.test(b) ? BigInt(b) : null);
       }
       return mapBytes.get(k) ?? null;
+    },
+    // a Sapling state's bytes (what a copy or a removal of it counts); null: unknown, counted as 0
+    saplingBytes: (id) => {
+      const k = String(id);
+      if (!saplingBytes.has(k)) {
+        const b = ask({ method: 'saplingBytes', id: k });
+        saplingBytes.set(k, typeof b === 'string' && /^\d+$/.test(b) ? BigInt(b) : null);
+      }
+      return saplingBytes.get(k) ?? null;
     },
   };
   return { chain, failure: () => failure };
