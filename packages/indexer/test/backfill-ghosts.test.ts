@@ -6,58 +6,27 @@
  * asked for), not a 'contract' without a contract row (which the API answered 'not found' for ever). Once its
  * origination block is backfilled too, it is a contract as a forward index has it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describeDb } from '@michelscope/db/testing';
-import { Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
-import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { startIndexer } from '../src';
-import { ProtocolRegistry } from '../src/protocols/registry';
-import { NodeRpc } from '../src/rpc/client';
-import { Backfiller } from '../src/sync/backfill';
-import { ContractCache } from '../src/sync/block-data';
 import { waitFor } from './fake-node';
-import { openSeededSandbox } from '@michelscope/sandbox/testing';
+import { backfillerOf, seededNode } from './seeded-node';
 
 describeDb('a contract called in a backfilled block', { backends: 'both' }, ({ db }) => {
-  let sandbox: Sandbox;
-  let app: FastifyInstance;
-  let rpcUrl = '';
-  const contracts: Record<string, string> = {};
-  const dir = mkdtempSync(path.join(tmpdir(), 'ms-backfill-ghosts-'));
-
-  beforeAll(async () => {
-    sandbox = await openSeededSandbox({
-      dataDir: dir,
-      blockTimeMs: 3_600_000,
-      log: (line) => {
-        for (const m of line.matchAll(/(\w+)=(KT1\w{33})/g)) contracts[m[1]!] = m[2]!;
-      },
-    });
-    app = Fastify({ forceCloseConnections: true });
-    await app.register(sandboxRpcPlugin(sandbox));
-    rpcUrl = await app.listen({ host: '127.0.0.1', port: 0 });
-  }, 240_000);
-  afterAll(async () => {
-    await app?.close();
-    await sandbox?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const node = seededNode({ prefix: 'ms-backfill-ghosts-', timeoutMs: 240_000 });
 
   const index = async (network: string, startLevel: number | 'head') => {
     const indexer = startIndexer({
       db: db(),
       network,
-      rpcUrl,
+      rpcUrl: node.rpcUrl,
       startLevel,
       pollIntervalMs: 50,
       historySource: false,
       log: () => {},
     });
-    await waitFor(() => indexer.status().level === sandbox.headLevel, 120_000);
+    await waitFor(() => indexer.status().level === node.sandbox.headLevel, 120_000);
     await indexer.stop();
   };
   const account = async (network: string, address: string) =>
@@ -71,7 +40,7 @@ describeDb('a contract called in a backfilled block', { backends: 'both' }, ({ d
     ).rows[0];
 
   it('is a ghost until its origination is stored, then a contract as forward', async () => {
-    const swap = contracts.swap!;
+    const swap = node.contracts.swap!;
     expect(swap).toMatch(/^KT1/);
     await index('fwd', 1);
     await index('bf', 'head');
@@ -87,16 +56,7 @@ describeDb('a contract called in a backfilled block', { backends: 'both' }, ({ d
     expect(originated).toBeGreaterThan(0);
     expect(called.length).toBeGreaterThan(0);
 
-    const ctx = {
-      db: db(),
-      network: 'bf',
-      rpc: new NodeRpc(rpcUrl, { timeoutMs: 30_000, signal: new AbortController().signal }),
-      registry: new ProtocolRegistry(),
-      line: () => {},
-      cache: new ContractCache(db(), 'bf'),
-      costPerByte: new Map<string, number>(),
-    };
-    const backfill = new Backfiller(ctx, { source: null, rpcUrl, concurrency: 4 });
+    const backfill = backfillerOf(db(), 'bf', node.rpcUrl);
     // a block calling the swap, not its origination: the swap is not held
     expect(await backfill.storeLevels([called[0]!])).toBe(1);
     expect(await account('bf', swap)).toEqual({ type: 'ghost', contract: null });

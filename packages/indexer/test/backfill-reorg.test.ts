@@ -25,24 +25,16 @@
  * floor, only the blocks backfilled after a reverted forward block are ever reverted) and stays failed, saying
  * why.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describeDb } from '@michelscope/db/testing';
-import { BOOTSTRAP_ACCOUNTS, injectAs, Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import { BOOTSTRAP_ACCOUNTS, injectAs } from '@michelscope/sandbox';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Db } from '@michelscope/db';
 import { HistoryError, startIndexer, type HistoryPage, type HistoryQuery, type HistorySource } from '../src';
-import { ProtocolRegistry } from '../src/protocols/registry';
-import { NodeRpc } from '../src/rpc/client';
-import { Backfiller } from '../src/sync/backfill';
-import { ContractCache } from '../src/sync/block-data';
 import { adoptAndWait, backfillStateOf } from './adoption';
 import { waitFor } from './fake-node';
 import { dumpTables, expectSameTables } from './table-dump';
-import { openSeededSandbox } from '@michelscope/sandbox/testing';
+import { backfillerOf, seededNode } from './seeded-node';
 
 type Account = (typeof BOOTSTRAP_ACCOUNTS)[number];
 const [b1, b2, b3] = BOOTSTRAP_ACCOUNTS as unknown as [Account, Account, Account];
@@ -127,11 +119,6 @@ async function count(db: Db, network: string, table: 'blocks' | 'operations', ha
 
 // PGlite and PostgreSQL: the backfill's writes and the follower's revert through each backend.
 describeDb('a reorg at the head while a history backfill runs', { backends: 'both' }, ({ db }) => {
-  let sandbox: Sandbox;
-  let app: FastifyInstance;
-  let rpcUrl = '';
-  const contracts: Record<string, string> = {};
-  const dir = mkdtempSync(path.join(tmpdir(), 'ms-backfill-reorg-'));
   let held: Promise<void> | null = null;
   /** Runs `change` with the node's RPC held: the indexer sees the chain before it, then after it. */
   const atOnce = async (change: () => Promise<void>) => {
@@ -144,34 +131,21 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
       release();
     }
   };
-
-  beforeAll(async () => {
-    sandbox = await openSeededSandbox({
-      dataDir: dir,
-      blockTimeMs: 3_600_000,
-      log: (line) => {
-        for (const m of line.matchAll(/(\w+)=(KT1\w{33})/g)) contracts[m[1]!] = m[2]!;
-      },
-    });
-    app = Fastify({ forceCloseConnections: true });
+  const node = seededNode({
+    prefix: 'ms-backfill-reorg-',
+    timeoutMs: 180_000,
     // while `held`, the node answers nothing: the test changes the chain at once, as the indexer sees it
-    app.addHook('onRequest', async () => {
+    onRequest: async () => {
       while (held) await held;
-    });
-    await app.register(sandboxRpcPlugin(sandbox));
-    rpcUrl = await app.listen({ host: '127.0.0.1', port: 0 });
-  }, 180_000);
-  afterAll(async () => {
-    await app?.close();
-    await sandbox?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    },
   });
 
   /** The levels below `below` whose block, as the node serves it, names `address` (what the scan finds). */
   const levelsNaming = async (address: string, below: number) => {
     const out: number[] = [];
     for (let l = 1; l < below; l++)
-      if ((await (await fetch(`${rpcUrl}/chains/main/blocks/${l}`)).text()).includes(address)) out.push(l);
+      if ((await (await fetch(`${node.rpcUrl}/chains/main/blocks/${l}`)).text()).includes(address))
+        out.push(l);
     return out;
   };
   const adopt = (network: string, address: string) => adoptAndWait(db(), network, address);
@@ -210,36 +184,20 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
    * `forward`; returns both networks' tables (but the before-images, which differ by construction).
    */
   const sameAsForward = async (network: string, forward: string, floor: number, backfilled: number) => {
-    const ctx = {
-      db: db(),
-      network,
-      rpc: new NodeRpc(rpcUrl, {
-        timeoutMs: 30_000,
-        signal: new AbortController().signal,
-      }),
-      registry: new ProtocolRegistry(),
-      line: () => {},
-      cache: new ContractCache(db(), network),
-      costPerByte: new Map<string, number>(),
-    };
-    const rest = new Backfiller(ctx, {
-      source: null,
-      rpcUrl,
-      concurrency: 4,
-    });
+    const rest = backfillerOf(db(), network, node.rpcUrl);
     const all = Array.from({ length: floor - 1 }, (_, i) => i + 1);
     expect(await rest.storeLevels(all)).toBe(floor - 1 - backfilled);
     const fwd = startIndexer({
       db: db(),
       network: forward,
-      rpcUrl,
+      rpcUrl: node.rpcUrl,
       startLevel: 1,
       pollIntervalMs: 50,
       historySource: false,
       log: () => {},
     });
     try {
-      await waitFor(() => fwd.status().level === sandbox.headLevel, 120_000, 'the forward index');
+      await waitFor(() => fwd.status().level === node.sandbox.headLevel, 120_000, 'the forward index');
     } finally {
       await fwd.stop();
     }
@@ -262,7 +220,7 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
     const ix = startIndexer({
       db: db(),
       network,
-      rpcUrl,
+      rpcUrl: node.rpcUrl,
       startLevel: 'head',
       pollIntervalMs: 50,
       historySource: source,
@@ -301,12 +259,12 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
   };
 
   it('the follower reverts the abandoned head blocks and the backfill goes on: no gap, no duplicate, the tables of a forward index', async () => {
-    const fa12 = contracts.fa12!;
+    const fa12 = node.contracts.fa12!;
     expect(fa12).toMatch(/^KT1/);
     // 'bf' starts at an empty block (the calls of a block indexed before the adoption are parsed without the
     // contract's script, ARCHITECTURE §7): its forward floor
-    await sandbox.bakeBlock();
-    const floor = sandbox.headLevel;
+    await node.sandbox.bakeBlock();
+    const floor = node.sandbox.headLevel;
     const history = await levelsNaming(fa12, floor);
     expect(history.length).toBeGreaterThan(10);
     const source = new PausingSource(history, 4);
@@ -321,10 +279,10 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
       // forward blocks above the floor, two of them with FA1.2 transfers; the head is then FINALITY levels
       // above the floor and the backfill starts
       for (let i = 0; i < 3; i++) {
-        if (i < 2) await injectAs(sandbox, b1, [fa12Transfer(fa12, b1, b2, 100 + i)]);
-        await sandbox.bakeBlock();
+        if (i < 2) await injectAs(node.sandbox, b1, [fa12Transfer(fa12, b1, b2, 100 + i)]);
+        await node.sandbox.bakeBlock();
       }
-      const oldHead = sandbox.headLevel;
+      const oldHead = node.sandbox.headLevel;
       await waitFor(() => bf.status().level === oldHead, 30_000, 'the old head').catch(why);
       // the backfill is in progress: pages stored, the walk waiting for its next page
       await waitFor(
@@ -337,24 +295,24 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
       // the node forks one level above the floor: the blocks above (one with an FA1.2 transfer) are abandoned
       const forkLevel = floor + 1;
       for (let l = forkLevel + 1; l <= oldHead; l++) {
-        const b = sandbox.block(l)!;
+        const b = node.sandbox.block(l)!;
         abandonedBlocks.push(b.hash);
         abandonedOps.push(...b.operations[3]!.map((o) => o.hash));
       }
       expect(abandonedOps.length).toBeGreaterThan(0);
       expect(await count(db(), 'bf', 'operations', abandonedOps)).toBe(abandonedOps.length);
       await atOnce(async () => {
-        await sandbox.forkFrom(forkLevel);
+        await node.sandbox.forkFrom(forkLevel);
         // the new branch, one block longer, with another FA1.2 transfer and a tez transfer
-        newOps.push(await injectAs(sandbox, b1, [fa12Transfer(fa12, b1, b3, 555)]));
-        await sandbox.bakeBlock();
+        newOps.push(await injectAs(node.sandbox, b1, [fa12Transfer(fa12, b1, b3, 555)]));
+        await node.sandbox.bakeBlock();
         newOps.push(
-          await injectAs(sandbox, b2, [{ kind: 'transaction', amount: '4321', destination: b3.pkh }]),
+          await injectAs(node.sandbox, b2, [{ kind: 'transaction', amount: '4321', destination: b3.pkh }]),
         );
-        await sandbox.bakeBlock();
-        await sandbox.bakeBlock();
+        await node.sandbox.bakeBlock();
+        await node.sandbox.bakeBlock();
       });
-      const head = sandbox.head;
+      const head = node.sandbox.head;
       expect(head.header.level).toBe(oldHead + 1);
       await run.onHead(head);
       expect(
@@ -375,8 +333,8 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
     expect(await count(db(), 'bf', 'blocks', abandonedBlocks)).toBe(0);
     expect(await count(db(), 'bf', 'operations', abandonedOps)).toBe(0);
     expect(await count(db(), 'bf', 'operations', newOps)).toBe(newOps.length);
-    for (let l = floor; l <= sandbox.headLevel; l++)
-      expect(await storedHash('bf', l)).toBe(sandbox.block(l)!.hash);
+    for (let l = floor; l <= node.sandbox.headLevel; l++)
+      expect(await storedHash('bf', l)).toBe(node.sandbox.block(l)!.hash);
     // the FA1.2's history below the floor: each of its levels once, nothing else, and 'done'
     expect(await storedBelow('bf', floor)).toEqual(history);
     const state = (await backfillState('bf', fa12))!;
@@ -398,9 +356,9 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
   }, 240_000);
 
   it('a reorg that replaces the block the address was adopted at: it is adopted again on the new branch, and the backfill goes on', async () => {
-    const fa12 = contracts.fa12!;
-    await sandbox.bakeBlock();
-    const floor = sandbox.headLevel;
+    const fa12 = node.contracts.fa12!;
+    await node.sandbox.bakeBlock();
+    const floor = node.sandbox.headLevel;
     const history = await levelsNaming(fa12, floor);
     const source = new PausingSource(history, 4);
     const run = atHead('ad', source);
@@ -409,8 +367,8 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
     try {
       await waitFor(() => ad.status().level === floor, 30_000, 'the floor');
       // adopted at the head, FINALITY levels above the floor: its backfill starts at once, its block not final
-      for (let i = 0; i < 3; i++) await sandbox.bakeBlock();
-      const adoptedAt = sandbox.headLevel;
+      for (let i = 0; i < 3; i++) await node.sandbox.bakeBlock();
+      const adoptedAt = node.sandbox.headLevel;
       await waitFor(() => ad.status().level === adoptedAt, 30_000, 'the head');
       await adopt('ad', fa12);
       await waitFor(
@@ -420,11 +378,11 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
       ).catch(why);
       // the node replaces that block; the new branch has an FA1.2 transfer
       await atOnce(async () => {
-        await sandbox.forkFrom(adoptedAt - 1);
-        newOps.push(await injectAs(sandbox, b1, [fa12Transfer(fa12, b1, b3, 321)]));
-        for (let i = 0; i < 3; i++) await sandbox.bakeBlock();
+        await node.sandbox.forkFrom(adoptedAt - 1);
+        newOps.push(await injectAs(node.sandbox, b1, [fa12Transfer(fa12, b1, b3, 321)]));
+        for (let i = 0; i < 3; i++) await node.sandbox.bakeBlock();
       });
-      const head = sandbox.head;
+      const head = node.sandbox.head;
       await run.onHead(head);
       const request = await db()
         .selectFrom('address_requests')
@@ -449,9 +407,9 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
   }, 240_000);
 
   it("a reorg that reverts the backfilled origination of a contract adopted below the reverted blocks: the contract stays, with its script and big maps, and the tables are a forward index's", async () => {
-    const fa12 = contracts.fa12!;
-    await sandbox.bakeBlock();
-    const floor = sandbox.headLevel;
+    const fa12 = node.contracts.fa12!;
+    await node.sandbox.bakeBlock();
+    const floor = node.sandbox.headLevel;
     const history = await levelsNaming(fa12, floor);
     // oldest first (as TzKT): the origination is among the pages stored before the reorg
     const source = new PausingSource(history, 3, 'ascending');
@@ -470,8 +428,8 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
       await waitFor(() => og.status().level === floor, 30_000, 'the floor');
       // adopted at the floor (final once the backfill starts), then forward blocks above it
       await adopt('og', fa12);
-      for (let i = 0; i < 3; i++) await sandbox.bakeBlock();
-      const oldHead = sandbox.headLevel;
+      for (let i = 0; i < 3; i++) await node.sandbox.bakeBlock();
+      const oldHead = node.sandbox.headLevel;
       await waitFor(() => og.status().level === oldHead, 30_000, 'the old head').catch(why);
       await waitFor(
         async () => source.paused && ((await backfillState('og', fa12))?.blocks ?? 0) >= 3,
@@ -484,11 +442,11 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
       expect(origination).toBe(history[0]);
       // the blocks above floor + 1, written before those pages, are abandoned: the pages are reverted first
       await atOnce(async () => {
-        await sandbox.forkFrom(floor + 1);
-        newOps.push(await injectAs(sandbox, b1, [fa12Transfer(fa12, b1, b3, 777)]));
-        for (let i = 0; i < 3; i++) await sandbox.bakeBlock();
+        await node.sandbox.forkFrom(floor + 1);
+        newOps.push(await injectAs(node.sandbox, b1, [fa12Transfer(fa12, b1, b3, 777)]));
+        for (let i = 0; i < 3; i++) await node.sandbox.bakeBlock();
       });
-      const head = sandbox.head;
+      const head = node.sandbox.head;
       await run.onHead(head);
       source.resume();
       await run.backfilled(fa12);
@@ -509,11 +467,11 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
   }, 240_000);
 
   it("an address adopted at the head after blocks were backfilled under it, then that block reorganised away: the adoption is undone before those blocks, the counts are a forward index's", async () => {
-    const fa12 = contracts.fa12!;
-    const swap = contracts.swap!;
+    const fa12 = node.contracts.fa12!;
+    const swap = node.contracts.swap!;
     expect(swap).toMatch(/^KT1/);
-    await sandbox.bakeBlock();
-    const floor = sandbox.headLevel;
+    await node.sandbox.bakeBlock();
+    const floor = node.sandbox.headLevel;
     const history = await levelsNaming(fa12, floor);
     // the FA1.2's pages (newest first) above the swap's origination: the swap is then called, not originated
     const [swapOrigination] = await levelsNaming(swap, floor);
@@ -532,8 +490,8 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
     try {
       await waitFor(() => ga.status().level === floor, 30_000, 'the floor');
       await adopt('ga', fa12);
-      for (let i = 0; i < 3; i++) await sandbox.bakeBlock();
-      const top = sandbox.headLevel;
+      for (let i = 0; i < 3; i++) await node.sandbox.bakeBlock();
+      const top = node.sandbox.headLevel;
       await waitFor(() => ga.status().level === top, 30_000, 'the head').catch(why);
       // the FA1.2's history above the swap's origination is backfilled under the head `top`: the swap, called
       // in those blocks, is a ghost
@@ -547,11 +505,11 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
       await adopt('ga', swap);
       // the node replaces `top`
       await atOnce(async () => {
-        await sandbox.forkFrom(top - 1);
-        for (let i = 0; i < 3; i++) await sandbox.bakeBlock();
+        await node.sandbox.forkFrom(top - 1);
+        for (let i = 0; i < 3; i++) await node.sandbox.bakeBlock();
       });
       source.resume();
-      const head = sandbox.head;
+      const head = node.sandbox.head;
       await waitFor(
         async () =>
           ga.status().level === head.header.level &&
@@ -575,14 +533,14 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
   }, 240_000);
 
   it('a reorg that replaces the floor block before the backfill starts: the forward index starts again at the floor, no gap', async () => {
-    const fa12 = contracts.fa12!;
-    await sandbox.bakeBlock();
-    const floor = sandbox.headLevel;
+    const fa12 = node.contracts.fa12!;
+    await node.sandbox.bakeBlock();
+    const floor = node.sandbox.headLevel;
     const history = await levelsNaming(fa12, floor);
     const source = new PausingSource(history, Infinity);
     const run = atHead('fl', source);
     const { ix: fl, lines } = run;
-    const abandoned = sandbox.block(floor)!.hash;
+    const abandoned = node.sandbox.block(floor)!.hash;
     const newOps: string[] = [];
     try {
       await waitFor(() => fl.status().level === floor, 30_000, 'the floor');
@@ -603,13 +561,13 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
       expect(await storedBelow('fl', floor)).toEqual([]);
       // the floor block is replaced, and the new branch grows past it before the indexer asks again
       await atOnce(async () => {
-        await sandbox.forkFrom(floor - 1);
+        await node.sandbox.forkFrom(floor - 1);
         newOps.push(
-          await injectAs(sandbox, b2, [{ kind: 'transaction', amount: '4321', destination: b3.pkh }]),
+          await injectAs(node.sandbox, b2, [{ kind: 'transaction', amount: '4321', destination: b3.pkh }]),
         );
-        for (let i = 0; i < 3; i++) await sandbox.bakeBlock();
+        for (let i = 0; i < 3; i++) await node.sandbox.bakeBlock();
       });
-      const head = sandbox.head;
+      const head = node.sandbox.head;
       expect(head.header.level).toBe(floor + 2);
       await run.onHead(head);
       await run.backfilled(fa12);
@@ -621,8 +579,8 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
     expect(await count(db(), 'fl', 'blocks', [abandoned])).toBe(0);
     expect(await count(db(), 'fl', 'operations', newOps)).toBe(newOps.length);
     // every level from the floor up, as the node has it now; below it, the FA1.2's levels
-    for (let l = floor; l <= sandbox.headLevel; l++)
-      expect(await storedHash('fl', l), `level ${l}`).toBe(sandbox.block(l)!.hash);
+    for (let l = floor; l <= node.sandbox.headLevel; l++)
+      expect(await storedHash('fl', l), `level ${l}`).toBe(node.sandbox.block(l)!.hash);
     expect(await storedBelow('fl', floor)).toEqual(history);
     expect((await backfillState('fl', fa12))!).toMatchObject({
       state: 'done',
@@ -634,9 +592,9 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
   }, 240_000);
 
   it('a reorg that replaces a backfilled block (deeper than finality) is refused loudly: nothing reverted', async () => {
-    const fa12 = contracts.fa12!;
-    await sandbox.bakeBlock();
-    const floor = sandbox.headLevel;
+    const fa12 = node.contracts.fa12!;
+    await node.sandbox.bakeBlock();
+    const floor = node.sandbox.headLevel;
     const history = await levelsNaming(fa12, floor);
     const run = atHead('dp', new PausingSource(history, Infinity));
     const { ix: dp, lines, why } = run;
@@ -644,7 +602,7 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
     try {
       await waitFor(() => dp.status().level === floor, 30_000, 'the floor');
       await adopt('dp', fa12);
-      for (let i = 0; i < 2; i++) await sandbox.bakeBlock();
+      for (let i = 0; i < 2; i++) await node.sandbox.bakeBlock();
       await run.backfilled(fa12);
       before = await db()
         .selectFrom('blocks')
@@ -655,8 +613,8 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
       // the node forks below the highest backfilled level, with a longer branch
       const top = history.at(-1)!;
       await atOnce(async () => {
-        await sandbox.forkFrom(top - 1);
-        for (let l = top; l <= floor + 3; l++) await sandbox.bakeBlock();
+        await node.sandbox.forkFrom(top - 1);
+        for (let l = top; l <= floor + 3; l++) await node.sandbox.bakeBlock();
       });
       await waitFor(() => dp.status().state === 'failed', 30_000, 'the refusal').catch(why);
       expect(dp.status().lastError).toMatch(

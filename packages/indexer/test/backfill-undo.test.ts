@@ -9,49 +9,18 @@
  * reorg reverts below the floor (history_redo) are stored again once the follower is caught up, also by an
  * indexer restarted without a history source.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeDb } from '@michelscope/db/testing';
-import { Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
-import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { startIndexer, type IndexerOptions } from '../src';
-import { ProtocolRegistry } from '../src/protocols/registry';
-import { NodeRpc } from '../src/rpc/client';
-import { Backfiller } from '../src/sync/backfill';
-import { ContractCache } from '../src/sync/block-data';
 import { adoptAndWait, backfillStateOf } from './adoption';
 import { waitFor } from './fake-node';
 import { dumpTables, expectSameTables } from './table-dump';
-import { openSeededSandbox } from '@michelscope/sandbox/testing';
+import { backfillerOf, seededNode } from './seeded-node';
 
 describeDb('backfilled blocks: their before-images and their redo', { backends: 'both' }, ({ db }) => {
-  let sandbox: Sandbox;
-  let app: FastifyInstance;
-  let rpcUrl = '';
-  const contracts: Record<string, string> = {};
-  const dir = mkdtempSync(path.join(tmpdir(), 'ms-backfill-undo-'));
-
-  beforeAll(async () => {
-    sandbox = await openSeededSandbox({
-      dataDir: dir,
-      blockTimeMs: 3_600_000,
-      log: (line) => {
-        for (const m of line.matchAll(/(\w+)=(KT1\w{33})/g)) contracts[m[1]!] = m[2]!;
-      },
-    });
-    app = Fastify({ forceCloseConnections: true });
-    await app.register(sandboxRpcPlugin(sandbox));
-    rpcUrl = await app.listen({ host: '127.0.0.1', port: 0 });
-  }, 180_000);
-  afterAll(async () => {
-    await app?.close();
-    await sandbox?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const node = seededNode({ prefix: 'ms-backfill-undo-', timeoutMs: 180_000 });
 
   /** An indexer of `network` following the node (started at its head) and its log lines. */
   const follow = (network: string, opts: Partial<IndexerOptions> = {}) => {
@@ -59,7 +28,7 @@ describeDb('backfilled blocks: their before-images and their redo', { backends: 
     const ix = startIndexer({
       db: db(),
       network,
-      rpcUrl,
+      rpcUrl: node.rpcUrl,
       startLevel: 'head',
       pollIntervalMs: 50,
       historySource: false,
@@ -71,22 +40,10 @@ describeDb('backfilled blocks: their before-images and their redo', { backends: 
     };
     /** Until the indexer has stored the node's head. */
     const atHead = () =>
-      waitFor(() => ix.status().level === sandbox.headLevel, 30_000, 'the head').catch(why);
+      waitFor(() => ix.status().level === node.sandbox.headLevel, 30_000, 'the head').catch(why);
     return { ix, lines, why, atHead };
   };
-  const backfillerOf = (network: string) =>
-    new Backfiller(
-      {
-        db: db(),
-        network,
-        rpc: new NodeRpc(rpcUrl, { timeoutMs: 30_000, signal: new AbortController().signal }),
-        registry: new ProtocolRegistry(),
-        line: () => {},
-        cache: new ContractCache(db(), network),
-        costPerByte: new Map<string, number>(),
-      },
-      { source: null, rpcUrl, concurrency: 4 },
-    );
+  const backfiller = (network: string) => backfillerOf(db(), network, node.rpcUrl);
   const storedBelow = async (network: string, floor: number) =>
     (
       await db()
@@ -119,12 +76,14 @@ describeDb('backfilled blocks: their before-images and their redo', { backends: 
    * `forward` to the node's head; both networks' tables (but the before-images, which differ by construction).
    */
   const sameAsForward = async (network: string, forward: string, floor: number) => {
-    await backfillerOf(network).storeLevels(Array.from({ length: floor - 1 }, (_, i) => i + 1));
+    await backfiller(network).storeLevels(Array.from({ length: floor - 1 }, (_, i) => i + 1));
     const fwd = follow(forward, { startLevel: 1 });
     try {
-      await waitFor(() => fwd.ix.status().level === sandbox.headLevel, 120_000, 'the forward index').catch(
-        fwd.why,
-      );
+      await waitFor(
+        () => fwd.ix.status().level === node.sandbox.headLevel,
+        120_000,
+        'the forward index',
+      ).catch(fwd.why);
     } finally {
       await fwd.ix.stop();
     }
@@ -140,8 +99,8 @@ describeDb('backfilled blocks: their before-images and their redo', { backends: 
   };
 
   it('a long backfill under a moving head holds the before-images of the blocks backfilled since the head − 1 only; the tables are a forward index’s; a reorg deeper than that is refused', async () => {
-    await sandbox.bakeBlock();
-    const floor = sandbox.headLevel;
+    await node.sandbox.bakeBlock();
+    const floor = node.sandbox.headLevel;
     const CHUNK = 6;
     expect(floor - 1).toBeGreaterThan(4 * CHUNK);
     const run = follow('bu');
@@ -151,10 +110,10 @@ describeDb('backfilled blocks: their before-images and their redo', { backends: 
     const figures: string[] = [];
     try {
       await run.atHead();
-      for (let i = 0; i < 2; i++) await sandbox.bakeBlock();
+      for (let i = 0; i < 2; i++) await node.sandbox.bakeBlock();
       await run.atHead();
       // every level below the floor, newest first as a backfill goes, a block baked after each few
-      const rest = backfillerOf('bu');
+      const rest = backfiller('bu');
       const levels = Array.from({ length: floor - 1 }, (_, i) => floor - 1 - i);
       for (let i = 0; i < levels.length; i += CHUNK) {
         written += await rest.storeLevels(levels.slice(i, i + CHUNK));
@@ -162,7 +121,7 @@ describeDb('backfilled blocks: their before-images and their redo', { backends: 
         most = Math.max(most, held);
         const { rows, bytes } = await heldImages('bu', floor);
         figures.push(`${i + CHUNK} backfilled: ${held} blocks, ${rows} rows, ${bytes} bytes held`);
-        await sandbox.bakeBlock();
+        await node.sandbox.bakeBlock();
         await run.atHead();
       }
       expect(written).toBe(floor - 1);
@@ -183,10 +142,10 @@ describeDb('backfilled blocks: their before-images and their redo', { backends: 
     const again = follow('bu');
     try {
       await again.atHead();
-      const top = sandbox.headLevel;
-      const kept = [top - 2, top - 1, top].map((l) => sandbox.block(l)!.hash);
-      await sandbox.forkFrom(top - 3);
-      for (let l = top - 2; l <= top + 1; l++) await sandbox.bakeBlock();
+      const top = node.sandbox.headLevel;
+      const kept = [top - 2, top - 1, top].map((l) => node.sandbox.block(l)!.hash);
+      await node.sandbox.forkFrom(top - 3);
+      for (let l = top - 2; l <= top + 1; l++) await node.sandbox.bakeBlock();
       await waitFor(
         () => again.lines.some((l) => l.includes(`cannot revert level ${top - 2}`)),
         30_000,
@@ -209,9 +168,9 @@ describeDb('backfilled blocks: their before-images and their redo', { backends: 
   }, 300_000);
 
   it('under a head that does not move, the history walk waits at the bound of held before-images and goes on as the head moves', async () => {
-    const fa12 = contracts.fa12!;
-    await sandbox.bakeBlock();
-    const floor = sandbox.headLevel;
+    const fa12 = node.contracts.fa12!;
+    await node.sandbox.bakeBlock();
+    const floor = node.sandbox.headLevel;
     const BOUND = 4;
     const run = follow('bh', { historySource: { kind: 'scan' }, heldBackfillBlocks: BOUND });
     const { ix, lines } = run;
@@ -220,7 +179,7 @@ describeDb('backfilled blocks: their before-images and their redo', { backends: 
     try {
       await run.atHead();
       await adoptAndWait(db(), 'bh', fa12);
-      for (let i = 0; i < 2; i++) await sandbox.bakeBlock();
+      for (let i = 0; i < 2; i++) await node.sandbox.bakeBlock();
       await run.atHead();
       const deadline = Date.now() + 180_000;
       const waits = () => lines.filter((l) => l.includes('waiting for the head to move')).length;
@@ -237,7 +196,7 @@ describeDb('backfilled blocks: their before-images and their redo', { backends: 
         expect((await storedBelow('bh', floor)).length).toBe(stored);
         pauses++;
         // two forward blocks: the one at head − 1 is then written after those blocks, whose images may go
-        for (let i = 0; i < 2; i++) await sandbox.bakeBlock();
+        for (let i = 0; i < 2; i++) await node.sandbox.bakeBlock();
         await run.atHead();
       }
     } finally {
@@ -253,14 +212,14 @@ describeDb('backfilled blocks: their before-images and their redo', { backends: 
   }, 300_000);
 
   it('blocks a reorg reverted below the floor are stored again by an indexer restarted without a history source: the tables are a forward index’s', async () => {
-    const fa12 = contracts.fa12!;
-    await sandbox.bakeBlock();
-    const floor = sandbox.headLevel;
+    const fa12 = node.contracts.fa12!;
+    await node.sandbox.bakeBlock();
+    const floor = node.sandbox.headLevel;
     const first = follow('br', { historySource: { kind: 'scan' } });
     try {
       await first.atHead();
       await adoptAndWait(db(), 'br', fa12);
-      for (let i = 0; i < 2; i++) await sandbox.bakeBlock();
+      for (let i = 0; i < 2; i++) await node.sandbox.bakeBlock();
       await first.atHead();
       await waitFor(
         async () => (await backfillStateOf(db(), 'br', fa12))?.state === 'done',
@@ -274,10 +233,10 @@ describeDb('backfilled blocks: their before-images and their redo', { backends: 
     expect(history.length).toBeGreaterThan(5);
 
     // while it is down, the node replaces the head block (floor + 2), stored before the FA1.2's history was
-    const top = sandbox.headLevel;
+    const top = node.sandbox.headLevel;
     expect(top).toBe(floor + 2);
-    await sandbox.forkFrom(top - 1);
-    for (let i = 0; i < 2; i++) await sandbox.bakeBlock();
+    await node.sandbox.forkFrom(top - 1);
+    for (let i = 0; i < 2; i++) await node.sandbox.bakeBlock();
     const redo = () => db().selectFrom('history_redo').select('level').where('network', '=', 'br').execute();
     const again = follow('br');
     try {

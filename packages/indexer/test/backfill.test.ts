@@ -6,24 +6,16 @@
  * row. The backfill resumes after being stopped midway without a duplicate or a gap, and a source that lies
  * (levels where the address is not, levels above the ceiling) makes nothing stored that the node did not give.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describeDb } from '@michelscope/db/testing';
-import { Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { HistoryError, startIndexer, type HistoryPage, type HistoryQuery, type HistorySource } from '../src';
 import { BcdSource } from '../src/history/bcd';
-import { ProtocolRegistry } from '../src/protocols/registry';
-import { NodeRpc } from '../src/rpc/client';
-import { Backfiller } from '../src/sync/backfill';
-import { ContractCache } from '../src/sync/block-data';
 import { adoptAndWait, backfillStateOf } from './adoption';
 import { waitFor } from './fake-node';
 import { dumpTables, expectSameTables } from './table-dump';
-import { openSeededSandbox } from '@michelscope/sandbox/testing';
+import { backfillerOf, seededNode } from './seeded-node';
 
 /** A source that gives the levels of a list, `size` a page, newest first (as BCD), with a resumable cursor. */
 class ListSource implements HistorySource {
@@ -65,12 +57,7 @@ class ListSource implements HistorySource {
 // Both backends: the backfill writes through the forward write path (JSON statements on both; the forward
 // one COPY on PostgreSQL), and the comparison is of what each stores.
 describeDb('history backfill', { backends: 'both' }, ({ db }) => {
-  let sandbox: Sandbox;
-  let app: FastifyInstance;
-  let rpcUrl = '';
-  const contracts: Record<string, string> = {};
-  const dir = mkdtempSync(path.join(tmpdir(), 'ms-backfill-'));
-
+  const node = seededNode({ prefix: 'ms-backfill-', timeoutMs: 240_000 });
   /** The levels where `address` appears, as the forward index has them (what a BCD source answers). */
   const levelsOf = async (address: string): Promise<number[]> => {
     const r = await sql<{ level: number }>`SELECT DISTINCT level FROM operations WHERE network = 'fwd'
@@ -79,33 +66,18 @@ describeDb('history backfill', { backends: 'both' }, ({ db }) => {
   };
 
   beforeAll(async () => {
-    sandbox = await openSeededSandbox({
-      dataDir: dir,
-      blockTimeMs: 3_600_000,
-      log: (line) => {
-        for (const m of line.matchAll(/(\w+)=(KT1\w{33})/g)) contracts[m[1]!] = m[2]!;
-      },
-    });
-    app = Fastify({ forceCloseConnections: true });
-    await app.register(sandboxRpcPlugin(sandbox));
-    rpcUrl = await app.listen({ host: '127.0.0.1', port: 0 });
     const fwd = startIndexer({
       db: db(),
       network: 'fwd',
-      rpcUrl,
+      rpcUrl: node.rpcUrl,
       startLevel: 1,
       pollIntervalMs: 50,
       historySource: false,
       log: () => {},
     });
-    await waitFor(() => fwd.status().level === sandbox.headLevel, 120_000);
+    await waitFor(() => fwd.status().level === node.sandbox.headLevel, 120_000);
     await fwd.stop();
   }, 240_000);
-  afterAll(async () => {
-    await app?.close();
-    await sandbox?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   const adopt = (network: string, address: string) => adoptAndWait(db(), network, address);
   const backfillState = (network: string, address: string) => backfillStateOf(db(), network, address);
@@ -118,18 +90,18 @@ describeDb('history backfill', { backends: 'both' }, ({ db }) => {
   };
 
   it('stores an adopted contract’s history as the forward index has it, then every level: the same tables', async () => {
-    const fa12 = contracts.fa12!;
+    const fa12 = node.contracts.fa12!;
     expect(fa12).toMatch(/^KT1/);
     // 'bf' starts at an empty block: the calls of a block indexed before the adoption are parsed without the
     // contract's script (ARCHITECTURE §7), which the backfill does not rewrite
-    await sandbox.bakeBlock();
-    const head = sandbox.headLevel;
+    await node.sandbox.bakeBlock();
+    const head = node.sandbox.headLevel;
     const source = new ListSource(levelsOf);
     const lines: string[] = [];
     const bf = startIndexer({
       db: db(),
       network: 'bf',
-      rpcUrl,
+      rpcUrl: node.rpcUrl,
       startLevel: 'head',
       pollIntervalMs: 50,
       historySource: source,
@@ -139,7 +111,7 @@ describeDb('history backfill', { backends: 'both' }, ({ db }) => {
       await waitFor(() => bf.status().level === head, 30_000);
       await adopt('bf', fa12);
       // the head is final only FINALITY levels later: bake them
-      for (let i = 0; i < 2; i++) await sandbox.bakeBlock();
+      for (let i = 0; i < 2; i++) await node.sandbox.bakeBlock();
       await waitFor(() => bf.status().level === head + 2, 30_000);
       await waitFor(async () => (await backfillState('bf', fa12))?.state === 'done', 60_000).catch(
         async (err: unknown) => {
@@ -173,16 +145,7 @@ describeDb('history backfill', { backends: 'both' }, ({ db }) => {
     expect(await contractOf('bf')).toEqual(await contractOf('fwd'));
 
     // then every other level below the floor
-    const ctx = {
-      db: db(),
-      network: 'bf',
-      rpc: new NodeRpc(rpcUrl, { timeoutMs: 30_000, signal: new AbortController().signal }),
-      registry: new ProtocolRegistry(),
-      line: () => {},
-      cache: new ContractCache(db(), 'bf'),
-      costPerByte: new Map<string, number>(),
-    };
-    const rest = new Backfiller(ctx, { source: null, rpcUrl, concurrency: 4 });
+    const rest = backfillerOf(db(), 'bf', node.rpcUrl);
     const all = Array.from({ length: head - 1 }, (_, i) => i + 1);
     expect(await rest.storeLevels(all)).toBe(head - 1 - levels.length);
     expect(await rest.storeLevels(all)).toBe(0); // stored once
@@ -190,12 +153,12 @@ describeDb('history backfill', { backends: 'both' }, ({ db }) => {
     const fwd = startIndexer({
       db: db(),
       network: 'fwd',
-      rpcUrl,
+      rpcUrl: node.rpcUrl,
       pollIntervalMs: 50,
       historySource: false,
       log: () => {},
     });
-    await waitFor(() => fwd.status().level === sandbox.headLevel, 30_000);
+    await waitFor(() => fwd.status().level === node.sandbox.headLevel, 30_000);
     await fwd.stop();
     const [f, b] = [
       await dumpTables(db(), 'fwd', { byKey: true }),
@@ -209,16 +172,16 @@ describeDb('history backfill', { backends: 'both' }, ({ db }) => {
     const indexer = startIndexer({
       db: db(),
       network,
-      rpcUrl,
+      rpcUrl: node.rpcUrl,
       startLevel: 'head',
       pollIntervalMs: 50,
       historySource,
       log: (l) => lines.push(l),
     });
-    const floor = sandbox.headLevel;
+    const floor = node.sandbox.headLevel;
     await waitFor(() => indexer.status().level === floor, 30_000);
-    await adopt(network, contracts.fa12!);
-    for (let i = 0; i < 2; i++) await sandbox.bakeBlock();
+    await adopt(network, node.contracts.fa12!);
+    for (let i = 0; i < 2; i++) await node.sandbox.bakeBlock();
     return { indexer, floor };
   };
   const storedBelow = async (network: string, floor: number) =>
@@ -233,15 +196,15 @@ describeDb('history backfill', { backends: 'both' }, ({ db }) => {
     ).map((r) => r.level);
   /** Stored below the floor: every level where the FA1.2 operates, and only blocks that name it (the node's word). */
   const onlyNamed = async (network: string, floor: number) => {
-    const fa12 = contracts.fa12!;
+    const fa12 = node.contracts.fa12!;
     const stored = await storedBelow(network, floor);
     expect(stored).toEqual(expect.arrayContaining((await levelsOf(fa12)).filter((l) => l < floor)));
     for (const l of stored)
-      expect(await (await fetch(`${rpcUrl}/chains/main/blocks/${l}`)).text()).toContain(fa12);
+      expect(await (await fetch(`${node.rpcUrl}/chains/main/blocks/${l}`)).text()).toContain(fa12);
     expect(stored.length).toBeLessThan(floor - 5);
   };
   const sameOperations = async (network: string, floor: number) => {
-    const fa12 = contracts.fa12!;
+    const fa12 = node.contracts.fa12!;
     const strip = (ops: Record<string, unknown>[]) =>
       ops.filter((o) => (o.level as number) < floor).map((o) => ({ ...o, id: 0, protocol_id: 0 }));
     const mine = strip(await operationsOf(network, fa12));
@@ -250,7 +213,7 @@ describeDb('history backfill', { backends: 'both' }, ({ db }) => {
   };
 
   it('resumes after a stop midway from its saved cursor: no duplicate, no gap', async () => {
-    const fa12 = contracts.fa12!;
+    const fa12 = node.contracts.fa12!;
     const first = new ListSource(levelsOf, 1);
     const lines: string[] = [];
     const { indexer, floor } = await startAdopted('kr', first, lines);
@@ -275,7 +238,7 @@ describeDb('history backfill', { backends: 'both' }, ({ db }) => {
     const again = startIndexer({
       db: db(),
       network: 'kr',
-      rpcUrl,
+      rpcUrl: node.rpcUrl,
       startLevel: 'head',
       pollIntervalMs: 50,
       historySource: second,
@@ -294,12 +257,12 @@ describeDb('history backfill', { backends: 'both' }, ({ db }) => {
   }, 120_000);
 
   it('a lying source stores nothing the node did not give; a source that is down falls back to the scan', async () => {
-    const fa12 = contracts.fa12!;
+    const fa12 = node.contracts.fa12!;
     // levels where the FA1.2 is not (the other contracts' levels) and above the ceiling
     const lies = new ListSource(
       async (a) => {
         const own = await levelsOf(a);
-        const all = Array.from({ length: sandbox.headLevel + 5 }, (_, i) => i + 1);
+        const all = Array.from({ length: node.sandbox.headLevel + 5 }, (_, i) => i + 1);
         return [...new Set([...own, ...all])];
       },
       5,
@@ -341,7 +304,7 @@ describeDb('history backfill', { backends: 'both' }, ({ db }) => {
   }, 180_000);
 
   it('a source that answers 429 (with and without Retry-After) is waited out: the wait is its state, the follower goes on, nothing is stored twice', async () => {
-    const fa12 = contracts.fa12!;
+    const fa12 = node.contracts.fa12!;
     const levels = (await levelsOf(fa12)).sort((a, b) => b - a);
     // a Better Call Dev-compatible stub: one group per level, newest first, last_id = level; its second
     // page is refused twice (HTTP 429 with Retry-After: 3, then without), then served
@@ -381,9 +344,9 @@ describeDb('history backfill', { backends: 'both' }, ({ db }) => {
     try {
       await waitFor(() => messages.size > 0, 30_000);
       // while the backfill waits, the forward index follows the node
-      await sandbox.bakeBlock();
+      await node.sandbox.bakeBlock();
       const t0 = Date.now();
-      await waitFor(() => indexer.status().level === sandbox.headLevel, 10_000);
+      await waitFor(() => indexer.status().level === node.sandbox.headLevel, 10_000);
       expect(Date.now() - t0).toBeLessThan(2000);
       await waitFor(async () => (await backfillState('slow', fa12))?.state === 'done', 60_000).catch(
         (err: unknown) => {

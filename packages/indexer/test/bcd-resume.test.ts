@@ -5,18 +5,14 @@
  * HTTP (many groups above the ceiling, then the FA1.2's real levels on the seeded sandbox); the indexer is
  * stopped while it pages through the newer groups, then started again on the same database.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describeDb } from '@michelscope/db/testing';
-import { Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startIndexer } from '../src';
 import { BcdSource } from '../src/history/bcd';
 import { adoptAndWait, backfillStateOf } from './adoption';
 import { waitFor } from './fake-node';
-import { openSeededSandbox } from '@michelscope/sandbox/testing';
+import { seededNode } from './seeded-node';
 
 /** Groups listed above the ceiling (one per level), and the page size: NEWER / SIZE pages to skip. */
 const NEWER = 120;
@@ -25,31 +21,17 @@ const SIZE = 5;
 const NEWER_IDS = 1_000_000;
 
 describeDb('BCD history source: a restart resumes its walk', { backends: 'pglite' }, ({ db }) => {
-  let sandbox: Sandbox;
-  let node: FastifyInstance;
+  const node = seededNode({ prefix: 'ms-bcd-resume-', timeoutMs: 120_000 });
   let stub: FastifyInstance;
-  let rpcUrl = '';
   let base = '';
   let fa12 = '';
   /** The stub's opg requests: the `last_id` each asked after (null: from the top of the list). */
   const asked: (number | null)[] = [];
   let groups: { last_id: number; level: number }[] = [];
   let slowMs = 0;
-  const dir = mkdtempSync(path.join(tmpdir(), 'ms-bcd-resume-'));
 
   beforeAll(async () => {
-    const contracts: Record<string, string> = {};
-    sandbox = await openSeededSandbox({
-      dataDir: dir,
-      blockTimeMs: 3_600_000,
-      log: (line) => {
-        for (const m of line.matchAll(/(\w+)=(KT1\w{33})/g)) contracts[m[1]!] = m[2]!;
-      },
-    });
-    fa12 = contracts.fa12!;
-    node = Fastify({ forceCloseConnections: true });
-    await node.register(sandboxRpcPlugin(sandbox));
-    rpcUrl = await node.listen({ host: '127.0.0.1', port: 0 });
+    fa12 = node.contracts.fa12!;
     stub = Fastify({ forceCloseConnections: true });
     stub.get('/v1/contract/:network/:address', async () => ({
       address: fa12,
@@ -68,16 +50,13 @@ describeDb('BCD history source: a restart resumes its walk', { backends: 'pglite
   }, 120_000);
   afterAll(async () => {
     await stub?.close();
-    await node?.close();
-    await sandbox?.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const start = () =>
     startIndexer({
       db: db(),
       network: 'bcdnet',
-      rpcUrl,
+      rpcUrl: node.rpcUrl,
       startLevel: 'head',
       pollIntervalMs: 50,
       historySource: new BcdSource({ baseUrl: base, network: 'sandboxnet', pageSize: SIZE }),
@@ -85,11 +64,11 @@ describeDb('BCD history source: a restart resumes its walk', { backends: 'pglite
     });
 
   it('continues after the last saved page, not from the newest group', async () => {
-    const floor = sandbox.headLevel;
+    const floor = node.sandbox.headLevel;
     // the FA1.2's levels below the floor, as the node's blocks have them, then NEWER groups above the ceiling
     const real: number[] = [];
     for (let l = floor - 1; l >= 1; l--)
-      if ((await (await fetch(`${rpcUrl}/chains/main/blocks/${l}`)).text()).includes(fa12)) real.push(l);
+      if ((await (await fetch(`${node.rpcUrl}/chains/main/blocks/${l}`)).text()).includes(fa12)) real.push(l);
     expect(real.length).toBeGreaterThan(5);
     groups = [
       ...Array.from({ length: NEWER }, (_, i) => ({
@@ -105,7 +84,7 @@ describeDb('BCD history source: a restart resumes its walk', { backends: 'pglite
     try {
       await waitFor(() => first.status().level === floor, 30_000);
       await adoptAndWait(db(), 'bcdnet', fa12);
-      for (let i = 0; i < 2; i++) await sandbox.bakeBlock();
+      for (let i = 0; i < 2; i++) await node.sandbox.bakeBlock();
       // stopped while it pages through the groups newer than the ceiling
       await waitFor(() => asked.length >= skipPages / 2, 30_000);
     } finally {

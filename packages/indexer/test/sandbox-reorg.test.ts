@@ -5,19 +5,15 @@
  * tickets… gone) and apply the new branch, ending with the same rows (every table, see table-dump.ts)
  * as a clean index of the final chain.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describeDb } from '@michelscope/db/testing';
-import { BOOTSTRAP_ACCOUNTS, injectAs, Sandbox, sandboxRpcPlugin } from '@michelscope/sandbox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import { BOOTSTRAP_ACCOUNTS, injectAs } from '@michelscope/sandbox';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Db } from '@michelscope/db';
 import { startIndexer } from '../src';
 import { waitFor } from './fake-node';
 import { dumpTables, expectSameTables } from './table-dump';
-import { openSeededSandbox } from '@michelscope/sandbox/testing';
+import { seededNode } from './seeded-node';
 
 type Account = (typeof BOOTSTRAP_ACCOUNTS)[number];
 const [b1, b2, b3, b4] = BOOTSTRAP_ACCOUNTS as unknown as [Account, Account, Account, Account];
@@ -41,42 +37,20 @@ async function storedHash(db: Db, network: string, level: number): Promise<strin
 
 // PGlite and PostgreSQL: a reorg of the real chain through each backend's write and revert path.
 describeDb('a fork of the sandbox chain', { backends: 'both' }, ({ db }) => {
-  let sandbox: Sandbox;
-  let app: FastifyInstance;
-  let rpcUrl = '';
-  const contracts: Record<string, string> = {};
-  const dir = mkdtempSync(path.join(tmpdir(), 'ms-sandbox-reorg-'));
-  beforeAll(async () => {
-    const lines: string[] = [];
-    sandbox = await openSeededSandbox({
-      dataDir: dir,
-      blockTimeMs: 3_600_000,
-      log: (l) => lines.push(l),
-    });
-    for (const m of (lines.find((l) => l.includes('demo seed:')) ?? '').matchAll(/(\w+)=(KT1\w+)/g))
-      contracts[m[1]!] = m[2]!;
-    app = Fastify({ forceCloseConnections: true });
-    await app.register(sandboxRpcPlugin(sandbox));
-    rpcUrl = await app.listen({ host: '127.0.0.1', port: 0 });
-  }, 180_000);
-  afterAll(async () => {
-    await app?.close();
-    await sandbox?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const node = seededNode({ prefix: 'ms-sandbox-reorg-', timeoutMs: 180_000 });
 
   it('reverts the abandoned blocks, applies the new branch, and ends equal to a clean index of the final chain', async () => {
-    expect(Object.keys(contracts)).toContain('fa12');
+    expect(Object.keys(node.contracts)).toContain('fa12');
     const logs: string[] = [];
     const indexer = startIndexer({
       db: db(),
       network: 'forked',
-      rpcUrl,
+      rpcUrl: node.rpcUrl,
       startLevel: 1,
       pollIntervalMs: 50,
       log: (l) => logs.push(l),
     });
-    const oldHead = sandbox.headLevel;
+    const oldHead = node.sandbox.headLevel;
     const forkLevel = oldHead - ABANDONED;
     const abandonedBlocks: string[] = [];
     const abandonedOps: string[] = [];
@@ -85,27 +59,27 @@ describeDb('a fork of the sandbox chain', { backends: 'both' }, ({ db }) => {
       await waitFor(() => indexer.status().level === oldHead, 120_000, 'the seeded head');
       // The abandoned blocks are indexed, with rows in many tables (calls, CREATE_CONTRACT, tickets…).
       for (let l = forkLevel + 1; l <= oldHead; l++) {
-        const b = sandbox.block(l)!;
+        const b = node.sandbox.block(l)!;
         abandonedBlocks.push(b.hash);
         abandonedOps.push(...b.operations[3]!.map((o) => o.hash));
       }
       expect(abandonedOps.length).toBeGreaterThan(10);
       expect(await count(db(), 'forked', 'operations', abandonedOps)).toBeGreaterThan(abandonedOps.length);
 
-      const discarded = await sandbox.forkFrom(forkLevel);
+      const discarded = await node.sandbox.forkFrom(forkLevel);
       expect(discarded.map((b) => b.hash)).toEqual(abandonedBlocks);
       // The new branch, longer than the abandoned one, with other operations: a token transfer (big-map
       // update), a note (big-map key added), an origination with a big map, an event, tez, a smart rollup.
-      const counterCode = sandbox.pendingState().contract(contracts.counter!)!;
+      const counterCode = node.sandbox.pendingState().contract(node.contracts.counter!)!;
       for (let i = 0; i < NEW_BRANCH; i++) {
         const send = async (from: Account, contents: Array<Record<string, unknown>>) =>
-          newOps.push(await injectAs(sandbox, from, contents));
+          newOps.push(await injectAs(node.sandbox, from, contents));
         if (i === 0) {
           await send(b1, [
             {
               kind: 'transaction',
               amount: '0',
-              destination: contracts.fa12,
+              destination: node.contracts.fa12,
               parameters: {
                 entrypoint: 'transfer',
                 value: {
@@ -119,7 +93,7 @@ describeDb('a fork of the sandbox chain', { backends: 'both' }, ({ db }) => {
             {
               kind: 'transaction',
               amount: '0',
-              destination: contracts.counter,
+              destination: node.contracts.counter,
               parameters: {
                 entrypoint: 'note',
                 value: { prim: 'Pair', args: [{ string: 'fork' }, { int: '1' }] },
@@ -146,7 +120,7 @@ describeDb('a fork of the sandbox chain', { backends: 'both' }, ({ db }) => {
             {
               kind: 'transaction',
               amount: '0',
-              destination: contracts.counter,
+              destination: node.contracts.counter,
               parameters: { entrypoint: 'increment', value: { int: '5' } },
             },
           ]);
@@ -160,10 +134,10 @@ describeDb('a fork of the sandbox chain', { backends: 'both' }, ({ db }) => {
               parameters_ty: { prim: 'nat' },
             },
           ]);
-        await sandbox.bakeBlock();
+        await node.sandbox.bakeBlock();
       }
-      expect(sandbox.headLevel).toBe(forkLevel + NEW_BRANCH);
-      const head = sandbox.head;
+      expect(node.sandbox.headLevel).toBe(forkLevel + NEW_BRANCH);
+      const head = node.sandbox.head;
       await waitFor(
         async () =>
           indexer.status().level === head.header.level &&
@@ -184,20 +158,20 @@ describeDb('a fork of the sandbox chain', { backends: 'both' }, ({ db }) => {
     expect(await count(db(), 'forked', 'blocks', abandonedBlocks)).toBe(0);
     expect(await count(db(), 'forked', 'operations', abandonedOps)).toBe(0);
     expect(await count(db(), 'forked', 'operations', newOps)).toBeGreaterThanOrEqual(newOps.length);
-    for (let l = 1; l <= sandbox.headLevel; l++)
-      expect(await storedHash(db(), 'forked', l)).toBe(sandbox.block(l)!.hash);
+    for (let l = 1; l <= node.sandbox.headLevel; l++)
+      expect(await storedHash(db(), 'forked', l)).toBe(node.sandbox.block(l)!.hash);
 
     // Every table equals a clean index of the final chain.
     const clean = startIndexer({
       db: db(),
       network: 'clean',
-      rpcUrl,
+      rpcUrl: node.rpcUrl,
       startLevel: 1,
       pollIntervalMs: 50,
       log: () => {},
     });
     try {
-      await waitFor(() => clean.status().level === sandbox.headLevel, 120_000, 'the clean run');
+      await waitFor(() => clean.status().level === node.sandbox.headLevel, 120_000, 'the clean run');
       expect(clean.status().lastError).toBeUndefined();
     } finally {
       await clean.stop();
