@@ -34,7 +34,7 @@ import { HistoryError, startIndexer, type HistoryPage, type HistoryQuery, type H
 import { adoptAndWait, backfillStateOf } from './adoption';
 import { waitFor } from './fake-node';
 import { dumpTables, expectSameTables } from './table-dump';
-import { backfillerOf, seededNode } from './seeded-node';
+import { backfillerOf, seededNode, storedLevelsBelow } from './seeded-node';
 
 type Account = (typeof BOOTSTRAP_ACCOUNTS)[number];
 const [b1, b2, b3] = BOOTSTRAP_ACCOUNTS as unknown as [Account, Account, Account];
@@ -150,16 +150,7 @@ describeDb('a reorg at the head while a history backfill runs', { backends: 'bot
   };
   const adopt = (network: string, address: string) => adoptAndWait(db(), network, address);
   const backfillState = (network: string, address: string) => backfillStateOf(db(), network, address);
-  const storedBelow = async (network: string, floor: number) =>
-    (
-      await db()
-        .selectFrom('blocks')
-        .select('level')
-        .where('network', '=', network)
-        .where('level', '<', floor)
-        .orderBy('level')
-        .execute()
-    ).map((r) => r.level);
+  const storedBelow = (network: string, floor: number) => storedLevelsBelow(db(), network, floor);
   const storedHash = async (network: string, level: number) =>
     (
       await db()

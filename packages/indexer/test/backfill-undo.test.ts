@@ -17,7 +17,7 @@ import { startIndexer, type IndexerOptions } from '../src';
 import { adoptAndWait, backfillStateOf } from './adoption';
 import { waitFor } from './fake-node';
 import { dumpTables, expectSameTables } from './table-dump';
-import { backfillerOf, seededNode } from './seeded-node';
+import { backfillerOf, seededNode, storedLevelsBelow } from './seeded-node';
 
 describeDb('backfilled blocks: their before-images and their redo', { backends: 'both' }, ({ db }) => {
   const node = seededNode({ prefix: 'ms-backfill-undo-', timeoutMs: 180_000 });
@@ -44,16 +44,7 @@ describeDb('backfilled blocks: their before-images and their redo', { backends: 
     return { ix, lines, why, atHead };
   };
   const backfiller = (network: string) => backfillerOf(db(), network, node.rpcUrl);
-  const storedBelow = async (network: string, floor: number) =>
-    (
-      await db()
-        .selectFrom('blocks')
-        .select('level')
-        .where('network', '=', network)
-        .where('level', '<', floor)
-        .orderBy('level')
-        .execute()
-    ).map((r) => r.level);
+  const storedBelow = (network: string, floor: number) => storedLevelsBelow(db(), network, floor);
   /** Backfilled blocks that hold before-images. */
   const heldBackfillBlocks = async (network: string) =>
     (

@@ -15,7 +15,7 @@ import { BcdSource } from '../src/history/bcd';
 import { adoptAndWait, backfillStateOf } from './adoption';
 import { waitFor } from './fake-node';
 import { dumpTables, expectSameTables } from './table-dump';
-import { backfillerOf, seededNode } from './seeded-node';
+import { backfillerOf, seededNode, storedLevelsBelow } from './seeded-node';
 
 /** A source that gives the levels of a list, `size` a page, newest first (as BCD), with a resumable cursor. */
 class ListSource implements HistorySource {
@@ -184,16 +184,7 @@ describeDb('history backfill', { backends: 'both' }, ({ db }) => {
     for (let i = 0; i < 2; i++) await node.sandbox.bakeBlock();
     return { indexer, floor };
   };
-  const storedBelow = async (network: string, floor: number) =>
-    (
-      await db()
-        .selectFrom('blocks')
-        .select('level')
-        .where('network', '=', network)
-        .where('level', '<', floor)
-        .orderBy('level')
-        .execute()
-    ).map((r) => r.level);
+  const storedBelow = (network: string, floor: number) => storedLevelsBelow(db(), network, floor);
   /** Stored below the floor: every level where the FA1.2 operates, and only blocks that name it (the node's word). */
   const onlyNamed = async (network: string, floor: number) => {
     const fa12 = node.contracts.fa12!;

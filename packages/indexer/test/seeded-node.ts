@@ -93,3 +93,15 @@ export function backfillerOf(db: Db, network: string, rpcUrl: string): Backfille
     { source: null, rpcUrl, concurrency: 4 },
   );
 }
+
+/** The levels of `network`'s stored blocks below `floor`, ascending. */
+export async function storedLevelsBelow(db: Db, network: string, floor: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('blocks')
+    .select('level')
+    .where('network', '=', network)
+    .where('level', '<', floor)
+    .orderBy('level')
+    .execute();
+  return rows.map((r) => r.level);
+}
