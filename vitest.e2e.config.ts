@@ -7,6 +7,9 @@ export default defineConfig({
     // builds the server bundle and seeds the demo chain once: suites start from a copy (harness seededDataDir)
     globalSetup: ['e2e/global-setup.ts'],
     testTimeout: 120_000,
+    // expect.poll's own default is 1 s: a page that needs longer under load (the unit runner works beside this
+    // one in CI) failed on that, not on a wrong value; a poll given its own timeout keeps it
+    expect: { poll: { timeout: 30_000 } },
     hookTimeout: 180_000,
     pool: 'forks',
     fileParallelism: false,
