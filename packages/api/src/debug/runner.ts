@@ -2,9 +2,11 @@
 // API: each has a wall-clock limit (past it, its worker is terminated and the route answers 504). Runs are
 // admitted fairly between clients (FairScheduler, client = request.ip): each client's runs wait in its own
 // queue, served in turn, at most one of them running while others wait, at most 2 queued or running (then
-// 429), charged their run time (at most `budgetMs` per minute, then 429); at most `maxQueue` wait (then 503). The worker asks the chain it needs (contracts, big-map types
-// and values, global constants) through a port; this side answers from the database and the node RPC, at the
-// block the call runs at.
+// 429), charged their run time (at most `budgetMs` per minute, then 429); at most `maxQueue` wait (then 503).
+// The worker asks the chain it needs (contracts, big-map types and values, Sapling sizes, global constants)
+// through a port; this side answers from the database and the node RPC, at the block the call runs at.
+// Over ~400 lines because DebugRunner is one class: the pool, its fair admission and the chain bridge that
+// answers the worker share the same per-run state (the block position, the client's budget, the port).
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { bundledWorker, FairScheduler, SchedulerRefusal } from '@michelscope/interpreter';
