@@ -31,15 +31,15 @@ describe('a contract page while its history is backfilled (issue 32)', () => {
       <QueryClientProvider client={client}>{children}</QueryClientProvider>
     );
     const { rerender } = renderHook(
-      ({ history }: { history: { state: string; done: number } | undefined }) =>
-        useHistoryRefresh(NET, FA, history),
+      ({ history }: { history: { state: string; done: number } }) =>
+        useHistoryRefresh(NET, FA, { partial: true, history }),
       { wrapper, initialProps: { history: { state: 'running', done: 10 } } },
     );
     // the first answer: nothing read before it
     expect(stale()).toMatchObject({ opg: false, account: false, keys: false });
     rerender({ history: { state: 'running', done: 10 } });
     expect(stale().opg).toBe(false);
-    rerender({ history: { state: 'done', done: 78 } });
+    rerender({ history: { state: 'running', done: 78 } });
     expect(stale()).toEqual({
       opg: true,
       account: true,
@@ -50,10 +50,41 @@ describe('a contract page while its history is backfilled (issue 32)', () => {
     });
   });
 
+  it('reads them again when the contract is no longer partial, though no progress was ever given (a short history backfilled between two reads); not when the page moves to another contract', () => {
+    const client = new QueryClient();
+    const opg = ['opgList', { network: NET, address: FA }] as const;
+    const otherOpg = ['opgList', { network: NET, address: OTHER }] as const;
+    client.setQueryData(opg, []);
+    client.setQueryData(otherOpg, []);
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+    );
+    type C = { partial?: boolean; history?: { state: string; done: number } } | undefined;
+    const { rerender } = renderHook(
+      ({ address, contract }: { address: string; contract: C }) => useHistoryRefresh(NET, address, contract),
+      { wrapper, initialProps: { address: FA, contract: undefined as C } },
+    );
+    rerender({ address: FA, contract: { partial: true } });
+    rerender({ address: FA, contract: { partial: true } });
+    expect(client.getQueryState(opg)?.isInvalidated).toBe(false);
+    // the next read: the backfill ran and ended in between
+    rerender({ address: FA, contract: { partial: false } });
+    expect(client.getQueryState(opg)?.isInvalidated).toBe(true);
+    // another contract, complete from its first answer: nothing of it is read again
+    rerender({ address: OTHER, contract: undefined });
+    rerender({ address: OTHER, contract: { partial: false } });
+    expect(client.getQueryState(otherOpg)?.isInvalidated).toBe(false);
+  });
+
   it('readsAddress: the queries of the address on the network, and the network’s big maps', () => {
     expect(readsAddress({ queryKey: ['storageHistory', { network: NET, address: FA }] }, NET, FA)).toBe(true);
     expect(readsAddress({ queryKey: ['bigMapCount', { network: NET, ptr: 1 }] }, NET, FA)).toBe(true);
     expect(readsAddress({ queryKey: ['contract', { network: NET, address: FA }] }, NET, FA)).toBe(false);
     expect(readsAddress({ queryKey: ['head'] }, NET, FA)).toBe(false);
+    // keyed by position: the contract's TZIP-16 metadata and its alias (its name in the title)
+    expect(readsAddress({ queryKey: ['contract_metadata', NET, FA] }, NET, FA)).toBe(true);
+    expect(readsAddress({ queryKey: ['alias', NET, FA] }, NET, FA)).toBe(true);
+    expect(readsAddress({ queryKey: ['alias', NET, OTHER] }, NET, FA)).toBe(false);
+    expect(readsAddress({ queryKey: ['alias', 'sandboxnet', FA] }, NET, FA)).toBe(false);
   });
 });

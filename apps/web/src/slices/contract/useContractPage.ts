@@ -42,10 +42,12 @@ export function useContractPage(): ContractPageData {
   const contract = useQuery({
     ...contractQuery(network, address),
     enabled: isContract,
-    // while its history is backfilled (issue 32), the progress is read again every few seconds
-    refetchInterval: (q) => (q.state.data?.partial && q.state.data.history ? 5000 : false),
+    // while its history is backfilled (issue 32), the contract is read again every few seconds: its progress,
+    // and the answer that is no longer partial (the first answer can come before the backfill is queued, with
+    // no progress yet: read sooner then, as a short history is often backfilled within a second or two)
+    refetchInterval: (q) => (!q.state.data?.partial ? false : q.state.data.history ? 5000 : 2000),
   });
-  useHistoryRefresh(network, address, contract.data?.history);
+  useHistoryRefresh(network, address, contract.data);
   const metadata = useQuery({ ...contractMetadataQuery(network, address), enabled: isContract });
   const views = useQuery({ ...viewsQuery(network, address), enabled: isContract });
   return {
@@ -64,33 +66,49 @@ export function useContractPage(): ContractPageData {
 
 /**
  * Whether a cached query holds something of `address` on `network` that a backfilled block can change: a
- * query keyed by its params (`[name, { network, address, … }]`), and every big map's keys and counts of the
- * network (their keys name the pointer, not the contract).
+ * query keyed by its params (`[name, { network, address, … }]`) or by position (`[name, network, address,
+ * …]`: its metadata, alias and storage size), and every big map's keys and counts of the network (their keys
+ * name the pointer, not the contract).
  */
 export function readsAddress(query: Pick<Query, 'queryKey'>, network: string, address: string): boolean {
-  const [name, params] = query.queryKey as readonly [unknown, Record<string, unknown> | undefined];
-  if (name === 'contract' || params?.network !== network) return false;
+  const [name, params, third] = query.queryKey as readonly [unknown, unknown, unknown];
+  if (name === 'contract') return false;
+  // keys by position (`[name, network, address, …]`: the metadata service's, the alias, the storage size)
+  if (typeof params === 'string') return params === network && third === address;
+  if (typeof params !== 'object' || params === null || !('network' in params) || params.network !== network)
+    return false;
   if (name === 'bigMapKeys' || name === 'bigMapCount' || name === 'bigMap') return true;
-  return params.address === address;
+  return 'address' in params && params.address === address;
 }
 
 /**
  * While a contract's history is backfilled (issue 32), what the page already shows of it (its operations,
  * the tabs' counts, storage versions, big maps) was read before the older blocks were stored: each time the
- * levels read grow, and once the backfill is done, those queries are read again.
+ * levels read grow, and once the contract is no longer partial, those queries are read again. `contract`:
+ * the contract's answer (undefined while it loads).
  */
 export function useHistoryRefresh(
   network: string,
   address: string,
-  history: { state: string; done: number } | undefined,
+  contract:
+    | { partial?: boolean | undefined; history?: { state: string; done: number } | undefined }
+    | null
+    | undefined,
 ): void {
   const client = useQueryClient();
   const seen = useRef<string | undefined>(undefined);
-  const mark = history ? `${history.state}:${history.done}` : undefined;
+  const history = contract?.history;
+  // the state of this address's history: a change of it (not of the address) reads the queries again
+  const mark = !contract
+    ? undefined
+    : `${network}/${address} ${
+        !contract.partial ? 'complete' : `partial:${history ? `${history.state}:${history.done}` : 'queued'}`
+      }`;
   useEffect(() => {
+    if (mark === undefined) return;
     const before = seen.current;
     seen.current = mark;
-    if (before === undefined || mark === before) return;
+    if (before === undefined || mark === before || !before.startsWith(`${network}/${address} `)) return;
     void client.invalidateQueries({ predicate: (query) => readsAddress(query, network, address) });
   }, [client, network, address, mark]);
 }
