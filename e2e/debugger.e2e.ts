@@ -805,6 +805,9 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
     await page.getByLabel('total').fill('40');
     await page.getByLabel('label').fill('e2e');
     await page.getByRole('button', { name: 'Simulate' }).click();
+    // the simulation's result is drawn above the debug form: once it is there, the form no longer moves (a
+    // click on the switch while the result arrived landed beside it under load: passed only on its retry)
+    await page.getByRole('region', { name: 'Origination simulation' }).waitFor({ timeout: UI_TIMEOUT });
     const form = page.getByRole('region', { name: 'Debug a call of the script' });
     await form.waitFor({ timeout: UI_TIMEOUT });
     // the parameter as Michelson text (the switch beside the entrypoint; the form is the default)
