@@ -32,7 +32,21 @@ export async function fillCall(page: Page, c: FormCall): Promise<void> {
 export async function simulateForm(page: Page): Promise<Locator> {
   await page.getByRole('button', { name: 'Simulate', exact: true }).click();
   const sim = page.getByRole('dialog', { name: 'Simulation result' });
-  await sim.waitFor();
+  // without its dialog, the failure says what the page showed instead (its alerts, its invalid fields and
+  // their values): debugger 6 once waited 90 s here on a loaded machine with no page error
+  await sim.waitFor().catch(async (e: unknown) => {
+    const alerts = await page
+      .getByRole('alert')
+      .allInnerTexts()
+      .catch(() => []);
+    const invalid: string[] = [];
+    for (const field of await page.locator('[aria-invalid="true"]').all())
+      invalid.push(`${await field.getAttribute('id')}='${await field.inputValue().catch(() => '?')}'`);
+    throw new Error(
+      `no 'Simulation result' dialog at ${page.url()} (alerts: ${alerts.join(' | ') || 'none'}; invalid fields: ${invalid.join(', ') || 'none'})`,
+      { cause: e },
+    );
+  });
   return sim;
 }
 
