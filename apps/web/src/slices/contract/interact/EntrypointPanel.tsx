@@ -98,7 +98,15 @@ export function EntrypointPanel(props: Props) {
     if (formRef.current && !formRef.current.validateForm()) return null;
     const bad = settingsError(settings) ?? storageLimitError(storageLimit);
     if (bad) return (setError(bad), null);
-    if (!script.data) return (setError('The contract script is not loaded yet.'), null);
+    if (!script.data)
+      return (
+        setError(
+          script.isError
+            ? `The contract script could not be loaded: ${script.error.message}`
+            : 'The contract script is not loaded yet.',
+        ),
+        null
+      );
     try {
       const p = callParameters(script.data.code, entrypoint.name, formData);
       setParams(p);
@@ -270,6 +278,9 @@ export function EntrypointPanel(props: Props) {
       : Promise.reject(new Error('nothing simulated yet'));
 
   const busy = injection.busy || filling;
+  // the actions build the call from the contract's script: they wait for it as they wait for a fill (a click
+  // before it came said 'not loaded yet' and did nothing)
+  const actionsBusy = busy || script.isPending;
   const open = (d: EntrypointDialog) => {
     if (build()) setDialog(d);
   };
@@ -328,12 +339,12 @@ export function EntrypointPanel(props: Props) {
         onChange={onWhatIfChange}
         currentCall={currentCall}
         currentStorage={script.data?.storage}
-        disabled={busy}
+        disabled={actionsBusy}
       />
       <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
         <Button
           variant="outlined"
-          disabled={busy}
+          disabled={actionsBusy}
           onClick={() => {
             setDebugAt(undefined);
             void simulate();
@@ -341,16 +352,16 @@ export function EntrypointPanel(props: Props) {
         >
           {bundled ? `Simulate bundle (${whatIf.bundle.length})` : 'Simulate'}
         </Button>
-        <Button disabled={busy} onClick={() => open('json')}>
+        <Button disabled={actionsBusy} onClick={() => open('json')}>
           Raw JSON
         </Button>
-        <Button disabled={busy} onClick={() => open('michelson')}>
+        <Button disabled={actionsBusy} onClick={() => open('michelson')}>
           Michelson
         </Button>
-        <Button disabled={busy} onClick={() => open('cli')}>
+        <Button disabled={actionsBusy} onClick={() => open('cli')}>
           Command line
         </Button>
-        <Button variant="contained" disabled={busy} onClick={() => void send()}>
+        <Button variant="contained" disabled={actionsBusy} onClick={() => void send()}>
           Send with wallet
         </Button>
       </Stack>
