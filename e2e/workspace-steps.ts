@@ -3,7 +3,6 @@
  * and the source, simulate), shared by the workspace e2e suites.
  */
 import type { Locator, Page } from 'playwright-core';
-import { appTookOver } from './harness';
 
 /** A field of the entrypoint's parameter form, by its exact label. */
 export const paramField = (page: Page, label: string): Locator =>
@@ -21,9 +20,6 @@ export interface FormCall {
 /** Opens the Interact tab of `c.address` at `c.entrypoint` on sandboxnet and fills the form with the call. */
 export async function fillCall(page: Page, c: FormCall): Promise<void> {
   await page.goto(`${c.url}/sandboxnet/${c.address}/interact/${c.entrypoint}`);
-  // the app's own form, not the server's inert copy of the page: a value typed into that copy is gone once
-  // the app takes over (under load a 'Simulate' then never opened its dialog: debugger 6, on its first try)
-  await appTookOver(page);
   for (const [label, value] of Object.entries(c.fields ?? {})) await paramField(page, label).fill(value);
   if (c.source !== undefined) await page.getByLabel('Source').fill(c.source);
 }
