@@ -62,6 +62,8 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
       const region = page.getByRole('region', { name: /^Overrides/ });
       await region.getByRole('button', { name: 'Edit as Michelson' }).click();
       const storage = region.getByLabel('Storage (Michelson or Micheline JSON)');
+      // the editor is filled with the current storage once it comes (an empty one blocked the bundle once)
+      await poll(() => storage.inputValue()).toMatch(/^Pair -?\d+ /);
       const current = await storage.inputValue();
       await storage.fill(current.replace(/^Pair -?\d+/, 'Pair 1000'));
       await region.getByLabel('Balance (mutez)').fill('777');

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Accordion from '@mui/material/Accordion';
 import AccordionDetails from '@mui/material/AccordionDetails';
 import AccordionSummary from '@mui/material/AccordionSummary';
@@ -75,6 +75,18 @@ function StorageOverride(props: {
     // the form is loaded once, when first asked for
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [needForm, props.network, props.address]);
+  // 'Edit as Michelson' chosen before the contract's storage came: the editor is filled once it comes (a click
+  // right after the page opened left an empty editor, and an empty override, in share.e2e 1 on a loaded machine)
+  const filledLate = useRef(false);
+  const waitingForCurrent = o.storageMode === 'micheline' && o.storageText.trim() === '' && !props.current;
+  useEffect(() => {
+    if (filledLate.current || props.current === undefined) return;
+    if (o.storageMode !== 'micheline' || o.storageText.trim() !== '') return;
+    filledLate.current = true;
+    onChange({ ...o, storageText: formatMichelson(props.current) });
+    // only the storage's arrival fills the editor; a text the user cleared later stays cleared
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [props.current]);
   const storageError = fieldError('storage', o);
   return (
     <Stack sx={{ gap: 1 }}>
@@ -106,9 +118,11 @@ function StorageOverride(props: {
           maxRows={14}
           value={o.storageText}
           onChange={(e) => onChange({ ...o, storageText: e.target.value })}
-          error={storageError !== null}
+          error={!waitingForCurrent && storageError !== null}
           helperText={
-            storageError ?? 'Filled with the current storage: edit what the calls should start from.'
+            waitingForCurrent
+              ? 'Loading the current storage…'
+              : (storageError ?? 'Filled with the current storage: edit what the calls should start from.')
           }
           slotProps={{ htmlInput: { spellCheck: false, style: { ...mono, fontSize: 13 } } }}
         />
