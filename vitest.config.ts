@@ -28,6 +28,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // a test process that dies of a fatal error leaves Node's diagnostic report where scripts/vitest-count.mjs
+    // reads and names it
+    ...(process.env.MS_NODE_REPORT_DIR
+      ? { execArgv: ['--report-on-fatalerror', `--report-directory=${process.env.MS_NODE_REPORT_DIR}`] }
+      : {}),
     // Vitest's default on 2 cores is one file at a time; most suites wait on processes, timers and sockets,
     // so three at once finish sooner (on the 2-core CI machine: 1,274 s with one, 834 s with three)
     maxWorkers: 3,

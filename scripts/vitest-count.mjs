@@ -4,12 +4,19 @@
 // passed on its retry counts as passed, and is named with the error of its failed try ("passed only on
 // retry"), so that a flaky test is seen the first time it flakes.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 const [label, ...args] = process.argv.slice(2);
-const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'ms-vitest-')), 'report.json');
+const dir = mkdtempSync(path.join(os.tmpdir(), 'ms-vitest-'));
+const out = path.join(dir, 'report.json');
+// A test process that dies of a fatal error (out of memory, a V8 or native check) writes Node's diagnostic
+// report here (vitest.config.ts passes --report-on-fatalerror when this is set): Vitest 4.1 itself says only
+// "Worker exited unexpectedly", with no code, signal or file (session 23's one unexplained unit failure).
+const reports = path.join(dir, 'node-reports');
+mkdirSync(reports);
+process.env.MS_NODE_REPORT_DIR = reports;
 const run = spawnSync(
   process.execPath,
   [
@@ -51,6 +58,17 @@ try {
   }
 } catch {
   failed = 1; // no report: the runner itself failed
+}
+for (const name of existsSync(reports) ? readdirSync(reports) : []) {
+  try {
+    const r = JSON.parse(readFileSync(path.join(reports, name), 'utf8'));
+    const stack = r.javascriptStack?.stack?.slice(0, 8).join(' ') ?? '';
+    console.log(
+      `${label} A TEST PROCESS DIED (pid ${r.header?.processId}): ${r.header?.event} (${r.header?.trigger}); ${oneLine(r.javascriptStack?.message)} ${oneLine(stack)}; report ${path.join(reports, name)}`,
+    );
+  } catch {
+    console.log(`${label} A TEST PROCESS DIED: see ${path.join(reports, name)}`);
+  }
 }
 if (run.status !== 0 && failed === 0) {
   console.log(
