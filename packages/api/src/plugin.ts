@@ -22,6 +22,7 @@ import { chainRoutes } from './routes/chain';
 import { contractRoutes } from './routes/contract';
 import { contractSchemaRoutes } from './routes/contract-schema';
 import { storageDiffRoutes } from './routes/storage-diff';
+import { securityRoutes } from './routes/security';
 import { exportRoutes } from './routes/export';
 import { legacyRoutes } from './routes/legacy';
 import { metadataGraphqlRoutes } from './routes/metadata-graphql';
@@ -135,6 +136,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
       await v1.register(contractRoutes, { ctx });
       await v1.register(contractSchemaRoutes, { ctx });
       await v1.register(storageDiffRoutes, { ctx });
+      await v1.register(securityRoutes, { ctx });
       await v1.register(exportRoutes, { ctx });
       await v1.register(operationRoutes, { ctx });
       await v1.register(bigMapRoutes, { ctx });

@@ -1,0 +1,59 @@
+/**
+ * The permission and upgrade-risk summary of a contract (issue 37, part 2): who may call each entrypoint,
+ * what it can do, and whether the code can change, from a static analysis of its Michelson
+ * (../security/analyse.ts) and its current storage.
+ */
+import { ErrorBody, SecuritySummary } from '@michelscope/api-types';
+import { migrationsOf } from '@michelscope/db/read';
+import type { Micheline } from '@michelscope/michelson';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ApiContext } from '../context';
+import { analyseSecurity } from '../security/analyse';
+import { fullScript, requireScript, resolveStorage } from '../services/contracts';
+import { AddressParams, requireContractPath } from '../validate';
+
+const E = { 400: ErrorBody, 404: ErrorBody, 500: ErrorBody };
+
+export const securityRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  app.get(
+    '/contract/:network/:address/security',
+    {
+      schema: {
+        summary: 'Permission and upgrade-risk summary of a contract',
+        description:
+          'A static analysis of the contract code (bounded: at most 200,000 instructions interpreted and 1.5 s) ' +
+          'and its current storage: for each entrypoint who may call it (`anyone`, `admin` — only the address ' +
+          'at a named storage field —, `multisig`, `nobody`, `unknown`) and what it can do; whether stored ' +
+          'lambdas are executed and who can replace them, global constants, SET_DELEGATE, a replaceable admin, ' +
+          'and code-changing protocol migrations. Each finding is a sentence with its evidence: instruction ' +
+          "paths and 1-based lines in the Code tab's text (`GET …/code`). `unknown` parts are not guesses: the " +
+          'analysis did not recognise the pattern. Not in the reference.',
+        tags: ['contract'],
+        params: AddressParams,
+        response: { 200: SecuritySummary, ...E },
+      },
+    },
+    async (request) => {
+      const { network, address } = request.params;
+      requireContractPath(ctx, request.params);
+      const script = await requireScript(ctx, network, address);
+      let storage: Micheline | undefined;
+      try {
+        storage = await resolveStorage(ctx, network, address);
+      } catch {
+        storage = undefined; // analysed without it: admin addresses are then not named
+      }
+      const summary = analyseSecurity(fullScript(script), storage);
+      const migrations = (await migrationsOf(ctx.db, network, address)).filter((m) => m.kind === 'update');
+      for (const m of migrations) {
+        summary.upgrade.code_migrations.push({ level: m.level, protocol: m.protocol });
+        summary.findings.push({
+          kind: 'code_migration',
+          sentence: `The protocol migration at level ${m.level} (to ${m.protocol}) replaced this contract's code.`,
+          evidence: [],
+        });
+      }
+      return summary;
+    },
+  );
+};
