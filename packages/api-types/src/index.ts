@@ -18,6 +18,7 @@ export * from './exports';
 export * from './share';
 export * from './workspace';
 export * from './metadata';
+export * from './flow';
 export * from './security';
 export * from './helpers';
 export * from './health';

@@ -1,4 +1,4 @@
-import { ErrorBody, ErrorLocation, Miguel, Operation, TicketUpdate } from '@michelscope/api-types';
+import { ErrorBody, ErrorLocation, FlowGraph, Miguel, Operation, TicketUpdate } from '@michelscope/api-types';
 import {
   getContractScript,
   implicitOperations,
@@ -18,6 +18,7 @@ import { ticketUpdate } from '../render/tickets';
 import { fullScript } from '../services/contracts';
 import { OPG_RE, requireNetwork } from '../validate';
 import { scriptRejected } from '../services/receipt-errors';
+import { opgFlow } from '../flow/opg';
 
 const E = { 400: ErrorBody, 404: ErrorBody, 500: ErrorBody };
 const tags = ['operation'];
@@ -55,6 +56,29 @@ export const operationRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = a
       return renderOperations(ctx.db, network, rows, {
         withStorageDiff: request.query.with_storage_diff === true,
       });
+    },
+  );
+
+  app.get(
+    '/opg/:network/:hash/flow',
+    {
+      schema: {
+        summary: 'Flow graph of an operation group',
+        description:
+          'The group as a graph (issue 37): the accounts and contracts involved as nodes with their summed ' +
+          'balance changes, each operation as an edge in execution order with its tez, token and ticket ' +
+          'movements and events. An unknown hash gives 404.',
+        tags,
+        params: HashParams,
+        response: { 200: FlowGraph, ...E },
+      },
+    },
+    async (request) => {
+      const { network, hash } = request.params;
+      checkHash(network, hash, 404);
+      const flow = await opgFlow(ctx.db, network, hash);
+      if (!flow) throw new HttpError(404, 'operation group not found');
+      return flow;
     },
   );
 

@@ -2458,6 +2458,205 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/contract/{network}/{address}/security': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Permission and upgrade-risk summary of a contract
+     * @description A static analysis of the contract code (bounded: at most 200,000 instructions interpreted and 1.5 s) and its current storage: for each entrypoint who may call it (`anyone`, `admin` — only the address at a named storage field —, `multisig`, `nobody`, `unknown`) and what it can do; whether stored lambdas are executed and who can replace them, global constants, SET_DELEGATE, a replaceable admin, and code-changing protocol migrations. Each finding is a sentence with its evidence: instruction paths and 1-based lines in the Code tab's text (`GET …/code`). `unknown` parts are not guesses: the analysis did not recognise the pattern. Not in the reference.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description Configured network name
+           * @example mainnet
+           */
+          network: string;
+          address: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description one line for the contract page */
+              headline: string;
+              /** @description true when stored code can be replaced by some entrypoint; null when not known */
+              upgradable: boolean | null;
+              admins: {
+                /** @description storage field annotation (no `%`), else its position `storage.1.0` */
+                field: string;
+                /** @description the address held there in the current storage */
+                address?: string;
+                /** @description compared with SOURCE rather than SENDER */
+                source?: boolean;
+                /** @description the allowed addresses are written in the code (`field` is then `code`): they cannot change */
+                hardcoded?: string[];
+                /** @description the caller must be a member of the set at `field` */
+                set?: boolean;
+              }[];
+              entrypoints: {
+                name: string;
+                /**
+                 * SecurityWho
+                 * @description anyone; admin: only the address at a storage field (SENDER/SOURCE compared with it, failing otherwise); multisig: signatures checked against stored keys; nobody: every path fails; unknown: not recognised
+                 */
+                who: 'anyone' | 'admin' | 'multisig' | 'nobody' | 'unknown';
+                /** SecurityAdmin */
+                admin?: {
+                  /** @description storage field annotation (no `%`), else its position `storage.1.0` */
+                  field: string;
+                  /** @description the address held there in the current storage */
+                  address?: string;
+                  /** @description compared with SOURCE rather than SENDER */
+                  source?: boolean;
+                  /** @description the allowed addresses are written in the code (`field` is then `code`): they cannot change */
+                  hardcoded?: string[];
+                  /** @description the caller must be a member of the set at `field` */
+                  set?: boolean;
+                };
+                multisig?: {
+                  keys_field: string;
+                  threshold_field?: string;
+                  threshold?: number;
+                  keys?: number;
+                };
+                can: (
+                  | 'transfer_tez'
+                  | 'call_contracts'
+                  | 'set_delegate'
+                  | 'originate'
+                  | 'mint_tickets'
+                  | 'emit_events'
+                  | 'exec_stored_lambda'
+                  | 'exec_parameter_lambda'
+                  | 'exec_lambda'
+                )[];
+                /** @description storage fields it may write; null when not known */
+                writes: string[] | null;
+                /** @description why `who` is unknown or nobody */
+                reason?: string;
+                evidence: {
+                  /** @description the instruction (or `{…}` for an entrypoint branch) */
+                  instruction: string;
+                  /** @description path into the script sections as Micheline JSON, e.g. `code.args[0][1].args[1][3]` */
+                  path: string;
+                  /** @description 1-based line of the instruction in the Code tab's text (`GET …/code`), null when unknown */
+                  line: number | null;
+                }[];
+              }[];
+              upgrade: {
+                stored_lambdas: {
+                  field: string;
+                  written_by: string[];
+                  evidence: {
+                    /** @description the instruction (or `{…}` for an entrypoint branch) */
+                    instruction: string;
+                    /** @description path into the script sections as Micheline JSON, e.g. `code.args[0][1].args[1][3]` */
+                    path: string;
+                    /** @description 1-based line of the instruction in the Code tab's text (`GET …/code`), null when unknown */
+                    line: number | null;
+                  }[];
+                }[];
+                global_constants: string[];
+                set_delegate: boolean;
+                admin_replaceable: {
+                  field: string;
+                  entrypoint: string;
+                  /**
+                   * SecurityWho
+                   * @description anyone; admin: only the address at a storage field (SENDER/SOURCE compared with it, failing otherwise); multisig: signatures checked against stored keys; nobody: every path fails; unknown: not recognised
+                   */
+                  who: 'anyone' | 'admin' | 'multisig' | 'nobody' | 'unknown';
+                }[];
+                code_migrations: {
+                  level: number;
+                  protocol: string;
+                }[];
+              };
+              findings: {
+                /** @description stored_lambda, global_constant, set_delegate, admin_replaceable, privileged, transfer_tez, originate, mint_tickets, emit_events, parameter_lambda, nobody, unknown, code_migration */
+                kind: string;
+                /** @description one plain-English sentence */
+                sentence: string;
+                evidence: {
+                  /** @description the instruction (or `{…}` for an entrypoint branch) */
+                  instruction: string;
+                  /** @description path into the script sections as Micheline JSON, e.g. `code.args[0][1].args[1][3]` */
+                  path: string;
+                  /** @description 1-based line of the instruction in the Code tab's text (`GET …/code`), null when unknown */
+                  line: number | null;
+                }[];
+              }[];
+              /** @description false when the analysis bounds were hit or some code could not be followed */
+              complete: boolean;
+              /** @description instructions interpreted */
+              steps: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/contract/{network}/{address}/operations/export': {
     parameters: {
       query?: never;
@@ -3593,6 +3792,208 @@ export interface paths {
               mempool?: boolean;
               rawMempool?: unknown;
             }[];
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/opg/{network}/{hash}/flow': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Flow graph of an operation group
+     * @description The group as a graph (issue 37): the accounts and contracts involved as nodes with their summed balance changes, each operation as an edge in execution order with its tez, token and ticket movements and events. An unknown hash gives 404.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description Configured network name
+           * @example mainnet
+           */
+          network: string;
+          hash: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description in order of first appearance in the edges */
+              nodes: {
+                address: string;
+                kind: 'implicit' | 'contract' | 'smart_rollup';
+                /** @description the contract's TZIP-16 name, when the API knows it */
+                alias?: string;
+                /** @description the contract's tags, as /contract gives them */
+                tags?: string[];
+                /** @description signed mutez: the tez the applied edges moved in and out (fees and burns apart) */
+                tez: string;
+                /** @description fees paid, mutez (a failed content pays its fee too) */
+                fees?: string;
+                /** @description storage burned, mutez (applied contents only) */
+                burned?: string;
+                /** @description summed over the applied edges; zero sums left out */
+                tokens: {
+                  /** FlowTokenRef */
+                  token: {
+                    /** @description the token contract */
+                    contract: string;
+                    /** @description decimal; "0" for an FA1.2 token */
+                    token_id: string;
+                    standard: 'fa1.2' | 'fa2';
+                    /** @description from the token metadata, when the API has it */
+                    symbol?: string;
+                    /** @description from the token metadata, when the API has it */
+                    decimals?: number;
+                    /** @description from the token metadata, when the API has it */
+                    name?: string;
+                  };
+                  /** @description signed raw token units */
+                  change: string;
+                }[];
+                /** @description summed over the applied edges; zero sums left out */
+                tickets: {
+                  ticketer: string;
+                  content_type?: unknown;
+                  /** @description Miguel node (decoded Michelson value tree) */
+                  content?: unknown;
+                  /** @description signed */
+                  change: string;
+                }[];
+              }[];
+              /** @description in execution order: each top-level content, then the internal operations it ran */
+              edges: {
+                /** @description execution order, from 0 */
+                index: number;
+                /** @description transaction, origination, delegation, event, reveal, … */
+                kind: string;
+                /** @description the source (the emitting contract for an internal operation) */
+                from: string;
+                /** @description the destination, the originated contract or the new delegate; absent for an event and a delegate removal */
+                to?: string;
+                internal: boolean;
+                /** @description the top-level content this edge belongs to */
+                content_index: number;
+                /** @description of the top-level content */
+                counter?: number;
+                /** @description of an internal operation */
+                nonce?: number;
+                /** @description row id, for /operation/{network}/{id}/… */
+                operation_id?: number;
+                /** @description as in the receipt; a failed, backtracked or skipped edge keeps its movements but they are left out of the node sums */
+                status: 'applied' | 'failed' | 'backtracked' | 'skipped';
+                entrypoint?: string;
+                /** @description the parameter decoded with the destination's type */
+                parameters?: unknown[];
+                /** @description tez moved, mutez (the balance given to an origination) */
+                amount: string;
+                /** @description FA1.2 `transfer(from,to,value)` and FA2 `transfer` parameters read as movements */
+                tokens: {
+                  /** FlowTokenRef */
+                  token: {
+                    /** @description the token contract */
+                    contract: string;
+                    /** @description decimal; "0" for an FA1.2 token */
+                    token_id: string;
+                    standard: 'fa1.2' | 'fa2';
+                    /** @description from the token metadata, when the API has it */
+                    symbol?: string;
+                    /** @description from the token metadata, when the API has it */
+                    decimals?: number;
+                    /** @description from the token metadata, when the API has it */
+                    name?: string;
+                  };
+                  from: string;
+                  to: string;
+                  /** @description raw token units (apply `decimals` to show) */
+                  amount: string;
+                  /** @description true when the token contract's ledger big-map diffs of this operation show exactly these balance changes; false when they differ, are missing or the ledger was not found (a movement read from the parameter only) */
+                  checked: boolean;
+                }[];
+                tickets: {
+                  ticketer: string;
+                  /** @description the content type (Micheline) */
+                  content_type?: unknown;
+                  /** @description Miguel node (decoded Michelson value tree) */
+                  content?: unknown;
+                  /** @description whose ticket balance changed */
+                  account: string;
+                  /** @description the signed change of that balance */
+                  amount: string;
+                }[];
+                /** FlowEvent */
+                event?: {
+                  tag?: string;
+                  /** @description decoded when the API can */
+                  payload?: unknown[];
+                };
+              }[];
+              /** @description the group had more operations than the edge cap: the edges and sums cover the first ones only */
+              truncated: boolean;
+              /** @description operations in the group (edges before the cap) */
+              total_operations: number;
+              /** @description failed when any edge is not applied */
+              status: 'applied' | 'failed';
+            };
           };
         };
         /** @description Default Response */
