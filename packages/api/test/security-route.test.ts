@@ -2,7 +2,7 @@ import { describeDb } from '@michelscope/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeApi } from './helpers';
-import { NET, TOKEN, seedChain } from './seed';
+import { CONSTANT, NET, TOKEN, seedChain } from './seed';
 
 // PGlite only: the route reads the script and storage as the code and storage routes do.
 describeDb('contract security route', { backends: 'pglite' }, ({ db }) => {
@@ -18,7 +18,7 @@ describeDb('contract security route', { backends: 'pglite' }, ({ db }) => {
   });
   afterAll(() => app.close());
 
-  it('GET /contract/…/security: the seeded token fails on every path, with the FAILWITH line', async () => {
+  it('GET /contract/…/security: the seeded token fails on every path; its global constant comes from the index', async () => {
     const r = await get(`/v1/contract/${NET}/${TOKEN}/security`);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({
@@ -26,14 +26,20 @@ describeDb('contract security route', { backends: 'pglite' }, ({ db }) => {
       upgradable: false,
       admins: [],
       complete: true,
-      upgrade: { stored_lambdas: [], global_constants: [], set_delegate: false, admin_replaceable: [] },
+      upgrade: {
+        stored_lambdas: [],
+        global_constants: [CONSTANT],
+        set_delegate: false,
+        admin_replaceable: [],
+        code_migrations: [],
+      },
       entrypoints: [
         { name: 'transfer', who: 'nobody', can: [] },
         { name: 'remove', who: 'nobody', can: [] },
       ],
     });
     const body = r.body as { findings: { kind: string; sentence: string }[] };
-    expect(body.findings.map((f) => f.kind)).toEqual(['nobody', 'nobody']);
+    expect(body.findings.map((f) => f.kind)).toEqual(['nobody', 'nobody', 'global_constant']);
     expect(body.findings[0]!.sentence).toBe('transfer fails on every path: nobody can call it.');
   });
 

@@ -4,7 +4,7 @@
  * (../security/analyse.ts) and its current storage.
  */
 import { ErrorBody, SecuritySummary } from '@michelscope/api-types';
-import { migrationsOf } from '@michelscope/db/read';
+import { constantsOfContract, migrationsOf } from '@michelscope/db/read';
 import type { Micheline } from '@michelscope/michelson';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ApiContext } from '../context';
@@ -44,6 +44,19 @@ export const securityRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
         storage = undefined; // analysed without it: admin addresses are then not named
       }
       const summary = analyseSecurity(fullScript(script), storage);
+      // the node gives scripts with their global constants expanded: the index knows which ones they used
+      const known = (await constantsOfContract(ctx.db, network, address, 100, 0)).map((g) => g.address);
+      const extra = known.filter((c) => !summary.upgrade.global_constants.includes(c));
+      if (extra.length > 0) {
+        summary.upgrade.global_constants.push(...extra);
+        summary.findings.push({
+          kind: 'global_constant',
+          sentence:
+            `Uses ${extra.length} global constant${extra.length > 1 ? 's' : ''} (${extra.join(', ')}), expanded ` +
+            'in the code analysed: code registered on chain, fixed by its hash.',
+          evidence: [],
+        });
+      }
       const migrations = (await migrationsOf(ctx.db, network, address)).filter((m) => m.kind === 'update');
       for (const m of migrations) {
         summary.upgrade.code_migrations.push({ level: m.level, protocol: m.protocol });
