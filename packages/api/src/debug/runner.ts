@@ -35,9 +35,10 @@ import type { ChainAnswer, ChainQuery, DebugEcho, DebugTask, DebugTaskResult } f
 import type { DebugResult, WhatIfResult } from '@michelscope/api-types';
 import type { ValidatedJson } from '../validated-json';
 import { groupEntry, type GroupEffects } from './group-state';
+import type { SecuritySummary } from '../security/analyse';
 
 /** A worker's answer that is sent: checked JSON text. */
-type Answered = Extract<DebugTaskResult, { json: unknown } | { whatIf: unknown }>;
+type Answered = Extract<DebugTaskResult, { json: unknown } | { whatIf: unknown } | { security: unknown }>;
 /** A what-if bundle, with the inputs its answer echoes (typed as the answer's). */
 export type WhatIfRunTask = WhatIfTask & { inputs: WhatIfResult['inputs'] };
 
@@ -61,6 +62,7 @@ export interface DebugRunnerOptions {
 export interface ClientDebugRunner {
   record: DebugRunner['record'];
   whatIf: DebugRunner['whatIf'];
+  security: DebugRunner['security'];
 }
 
 /** The workers' module and its task function: in the server bundle its bundled entry, else a boot through tsx. */
@@ -112,6 +114,7 @@ export class DebugRunner {
     return {
       record: (...a) => this.recordAs(client, ...a),
       whatIf: (...a) => this.whatIfAs(client, ...a),
+      security: (...a) => this.securityAs(client, ...a),
     };
   }
 
@@ -166,12 +169,30 @@ export class DebugRunner {
     });
   }
 
+  /** A contract's permission and upgrade-risk summary, analysed in a worker (security/analyse.ts). */
+  security(script: Micheline[], storage: Micheline | undefined): Promise<SecuritySummary> {
+    return this.securityAs('anonymous', script, storage);
+  }
+
+  private securityAs(
+    client: string,
+    script: Micheline[],
+    storage: Micheline | undefined,
+  ): Promise<SecuritySummary> {
+    return this.run(client, '', 'head', undefined, { security: { script, storage }, errors: [] }).then(
+      (out) => {
+        if ('security' in out) return out.security;
+        throw new HttpError(500, 'the debug worker answered a security summary with a recording');
+      },
+    );
+  }
+
   private run(
     client: string,
     network: string,
     block: string,
     at: ReplayPosition | undefined,
-    what: Pick<DebugTask, 'call' | 'bundle' | 'whatif' | 'errors' | 'extra' | 'recorded'>,
+    what: Pick<DebugTask, 'call' | 'bundle' | 'whatif' | 'security' | 'errors' | 'extra' | 'recorded'>,
   ): Promise<Answered> {
     return this.scheduler
       .run(client, () => this.runNow(network, block, at, what))
@@ -186,7 +207,7 @@ export class DebugRunner {
     network: string,
     block: string,
     at: ReplayPosition | undefined,
-    what: Pick<DebugTask, 'call' | 'bundle' | 'whatif' | 'errors' | 'extra' | 'recorded'>,
+    what: Pick<DebugTask, 'call' | 'bundle' | 'whatif' | 'security' | 'errors' | 'extra' | 'recorded'>,
   ): Promise<Answered> {
     const { port1, port2 } = new MessageChannel();
     const flag = new SharedArrayBuffer(4);

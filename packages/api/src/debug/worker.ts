@@ -23,6 +23,8 @@ import {
 } from './whatif';
 import type { WhatIfChain } from './whatif-overlay';
 import { SchemaCheck, type ValidatedJson } from '../validated-json';
+import { analyseSecurity, type SecuritySummary } from '../security/analyse';
+import type { Micheline } from '@michelscope/michelson';
 
 /**
  * What a debug route adds to the recording in its answer: the inputs the call ran with (a replay's storage and
@@ -37,6 +39,8 @@ export interface DebugTask {
   bundle?: { start: BundleStart; before: BundleCall[]; call?: BundleCall };
   /** Or a what-if bundle (whatif.ts): run, not recorded. */
   whatif?: WhatIfTask;
+  /** Or a contract's permission and upgrade-risk summary (security/analyse.ts): no chain lookups. */
+  security?: { script: Micheline[]; storage?: Micheline | undefined };
   /** Chain lookups go out and their answers come back on this port. */
   port: MessagePort;
   /** Int32 flag the API thread sets to 1 (and notifies) once an answer is on the port. */
@@ -155,6 +159,7 @@ function bridge(task: DebugTask): { chain: WhatIfChain; failure: () => string | 
 export type DebugTaskResult =
   | { json: ValidatedJson<DebugResult> }
   | { whatIf: ValidatedJson<WhatIfResult> }
+  | { security: SecuritySummary }
   | { lookupError: string }
   | { invalid: string }
   /** The answer does not match the route's schema (a bug): the first failing path. */
@@ -171,6 +176,7 @@ let whatIfCheck: SchemaCheck<typeof WhatIfResult> | undefined;
 export function runDebugTask(task: DebugTask): DebugTaskResult {
   task.port.postMessage({ method: 'started' });
   try {
+    if (task.security) return { security: analyseSecurity(task.security.script, task.security.storage) };
     const { chain, failure } = bridge(task);
     if (task.whatif) {
       // whatif.ts writes the text: read back and checked here, off the API's thread

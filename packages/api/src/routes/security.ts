@@ -3,18 +3,32 @@
  * what it can do, and whether the code can change, from a static analysis of its Michelson
  * (../security/analyse.ts) and its current storage.
  */
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { ErrorBody, SecuritySummary } from '@michelscope/api-types';
 import { constantsOfContract, migrationsOf } from '@michelscope/db/read';
 import type { Micheline } from '@michelscope/michelson';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ApiContext } from '../context';
-import { analyseSecurity } from '../security/analyse';
+import type { SecuritySummary as SecuritySummaryT } from '../security/analyse';
 import { fullScript, requireScript, resolveStorage } from '../services/contracts';
 import { AddressParams, requireContractPath } from '../validate';
+import { DebugRunner } from '../debug/runner';
 
-const E = { 400: ErrorBody, 404: ErrorBody, 500: ErrorBody };
+const E = { 400: ErrorBody, 404: ErrorBody, 429: ErrorBody, 500: ErrorBody, 503: ErrorBody };
+
+/** Summaries kept, by script and storage: the same code and storage give the same summary. */
+const CACHED = 256;
+const digest = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('base64url');
 
 export const securityRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  // The analysis interprets the code symbolically (up to 1.5 s for a hostile script): it runs in a worker of its
+  // own pool, admitted fairly between clients as the debugger's runs are, never on the thread serving the API.
+  let runner: DebugRunner | undefined;
+  app.addHook('onClose', async () => {
+    await runner?.close();
+  });
+  const summaries = new LRUCache<string, Promise<SecuritySummaryT>>({ max: CACHED });
   app.get(
     '/contract/:network/:address/security',
     {
@@ -43,7 +57,18 @@ export const securityRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
       } catch {
         storage = undefined; // analysed without it: admin addresses are then not named
       }
-      const summary = analyseSecurity(fullScript(script), storage);
+      const code = fullScript(script);
+      const key = `${digest(code)}.${digest(storage ?? null)}`;
+      let pending = summaries.get(key);
+      if (!pending) {
+        runner ??= new DebugRunner(ctx, { threads: 1, perClient: 2, maxQueue: 16, budgetMs: 15_000 });
+        pending = runner.forClient(request.ip).security(code, storage);
+        summaries.set(key, pending);
+        // a refusal (busy, over the client's budget) or a failure is not kept
+        pending.catch(() => summaries.peek(key) === pending && summaries.delete(key));
+      }
+      // the route adds to its copy: the cached one stays as the analysis gave it
+      const summary = structuredClone(await pending);
       // the node gives scripts with their global constants expanded: the index knows which ones they used
       const known = (await constantsOfContract(ctx.db, network, address, 100, 0)).map((g) => g.address);
       const extra = known.filter((c) => !summary.upgrade.global_constants.includes(c));
