@@ -7,6 +7,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Micheline, Miguel, OperationError } from './explorer';
 import { KeyChangeCounts, KeyChangeKind } from './time-travel';
+import { FlowGraph } from './flow';
 
 const Int = Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
 /** Mutez as a decimal string (up to int64) or a safe integer. */
@@ -313,6 +314,7 @@ export const WhatIfResult = Type.Object(
       }),
     ),
     state: Type.Optional(StateLevel),
+    flow: Type.Optional(FlowGraph),
     inputs: Type.Object({
       balance: Type.String(),
       now: Type.String(),

@@ -254,6 +254,92 @@ describeDb('operation flow graph over the seeded sandbox', { backends: 'pglite' 
     expect(node(g, B1).burned).toMatch(/^[1-9]\d*$/);
   });
 
+  it('a what-if of the swap carries the same flow, checked against the ledgers; a failing second call backtracks it', async () => {
+    const { swap, fa12, fa2 } = env.contracts;
+    const post = async (calls: object[]) => {
+      const res = await env.app.inject({
+        method: 'POST',
+        url: `/v1/contract/${NET}/${swap}/entrypoints/what_if`,
+        payload: { calls },
+      });
+      expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+      return res.json<{ status: string; flow: FlowGraph }>();
+    };
+    const ok = await post([{ name: 'default', value: { int: '7' }, source: B3 }]);
+    expect(ok.flow).toMatchObject({ truncated: false, total_operations: 3, status: 'applied' });
+    expect(edgeFacts(ok.flow)).toEqual([
+      {
+        kind: 'transaction',
+        from: B3,
+        to: swap,
+        entrypoint: 'default',
+        amount: '0',
+        status: 'applied',
+        internal: false,
+      },
+      {
+        kind: 'transaction',
+        from: swap,
+        to: fa12,
+        entrypoint: 'transfer',
+        amount: '0',
+        status: 'applied',
+        internal: true,
+      },
+      {
+        kind: 'transaction',
+        from: swap,
+        to: fa2,
+        entrypoint: 'transfer',
+        amount: '0',
+        status: 'applied',
+        internal: true,
+      },
+    ]);
+    expect(ok.flow.edges.map((e) => e.tokens)).toEqual([
+      [],
+      [
+        {
+          token: { contract: fa12, token_id: '0', standard: 'fa1.2' },
+          from: B3,
+          to: swap,
+          amount: '7',
+          checked: true,
+        },
+      ],
+      [
+        {
+          token: { contract: fa2, token_id: '0', standard: 'fa2' },
+          from: swap,
+          to: B3,
+          amount: '7',
+          checked: true,
+        },
+      ],
+    ]);
+    expect(node(ok.flow, B3).tokens.map((t) => [t.token.contract, t.change])).toEqual([
+      [fa12, '-7'],
+      [fa2, '7'],
+    ]);
+    // B1 gave the swap no allowance: the second call fails, the first is backtracked; no sums
+    const failed = await post([
+      { name: 'default', value: { int: '7' }, source: B3 },
+      { name: 'default', value: { int: '7' }, source: B1 },
+    ]);
+    expect(failed.status).toBe('failed');
+    expect(failed.flow.status).toBe('failed');
+    expect(failed.flow.edges.map((e) => [e.from, e.to, e.status])).toEqual([
+      [B3, swap, 'backtracked'],
+      [swap, fa12, 'backtracked'],
+      [swap, fa2, 'backtracked'],
+      [B1, swap, 'failed'],
+      ...failed.flow.edges.slice(4).map((e) => [e.from, e.to, e.status]),
+    ]);
+    expect(failed.flow.edges.slice(4).every((e) => e.status !== 'applied')).toBe(true);
+    expect(failed.flow.edges[1]!.tokens).toHaveLength(1);
+    for (const n of failed.flow.nodes) expect(n.tokens).toEqual([]);
+  });
+
   it('404 for an unknown group, a malformed hash and an unknown network', async () => {
     const unknown = 'ooTjRw9gs4mx29E2KYQyqi7nxqq9yGWokBqxEEpSjfUHkU9zG8u';
     const a = await get<{ message: string }>(`/v1/opg/${NET}/${unknown.slice(0, -1)}x/flow`);

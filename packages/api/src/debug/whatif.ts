@@ -29,6 +29,7 @@ import { estimateFee } from './fee';
 import { executeCall, whatIfOperationHash, type CallRun } from './whatif-exec';
 import { Overlay, type WhatIfChain } from './whatif-overlay';
 import { withNewBigMaps } from './whatif-new-maps';
+import { ledgerSnapshot, whatIfFlow, type LedgerSnapshot } from '../flow/whatif';
 
 /** One call of the bundle, ready to run (parameter as Micheline, amounts in mutez). */
 export interface BundleCall {
@@ -213,6 +214,8 @@ export function runWhatIf(task: WhatIfTask, chain: WhatIfChain): string {
   /** Field names of the big maps the bundle allocated, by id (from the storages they sit in). */
   const newNames = new Map<string, string>();
   let failedAt = -1;
+  /** The token ledgers after each call, for the flow graph's checks. */
+  const ledgers: LedgerSnapshot[] = [];
   for (const [i, call] of task.calls.entries()) {
     const decoded = safe(() =>
       decodeParameters(task.parameterType, { entrypoint: call.entrypoint, value: call.parameter }),
@@ -236,6 +239,7 @@ export function runWhatIf(task: WhatIfTask, chain: WhatIfChain): string {
     );
     const balancesBefore = new Map(overlay.balanceChanges().map((b) => [b.address, b.change]));
     const res = state.run(call);
+    ledgers.push(ledgerSnapshot(overlay));
     const main = res.main;
     const scriptMilligas = main?.consumedMilligas ?? 0;
     const out: Record<string, unknown> = {
@@ -458,6 +462,7 @@ export function runWhatIf(task: WhatIfTask, chain: WhatIfChain): string {
     },
     cost_per_byte: String(costPerByte),
     ...(task.state ? { state: task.state } : {}),
+    flow: whatIfFlow(task.self, task.calls, calls, ledgers),
     inputs: task.inputs,
   });
 }
