@@ -18,7 +18,7 @@ describeDb('@michelscope/client over the API', { backends: 'pglite' }, ({ db }) 
   });
   afterAll(() => app.close());
 
-  it('a typed call: the contract and its head', async () => {
+  it('typed calls: a contract and an operation group', async () => {
     const contract = await client.unwrap(
       client.GET('/v1/contract/{network}/{address}', { params: { path: { network: NET, address: TOKEN } } }),
     );
