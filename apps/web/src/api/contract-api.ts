@@ -61,6 +61,18 @@ export const storageSchemaQuery = (network: string, address: string) =>
 export const migrationsQuery = (network: string, address: string) =>
   resourceQuery('migrations', { network, address });
 
+/**
+ * The permission and upgrade-risk summary (issue 37): the Security tab's data and the frame's headline, which
+ * asks for it only once the contract has answered. Its failure is the caller's to show quietly.
+ */
+export const securityQuery = (network: string, address: string) =>
+  queryOptions({
+    ...resourceQuery('security', { network, address }),
+    staleTime: 60_000,
+    retry: false,
+    meta: { silent: true },
+  });
+
 /** The levels at which the storage changed, newest first (the storage tab's versions; the newest 100). */
 export const storageLevelsQuery = (network: string, address: string) =>
   resourceQuery('storageLevels', { network, address });

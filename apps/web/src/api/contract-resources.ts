@@ -11,6 +11,7 @@ import type {
   Migration,
   MiguelNode,
   SameContractsResponse,
+  SecuritySummary,
   StorageDiff,
   StorageLevel,
   ViewSchema,
@@ -73,4 +74,6 @@ export const CONTRACT_RESOURCES = {
     (p) => `${contract(p)}/global_constants?${offsetFirst(p)}`,
   ),
   migrations: resource<At, Migration[] | null>((p) => `${contract(p)}/migrations`),
+  /** The permission and upgrade-risk summary, computed from the code and storage (issue 37). */
+  security: resource<At, SecuritySummary>((p) => `${contract(p)}/security`),
 };

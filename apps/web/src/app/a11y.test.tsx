@@ -2,7 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { renderApp } from './testing/render-app';
-import type { Block, SearchItem } from '@michelscope/api-types';
+import type { Block, SearchItem, SecuritySummary } from '@michelscope/api-types';
+import { contractFrame } from './testing/contract-page';
 import { anyQueryRoute, matchingRoute, mockFetch, resourceRoute } from './testing/mock-fetch';
 import { seriousViolations } from './testing/axe';
 
@@ -97,6 +98,48 @@ describe('accessibility (axe-core, serious and critical rules)', () => {
   ])('%s has no serious violations', async (_name, url, ready) => {
     renderApp(url);
     await ready();
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it('the contract Security tab has no serious violations', async () => {
+    const at = { network: 'mainnet', address: KT };
+    const evidence = [{ instruction: 'SENDER', path: 'code.args[0]', line: 4 }];
+    const summary: SecuritySummary = {
+      headline: 'Immutable; privileged entrypoints: mint (admin)',
+      upgradable: false,
+      admins: [{ field: 'admin', address: 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx' }],
+      entrypoints: [
+        {
+          name: 'mint',
+          who: 'admin',
+          admin: { field: 'admin', address: 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx' },
+          can: ['call_contracts'],
+          writes: ['ledger'],
+          evidence,
+        },
+        { name: 'transfer', who: 'anyone', can: [], writes: ['ledger'], evidence: [] },
+      ],
+      upgrade: {
+        stored_lambdas: [],
+        global_constants: [EXPR],
+        set_delegate: false,
+        admin_replaceable: [],
+        code_migrations: [],
+      },
+      findings: [
+        { kind: 'privileged', sentence: 'mint can only be called by the admin at %admin.', evidence },
+      ],
+      complete: false,
+      steps: 200000,
+    };
+    mockFetch([
+      ...contractFrame('mainnet', KT),
+      ['GET /search/v1/account/', new Response(null, { status: 204 })],
+      resourceRoute('security', at, summary),
+    ]);
+    renderApp(`/mainnet/${KT}/security`);
+    await screen.findByRole('heading', { name: 'Upgradeability' }, { timeout: 8000 });
+    await screen.findByText(/Immutable; privileged entrypoints/);
     expect(await seriousViolations()).toEqual([]);
   });
 

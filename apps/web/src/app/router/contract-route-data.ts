@@ -1,7 +1,7 @@
 /**
  * The requests of the account / contract tabs that their route loaders start (see ./route-data): the
- * contract frame's (useContractPage) on every tab, and the first data of the operations, storage and code
- * tabs. Loaded with the contract chunks (vite.config.ts puts it in `contract`, which index.html
+ * contract frame's (useContractPage) on every tab, and the first data of the operations, storage, code and
+ * security tabs. Loaded with the contract chunks (vite.config.ts puts it in `contract`, which index.html
  * modulepreloads on those pages), so that the API modules and their parsers stay out of the boot chunk.
  */
 import type { FetchQueryOptions, QueryClient, QueryKey } from '@tanstack/react-query';
@@ -10,6 +10,7 @@ import {
   codeQuery,
   contractQuery,
   opgListQuery,
+  securityQuery,
   storageQuery,
   storageSchemaQuery,
   viewsQuery,
@@ -21,7 +22,7 @@ import { protocolFromQuery } from '../../slices/contract/code/code-versions';
 import { tokenServiceQuery } from '../../slices/contract/token-service';
 
 /** The tabs whose own first data is started with the frame's. */
-export type ContractTab = 'operations' | 'storage' | 'code' | 'frame';
+export type ContractTab = 'operations' | 'storage' | 'code' | 'security' | 'frame';
 
 /** Starts the requests; the promise settles (never rejects) when every one has answered or failed. */
 export function startContractData(
@@ -57,6 +58,9 @@ export function startContractData(
       break;
     case 'code':
       start(codeQuery(network, address, protocolFromQuery(url.searchParams.get('protocol'))));
+      break;
+    case 'security':
+      start(securityQuery(network, address));
       break;
     case 'frame':
       break;

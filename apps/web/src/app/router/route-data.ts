@@ -49,6 +49,7 @@ export function routeData(
     operations: contract('operations'),
     storage: contract('storage'),
     code: contract('code'),
+    security: contract('security'),
     events: frame,
     ticket_updates: frame,
     interact: frame,

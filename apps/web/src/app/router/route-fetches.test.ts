@@ -67,6 +67,7 @@ describe("the server's fetch preloads match the web's route loaders", () => {
     ['interact', '/:network/:address/interact/:entrypoint?', `/sandboxnet/${KT}/interact/transfer`],
     ['views', '/:network/:address/views/:view?', `/sandboxnet/${KT}/views`],
     ['details', '/:network/:address/details', `/sandboxnet/${KT}/details`],
+    ['security', '/:network/:address/security', `/sandboxnet/${KT}/security`],
     ['contract_stats', '/:network/:address/stats', `/sandboxnet/${KT}/stats`],
   ];
   for (const [screen, route, url] of cases) {

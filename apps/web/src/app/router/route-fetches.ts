@@ -24,10 +24,11 @@ const PROTOCOL = /^P[1-9A-HJ-NP-Za-km-z]{50}$/;
 const NETWORK = /^[a-z0-9_-]{1,40}$/;
 
 /** The account / contract tabs (route paths of the web's route table) and the first data of each. */
-const CONTRACT_TABS: Record<string, 'operations' | 'storage' | 'code' | 'frame'> = {
+const CONTRACT_TABS: Record<string, 'operations' | 'storage' | 'code' | 'security' | 'frame'> = {
   '/:network/:address/operations': 'operations',
   '/:network/:address/storage': 'storage',
   '/:network/:address/code': 'code',
+  '/:network/:address/security': 'security',
   '/:network/:address/events': 'frame',
   '/:network/:address/ticket_updates': 'frame',
   '/:network/:address/interact/:entrypoint?': 'frame',
@@ -85,6 +86,9 @@ export function routeFetches(
       }
       break;
     }
+    case 'security':
+      if (isContract) out.push(`${contract}/security`);
+      break;
     case 'frame':
       break;
   }

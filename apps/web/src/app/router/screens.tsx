@@ -41,6 +41,9 @@ export const screens: Record<ScreenId, LazyScreen> = {
   }),
   // CodeMirror is not part of it: the code shows first without it (shared/micheline/MichelsonCode).
   code: async () => ({ Component: (await import('../../slices/contract/code/CodePage')).CodePage }),
+  security: async () => ({
+    Component: (await import('../../slices/contract/security/SecurityPage')).SecurityPage,
+  }),
   metadata: async () => ({
     Component: (await import('../../slices/contract/metadata/MetadataPage')).MetadataPage,
   }),

@@ -59,6 +59,8 @@ interface Props {
   /** Number of the first shown line (a window of a larger script). */
   firstLineNumber?: number;
   mark?: CodeMark | null;
+  /** Scrolls the marked line into view once it is drawn (the Code tab's `?line=`). */
+  scrollToMark?: boolean;
   maxHeight?: number | string;
   ref?: Ref<MichelsonCodeHandle>;
 }
@@ -93,8 +95,14 @@ export function MichelsonCode({ ref, ...props }: Props) {
 
   if (editor && upgrade) {
     const Editor = editor;
+    const { scrollToMark: _scroll, ...editorProps } = props;
     return (
-      <Editor {...props} topLine={topLine} autoFocus={upgrade.autoFocus} searchRequests={upgrade.searches} />
+      <Editor
+        {...editorProps}
+        topLine={topLine}
+        autoFocus={upgrade.autoFocus}
+        searchRequests={upgrade.searches}
+      />
     );
   }
   return <LightCode {...props} scroller={scroller} onInteract={ask} />;
@@ -124,6 +132,7 @@ function LightCode({
   label,
   firstLineNumber = 1,
   mark = null,
+  scrollToMark = false,
   maxHeight = 640,
   scroller,
   onInteract,
@@ -180,6 +189,16 @@ function LightCode({
     for (const el of root.querySelectorAll('[data-chunk]')) observer.observe(el);
     return () => observer.disconnect();
   }, [chunks, drawn]);
+
+  // the marked line, scrolled to once its piece is drawn (once per line)
+  const scrolledTo = useRef<number | null>(null);
+  useEffect(() => {
+    if (!scrollToMark || !mark || scrolledTo.current === mark.line) return;
+    const el = box.current?.querySelector<HTMLElement>(`[data-n="${mark.line + firstLineNumber - 1}"]`);
+    if (!el) return;
+    scrolledTo.current = mark.line;
+    el.scrollIntoView?.({ block: 'center' });
+  }, [scrollToMark, mark, firstLineNumber, drawn]);
 
   const lineCount = useMemo(() => chunks.reduce((n, c) => n + c.length, 0), [chunks]);
   const digits = String(maxLineNumber(lineCount) + firstLineNumber - 1).length;

@@ -22,6 +22,7 @@ import { TagList } from '../../shared/tags/TagList';
 import { LinkTabs } from '../../shared/ui/LinkTabs';
 import type { ConfigResponse, Contract } from '@michelscope/api-types';
 import { BookmarkButton } from './BookmarkButton';
+import { SecurityHeadline } from './security/SecurityHeadline';
 import { tabUnreachable, visibleTabs, type TabFacts, type TabId } from './tab-visibility';
 import { tokenServiceQuery } from './token-service';
 import { useContractPage, type ContractPageData } from './useContractPage';
@@ -140,6 +141,15 @@ export function ContractFrame({ tab, children }: Props) {
         </Typography>
       ) : null}
       <Box sx={{ my: 1 }}>{contract ? <TagList tags={contract.tags ?? []} /> : null}</Box>
+      {data.isContract ? (
+        <SecurityHeadline
+          network={network}
+          address={address}
+          // asked for once the contract has answered: it never delays the page's own data
+          ready={contract !== undefined && contract !== null}
+          onSecurityTab={tab === 'security'}
+        />
+      ) : null}
       {contract?.partial && contract.indexed_from !== undefined ? (
         <PartialHistoryNotice level={contract.indexed_from} history={contract.history} />
       ) : null}

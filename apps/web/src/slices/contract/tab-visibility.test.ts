@@ -16,7 +16,16 @@ const ids = (facts: TabFacts, current = 'operations' as const) =>
 
 describe('visibleTabs', () => {
   it('shows contract tabs only for contracts', () => {
-    expect(ids(base)).toEqual(['operations', 'storage', 'code', 'interact', 'tokens', 'fork', 'details']);
+    expect(ids(base)).toEqual([
+      'operations',
+      'storage',
+      'code',
+      'security',
+      'interact',
+      'tokens',
+      'fork',
+      'details',
+    ]);
     expect(ids({ ...base, accountType: 'account' })).toEqual(['operations']);
   });
 
@@ -33,6 +42,7 @@ describe('visibleTabs', () => {
       'operations',
       'storage',
       'code',
+      'security',
       'interact',
       'tokens',
       'ticket_updates',

@@ -5,6 +5,7 @@ export type TabId =
   | 'operations'
   | 'storage'
   | 'code'
+  | 'security'
   | 'interact'
   | 'tokens'
   | 'ticket_updates'
@@ -39,6 +40,7 @@ const ORDER: TabDef[] = [
   { id: 'operations', label: 'Operations', path: 'operations' },
   { id: 'storage', label: 'Storage', path: 'storage' },
   { id: 'code', label: 'Code', path: 'code' },
+  { id: 'security', label: 'Security', path: 'security' },
   { id: 'interact', label: 'Interact', path: 'interact' },
   { id: 'tokens', label: 'Tokens', path: 'tokens' },
   { id: 'ticket_updates', label: 'Ticket updates', path: 'ticket_updates' },
@@ -63,6 +65,7 @@ export function tabShown(id: TabId, f: TabFacts): boolean | null {
       return true;
     case 'storage':
     case 'code':
+    case 'security':
     case 'interact':
     case 'fork':
     case 'details':

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
@@ -15,6 +15,7 @@ import { codeQuery, contractConstantsQuery, migrationsQuery } from '../../../api
 import { useCopy } from '../../../shared/clipboard/useCopy';
 import { RawJsonDialog } from '../../../shared/json/RawJsonDialog';
 import { MichelsonCode, type MichelsonCodeHandle } from '../../../shared/micheline/MichelsonCode';
+import type { CodeMark } from '../../../shared/micheline/michelson-tokens';
 import { ContractFrame } from '../ContractFrame';
 import type { ContractPageData } from '../useContractPage';
 import type { CodeJson } from './code-json';
@@ -51,7 +52,25 @@ function useCodeJson(code: string | undefined): CodeJson | null {
   return code !== undefined && result?.code === code ? result.json : null;
 }
 
-/** The code tab (workspace spec §2 "Code tab"). */
+/** `?line=N` (1-based, as the Security tab's evidence links give it): N, else null. */
+export function lineFromQuery(value: string | null): number | null {
+  if (value === null || !/^[1-9][0-9]{0,6}$/.test(value)) return null;
+  return Number(value);
+}
+
+/** The mark of line `line` of `code` (its text without the indentation), or null when there is no such line. */
+export function lineMark(code: string | undefined, line: number | null): CodeMark | null {
+  if (code === undefined || line === null) return null;
+  const text = code.split('\n')[line - 1];
+  if (text === undefined) return null;
+  const start = text.length - text.trimStart().length;
+  return { line, startCol: start, endCol: Math.max(start + 1, text.trimEnd().length) };
+}
+
+/**
+ * The code tab (workspace spec §2 "Code tab"). `?line=N` marks line N of the latest code and scrolls to it
+ * (the Security tab's evidence links, issue 37).
+ */
 export function CodeTab({ data }: { data: ContractPageData }) {
   const viewer = useRef<MichelsonCodeHandle>(null);
   const { network, address } = data;
@@ -68,6 +87,8 @@ export function CodeTab({ data }: { data: ContractPageData }) {
   const copy = useCopy();
   const options = protocolOptions(protocol, migrations.data ?? []);
   const raw = useCodeJson(dialog === 'raw' ? code.data : undefined);
+  const line = protocol === null ? lineFromQuery(params.get('line')) : null;
+  const mark = useMemo(() => lineMark(code.data, line), [code.data, line]);
 
   const other = legFromQuery(params.get('compare'));
   const comparing = other !== null || params.has('compare');
@@ -93,6 +114,7 @@ export function CodeTab({ data }: { data: ContractPageData }) {
     const next = new URLSearchParams(params);
     if (value === 'latest') next.delete('protocol');
     else next.set('protocol', value);
+    next.delete('line'); // a line of the latest code
     setParams(next, { replace: true });
   };
 
@@ -156,7 +178,14 @@ export function CodeTab({ data }: { data: ContractPageData }) {
         ) : code.isError ? (
           <Typography color="error">{code.error.message}</Typography>
         ) : (
-          <MichelsonCode ref={viewer} code={code.data} label="Michelson code" maxHeight="75vh" />
+          <MichelsonCode
+            ref={viewer}
+            code={code.data}
+            label="Michelson code"
+            maxHeight="75vh"
+            mark={mark}
+            scrollToMark
+          />
         )}
       </Paper>
       <RawJsonDialog

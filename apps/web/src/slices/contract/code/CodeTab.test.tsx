@@ -76,6 +76,33 @@ describe('code tab', { timeout: 20_000 }, () => {
     expect(mock.callsTo(`GET /v1/contract/mainnet/${KT}/code?protocol=${GRANADA}`)).toHaveLength(1);
   });
 
+  it('marks and scrolls to ?line=N (the Security tab evidence links), and drops it for another protocol', async () => {
+    routes(CODE);
+    const scrolled: Element[] = [];
+    const scrollIntoView = vi.fn(function (this: Element) {
+      scrolled.push(this);
+    });
+    Object.defineProperty(Element.prototype, 'scrollIntoView', { value: scrollIntoView, configurable: true });
+    try {
+      const { router } = renderApp(`/mainnet/${KT}/code?line=3`);
+      const text = await codeText();
+      await waitFor(() => expect(text()).toContain('NIL operation'));
+      const region = screen.getByRole('region', { name: 'Michelson code' });
+      const line = region.querySelector('[data-n="3"]')!;
+      // the line's text without its indentation is marked, and only that line
+      const marked = (el: Element) => [...el.querySelectorAll('[data-failed]')].map((m) => m.textContent);
+      expect(marked(line).join('')).toBe('code { CDR ; NIL operation ; PAIR }');
+      expect(marked(region)).toEqual(marked(line));
+      await waitFor(() => expect(scrolled).toEqual([line]));
+
+      fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Protocol' }));
+      fireEvent.click(await screen.findByRole('option', { name: 'PtGRANAD' }));
+      await waitFor(() => expect(router.state.location.search).toBe(`?protocol=${GRANADA}`));
+    } finally {
+      delete (Element.prototype as Partial<Element>).scrollIntoView;
+    }
+  });
+
   it('converts the code to Micheline JSON for Raw JSON', async () => {
     routes(CODE);
     renderApp(`/mainnet/${KT}/code`);
