@@ -340,6 +340,87 @@ describeDb('operation flow graph over the seeded sandbox', { backends: 'pglite' 
     for (const n of failed.flow.nodes) expect(n.tokens).toEqual([]);
   });
 
+  it('run_operation/flow: the node simulation of the splitter and of the swap, before anything is sent', async () => {
+    const { splitter, counter, swap, fa12, fa2 } = env.contracts;
+    const post = async (address: string, body: object) => {
+      const res = await env.app.inject({
+        method: 'POST',
+        url: `/v1/contract/${NET}/${address}/entrypoints/run_operation/flow`,
+        payload: body,
+      });
+      expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+      return res.json<FlowGraph>();
+    };
+    const split = await post(splitter!, { name: 'default', data: {}, source: B5, amount: 3000 });
+    expect(edgeFacts(split)).toEqual([
+      {
+        kind: 'transaction',
+        from: B5,
+        to: splitter,
+        entrypoint: 'default',
+        amount: '3000',
+        status: 'applied',
+        internal: false,
+      },
+      {
+        kind: 'transaction',
+        from: splitter,
+        to: B4,
+        entrypoint: undefined,
+        amount: '3000',
+        status: 'applied',
+        internal: true,
+      },
+      {
+        kind: 'transaction',
+        from: splitter,
+        to: counter,
+        entrypoint: 'increment',
+        amount: '0',
+        status: 'applied',
+        internal: true,
+      },
+      {
+        kind: 'event',
+        from: counter,
+        to: undefined,
+        entrypoint: undefined,
+        amount: '0',
+        status: 'applied',
+        internal: true,
+      },
+    ]);
+    expect(split.nodes.map((n) => [n.address, n.tez])).toEqual([
+      [B5, '-3000'],
+      [splitter, '0'],
+      [B4, '3000'],
+      [counter, '0'],
+    ]);
+    const sw = await post(swap!, { name: 'default', data: { '@nat_1': '5' }, source: B3 });
+    expect(sw.edges.map((e) => [e.from, e.to, e.entrypoint, e.status])).toEqual([
+      [B3, swap, 'default', 'applied'],
+      [swap, fa12, 'transfer', 'applied'],
+      [swap, fa2, 'transfer', 'applied'],
+    ]);
+    expect(sw.edges[2]!.tokens).toEqual([
+      {
+        token: {
+          contract: fa2,
+          token_id: '0',
+          standard: 'fa2',
+          symbol: 'DMC',
+          decimals: 6,
+          name: 'Demo Coin',
+        },
+        from: swap,
+        to: B3,
+        amount: '5',
+        checked: false,
+      },
+    ]);
+    expect(sw.nodes.find((n) => n.address === fa12)).toMatchObject({ alias: 'Michelscope Demo Token' });
+  });
+
   it('404 for an unknown group, a malformed hash and an unknown network', async () => {
     const unknown = 'ooTjRw9gs4mx29E2KYQyqi7nxqq9yGWokBqxEEpSjfUHkU9zG8u';
     const a = await get<{ message: string }>(`/v1/opg/${NET}/${unknown.slice(0, -1)}x/flow`);

@@ -156,7 +156,7 @@ const natOf = (v: unknown): bigint => {
 };
 
 /** Aliases, tags and token metadata of a graph's nodes and tokens. */
-async function flowLookup(db: Db, network: string, g: FlowGraph): Promise<FlowLookup> {
+export async function flowLookup(db: Db, network: string, g: FlowGraph): Promise<FlowLookup> {
   const aliases = new Map<string, string>();
   for (const a of await aliasesOf(
     db,

@@ -3,7 +3,7 @@
  * entrypoints/run_operation (run_operation), views/execute (run_script_view; off-chain views wrapped and
  * run with run_code). The node's Michelson errors come back as a failed operation, not as an HTTP error.
  */
-import { CallRequest, ErrorBody, Miguel, Operation, ViewRequest } from '@michelscope/api-types';
+import { CallRequest, ErrorBody, FlowGraph, Miguel, Operation, ViewRequest } from '@michelscope/api-types';
 import { getHeads, getScriptTypes } from '@michelscope/db/read';
 import {
   decodeParameters,
@@ -34,6 +34,7 @@ import {
   type Head,
 } from './simulate-operations';
 import { stateBlock, storageAt } from './whatif';
+import { operationsFlow } from '../flow/operations';
 
 const E = { 400: ErrorBody, 404: ErrorBody, 500: ErrorBody, 502: ErrorBody, 504: ErrorBody };
 const VIEW_TIMEOUT_MS = 20_000;
@@ -171,6 +172,72 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
     },
   );
 
+  /** run_operation of one call: the simulated call and the internal operations the node reported. */
+  const runOperation = async (request: {
+    params: { network: string; address: string };
+    body: CallRequest;
+  }): Promise<Operation[]> => {
+    const b = request.body;
+    if (!b.source) throw new HttpError(400, 'source is required');
+    const { network, address, script, params, h, main } = await prepareCall(request.params, b);
+    // One state for the run, its 'from' and the level shown: the node simulates at its head, which may be
+    // ahead of the indexer, so the storage before and the big-map values before are read from the node at
+    // the block it ran on, and that block's level is the one the result names. A head that moved during the
+    // run is run again (at most twice more).
+    let run: { res: { contents?: unknown[] }; block: NodeBlock; costPerByte: number } | null = null;
+    for (let attempt = 0; attempt < 3 && run === null; attempt++) {
+      const block = await nodeHeadBlock(ctx, network);
+      const at = `/chains/main/blocks/${block.hash}`;
+      const counter = await nodeRpc<string>(
+        ctx,
+        network,
+        `${at}/context/contracts/${b.source}/counter`,
+      ).catch(() => '0');
+      const constants = await nodeRpc<{
+        hard_gas_limit_per_operation?: string;
+        hard_storage_limit_per_operation?: string;
+        cost_per_byte?: string;
+      }>(ctx, network, `${at}/context/constants`);
+      const content = {
+        kind: 'transaction',
+        source: b.source,
+        fee: '0',
+        counter: String(BigInt(counter) + 1n),
+        gas_limit: String(b.gas_limit ?? constants.hard_gas_limit_per_operation ?? '1040000'),
+        storage_limit: String(storageLimitOf(b.storage_limit, constants.hard_storage_limit_per_operation)),
+        amount: String(b.amount ?? 0),
+        destination: address,
+        parameters: params,
+      };
+      main.gas_limit = Number(content.gas_limit);
+      main.storage_limit = Number(content.storage_limit);
+      main.level = block.level;
+      let res: { contents?: unknown[] };
+      try {
+        res = await nodeRpc(ctx, network, '/chains/main/blocks/head/helpers/scripts/run_operation', {
+          operation: { branch: block.hash, contents: [content], signature: DUMMY_SIGNATURE },
+          chain_id: await chainId(network, h.chainId),
+        });
+      } catch (e) {
+        return rejection(e, main);
+      }
+      const after = await nodeHeadBlock(ctx, network).catch(() => block);
+      if (after.hash === block.hash || attempt === 2)
+        run = { res, block, costPerByte: Number(constants.cost_per_byte ?? 0) || 0 };
+    }
+    const { res, block, costPerByte } = run!;
+    const storageType = toMicheline(script.storage);
+    const previous = await nodeStorageAt(ctx, network, address, block, storageType).catch(() =>
+      resolveStorage(ctx, network, address).catch(() => undefined),
+    );
+    return simulatedOperations(ctx, res, main, {
+      storageType,
+      previous: previous ?? { prim: 'Unit' },
+      costPerByte,
+      block,
+    });
+  };
+
   app.post(
     '/contract/:network/:address/entrypoints/run_operation',
     {
@@ -182,67 +249,26 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
         response: { 200: Type.Array(Operation), ...E },
       },
     },
-    async (request) => {
-      const b = request.body;
-      if (!b.source) throw new HttpError(400, 'source is required');
-      const { network, address, script, params, h, main } = await prepareCall(request.params, b);
-      // One state for the run, its 'from' and the level shown: the node simulates at its head, which may be
-      // ahead of the indexer, so the storage before and the big-map values before are read from the node at
-      // the block it ran on, and that block's level is the one the result names. A head that moved during the
-      // run is run again (at most twice more).
-      let run: { res: { contents?: unknown[] }; block: NodeBlock; costPerByte: number } | null = null;
-      for (let attempt = 0; attempt < 3 && run === null; attempt++) {
-        const block = await nodeHeadBlock(ctx, network);
-        const at = `/chains/main/blocks/${block.hash}`;
-        const counter = await nodeRpc<string>(
-          ctx,
-          network,
-          `${at}/context/contracts/${b.source}/counter`,
-        ).catch(() => '0');
-        const constants = await nodeRpc<{
-          hard_gas_limit_per_operation?: string;
-          hard_storage_limit_per_operation?: string;
-          cost_per_byte?: string;
-        }>(ctx, network, `${at}/context/constants`);
-        const content = {
-          kind: 'transaction',
-          source: b.source,
-          fee: '0',
-          counter: String(BigInt(counter) + 1n),
-          gas_limit: String(b.gas_limit ?? constants.hard_gas_limit_per_operation ?? '1040000'),
-          storage_limit: String(storageLimitOf(b.storage_limit, constants.hard_storage_limit_per_operation)),
-          amount: String(b.amount ?? 0),
-          destination: address,
-          parameters: params,
-        };
-        main.gas_limit = Number(content.gas_limit);
-        main.storage_limit = Number(content.storage_limit);
-        main.level = block.level;
-        let res: { contents?: unknown[] };
-        try {
-          res = await nodeRpc(ctx, network, '/chains/main/blocks/head/helpers/scripts/run_operation', {
-            operation: { branch: block.hash, contents: [content], signature: DUMMY_SIGNATURE },
-            chain_id: await chainId(network, h.chainId),
-          });
-        } catch (e) {
-          return rejection(e, main);
-        }
-        const after = await nodeHeadBlock(ctx, network).catch(() => block);
-        if (after.hash === block.hash || attempt === 2)
-          run = { res, block, costPerByte: Number(constants.cost_per_byte ?? 0) || 0 };
-      }
-      const { res, block, costPerByte } = run!;
-      const storageType = toMicheline(script.storage);
-      const previous = await nodeStorageAt(ctx, network, address, block, storageType).catch(() =>
-        resolveStorage(ctx, network, address).catch(() => undefined),
-      );
-      return simulatedOperations(ctx, res, main, {
-        storageType,
-        previous: previous ?? { prim: 'Unit' },
-        costPerByte,
-        block,
-      });
+    (request) => runOperation(request),
+  );
+
+  app.post(
+    '/contract/:network/:address/entrypoints/run_operation/flow',
+    {
+      schema: {
+        summary: 'Simulate a call with run_operation and answer its flow graph',
+        description:
+          'The flow graph (issue 37) of what …/entrypoints/run_operation answers, before anything is sent: the ' +
+          'simulated call and its internal operations as edges, the accounts and contracts as nodes (aliases, ' +
+          'tags and token metadata from the index). Token movements are unchecked (`checked: false`): the ' +
+          'simulation gives no ledger diffs per operation; no ticket movements either.',
+        tags: ['contract'],
+        params: AddressParams,
+        body: CallRequest,
+        response: { 200: FlowGraph, ...E },
+      },
     },
+    async (request) => operationsFlow(ctx.db, request.params.network, await runOperation(request)),
   );
 
   app.post(

@@ -7454,6 +7454,248 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/contract/{network}/{address}/entrypoints/run_operation/flow': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Simulate a call with run_operation and answer its flow graph
+     * @description The flow graph (issue 37) of what …/entrypoints/run_operation answers, before anything is sent: the simulated call and its internal operations as edges, the accounts and contracts as nodes (aliases, tags and token metadata from the index). Token movements are unchecked (`checked: false`): the simulation gives no ledger diffs per operation; no ticket movements either.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description Configured network name
+           * @example mainnet
+           */
+          network: string;
+          address: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            name: string;
+            /** @description the entrypoint form data */
+            data: unknown;
+            amount?: number;
+            gas_limit?: number;
+            /** @description bytes of paid storage the call may use (run_operation; default and cap: the node’s hard_storage_limit_per_operation): a call that needs more fails with storage_exhausted.operation */
+            storage_limit?: number;
+            source?: string;
+            sender?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description in order of first appearance in the edges */
+              nodes: {
+                address: string;
+                kind: 'implicit' | 'contract' | 'smart_rollup';
+                /** @description the contract's TZIP-16 name, when the API knows it */
+                alias?: string;
+                /** @description the contract's tags, as /contract gives them */
+                tags?: string[];
+                /** @description signed mutez: the tez the applied edges moved in and out (fees and burns apart) */
+                tez: string;
+                /** @description fees paid, mutez (a failed content pays its fee too) */
+                fees?: string;
+                /** @description storage burned, mutez (applied contents only) */
+                burned?: string;
+                /** @description summed over the applied edges; zero sums left out */
+                tokens: {
+                  /** FlowTokenRef */
+                  token: {
+                    /** @description the token contract */
+                    contract: string;
+                    /** @description decimal; "0" for an FA1.2 token */
+                    token_id: string;
+                    standard: 'fa1.2' | 'fa2';
+                    /** @description from the token metadata, when the API has it */
+                    symbol?: string;
+                    /** @description from the token metadata, when the API has it */
+                    decimals?: number;
+                    /** @description from the token metadata, when the API has it */
+                    name?: string;
+                  };
+                  /** @description signed raw token units */
+                  change: string;
+                }[];
+                /** @description summed over the applied edges; zero sums left out */
+                tickets: {
+                  ticketer: string;
+                  content_type?: unknown;
+                  /** @description Miguel node (decoded Michelson value tree) */
+                  content?: unknown;
+                  /** @description signed */
+                  change: string;
+                }[];
+              }[];
+              /** @description in execution order: each top-level content, then the internal operations it ran */
+              edges: {
+                /** @description execution order, from 0 */
+                index: number;
+                /** @description transaction, origination, delegation, event, reveal, … */
+                kind: string;
+                /** @description the source (the emitting contract for an internal operation) */
+                from: string;
+                /** @description the destination, the originated contract or the new delegate; absent for an event and a delegate removal */
+                to?: string;
+                internal: boolean;
+                /** @description the top-level content this edge belongs to */
+                content_index: number;
+                /** @description of the top-level content */
+                counter?: number;
+                /** @description of an internal operation */
+                nonce?: number;
+                /** @description row id, for /operation/{network}/{id}/… */
+                operation_id?: number;
+                /** @description as in the receipt; a failed, backtracked or skipped edge keeps its movements but they are left out of the node sums */
+                status: 'applied' | 'failed' | 'backtracked' | 'skipped';
+                entrypoint?: string;
+                /** @description the parameter decoded with the destination's type */
+                parameters?: unknown[];
+                /** @description tez moved, mutez (the balance given to an origination) */
+                amount: string;
+                /** @description FA1.2 `transfer(from,to,value)` and FA2 `transfer` parameters read as movements */
+                tokens: {
+                  /** FlowTokenRef */
+                  token: {
+                    /** @description the token contract */
+                    contract: string;
+                    /** @description decimal; "0" for an FA1.2 token */
+                    token_id: string;
+                    standard: 'fa1.2' | 'fa2';
+                    /** @description from the token metadata, when the API has it */
+                    symbol?: string;
+                    /** @description from the token metadata, when the API has it */
+                    decimals?: number;
+                    /** @description from the token metadata, when the API has it */
+                    name?: string;
+                  };
+                  from: string;
+                  to: string;
+                  /** @description raw token units (apply `decimals` to show) */
+                  amount: string;
+                  /** @description true when the token contract's ledger big-map diffs of this operation show exactly these balance changes; false when they differ, are missing or the ledger was not found (a movement read from the parameter only) */
+                  checked: boolean;
+                }[];
+                tickets: {
+                  ticketer: string;
+                  /** @description the content type (Micheline) */
+                  content_type?: unknown;
+                  /** @description Miguel node (decoded Michelson value tree) */
+                  content?: unknown;
+                  /** @description whose ticket balance changed */
+                  account: string;
+                  /** @description the signed change of that balance */
+                  amount: string;
+                }[];
+                /** FlowEvent */
+                event?: {
+                  tag?: string;
+                  /** @description decoded when the API can */
+                  payload?: unknown[];
+                };
+              }[];
+              /** @description the group had more operations than the edge cap: the edges and sums cover the first ones only */
+              truncated: boolean;
+              /** @description operations in the group (edges before the cap) */
+              total_operations: number;
+              /** @description failed when any edge is not applied */
+              status: 'applied' | 'failed';
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        504: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/contract/{network}/{address}/views/execute': {
     parameters: {
       query?: never;
