@@ -167,7 +167,7 @@ function Entrypoints({ at, summary }: { at: At; summary: SecuritySummary }) {
             <TableBody>
               {summary.entrypoints.map((e, i) => (
                 <TableRow key={`${e.name}-${i}`} data-entrypoint={e.name}>
-                  <TableCell sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>{e.name}</TableCell>
+                  <TableCell sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>{e.name}</TableCell>
                   <TableCell sx={{ overflowWrap: 'anywhere' }}>
                     <Who at={at} entrypoint={e} />
                   </TableCell>
