@@ -144,7 +144,9 @@ export const FlowGraph = Type.Object(
       description:
         'the group had more operations than the edge cap: the edges and sums cover the first ones only',
     }),
-    total_operations: Type.Integer({ description: 'operations in the group (edges before the cap)' }),
+    total_operations: Type.Integer({
+      description: 'operations in the group (edges before the cap; an indexed group is read up to 2,000)',
+    }),
     status: Type.Union([Type.Literal('applied'), Type.Literal('failed')], {
       description: 'failed when any edge is not applied',
     }),

@@ -6,6 +6,7 @@
 import type { MiguelNode } from '@michelscope/api-types';
 import { describe, expect, it } from 'vitest';
 import { buildFlow, enrichFlow, ledgerKey, tokenTransfers, type FlowOp } from '../src/flow/build';
+import { whatIfFlow } from '../src/flow/whatif';
 
 const ALICE = 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx';
 const BOB = 'tz1gjaF81ZRRvdzjobyfVNsAeSC6PScjfQwN';
@@ -338,5 +339,57 @@ describe('buildFlow', () => {
     expect(g.edges).toHaveLength(500);
     expect(g.nodes.find((n) => n.address === BOB)!.tez).toBe('499');
     expect(buildFlow(ops.slice(0, 3)).truncated).toBe(false);
+  });
+
+  it('a what-if bundle: calls then their internal operations; a later failure backtracks what ran before', () => {
+    const g = whatIfFlow(
+      DEX,
+      [{ amount: '5' }, { source: BOB, amount: '0' }],
+      [
+        {
+          entrypoint: 'swap',
+          status: 'backtracked',
+          fees: { fee: '300', burn: '20' },
+          operations: [
+            {
+              kind: 'transaction',
+              source: DEX,
+              status: 'applied',
+              destination: FA12,
+              entrypoint: 'transfer',
+              parameters: fa12Transfer(DEX, ALICE, '3'),
+            },
+            { kind: 'event', source: DEX, status: 'applied', tag: 'done' },
+          ],
+        },
+        { entrypoint: 'swap', status: 'failed', operations: [] },
+      ],
+      [
+        new Map([
+          [
+            FA12,
+            new Map([
+              [ledgerKey(DEX, '0'), { before: 10n, after: 7n }],
+              [ledgerKey(ALICE, '0'), { before: 0n, after: 3n }],
+            ]),
+          ],
+        ]),
+      ],
+    );
+    expect(
+      g.edges.map((e) => [e.from, e.to ?? null, e.status, e.content_index, e.internal, e.amount]),
+    ).toEqual([
+      ['tz1Ke2h7sDdakHJQh8WX4Z372du1KChsksyU', DEX, 'backtracked', 0, false, '5'],
+      [DEX, FA12, 'backtracked', 0, true, '0'],
+      [DEX, null, 'backtracked', 0, true, '0'],
+      [BOB, DEX, 'failed', 1, false, '0'],
+    ]);
+    expect(g.edges[1]!.tokens.map((m) => [m.from, m.to, m.amount, m.checked])).toEqual([
+      [DEX, ALICE, '3', true],
+    ]);
+    expect(g.edges[2]!.event).toEqual({ tag: 'done' });
+    expect(g.status).toBe('failed');
+    expect(g.nodes.every((n) => n.tez === '0' && n.tokens.length === 0)).toBe(true);
+    expect(g.nodes[0]!.fees).toBe('300');
   });
 });

@@ -5,6 +5,7 @@
  * no database, so nodes carry no alias, tags or token metadata.
  */
 import type { FlowGraph, MiguelNode } from '@michelscope/api-types';
+import { ZERO_PKH } from '@michelscope/interpreter';
 import { toMiguel, type Micheline } from '@michelscope/michelson';
 import { buildFlow, ledgerKey, tokenTransfers, type FlowOp } from './build';
 
@@ -128,7 +129,8 @@ export function whatIfFlow(
     ops.push({
       kind: 'transaction',
       status,
-      source: call?.sender ?? call?.source ?? null,
+      // the interpreter's default sender when the call names none
+      source: call?.sender ?? call?.source ?? ZERO_PKH,
       destination: self,
       amount: call?.amount ?? '0',
       entrypoint: typeof c.entrypoint === 'string' ? c.entrypoint : null,

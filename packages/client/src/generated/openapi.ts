@@ -4015,7 +4015,7 @@ export interface paths {
               }[];
               /** @description the group had more operations than the edge cap: the edges and sums cover the first ones only */
               truncated: boolean;
-              /** @description operations in the group (edges before the cap) */
+              /** @description operations in the group (edges before the cap; an indexed group is read up to 2,000) */
               total_operations: number;
               /** @description failed when any edge is not applied */
               status: 'applied' | 'failed';
@@ -7616,7 +7616,7 @@ export interface paths {
               }[];
               /** @description the group had more operations than the edge cap: the edges and sums cover the first ones only */
               truncated: boolean;
-              /** @description operations in the group (edges before the cap) */
+              /** @description operations in the group (edges before the cap; an indexed group is read up to 2,000) */
               total_operations: number;
               /** @description failed when any edge is not applied */
               status: 'applied' | 'failed';
@@ -8272,7 +8272,7 @@ export interface paths {
                 }[];
                 /** @description the group had more operations than the edge cap: the edges and sums cover the first ones only */
                 truncated: boolean;
-                /** @description operations in the group (edges before the cap) */
+                /** @description operations in the group (edges before the cap; an indexed group is read up to 2,000) */
                 total_operations: number;
                 /** @description failed when any edge is not applied */
                 status: 'applied' | 'failed';
