@@ -80,6 +80,7 @@ describe('contract page frame', () => {
       'Operations (12.3K)',
       'Storage',
       'Code',
+      'Security',
       'Interact',
       'Tokens',
       'Fork',
