@@ -340,7 +340,7 @@ describeDb('operation flow graph over the seeded sandbox', { backends: 'pglite' 
     for (const n of failed.flow.nodes) expect(n.tokens).toEqual([]);
   });
 
-  it('run_operation/flow: the node simulation of the splitter and of the swap, before anything is sent', async () => {
+  it('run_operation/flow: the node simulation of the splitter, the swap and the ticketer, before anything is sent', async () => {
     const { splitter, counter, swap, fa12, fa2 } = env.contracts;
     const post = async (address: string, body: object) => {
       const res = await env.app.inject({
@@ -415,10 +415,35 @@ describeDb('operation flow graph over the seeded sandbox', { backends: 'pglite' 
         from: swap,
         to: B3,
         amount: '5',
-        checked: false,
+        checked: true,
+      },
+    ]);
+    expect(sw.edges[1]!.tokens).toEqual([
+      {
+        token: { contract: fa12, token_id: '0', standard: 'fa1.2' },
+        from: B3,
+        to: swap,
+        amount: '5',
+        checked: true,
       },
     ]);
     expect(sw.nodes.find((n) => n.address === fa12)).toMatchObject({ alias: 'Michelscope Demo Token' });
+    const { ticketer, receiver } = env.contracts;
+    const tk = await post(ticketer!, {
+      name: 'default',
+      data: { receiver: receiver, amount: '4' },
+      source: B1,
+    });
+    expect(tk.edges.map((e) => [e.from, e.to, e.entrypoint, e.status])).toEqual([
+      [B1, ticketer, 'default', 'applied'],
+      [ticketer, receiver, 'receive', 'applied'],
+    ]);
+    expect(tk.edges.flatMap((e) => e.tickets.map((t) => [t.ticketer, t.account, t.amount]))).toEqual([
+      [ticketer, receiver, '4'],
+    ]);
+    expect(tk.nodes.find((n) => n.address === receiver)!.tickets).toMatchObject([
+      { ticketer, content: { value: 'demo' }, change: '4' },
+    ]);
   });
 
   it('404 for an unknown group, a malformed hash and an unknown network', async () => {

@@ -1,12 +1,13 @@
 /**
  * The flow graph of API operations (a node simulation's answer: the simulated call and the internal operations
- * the node reported), with aliases, contract tags and token metadata from the index. A simulation has no
- * ledger big-map deltas per operation nor ticket updates: its token movements stay unchecked.
+ * the node reported), with aliases, contract tags and token metadata from the index.
  */
 import type { FlowGraph, Operation } from '@michelscope/api-types';
-import type { Db } from '@michelscope/db/read';
+import type { ApiContext } from '../context';
+import type { NodeBlock } from '../routes/simulate-node-state';
 import { buildFlow, enrichFlow, type FlowOp } from './build';
 import { flowLookup } from './opg';
+import { addReceiptFacts } from './simulation';
 
 export function operationsFlowOps(ops: readonly Operation[]): FlowOp[] {
   let nonce = 0;
@@ -28,8 +29,18 @@ export function operationsFlowOps(ops: readonly Operation[]): FlowOp[] {
   }));
 }
 
-/** The flow graph of a simulation's operations, enriched from the index. */
-export async function operationsFlow(db: Db, network: string, ops: readonly Operation[]): Promise<FlowGraph> {
-  const graph = buildFlow(operationsFlowOps(ops));
-  return enrichFlow(graph, await flowLookup(db, network, graph));
+/**
+ * The flow graph of a simulation's operations, enriched from the index; with the node's receipt, its ticket
+ * movements and the ledger changes that check the token movements.
+ */
+export async function operationsFlow(
+  ctx: ApiContext,
+  network: string,
+  ops: readonly Operation[],
+  receipt?: { res: { contents?: unknown[] }; block: NodeBlock },
+): Promise<FlowGraph> {
+  const flowOps = operationsFlowOps(ops);
+  if (receipt) await addReceiptFacts(ctx, network, flowOps, receipt.res, receipt.block);
+  const graph = buildFlow(flowOps);
+  return enrichFlow(graph, await flowLookup(ctx.db, network, graph));
 }

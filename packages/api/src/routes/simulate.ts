@@ -176,7 +176,7 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
   const runOperation = async (request: {
     params: { network: string; address: string };
     body: CallRequest;
-  }): Promise<Operation[]> => {
+  }): Promise<{ ops: Operation[]; receipt?: { res: { contents?: unknown[] }; block: NodeBlock } }> => {
     const b = request.body;
     if (!b.source) throw new HttpError(400, 'source is required');
     const { network, address, script, params, h, main } = await prepareCall(request.params, b);
@@ -219,7 +219,7 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
           chain_id: await chainId(network, h.chainId),
         });
       } catch (e) {
-        return rejection(e, main);
+        return { ops: rejection(e, main) };
       }
       const after = await nodeHeadBlock(ctx, network).catch(() => block);
       if (after.hash === block.hash || attempt === 2)
@@ -230,12 +230,13 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
     const previous = await nodeStorageAt(ctx, network, address, block, storageType).catch(() =>
       resolveStorage(ctx, network, address).catch(() => undefined),
     );
-    return simulatedOperations(ctx, res, main, {
+    const ops = await simulatedOperations(ctx, res, main, {
       storageType,
       previous: previous ?? { prim: 'Unit' },
       costPerByte,
       block,
     });
+    return { ops, receipt: { res, block } };
   };
 
   app.post(
@@ -249,7 +250,7 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
         response: { 200: Type.Array(Operation), ...E },
       },
     },
-    (request) => runOperation(request),
+    async (request) => (await runOperation(request)).ops,
   );
 
   app.post(
@@ -260,15 +261,18 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
         description:
           'The flow graph (issue 37) of what …/entrypoints/run_operation answers, before anything is sent: the ' +
           'simulated call and its internal operations as edges, the accounts and contracts as nodes (aliases, ' +
-          'tags and token metadata from the index). Token movements are unchecked (`checked: false`): the ' +
-          'simulation gives no ledger diffs per operation; no ticket movements either.',
+          'tags and token metadata from the index), token movements checked against the ledger changes of the ' +
+          'receipt, ticket movements from its ticket receipts.',
         tags: ['contract'],
         params: AddressParams,
         body: CallRequest,
         response: { 200: FlowGraph, ...E },
       },
     },
-    async (request) => operationsFlow(ctx.db, request.params.network, await runOperation(request)),
+    async (request) => {
+      const { ops, receipt } = await runOperation(request);
+      return operationsFlow(ctx, request.params.network, ops, receipt);
+    },
   );
 
   app.post(

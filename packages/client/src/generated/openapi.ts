@@ -7465,7 +7465,7 @@ export interface paths {
     put?: never;
     /**
      * Simulate a call with run_operation and answer its flow graph
-     * @description The flow graph (issue 37) of what …/entrypoints/run_operation answers, before anything is sent: the simulated call and its internal operations as edges, the accounts and contracts as nodes (aliases, tags and token metadata from the index). Token movements are unchecked (`checked: false`): the simulation gives no ledger diffs per operation; no ticket movements either.
+     * @description The flow graph (issue 37) of what …/entrypoints/run_operation answers, before anything is sent: the simulated call and its internal operations as edges, the accounts and contracts as nodes (aliases, tags and token metadata from the index), token movements checked against the ledger changes of the receipt, ticket movements from its ticket receipts.
      */
     post: {
       parameters: {
