@@ -133,6 +133,7 @@ export async function buildRoot(
     logError,
     cors: config.cors,
     live: { source: handle, ...config.live },
+    watch: config.watch,
     ...(onAddressRequest ? { onAddressRequest } : {}),
     ...(parts ? { parts } : {}),
     ...(sandboxRpc

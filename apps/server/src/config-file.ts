@@ -82,6 +82,17 @@ export const FileConfigSchema = Type.Object(
       ),
     ),
     ipfs_gateway: Type.Optional(Type.String()),
+    /** Watch rules and webhooks (issue 39). */
+    watch: Type.Optional(
+      Type.Object(
+        {
+          allow_private_targets: Type.Optional(Type.Boolean()),
+          max_rules_per_token: Type.Optional(Type.Number()),
+          max_rules_total: Type.Optional(Type.Number()),
+        },
+        closed,
+      ),
+    ),
     networks: Type.Optional(Type.Record(Type.String(), Type.Union([Type.Literal(false), NetworkFileSchema]))),
   },
   closed,

@@ -58,6 +58,8 @@ export interface AppConfig {
   ipfsGateway: string;
   /** Origins allowed by CORS (true: any). */
   cors: boolean | string[];
+  /** Watch rules (issue 39): webhooks to private addresses allowed, rules per management token and in all. */
+  watch: { allowPrivateTargets: boolean; maxRulesPerToken: number; maxRulesTotal: number };
 }
 
 const NETWORK_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
@@ -169,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     trustProxy: parseTrustProxy(file.trust_proxy),
     live: parseLive(file.live),
     cors: file.cors ?? true,
+    watch: parseWatch(file.watch),
     ipfsGateway: parseGateway(env.IPFS_GATEWAY ?? file.ipfs_gateway ?? 'https://ipfs.io/ipfs'),
   };
 }
@@ -237,6 +240,18 @@ function parseLive(raw: FileConfig['live']): AppConfig['live'] {
   ] as const)
     if (!Number.isInteger(v) || v < 1) throw new ConfigError(`live.${name} must be a whole number ≥ 1`);
   return { maxConnectionsPerIp, maxConnections };
+}
+
+/** Default: no private webhook targets, 20 rules a token, 10,000 in all. */
+function parseWatch(raw: FileConfig['watch']): AppConfig['watch'] {
+  const maxRulesPerToken = raw?.max_rules_per_token ?? 20;
+  const maxRulesTotal = raw?.max_rules_total ?? 10_000;
+  for (const [name, v] of [
+    ['max_rules_per_token', maxRulesPerToken],
+    ['max_rules_total', maxRulesTotal],
+  ] as const)
+    if (!Number.isInteger(v) || v < 1) throw new ConfigError(`watch.${name} must be a whole number ≥ 1`);
+  return { allowPrivateTargets: raw?.allow_private_targets ?? false, maxRulesPerToken, maxRulesTotal };
 }
 
 function parseGateway(url: string): string {

@@ -22,6 +22,7 @@ export * from './flow';
 export * from './security';
 export * from './helpers';
 export * from './health';
+export * from './watch';
 
 /**
  * Every error answer of the API: `{"message": …}`; a 5xx also names its request (`request_id`, as every

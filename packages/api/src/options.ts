@@ -1,5 +1,6 @@
 import type { Db } from '@michelscope/db/read';
 import type { FastifyPluginAsync } from 'fastify';
+import type { WatchOptions } from './watch/options';
 
 /** One network the API serves. */
 export interface ApiNetwork {
@@ -66,6 +67,11 @@ export interface ApiOptions {
    * and the limits. Without it that route answers 503.
    */
   live?: LiveOptions;
+  /**
+   * Watch rules and webhooks (`/v1/watch/…`, issue 39): limits, the URL check and the delivery's retries. Rules
+   * are evaluated from the live notices (needs `live`). Without it the routes answer 503.
+   */
+  watch?: WatchOptions;
   /**
    * Called when a request queued an address for a network's indexer (db `address_requests`): the server wakes
    * that indexer so that it reads the address at once. Without it the indexer finds the request within a second.

@@ -33,6 +33,9 @@ import { debugRoutes } from './routes/debug';
 import { shareRoutes } from './routes/share';
 import { liveRoutes } from './routes/live';
 import { LiveHub } from './live/hub';
+import { watchRoutes } from './routes/watch';
+import { sharedSource } from './watch/shared-source';
+import { WatchService } from './watch/service';
 import { networkStatsRoutes, statsServiceRoutes } from './routes/stats-service';
 import { addSharedSchemas, componentName } from './schemas';
 import { checkIntegerParams } from './validate';
@@ -69,10 +72,26 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   // the node calls a request causes name its client to the embedded node (fair script workers, issue 34)
   app.addHook('preHandler', withRequestClient);
   // one LISTEN per process, fanned out to the live connections (live/hub.ts)
-  const hub = opts.live ? new LiveHub(ctx, opts.live, (msg) => app.log.warn(msg)) : undefined;
+  const liveSource = opts.live && sharedSource(opts.live.source);
+  const hub = opts.live
+    ? new LiveHub(ctx, { ...opts.live, source: liveSource! }, (msg) => app.log.warn(msg))
+    : undefined;
   if (hub) {
     await hub.start();
     app.addHook('onClose', () => hub.stop());
+  }
+  // watch rules: evaluated once per block from the same LISTEN, webhooks delivered (watch/service.ts, issue 39)
+  const watch = opts.watch
+    ? new WatchService(
+        opts.db,
+        opts.watch,
+        (msg) => app.log.warn(msg),
+        (n) => !!ctx.networks.get(n),
+      )
+    : undefined;
+  if (watch) {
+    await watch.start(liveSource);
+    app.addHook('onClose', () => watch.stop());
   }
   // before schema validation and every route: deep JSON would overflow the stack of the recursive tools,
   // and huge int literals cost quadratic time in the codecs
@@ -147,6 +166,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
       await v1.register(debugRoutes, { ctx });
       await v1.register(shareRoutes, { ctx });
       await v1.register(liveRoutes, { ctx, hub });
+      await v1.register(watchRoutes, { ctx, ...(watch ? { watch } : {}) });
       await v1.register(legacyRoutes, { ctx });
       await v1.register(openapiRoute, { document });
     },

@@ -429,6 +429,37 @@ export interface HistoryFloorTable {
   slot: ColumnType<number, number | undefined, number>;
 }
 
+/** Watch rules (migrations/0310_watch_rules.sql): written by the API only (issue 39). */
+export interface WatchRulesTable {
+  id: string;
+  network: string;
+  address: string;
+  condition: ColumnType<unknown, string, string>;
+  url: string;
+  secret: string;
+  token_hash: string;
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
+/** A webhook delivery of a watch rule (0310): pending | delivered | failed. */
+export interface WatchDeliveriesTable {
+  id: Generated<string>;
+  rule_id: string;
+  idempotency_key: string;
+  level: number;
+  operation_hash: string | null;
+  body: ColumnType<unknown, string, string>;
+  status: ColumnType<string, string | undefined, string>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  last_status_code: number | null;
+  last_error: string | null;
+  latency_ms: number | null;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+  delivered_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
 export interface Database {
   protocols: ProtocolsTable;
   blocks: BlocksTable;
@@ -460,6 +491,8 @@ export interface Database {
   history_backfills: HistoryBackfillsTable;
   history_floor: HistoryFloorTable;
   history_redo: { network: string; level: number };
+  watch_rules: WatchRulesTable;
+  watch_deliveries: WatchDeliveriesTable;
 }
 
 export type Db = Kysely<Database>;

@@ -10201,6 +10201,723 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/watch/rules': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The management token's watch rules
+     * @description The rules of the token given in `Authorization: Bearer <token>`, oldest first.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              id: string;
+              network: string;
+              address: string;
+              /** WatchCondition */
+              condition:
+                | {
+                    /** @enum {string} */
+                    kind: 'call';
+                    /** @description the entrypoints watched (none: any call of the target) */
+                    entrypoints: string[];
+                    /** @description only calls sent by this address */
+                    sender?: string;
+                    /** @description only calls sending at least this amount (mutez) */
+                    amount_gte?: string;
+                    /** @description only calls sending at most this amount (mutez) */
+                    amount_lte?: string;
+                    /** @description the statuses watched (default: applied) */
+                    status?: ('applied' | 'failed' | 'backtracked' | 'skipped')[];
+                  }
+                | {
+                    /** @enum {string} */
+                    kind: 'event';
+                    /** @description the event tags watched (none: every event) */
+                    tags: string[];
+                  }
+                | {
+                    /** @enum {string} */
+                    kind: 'big_map';
+                    /** @description the big map: its field name in the contract's storage, or its id */
+                    big_map: string | number;
+                    /** @description the key, as its plain value (an address, a string, a number, 0x… bytes); none: any key */
+                    key?: string;
+                    /** @description the key by its expression hash (expr…) */
+                    key_hash?: string;
+                    /** @description match when a numeric value rises to or above this threshold */
+                    above?: string;
+                    /** @description match when a numeric value falls to or below this threshold */
+                    below?: string;
+                  }
+                | {
+                    /** @enum {string} */
+                    kind: 'storage';
+                    /** @description a field of the storage's named tree, dot-separated (`total_supply`, `config.fee`) */
+                    path: string;
+                    /** @description match when the value rises to or above this threshold */
+                    above?: string;
+                    /** @description match when the value falls to or below this threshold */
+                    below?: string;
+                  }
+                | {
+                    /** @enum {string} */
+                    kind: 'token_transfer';
+                    /** @description only transfers of at least this amount (in the token’s smallest unit) */
+                    amount_gte: string;
+                    /** @description FA2: only this token */
+                    token_id?: string;
+                  }
+                | {
+                    /** @enum {string} */
+                    kind: 'origination';
+                  };
+              url: string;
+              enabled: boolean;
+              /**
+               * @description RFC 3339 time in UTC
+               * @example 2024-05-01T12:00:00Z
+               */
+              created_at: string;
+            }[];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Create a watch rule (a webhook on contract activity)
+     * @description Creates a rule on a network and address. The answer holds the rule, its signing secret and the management token, each shown once: send `Authorization: Bearer <token>` to add more rules to the same token and to list, read or delete them (without it a new token is made). For each indexed block the server POSTs every matching fact to the URL as a `WatchDeliveryBody`, with headers `X-Michelscope-Signature: sha256=<hex HMAC-SHA256 of the raw body with the secret>` and `X-Michelscope-Delivery: <idempotency key>`; a delivery not answered 2xx within 10 s is retried with exponential back-off (10 s, 20 s, 40 s … at most 1 h apart) for 24 h (at least once: the key names repeats). The URL must be http(s) and reach a public address (no loopback, private, link-local, CGNAT, multicast) unless the operator allows private targets; redirects are not followed. At most 20 rules a token and 10000 in all by default (429).
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            network: string;
+            address: string;
+            /** WatchCondition */
+            condition:
+              | {
+                  /** @enum {string} */
+                  kind: 'call';
+                  /** @description the entrypoints watched (none: any call of the target) */
+                  entrypoints: string[];
+                  /** @description only calls sent by this address */
+                  sender?: string;
+                  /** @description only calls sending at least this amount (mutez) */
+                  amount_gte?: string;
+                  /** @description only calls sending at most this amount (mutez) */
+                  amount_lte?: string;
+                  /** @description the statuses watched (default: applied) */
+                  status?: ('applied' | 'failed' | 'backtracked' | 'skipped')[];
+                }
+              | {
+                  /** @enum {string} */
+                  kind: 'event';
+                  /** @description the event tags watched (none: every event) */
+                  tags: string[];
+                }
+              | {
+                  /** @enum {string} */
+                  kind: 'big_map';
+                  /** @description the big map: its field name in the contract's storage, or its id */
+                  big_map: string | number;
+                  /** @description the key, as its plain value (an address, a string, a number, 0x… bytes); none: any key */
+                  key?: string;
+                  /** @description the key by its expression hash (expr…) */
+                  key_hash?: string;
+                  /** @description match when a numeric value rises to or above this threshold */
+                  above?: string;
+                  /** @description match when a numeric value falls to or below this threshold */
+                  below?: string;
+                }
+              | {
+                  /** @enum {string} */
+                  kind: 'storage';
+                  /** @description a field of the storage's named tree, dot-separated (`total_supply`, `config.fee`) */
+                  path: string;
+                  /** @description match when the value rises to or above this threshold */
+                  above?: string;
+                  /** @description match when the value falls to or below this threshold */
+                  below?: string;
+                }
+              | {
+                  /** @enum {string} */
+                  kind: 'token_transfer';
+                  /** @description only transfers of at least this amount (in the token’s smallest unit) */
+                  amount_gte: string;
+                  /** @description FA2: only this token */
+                  token_id?: string;
+                }
+              | {
+                  /** @enum {string} */
+                  kind: 'origination';
+                };
+            /** @description the webhook: http(s), a public address */
+            url: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** WatchRule */
+              rule: {
+                id: string;
+                network: string;
+                address: string;
+                /** WatchCondition */
+                condition:
+                  | {
+                      /** @enum {string} */
+                      kind: 'call';
+                      /** @description the entrypoints watched (none: any call of the target) */
+                      entrypoints: string[];
+                      /** @description only calls sent by this address */
+                      sender?: string;
+                      /** @description only calls sending at least this amount (mutez) */
+                      amount_gte?: string;
+                      /** @description only calls sending at most this amount (mutez) */
+                      amount_lte?: string;
+                      /** @description the statuses watched (default: applied) */
+                      status?: ('applied' | 'failed' | 'backtracked' | 'skipped')[];
+                    }
+                  | {
+                      /** @enum {string} */
+                      kind: 'event';
+                      /** @description the event tags watched (none: every event) */
+                      tags: string[];
+                    }
+                  | {
+                      /** @enum {string} */
+                      kind: 'big_map';
+                      /** @description the big map: its field name in the contract's storage, or its id */
+                      big_map: string | number;
+                      /** @description the key, as its plain value (an address, a string, a number, 0x… bytes); none: any key */
+                      key?: string;
+                      /** @description the key by its expression hash (expr…) */
+                      key_hash?: string;
+                      /** @description match when a numeric value rises to or above this threshold */
+                      above?: string;
+                      /** @description match when a numeric value falls to or below this threshold */
+                      below?: string;
+                    }
+                  | {
+                      /** @enum {string} */
+                      kind: 'storage';
+                      /** @description a field of the storage's named tree, dot-separated (`total_supply`, `config.fee`) */
+                      path: string;
+                      /** @description match when the value rises to or above this threshold */
+                      above?: string;
+                      /** @description match when the value falls to or below this threshold */
+                      below?: string;
+                    }
+                  | {
+                      /** @enum {string} */
+                      kind: 'token_transfer';
+                      /** @description only transfers of at least this amount (in the token’s smallest unit) */
+                      amount_gte: string;
+                      /** @description FA2: only this token */
+                      token_id?: string;
+                    }
+                  | {
+                      /** @enum {string} */
+                      kind: 'origination';
+                    };
+                url: string;
+                enabled: boolean;
+                /**
+                 * @description RFC 3339 time in UTC
+                 * @example 2024-05-01T12:00:00Z
+                 */
+                created_at: string;
+              };
+              /** @description the rule's signing secret (HMAC-SHA256 key), shown once */
+              secret: string;
+              /** @description the management token (`Authorization: Bearer <token>`), shown once: the one given in the request, or a new one */
+              token: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/watch/rules/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A watch rule */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description a rule id (wr_…) */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              id: string;
+              network: string;
+              address: string;
+              /** WatchCondition */
+              condition:
+                | {
+                    /** @enum {string} */
+                    kind: 'call';
+                    /** @description the entrypoints watched (none: any call of the target) */
+                    entrypoints: string[];
+                    /** @description only calls sent by this address */
+                    sender?: string;
+                    /** @description only calls sending at least this amount (mutez) */
+                    amount_gte?: string;
+                    /** @description only calls sending at most this amount (mutez) */
+                    amount_lte?: string;
+                    /** @description the statuses watched (default: applied) */
+                    status?: ('applied' | 'failed' | 'backtracked' | 'skipped')[];
+                  }
+                | {
+                    /** @enum {string} */
+                    kind: 'event';
+                    /** @description the event tags watched (none: every event) */
+                    tags: string[];
+                  }
+                | {
+                    /** @enum {string} */
+                    kind: 'big_map';
+                    /** @description the big map: its field name in the contract's storage, or its id */
+                    big_map: string | number;
+                    /** @description the key, as its plain value (an address, a string, a number, 0x… bytes); none: any key */
+                    key?: string;
+                    /** @description the key by its expression hash (expr…) */
+                    key_hash?: string;
+                    /** @description match when a numeric value rises to or above this threshold */
+                    above?: string;
+                    /** @description match when a numeric value falls to or below this threshold */
+                    below?: string;
+                  }
+                | {
+                    /** @enum {string} */
+                    kind: 'storage';
+                    /** @description a field of the storage's named tree, dot-separated (`total_supply`, `config.fee`) */
+                    path: string;
+                    /** @description match when the value rises to or above this threshold */
+                    above?: string;
+                    /** @description match when the value falls to or below this threshold */
+                    below?: string;
+                  }
+                | {
+                    /** @enum {string} */
+                    kind: 'token_transfer';
+                    /** @description only transfers of at least this amount (in the token’s smallest unit) */
+                    amount_gte: string;
+                    /** @description FA2: only this token */
+                    token_id?: string;
+                  }
+                | {
+                    /** @enum {string} */
+                    kind: 'origination';
+                  };
+              url: string;
+              enabled: boolean;
+              /**
+               * @description RFC 3339 time in UTC
+               * @example 2024-05-01T12:00:00Z
+               */
+              created_at: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    /**
+     * Delete a watch rule
+     * @description Deletes the rule and its delivery log; pending deliveries are not sent.
+     */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description a rule id (wr_…) */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              deleted: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/watch/rules/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A watch rule's delivery log
+     * @description Newest first: each delivery with its status (pending, delivered, failed), attempts, the last attempt's status code, error and latency, and the facts it carries.
+     */
+    get: {
+      parameters: {
+        query?: {
+          size?: number;
+          offset?: number;
+          status?: 'pending' | 'delivered' | 'failed';
+        };
+        header?: never;
+        path: {
+          /** @description a rule id (wr_…) */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              id: string;
+              idempotency_key: string;
+              level: number;
+              operation_hash: string | null;
+              /** WatchDeliveryStatus */
+              status: 'pending' | 'delivered' | 'failed';
+              attempts: number;
+              last_status_code: number | null;
+              last_error: string | null;
+              latency_ms: number | null;
+              /**
+               * @description RFC 3339 time in UTC
+               * @example 2024-05-01T12:00:00Z
+               */
+              created_at: string;
+              /**
+               * @description RFC 3339 time in UTC
+               * @example 2024-05-01T12:00:00Z
+               */
+              delivered_at: string | null;
+              /** @description pending: when it is tried next */
+              next_attempt_at: string | (never | null);
+              /** @description the body’s decoded facts */
+              matched: {
+                [key: string]: unknown;
+              };
+            }[];
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/contract/{network}/{address}/tokens': {
     parameters: {
       query?: never;
