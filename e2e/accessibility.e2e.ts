@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BOOTSTRAP_ACCOUNTS } from '@michelscope/sandbox';
 import { appPages, axeViolations, canBrowse, syncedSandboxSession } from './harness';
-import { counterContract, json, seededContracts, tokensAndSwap } from './sandbox-seed';
+import { api, counterContract, json, seededContracts, tokensAndSwap } from './sandbox-seed';
 
 const NETWORK = 'sandboxnet';
 /** What the app needs before any screen shows (the heads, the product's settings): never held. */
@@ -34,14 +34,21 @@ async function seedOf(url: string): Promise<Seed> {
     if (Array.isArray(updates) && updates.length > 0) tickets = address;
     if (tickets) break;
   }
-  const opg = (await json(`${url}/v1/contract/${NETWORK}/${counter}/opg`)) as {
-    hash?: string;
-    status: string;
-  }[];
+  const client = api(url);
+  const network = { network: NETWORK };
+  const opg = await client.unwrap(
+    client.GET('/v1/contract/{network}/{address}/opg', {
+      params: { path: { ...network, address: counter } },
+    }),
+  );
   const hash = opg.find((o) => o.hash && o.status === 'applied')?.hash;
-  const constant = ((await json(`${url}/v1/global_constants/${NETWORK}`)) as { address: string }[])[0]
-    ?.address;
-  const bigMap = (await json(`${url}/v1/bigmap/${NETWORK}/0`)) as { address: string } | undefined;
+  const constants = await client.unwrap(
+    client.GET('/v1/global_constants/{network}', { params: { path: network } }),
+  );
+  const constant = constants[0]?.address;
+  const bigMap = await client.unwrap(
+    client.GET('/v1/bigmap/{network}/{ptr}', { params: { path: { ...network, ptr: 0 } } }),
+  );
   if (!hash || !constant || !bigMap || !tickets)
     throw new Error('the seed lacks an applied operation, a global constant, big map 0 or ticket updates');
   return { fa2, counter, tickets, hash, constant, bigMapOwner: bigMap.address };

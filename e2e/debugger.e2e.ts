@@ -14,7 +14,7 @@ import { LocalForger } from '@taquito/local-forging';
 import { InMemorySigner } from '@taquito/signer';
 import { BOOTSTRAP_ACCOUNTS } from '@michelscope/sandbox';
 import { originateAsBootstrap } from './fixture-contracts';
-import { counterContract, json, tokensAndSwap } from './sandbox-seed';
+import { api, counterContract, groupOf, json, tokensAndSwap } from './sandbox-seed';
 import { simulateCall, type FormCall } from './workspace-steps';
 
 // The Michelson debugger (issue 20), driven with real values on the seeded sandbox: a simulation opened in the
@@ -324,7 +324,7 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
           `${url}/v1/contract/sandboxnet/${counter}/opg?size=10${lastId === undefined ? '' : `&last_id=${lastId}`}`,
         )) as { hash: string; status: string; last_id: number }[];
         for (const g of rows.filter((r) => r.status === 'backtracked')) {
-          const ops = (await json(`${url}/v1/opg/sandboxnet/${g.hash}`)) as Op[];
+          const ops = (await groupOf(url, g.hash)) as Op[];
           const op = ops.find(
             (o) =>
               o.destination === counter &&
@@ -403,7 +403,7 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
           `${url}/v1/contract/sandboxnet/${counter}/opg?size=10${lastId === undefined ? '' : `&last_id=${lastId}`}`,
         )) as { hash: string; status: string; last_id: number }[];
         for (const g of rows.filter((r) => r.status !== 'applied')) {
-          const ops = (await json(`${url}/v1/opg/sandboxnet/${g.hash}`)) as Op[];
+          const ops = (await groupOf(url, g.hash)) as Op[];
           const op = ops.find(
             (o) =>
               o.internal &&
@@ -769,8 +769,11 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
       );
       // indexed, and its metadata read
       await waitFor(`${kt} metadata`, 180_000, async () => {
-        const m = (await json(`${url}/v1/account/sandboxnet/${kt}/metadata`)) as
-          { errors?: unknown } | undefined;
+        const m = (await api(url).unwrap(
+          api(url).GET('/v1/account/{network}/{address}/metadata', {
+            params: { path: { network: 'sandboxnet', address: kt } },
+          }),
+        )) as { errors?: unknown } | undefined;
         return m?.errors ? true : undefined;
       });
       const page = await pages.open();

@@ -3,23 +3,67 @@
  * and the sandbox wallet's connect dialog.
  */
 import type { Page } from 'playwright-core';
+import { createClient, type MichelscopeClient } from '@michelscope/client';
 import { UI_TIMEOUT } from './harness';
 
+/** A GET of anything but the API (the node's RPC through the product): its JSON, or undefined unless 200. */
 export async function json(url: string): Promise<unknown> {
   const res = await fetch(url);
   if (res.status !== 200) return undefined;
   return res.json();
 }
 
+const clients = new Map<string, MichelscopeClient>();
+/**
+ * The product's API at `url` through its typed client (@michelscope/client, generated from the OpenAPI
+ * document), one per server: the tests call the API as an integrator does, so the client runs on every CI run.
+ * An answer other than 2xx throws its ApiError (status and message).
+ */
+export function api(url: string): MichelscopeClient {
+  let c = clients.get(url);
+  if (!c) clients.set(url, (c = createClient({ baseUrl: url })));
+  return c;
+}
+
+/** A contract's API record on sandboxnet (`GET /v1/contract/{network}/{address}`). */
+export const contractOf = (url: string, address: string) =>
+  api(url).unwrap(
+    api(url).GET('/v1/contract/{network}/{address}', {
+      params: { path: { network: 'sandboxnet', address } },
+    }),
+  );
+
+/** An operation group's operations on sandboxnet (`GET /v1/opg/{network}/{hash}`). */
+export const groupOf = (url: string, hash: string) =>
+  api(url).unwrap(
+    api(url).GET('/v1/opg/{network}/{hash}', { params: { path: { network: 'sandboxnet', hash } } }),
+  );
+
+/** The storage of a sandboxnet contract as the API names it (`GET …/storage`). */
+export const storageOf = (url: string, address: string) =>
+  api(url).unwrap(
+    api(url).GET('/v1/contract/{network}/{address}/storage', {
+      params: { path: { network: 'sandboxnet', address } },
+    }),
+  );
+
+/** A page of sandboxnet's recently called contracts. */
+const recentlyCalled = (url: string, offset: number) =>
+  api(url).unwrap(
+    api(url).GET('/v1/stats/{network}/recently_called_contracts', {
+      params: { path: { network: 'sandboxnet' }, query: { size: 10, offset } },
+    }),
+  );
+
 /** A seeded contract with an `increment` entrypoint (the sandbox's counter). */
 export async function counterContract(url: string): Promise<string> {
-  const rows = (await json(`${url}/v1/stats/sandboxnet/recently_called_contracts?size=10`)) as {
-    address: string;
-  }[];
-  for (const { address } of rows ?? []) {
-    const eps = (await json(`${url}/v1/contract/sandboxnet/${address}/entrypoints`)) as
-      { name: string }[] | undefined;
-    if (eps?.some((e) => e.name === 'increment')) return address;
+  for (const { address } of await recentlyCalled(url, 0)) {
+    const eps = await api(url).unwrap(
+      api(url).GET('/v1/contract/{network}/{address}/entrypoints', {
+        params: { path: { network: 'sandboxnet', address } },
+      }),
+    );
+    if (eps.some((e) => e.name === 'increment')) return address;
   }
   throw new Error('no seeded contract with an increment entrypoint');
 }
@@ -29,8 +73,7 @@ export async function splitterContract(
   url: string,
 ): Promise<{ splitter: string; beneficiary: string; counter: string }> {
   for (const { address } of await seededContracts(url)) {
-    const s = (await json(`${url}/v1/contract/sandboxnet/${address}/storage`)) as
-      { children?: { name?: string; value?: unknown }[] }[] | undefined;
+    const s = (await storageOf(url, address)) as { children?: { name?: string; value?: unknown }[] }[];
     const fields = Array.isArray(s) ? (s[0]?.children ?? []) : [];
     const beneficiary = fields.find((f) => f.name === 'beneficiary')?.value;
     const counter = fields.find((f) => f.name === 'counter')?.value;
@@ -46,14 +89,11 @@ export async function seededContracts(
 ): Promise<{ address: string; tags: string[]; entrypoints: string[] }[]> {
   const out: { address: string; tags: string[]; entrypoints: string[] }[] = [];
   for (let offset = 0; offset < 100; offset += 10) {
-    const rows = (await json(
-      `${url}/v1/stats/sandboxnet/recently_called_contracts?size=10&offset=${offset}`,
-    )) as { address: string }[] | undefined;
-    if (!rows?.length) break;
+    const rows = await recentlyCalled(url, offset);
+    if (!rows.length) break;
     for (const { address } of rows) {
-      const c = (await json(`${url}/v1/contract/sandboxnet/${address}`)) as
-        { tags?: string[]; entrypoints?: string[] } | undefined;
-      out.push({ address, tags: c?.tags ?? [], entrypoints: c?.entrypoints ?? [] });
+      const c = await contractOf(url, address);
+      out.push({ address, tags: c.tags ?? [], entrypoints: c.entrypoints ?? [] });
     }
   }
   return out;
@@ -68,7 +108,7 @@ export async function tokensAndSwap(url: string) {
   for (const { address, tags } of all) {
     if (!tags.includes('view_nat')) continue;
     // The swap's storage is the pair of the two token addresses.
-    const storage = JSON.stringify(await json(`${url}/v1/contract/sandboxnet/${address}/storage`));
+    const storage = JSON.stringify(await storageOf(url, address));
     if (storage.includes(fa12) && storage.includes(fa2)) return { fa12, fa2, swap: address };
   }
   throw new Error('no seeded swap contract');

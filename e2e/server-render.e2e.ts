@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { appPages, canBrowse, syncedSandboxSession, UI_TIMEOUT } from './harness';
-import { json } from './sandbox-seed';
+import { api } from './sandbox-seed';
 
 interface OpgRow {
   hash: string;
@@ -15,16 +15,16 @@ interface OpgRow {
 
 /** A seeded contract with more than one page (10) of operation groups, and its first two pages. */
 async function busyContract(url: string): Promise<{ address: string; groups: OpgRow[] }> {
-  const rows = (await json(`${url}/v1/stats/sandboxnet/recently_called_contracts?size=10`)) as {
-    address: string;
-  }[];
-  for (const { address } of rows ?? []) {
-    const first = (await json(`${url}/v1/contract/sandboxnet/${address}/opg?size=10`)) as OpgRow[];
-    if (first?.length !== 10) continue;
-    const next = (await json(
-      `${url}/v1/contract/sandboxnet/${address}/opg?size=10&last_id=${first[9]!.last_id}`,
-    )) as OpgRow[];
-    if (next?.length) return { address, groups: [...first, ...next] };
+  const rows = await api(url).unwrap(
+    api(url).GET('/v1/stats/{network}/recently_called_contracts', {
+      params: { path: { network: 'sandboxnet' }, query: { size: 10 } },
+    }),
+  );
+  for (const { address } of rows) {
+    // the client's keyset pages (last_id), ten groups a page: the first two pages
+    const groups: OpgRow[] = [];
+    for await (const g of api(url).operations('sandboxnet', address, { size: 10, limit: 20 })) groups.push(g);
+    if (groups.length > 10) return { address, groups };
   }
   throw new Error('no seeded contract with more than 10 operation groups');
 }
@@ -79,9 +79,12 @@ describe.skipIf(!canRun)('pages rendered on the server', () => {
   });
 
   it("shows home's recently called contracts with scripts off", async () => {
-    const rows = (await json(
-      `${session.server.url}/v1/stats/sandboxnet/recently_called_contracts?size=3&offset=0`,
-    )) as { address: string }[];
+    const client = api(session.server.url);
+    const rows = await client.unwrap(
+      client.GET('/v1/stats/{network}/recently_called_contracts', {
+        params: { path: { network: 'sandboxnet' }, query: { size: 3, offset: 0 } },
+      }),
+    );
     await rendered(session.server.url, '/');
     const context = await session.browser.newContext({ javaScriptEnabled: false });
     try {

@@ -11,7 +11,7 @@ import {
 } from './harness';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { connectSandboxWallet, counterContract, json } from './sandbox-seed';
+import { api, connectSandboxWallet, counterContract, groupOf, json } from './sandbox-seed';
 import { fillCall, paramField as param, simulateCall, simulateForm } from './workspace-steps';
 import { callAsBootstrap, originateAsBootstrap } from './fixture-contracts';
 
@@ -386,10 +386,14 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
     async () => {
       const url = session.server.url;
       const counter = await counterContract(url);
-      const groups = (await json(`${url}/v1/contract/sandboxnet/${counter}/opg`)) as { hash: string }[];
+      const groups = await api(url).unwrap(
+        api(url).GET('/v1/contract/{network}/{address}/opg', {
+          params: { path: { network: 'sandboxnet', address: counter } },
+        }),
+      );
       let found: { hash: string; id: number } | undefined;
       for (const g of groups) {
-        const ops = (await json(`${url}/v1/opg/sandboxnet/${g.hash}`)) as {
+        const ops = (await groupOf(url, g.hash)) as {
           id: number;
           kind: string;
           destination?: string;
@@ -488,7 +492,7 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
       const sent = page.getByRole('alert').filter({ hasText: 'sucessfully injected' }).getByRole('link');
       const hash = (await sent.innerText()).trim();
       const [op] = (await waitFor('the call indexed', 120_000, () =>
-        json(`${url}/v1/opg/sandboxnet/${hash}`).then((g) => (Array.isArray(g) && g.length ? g : undefined)),
+        groupOf(url, hash).then((g) => (Array.isArray(g) && g.length ? g : undefined)),
       )) as { level: number; status: string }[];
       expect(op!.status).toBe('applied');
       expect(op!.level).toBeGreaterThan(level);
@@ -550,7 +554,7 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
       const sent = page.getByRole('alert').filter({ hasText: 'sucessfully injected' }).getByRole('link');
       const hash = (await sent.innerText()).trim();
       const [op] = (await waitFor('the call indexed', 120_000, () =>
-        json(`${url}/v1/opg/sandboxnet/${hash}`).then((g) => (Array.isArray(g) && g.length ? g : undefined)),
+        groupOf(url, hash).then((g) => (Array.isArray(g) && g.length ? g : undefined)),
       )) as { level: number; status: string }[];
       expect(op!.status).toBe('applied');
       expect(op!.level).toBeGreaterThan(level);
@@ -659,7 +663,7 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
       // the storage is settled on chain (a real call sets it to 0) and indexed: the view now returns 0
       const hash = await callAsBootstrap(`${url}/rpc/sandboxnet`, kt, { int: '0' });
       const [op] = (await waitFor('the call indexed', 120_000, () =>
-        json(`${url}/v1/opg/sandboxnet/${hash}`).then((g) => (Array.isArray(g) && g.length ? g : undefined)),
+        groupOf(url, hash).then((g) => (Array.isArray(g) && g.length ? g : undefined)),
       )) as { level: number; status: string }[];
       expect(op!.status).toBe('applied');
       expect(op!.level).toBeGreaterThan(level);

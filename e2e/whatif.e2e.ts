@@ -3,7 +3,7 @@ import { parseMichelsonExpression, parseMichelsonScript } from '@michelscope/mic
 import { describe, expect, it } from 'vitest';
 import { originateAsBootstrap } from './fixture-contracts';
 import { appPages, canBrowse, syncedSandboxSession, UI_TIMEOUT, waitFor } from './harness';
-import { counterContract, json, splitterContract, tokensAndSwap } from './sandbox-seed';
+import { counterContract, json, splitterContract, storageOf, tokensAndSwap } from './sandbox-seed';
 
 // What-if (issue 20, capability 5), driven in the Interact form with real values on the seeded sandbox: the
 // storage overridden as Michelson and a bundle of two calls (the second sees the first's storage), a big-map
@@ -202,7 +202,7 @@ describe.skipIf(!canRun)('what-if on sandboxnet', () => {
     async () => {
       const url = session.server.url;
       const { splitter, counter } = await splitterContract(url);
-      const storage = (await json(`${url}/v1/contract/sandboxnet/${counter}/storage`)) as {
+      const storage = (await storageOf(url, counter)) as {
         children: { name: string; value: string }[];
       }[];
       const before = Number(storage[0]!.children.find((c) => c.name === 'counter')!.value);

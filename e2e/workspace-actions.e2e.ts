@@ -4,7 +4,14 @@ import { encodeAddress } from '@taquito/utils';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { appPages, canBrowse, showDetails, syncedSandboxSession, UI_TIMEOUT, waitFor } from './harness';
-import { connectSandboxWallet, counterContract, json, seededContracts, tokensAndSwap } from './sandbox-seed';
+import {
+  connectSandboxWallet,
+  contractOf,
+  counterContract,
+  json,
+  seededContracts,
+  tokensAndSwap,
+} from './sandbox-seed';
 
 // The workspace actions a developer comes for (issue 15), driven with real values on the seeded sandbox:
 // fill types, repeat, fork, simulation, validation texts and forms. Every page is opened through appPages: a
@@ -244,7 +251,7 @@ describe.skipIf(!canRun)('workspace actions on sandboxnet', () => {
       const storage = (await json(
         `${session.server.url}/rpc/sandboxnet/chains/main/blocks/head/context/contracts/${kt}/storage`,
       )) as M;
-      const origination = (await json(`${session.server.url}/v1/contract/sandboxnet/${kt}`)) as {
+      const origination = (await contractOf(session.server.url, kt)) as {
         level: number;
       };
       const initial = (await json(

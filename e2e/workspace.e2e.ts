@@ -2,7 +2,15 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appTookOver, canBrowse, syncedSandboxSession, waitFor } from './harness';
-import { connectSandboxWallet, counterContract, json, seededContracts, tokensAndSwap } from './sandbox-seed';
+import {
+  connectSandboxWallet,
+  contractOf,
+  counterContract,
+  groupOf,
+  json,
+  seededContracts,
+  tokensAndSwap,
+} from './sandbox-seed';
 
 // The workspace on the seeded sandbox: a call sent with the sandbox wallet, and a deployment of our own contract.
 const canRun = canBrowse('workspace');
@@ -64,9 +72,7 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
     ).toBe(1);
 
     const group = (await waitFor('the call indexed', 60_000, () =>
-      json(`${session.server.url}/v1/opg/sandboxnet/${hash}`).then((g) =>
-        Array.isArray(g) && g.length ? g : undefined,
-      ),
+      groupOf(session.server.url, hash).then((g) => (Array.isArray(g) && g.length ? g : undefined)),
     )) as { destination?: string; entrypoint?: string; status?: string }[];
     expect(group[0]).toMatchObject({ destination: kt, entrypoint: 'increment', status: 'applied' });
     await link.click();
@@ -116,9 +122,7 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
 
     // Read the injected group back: its level from the API, its contents from the node RPC.
     const group = (await waitFor('the batch indexed', 60_000, () =>
-      json(`${session.server.url}/v1/opg/sandboxnet/${hash}`).then((g) =>
-        Array.isArray(g) && g.length ? g : undefined,
-      ),
+      groupOf(session.server.url, hash).then((g) => (Array.isArray(g) && g.length ? g : undefined)),
     )) as { level: number; status: string; internal?: boolean }[];
     expect(group.filter((o) => !o.internal).every((o) => o.status === 'applied')).toBe(true);
     const ops = (await json(
@@ -261,9 +265,7 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
     await page.getByText('Operation has been sucessfully injected').waitFor({ timeout: 60_000 });
     const open = page.getByRole('link', { name: /^Open contract KT1/ });
     const kt = ((await open.innerText()).match(/KT1\w{33}/) ?? [])[0] ?? '';
-    await waitFor('the new contract indexed', 60_000, () =>
-      json(`${session.server.url}/v1/contract/sandboxnet/${kt}`),
-    );
+    await waitFor('the new contract indexed', 60_000, () => contractOf(session.server.url, kt));
     await open.click();
     await page.getByRole('heading', { level: 1, name: kt }).waitFor({ timeout: 30_000 });
     const storage = await waitFor('the new storage', 30_000, () =>
@@ -307,9 +309,7 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
     const open = page.getByRole('link', { name: /^Open contract KT1/ });
     const fork = ((await open.innerText()).match(/KT1\w{33}/) ?? [])[0] ?? '';
     expect(fork).not.toBe(kt);
-    await waitFor('the fork indexed', 60_000, () =>
-      json(`${session.server.url}/v1/contract/sandboxnet/${fork}`),
-    );
+    await waitFor('the fork indexed', 60_000, () => contractOf(session.server.url, fork));
     await open.click();
     await page.getByRole('heading', { level: 1, name: fork }).waitFor({ timeout: 30_000 });
     const storage = (await json(
