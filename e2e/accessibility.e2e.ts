@@ -57,7 +57,18 @@ async function seedOf(url: string): Promise<Seed> {
 /** Screens whose loading state shows placeholders (the others show their frame and fill it in). */
 const WAITS = new Set(['global constant', 'contract storage', 'contract interact', 'big map keys']);
 
-const TABS = ['operations', 'storage', 'code', 'interact', 'views', 'metadata', 'fork', 'tokens', 'stats'];
+const TABS = [
+  'operations',
+  'storage',
+  'code',
+  'security',
+  'interact',
+  'views',
+  'metadata',
+  'fork',
+  'tokens',
+  'stats',
+];
 /** Every kind of screen, on the seed's contracts, account, operation, constant and big map. */
 const SCREENS: [name: string, path: (s: Seed) => string][] = [
   ['home', () => '/'],

@@ -142,6 +142,20 @@ function Findings({ at, summary }: { at: At; summary: SecuritySummary }) {
   );
 }
 
+/**
+ * What an entrypoint changes that matters to its users besides its effects: the code kept in storage (a lambda
+ * it writes) and a privileged field (an admin it replaces). An `upgrade` that swaps the contract's logic is
+ * not 'no effects'.
+ */
+function changesOf(summary: SecuritySummary, entrypoint: string): string[] {
+  const out: string[] = [];
+  for (const l of summary.upgrade.stored_lambdas)
+    if (l.written_by.includes(entrypoint)) out.push(`replaces the code at ${fieldRef(l.field)}`);
+  for (const r of summary.upgrade.admin_replaceable)
+    if (r.entrypoint === entrypoint) out.push(`replaces ${fieldRef(r.field)}`);
+  return [...new Set(out)];
+}
+
 function Entrypoints({ at, summary }: { at: At; summary: SecuritySummary }) {
   return (
     <Section id="security-entrypoints-title" title="Entrypoints">
@@ -172,17 +186,20 @@ function Entrypoints({ at, summary }: { at: At; summary: SecuritySummary }) {
                     <Who at={at} entrypoint={e} />
                   </TableCell>
                   <TableCell>
-                    {e.can.length === 0 ? (
-                      <Typography variant="body2" color="text.secondary">
-                        no effects
-                      </Typography>
-                    ) : (
-                      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
-                        {e.can.map((c) => (
-                          <Chip key={c} size="small" label={capabilityLabel(c)} />
-                        ))}
-                      </Box>
-                    )}
+                    {(() => {
+                      const labels = [...e.can.map(capabilityLabel), ...changesOf(summary, e.name)];
+                      return labels.length === 0 ? (
+                        <Typography variant="body2" color="text.secondary">
+                          no effects
+                        </Typography>
+                      ) : (
+                        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+                          {labels.map((c) => (
+                            <Chip key={c} size="small" label={c} />
+                          ))}
+                        </Box>
+                      );
+                    })()}
                   </TableCell>
                   <TableCell>
                     {e.evidence.length === 0 ? (
