@@ -2,7 +2,14 @@
  * The registry's entries (./resources.ts) of operations: a group and one of its contents, an account's
  * groups and pending operations, an operation's storage diff, error location and ticket updates.
  */
-import type { ErrorLocation, MiguelNode, OPGResponse, Operation, TicketUpdate } from '@michelscope/api-types';
+import type {
+  ErrorLocation,
+  FlowGraph,
+  MiguelNode,
+  OPGResponse,
+  Operation,
+  TicketUpdate,
+} from '@michelscope/api-types';
 import { enc, resource } from './resource-builders';
 
 /** Operation groups, an account's list and mempool, an operation's diff, error location and tickets. */
@@ -10,6 +17,10 @@ export const OPERATION_RESOURCES = {
   /** An operation group with its storage diffs (an unknown hash: `[]`). */
   opg: resource<{ network: string; hash: string }, Operation[]>(
     (p) => `/opg/${enc(p.network)}/${enc(p.hash)}?with_storage_diff=true`,
+  ),
+  /** An operation group as a flow graph: its accounts and its operations in execution order (issue 37). */
+  opgFlow: resource<{ network: string; hash: string }, FlowGraph>(
+    (p) => `/opg/${enc(p.network)}/${enc(p.hash)}/flow`,
   ),
   /**
    * One top-level content of a group and its internal operations; implicit operations have no hash and are

@@ -9,3 +9,7 @@ export const opgQuery = (network: string, hash: string) =>
 /** The top-level content and its internal operations; implicit operations (no hash) by block level. */
 export const opgContentQuery = (network: string, hash: string, counter: number) =>
   queryOptions({ ...resourceQuery('opgContent', { network, hash, counter }), staleTime: 30_000 });
+
+/** A group's flow graph (issue 37): asked for only when the Flow view opens. */
+export const opgFlowQuery = (network: string, hash: string) =>
+  queryOptions({ ...resourceQuery('opgFlow', { network, hash }), staleTime: 60_000 });

@@ -11,6 +11,7 @@ import type {
   CodeDiffResponse,
   DebugRequest,
   DebugResult,
+  FlowGraph,
   ForkRequest,
   ForkResult,
   MiguelNode,
@@ -36,6 +37,10 @@ export const WORKSPACE_RESOURCES = {
   trace: action<At, CallRequest, Operation[]>((p) => `${contract(p)}/entrypoints/trace`),
   /** A call applied by the node's run_operation (gas, storage, burn, big-map changes, events). */
   runOperation: action<At, CallRequest, Operation[]>((p) => `${contract(p)}/entrypoints/run_operation`),
+  /** The same call's flow graph (issue 37): what run_operation answers, as accounts and edges. */
+  runOperationFlow: action<At, CallRequest, FlowGraph>(
+    (p) => `${contract(p)}/entrypoints/run_operation/flow`,
+  ),
   /** An on-chain or off-chain view run; its result as Miguel trees (null: none). */
   executeView: action<At, ViewRequest, MiguelNode[] | null>((p) => `${contract(p)}/views/execute`),
   /** The form of a TZIP-16 off-chain view (null: no michelsonStorageView implementation). */

@@ -3,9 +3,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { renderApp } from './testing/render-app';
 import type { Block, SearchItem, SecuritySummary } from '@michelscope/api-types';
-import { contractFrame } from './testing/contract-page';
+import { contractFrame, operation } from './testing/contract-page';
 import { anyQueryRoute, matchingRoute, mockFetch, resourceRoute } from './testing/mock-fetch';
 import { seriousViolations } from './testing/axe';
+import { SWAP, SWAP_FLOW, USER } from '../slices/operation/flow/flow.fixture';
 
 const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
 const EXPR = 'exprtZBwZUeYYYfUs9B9Rg2ywHezVHnCCnmF9WsDQVrs582dSK63dC';
@@ -140,6 +141,19 @@ describe('accessibility (axe-core, serious and critical rules)', () => {
     renderApp(`/mainnet/${KT}/security`);
     await screen.findByRole('heading', { name: 'Upgradeability' }, { timeout: 8000 });
     await screen.findByText(/Immutable; privileged entrypoints/);
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it('the operation group Flow view has no serious violations', async () => {
+    const hash = 'onq5z62MJf7WvHva6PdpSBC645NzQzt7M2xL43e9NpwpPvA6Lrp';
+    const at = { network: 'mainnet', hash };
+    mockFetch([
+      resourceRoute('opg', at, [operation('mainnet', { hash, source: USER, destination: SWAP, id: 1 })]),
+      resourceRoute('opgFlow', at, SWAP_FLOW),
+    ]);
+    renderApp(`/mainnet/opg/${hash}/contents?view=flow`);
+    await screen.findByRole('table', { name: 'Flow edges' }, { timeout: 8000 });
+    await screen.findByRole('region', { name: 'Flow graph' });
     expect(await seriousViolations()).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { Link as RouterLink, useLocation, useParams } from 'react-router';
+import { Link as RouterLink, useLocation, useParams, useSearchParams } from 'react-router';
 import Alert from '@mui/material/Alert';
 import { useQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
@@ -10,9 +10,11 @@ import Grid from '@mui/material/Grid';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
-import { opgQuery } from '../../api/opg-api';
+import { opgFlowQuery, opgQuery } from '../../api/opg-api';
 import type { Operation } from '../../api/opg-types';
 import { CopyButton } from '../../shared/clipboard/CopyButton';
 import { AddressEntity } from '../../shared/entities/AddressEntity';
@@ -25,6 +27,7 @@ import { useLiveEvent, useLiveSubscription } from '../../shared/live/useLive';
 import type { LiveEvents } from '@michelscope/api-types';
 import { debuggable, OperationCard, operationTitle } from './OperationCard';
 import { readDebugFragment } from './debug-link';
+import { LazyFlowView } from './flow/LazyFlowView';
 
 function SideItem({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -64,6 +67,21 @@ export function executionOrder(ops: readonly Operation[]): Operation[] {
     .map(({ op }) => op);
 }
 
+/**
+ * The group's flow graph (issue 37): asked for, and its chunk loaded, only when the Flow view opens.
+ */
+function FlowPanel({ network, hash }: { network: string; hash: string }) {
+  const flow = useQuery(opgFlowQuery(network, hash));
+  if (flow.isPending) return <PageSkeleton />;
+  if (flow.isError)
+    return (
+      <Alert severity="error" aria-label="Flow graph error">
+        The flow graph could not be built: {flow.error.message}
+      </Alert>
+    );
+  return <LazyFlowView graph={flow.data} network={network} />;
+}
+
 function CallStack({ ops }: { ops: readonly Operation[] }) {
   return (
     <Box component="ol" aria-label="Call stack" sx={{ listStyle: 'none', p: 0, m: 0 }}>
@@ -95,6 +113,9 @@ export function OperationGroupPage() {
     if (e.hash === hash) setLive(e);
   });
   const [raw, setRaw] = useState(false);
+  // the view: the operations' list (the default) or the flow graph (?view=flow)
+  const [search] = useSearchParams();
+  const view = search.get('view') === 'flow' ? 'flow' : 'operations';
   const external = externalExplorerUrl(network, hash);
   const ops = useMemo(() => executionOrder(query.data ?? []), [query.data]);
   const first = ops[0];
@@ -175,15 +196,35 @@ export function OperationGroupPage() {
             <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
               Contents
             </Typography>
-            <Stack spacing={1}>
-              {ops.map((op, i) => (
-                <OperationCard
-                  key={`${op.id ?? i}-${i}`}
-                  op={op}
-                  debugAt={debugLink && 'id' in debugLink && debugLink.id === op.id ? debugLink : undefined}
-                />
-              ))}
-            </Stack>
+            <Tabs value={view} aria-label="Group views" sx={{ mb: 1, minHeight: 40 }}>
+              <Tab
+                value="operations"
+                label="Operations"
+                component={RouterLink}
+                to={location.pathname}
+                sx={{ minHeight: 40 }}
+              />
+              <Tab
+                value="flow"
+                label="Flow"
+                component={RouterLink}
+                to={`${location.pathname}?view=flow`}
+                sx={{ minHeight: 40 }}
+              />
+            </Tabs>
+            {view === 'flow' ? (
+              <FlowPanel network={network} hash={hash} />
+            ) : (
+              <Stack spacing={1}>
+                {ops.map((op, i) => (
+                  <OperationCard
+                    key={`${op.id ?? i}-${i}`}
+                    op={op}
+                    debugAt={debugLink && 'id' in debugLink && debugLink.id === op.id ? debugLink : undefined}
+                  />
+                ))}
+              </Stack>
+            )}
           </Grid>
           <Grid size={{ xs: 12, md: 3 }}>
             <Paper variant="outlined" sx={{ p: 2 }} component="aside" aria-label="Operation group details">
