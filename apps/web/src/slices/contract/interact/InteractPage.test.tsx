@@ -12,6 +12,7 @@ import {
   type Route,
 } from '../../../app/testing/mock-fetch';
 import { contractFrame, contractWithStats, operation } from '../../../app/testing/contract-page';
+import { SWAP_FLOW } from '../../operation/flow/flow.fixture';
 
 const KT = 'KT1LuuuC4AA5eDbKtdpkB8gZurbwAgxX6NNf';
 
@@ -189,6 +190,36 @@ describe('interact tab', { timeout: 90_000 }, () => {
       data: { increment: '5' },
       source: 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx',
     });
+  });
+
+  it("shows the simulation's flow graph when its Flow section opens, from …/run_operation/flow with the same body (issue 37)", async () => {
+    const flow = resourceRoute('runOperationFlow', at, SWAP_FLOW);
+    const mock = setup([
+      resourceRoute('runOperation', at, [
+        operation('sandboxnet', { destination: KT, entrypoint: 'increment' }),
+      ]),
+      flow,
+    ]);
+    renderApp(`/sandboxnet/${KT}/interact/increment`);
+    fireEvent.change(await screen.findByLabelText('increment'), { target: { value: '5' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Simulate' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Simulation result' });
+    const section = within(dialog).getByRole('region', { name: 'Flow' });
+    // nothing asked for until the section opens
+    expect(mock.callsOf(flow)).toHaveLength(0);
+    fireEvent.click(within(section).getByRole('button', { name: 'Show the flow graph' }));
+    const table = await within(section).findByRole('table', { name: 'Flow edges' }, { timeout: 5000 });
+    expect(within(table).getAllByRole('row')).toHaveLength(SWAP_FLOW.edges.length + 1);
+    expect(
+      within(section).getByRole('button', {
+        name: /^3\. Swap <b>pool<\/b> → KT1XnTn…WR8o transfer, 1,002 USDt$/,
+      }),
+    ).toBeTruthy();
+    const [run] = mock.callsTo(`POST /v1/contract/sandboxnet/${KT}/entrypoints/run_operation`) as [Call];
+    const calls = mock.callsOf(flow);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.body).toEqual(run.body);
+    expect(calls[0]!.url).toBe(`/v1/contract/sandboxnet/${KT}/entrypoints/run_operation/flow`);
   });
 
   it('says the contract was not called yet when the latest-call model is missing', async () => {

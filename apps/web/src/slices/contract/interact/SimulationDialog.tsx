@@ -21,16 +21,36 @@ import { failedGasText } from '../../debugger/debugger-logic';
 import { LazyDebugger } from '../../debugger/LazyDebugger';
 import { FactList } from '../../../shared/ui/FactList';
 import { CopyLinkButton } from '../../../shared/clipboard/CopyLinkButton';
-import type { StateLevel } from '@michelscope/api-types';
+import type { CallRequest, StateLevel } from '@michelscope/api-types';
 import { useLinkPosition, type DebugPosition } from './share-link';
 import { SimulatedAt } from './SimulatedAt';
 import { storageExhaustion, storageExhaustionText } from '../../operation/storage-exhaustion';
+import { SimulationFlowSection } from '../../operation/flow/FlowSection';
 
 const int = (n: number) => n.toLocaleString('en-US');
 const pct = (part: number, limit: number) => {
   const p = percentOf(part, limit);
   return p === null ? '' : ` (${p}%)`;
 };
+
+/**
+ * The body of …/run_operation (and of its sibling …/run_operation/flow) that gave a node simulation: the
+ * simulated call's inputs, when it ran through run_operation (a source given) at the head; undefined otherwise
+ * (a run_code trace, a view, an indexed operation).
+ */
+export function runOperationBody(debug: DebugTarget | undefined): CallRequest | undefined {
+  if (!debug || debug.view || debug.script || debug.operationId !== undefined) return undefined;
+  const r = debug.request;
+  if (!r.source || r.data === undefined) return undefined;
+  return {
+    name: r.name,
+    data: r.data,
+    source: r.source,
+    ...(r.sender ? { sender: r.sender } : {}),
+    ...(r.amount ? { amount: r.amount } : {}),
+    ...(r.storage_limit !== undefined ? { storage_limit: r.storage_limit } : {}),
+  };
+}
 
 /**
  * Simulation result (width 1200): per operation its status, consumed gas (% of the gas limit), paid storage
@@ -69,6 +89,7 @@ export function SimulationDialog(props: {
   const events = ops.filter((o) => o.kind === 'event');
   const exhausted = storageExhaustion(ops);
   const gasText = useFailedGas(props.open ? props.debug : undefined, main);
+  const flowBody = runOperationBody(props.debug);
   return (
     <FramedDialog
       open={props.open}
@@ -159,6 +180,9 @@ export function SimulationDialog(props: {
           </TableBody>
         </Table>
       </Box>
+      {flowBody && props.debug ? (
+        <SimulationFlowSection network={props.network} address={props.debug.address} request={flowBody} />
+      ) : null}
       {ops.map((op, i) =>
         op.errors?.length ? (
           <OperationErrors key={i} op={op} code={i === 0 ? props.code : undefined} />

@@ -23,6 +23,7 @@ import { FactList } from '../../../shared/ui/FactList';
 import { CopyLinkButton } from '../../../shared/clipboard/CopyLinkButton';
 import { useLinkPosition, type DebugPosition } from './share-link';
 import { SimulatedAt } from './SimulatedAt';
+import { GraphFlowSection } from '../../operation/flow/FlowSection';
 
 const int = (n: number) => n.toLocaleString('en-US');
 const STATUS_COLOUR = {
@@ -278,6 +279,7 @@ export function WhatIfDialog(props: {
           </TableBody>
         </Table>
       </Box>
+      {r.flow ? <GraphFlowSection network={network} graph={r.flow} /> : null}
       <Section label="Storage diff">
         {r.storage_diff ? (
           <MiguelTree
