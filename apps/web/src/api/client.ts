@@ -23,6 +23,8 @@ export interface RequestOptions {
   timeoutMs?: number | undefined;
   /** Injected for tests; defaults to the global fetch. */
   fetchFn?: typeof fetch | undefined;
+  /** Extra request headers (a watch rule's `Authorization: Bearer <token>`). */
+  headers?: Record<string, string> | undefined;
 }
 
 function combineSignals(timeoutMs: number, signal: AbortSignal | undefined): AbortSignal {
@@ -52,7 +54,7 @@ export async function getJson(path: string, options: RequestOptions = {}): Promi
 }
 
 export interface JsonRequestOptions extends RequestOptions {
-  method?: 'GET' | 'POST' | undefined;
+  method?: 'GET' | 'POST' | 'DELETE' | undefined;
   /** Serialised as JSON. */
   body?: unknown;
   /** Builds the error message of a non-2xx answer (default: the body's message, else the status text). */
@@ -75,7 +77,7 @@ export async function requestJson(url: string, options: JsonRequestOptions = {})
   const { signal, timeoutMs = API_TIMEOUT_MS, fetchFn = fetch, method = 'GET', body } = options;
   let response: Response;
   try {
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { ...options.headers, Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     response = await fetchFn(url, {
       method,

@@ -7,6 +7,7 @@ import { NETWORK_RESOURCES } from './network-resources';
 import { NODE_RESOURCES } from './node-resources';
 import { OPERATION_RESOURCES } from './operation-resources';
 import { SERVICE_RESOURCES } from './service-resources';
+import { WATCH_RESOURCES } from './watch-resources';
 import { WORKSPACE_RESOURCES } from './workspace-resources';
 
 describe('the resource registry', () => {
@@ -52,6 +53,7 @@ describe('the resource registry', () => {
       WORKSPACE_RESOURCES,
       NODE_RESOURCES,
       SERVICE_RESOURCES,
+      WATCH_RESOURCES,
     ];
     const names = domains.flatMap((d) => Object.keys(d));
     expect(new Set(names).size).toBe(names.length);

@@ -8,8 +8,8 @@
  *
  * The entries are written by domain (./network-resources.ts, ./account-resources.ts, ./contract-resources.ts,
  * ./bigmap-resources.ts, ./operation-resources.ts, ./workspace-resources.ts, ./node-resources.ts,
- * ./service-resources.ts; their builders in ./resource-builders.ts) and joined here: this module is the
- * registry's one entry point: callers ask through it, never through a domain's module (of which they read
+ * ./service-resources.ts, ./watch-resources.ts; their builders in ./resource-builders.ts) and joined here: this
+ * module is the registry's one entry point: callers ask through it, never through a domain's module (of which they read
  * at most a params type, e.g. `StatsSeries`).
  */
 import { queryOptions } from '@tanstack/react-query';
@@ -22,6 +22,7 @@ import { NETWORK_RESOURCES } from './network-resources';
 import { NODE_RESOURCES } from './node-resources';
 import { OPERATION_RESOURCES } from './operation-resources';
 import { SERVICE_RESOURCES } from './service-resources';
+import { WATCH_RESOURCES } from './watch-resources';
 import { WORKSPACE_RESOURCES } from './workspace-resources';
 
 /** Every resource the web reads, by name: the domains' entries in one registry (a name appears once). */
@@ -34,6 +35,7 @@ export const RESOURCES = {
   ...WORKSPACE_RESOURCES,
   ...NODE_RESOURCES,
   ...SERVICE_RESOURCES,
+  ...WATCH_RESOURCES,
 };
 
 type Registry = typeof RESOURCES;

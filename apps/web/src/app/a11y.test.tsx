@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { renderApp } from './testing/render-app';
-import type { Block, SearchItem, SecuritySummary } from '@michelscope/api-types';
+import type { Block, SearchItem, SecuritySummary, WatchDelivery, WatchRule } from '@michelscope/api-types';
 import { contractFrame, operation } from './testing/contract-page';
 import { anyQueryRoute, matchingRoute, mockFetch, resourceRoute } from './testing/mock-fetch';
 import { seriousViolations } from './testing/axe';
@@ -155,6 +155,51 @@ describe('accessibility (axe-core, serious and critical rules)', () => {
     await screen.findByRole('table', { name: 'Flow edges' }, { timeout: 8000 });
     await screen.findByRole('region', { name: 'Flow graph' });
     expect(await seriousViolations()).toEqual([]);
+  });
+
+  it('the contract Watch tab (form, token box, rules and delivery log) has no serious violations', async () => {
+    const at = { network: 'mainnet', address: KT };
+    const rule: WatchRule = {
+      id: 'wr_AAAAAAAAAAAAAAAA',
+      network: 'mainnet',
+      address: KT,
+      condition: { kind: 'call', entrypoints: ['increment'], amount_gte: '5', status: ['applied'] },
+      url: 'https://hooks.example/in',
+      enabled: true,
+      created_at: '2026-11-30T08:00:00Z',
+    };
+    const delivered: WatchDelivery = {
+      id: 'd1',
+      idempotency_key: 'k1',
+      level: 12,
+      operation_hash: 'ooZjkMNcZhdb7xF6uDgE7VUNRz6XjoA3A6HRixPXmSLYzCbCVQb',
+      status: 'delivered',
+      attempts: 1,
+      last_status_code: 200,
+      last_error: null,
+      latency_ms: 40,
+      created_at: '2026-11-30T08:01:00Z',
+      delivered_at: '2026-11-30T08:01:00Z',
+      next_attempt_at: null,
+      matched: {},
+    };
+    mockFetch([
+      ...contractFrame('mainnet', KT),
+      ['GET /search/v1/account/', new Response(null, { status: 204 })],
+      resourceRoute('entrypoints', at, [{ name: 'increment', typedef: [], schema: null }]),
+      resourceRoute('watchCreate', { rule, secret: 'whsec_x', token: `msw_${'A'.repeat(43)}` }),
+      resourceRoute('watchRules', [rule]),
+      resourceRoute('watchDeliveries', { id: rule.id, size: 20 }, [delivered]),
+    ]);
+    renderApp(`/mainnet/${KT}/watch`);
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Webhook URL' }, { timeout: 8000 }), {
+      target: { value: 'https://hooks.example/in' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Create rule' }));
+    await screen.findByRole('region', { name: 'Management token and secret' });
+    await screen.findByRole('table', { name: `Delivery log of ${rule.id}` });
+    expect(await seriousViolations()).toEqual([]);
+    localStorage.clear();
   });
 
   it('token filters have no serious violations', async () => {

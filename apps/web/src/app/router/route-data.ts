@@ -59,5 +59,6 @@ export function routeData(
     tokens: frame,
     contract_stats: frame,
     details: frame,
+    watch: frame,
   };
 }

@@ -38,6 +38,7 @@ const CONTRACT_TABS: Record<string, 'operations' | 'storage' | 'code' | 'securit
   '/:network/:address/tokens': 'frame',
   '/:network/:address/stats': 'frame',
   '/:network/:address/details': 'frame',
+  '/:network/:address/watch': 'frame',
 };
 
 /**

@@ -94,6 +94,7 @@ const TABLE: [string, string, ScreenId][] = [
   [`/mainnet/${KT1}/stats`, `/mainnet/${KT1}/stats`, 'contract_stats'],
   [`/mainnet/${KT1}/details`, `/mainnet/${KT1}/details`, 'details'],
   [`/mainnet/${KT1}/security`, `/mainnet/${KT1}/security`, 'security'],
+  [`/mainnet/${KT1}/watch`, `/mainnet/${KT1}/watch`, 'watch'],
   // contract-only tabs on an implicit account or rollup
   [`/mainnet/${TZ1}/interact`, '/not_found', 'not_found'],
   [`/mainnet/${TZ1}/storage`, '/not_found', 'not_found'],
@@ -101,6 +102,7 @@ const TABLE: [string, string, ScreenId][] = [
   [`/mainnet/${SR1}/details`, '/not_found', 'not_found'],
   [`/mainnet/${TZ1}/stats`, '/not_found', 'not_found'],
   [`/mainnet/${TZ1}/security`, '/not_found', 'not_found'],
+  [`/mainnet/${TZ1}/watch`, '/not_found', 'not_found'],
   // invalid addresses and unknown networks
   ['/mainnet/tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZS', '/not_found', 'not_found'],
   ['/mainnet/tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZS0', '/not_found', 'not_found'],

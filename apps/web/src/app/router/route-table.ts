@@ -49,6 +49,7 @@ export const SCREEN_IDS = [
   'tokens',
   'contract_stats',
   'details',
+  'watch',
   'opg_contents',
 ] as const;
 
@@ -214,6 +215,7 @@ export function buildRouteTable(options: RouteTableOptions): RouteObject[] {
         screen('tokens', 'tokens', guardContractTab),
         screen('contract_stats', 'stats', guardContractTab),
         screen('details', 'details', guardContractTab),
+        screen('watch', 'watch', guardContractTab),
       ],
     },
     { id: 'catch_all', path: '*', loader: catchAll, Component: renderNothing },

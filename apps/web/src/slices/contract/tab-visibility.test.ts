@@ -25,6 +25,7 @@ describe('visibleTabs', () => {
       'tokens',
       'fork',
       'details',
+      'watch',
     ]);
     expect(ids({ ...base, accountType: 'account' })).toEqual(['operations']);
   });
@@ -52,6 +53,7 @@ describe('visibleTabs', () => {
       'events',
       'contract_stats',
       'details',
+      'watch',
     ]);
     expect(ids({ ...base, accountType: 'account', ticketUpdatesCount: 3, eventsCount: 1 })).toEqual([
       'operations',

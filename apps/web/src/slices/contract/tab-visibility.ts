@@ -6,6 +6,7 @@ export type TabId =
   | 'storage'
   | 'code'
   | 'security'
+  | 'watch'
   | 'interact'
   | 'tokens'
   | 'ticket_updates'
@@ -50,6 +51,7 @@ const ORDER: TabDef[] = [
   { id: 'events', label: 'Events', path: 'events' },
   { id: 'contract_stats', label: 'Statistics', path: 'stats' },
   { id: 'details', label: 'Details', path: 'details' },
+  { id: 'watch', label: 'Watch', path: 'watch' },
 ];
 
 /** Both known: their conjunction; else false when one is known false, null (unknown) otherwise. */
@@ -69,6 +71,7 @@ export function tabShown(id: TabId, f: TabFacts): boolean | null {
     case 'interact':
     case 'fork':
     case 'details':
+    case 'watch':
       return contract;
     case 'tokens':
       return and(contract, f.tokenService);
