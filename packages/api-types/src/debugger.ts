@@ -4,6 +4,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Micheline, ViewKind } from './explorer';
+import { FlowGraph } from './flow';
 import { AtLevel, StateLevel, WhatIfCall, WhatIfOverrides } from './whatif';
 
 const Int = Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
@@ -267,6 +268,13 @@ export const DebugResult = Type.Object(
         { description: 'a replayed indexed call: its recorded result and what the replay does differently' },
       ),
     ),
+    /**
+     * The recorded call's operation flow graph (issue 37): the call (its sender to the contract) then the internal
+     * operations it emitted, with status `emitted` (the debugger does not run them); token movements from
+     * FA1.2/FA2 transfer parameters, the call's own checked against its big-map diff; no aliases, tags or token
+     * metadata. Absent for a view.
+     */
+    flow: Type.Optional(FlowGraph),
     inputs: Type.Object({
       entrypoint: Type.String(),
       parameter: Micheline,

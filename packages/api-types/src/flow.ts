@@ -1,18 +1,27 @@
 /**
  * The operation flow graph (issue 37): an operation group (or a simulation) as nodes (the accounts and
  * contracts involved, with their summed balance changes) and edges (each operation in execution order, with
- * the tez, token and ticket movements and the events it carries). `GET /v1/opg/{network}/{hash}/flow` and the
- * `flow` field of a what-if answer.
+ * the tez, token and ticket movements and the events it carries). `GET /v1/opg/{network}/{hash}/flow`, the
+ * `flow` field of a what-if answer and of a debugger answer (the recorded call and the operations it emitted).
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Miguel } from './explorer';
 
 const Mutez = (description: string) => Type.String({ pattern: '^-?[0-9]+$', description });
 const Status = Type.Union(
-  [Type.Literal('applied'), Type.Literal('failed'), Type.Literal('backtracked'), Type.Literal('skipped')],
+  [
+    Type.Literal('applied'),
+    Type.Literal('failed'),
+    Type.Literal('backtracked'),
+    Type.Literal('skipped'),
+    Type.Literal('emitted'),
+  ],
   {
     description:
-      'as in the receipt; a failed, backtracked or skipped edge keeps its movements but they are left out of the node sums',
+      'as in the receipt; a failed, backtracked or skipped edge keeps its movements but they are left out of the ' +
+      "node sums. `emitted` (a debugger recording's flow only): an internal operation the recorded call emitted, " +
+      'not run by the debugger (its outcome is unknown); its movements are what it would do once applied and ' +
+      'are counted in the node sums',
   },
 );
 
@@ -120,14 +129,16 @@ export const FlowNode = Type.Object(
     tags: Type.Optional(
       Type.Array(Type.String(), { description: "the contract's tags, as /contract gives them" }),
     ),
-    tez: Mutez('signed mutez: the tez the applied edges moved in and out (fees and burns apart)'),
+    tez: Mutez(
+      'signed mutez: the tez the applied (and emitted) edges moved in and out (fees and burns apart)',
+    ),
     fees: Type.Optional(Mutez('fees paid, mutez (a failed content pays its fee too)')),
     burned: Type.Optional(Mutez('storage burned, mutez (applied contents only)')),
     tokens: Type.Array(FlowTokenBalance, {
-      description: 'summed over the applied edges; zero sums left out',
+      description: 'summed over the applied (and emitted) edges; zero sums left out',
     }),
     tickets: Type.Array(FlowTicketBalance, {
-      description: 'summed over the applied edges; zero sums left out',
+      description: 'summed over the applied (and emitted) edges; zero sums left out',
     }),
   },
   { title: 'FlowNode' },
@@ -148,7 +159,8 @@ export const FlowGraph = Type.Object(
       description: 'operations in the group (edges before the cap; an indexed group is read up to 2,000)',
     }),
     status: Type.Union([Type.Literal('applied'), Type.Literal('failed')], {
-      description: 'failed when any edge is not applied',
+      description:
+        'failed when any edge is failed, backtracked or skipped (an emitted edge is not a failure)',
     }),
   },
   { title: 'FlowGraph' },

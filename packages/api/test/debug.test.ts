@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import net from 'node:net';
 import type { Db } from '@michelscope/db';
+import type { DebugResult } from '@michelscope/api-types';
 import { createContext } from '../src/context';
 import { buildApi } from '../src/index';
 import { compareReplay } from '../src/debug/replay';
@@ -41,6 +42,7 @@ interface Debug {
   result?: Micheline;
   view?: { kind: string; name: string };
   state?: { level: number; head_level: number; changed_since: boolean };
+  flow?: DebugResult['flow'];
 }
 
 interface Replay {
@@ -683,6 +685,86 @@ describeDb('debugger route over the indexed demo sandbox', { backends: 'pglite' 
       data: {},
     });
     expect(unknown.status).toBe(404);
+  });
+
+  it('the flow graph: the recorded call, then what it emitted (status emitted), tez, token and ticket movements', async () => {
+    type Flow = NonNullable<DebugResult['flow']>;
+    const edges = (f: Flow) =>
+      f.edges.map((e) => [e.kind, e.from, e.to, e.entrypoint, e.amount, e.status, e.internal]);
+    const moves = (f: Flow) =>
+      f.edges.flatMap((e) =>
+        e.tokens.map((m) => [e.index, m.token.contract, m.token.standard, m.from, m.to, m.amount, m.checked]),
+      );
+    const node = (f: Flow, a: string) => f.nodes.find((n) => n.address === a)!;
+    const { splitter, counter, swap, fa12, fa2, ticketer, receiver } = contracts;
+
+    // the splitter forwards its amount to its beneficiary and calls %increment 1 of the counter
+    const s = (
+      await debug(splitter!, { name: 'default', value: { prim: 'Unit' }, amount: 2000000, source: ALICE })
+    ).flow!;
+    const beneficiary = s.edges[1]!.to!;
+    expect(beneficiary).toMatch(/^tz1/);
+    expect(s).toMatchObject({ truncated: false, total_operations: 3, status: 'applied' });
+    expect(edges(s)).toEqual([
+      ['transaction', ALICE, splitter, 'default', '2000000', 'applied', false],
+      ['transaction', splitter, beneficiary, undefined, '2000000', 'emitted', true],
+      ['transaction', splitter, counter, 'increment', '0', 'emitted', true],
+    ]);
+    expect(s.edges[2]!.parameters).toMatchObject([{ prim: 'int', value: '1' }]);
+    expect(s.nodes.map((n) => [n.address, n.tez])).toEqual([
+      [ALICE, '-2000000'],
+      [splitter, '0'],
+      [beneficiary, '2000000'],
+      [counter, '0'],
+    ]);
+
+    // the swap pulls 10 FA1.2 tokens from the caller and sends 10 FA2 tokens back: read from the emitted
+    // transfers' parameters, unchecked (their ledgers are not run by the debugger)
+    const taker = BOOTSTRAP_ACCOUNTS[2]!.pkh;
+    const w = (await debug(swap!, { name: 'default', value: { int: '10' }, source: taker })).flow!;
+    expect(edges(w)).toEqual([
+      ['transaction', taker, swap, 'default', '0', 'applied', false],
+      ['transaction', swap, fa12, 'transfer', '0', 'emitted', true],
+      ['transaction', swap, fa2, 'transfer', '0', 'emitted', true],
+    ]);
+    expect(moves(w)).toEqual([
+      [1, fa12, 'fa1.2', taker, swap, '10', false],
+      [2, fa2, 'fa2', swap, taker, '10', false],
+    ]);
+    expect(node(w, taker).tokens.map((t) => [t.token.contract, t.change])).toEqual([
+      [fa12, '-10'],
+      [fa2, '10'],
+    ]);
+    expect(node(w, swap!).tokens.map((t) => [t.token.contract, t.change])).toEqual([
+      [fa12, '10'],
+      [fa2, '-10'],
+    ]);
+
+    // a token contract's transfer debugged: checked against the call's own big-map diff
+    const value: Micheline = {
+      prim: 'Pair',
+      args: [{ string: ALICE }, { prim: 'Pair', args: [{ string: BOB }, { int: '3' }] }],
+    };
+    const t = (await debug(fa12!, { name: 'transfer', value, source: ALICE })).flow!;
+    expect(moves(t)).toEqual([[0, fa12, 'fa1.2', ALICE, BOB, '3', true]]);
+
+    // the ticketer mints tickets to its receiver: carried by the emitted call's parameter
+    const k = (await debug(ticketer!, { name: 'default', data: { receiver, amount: '4' }, source: ALICE }))
+      .flow!;
+    expect(edges(k).map((e) => e.slice(1, 4))).toEqual([
+      [ALICE, ticketer, 'default'],
+      [ticketer, receiver, 'receive'],
+    ]);
+    expect(k.edges[1]!.tickets).toMatchObject([
+      {
+        ticketer,
+        content_type: { prim: 'string' },
+        content: { value: 'demo' },
+        account: receiver,
+        amount: '4',
+      },
+    ]);
+    expect(node(k, receiver!).tickets).toMatchObject([{ ticketer, change: '4' }]);
   });
 
   it("views: an on-chain view's steps are in the view's code and its result is run_script_view's", async () => {

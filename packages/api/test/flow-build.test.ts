@@ -310,6 +310,31 @@ describe('buildFlow', () => {
     expect(by[FA2]).toMatchObject({ tags: ['fa2'], tokens: [] });
   });
 
+  it('a debugger recording: emitted internal operations are counted in the sums and fail nothing', () => {
+    const g = buildFlow([
+      { kind: 'transaction', status: 'applied', source: ALICE, destination: DEX, amount: 5, internal: false },
+      {
+        kind: 'transaction',
+        status: 'emitted',
+        source: DEX,
+        destination: FA12,
+        entrypoint: 'transfer',
+        parameters: fa12Transfer(ALICE, DEX, '7'),
+        internal: true,
+        nonce: 0,
+      },
+      { kind: 'transaction', status: 'emitted', source: DEX, destination: BOB, amount: 5, internal: true },
+    ]);
+    expect(g.status).toBe('applied');
+    expect(g.edges.map((e) => e.status)).toEqual(['applied', 'emitted', 'emitted']);
+    expect(g.nodes.map((n) => [n.address, n.tez, n.tokens.map((t) => t.change)])).toEqual([
+      [ALICE, '-5', ['-7']],
+      [DEX, '0', ['7']],
+      [FA12, '0', []],
+      [BOB, '5', []],
+    ]);
+  });
+
   it('caps the edges (truncated) and stays linear on a large group', () => {
     const ops: FlowOp[] = [
       {

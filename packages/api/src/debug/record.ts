@@ -10,6 +10,7 @@ import {
   tyToExpr,
   unparse,
   type ChainContext,
+  type EmittedOperation,
   type LazyStorageDiffItem,
   type RunContractInput,
   type StepEvent,
@@ -213,6 +214,8 @@ export function recordCall(
   errors: readonly MetadataError[] = [],
   /** receives the run's lazy-storage diff (a replay compares it with the receipt's) */
   onLazyDiff?: (diff: readonly LazyStorageDiffItem[]) => void,
+  /** receives the operations the call emitted, typed (the flow graph reads their tickets and originations) */
+  onEmitted?: (ops: readonly EmittedOperation[]) => void,
 ): DebugRecording {
   let builder: TraceBuilder | null = null;
   const ids = new Map<V, number>();
@@ -370,6 +373,7 @@ export function recordCall(
     keep(e.data.location ?? e.data.ranOutAt);
   } else if ('storage' in run) {
     onLazyDiff?.(run.lazyStorageDiff);
+    onEmitted?.(run.operations);
     out.storage = run.storage;
     out.operations = run.operations.map(({ json: o }) => {
       const op: EmittedOperationOut = { kind: o.kind };

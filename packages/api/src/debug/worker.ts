@@ -7,6 +7,7 @@ import {
   toTy,
   type ChainContext,
   type ContractInfo,
+  type EmittedOperation,
   type Expr,
   type LazyStorageDiffItem,
 } from '@michelscope/interpreter';
@@ -25,6 +26,7 @@ import type { WhatIfChain } from './whatif-overlay';
 import { SchemaCheck, type ValidatedJson } from '../validated-json';
 import { analyseSecurity, type SecuritySummary } from '../security/analyse';
 import type { Micheline } from '@michelscope/michelson';
+import { debugFlow, ownLedgerDelta } from '../flow/debug';
 
 /**
  * What a debug route adds to the recording in its answer: the inputs the call ran with (a replay's storage and
@@ -156,6 +158,15 @@ function bridge(task: DebugTask): { chain: WhatIfChain; failure: () => string | 
   return { chain, failure: () => failure };
 }
 
+/** The flow graph is a view of the recording: a failure building it leaves it out, never fails the answer. */
+function orNone<T>(f: () => T): T | undefined {
+  try {
+    return f();
+  } catch {
+    return undefined;
+  }
+}
+
 export type DebugTaskResult =
   | { json: ValidatedJson<DebugResult> }
   | { whatIf: ValidatedJson<WhatIfResult> }
@@ -210,7 +221,19 @@ export function runDebugTask(task: DebugTask): DebugTaskResult {
       extra = { ...extra, inputs: { ...extra.inputs, storage: call.storage, parameter: call.parameter } };
     }
     let lazy: readonly LazyStorageDiffItem[] = [];
-    const out: DebugRecording = recordCall(call, seen, undefined, task.errors, (d) => (lazy = d));
+    let emitted: readonly EmittedOperation[] = [];
+    const out: DebugRecording = recordCall(
+      call,
+      seen,
+      undefined,
+      task.errors,
+      (d) => (lazy = d),
+      (ops) => (emitted = ops),
+    );
+    // the flow graph (a contract call only, not a view): its own ledger changes read now, before a storage
+    // limit's run below moves the bundle's state on
+    const flows = call.view === undefined && !call.storageView;
+    const ledger = flows ? orNone(() => ownLedgerDelta(call, out.storage, lazy, seen)) : undefined;
     // with a storage limit: the call with its internal operations and the storage it pays for (whatif-exec.ts)
     const limited = task.bundle?.call;
     if (state && limited && out.status === 'applied') {
@@ -231,7 +254,8 @@ export function runDebugTask(task: DebugTask): DebugTaskResult {
     const replay = task.recorded
       ? { replay: compareReplay(task.recorded, out, lazy, chainValueText(seen, call.chainId)) }
       : {};
-    const answer: DebugResult = { ...out, ...replay, ...extra };
+    const flow = flows ? orNone(() => debugFlow(call, out.status, emitted, ledger, seen)) : undefined;
+    const answer: DebugResult = { ...out, ...replay, ...extra, ...(flow ? { flow } : {}) };
     const checked = (debugCheck ??= new SchemaCheck(DebugResult)).stringify(answer);
     return 'error' in checked ? { schemaError: `DebugResult ${checked.error}` } : { json: checked.json };
   } finally {

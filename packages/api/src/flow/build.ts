@@ -2,7 +2,8 @@
  * The operation flow graph (issue 37), built from a group's operations in execution order: one edge per
  * operation (capped), nodes for every address involved, token movements read from FA1.2/FA2 `transfer`
  * parameters (checked against the ledger deltas the caller read from the operation's big-map diffs), ticket
- * movements and events; per-node sums over the applied edges only. One pass, O(n) in the operations.
+ * movements and events; per-node sums over the applied edges only (and the emitted ones of a debugger
+ * recording, which are not run). One pass, O(n) in the operations.
  */
 import type {
   FlowEdge,
@@ -54,7 +55,9 @@ export interface FlowLookup {
   tokens?: Map<string, { symbol?: string; decimals?: number; name?: string }>;
 }
 
-const STATUSES = new Set(['applied', 'failed', 'backtracked', 'skipped']);
+const STATUSES = new Set(['applied', 'failed', 'backtracked', 'skipped', 'emitted']);
+/** Statuses whose movements count in the node sums: applied, and emitted (what a debugged call sends on). */
+const COUNTED = new Set(['applied', 'emitted']);
 const big = (v: string | number | null | undefined): bigint => {
   try {
     return BigInt(v ?? 0);
@@ -171,8 +174,8 @@ export function buildFlow(ops: readonly FlowOp[], cap = FLOW_EDGE_CAP): FlowGrap
   let payer: string | undefined;
   for (const op of ops.slice(0, cap)) {
     const status = (STATUSES.has(op.status) ? op.status : 'failed') as FlowEdge['status'];
-    if (status !== 'applied') failed = true;
-    const applied = status === 'applied';
+    const applied = COUNTED.has(status);
+    if (!applied) failed = true;
     if (!op.internal) {
       contentIndex = op.content_index ?? contentIndex + 1;
       payer = op.source ?? undefined;

@@ -3911,13 +3911,13 @@ export interface paths {
                 alias?: string;
                 /** @description the contract's tags, as /contract gives them */
                 tags?: string[];
-                /** @description signed mutez: the tez the applied edges moved in and out (fees and burns apart) */
+                /** @description signed mutez: the tez the applied (and emitted) edges moved in and out (fees and burns apart) */
                 tez: string;
                 /** @description fees paid, mutez (a failed content pays its fee too) */
                 fees?: string;
                 /** @description storage burned, mutez (applied contents only) */
                 burned?: string;
-                /** @description summed over the applied edges; zero sums left out */
+                /** @description summed over the applied (and emitted) edges; zero sums left out */
                 tokens: {
                   /** FlowTokenRef */
                   token: {
@@ -3936,7 +3936,7 @@ export interface paths {
                   /** @description signed raw token units */
                   change: string;
                 }[];
-                /** @description summed over the applied edges; zero sums left out */
+                /** @description summed over the applied (and emitted) edges; zero sums left out */
                 tickets: {
                   ticketer: string;
                   content_type?: unknown;
@@ -3965,8 +3965,8 @@ export interface paths {
                 nonce?: number;
                 /** @description row id, for /operation/{network}/{id}/… */
                 operation_id?: number;
-                /** @description as in the receipt; a failed, backtracked or skipped edge keeps its movements but they are left out of the node sums */
-                status: 'applied' | 'failed' | 'backtracked' | 'skipped';
+                /** @description as in the receipt; a failed, backtracked or skipped edge keeps its movements but they are left out of the node sums. `emitted` (a debugger recording's flow only): an internal operation the recorded call emitted, not run by the debugger (its outcome is unknown); its movements are what it would do once applied and are counted in the node sums */
+                status: 'applied' | 'failed' | 'backtracked' | 'skipped' | 'emitted';
                 entrypoint?: string;
                 /** @description the parameter decoded with the destination's type */
                 parameters?: unknown[];
@@ -4017,7 +4017,7 @@ export interface paths {
               truncated: boolean;
               /** @description operations in the group (edges before the cap; an indexed group is read up to 2,000) */
               total_operations: number;
-              /** @description failed when any edge is not applied */
+              /** @description failed when any edge is failed, backtracked or skipped (an emitted edge is not a failure) */
               status: 'applied' | 'failed';
             };
           };
@@ -7512,13 +7512,13 @@ export interface paths {
                 alias?: string;
                 /** @description the contract's tags, as /contract gives them */
                 tags?: string[];
-                /** @description signed mutez: the tez the applied edges moved in and out (fees and burns apart) */
+                /** @description signed mutez: the tez the applied (and emitted) edges moved in and out (fees and burns apart) */
                 tez: string;
                 /** @description fees paid, mutez (a failed content pays its fee too) */
                 fees?: string;
                 /** @description storage burned, mutez (applied contents only) */
                 burned?: string;
-                /** @description summed over the applied edges; zero sums left out */
+                /** @description summed over the applied (and emitted) edges; zero sums left out */
                 tokens: {
                   /** FlowTokenRef */
                   token: {
@@ -7537,7 +7537,7 @@ export interface paths {
                   /** @description signed raw token units */
                   change: string;
                 }[];
-                /** @description summed over the applied edges; zero sums left out */
+                /** @description summed over the applied (and emitted) edges; zero sums left out */
                 tickets: {
                   ticketer: string;
                   content_type?: unknown;
@@ -7566,8 +7566,8 @@ export interface paths {
                 nonce?: number;
                 /** @description row id, for /operation/{network}/{id}/… */
                 operation_id?: number;
-                /** @description as in the receipt; a failed, backtracked or skipped edge keeps its movements but they are left out of the node sums */
-                status: 'applied' | 'failed' | 'backtracked' | 'skipped';
+                /** @description as in the receipt; a failed, backtracked or skipped edge keeps its movements but they are left out of the node sums. `emitted` (a debugger recording's flow only): an internal operation the recorded call emitted, not run by the debugger (its outcome is unknown); its movements are what it would do once applied and are counted in the node sums */
+                status: 'applied' | 'failed' | 'backtracked' | 'skipped' | 'emitted';
                 entrypoint?: string;
                 /** @description the parameter decoded with the destination's type */
                 parameters?: unknown[];
@@ -7618,7 +7618,7 @@ export interface paths {
               truncated: boolean;
               /** @description operations in the group (edges before the cap; an indexed group is read up to 2,000) */
               total_operations: number;
-              /** @description failed when any edge is not applied */
+              /** @description failed when any edge is failed, backtracked or skipped (an emitted edge is not a failure) */
               status: 'applied' | 'failed';
             };
           };
@@ -8168,13 +8168,13 @@ export interface paths {
                   alias?: string;
                   /** @description the contract's tags, as /contract gives them */
                   tags?: string[];
-                  /** @description signed mutez: the tez the applied edges moved in and out (fees and burns apart) */
+                  /** @description signed mutez: the tez the applied (and emitted) edges moved in and out (fees and burns apart) */
                   tez: string;
                   /** @description fees paid, mutez (a failed content pays its fee too) */
                   fees?: string;
                   /** @description storage burned, mutez (applied contents only) */
                   burned?: string;
-                  /** @description summed over the applied edges; zero sums left out */
+                  /** @description summed over the applied (and emitted) edges; zero sums left out */
                   tokens: {
                     /** FlowTokenRef */
                     token: {
@@ -8193,7 +8193,7 @@ export interface paths {
                     /** @description signed raw token units */
                     change: string;
                   }[];
-                  /** @description summed over the applied edges; zero sums left out */
+                  /** @description summed over the applied (and emitted) edges; zero sums left out */
                   tickets: {
                     ticketer: string;
                     content_type?: unknown;
@@ -8222,8 +8222,8 @@ export interface paths {
                   nonce?: number;
                   /** @description row id, for /operation/{network}/{id}/… */
                   operation_id?: number;
-                  /** @description as in the receipt; a failed, backtracked or skipped edge keeps its movements but they are left out of the node sums */
-                  status: 'applied' | 'failed' | 'backtracked' | 'skipped';
+                  /** @description as in the receipt; a failed, backtracked or skipped edge keeps its movements but they are left out of the node sums. `emitted` (a debugger recording's flow only): an internal operation the recorded call emitted, not run by the debugger (its outcome is unknown); its movements are what it would do once applied and are counted in the node sums */
+                  status: 'applied' | 'failed' | 'backtracked' | 'skipped' | 'emitted';
                   entrypoint?: string;
                   /** @description the parameter decoded with the destination's type */
                   parameters?: unknown[];
@@ -8274,7 +8274,7 @@ export interface paths {
                 truncated: boolean;
                 /** @description operations in the group (edges before the cap; an indexed group is read up to 2,000) */
                 total_operations: number;
-                /** @description failed when any edge is not applied */
+                /** @description failed when any edge is failed, backtracked or skipped (an emitted edge is not a failure) */
                 status: 'applied' | 'failed';
               };
               inputs: {
@@ -8613,6 +8613,125 @@ export interface paths {
                 equal: boolean;
                 differences: string[];
               };
+              /** FlowGraph */
+              flow?: {
+                /** @description in order of first appearance in the edges */
+                nodes: {
+                  address: string;
+                  kind: 'implicit' | 'contract' | 'smart_rollup';
+                  /** @description the contract's TZIP-16 name, when the API knows it */
+                  alias?: string;
+                  /** @description the contract's tags, as /contract gives them */
+                  tags?: string[];
+                  /** @description signed mutez: the tez the applied (and emitted) edges moved in and out (fees and burns apart) */
+                  tez: string;
+                  /** @description fees paid, mutez (a failed content pays its fee too) */
+                  fees?: string;
+                  /** @description storage burned, mutez (applied contents only) */
+                  burned?: string;
+                  /** @description summed over the applied (and emitted) edges; zero sums left out */
+                  tokens: {
+                    /** FlowTokenRef */
+                    token: {
+                      /** @description the token contract */
+                      contract: string;
+                      /** @description decimal; "0" for an FA1.2 token */
+                      token_id: string;
+                      standard: 'fa1.2' | 'fa2';
+                      /** @description from the token metadata, when the API has it */
+                      symbol?: string;
+                      /** @description from the token metadata, when the API has it */
+                      decimals?: number;
+                      /** @description from the token metadata, when the API has it */
+                      name?: string;
+                    };
+                    /** @description signed raw token units */
+                    change: string;
+                  }[];
+                  /** @description summed over the applied (and emitted) edges; zero sums left out */
+                  tickets: {
+                    ticketer: string;
+                    content_type?: unknown;
+                    /** @description Miguel node (decoded Michelson value tree) */
+                    content?: unknown;
+                    /** @description signed */
+                    change: string;
+                  }[];
+                }[];
+                /** @description in execution order: each top-level content, then the internal operations it ran */
+                edges: {
+                  /** @description execution order, from 0 */
+                  index: number;
+                  /** @description transaction, origination, delegation, event, reveal, … */
+                  kind: string;
+                  /** @description the source (the emitting contract for an internal operation) */
+                  from: string;
+                  /** @description the destination, the originated contract or the new delegate; absent for an event and a delegate removal */
+                  to?: string;
+                  internal: boolean;
+                  /** @description the top-level content this edge belongs to */
+                  content_index: number;
+                  /** @description of the top-level content */
+                  counter?: number;
+                  /** @description of an internal operation */
+                  nonce?: number;
+                  /** @description row id, for /operation/{network}/{id}/… */
+                  operation_id?: number;
+                  /** @description as in the receipt; a failed, backtracked or skipped edge keeps its movements but they are left out of the node sums. `emitted` (a debugger recording's flow only): an internal operation the recorded call emitted, not run by the debugger (its outcome is unknown); its movements are what it would do once applied and are counted in the node sums */
+                  status: 'applied' | 'failed' | 'backtracked' | 'skipped' | 'emitted';
+                  entrypoint?: string;
+                  /** @description the parameter decoded with the destination's type */
+                  parameters?: unknown[];
+                  /** @description tez moved, mutez (the balance given to an origination) */
+                  amount: string;
+                  /** @description FA1.2 `transfer(from,to,value)` and FA2 `transfer` parameters read as movements */
+                  tokens: {
+                    /** FlowTokenRef */
+                    token: {
+                      /** @description the token contract */
+                      contract: string;
+                      /** @description decimal; "0" for an FA1.2 token */
+                      token_id: string;
+                      standard: 'fa1.2' | 'fa2';
+                      /** @description from the token metadata, when the API has it */
+                      symbol?: string;
+                      /** @description from the token metadata, when the API has it */
+                      decimals?: number;
+                      /** @description from the token metadata, when the API has it */
+                      name?: string;
+                    };
+                    from: string;
+                    to: string;
+                    /** @description raw token units (apply `decimals` to show) */
+                    amount: string;
+                    /** @description true when the token contract's ledger big-map diffs of this operation show exactly these balance changes; false when they differ, are missing or the ledger was not found (a movement read from the parameter only) */
+                    checked: boolean;
+                  }[];
+                  tickets: {
+                    ticketer: string;
+                    /** @description the content type (Micheline) */
+                    content_type?: unknown;
+                    /** @description Miguel node (decoded Michelson value tree) */
+                    content?: unknown;
+                    /** @description whose ticket balance changed */
+                    account: string;
+                    /** @description the signed change of that balance */
+                    amount: string;
+                  }[];
+                  /** FlowEvent */
+                  event?: {
+                    tag?: string;
+                    /** @description decoded when the API can */
+                    payload?: unknown[];
+                  };
+                }[];
+                /** @description the group had more operations than the edge cap: the edges and sums cover the first ones only */
+                truncated: boolean;
+                /** @description operations in the group (edges before the cap; an indexed group is read up to 2,000) */
+                total_operations: number;
+                /** @description failed when any edge is failed, backtracked or skipped (an emitted edge is not a failure) */
+                status: 'applied' | 'failed';
+              };
               inputs: {
                 entrypoint: string;
                 /** @description Micheline JSON */
@@ -8911,6 +9030,125 @@ export interface paths {
                 };
                 equal: boolean;
                 differences: string[];
+              };
+              /** FlowGraph */
+              flow?: {
+                /** @description in order of first appearance in the edges */
+                nodes: {
+                  address: string;
+                  kind: 'implicit' | 'contract' | 'smart_rollup';
+                  /** @description the contract's TZIP-16 name, when the API knows it */
+                  alias?: string;
+                  /** @description the contract's tags, as /contract gives them */
+                  tags?: string[];
+                  /** @description signed mutez: the tez the applied (and emitted) edges moved in and out (fees and burns apart) */
+                  tez: string;
+                  /** @description fees paid, mutez (a failed content pays its fee too) */
+                  fees?: string;
+                  /** @description storage burned, mutez (applied contents only) */
+                  burned?: string;
+                  /** @description summed over the applied (and emitted) edges; zero sums left out */
+                  tokens: {
+                    /** FlowTokenRef */
+                    token: {
+                      /** @description the token contract */
+                      contract: string;
+                      /** @description decimal; "0" for an FA1.2 token */
+                      token_id: string;
+                      standard: 'fa1.2' | 'fa2';
+                      /** @description from the token metadata, when the API has it */
+                      symbol?: string;
+                      /** @description from the token metadata, when the API has it */
+                      decimals?: number;
+                      /** @description from the token metadata, when the API has it */
+                      name?: string;
+                    };
+                    /** @description signed raw token units */
+                    change: string;
+                  }[];
+                  /** @description summed over the applied (and emitted) edges; zero sums left out */
+                  tickets: {
+                    ticketer: string;
+                    content_type?: unknown;
+                    /** @description Miguel node (decoded Michelson value tree) */
+                    content?: unknown;
+                    /** @description signed */
+                    change: string;
+                  }[];
+                }[];
+                /** @description in execution order: each top-level content, then the internal operations it ran */
+                edges: {
+                  /** @description execution order, from 0 */
+                  index: number;
+                  /** @description transaction, origination, delegation, event, reveal, … */
+                  kind: string;
+                  /** @description the source (the emitting contract for an internal operation) */
+                  from: string;
+                  /** @description the destination, the originated contract or the new delegate; absent for an event and a delegate removal */
+                  to?: string;
+                  internal: boolean;
+                  /** @description the top-level content this edge belongs to */
+                  content_index: number;
+                  /** @description of the top-level content */
+                  counter?: number;
+                  /** @description of an internal operation */
+                  nonce?: number;
+                  /** @description row id, for /operation/{network}/{id}/… */
+                  operation_id?: number;
+                  /** @description as in the receipt; a failed, backtracked or skipped edge keeps its movements but they are left out of the node sums. `emitted` (a debugger recording's flow only): an internal operation the recorded call emitted, not run by the debugger (its outcome is unknown); its movements are what it would do once applied and are counted in the node sums */
+                  status: 'applied' | 'failed' | 'backtracked' | 'skipped' | 'emitted';
+                  entrypoint?: string;
+                  /** @description the parameter decoded with the destination's type */
+                  parameters?: unknown[];
+                  /** @description tez moved, mutez (the balance given to an origination) */
+                  amount: string;
+                  /** @description FA1.2 `transfer(from,to,value)` and FA2 `transfer` parameters read as movements */
+                  tokens: {
+                    /** FlowTokenRef */
+                    token: {
+                      /** @description the token contract */
+                      contract: string;
+                      /** @description decimal; "0" for an FA1.2 token */
+                      token_id: string;
+                      standard: 'fa1.2' | 'fa2';
+                      /** @description from the token metadata, when the API has it */
+                      symbol?: string;
+                      /** @description from the token metadata, when the API has it */
+                      decimals?: number;
+                      /** @description from the token metadata, when the API has it */
+                      name?: string;
+                    };
+                    from: string;
+                    to: string;
+                    /** @description raw token units (apply `decimals` to show) */
+                    amount: string;
+                    /** @description true when the token contract's ledger big-map diffs of this operation show exactly these balance changes; false when they differ, are missing or the ledger was not found (a movement read from the parameter only) */
+                    checked: boolean;
+                  }[];
+                  tickets: {
+                    ticketer: string;
+                    /** @description the content type (Micheline) */
+                    content_type?: unknown;
+                    /** @description Miguel node (decoded Michelson value tree) */
+                    content?: unknown;
+                    /** @description whose ticket balance changed */
+                    account: string;
+                    /** @description the signed change of that balance */
+                    amount: string;
+                  }[];
+                  /** FlowEvent */
+                  event?: {
+                    tag?: string;
+                    /** @description decoded when the API can */
+                    payload?: unknown[];
+                  };
+                }[];
+                /** @description the group had more operations than the edge cap: the edges and sums cover the first ones only */
+                truncated: boolean;
+                /** @description operations in the group (edges before the cap; an indexed group is read up to 2,000) */
+                total_operations: number;
+                /** @description failed when any edge is failed, backtracked or skipped (an emitted edge is not a failure) */
+                status: 'applied' | 'failed';
               };
               inputs: {
                 entrypoint: string;
@@ -9211,6 +9449,125 @@ export interface paths {
                 equal: boolean;
                 differences: string[];
               };
+              /** FlowGraph */
+              flow?: {
+                /** @description in order of first appearance in the edges */
+                nodes: {
+                  address: string;
+                  kind: 'implicit' | 'contract' | 'smart_rollup';
+                  /** @description the contract's TZIP-16 name, when the API knows it */
+                  alias?: string;
+                  /** @description the contract's tags, as /contract gives them */
+                  tags?: string[];
+                  /** @description signed mutez: the tez the applied (and emitted) edges moved in and out (fees and burns apart) */
+                  tez: string;
+                  /** @description fees paid, mutez (a failed content pays its fee too) */
+                  fees?: string;
+                  /** @description storage burned, mutez (applied contents only) */
+                  burned?: string;
+                  /** @description summed over the applied (and emitted) edges; zero sums left out */
+                  tokens: {
+                    /** FlowTokenRef */
+                    token: {
+                      /** @description the token contract */
+                      contract: string;
+                      /** @description decimal; "0" for an FA1.2 token */
+                      token_id: string;
+                      standard: 'fa1.2' | 'fa2';
+                      /** @description from the token metadata, when the API has it */
+                      symbol?: string;
+                      /** @description from the token metadata, when the API has it */
+                      decimals?: number;
+                      /** @description from the token metadata, when the API has it */
+                      name?: string;
+                    };
+                    /** @description signed raw token units */
+                    change: string;
+                  }[];
+                  /** @description summed over the applied (and emitted) edges; zero sums left out */
+                  tickets: {
+                    ticketer: string;
+                    content_type?: unknown;
+                    /** @description Miguel node (decoded Michelson value tree) */
+                    content?: unknown;
+                    /** @description signed */
+                    change: string;
+                  }[];
+                }[];
+                /** @description in execution order: each top-level content, then the internal operations it ran */
+                edges: {
+                  /** @description execution order, from 0 */
+                  index: number;
+                  /** @description transaction, origination, delegation, event, reveal, … */
+                  kind: string;
+                  /** @description the source (the emitting contract for an internal operation) */
+                  from: string;
+                  /** @description the destination, the originated contract or the new delegate; absent for an event and a delegate removal */
+                  to?: string;
+                  internal: boolean;
+                  /** @description the top-level content this edge belongs to */
+                  content_index: number;
+                  /** @description of the top-level content */
+                  counter?: number;
+                  /** @description of an internal operation */
+                  nonce?: number;
+                  /** @description row id, for /operation/{network}/{id}/… */
+                  operation_id?: number;
+                  /** @description as in the receipt; a failed, backtracked or skipped edge keeps its movements but they are left out of the node sums. `emitted` (a debugger recording's flow only): an internal operation the recorded call emitted, not run by the debugger (its outcome is unknown); its movements are what it would do once applied and are counted in the node sums */
+                  status: 'applied' | 'failed' | 'backtracked' | 'skipped' | 'emitted';
+                  entrypoint?: string;
+                  /** @description the parameter decoded with the destination's type */
+                  parameters?: unknown[];
+                  /** @description tez moved, mutez (the balance given to an origination) */
+                  amount: string;
+                  /** @description FA1.2 `transfer(from,to,value)` and FA2 `transfer` parameters read as movements */
+                  tokens: {
+                    /** FlowTokenRef */
+                    token: {
+                      /** @description the token contract */
+                      contract: string;
+                      /** @description decimal; "0" for an FA1.2 token */
+                      token_id: string;
+                      standard: 'fa1.2' | 'fa2';
+                      /** @description from the token metadata, when the API has it */
+                      symbol?: string;
+                      /** @description from the token metadata, when the API has it */
+                      decimals?: number;
+                      /** @description from the token metadata, when the API has it */
+                      name?: string;
+                    };
+                    from: string;
+                    to: string;
+                    /** @description raw token units (apply `decimals` to show) */
+                    amount: string;
+                    /** @description true when the token contract's ledger big-map diffs of this operation show exactly these balance changes; false when they differ, are missing or the ledger was not found (a movement read from the parameter only) */
+                    checked: boolean;
+                  }[];
+                  tickets: {
+                    ticketer: string;
+                    /** @description the content type (Micheline) */
+                    content_type?: unknown;
+                    /** @description Miguel node (decoded Michelson value tree) */
+                    content?: unknown;
+                    /** @description whose ticket balance changed */
+                    account: string;
+                    /** @description the signed change of that balance */
+                    amount: string;
+                  }[];
+                  /** FlowEvent */
+                  event?: {
+                    tag?: string;
+                    /** @description decoded when the API can */
+                    payload?: unknown[];
+                  };
+                }[];
+                /** @description the group had more operations than the edge cap: the edges and sums cover the first ones only */
+                truncated: boolean;
+                /** @description operations in the group (edges before the cap; an indexed group is read up to 2,000) */
+                total_operations: number;
+                /** @description failed when any edge is failed, backtracked or skipped (an emitted edge is not a failure) */
+                status: 'applied' | 'failed';
+              };
               inputs: {
                 entrypoint: string;
                 /** @description Micheline JSON */
@@ -9490,6 +9847,125 @@ export interface paths {
                 };
                 equal: boolean;
                 differences: string[];
+              };
+              /** FlowGraph */
+              flow?: {
+                /** @description in order of first appearance in the edges */
+                nodes: {
+                  address: string;
+                  kind: 'implicit' | 'contract' | 'smart_rollup';
+                  /** @description the contract's TZIP-16 name, when the API knows it */
+                  alias?: string;
+                  /** @description the contract's tags, as /contract gives them */
+                  tags?: string[];
+                  /** @description signed mutez: the tez the applied (and emitted) edges moved in and out (fees and burns apart) */
+                  tez: string;
+                  /** @description fees paid, mutez (a failed content pays its fee too) */
+                  fees?: string;
+                  /** @description storage burned, mutez (applied contents only) */
+                  burned?: string;
+                  /** @description summed over the applied (and emitted) edges; zero sums left out */
+                  tokens: {
+                    /** FlowTokenRef */
+                    token: {
+                      /** @description the token contract */
+                      contract: string;
+                      /** @description decimal; "0" for an FA1.2 token */
+                      token_id: string;
+                      standard: 'fa1.2' | 'fa2';
+                      /** @description from the token metadata, when the API has it */
+                      symbol?: string;
+                      /** @description from the token metadata, when the API has it */
+                      decimals?: number;
+                      /** @description from the token metadata, when the API has it */
+                      name?: string;
+                    };
+                    /** @description signed raw token units */
+                    change: string;
+                  }[];
+                  /** @description summed over the applied (and emitted) edges; zero sums left out */
+                  tickets: {
+                    ticketer: string;
+                    content_type?: unknown;
+                    /** @description Miguel node (decoded Michelson value tree) */
+                    content?: unknown;
+                    /** @description signed */
+                    change: string;
+                  }[];
+                }[];
+                /** @description in execution order: each top-level content, then the internal operations it ran */
+                edges: {
+                  /** @description execution order, from 0 */
+                  index: number;
+                  /** @description transaction, origination, delegation, event, reveal, … */
+                  kind: string;
+                  /** @description the source (the emitting contract for an internal operation) */
+                  from: string;
+                  /** @description the destination, the originated contract or the new delegate; absent for an event and a delegate removal */
+                  to?: string;
+                  internal: boolean;
+                  /** @description the top-level content this edge belongs to */
+                  content_index: number;
+                  /** @description of the top-level content */
+                  counter?: number;
+                  /** @description of an internal operation */
+                  nonce?: number;
+                  /** @description row id, for /operation/{network}/{id}/… */
+                  operation_id?: number;
+                  /** @description as in the receipt; a failed, backtracked or skipped edge keeps its movements but they are left out of the node sums. `emitted` (a debugger recording's flow only): an internal operation the recorded call emitted, not run by the debugger (its outcome is unknown); its movements are what it would do once applied and are counted in the node sums */
+                  status: 'applied' | 'failed' | 'backtracked' | 'skipped' | 'emitted';
+                  entrypoint?: string;
+                  /** @description the parameter decoded with the destination's type */
+                  parameters?: unknown[];
+                  /** @description tez moved, mutez (the balance given to an origination) */
+                  amount: string;
+                  /** @description FA1.2 `transfer(from,to,value)` and FA2 `transfer` parameters read as movements */
+                  tokens: {
+                    /** FlowTokenRef */
+                    token: {
+                      /** @description the token contract */
+                      contract: string;
+                      /** @description decimal; "0" for an FA1.2 token */
+                      token_id: string;
+                      standard: 'fa1.2' | 'fa2';
+                      /** @description from the token metadata, when the API has it */
+                      symbol?: string;
+                      /** @description from the token metadata, when the API has it */
+                      decimals?: number;
+                      /** @description from the token metadata, when the API has it */
+                      name?: string;
+                    };
+                    from: string;
+                    to: string;
+                    /** @description raw token units (apply `decimals` to show) */
+                    amount: string;
+                    /** @description true when the token contract's ledger big-map diffs of this operation show exactly these balance changes; false when they differ, are missing or the ledger was not found (a movement read from the parameter only) */
+                    checked: boolean;
+                  }[];
+                  tickets: {
+                    ticketer: string;
+                    /** @description the content type (Micheline) */
+                    content_type?: unknown;
+                    /** @description Miguel node (decoded Michelson value tree) */
+                    content?: unknown;
+                    /** @description whose ticket balance changed */
+                    account: string;
+                    /** @description the signed change of that balance */
+                    amount: string;
+                  }[];
+                  /** FlowEvent */
+                  event?: {
+                    tag?: string;
+                    /** @description decoded when the API can */
+                    payload?: unknown[];
+                  };
+                }[];
+                /** @description the group had more operations than the edge cap: the edges and sums cover the first ones only */
+                truncated: boolean;
+                /** @description operations in the group (edges before the cap; an indexed group is read up to 2,000) */
+                total_operations: number;
+                /** @description failed when any edge is failed, backtracked or skipped (an emitted edge is not a failure) */
+                status: 'applied' | 'failed';
               };
               inputs: {
                 entrypoint: string;
