@@ -48,7 +48,10 @@ describe.skipIf(!canRun)('security summary on sandboxnet', () => {
     const row = page.locator(`[data-n="${line}"]`);
     await poll(() => row.locator('[data-failed="true"]').count()).toBeGreaterThan(0);
     expect(await row.innerText()).toContain('"NotAdmin"');
-    await poll(() => row.evaluate((el) => el.getBoundingClientRect().top < window.innerHeight)).toBe(true);
+    // scrolled to: the line is within the window
+    await poll(async () => ((await row.boundingBox())?.y ?? Infinity) < page.viewportSize()!.height).toBe(
+      true,
+    );
   });
 
   it('2. the upgradable contract and the multisig say who can change the code and who may spend', async () => {
