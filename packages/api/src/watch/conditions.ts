@@ -129,15 +129,23 @@ function typeOf(t: unknown): Micheline | undefined {
   return isObj(t) ? (t as unknown as Micheline) : undefined;
 }
 
+const trees = new WeakMap<object, { type: unknown; node: MiguelNode | undefined }>();
+
 /** The node at `path` (dot-separated field names) of a storage value's named tree, or undefined. */
 export function storageField(type: unknown, value: unknown, path: string): MiguelNode | undefined {
   const ty = typeOf(type);
   if (!ty || value === undefined || value === null) return undefined;
   let node: MiguelNode | undefined;
-  try {
-    node = toMiguel(ty, value as Micheline)[0];
-  } catch {
-    return undefined;
+  // the same stored value is read by every storage rule of its contract: its tree is built once
+  const cached = isObj(value) || Array.isArray(value) ? trees.get(value) : undefined;
+  if (cached && cached.type === type) node = cached.node;
+  else {
+    try {
+      node = toMiguel(ty, value as Micheline)[0];
+    } catch {
+      return undefined;
+    }
+    if (isObj(value) || Array.isArray(value)) trees.set(value, { type, node });
   }
   for (const name of path.split('.')) {
     node = findChild(node, name);

@@ -17,7 +17,7 @@ import { claimDeliveries, recordAttempt, type ClaimedDelivery } from '@michelsco
 import { guardedLookup, isPrivateAddress } from './url-check';
 
 export interface DeliveryOptions {
-  /** Attempts in flight at once in this process (default 16). */
+  /** Attempts in flight at once in this process (default 32). */
   concurrency?: number;
   /** Time limit of one attempt (default 10 s). */
   timeoutMs?: number;
@@ -107,7 +107,7 @@ export class Dispatcher {
     private readonly now: () => number = Date.now,
   ) {
     this.o = {
-      concurrency: opts.concurrency ?? 16,
+      concurrency: opts.concurrency ?? 32,
       timeoutMs: opts.timeoutMs ?? 10_000,
       backoffBaseMs: opts.backoffBaseMs ?? 10_000,
       backoffMaxMs: opts.backoffMaxMs ?? 3_600_000,
@@ -167,7 +167,9 @@ export class Dispatcher {
           this.busy.delete(d.rule_id);
           this.running--;
           this.inflight.delete(p);
-          this.wake();
+          // claim in batches: once a quarter of the slots are free (or none is busy), not after each attempt
+          const room = this.o.concurrency - this.running;
+          if (this.running === 0 || room >= Math.max(1, Math.floor(this.o.concurrency / 4))) this.wake();
         });
       this.inflight.add(p);
     }

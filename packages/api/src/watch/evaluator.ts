@@ -179,6 +179,7 @@ export class WatchEvaluator {
       })),
     };
     const types = new Map<string, Promise<unknown>>();
+    const before = new Map<string, Promise<unknown>>();
     const lookups: FactLookups = {
       storageType: (address) => {
         let t = types.get(address);
@@ -186,7 +187,13 @@ export class WatchEvaluator {
           types.set(address, (t = storageTypes(this.db, network, [address]).then((m) => m.get(address))));
         return t;
       },
-      storageBefore: (address, level) => storageBefore(this.db, network, address, level),
+      // asked by every storage rule of a target: read once per evaluation
+      storageBefore: (address, level) => {
+        const key = `${address}:${level}`;
+        let v = before.get(key);
+        if (!v) before.set(key, (v = storageBefore(this.db, network, address, level)));
+        return v;
+      },
       bigMapValueBefore: (ptr, keyHash, level) => bigMapValueBefore(this.db, network, ptr, keyHash, level),
     };
     const rows: NewDelivery[] = [];
