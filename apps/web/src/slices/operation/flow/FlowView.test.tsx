@@ -85,7 +85,7 @@ describe('the operation flow view (issue 37)', () => {
         'mint',
         '—',
         '—',
-        '+5 ticket of KT1TxqZ…pQU5 for tz1VSUr…jcjb',
+        '+5 ticket "demo" of KT1TxqZ…pQU5 for tz1VSUr…jcjb',
         'backtracked',
       ],
       ['6', 'Swap <b>pool</b>', '—', 'event swapped', '—', '—', '—', 'failed'],
@@ -124,7 +124,7 @@ describe('the operation flow view (issue 37)', () => {
       '3. Swap <b>pool</b> → KT1XnTn…WR8o transfer, 1,002 USDt',
       '4. Swap <b>pool</b> → tz1VSUr…jcjb transfer, 1.5 ꜩ',
       'KT1TxqZ…pQU5, contract, no balance change',
-      '5. Swap <b>pool</b> → KT1TxqZ…pQU5 mint, +5 ticket of KT1TxqZ…pQU5, backtracked',
+      '5. Swap <b>pool</b> → KT1TxqZ…pQU5 mint, +5 ticket "demo" of KT1TxqZ…pQU5, backtracked',
       '6. Swap <b>pool</b> event swapped, failed',
     ]);
     // a not-applied edge: dashed, and its label says its status in words

@@ -208,7 +208,7 @@ export default function FlowView({ graph, network, idPrefix = 'flow' }: FlowView
           viewBox={`0 0 ${layout.width} ${layout.height}`}
           role="group"
           aria-label="Operation flow: nodes and numbered edges in execution order"
-          style={{ display: 'block' }}
+          style={{ display: 'block', margin: '0 auto' }}
         >
           <defs>
             {[
@@ -221,8 +221,9 @@ export default function FlowView({ graph, network, idPrefix = 'flow' }: FlowView
                 viewBox="0 0 10 10"
                 refX="9"
                 refY="5"
-                markerWidth="7"
-                markerHeight="7"
+                markerWidth="9"
+                markerHeight="9"
+                markerUnits="userSpaceOnUse"
                 orient="auto-start-reverse"
               >
                 <path d="M 0 0 L 10 5 L 0 10 z" fill={colour} />
@@ -369,8 +370,8 @@ export function FlowTables({ graph, network }: { graph: FlowGraph; network: stri
       <Typography variant="subtitle2" component="h3" sx={{ mt: 2, mb: 0.5 }}>
         Edges in execution order
       </Typography>
-      <Box sx={{ overflowX: 'auto' }}>
-        <Table size="small" aria-label="Flow edges">
+      <Box role="region" aria-label="Flow edges, scrollable" tabIndex={0} sx={{ overflowX: 'auto' }}>
+        <Table size="small" aria-label="Flow edges" sx={{ minWidth: 760 }}>
           <TableHead>
             <TableRow>
               <TableCell>#</TableCell>
@@ -387,8 +388,8 @@ export function FlowTables({ graph, network }: { graph: FlowGraph; network: stri
             {graph.edges.map((e, i) => (
               <TableRow key={i} data-status={e.status}>
                 <TableCell>{edgeNumber(e)}</TableCell>
-                <TableCell>{account(e.from)}</TableCell>
-                <TableCell>{account(e.to)}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{account(e.from)}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{account(e.to)}</TableCell>
                 <TableCell sx={mono}>{edgeAction(e)}</TableCell>
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                   {e.amount === '0' ? '—' : tezAmount(e.amount)}
@@ -422,8 +423,13 @@ export function FlowTables({ graph, network }: { graph: FlowGraph; network: stri
       <Typography variant="subtitle2" component="h3" sx={{ mt: 2, mb: 0.5 }}>
         Balance changes (applied operations)
       </Typography>
-      <Box sx={{ overflowX: 'auto' }}>
-        <Table size="small" aria-label="Flow balance changes">
+      <Box
+        role="region"
+        aria-label="Flow balance changes, scrollable"
+        tabIndex={0}
+        sx={{ overflowX: 'auto' }}
+      >
+        <Table size="small" aria-label="Flow balance changes" sx={{ minWidth: 600 }}>
           <TableHead>
             <TableRow>
               <TableCell>Account</TableCell>
@@ -437,7 +443,7 @@ export function FlowTables({ graph, network }: { graph: FlowGraph; network: stri
           <TableBody>
             {graph.nodes.map((n) => (
               <TableRow key={n.address}>
-                <TableCell>{account(n.address)}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{account(n.address)}</TableCell>
                 <TableCell>{nodeKind(n)}</TableCell>
                 <TableCell sx={{ overflowWrap: 'anywhere' }}>
                   {n.tags?.length ? n.tags.join(', ') : '—'}
@@ -453,7 +459,9 @@ export function FlowTables({ graph, network }: { graph: FlowGraph; network: stri
                 <TableCell>
                   {n.tickets.length === 0
                     ? '—'
-                    : n.tickets.map((t, j) => <Box key={j}>{signedTicket(t.ticketer, t.change)}</Box>)}
+                    : n.tickets.map((t, j) => (
+                        <Box key={j}>{signedTicket(t.ticketer, t.change, t.content)}</Box>
+                      ))}
                 </TableCell>
               </TableRow>
             ))}

@@ -71,8 +71,9 @@ export function nodeLines(n: FlowNode): string[] {
 export function edgeLines(e: FlowEdge): string[] {
   const lines = [`#${edgeNumber(e)} ${edgeAction(e)}`];
   if (e.amount !== '0' && /^[0-9]+$/.test(e.amount)) lines.push(tezAmount(e.amount));
-  for (const t of e.tokens) lines.push(`${tokenAmount(t.token, t.amount)}${t.checked ? '' : ' ?'}`);
-  for (const t of e.tickets) lines.push(signedTicket(t.ticketer, t.amount));
+  for (const t of e.tokens)
+    lines.push(`${tokenAmount(t.token, t.amount)}${t.checked ? '' : ' (unconfirmed)'}`);
+  for (const t of e.tickets) lines.push(signedTicket(t.ticketer, t.amount, t.content));
   const mark = statusMark(e);
   if (mark) lines.push(mark);
   return lines;

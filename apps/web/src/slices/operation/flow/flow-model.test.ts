@@ -22,7 +22,7 @@ describe('flow graph texts (issue 37)', () => {
       '2. Swap <b>pool</b> → KT1PWx2…Xitn transfer, 1 tzBTC',
       '3. Swap <b>pool</b> → KT1XnTn…WR8o transfer, 1,002 USDt',
       '4. Swap <b>pool</b> → tz1VSUr…jcjb transfer, 1.5 ꜩ',
-      '5. Swap <b>pool</b> → KT1TxqZ…pQU5 mint, +5 ticket of KT1TxqZ…pQU5, backtracked',
+      '5. Swap <b>pool</b> → KT1TxqZ…pQU5 mint, +5 ticket "demo" of KT1TxqZ…pQU5, backtracked',
       '6. Swap <b>pool</b> event swapped, failed',
     ]);
   });

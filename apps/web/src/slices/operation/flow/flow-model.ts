@@ -5,6 +5,7 @@
  * shape.
  */
 import type {
+  MiguelNode,
   FlowEdge,
   FlowGraph,
   FlowNode,
@@ -17,7 +18,7 @@ import { shortAddress } from '../../../shared/entities/explorer-links';
 import { formatTez, truncate } from '../../../shared/format/format';
 
 /** An alias on the graph and in the table is cut to this many characters. */
-export const FLOW_ALIAS_MAX = 24;
+export const FLOW_ALIAS_MAX = 32;
 const MINUS = '−';
 const plain = new Intl.NumberFormat('en-US');
 
@@ -62,12 +63,26 @@ export const signedTez = (mutez: string) => signed(tezAmount(mutez), mutez);
 export const signedToken = (token: FlowTokenRef, raw: string) =>
   `${signed(formatUnits(raw, token.decimals), raw)} ${tokenUnit(token)}`;
 
-/** A ticket's unit: "ticket of KT1Ab…wxyz". */
-export const ticketUnit = (ticketer: string) => `ticket of ${shortAddress(ticketer)}`;
+/** A ticket's content in a few characters: a string quoted, a number or bytes as it is, else its type. */
+export function ticketContent(content: MiguelNode | undefined): string {
+  if (!content) return '';
+  const v = content.value;
+  if (!content.children?.length && (typeof v === 'string' || typeof v === 'number')) {
+    const text = truncate(String(v), 20);
+    return content.prim === 'string' ? JSON.stringify(text) : text;
+  }
+  return content.prim ?? content.type ?? '';
+}
 
-/** A signed ticket change: "+5 ticket of KT1Ab…wxyz". */
-export const signedTicket = (ticketer: string, raw: string) =>
-  `${signed(formatUnits(raw), raw)} ${ticketUnit(ticketer)}`;
+/** A ticket's unit: 'ticket "demo" of KT1Ab…wxyz'. */
+export const ticketUnit = (ticketer: string, content?: MiguelNode) => {
+  const c = ticketContent(content);
+  return `ticket ${c ? `${c} ` : ''}of ${shortAddress(ticketer)}`;
+};
+
+/** A signed ticket change: '+5 ticket "demo" of KT1Ab…wxyz'. */
+export const signedTicket = (ticketer: string, raw: string, content?: MiguelNode) =>
+  `${signed(formatUnits(raw), raw)} ${ticketUnit(ticketer, content)}`;
 
 /** A node's name: its alias (cut), else its short address; an unknown address is shown as the API gave it. */
 export function nodeName(node: Pick<FlowNode, 'address' | 'alias'> | undefined, address: string): string {
@@ -91,7 +106,7 @@ export function tokenMovementText(m: FlowTokenMovement, names: (a: string) => st
 
 /** A ticket movement: "+5 ticket of KT1… to tz1…". */
 export function ticketMovementText(m: FlowTicketMovement, names: (a: string) => string): string {
-  return `${signedTicket(m.ticketer, m.amount)} for ${names(m.account)}`;
+  return `${signedTicket(m.ticketer, m.amount, m.content)} for ${names(m.account)}`;
 }
 
 /** What an edge does: its entrypoint (a call), "event <tag>", or its kind. */
@@ -109,7 +124,7 @@ export function edgeAmounts(e: FlowEdge): string[] {
   const out: string[] = [];
   if (e.amount !== '0' && /^-?[0-9]+$/.test(e.amount)) out.push(tezAmount(e.amount));
   for (const t of e.tokens) out.push(tokenAmount(t.token, t.amount));
-  for (const t of e.tickets) out.push(signedTicket(t.ticketer, t.amount));
+  for (const t of e.tickets) out.push(signedTicket(t.ticketer, t.amount, t.content));
   return out;
 }
 
@@ -132,7 +147,7 @@ export function nodeChanges(n: FlowNode): string[] {
   const out: string[] = [];
   if (/^-?[0-9]+$/.test(n.tez) && BigInt(n.tez) !== 0n) out.push(signedTez(n.tez));
   for (const t of n.tokens) out.push(signedToken(t.token, t.change));
-  for (const t of n.tickets) out.push(signedTicket(t.ticketer, t.change));
+  for (const t of n.tickets) out.push(signedTicket(t.ticketer, t.change, t.content));
   return out;
 }
 

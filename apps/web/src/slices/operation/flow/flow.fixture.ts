@@ -100,7 +100,15 @@ export const SWAP_FLOW: FlowGraph = {
       nonce: 3,
       status: 'backtracked',
       entrypoint: 'mint',
-      tickets: [{ ticketer: TICKETER, account: USER, amount: '5' }],
+      tickets: [
+        {
+          ticketer: TICKETER,
+          account: USER,
+          amount: '5',
+          content_type: { prim: 'string' },
+          content: { prim: 'string', type: 'string', name: '@string_1', value: 'demo' },
+        },
+      ],
     },
     {
       ...base,
