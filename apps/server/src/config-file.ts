@@ -89,6 +89,7 @@ export const FileConfigSchema = Type.Object(
           allow_private_targets: Type.Optional(Type.Boolean()),
           max_rules_per_token: Type.Optional(Type.Number()),
           max_rules_total: Type.Optional(Type.Number()),
+          retry_base_ms: Type.Optional(Type.Number()),
         },
         closed,
       ),

@@ -58,8 +58,16 @@ export interface AppConfig {
   ipfsGateway: string;
   /** Origins allowed by CORS (true: any). */
   cors: boolean | string[];
-  /** Watch rules (issue 39): webhooks to private addresses allowed, rules per management token and in all. */
-  watch: { allowPrivateTargets: boolean; maxRulesPerToken: number; maxRulesTotal: number };
+  /**
+   * Watch rules (issue 39): webhooks to private addresses allowed, rules per management token and in all, the
+   * first retry's delay (doubling up to 1 h; shorter for tests).
+   */
+  watch: {
+    allowPrivateTargets: boolean;
+    maxRulesPerToken: number;
+    maxRulesTotal: number;
+    backoffBaseMs: number;
+  };
 }
 
 const NETWORK_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
@@ -242,16 +250,24 @@ function parseLive(raw: FileConfig['live']): AppConfig['live'] {
   return { maxConnectionsPerIp, maxConnections };
 }
 
-/** Default: no private webhook targets, 20 rules a token, 10,000 in all. */
+/** Default: no private webhook targets, 20 rules a token, 10,000 in all, retries from 10 s. */
 function parseWatch(raw: FileConfig['watch']): AppConfig['watch'] {
   const maxRulesPerToken = raw?.max_rules_per_token ?? 20;
   const maxRulesTotal = raw?.max_rules_total ?? 10_000;
+  const backoffBaseMs = raw?.retry_base_ms ?? 10_000;
+  if (!Number.isInteger(backoffBaseMs) || backoffBaseMs < 100 || backoffBaseMs > 3_600_000)
+    throw new ConfigError('watch.retry_base_ms must be a whole number from 100 to 3600000');
   for (const [name, v] of [
     ['max_rules_per_token', maxRulesPerToken],
     ['max_rules_total', maxRulesTotal],
   ] as const)
     if (!Number.isInteger(v) || v < 1) throw new ConfigError(`watch.${name} must be a whole number ≥ 1`);
-  return { allowPrivateTargets: raw?.allow_private_targets ?? false, maxRulesPerToken, maxRulesTotal };
+  return {
+    allowPrivateTargets: raw?.allow_private_targets ?? false,
+    maxRulesPerToken,
+    maxRulesTotal,
+    backoffBaseMs,
+  };
 }
 
 function parseGateway(url: string): string {

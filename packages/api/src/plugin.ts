@@ -123,7 +123,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
     if (origins === false) return;
     await scope.register(cors, {
       origin: origins === true ? '*' : origins,
-      methods: ['GET', 'HEAD', 'POST'],
+      methods: ['GET', 'HEAD', 'POST', 'DELETE'],
       // where …/views/execute ran (its body is the view's result alone): readable by other origins' clients
       exposedHeaders: ['x-simulated-level', 'x-head-level', 'x-changed-since'],
       maxAge: 86400,
