@@ -25,6 +25,7 @@ const result = {
   ],
   storage_before: { int: '1' },
   storage_after: { int: '1' },
+  storage_diff: null,
   big_maps: [],
   balance_changes: [],
   inputs: {
