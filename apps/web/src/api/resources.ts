@@ -9,8 +9,8 @@
  * The entries are written by domain (./network-resources.ts, ./account-resources.ts, ./contract-resources.ts,
  * ./bigmap-resources.ts, ./operation-resources.ts, ./workspace-resources.ts, ./node-resources.ts,
  * ./service-resources.ts, ./watch-resources.ts; their builders in ./resource-builders.ts) and joined here: this
- * module is the registry's one entry point: callers ask through it, never through a domain's module (of which they read
- * at most a params type, e.g. `StatsSeries`).
+ * module is the registry's one entry point: callers ask through it, never through a domain's module (of which
+ * they read at most a params type, e.g. `StatsSeries`).
  */
 import { queryOptions } from '@tanstack/react-query';
 import { API_BASE, ApiError, requestJson, type RequestOptions } from './client';

@@ -78,10 +78,8 @@ function RuleForm({
   const entrypoints = useQuery(entrypointsQuery(at.network, at.address));
   const create = useMutation({
     mutationFn: (rule: Parameters<typeof createWatchRule>[0]) => createWatchRule(rule, token),
-    onSuccess: (created) => {
-      setForm((f) => ({ ...EMPTY_FORM, kind: f.kind, entrypoint: f.entrypoint, url: f.url }));
-      onCreated(created);
-    },
+    // the form stays as it was: a similar rule is one change away
+    onSuccess: onCreated,
     onError: (error) => {
       const message = error instanceof Error ? error.message : String(error);
       const field = error instanceof ApiError && error.status === 400 ? fieldOfMessage(message) : null;
@@ -165,6 +163,8 @@ function RuleForm({
               id="watch-entrypoint"
               label="Entrypoint"
               size="small"
+              // 'Any entrypoint' ('') shows as a value, not as an empty field
+              slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
               value={form.entrypoint}
               onChange={(e) => set('entrypoint')(e.target.value)}
               helperText={
