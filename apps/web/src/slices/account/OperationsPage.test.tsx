@@ -87,6 +87,7 @@ describe('contract page frame', () => {
       'Events',
       'Statistics',
       'Details',
+      'Watch',
     ]);
     expect(tabs[1]?.getAttribute('href')).toBe(`/mainnet/${KT}/storage`);
     expect(await screen.findByText('Nothing found')).toBeTruthy();
