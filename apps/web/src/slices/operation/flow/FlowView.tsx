@@ -394,7 +394,7 @@ export function FlowTables({ graph, network }: { graph: FlowGraph; network: stri
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                   {e.amount === '0' ? '—' : tezAmount(e.amount)}
                 </TableCell>
-                <TableCell>
+                <TableCell sx={{ minWidth: 220 }}>
                   {e.tokens.length === 0
                     ? '—'
                     : e.tokens.map((t, j) => (
@@ -403,7 +403,7 @@ export function FlowTables({ graph, network }: { graph: FlowGraph; network: stri
                         </Box>
                       ))}
                 </TableCell>
-                <TableCell>
+                <TableCell sx={{ minWidth: 200 }}>
                   {e.tickets.length === 0
                     ? '—'
                     : e.tickets.map((t, j) => (
@@ -451,12 +451,12 @@ export function FlowTables({ graph, network }: { graph: FlowGraph; network: stri
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                   {/^-?[0-9]+$/.test(n.tez) && BigInt(n.tez) !== 0n ? signedTez(n.tez) : '—'}
                 </TableCell>
-                <TableCell>
+                <TableCell sx={{ minWidth: 160 }}>
                   {n.tokens.length === 0
                     ? '—'
                     : n.tokens.map((t, j) => <Box key={j}>{signedToken(t.token, t.change)}</Box>)}
                 </TableCell>
-                <TableCell>
+                <TableCell sx={{ minWidth: 160 }}>
                   {n.tickets.length === 0
                     ? '—'
                     : n.tickets.map((t, j) => (
