@@ -1,4 +1,7 @@
+import { createHmac } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appTookOver, canBrowse, syncedSandboxSession, waitFor } from './harness';
@@ -21,7 +24,10 @@ code { UNPAIR; DIP { UNPAIR }; ADD; PAIR; NIL operation; PAIR }
 `;
 
 describe.skipIf(!canRun)('workspace on sandboxnet', () => {
-  const session = syncedSandboxSession();
+  // watch rules may post to this machine's test receiver (127.0.0.1), and retry after half a second
+  const session = syncedSandboxSession({
+    config: { watch: { allow_private_targets: true, retry_base_ms: 500 } },
+  });
 
   it('calls a seeded contract through the sandbox wallet and finds the operation group', async () => {
     const kt = await waitFor('a seeded counter contract', 60_000, () =>
@@ -295,6 +301,89 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
     await again.close();
     await page.close();
   });
+  it('a watch rule made in the Watch tab posts the matching calls, signed, to a webhook that failed once', async () => {
+    const url = session.server.url;
+    const kt = await counterContract(url);
+    // the team's receiver: answers 500 to the first delivery, 200 after
+    const got: { body: string; signature: string; delivery: string; status: number }[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        const status = got.length === 0 ? 500 : 200;
+        got.push({
+          body,
+          signature: String(req.headers['x-michelscope-signature'] ?? ''),
+          delivery: String(req.headers['x-michelscope-delivery'] ?? ''),
+          status,
+        });
+        res.writeHead(status).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const page = await session.browser.newPage();
+    try {
+      await page.goto(`${url}/sandboxnet/${kt}/watch`);
+      const form = page.getByRole('form', { name: 'New rule' });
+      await form.getByRole('combobox', { name: 'Entrypoint' }).click();
+      await page.getByRole('option', { name: 'increment', exact: true }).click();
+      await form.getByLabel('Minimum amount (tez)').fill('5');
+      await form.getByLabel('Webhook URL').fill(hook);
+      await form.getByRole('button', { name: 'Create rule' }).click();
+      const secrets = page.getByRole('region', { name: 'Management token and secret' });
+      const secret = (await secrets.getByTestId('watch-secret').innerText()).trim();
+      expect(secret).toMatch(/^whsec_/);
+      expect((await secrets.getByTestId('watch-token').innerText()).trim()).toMatch(/^msw_/);
+      await secrets.getByRole('button', { name: 'I have saved them' }).click();
+
+      // two calls sent with the sandbox wallet: 2 tez (below the rule's 5) and 6 tez (a match)
+      const send = async (tez: number) => {
+        await page.goto(`${url}/sandboxnet/${kt}/interact/increment`);
+        await page.getByRole('region', { name: 'Parameters' }).getByLabel('increment').fill('1');
+        await page.getByLabel('Amount (mutez)').fill(String(tez * 1_000_000));
+        await page.getByRole('button', { name: 'Send with wallet' }).click();
+        await connectSandboxWallet(page);
+        const link = page.getByRole('alert').filter({ hasText: 'sucessfully injected' }).getByRole('link');
+        await link.waitFor({ timeout: 60_000 });
+        const hash = (await link.innerText()).trim();
+        await waitFor(`${hash} indexed`, 60_000, () =>
+          groupOf(url, hash).then((g) => (g.length ? g : undefined)),
+        );
+        return hash;
+      };
+      const below = await send(2);
+      const match = await send(6);
+
+      // the receiver got the match twice (500, then its retry), signed with the rule's secret, and nothing else
+      await waitFor('the delivery retried after its 500', 60_000, async () =>
+        got.some((d) => d.status === 200) ? true : undefined,
+      );
+      expect(got.map((d) => d.status)).toEqual([500, 200]);
+      expect(new Set(got.map((d) => d.delivery)).size).toBe(1);
+      for (const d of got)
+        expect(d.signature).toBe(`sha256=${createHmac('sha256', secret).update(d.body).digest('hex')}`);
+      const body = JSON.parse(got[1]!.body) as { network: string; operation_hash: string; level: number };
+      expect(body).toMatchObject({ network: 'sandboxnet', operation_hash: match });
+      expect(JSON.stringify(got)).not.toContain(below);
+
+      // the Watch tab's log says so: delivered, after two attempts
+      await page.goto(`${url}/sandboxnet/${kt}/watch`);
+      const log = page.getByRole('table', { name: /^Delivery log of / });
+      await expect
+        .poll(async () => (await log.innerText()).replace(/\s+/g, ' '), { timeout: 30_000 })
+        .toMatch(/delivered/i);
+      const row = log.getByRole('row').filter({ has: page.locator(`a[href="/sandboxnet/opg/${match}/contents"]`) });
+      expect(await row.count()).toBe(1);
+      // HTTP 200, after 2 attempts
+      expect(await row.getByRole('cell').nth(1).innerText()).toBe('200');
+      expect(await row.getByRole('cell').nth(2).innerText()).toBe('2');
+    } finally {
+      await page.close();
+      receiver.close();
+    }
+  });
+
   it('forks a seeded contract with its current storage and opens the fork', async () => {
     const kt = await counterContract(session.server.url);
     const page = await session.browser.newPage();
