@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, inject } from 'vitest';
+import { createClient } from '@michelscope/client';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -87,14 +88,15 @@ export async function startServer(opts: {
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const client = createClient({ baseUrl: url });
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${output}`);
     try {
-      const res = await fetch(`${url}/v1/config`);
-      if (res.ok) break;
+      await client.unwrap(client.GET('/v1/config'));
+      break;
     } catch {
-      /* not listening yet */
+      /* not listening yet (or not answering 2xx: ApiError) */
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
@@ -138,10 +140,10 @@ export interface Head {
   synced: boolean;
 }
 
+/** `GET /v1/head` through the typed client (an answer other than 2xx throws its ApiError). */
 export async function heads(url: string): Promise<Head[]> {
-  const res = await fetch(`${url}/v1/head`);
-  if (!res.ok) throw new Error(`GET /v1/head: ${res.status}`);
-  return (await res.json()) as Head[];
+  const client = createClient({ baseUrl: url });
+  return client.unwrap(client.GET('/v1/head'));
 }
 
 /** Polls until `check` returns a value (not undefined), or fails after `ms`. */

@@ -151,8 +151,10 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
       const id = /#share=([A-Za-z0-9_-]{22})$/.exec(link)?.[1];
       expect(id, link).toBeTruthy();
       // stored under that id (unlisted: the link alone reads it)
-      const stored = (await json(`${url}/v1/shares/${id}`)) as { state: { entrypoint: string } };
-      expect(stored.state.entrypoint).toBe('note');
+      const stored = await api(url).unwrap(
+        api(url).GET('/v1/shares/{id}', { params: { path: { id: id! } } }),
+      );
+      expect((stored.state as { entrypoint: string }).entrypoint).toBe('note');
       // the same state again: the same link
       await sim.getByRole('button', { name: 'Copy link' }).click();
       expect(await sim.getByLabel('Share link').inputValue()).toBe(link);
@@ -538,7 +540,11 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
       const value = /(\d[\d,]*)$/.exec(valueText);
       expect(value, valueText).toBeTruthy();
       // the counter as the indexed storage has it at that moment
-      const raw = (await json(`${url}/v1/contract/sandboxnet/${counter}/storage/raw`)) as string;
+      const raw = await api(url).unwrap(
+        api(url).GET('/v1/contract/{network}/{address}/storage/raw', {
+          params: { path: { network: 'sandboxnet', address: counter } },
+        }),
+      );
       expect(n(value![1]!)).toBe(Number(/^Pair (\d+)/.exec(raw)![1]));
       const shown = /^Simulated at level ([\d,]+)$/.exec(await flat(result.getByLabel('Simulated at')));
       expect(shown, 'the result says its level').toBeTruthy();
@@ -640,9 +646,13 @@ describe.skipIf(!canRun)('share links on sandboxnet', () => {
         ],
         { int: '5' },
       );
-      await waitFor(`${kt} indexed`, 120_000, async () =>
-        (await fetch(`${url}/v1/contract/sandboxnet/${kt}`)).status === 200 ? true : undefined,
-      );
+      // 204 (not indexed yet) is a success for the client: wait for the 200 of the contract's record
+      await waitFor(`${kt} indexed`, 120_000, async () => {
+        const { response } = await api(url).GET('/v1/contract/{network}/{address}', {
+          params: { path: { network: 'sandboxnet', address: kt } },
+        });
+        return response.status === 200 ? true : undefined;
+      });
       // the view's failure is a 400 answer, which chromium logs as a failed resource
       const failedView = { allow: /the server responded with a status of 400 \(Bad Request\)/ };
       const page = await pages.open(failedView);
