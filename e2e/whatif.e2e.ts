@@ -3,7 +3,7 @@ import { parseMichelsonExpression, parseMichelsonScript } from '@michelscope/mic
 import { describe, expect, it } from 'vitest';
 import { originateAsBootstrap } from './fixture-contracts';
 import { appPages, canBrowse, syncedSandboxSession, UI_TIMEOUT, waitFor } from './harness';
-import { counterContract, json, splitterContract, storageOf, tokensAndSwap } from './sandbox-seed';
+import { api, counterContract, splitterContract, storageOf, tokensAndSwap } from './sandbox-seed';
 
 // What-if (issue 20, capability 5), driven in the Interact form with real values on the seeded sandbox: the
 // storage overridden as Michelson and a bundle of two calls (the second sees the first's storage), a big-map
@@ -157,9 +157,12 @@ describe.skipIf(!canRun)('what-if on sandboxnet', () => {
         parseMichelsonScript(ENV_RECORDER),
         parseMichelsonExpression(`Pair 0 0 0 "${BOOTSTRAP2}" "${BOOTSTRAP2}" "NetXdQprcVkpaWU" 0`),
       );
-      await waitFor(`the recorder ${recorder} indexed`, UI_TIMEOUT, async () =>
-        (await json(`${url}/v1/contract/sandboxnet/${recorder}/entrypoints`)) ? true : undefined,
-      );
+      await waitFor(`the recorder ${recorder} indexed`, UI_TIMEOUT, async () => {
+        const { response } = await api(url).GET('/v1/contract/{network}/{address}/entrypoints', {
+          params: { path: { network: 'sandboxnet', address: recorder } },
+        });
+        return response.status === 200 ? true : undefined;
+      });
       const counter = await counterContract(url);
       const page = await pages.open();
       await page.goto(`${url}/sandboxnet/${recorder}/interact`);
