@@ -117,15 +117,15 @@ describe('the operation flow view (issue 37)', () => {
     expect(focusable.map((f) => f.getAttribute('aria-label'))).toEqual([
       'tz1VSUr…jcjb, account, changes +1.5 ꜩ, −1 tzBTC, +1,002 USDt',
       'Swap <b>pool</b> (KT1RJ6P…xton), contract, tags view_nat, changes −1.5 ꜩ, +1 tzBTC, −1,002 USDt',
-      '1. tz1VSUr…jcjb → Swap <b>pool</b> swap',
+      '#1 swap, from tz1VSUr…jcjb to Swap <b>pool</b>',
       'KT1PWx2…Xitn, contract, tags fa1-2, no balance change',
-      '2. Swap <b>pool</b> → KT1PWx2…Xitn transfer, 1 tzBTC',
+      '#2 transfer, 1 tzBTC, from Swap <b>pool</b> to KT1PWx2…Xitn',
       'KT1XnTn…WR8o, contract, tags fa2, no balance change',
-      '3. Swap <b>pool</b> → KT1XnTn…WR8o transfer, 1,002 USDt',
-      '4. Swap <b>pool</b> → tz1VSUr…jcjb transfer, 1.5 ꜩ',
+      '#3 transfer, 1,002 USDt, from Swap <b>pool</b> to KT1XnTn…WR8o',
+      '#4 transfer, 1.5 ꜩ, from Swap <b>pool</b> to tz1VSUr…jcjb',
       'KT1TxqZ…pQU5, contract, no balance change',
-      '5. Swap <b>pool</b> → KT1TxqZ…pQU5 mint, +5 ticket "demo" of KT1TxqZ…pQU5, backtracked',
-      '6. Swap <b>pool</b> event swapped, failed',
+      '#5 mint, +5 ticket "demo" of KT1TxqZ…pQU5, BACKTRACKED, from Swap <b>pool</b> to KT1TxqZ…pQU5',
+      '#6 event swapped, FAILED, from Swap <b>pool</b>',
     ]);
     // a not-applied edge: dashed, and its label says its status in words
     const backtracked = region.querySelector('[data-flow-edge="5"]')!;

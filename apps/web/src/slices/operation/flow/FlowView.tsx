@@ -25,6 +25,7 @@ import {
   accountPath,
   edgeAction,
   edgeLabel,
+  edgeRoute,
   edgeNumber,
   FLOW_ALIAS_MAX,
   focusOrder,
@@ -301,7 +302,9 @@ export default function FlowView({ graph, network, idPrefix = 'flow' }: FlowView
                 key={`e-${e.at}`}
                 role="button"
                 tabIndex={0}
-                aria-label={edgeLabel(e.edge, names)}
+                // the label's visible lines first, as drawn (a voice user names the button by what they see),
+                // then where the edge goes
+                aria-label={`${e.label.lines.join(', ')}, ${edgeRoute(e.edge, names)}`}
                 aria-controls={`${idPrefix}-details`}
                 data-flow-edge={edgeNumber(e.edge)}
                 data-status={e.edge.status}

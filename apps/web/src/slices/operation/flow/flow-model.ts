@@ -128,6 +128,11 @@ export function edgeAmounts(e: FlowEdge): string[] {
   return out;
 }
 
+/** Where an edge goes, in words: "from KT1Ab…wxyz to tz1Cd…wxyz" (an event has no destination). */
+export function edgeRoute(e: FlowEdge, names: (a: string) => string): string {
+  return `from ${names(e.from)}${e.to === undefined ? '' : ` to ${names(e.to)}`}`;
+}
+
 /** The graph's lookup of nodes by address. */
 export const nodesByAddress = (g: FlowGraph) => new Map(g.nodes.map((n) => [n.address, n]));
 
