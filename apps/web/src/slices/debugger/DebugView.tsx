@@ -32,6 +32,7 @@ import { WhyItFailed } from './WhyItFailed';
 import { CodeView } from './CodeView';
 import { StackView } from './StackView';
 import { InternalOperations } from './InternalOperations';
+import { GraphFlowSection } from '../operation/flow/FlowSection';
 
 /** A debugged view: which one, and what it returned. */
 const viewFacts = (d: DebugResult): Fact[] =>
@@ -233,6 +234,8 @@ export function DebugView(props: {
           />
         </Box>
         <InternalOperations d={d} network={props.network} onDebug={props.onDebugInternal} />
+        {/* the call and what it emitted as a graph (emitted operations are not run by the debugger) */}
+        {d.flow ? <GraphFlowSection network={props.network} graph={d.flow} idPrefix="debug-flow" /> : null}
       </Box>
     );
   }

@@ -65,7 +65,7 @@ describe("a what-if's Flow section (issue 37)", () => {
     const table = await within(section).findByRole('table', { name: 'Flow edges' }, { timeout: 5000 });
     expect(within(table).getAllByRole('row')).toHaveLength(SWAP_FLOW.edges.length + 1);
     expect(
-      within(section).getByRole('button', { name: '6. Swap <b>pool</b> event swapped, failed' }),
+      within(section).getByRole('button', { name: '#6 event swapped, FAILED, from Swap <b>pool</b>' }),
     ).toBeTruthy();
   });
 });

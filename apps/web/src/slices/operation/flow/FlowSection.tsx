@@ -58,10 +58,16 @@ function SimulationFlow(props: { network: string; address: string; request: Call
 }
 
 /** A what-if's flow, from its answer's `flow` field. */
-export function GraphFlowSection(props: { network: string; graph: FlowGraph }) {
+export function GraphFlowSection(props: { network: string; graph: FlowGraph; idPrefix?: string }) {
   return (
     <FlowDisclosure>
-      {() => <LazyFlowView graph={props.graph} network={props.network} idPrefix="whatif-flow" />}
+      {() => (
+        <LazyFlowView
+          graph={props.graph}
+          network={props.network}
+          idPrefix={props.idPrefix ?? 'whatif-flow'}
+        />
+      )}
     </FlowDisclosure>
   );
 }

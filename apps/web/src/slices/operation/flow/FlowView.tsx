@@ -26,6 +26,7 @@ import {
   edgeAction,
   edgeLabel,
   edgeRoute,
+  isFailure,
   edgeNumber,
   FLOW_ALIAS_MAX,
   focusOrder,
@@ -233,7 +234,8 @@ export default function FlowView({ graph, network, idPrefix = 'flow' }: FlowView
           </defs>
           <g aria-hidden="true">
             {layout.edges.map((e) => {
-              const failed = e.edge.status !== 'applied';
+              const failed = isFailure(e.edge);
+              const dashed = e.edge.status !== 'applied';
               return (
                 <path
                   key={e.at}
@@ -241,7 +243,7 @@ export default function FlowView({ graph, network, idPrefix = 'flow' }: FlowView
                   fill="none"
                   stroke={failed ? failedInk : muted}
                   strokeWidth={active === e.at ? 2.5 : 1.25}
-                  strokeDasharray={failed ? '6 4' : undefined}
+                  strokeDasharray={dashed ? '6 4' : undefined}
                   markerEnd={`url(#${failed ? markerFailed : marker})`}
                   data-edge-path={e.at}
                 />
@@ -295,7 +297,8 @@ export default function FlowView({ graph, network, idPrefix = 'flow' }: FlowView
             }
             const e = layout.edges[item.index];
             if (!e) return null;
-            const failed = e.edge.status !== 'applied';
+            const failed = isFailure(e.edge);
+            const dashed = e.edge.status !== 'applied';
             const show = () => setActive(e.at);
             return (
               <g
@@ -329,7 +332,7 @@ export default function FlowView({ graph, network, idPrefix = 'flow' }: FlowView
                     failed ? failedInk : active === e.at ? theme.palette.primary.main : theme.palette.divider
                   }
                   strokeWidth={active === e.at ? 2 : 1}
-                  strokeDasharray={failed ? '4 3' : undefined}
+                  strokeDasharray={dashed ? '4 3' : undefined}
                 />
                 {e.label.lines.map((line, i) => (
                   <text
@@ -415,8 +418,8 @@ export function FlowTables({ graph, network }: { graph: FlowGraph; network: stri
                         </Box>
                       ))}
                 </TableCell>
-                <TableCell sx={e.status === 'applied' ? undefined : { color: 'error.main', fontWeight: 600 }}>
-                  {e.status}
+                <TableCell sx={isFailure(e) ? { color: 'error.main', fontWeight: 600 } : undefined}>
+                  {e.status === 'emitted' ? 'emitted (not run)' : e.status}
                 </TableCell>
               </TableRow>
             ))}

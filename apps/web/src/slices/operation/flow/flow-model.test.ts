@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { edgeLabel, focusOrder, formatUnits, nodeLabel, nodeName, nodesByAddress } from './flow-model';
+import {
+  edgeLabel,
+  focusOrder,
+  formatUnits,
+  isFailure,
+  nodeLabel,
+  nodeName,
+  nodesByAddress,
+  statusMark,
+} from './flow-model';
 import { FA12, SWAP, SWAP_FLOW, USER } from './flow.fixture';
 
 const byAddress = nodesByAddress(SWAP_FLOW);
@@ -25,6 +34,15 @@ describe('flow graph texts (issue 37)', () => {
       '5. Swap <b>pool</b> → KT1TxqZ…pQU5 mint, +5 ticket "demo" of KT1TxqZ…pQU5, backtracked',
       '6. Swap <b>pool</b> event swapped, failed',
     ]);
+  });
+
+  it("marks a debugged call's emitted operations as not run, not as failed", () => {
+    const edge = SWAP_FLOW.edges[1]!;
+    const emitted = { ...edge, status: 'emitted' as const };
+    expect(statusMark(emitted)).toBe('EMITTED, NOT RUN');
+    expect(isFailure(emitted)).toBe(false);
+    expect(isFailure({ ...edge, status: 'backtracked' as const })).toBe(true);
+    expect(statusMark(edge)).toBe('');
   });
 
   it('names each node with its kind, tags and summed changes', () => {

@@ -171,7 +171,14 @@ export function nodeLabel(n: FlowNode): string {
 }
 
 /** What the status of an edge says on the graph (nothing when applied). */
-export const statusMark = (e: FlowEdge) => (e.status === 'applied' ? '' : e.status.toUpperCase());
+export const statusMark = (e: FlowEdge) =>
+  e.status === 'applied' ? '' : e.status === 'emitted' ? 'EMITTED, NOT RUN' : e.status.toUpperCase();
+
+/**
+ * Whether an edge did not happen: failed, backtracked or skipped (drawn dashed in the error colour). An
+ * `emitted` edge (a debugged call's internal operation, which the debugger does not run) is dashed but neutral.
+ */
+export const isFailure = (e: FlowEdge) => e.status !== 'applied' && e.status !== 'emitted';
 
 /**
  * The graph's keyboard order: execution order, each edge after the nodes it first reaches (its source, then its
