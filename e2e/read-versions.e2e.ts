@@ -11,27 +11,25 @@ import { mkdir } from 'node:fs/promises';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { canBrowse, syncedSandboxSession, waitFor } from './harness';
-import { counterContract, seededContracts } from './sandbox-seed';
+import { api, counterContract, seededContracts } from './sandbox-seed';
 
 const NETWORK = 'sandboxnet';
 const SHOTS = process.env.MS_SHOTS_DIR ?? '/tmp/wt16b-shots';
 /** The theme's primary colour, dark (the default) and light. */
 const ACCENT = ['rgb(79, 195, 161)', 'rgb(15, 123, 97)'];
 
-interface StorageLevel {
-  level: number;
-  timestamp: string;
-}
-
 describe.skipIf(!canBrowse('read-versions'))('versions, first network, charts and tab rules', () => {
   // the shared product's configuration has mainnet and ghostnet unreachable (harness SHARED_CONFIG)
   const session = syncedSandboxSession({ shared: true });
   let errors: string[] = [];
-  const api = async <T>(route: string): Promise<T> => {
-    const res = await fetch(`${session.server.url}/v1${route}`);
-    if (!res.ok) throw new Error(`GET /v1${route}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as T;
-  };
+  /** The product's API through its typed client (an answer other than 2xx throws its ApiError). */
+  const client = () => api(session.server.url);
+  const rawStorage = (address: string, level?: number) =>
+    client().unwrap(
+      client().GET('/v1/contract/{network}/{address}/storage/raw', {
+        params: { path: { network: NETWORK, address }, query: { level } },
+      }),
+    );
   const watch = (page: Page, what: string) => {
     page.on('pageerror', (e) => errors.push(`page error on ${what}: ${e.message}`));
     page.on('console', (m) => {
@@ -66,7 +64,11 @@ describe.skipIf(!canBrowse('read-versions'))('versions, first network, charts an
     waitFor('the seeded counter with several storage versions', 240_000, async () => {
       const counter = await counterContract(session.server.url).catch(() => undefined);
       if (!counter) return undefined;
-      const levels = await api<StorageLevel[]>(`/contract/${NETWORK}/${counter}/storage/levels`);
+      const levels = await client().unwrap(
+        client().GET('/v1/contract/{network}/{address}/storage/levels', {
+          params: { path: { network: NETWORK, address: counter } },
+        }),
+      );
       return levels.length >= 4 ? { counter, levels } : undefined;
     });
 
@@ -92,8 +94,8 @@ describe.skipIf(!canBrowse('read-versions'))('versions, first network, charts an
       .waitFor();
     await page.getByRole('button', { name: 'Micheline' }).click();
     const text = page.getByLabel('Storage in Micheline');
-    const expected = await api<string>(`/contract/${NETWORK}/${counter}/storage/raw?level=${older}`);
-    const latest = await api<string>(`/contract/${NETWORK}/${counter}/storage/raw`);
+    const expected = await rawStorage(counter, older);
+    const latest = await rawStorage(counter);
     expect(expected).not.toBe(latest);
     await expect.poll(() => text.innerText(), { timeout: 15_000 }).toBe(expected);
     // back to Latest: the query parameter goes
@@ -115,7 +117,13 @@ describe.skipIf(!canBrowse('read-versions'))('versions, first network, charts an
   it('code tab: only Latest where no protocol change gave the contract other code', async () => {
     const { counter } = await counterWithVersions();
     // the sandbox runs one protocol: no update migration, the code never differed
-    expect(await api<unknown[]>(`/contract/${NETWORK}/${counter}/migrations`)).toEqual([]);
+    expect(
+      await client().unwrap(
+        client().GET('/v1/contract/{network}/{address}/migrations', {
+          params: { path: { network: NETWORK, address: counter } },
+        }),
+      ),
+    ).toEqual([]);
     const page = await open(`/${NETWORK}/${counter}/code`);
     await page.getByRole('region', { name: 'Michelson code' }).waitFor({ timeout: 30_000 });
     await page.getByRole('combobox', { name: 'Protocol' }).click();
@@ -128,7 +136,7 @@ describe.skipIf(!canBrowse('read-versions'))('versions, first network, charts an
   });
 
   it('home opens on the synced sandbox when mainnet is unreachable, and remembers the choice', async () => {
-    const heads = await api<{ network: string; synced: boolean; level: number }[]>('/head');
+    const heads = await client().unwrap(client().GET('/v1/head'));
     expect(heads.find((h) => h.network === 'mainnet')?.synced ?? false).toBe(false);
     const page = await open('/');
     const table = page.getByRole('table', { name: `Recently called contracts on ${NETWORK}` });
@@ -266,7 +274,11 @@ describe.skipIf(!canBrowse('read-versions'))('versions, first network, charts an
     const all = await seededContracts(session.server.url);
     const withoutEvents: string[] = [];
     for (const c of all) {
-      const account = await api<{ events_count: number }>(`/account/${NETWORK}/${c.address}`);
+      const account = await client().unwrap(
+        client().GET('/v1/account/{network}/{address}', {
+          params: { path: { network: NETWORK, address: c.address } },
+        }),
+      );
       if (account.events_count === 0) withoutEvents.push(c.address);
     }
     expect(withoutEvents.length).toBeGreaterThan(0);
