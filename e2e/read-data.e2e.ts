@@ -19,18 +19,11 @@ import {
   wordsBrokenAcrossLines,
   type RunningServer,
 } from './harness';
+import { collect, offsetPages } from '@michelscope/client';
+import { api, groupOf } from './sandbox-seed';
 
 const NETWORK = 'sandboxnet';
 const GATEWAY = SHARED_IPFS_GATEWAY;
-interface KeyItem {
-  data: { key_string: string; key_hash: string; is_active: boolean };
-}
-interface TicketUpdateItem {
-  address: string;
-  ticketer: string;
-  amount: string;
-  operation_hash: string;
-}
 
 describe.skipIf(!canBrowse('read-data'))('read pages show decoded data on the seeded sandbox', () => {
   let dataDir: string;
@@ -38,11 +31,20 @@ describe.skipIf(!canBrowse('read-data'))('read pages show decoded data on the se
   let browser: Browser;
   /** Errors of the pages the running test opened. */
   let errors: string[] = [];
-  const api = async <T>(route: string): Promise<T> => {
-    const res = await fetch(`${server.url}/v1${route}`);
-    if (!res.ok) throw new Error(`GET /v1${route}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as T;
-  };
+  /** The product's API through its typed client (an answer other than 2xx throws its ApiError). */
+  const client = () => api(server.url);
+  const firstKeys = (ptr: number, size: number) =>
+    client().unwrap(
+      client().GET('/v1/bigmap/{network}/{ptr}/keys', {
+        params: { path: { network: NETWORK, ptr }, query: { size } },
+      }),
+    );
+  const groupsOf = (address: string, lastId?: number) =>
+    client().unwrap(
+      client().GET('/v1/contract/{network}/{address}/opg', {
+        params: { path: { network: NETWORK, address }, query: { size: 10, last_id: lastId } },
+      }),
+    );
   const open = async (to: string, width = 1440): Promise<Page> => {
     const page = await browser.newPage({ viewport: { width, height: 900 } });
     page.on('pageerror', (e) => errors.push(`page error on ${to}: ${e.message}`));
@@ -75,14 +77,19 @@ describe.skipIf(!canBrowse('read-data'))('read pages show decoded data on the se
     browser = await launchBrowser();
     // the seed is indexed once the FA2 ledger holds the keys of its last transfers
     ({ fa2, ledger } = await waitFor('the seeded FA2 ledger', 300_000, async () => {
-      const found = await api<{ address?: string }>(`/helpers/contracts/${NETWORK}?tags=fa2`);
+      const found = await client().unwrap(
+        client().GET('/v1/helpers/contracts/{network}', {
+          params: { path: { network: NETWORK }, query: { tags: 'fa2' } },
+        }),
+      );
       if (!found.address) return undefined;
       for (let ptr = 0; ptr < 40; ptr++) {
-        const info = await fetch(`${server.url}/v1/bigmap/${NETWORK}/${ptr}`);
-        if (!info.ok) continue;
-        const body = (await info.json()) as { address: string; total_keys: number };
-        if (body.address !== found.address || body.total_keys < 8) continue;
-        const keys = await api<KeyItem[]>(`/bigmap/${NETWORK}/${ptr}/keys?size=1`);
+        // a big map that does not exist: an ApiError (404), the next one
+        const body = await client()
+          .unwrap(client().GET('/v1/bigmap/{network}/{ptr}', { params: { path: { network: NETWORK, ptr } } }))
+          .catch(() => undefined);
+        if (!body || body.address !== found.address || body.total_keys < 8) continue;
+        const keys = await firstKeys(ptr, 1);
         if (keys[0]?.data.key_string.startsWith('Pair ')) return { fa2: found.address, ledger: ptr };
       }
       return undefined;
@@ -97,12 +104,12 @@ describe.skipIf(!canBrowse('read-data'))('read pages show decoded data on the se
   });
 
   it('sends the configured IPFS gateway to the browser in /v1/config', async () => {
-    const config = await api<{ ipfs_gateway?: string }>('/config');
+    const config = await client().unwrap(client().GET('/v1/config'));
     expect(config.ipfs_gateway).toBe(GATEWAY);
   });
 
   it('lists big-map keys decoded with their type, not packed bytes', async () => {
-    const keys = await api<KeyItem[]>(`/bigmap/${NETWORK}/${ledger}/keys?size=10`);
+    const keys = await firstKeys(ledger, 10);
     const page = await open(`/${NETWORK}/${fa2}/storage/big_map/${ledger}/keys`);
     const first = page.getByText(/^Pair "(tz1|KT1)/).first();
     await first.waitFor();
@@ -115,7 +122,7 @@ describe.skipIf(!canBrowse('read-data'))('read pages show decoded data on the se
   });
 
   it('finds keys by a prefix of a holder address, by the full address, and by key hash', async () => {
-    const keys = await api<KeyItem[]>(`/bigmap/${NETWORK}/${ledger}/keys?size=10`);
+    const keys = await firstKeys(ledger, 10);
     const holder = /"(tz1[1-9A-HJ-NP-Za-km-z]{33})"/.exec(keys[0]!.data.key_string)![1]!;
     const expected = keys.filter((k) => k.data.key_string.includes(holder)).map((k) => k.data.key_string);
     expect(expected.length).toBeGreaterThan(0);
@@ -146,7 +153,7 @@ describe.skipIf(!canBrowse('read-data'))('read pages show decoded data on the se
   });
 
   it('shows storage diffs of a transfer with readable keys', async () => {
-    const opg = await api<{ hash: string; entrypoint?: string }[]>(`/contract/${NETWORK}/${fa2}/opg?size=10`);
+    const opg = await groupsOf(fa2);
     const transfer = opg.find((o) => o.entrypoint === 'transfer');
     expect(transfer).toBeDefined();
     const page = await open(`/${NETWORK}/opg/${transfer!.hash}/contents`);
@@ -165,17 +172,12 @@ describe.skipIf(!canBrowse('read-data'))('read pages show decoded data on the se
 
   it('applies token filters in the search service and finds tokens by name, symbol or id', async () => {
     const search = async (filters: Record<string, string[]>) => {
-      const res = await fetch(`${server.url}/search/v1/search`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          query: 'demo',
-          size: 10,
-          filters: { tokens: { ...filters, index: ['token'] } },
-        }),
+      const { data, response } = await client().POST('/search/v1/search', {
+        body: { query: 'demo', size: 10, filters: { tokens: { ...filters, index: ['token'] } } },
       });
-      expect(res.status).toBe(200);
-      const body = (await res.json()) as { total: number; items: { body: { Name: string } }[] };
+      expect(response.status).toBe(200);
+      // the token items' body (the document types it loosely)
+      const body = data as unknown as { total: number; items: { body: { Name: string } }[] };
       expect(body.total).toBe(body.items.length);
       return body.items.map((i) => i.body.Name).sort();
     };
@@ -207,20 +209,28 @@ describe.skipIf(!canBrowse('read-data'))('read pages show decoded data on the se
   });
 
   it('counts, lists and shows ticket updates alike for holders, ticketers and operations', async () => {
-    const contracts = await api<{ address: string }[]>(
-      `/stats/${NETWORK}/recently_called_contracts?size=10`,
-    ).then(async (first) => [
-      ...first,
-      ...(await api<{ address: string }[]>(`/stats/${NETWORK}/recently_called_contracts?size=10&offset=10`)),
-      ...(await api<{ address: string }[]>(`/stats/${NETWORK}/recently_called_contracts?size=10&offset=20`)),
-    ]);
+    const contracts = await collect(
+      offsetPages(
+        (offset, size) =>
+          client().unwrap(
+            client().GET('/v1/stats/{network}/recently_called_contracts', {
+              params: { path: { network: NETWORK }, query: { offset, size } },
+            }),
+          ),
+        { limit: 30 },
+      ),
+    );
     const involved: { address: string; count: number }[] = [];
     for (const { address } of contracts) {
-      const acc = await api<{ ticket_updates_count: number }>(`/account/${NETWORK}/${address}`);
+      const acc = await client().unwrap(
+        client().GET('/v1/account/{network}/{address}', { params: { path: { network: NETWORK, address } } }),
+      );
       if (acc.ticket_updates_count > 0) involved.push({ address, count: acc.ticket_updates_count });
     }
-    const updates = await api<TicketUpdateItem[]>(
-      `/account/${NETWORK}/${involved[0]?.address ?? fa2}/ticket_updates?size=10`,
+    const updates = await client().unwrap(
+      client().GET('/v1/account/{network}/{address}/ticket_updates', {
+        params: { path: { network: NETWORK, address: involved[0]?.address ?? fa2 }, query: { size: 10 } },
+      }),
     );
     // the seed has a ticketer sending to a receiver: both take part
     expect(updates.length).toBeGreaterThan(0);
@@ -253,11 +263,9 @@ describe.skipIf(!canBrowse('read-data'))('read pages show decoded data on the se
     let group: { hash: string; counters: number[] } | undefined;
     let lastId: number | undefined;
     for (let pages = 0; !group && pages < 20; pages++) {
-      const rows = await api<{ hash: string; last_id: number }[]>(
-        `/contract/${NETWORK}/${fa2}/opg?size=10${lastId === undefined ? '' : `&last_id=${lastId}`}`,
-      );
+      const rows = await groupsOf(fa2, lastId);
       for (const { hash } of rows) {
-        const ops = await api<{ counter: number; content_index: number }[]>(`/opg/${NETWORK}/${hash}`);
+        const ops = (await groupOf(server.url, hash)) as { counter: number; content_index: number }[];
         if (new Set(ops.map((o) => o.content_index)).size > 1) {
           group = { hash, counters: ops.map((o) => o.counter) };
           break;
