@@ -12,6 +12,7 @@ import { OpKind, TezosToolkit } from '@taquito/taquito';
 import { BOOTSTRAP_ACCOUNTS } from '@michelscope/sandbox';
 import { describe, expect, it } from 'vitest';
 import { appPages, canBrowse, heads, syncedSandboxSession, waitFor } from './harness';
+import { api, contractOf, groupOf } from './sandbox-seed';
 
 // The browser globals the page callbacks use (the root tsconfig has no DOM library).
 declare const document: { documentElement: { scrollWidth: number } };
@@ -110,11 +111,6 @@ describe.skipIf(!canBrowse('time-travel'))('time travel: storage compare', () =>
   const pages = appPages(session);
   /** The ledger contract test 1 originates and calls (later tests export its operations). */
   let ledgerAddress = '';
-  const api = async <T>(route: string): Promise<T> => {
-    const res = await fetch(`${session.server.url}/v1${route}`);
-    if (!res.ok) throw new Error(`GET /v1${route}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as T;
-  };
   const toolkit = async () => {
     const tezos = new TezosToolkit(`${session.server.url}/rpc/${NETWORK}`);
     tezos.setProvider({
@@ -152,12 +148,12 @@ describe.skipIf(!canBrowse('time-travel'))('time travel: storage compare', () =>
         .send();
       await batch.confirmation(1);
       const group = await waitFor('the calls indexed', 120_000, async () => {
-        const res = await fetch(`${session.server.url}/v1/opg/${NETWORK}/${batch.hash}`);
-        const rows = res.ok ? ((await res.json()) as Array<{ level: number }>) : [];
+        // not indexed yet: no data (204) or an ApiError thrown, both 'not yet'
+        const rows = ((await groupOf(session.server.url, batch.hash)) ?? []) as Array<{ level: number }>;
         return rows.length > 0 ? rows : undefined;
       });
       const callLevel = group[0]!.level;
-      const contract = await api<{ level: number }>(`/contract/${NETWORK}/${address}`);
+      const contract = await contractOf(session.server.url, address);
       const origLevel = contract.level;
       expect(callLevel).toBeGreaterThan(origLevel);
       await indexedAt(callLevel);
@@ -244,8 +240,11 @@ describe.skipIf(!canBrowse('time-travel'))('time travel: storage compare', () =>
       }
       const [a1, a2, b] = addresses as [string, string, string];
       await waitFor('the originations indexed', 120_000, async () => {
-        const res = await fetch(`${session.server.url}/v1/contract/${NETWORK}/${b}`);
-        return res.status === 200 ? true : undefined;
+        // 204 (not indexed yet) is a success for the client: wait for the 200 of the contract's record
+        const { response } = await api(session.server.url).GET('/v1/contract/{network}/{address}', {
+          params: { path: { network: NETWORK, address: b } },
+        });
+        return response.status === 200 ? true : undefined;
       });
 
       const page = await pages.open();
