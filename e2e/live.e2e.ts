@@ -13,6 +13,7 @@ import { encodeOpHash } from '@taquito/utils';
 import { BOOTSTRAP_ACCOUNTS } from '@michelscope/sandbox';
 import { describe, expect, it } from 'vitest';
 import { appPages, canBrowse, syncedSandboxSession, UI_TIMEOUT, waitFor } from './harness';
+import { groupOf } from './sandbox-seed';
 
 // The browser globals the page callbacks use (the root tsconfig has no DOM library).
 declare const window: { scrollY: number; __msMarker?: number; scrollTo(x: number, y: number): void };
@@ -94,8 +95,9 @@ describe.skipIf(!canBrowse('live'))('live pages', () => {
       await orig.confirmation(1);
       const address = orig.contractAddress!;
       await waitFor('the origination indexed', 120_000, async () => {
-        const res = await fetch(`${session.server.url}/v1/opg/${NETWORK}/${orig.hash}`);
-        return res.ok && ((await res.json()) as unknown[]).length > 0 ? true : undefined;
+        // not indexed yet: no data (204) or an ApiError thrown, both 'not yet'
+        const ops = await groupOf(session.server.url, orig.hash);
+        return ops && ops.length > 0 ? true : undefined;
       });
 
       const page = await pages.open();
@@ -249,8 +251,9 @@ describe.skipIf(!canBrowse('live'))('live pages', () => {
       const ptr = Number(((await tezos.rpc.getStorage(address)) as { int: string }).int);
       expect(Number.isInteger(ptr)).toBe(true);
       await waitFor('the originations indexed', 120_000, async () => {
-        const res = await fetch(`${session.server.url}/v1/opg/${NETWORK}/${other.hash}`);
-        return res.ok && ((await res.json()) as unknown[]).length > 0 ? true : undefined;
+        // not indexed yet: no data (204) or an ApiError thrown, both 'not yet'
+        const ops = await groupOf(session.server.url, other.hash);
+        return ops && ops.length > 0 ? true : undefined;
       });
 
       const keysPage = await pages.open();
