@@ -13,7 +13,8 @@ import { parse } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { appPages, canBrowse, heads, syncedSandboxSession, waitFor } from './harness';
-import { counterContract } from './sandbox-seed';
+import { collect, offsetPages } from '@michelscope/client';
+import { api, counterContract } from './sandbox-seed';
 
 // The browser globals the page callbacks use (the root tsconfig has no DOM library).
 declare const document: { documentElement: { scrollWidth: number } };
@@ -45,11 +46,14 @@ describe.skipIf(!canBrowse('exports'))('exports: every list as CSV and JSON', ()
     config: { networks: { mainnet: { rpc_url: UNREACHABLE }, ghostnet: { rpc_url: UNREACHABLE } } },
   });
   const pages = appPages(session);
-  const api = async <T>(route: string, init?: RequestInit): Promise<T> => {
-    const res = await fetch(`${session.server.url}${route}`, init);
-    if (!res.ok) throw new Error(`${route}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as T;
-  };
+  /** The product's API through its typed client (an answer other than 2xx throws its ApiError). */
+  const client = () => api(session.server.url);
+  const fa2Contract = () =>
+    client().unwrap(
+      client().GET('/v1/helpers/contracts/{network}', {
+        params: { path: { network: NETWORK }, query: { tags: 'fa2' } },
+      }),
+    );
   const open = async (to: string, width = 1440) => {
     const page = await pages.open();
     await page.setViewportSize({ width, height: 1000 });
@@ -58,38 +62,26 @@ describe.skipIf(!canBrowse('exports'))('exports: every list as CSV and JSON', ()
   };
   const status = (page: Page, what: string) =>
     page.getByRole('status', { name: `Export progress of ${what}`, exact: true });
-  /** Every row of a list route paged by offset (the lists answer at most 10 rows a page). */
-  const all = async <T>(route: string): Promise<T[]> => {
-    const out: T[] = [];
-    for (let offset = 0; ; offset += 10) {
-      const page = await api<T[]>(`${route}${route.includes('?') ? '&' : '?'}size=10&offset=${offset}`);
-      out.push(...page);
-      if (page.length < 10) return out;
-    }
-  };
 
   it(
     'exports the keys of a big map as CSV and JSON: the rows of the keys list',
     { timeout: 300_000 },
     async () => {
       await mkdir(SHOTS, { recursive: true });
-      const { address: fa2 } = await api<{ address: string }>(`/v1/helpers/contracts/${NETWORK}?tags=fa2`);
+      const { address: fa2 } = await fa2Contract();
       // the FA2 ledger: the big map of the contract whose keys are `Pair address nat`
       let ledger = -1;
       for (let ptr = 0; ptr < 60 && ledger < 0; ptr++) {
-        const info = await fetch(`${session.server.url}/v1/bigmap/${NETWORK}/${ptr}`);
-        if (!info.ok) continue;
-        const body = (await info.json()) as { address: string; total_keys: number };
-        if (body.address !== fa2) continue;
-        const keys = await api<Array<{ data: { key_string: string } }>>(
-          `/v1/bigmap/${NETWORK}/${ptr}/keys?size=1`,
-        );
+        // a big map that does not exist: an ApiError (404), the next one
+        const body = await client()
+          .unwrap(client().GET('/v1/bigmap/{network}/{ptr}', { params: { path: { network: NETWORK, ptr } } }))
+          .catch(() => undefined);
+        if (body?.address !== fa2) continue;
+        const keys = await collect(client().bigMapKeys(NETWORK, ptr, { size: 1, limit: 1 }));
         if (keys[0]?.data.key_string.startsWith('Pair ')) ledger = ptr;
       }
       expect(ledger).toBeGreaterThanOrEqual(0);
-      const list = await all<{ data: { key_hash: string; key_string: string; is_active: boolean } }>(
-        `/v1/bigmap/${NETWORK}/${ledger}/keys`,
-      );
+      const list = await collect(client().bigMapKeys(NETWORK, ledger));
       expect(list.length).toBeGreaterThan(3);
 
       const page = await open(`/${NETWORK}/${fa2}/storage/big_map/${ledger}/keys`);
@@ -121,9 +113,11 @@ describe.skipIf(!canBrowse('exports'))('exports: every list as CSV and JSON', ()
   );
 
   it("exports a token's holders from its panel on the tokens tab", { timeout: 300_000 }, async () => {
-    const { address: fa2 } = await api<{ address: string }>(`/v1/helpers/contracts/${NETWORK}?tags=fa2`);
-    const holders = await api<Record<string, string>>(
-      `/v1/contract/${NETWORK}/${fa2}/tokens/holders?token_id=0`,
+    const { address: fa2 } = await fa2Contract();
+    const holders = await client().unwrap(
+      client().GET('/v1/contract/{network}/{address}/tokens/holders', {
+        params: { path: { network: NETWORK, address: fa2 }, query: { token_id: 0 } },
+      }),
     );
     expect(Object.keys(holders).length).toBeGreaterThan(0);
     const page = await open(`/${NETWORK}/${fa2}/tokens?search=0`);
@@ -184,9 +178,18 @@ describe.skipIf(!canBrowse('exports'))('exports: every list as CSV and JSON', ()
           ? true
           : undefined,
       );
-      const account = await api<{ events_count: number }>(`/v1/account/${NETWORK}/${counter}`);
-      const list = await all<{ hash: string; tag: string; level: number }>(
-        `/v1/contract/${NETWORK}/${counter}/events`,
+      const where = { network: NETWORK, address: counter };
+      const account = await client().unwrap(
+        client().GET('/v1/account/{network}/{address}', { params: { path: where } }),
+      );
+      const list = await collect(
+        offsetPages((offset, size) =>
+          client().unwrap(
+            client().GET('/v1/contract/{network}/{address}/events', {
+              params: { path: where, query: { offset, size } },
+            }),
+          ),
+        ),
       );
       expect(list[0]).toMatchObject({ hash: op.hash, tag: 'changed', level });
 
@@ -213,13 +216,10 @@ describe.skipIf(!canBrowse('exports'))('exports: every list as CSV and JSON', ()
     'exports search results: the results the search answers, in its order',
     { timeout: 300_000 },
     async () => {
-      const found = await api<{ items: Array<{ type: string; value: string }>; total: number }>(
-        '/search/v1/search',
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ query: 'demo', size: 100, filters: { networks: [NETWORK] } }),
-        },
+      const found = await client().unwrap(
+        client().POST('/search/v1/search', {
+          body: { query: 'demo', size: 100, filters: { networks: [NETWORK] } },
+        }),
       );
       expect(found.items.length).toBeGreaterThan(1);
       const page = await open(`/search?text=demo`);
