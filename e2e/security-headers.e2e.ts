@@ -12,6 +12,7 @@ import {
   waitFor,
   type RunningServer,
 } from './harness';
+import { api } from './sandbox-seed';
 
 // Security headers on every response, and the app (forms, sandbox wallet, octez.connect) working under its CSP.
 const canRun = canBrowse('security-headers');
@@ -43,17 +44,24 @@ async function watched(browser: Browser): Promise<{ page: Page; violations: stri
   return { page, violations, errors };
 }
 
-async function json(url: string): Promise<unknown> {
-  const res = await fetch(url);
-  return res.status === 200 ? res.json() : undefined;
-}
-
 async function contractWith(url: string, network: string, entrypoint: string): Promise<string> {
-  const rows = (await json(`${url}/v1/stats/${network}/recently_called_contracts?size=10`)) as
-    { address: string }[] | undefined;
+  const client = api(url);
+  // an answer other than 2xx (ApiError) or a 204 (no data): nothing yet, as before
+  const rows = await client
+    .unwrap(
+      client.GET('/v1/stats/{network}/recently_called_contracts', {
+        params: { path: { network }, query: { size: 10 } },
+      }),
+    )
+    .catch(() => undefined);
   for (const { address } of rows ?? []) {
-    const eps = (await json(`${url}/v1/contract/${network}/${address}/entrypoints`)) as
-      { name: string }[] | undefined;
+    const eps = await client
+      .unwrap(
+        client.GET('/v1/contract/{network}/{address}/entrypoints', {
+          params: { path: { network, address } },
+        }),
+      )
+      .catch(() => undefined);
     if (eps?.some((e) => e.name === entrypoint)) return address;
   }
   throw new Error(`no ${network} contract with a ${entrypoint} entrypoint yet`);
