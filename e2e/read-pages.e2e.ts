@@ -25,6 +25,8 @@ import {
   waitFor,
   type RunningServer,
 } from './harness';
+import { ApiError } from '@michelscope/client';
+import { api as apiClient } from './sandbox-seed';
 
 const NETWORK = 'sandboxnet';
 const EXPLORER = SHARED_EXPLORER;
@@ -42,6 +44,10 @@ interface Probe {
   missing: boolean;
 }
 
+/**
+ * Raw on purpose: whether a route is served at all (`missing`: the router's 404, then the test skips) from the
+ * raw answer, for URLs built at run time; the typed client takes path literals and throws on a 404.
+ */
 async function probe(url: string): Promise<Probe> {
   const res = await fetch(url);
   const text = await res.text();
@@ -93,6 +99,8 @@ describe.skipIf(!canBrowse)('read-only contract pages on the seeded sandbox', ()
     await page.goto(`${server.url}${to}`);
     return page;
   };
+  // Raw on purpose: a probe of a route built at run time, skipping the test when the route is not served yet
+  // (ok, status and `missing` from the raw answer); the typed client takes path literals only.
   const api = (route: string) => probe(`${server.url}/v1${route}`);
 
   beforeAll(async () => {
@@ -353,12 +361,16 @@ describe.skipIf(!canBrowse)('read-only contract pages on the seeded sandbox', ()
   });
 
   it('metadata and tokens tabs of the seeded FA2 contract', async ({ skip }) => {
-    const gql = await fetch(`${server.url}/metadata/v1/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ __typename }' }),
-    });
-    if (gql.status === 404) {
+    const client = apiClient(server.url);
+    // an answer other than 2xx throws ApiError: its status decides, as the raw answer's did
+    const gqlStatus = await client.POST('/metadata/v1/graphql', { body: { query: '{ __typename }' } }).then(
+      ({ response }) => response.status,
+      (err: unknown) => {
+        if (err instanceof ApiError) return err.status;
+        throw err;
+      },
+    );
+    if (gqlStatus === 404) {
       const reason = 'metadata route POST /metadata/v1/graphql is not served yet';
       console.warn(`[e2e read-pages] skipped: ${reason}`);
       skip(reason);
@@ -371,15 +383,15 @@ describe.skipIf(!canBrowse)('read-only contract pages on the seeded sandbox', ()
     if (!address) skip('no seeded FA2 contract');
     // The indexer resolves TZIP-16 metadata after the origination: wait for it through the GraphQL service.
     const resolved = await waitFor('resolved FA2 contract metadata', 60_000, async () => {
-      const res = await fetch(`${server.url}/metadata/v1/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          query: `query GetContractMetadata($network: String!, $contract: String!) { contract_metadata(where: {network: {_eq: $network}, contract: {_eq: $contract}}, limit: 1) { metadata status } }`,
-          variables: { network: NETWORK, contract: address },
+      // an answer other than 2xx throws ApiError: 'not yet' for waitFor
+      const body = await client.unwrap(
+        client.POST('/metadata/v1/graphql', {
+          body: {
+            query: `query GetContractMetadata($network: String!, $contract: String!) { contract_metadata(where: {network: {_eq: $network}, contract: {_eq: $contract}}, limit: 1) { metadata status } }`,
+            variables: { network: NETWORK, contract: address },
+          },
         }),
-      });
-      const body = (await res.json()) as { data?: { contract_metadata?: { metadata?: unknown }[] } };
+      );
       const doc = body.data?.contract_metadata?.[0]?.metadata;
       return doc && typeof doc === 'object' ? doc : undefined;
     }).catch(() => null);
@@ -1014,13 +1026,16 @@ describe.skipIf(!canBrowse)('read-only contract pages on the seeded sandbox', ()
   });
 
   it('smart rollup page: the rollup info card with the kernel as a hex dump', async ({ skip }) => {
-    const res = await fetch(`${server.url}/search/v1/search`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: 'sr1', size: 5, offset: 0, filters: { search: { network: [NETWORK] } } }),
-    });
-    const found = res.ok ? ((await res.json()) as { items?: { value?: string }[] }) : {};
-    const rollup = found.items?.map((i) => i.value ?? '').find((v) => v.startsWith('sr1'));
+    const client = apiClient(server.url);
+    // an answer other than 2xx: nothing found, as before
+    const found = await client
+      .unwrap(
+        client.POST('/search/v1/search', {
+          body: { query: 'sr1', size: 5, offset: 0, filters: { search: { network: [NETWORK] } } },
+        }),
+      )
+      .catch(() => undefined);
+    const rollup = found?.items.map((i) => i.value ?? '').find((v) => v.startsWith('sr1'));
     if (!rollup) skip('no smart rollup in the seed (search service)');
     const info = await api(`/smart_rollups/${NETWORK}/${rollup}`);
     requireRoute(info, 'GET /v1/smart_rollups/{network}/{address}', skip);
