@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appTookOver, canBrowse, syncedSandboxSession, waitFor } from './harness';
+import { ApiError } from '@michelscope/client';
 import {
+  api,
   connectSandboxWallet,
   contractOf,
   counterContract,
@@ -39,12 +41,21 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
     await page.getByLabel('increment').fill('7');
 
     // Simulation needs POST …/entrypoints/trace on the API.
-    const trace = await fetch(`${session.server.url}/v1/contract/sandboxnet/${kt}/entrypoints/trace`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'increment', data: { increment: 7 } }),
-    });
-    if (trace.status === 404) {
+    const client = api(session.server.url);
+    const traceStatus = await client
+      .POST('/v1/contract/{network}/{address}/entrypoints/trace', {
+        params: { path: { network: 'sandboxnet', address: kt } },
+        body: { name: 'increment', data: { increment: 7 } },
+      })
+      // an answer other than 2xx throws ApiError: its status decides, as the raw answer's did
+      .then(
+        ({ response }) => response.status,
+        (err: unknown) => {
+          if (err instanceof ApiError) return err.status;
+          throw err;
+        },
+      );
+    if (traceStatus === 404) {
       console.warn(
         '[e2e workspace] POST /v1/contract/{network}/{address}/entrypoints/trace is not served yet: simulation skipped.',
       );
@@ -373,7 +384,9 @@ describe.skipIf(!canRun)('workspace on sandboxnet', () => {
       await expect
         .poll(async () => (await log.innerText()).replace(/\s+/g, ' '), { timeout: 30_000 })
         .toMatch(/delivered/i);
-      const row = log.getByRole('row').filter({ has: page.locator(`a[href="/sandboxnet/opg/${match}/contents"]`) });
+      const row = log
+        .getByRole('row')
+        .filter({ has: page.locator(`a[href="/sandboxnet/opg/${match}/contents"]`) });
       expect(await row.count()).toBe(1);
       // HTTP 200, after 2 attempts
       expect(await row.getByRole('cell').nth(1).innerText()).toBe('200');
