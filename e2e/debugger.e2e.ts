@@ -16,6 +16,11 @@ import { BOOTSTRAP_ACCOUNTS } from '@michelscope/sandbox';
 import { originateAsBootstrap } from './fixture-contracts';
 import { api, counterContract, groupOf, json, tokensAndSwap } from './sandbox-seed';
 import { simulateCall, type FormCall } from './workspace-steps';
+import type { paths } from '@michelscope/client';
+
+type ViewDebugBody = NonNullable<
+  paths['/v1/contract/{network}/{address}/views/debug']['post']['requestBody']
+>['content']['application/json'];
 
 // The Michelson debugger (issue 20), driven with real values on the seeded sandbox: a simulation opened in the
 // debugger (highlighted instruction, decoded stack, gas), its controls by button and key, an internal call
@@ -111,13 +116,14 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
     async () => {
       const { fa12, swap } = await tokensAndSwap(session.server.url);
       // the same call through the API, whose trace the sandbox's trace_code equals (packages/api/test/debug.test.ts)
-      const res = await fetch(`${session.server.url}/v1/contract/sandboxnet/${swap}/entrypoints/debug`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'default', data: { '@nat_1': '10' }, source: BOOTSTRAP3 }),
+      const client = api(session.server.url);
+      const { data, response } = await client.POST('/v1/contract/{network}/{address}/entrypoints/debug', {
+        params: { path: { network: 'sandboxnet', address: swap } },
+        body: { name: 'default', data: { '@nat_1': '10' }, source: BOOTSTRAP3 },
       });
-      expect(res.status).toBe(200);
-      const rec = (await res.json()) as Recording;
+      expect(response.status).toBe(200);
+      // the local Recording: its spans are [row, from, to] triples (the document's type says number[])
+      const rec = data as unknown as Recording;
       const lines = rec.code.split('\n');
       const lineOf = (n: number) => rec.spans[rec.trace.loc[n]!]![0] + 1;
       const markOf = (n: number) => {
@@ -245,15 +251,17 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
     async () => {
       const { fa12, swap } = await tokensAndSwap(session.server.url);
       const url = session.server.url;
-      const groups = (await (await fetch(`${url}/v1/contract/sandboxnet/${swap}/opg`)).json()) as {
-        hash: string;
-        counter: number;
-      }[];
+      const client = api(url);
+      const groups = await client.unwrap(
+        client.GET('/v1/contract/{network}/{address}/opg', {
+          params: { path: { network: 'sandboxnet', address: swap } },
+        }),
+      );
       // the group of a swap call with its internal FA1.2 transfer, and the recorded receipt of that transfer
       let found:
         { hash: string; op: { id: number; level: number; status: string; consumed_gas: number } } | undefined;
       for (const g of groups) {
-        const ops = (await (await fetch(`${url}/v1/opg/sandboxnet/${g.hash}`)).json()) as {
+        const ops = (await groupOf(url, g.hash)) as {
           id: number;
           level: number;
           internal: boolean;
@@ -320,9 +328,14 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
       let found: { hash: string; op: Op } | undefined;
       let lastId: number | undefined;
       for (let n = 0; !found && n < 40; n++) {
-        const rows = (await json(
-          `${url}/v1/contract/sandboxnet/${counter}/opg?size=10${lastId === undefined ? '' : `&last_id=${lastId}`}`,
-        )) as { hash: string; status: string; last_id: number }[];
+        const rows = await api(url).unwrap(
+          api(url).GET('/v1/contract/{network}/{address}/opg', {
+            params: {
+              path: { network: 'sandboxnet', address: counter },
+              query: { size: 10, last_id: lastId },
+            },
+          }),
+        );
         for (const g of rows.filter((r) => r.status === 'backtracked')) {
           const ops = (await groupOf(url, g.hash)) as Op[];
           const op = ops.find(
@@ -341,9 +354,11 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
       expect(op.status).toBe('backtracked');
       expect(op.storage_limit).toBe(40);
       // what the replay counts (the API's route), which the receipt's paid growth equals
-      const replayed = (await (
-        await fetch(`${url}/v1/operation/sandboxnet/${op.id}/debug`, { method: 'POST' })
-      ).json()) as {
+      const replayed = (await api(url).unwrap(
+        api(url).POST('/v1/operation/{network}/{id}/debug', {
+          params: { path: { network: 'sandboxnet', id: op.id } },
+        }),
+      )) as {
         failure: { storage: { limit: number; used: number } };
       };
       expect(replayed.failure.storage.limit).toBe(op.storage_limit);
@@ -399,9 +414,14 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
       let found: { hash: string; ops: Op[]; op: Op } | undefined;
       let lastId: number | undefined;
       for (let n = 0; !found && n < 40; n++) {
-        const rows = (await json(
-          `${url}/v1/contract/sandboxnet/${counter}/opg?size=10${lastId === undefined ? '' : `&last_id=${lastId}`}`,
-        )) as { hash: string; status: string; last_id: number }[];
+        const rows = await api(url).unwrap(
+          api(url).GET('/v1/contract/{network}/{address}/opg', {
+            params: {
+              path: { network: 'sandboxnet', address: counter },
+              query: { size: 10, last_id: lastId },
+            },
+          }),
+        );
         for (const g of rows.filter((r) => r.status !== 'applied')) {
           const ops = (await groupOf(url, g.hash)) as Op[];
           const op = ops.find(
@@ -520,8 +540,8 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
         consumed_gas: number;
       }
       const ops = await waitFor('the group, indexed', 120_000, async () => {
-        const res = await fetch(`${url}/v1/opg/sandboxnet/${hash}`);
-        const rows = res.ok ? ((await res.json()) as Op[]) : [];
+        // not indexed yet: a 204 (no data) or an error thrown, both 'not yet'
+        const rows = ((await groupOf(url, hash)) ?? []) as Op[];
         return rows.length > 0 ? rows : undefined;
       });
       const calls = ops.filter((o) => o.internal && o.kind === 'transaction');
@@ -568,17 +588,17 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
     async () => {
       const { fa12 } = await tokensAndSwap(session.server.url);
       // the same call through the API: its profile per line (the order the table shows)
-      const res = await fetch(`${session.server.url}/v1/contract/sandboxnet/${fa12}/entrypoints/debug`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
+      const client = api(session.server.url);
+      const { data, response } = await client.POST('/v1/contract/{network}/{address}/entrypoints/debug', {
+        params: { path: { network: 'sandboxnet', address: fa12 } },
+        body: {
           name: 'transfer',
           data: { from: BOOTSTRAP3, to: BOOTSTRAP2, value: '1' },
           source: BOOTSTRAP3,
-        }),
+        },
       });
-      expect(res.status).toBe(200);
-      const rec = (await res.json()) as Recording & {
+      expect(response.status).toBe(200);
+      const rec = data as unknown as Recording & {
         profile: { total_milligas: number; lines: { row: number; milligas: number }[] };
       };
       const page = await pages.open();
@@ -661,14 +681,13 @@ describe.skipIf(!canRun)('debugger on sandboxnet', () => {
       const url = session.server.url;
       const counter = await counterContract(url);
       const { fa2 } = await tokensAndSwap(url);
-      const recorded = async (address: string, body: object) => {
-        const res = await fetch(`${url}/v1/contract/sandboxnet/${address}/views/debug`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
+      const recorded = async (address: string, body: ViewDebugBody) => {
+        const { data, response } = await api(url).POST('/v1/contract/{network}/{address}/views/debug', {
+          params: { path: { network: 'sandboxnet', address } },
+          body,
         });
-        expect(res.status).toBe(200);
-        return (await res.json()) as Recording & { result: Micheline };
+        expect(response.status).toBe(200);
+        return data as unknown as Recording & { result: Micheline };
       };
       const page = await pages.open();
 
