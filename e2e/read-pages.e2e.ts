@@ -541,6 +541,7 @@ describe.skipIf(!canBrowse)('read-only contract pages on the seeded sandbox', ()
       'Operations',
       'Storage',
       'Code',
+      'Security',
       'Interact',
       'Tokens',
       'Metadata',
@@ -548,6 +549,7 @@ describe.skipIf(!canBrowse)('read-only contract pages on the seeded sandbox', ()
       'Views',
       'Statistics',
       'Details',
+      'Watch',
     ]);
     // The selected tab labels the panel; tabs are links to their route names.
     const selected = tabs.getByRole('tab', { selected: true });

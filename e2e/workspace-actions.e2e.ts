@@ -5,6 +5,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { appPages, canBrowse, showDetails, syncedSandboxSession, UI_TIMEOUT, waitFor } from './harness';
 import {
+  api,
   connectSandboxWallet,
   contractOf,
   counterContract,
@@ -149,14 +150,15 @@ describe.skipIf(!canRun)('workspace actions on sandboxnet', () => {
       ]);
 
       // The swap: parameter `nat`, one entrypoint `default`, called many times
-      const eps = (await json(`${session.server.url}/v1/contract/sandboxnet/${swap}/entrypoints`)) as {
-        name: string;
-      }[];
+      const client = api(session.server.url);
+      const where = { network: 'sandboxnet', address: swap };
+      const eps = await client.unwrap(
+        client.GET('/v1/contract/{network}/{address}/entrypoints', { params: { path: where } }),
+      );
       expect(eps.map((e) => e.name)).toEqual(['default']);
-      const rows = (await json(`${session.server.url}/v1/contract/sandboxnet/${swap}/opg?size=10`)) as {
-        entrypoint: string;
-        kind: string;
-      }[];
+      const rows = await client.unwrap(
+        client.GET('/v1/contract/{network}/{address}/opg', { params: { path: where, query: { size: 10 } } }),
+      );
       const calls = rows.filter((r) => r.kind === 'transaction');
       expect(calls.length).toBeGreaterThan(0);
       for (const r of calls) expect(r.entrypoint.split(',')[0]).toBe('default');
@@ -301,10 +303,17 @@ describe.skipIf(!canRun)('workspace actions on sandboxnet', () => {
         }
         let onInteract = false;
         for (const ep of c.entrypoints) {
-          const schema = await fetch(
-            `${session.server.url}/v1/contract/sandboxnet/${c.address}/entrypoints/schema?entrypoint=${ep}&fill_type=latest`,
-          );
-          if (schema.status !== 200) continue; // never called: nothing to fill
+          // an answer other than 2xx throws ApiError: like any answer but 200, nothing to fill
+          const schema = await api(session.server.url)
+            .GET('/v1/contract/{network}/{address}/entrypoints/schema', {
+              params: {
+                path: { network: 'sandboxnet', address: c.address },
+                query: { entrypoint: ep, fill_type: 'latest' },
+              },
+            })
+            .then(({ response }) => response.status)
+            .catch(() => undefined);
+          if (schema !== 200) continue; // never called: nothing to fill
           const at = `${session.server.url}/sandboxnet/${c.address}/interact/${ep}`;
           // the first entrypoint opens the Interact tab; the next ones are picked in its list, as a reader does
           if (!onInteract) await page.goto(at);
