@@ -86,7 +86,9 @@ export const watchRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; watch?: W
 ) => {
   const opts = watch?.options;
   const enabled = () => {
-    if (!watch) throw new HttpError(503, 'watch rules are not enabled on this server');
+    // a server without watch rules does not serve them: 404, as for a route it does not have (not a 5xx: nothing
+    // is wrong with it)
+    if (!watch) throw new HttpError(404, 'watch rules are not enabled on this server');
   };
 
   app.post(
@@ -108,7 +110,7 @@ export const watchRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; watch?: W
           `At most ${WATCH_MAX_RULES_PER_TOKEN} rules a token and ${WATCH_MAX_RULES_TOTAL} in all by default (429).`,
         tags,
         body: WatchRuleInput,
-        response: { 200: WatchRuleCreated, 400: ErrorBody, 401: ErrorBody, 429: ErrorBody, 503: ErrorBody },
+        response: { 200: WatchRuleCreated, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 429: ErrorBody },
       },
     },
     async (request) => {
@@ -161,7 +163,7 @@ export const watchRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; watch?: W
         summary: "The management token's watch rules",
         description: 'The rules of the token given in `Authorization: Bearer <token>`, oldest first.',
         tags,
-        response: { 200: WatchRuleList, 401: ErrorBody, 503: ErrorBody },
+        response: { 200: WatchRuleList, 401: ErrorBody, 404: ErrorBody },
       },
     },
     async (request) => {
@@ -186,7 +188,7 @@ export const watchRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; watch?: W
         summary: 'A watch rule',
         tags,
         params: Type.Object({ id: RuleId }),
-        response: { 200: WatchRule, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 503: ErrorBody },
+        response: { 200: WatchRule, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
       },
     },
     async (request) => ruleJson(await ownRule(request, request.params.id)),
@@ -205,7 +207,6 @@ export const watchRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; watch?: W
           400: ErrorBody,
           401: ErrorBody,
           404: ErrorBody,
-          503: ErrorBody,
         },
       },
     },
@@ -234,7 +235,7 @@ export const watchRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; watch?: W
             Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
           ),
         }),
-        response: { 200: WatchDeliveryList, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 503: ErrorBody },
+        response: { 200: WatchDeliveryList, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
       },
     },
     async (request) => {

@@ -10789,7 +10789,7 @@ export interface paths {
           };
         };
         /** @description Default Response */
-        503: {
+        404: {
           headers: {
             [name: string]: unknown;
           };
@@ -10996,7 +10996,7 @@ export interface paths {
           };
         };
         /** @description Default Response */
-        429: {
+        404: {
           headers: {
             [name: string]: unknown;
           };
@@ -11009,7 +11009,7 @@ export interface paths {
           };
         };
         /** @description Default Response */
-        503: {
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -11166,19 +11166,6 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              message: string;
-              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
-              request_id?: string;
-            };
-          };
-        };
       };
     };
     put?: never;
@@ -11238,19 +11225,6 @@ export interface paths {
         };
         /** @description Default Response */
         404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              message: string;
-              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
-              request_id?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -11360,19 +11334,6 @@ export interface paths {
         };
         /** @description Default Response */
         404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              message: string;
-              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
-              request_id?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        503: {
           headers: {
             [name: string]: unknown;
           };

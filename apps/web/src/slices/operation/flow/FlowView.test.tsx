@@ -143,7 +143,7 @@ describe('the operation flow view (issue 37)', () => {
     );
   });
 
-  it('loads the graph (dagre and the component) only through a dynamic import', () => {
+  it('loads the graph (dagre and the component) only on demand, through import()', () => {
     // static imports reachable from the group page, the dialogs and the lazy wrapper never reach the graph
     const here = dirname(fileURLToPath(import.meta.url));
     const seen = new Set<string>();
