@@ -125,6 +125,19 @@ describe.skipIf(!canRun)('what-if on sandboxnet', () => {
       const region = await openOverrides(page);
       await region.getByRole('button', { name: 'Add big-map entry' }).click();
       const entry = region.getByRole('region', { name: 'Big-map entries' }).getByLabel('Big-map entry 1');
+      // without its entry, the failure says what the page showed instead (a fresh-clone run waited 90 s here
+      // once, and passed on its retry): the overrides open or not, the entries, the form's values
+      await entry.waitFor().catch(async (e: unknown) => {
+        const open = await page.getByRole('button', { name: /^Overrides/ }).getAttribute('aria-expanded');
+        const entries = await page.getByLabel(/^Big-map entry \d+$/).count();
+        const from = await param(page, 'from')
+          .inputValue({ timeout: 1_000 })
+          .catch(() => 'none');
+        throw new Error(
+          `no 'Big-map entry 1' at ${page.url()} (Overrides expanded: ${open}; entries: ${entries}; 'from' field: '${from}')`,
+          { cause: e },
+        );
+      });
       await entry.getByLabel('Big map (id or name)').fill('ledger');
       await entry.getByLabel('Key', { exact: true }).fill(`"${NOBODY}"`);
       await entry.getByLabel('Value', { exact: true }).fill('1000');
