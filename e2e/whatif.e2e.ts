@@ -124,7 +124,9 @@ describe.skipIf(!canRun)('what-if on sandboxnet', () => {
       await page.getByLabel('Source', { exact: true }).fill(NOBODY);
       const region = await openOverrides(page);
       await region.getByRole('button', { name: 'Add big-map entry' }).click();
-      const entry = region.getByRole('region', { name: 'Big-map entries' }).getByLabel('Big-map entry 1');
+      const entry = region
+        .getByRole('region', { name: 'Big-map entries' })
+        .getByLabel('Big-map entry 1', { exact: true });
       // without its entry, the failure says what the page showed instead (a fresh-clone run waited 90 s here
       // once, and passed on its retry): the overrides open or not, the entries, the form's values
       await entry.waitFor().catch(async (e: unknown) => {
