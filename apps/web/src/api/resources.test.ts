@@ -7,6 +7,7 @@ import { NETWORK_RESOURCES } from './network-resources';
 import { NODE_RESOURCES } from './node-resources';
 import { OPERATION_RESOURCES } from './operation-resources';
 import { SERVICE_RESOURCES } from './service-resources';
+import { VERIFY_RESOURCES } from './verify-resources';
 import { WATCH_RESOURCES } from './watch-resources';
 import { WORKSPACE_RESOURCES } from './workspace-resources';
 
@@ -54,6 +55,7 @@ describe('the resource registry', () => {
       NODE_RESOURCES,
       SERVICE_RESOURCES,
       WATCH_RESOURCES,
+      VERIFY_RESOURCES,
     ];
     const names = domains.flatMap((d) => Object.keys(d));
     expect(new Set(names).size).toBe(names.length);

@@ -8,7 +8,7 @@
  *
  * The entries are written by domain (./network-resources.ts, ./account-resources.ts, ./contract-resources.ts,
  * ./bigmap-resources.ts, ./operation-resources.ts, ./workspace-resources.ts, ./node-resources.ts,
- * ./service-resources.ts, ./watch-resources.ts; their builders in ./resource-builders.ts) and joined here: this
+ * ./service-resources.ts, ./watch-resources.ts, ./verify-resources.ts; their builders in ./resource-builders.ts) and joined here: this
  * module is the registry's one entry point: callers ask through it, never through a domain's module (of which
  * they read at most a params type, e.g. `StatsSeries`).
  */
@@ -22,6 +22,7 @@ import { NETWORK_RESOURCES } from './network-resources';
 import { NODE_RESOURCES } from './node-resources';
 import { OPERATION_RESOURCES } from './operation-resources';
 import { SERVICE_RESOURCES } from './service-resources';
+import { VERIFY_RESOURCES } from './verify-resources';
 import { WATCH_RESOURCES } from './watch-resources';
 import { WORKSPACE_RESOURCES } from './workspace-resources';
 
@@ -36,6 +37,7 @@ export const RESOURCES = {
   ...NODE_RESOURCES,
   ...SERVICE_RESOURCES,
   ...WATCH_RESOURCES,
+  ...VERIFY_RESOURCES,
 };
 
 type Registry = typeof RESOURCES;

@@ -2,7 +2,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { renderApp } from './testing/render-app';
-import type { Block, SearchItem, SecuritySummary, WatchDelivery, WatchRule } from '@michelscope/api-types';
+import type {
+  Block,
+  ContractSource,
+  SearchItem,
+  SecuritySummary,
+  WatchDelivery,
+  WatchRule,
+} from '@michelscope/api-types';
 import { contractFrame, operation } from './testing/contract-page';
 import { anyQueryRoute, matchingRoute, mockFetch, resourceRoute } from './testing/mock-fetch';
 import { seriousViolations } from './testing/axe';
@@ -141,6 +148,60 @@ describe('accessibility (axe-core, serious and critical rules)', () => {
     renderApp(`/mainnet/${KT}/security`);
     await screen.findByRole('heading', { name: 'Upgradeability' }, { timeout: 8000 });
     await screen.findByText(/Immutable; privileged entrypoints/);
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it('the contract Source tab and the verify form have no serious violations', async () => {
+    const at = { network: 'mainnet', address: KT };
+    const source: ContractSource = {
+      verification: {
+        id: 'ab',
+        status: 'verified',
+        compiler: 'archetype',
+        version: '1.5.3',
+        options: {},
+        main: 'a.arl',
+        files: [],
+        script_hash: 'expr',
+        network: 'mainnet',
+        address: KT,
+        created_at: '2026-11-30T08:00:00Z',
+      },
+      inherited: true,
+      files: [
+        { name: 'a.arl', content: 'archetype a\nentry e() { fail("x") }' },
+        { name: 'b.arl', content: '// b' },
+      ],
+    };
+    mockFetch([
+      ...contractFrame('mainnet', KT),
+      ['GET /search/v1/account/', new Response(null, { status: 204 })],
+      resourceRoute('contractSource', at, source),
+      resourceRoute('verifyCompilers', [
+        {
+          id: 'archetype',
+          name: 'Archetype',
+          available: true,
+          versions: ['1.5.3'],
+          extensions: ['.arl'],
+          source_locations: false,
+        },
+        {
+          id: 'ligo',
+          name: 'LIGO',
+          available: false,
+          versions: [],
+          extensions: [],
+          reason: 'not installed',
+          source_locations: false,
+        },
+      ]),
+    ]);
+    renderApp(`/mainnet/${KT}/source`);
+    await screen.findByLabelText('Source of b.arl', {}, { timeout: 8000 });
+    expect(await seriousViolations()).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: 'Verify again' }));
+    await screen.findByText(/LIGO is not available/, {}, { timeout: 8000 });
     expect(await seriousViolations()).toEqual([]);
   });
 

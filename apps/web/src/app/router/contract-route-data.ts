@@ -1,7 +1,7 @@
 /**
  * The requests of the account / contract tabs that their route loaders start (see ./route-data): the
- * contract frame's (useContractPage) on every tab, and the first data of the operations, storage, code and
- * security tabs. Loaded with the contract chunks (vite.config.ts puts it in `contract`, which index.html
+ * contract frame's (useContractPage) on every tab, and the first data of the operations, storage, code,
+ * security and source tabs. Loaded with the contract chunks (vite.config.ts puts it in `contract`, which index.html
  * modulepreloads on those pages), so that the API modules and their parsers stay out of the boot chunk.
  */
 import type { FetchQueryOptions, QueryClient, QueryKey } from '@tanstack/react-query';
@@ -16,13 +16,14 @@ import {
   viewsQuery,
 } from '../../api/contract-api';
 import { contractMetadataQuery } from '../../api/contract-metadata-api';
+import { contractSourceQuery } from '../../api/verify-api';
 import { aliasQuery } from '../../features/aliases/useAlias';
 import { isContractAddress } from '../../shared/chain/patterns';
 import { protocolFromQuery } from '../../slices/contract/code/code-versions';
 import { tokenServiceQuery } from '../../slices/contract/token-service';
 
 /** The tabs whose own first data is started with the frame's. */
-export type ContractTab = 'operations' | 'storage' | 'code' | 'security' | 'frame';
+export type ContractTab = 'operations' | 'storage' | 'code' | 'security' | 'source' | 'frame';
 
 /** Starts the requests; the promise settles (never rejects) when every one has answered or failed. */
 export function startContractData(
@@ -61,6 +62,9 @@ export function startContractData(
       break;
     case 'security':
       start(securityQuery(network, address));
+      break;
+    case 'source':
+      start(contractSourceQuery(network, address));
       break;
     case 'frame':
       break;

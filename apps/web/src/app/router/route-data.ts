@@ -50,6 +50,7 @@ export function routeData(
     storage: contract('storage'),
     code: contract('code'),
     security: contract('security'),
+    source: contract('source'),
     events: frame,
     ticket_updates: frame,
     interact: frame,

@@ -68,6 +68,7 @@ describe("the server's fetch preloads match the web's route loaders", () => {
     ['views', '/:network/:address/views/:view?', `/sandboxnet/${KT}/views`],
     ['details', '/:network/:address/details', `/sandboxnet/${KT}/details`],
     ['security', '/:network/:address/security', `/sandboxnet/${KT}/security`],
+    ['source', '/:network/:address/source', `/sandboxnet/${KT}/source`],
     ['watch', '/:network/:address/watch', `/sandboxnet/${KT}/watch`],
     ['contract_stats', '/:network/:address/stats', `/sandboxnet/${KT}/stats`],
   ];

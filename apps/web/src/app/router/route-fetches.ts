@@ -24,11 +24,12 @@ const PROTOCOL = /^P[1-9A-HJ-NP-Za-km-z]{50}$/;
 const NETWORK = /^[a-z0-9_-]{1,40}$/;
 
 /** The account / contract tabs (route paths of the web's route table) and the first data of each. */
-const CONTRACT_TABS: Record<string, 'operations' | 'storage' | 'code' | 'security' | 'frame'> = {
+const CONTRACT_TABS: Record<string, 'operations' | 'storage' | 'code' | 'security' | 'source' | 'frame'> = {
   '/:network/:address/operations': 'operations',
   '/:network/:address/storage': 'storage',
   '/:network/:address/code': 'code',
   '/:network/:address/security': 'security',
+  '/:network/:address/source': 'source',
   '/:network/:address/events': 'frame',
   '/:network/:address/ticket_updates': 'frame',
   '/:network/:address/interact/:entrypoint?': 'frame',
@@ -89,6 +90,9 @@ export function routeFetches(
     }
     case 'security':
       if (isContract) out.push(`${contract}/security`);
+      break;
+    case 'source':
+      if (isContract) out.push(`${contract}/source`);
       break;
     case 'frame':
       break;

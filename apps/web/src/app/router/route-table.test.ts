@@ -95,6 +95,7 @@ const TABLE: [string, string, ScreenId][] = [
   [`/mainnet/${KT1}/details`, `/mainnet/${KT1}/details`, 'details'],
   [`/mainnet/${KT1}/security`, `/mainnet/${KT1}/security`, 'security'],
   [`/mainnet/${KT1}/watch`, `/mainnet/${KT1}/watch`, 'watch'],
+  [`/mainnet/${KT1}/source`, `/mainnet/${KT1}/source`, 'source'],
   // contract-only tabs on an implicit account or rollup
   [`/mainnet/${TZ1}/interact`, '/not_found', 'not_found'],
   [`/mainnet/${TZ1}/storage`, '/not_found', 'not_found'],
@@ -103,6 +104,7 @@ const TABLE: [string, string, ScreenId][] = [
   [`/mainnet/${TZ1}/stats`, '/not_found', 'not_found'],
   [`/mainnet/${TZ1}/security`, '/not_found', 'not_found'],
   [`/mainnet/${TZ1}/watch`, '/not_found', 'not_found'],
+  [`/mainnet/${TZ1}/source`, '/not_found', 'not_found'],
   // invalid addresses and unknown networks
   ['/mainnet/tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZS', '/not_found', 'not_found'],
   ['/mainnet/tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZS0', '/not_found', 'not_found'],

@@ -44,6 +44,9 @@ export const screens: Record<ScreenId, LazyScreen> = {
   security: async () => ({
     Component: (await import('../../slices/contract/security/SecurityPage')).SecurityPage,
   }),
+  source: async () => ({
+    Component: (await import('../../slices/contract/source/SourcePage')).SourcePage,
+  }),
   watch: async () => ({ Component: (await import('../../slices/contract/watch/WatchPage')).WatchPage }),
   metadata: async () => ({
     Component: (await import('../../slices/contract/metadata/MetadataPage')).MetadataPage,

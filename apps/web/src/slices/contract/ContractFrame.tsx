@@ -21,8 +21,10 @@ import { formatNumber } from '../../shared/format/format';
 import { TagList } from '../../shared/tags/TagList';
 import { LinkTabs } from '../../shared/ui/LinkTabs';
 import type { ConfigResponse, Contract } from '@michelscope/api-types';
+import { contractSourceQuery } from '../../api/verify-api';
 import { BookmarkButton } from './BookmarkButton';
 import { SecurityHeadline } from './security/SecurityHeadline';
+import { VerifiedBadge } from '../../shared/ui/VerifiedBadge';
 import { tabUnreachable, visibleTabs, type TabFacts, type TabId } from './tab-visibility';
 import { tokenServiceQuery } from './token-service';
 import { useContractPage, type ContractPageData } from './useContractPage';
@@ -56,6 +58,11 @@ export function ContractFrame({ tab, children }: Props) {
   const { network, address, account, contract } = data;
   const alias = useAlias(network, address, null);
   const tokenService = useQuery({ ...tokenServiceQuery(), enabled: data.isContract });
+  // the verified source (issue 38), asked for once the contract has answered (404: none)
+  const source = useQuery({
+    ...contractSourceQuery(network, address),
+    enabled: data.isContract && contract !== undefined && contract !== null,
+  });
 
   if (data.isContract && contract === null) return <Navigate to="/not_found" replace />;
 
@@ -75,6 +82,13 @@ export function ContractFrame({ tab, children }: Props) {
     viewsCount:
       data.viewsSettled && data.metadata !== undefined ? data.views.length + data.offChainViews : null,
     statsService: hasStats(config, network),
+    verifiedSource: !data.isContract
+      ? false
+      : source.isError
+        ? false
+        : source.isSuccess
+          ? source.data !== null
+          : null,
   };
   // a tab is reachable exactly when it is shown: a URL of a tab this account does not have opens Operations
   if (tabUnreachable(facts, tab)) return <Navigate to={`/${network}/${address}/operations`} replace />;
@@ -113,6 +127,7 @@ export function ContractFrame({ tab, children }: Props) {
           {title}
         </Typography>
         <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+          {facts.verifiedSource ? <VerifiedBadge to={`/${network}/${address}/source`} /> : null}
           <BookmarkButton network={network} address={address} defaultName={alias ?? address} />
           <CopyButton text={address} label="Copy address" />
           {external ? (

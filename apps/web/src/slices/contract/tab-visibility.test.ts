@@ -10,6 +10,7 @@ const base: TabFacts = {
   metadataLoaded: false,
   viewsCount: 0,
   statsService: false,
+  verifiedSource: false,
 };
 const ids = (facts: TabFacts, current = 'operations' as const) =>
   visibleTabs(facts, current).map((t) => t.id);
@@ -94,6 +95,22 @@ describe('visibleTabs', () => {
     // one known-false half is enough to decide
     expect(tabShown('tokens', { ...loading, accountType: 'account' })).toBe(false);
     expect(tabShown('views', { ...base, viewsCount: null })).toBeNull();
+  });
+
+  it('shows the Source tab right after Code only when the contract has a verified source (issue 38)', () => {
+    expect(ids({ ...base, verifiedSource: true }).slice(0, 4)).toEqual([
+      'operations',
+      'storage',
+      'code',
+      'source',
+    ]);
+    expect(ids(base)).not.toContain('source');
+    expect(tabUnreachable(base, 'source')).toBe(true);
+    // while the source is asked for, the Source tab's own URL keeps it; other tabs do not list it
+    expect(ids({ ...base, verifiedSource: null })).not.toContain('source');
+    expect(visibleTabs({ ...base, verifiedSource: null }, 'source').map((t) => t.id)).toContain('source');
+    expect(tabUnreachable({ ...base, verifiedSource: null }, 'source')).toBe(false);
+    expect(tabShown('source', { ...base, accountType: 'account', verifiedSource: true })).toBe(false);
   });
 
   it('labels operations with the compact count', () => {

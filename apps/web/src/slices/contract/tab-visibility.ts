@@ -5,6 +5,7 @@ export type TabId =
   | 'operations'
   | 'storage'
   | 'code'
+  | 'source'
   | 'security'
   | 'watch'
   | 'interact'
@@ -28,6 +29,8 @@ export interface TabFacts {
   metadataLoaded: boolean | null;
   viewsCount: number | null;
   statsService: boolean;
+  /** The contract has a verified source (issue 38): GET …/source answered 200 (404: false). */
+  verifiedSource: boolean | null;
 }
 
 export interface TabDef {
@@ -41,6 +44,7 @@ const ORDER: TabDef[] = [
   { id: 'operations', label: 'Operations', path: 'operations' },
   { id: 'storage', label: 'Storage', path: 'storage' },
   { id: 'code', label: 'Code', path: 'code' },
+  { id: 'source', label: 'Source', path: 'source' },
   { id: 'security', label: 'Security', path: 'security' },
   { id: 'interact', label: 'Interact', path: 'interact' },
   { id: 'tokens', label: 'Tokens', path: 'tokens' },
@@ -85,6 +89,8 @@ export function tabShown(id: TabId, f: TabFacts): boolean | null {
       return positive(f.eventsCount);
     case 'contract_stats':
       return and(contract, f.statsService);
+    case 'source':
+      return and(contract, f.verifiedSource);
   }
 }
 

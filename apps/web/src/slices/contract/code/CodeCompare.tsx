@@ -55,7 +55,7 @@ function legText(leg: CodeLeg): string {
   return `${leg.address} on ${leg.network}${leg.protocol ? ` under ${shortProtocol(leg.protocol)}` : ''}`;
 }
 
-function BlockView({ block, view }: { block: CodeDiffBlock; view: 'split' | 'unified' }) {
+export function BlockView({ block, view }: { block: CodeDiffBlock; view: 'split' | 'unified' }) {
   const [all, setAll] = useState(false);
   const label = blockLabel(block);
   const rows = block.rows ?? [];

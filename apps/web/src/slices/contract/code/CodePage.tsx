@@ -20,6 +20,7 @@ import { ContractFrame } from '../ContractFrame';
 import type { ContractPageData } from '../useContractPage';
 import type { CodeJson } from './code-json';
 import { ConstantsDialog } from './ConstantsDialog';
+import { VerifyButton } from '../source/VerifyButton';
 import { CodeCompare } from './CodeCompare';
 import { legFromQuery, legToQuery } from './code-compare-logic';
 import { codeFileName, protocolFromQuery, protocolOptions, shortProtocol } from './code-versions';
@@ -145,6 +146,7 @@ export function CodeTab({ data }: { data: ContractPageData }) {
         <Button size="small" variant="outlined" onClick={() => setCompare('')}>
           Compare code
         </Button>
+        {protocol === null ? <VerifyButton network={network} address={address} /> : null}
         {/* the code's actions stay together on one row, at the right (on a phone: a row of their own,
             with a narrower padding so that 'Download as .tz' fits beside the others at 375 px) */}
         <Stack direction="row" sx={{ gap: { xs: 0.25, sm: 1 }, ml: 'auto', '& > button': ACTION_BUTTON }}>
