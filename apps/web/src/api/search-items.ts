@@ -44,3 +44,10 @@ export function itemFragment(item: SearchItem): string | null {
     (item.found_by ? highlights[item.found_by]?.[0] : undefined) ?? Object.values(highlights)[0]?.[0] ?? null
   );
 }
+
+/**
+ * A contract whose script has a verified source (issue 38): the search service marks its body `verified: true`
+ * (absent otherwise).
+ */
+export const itemVerified = (item: SearchItem): boolean =>
+  item.type === 'account' && (item.body as { verified?: boolean }).verified === true;

@@ -11,7 +11,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { accountInfoQuery } from '../../api/account-api';
 import { contractQuery } from '../../api/contract-api';
-import { itemName, type ItemOf, type SearchItem } from '../../api/search-items';
+import { itemName, itemVerified, type ItemOf, type SearchItem } from '../../api/search-items';
 import { useAlias } from '../../features/aliases/useAlias';
 import {
   formatCompact,
@@ -22,6 +22,7 @@ import {
 } from '../../shared/format/format';
 import { TokenImage } from '../../shared/media/TokenImage';
 import { TagList } from '../../shared/tags/TagList';
+import { VerifiedBadge } from '../../shared/ui/VerifiedBadge';
 import { suggestionPath } from '../home/search-box-logic';
 import { operationStatus } from './search-logic';
 
@@ -121,6 +122,11 @@ function ContractCard({ item }: { item: ItemOf<'account'> }) {
       path={suggestionPath(item)}
       action="Open contract"
     >
+      {itemVerified(item) ? (
+        <Box sx={{ mb: 1 }}>
+          <VerifiedBadge to={`/${network}/${address}/source`} />
+        </Box>
+      ) : null}
       {c ? (
         <Box sx={{ mb: 1 }}>
           <TagList tags={c.tags ?? []} />

@@ -2,9 +2,10 @@ import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
-import { itemName, itemFragment, itemKind, type SearchItem } from '../../api/search-items';
+import { itemName, itemFragment, itemKind, itemVerified, type SearchItem } from '../../api/search-items';
 import { shorten } from '../../shared/format/format';
 import { Highlighted } from '../../shared/highlight/Highlighted';
+import { VerifiedBadge } from '../../shared/ui/VerifiedBadge';
 import { operationStatus } from './search-logic';
 
 export function resultTitle(item: SearchItem): string {
@@ -47,7 +48,17 @@ export function ResultItem({
         sx={{ borderRadius: 1, alignItems: 'flex-start' }}
       >
         <ListItemText
-          primary={<Typography sx={{ overflowWrap: 'anywhere' }}>{resultTitle(item)}</Typography>}
+          primary={
+            <Typography
+              component="span"
+              sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}
+            >
+              <Typography component="span" sx={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+                {resultTitle(item)}
+              </Typography>
+              {itemVerified(item) ? <VerifiedBadge /> : null}
+            </Typography>
+          }
           secondary={
             <>
               <Typography component="span" variant="caption" sx={{ display: 'block' }}>

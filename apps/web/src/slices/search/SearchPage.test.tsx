@@ -202,6 +202,31 @@ describe('search page', () => {
     expect(screen.getByRole('checkbox', { name: 'sandboxnet' }).getAttribute('aria-checked')).toBe('true');
   });
 
+  it("'Verified source only' adds verified: true to the request and the URL, and marks verified contracts (issue 38)", async () => {
+    // `verified` is the search service's mark on a verified contract's body (absent otherwise)
+    const verifiedBody = { Network: 'mainnet', Address: KT, IsContract: true, verified: true };
+    const contract: SearchItem = {
+      type: 'account',
+      value: KT,
+      found_by: 'Address',
+      highlights: {},
+      body: verifiedBody,
+    };
+    const net = mockFetch([resourceRoute('search', { items: [contract], total: 1, took: 1 })]);
+    const { router } = renderApp('/search?text=counter');
+    await screen.findByRole('list', { name: 'Search results' });
+    expect(bodies(net.calls).at(-1)?.filters.search).not.toHaveProperty('verified');
+    // the result and its card carry the badge
+    expect(screen.getAllByRole('img', { name: 'Verified source' }).length).toBeGreaterThan(0);
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Verified source only' }));
+    await waitFor(() => expect(bodies(net.calls).at(-1)?.filters.search).toMatchObject({ verified: true }));
+    await waitFor(() => expect(router.state.location.search).toBe('?text=counter&verified=true'));
+    // not offered where no contract is listed
+    fireEvent.click(screen.getByRole('tab', { name: 'Operations' }));
+    expect(screen.queryByRole('checkbox', { name: 'Verified source only' })).toBeNull();
+    await waitFor(() => expect(bodies(net.calls).at(-1)?.filters.search).not.toHaveProperty('verified'));
+  });
+
   it('applies token filters from tag inputs; Apply is enabled only after a change', async () => {
     const net = mockFetch([
       resourceRoute('search', { items: [], total: 0, took: 1 }),

@@ -3,9 +3,11 @@ import { useSearchParams } from 'react-router';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import Collapse from '@mui/material/Collapse';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import Grid from '@mui/material/Grid';
 import InputAdornment from '@mui/material/InputAdornment';
 import List from '@mui/material/List';
@@ -41,6 +43,7 @@ import {
   requestFilters,
   totalLabel,
   type SearchTabId,
+  verifiedFilterApplies,
   type TokenFilterValues,
 } from './search-logic';
 import { TokenFilters } from './TokenFilters';
@@ -59,26 +62,37 @@ export function SearchPage() {
   const [applied, setApplied] = useState<TokenFilterValues>(EMPTY_TOKEN_FILTERS);
   const [filtersOpen, setFiltersOpen] = useState(false);
   const [selected, setSelected] = useState(0);
+  // 'Verified source only' (issue 38), kept in the URL as `verified=true`
+  const [verifiedOnly, setVerifiedOnly] = useState(() => params.get('verified') === 'true');
   const query = useDebouncedValue(normalizeQuery(text), SEARCH_DEBOUNCE_MS);
 
   // The query text lives in the URL; the original's `sc` and `redirected` parameters are dropped.
   useEffect(() => {
     const current = params.get('text') ?? '';
-    if (current === query && !params.has('sc') && !params.has('redirected')) return;
-    setParams(query ? { text: query } : {}, { replace: true });
-  }, [query, params, setParams]);
+    const verified = params.get('verified') === 'true';
+    if (current === query && verified === verifiedOnly && !params.has('sc') && !params.has('redirected'))
+      return;
+    setParams(
+      { ...(query ? { text: query } : {}), ...(verifiedOnly ? { verified: 'true' } : {}) },
+      { replace: true },
+    );
+  }, [query, verifiedOnly, params, setParams]);
+  const filters = requestFilters(tab, networks, applied, verifiedOnly);
 
-  const active = query.length >= MIN_QUERY_LENGTH || hasTokenFilters(applied);
+  const active =
+    query.length >= MIN_QUERY_LENGTH ||
+    hasTokenFilters(applied) ||
+    (verifiedOnly && verifiedFilterApplies(tab));
   const results = useInfiniteQuery({
     // the registry's name with the request but its offset (the page cursor is the infinite query's own)
-    queryKey: ['search', { query, filters: requestFilters(tab, networks, applied) }] as const,
+    queryKey: ['search', { query, filters }] as const,
     enabled: active,
     initialPageParam: 0,
     queryFn: ({ pageParam, signal }) =>
       runAction(
         'search',
         undefined,
-        { query, size: SEARCH_PAGE_SIZE, offset: pageParam, filters: requestFilters(tab, networks, applied) },
+        { query, size: SEARCH_PAGE_SIZE, offset: pageParam, filters },
         { signal },
       ),
     getNextPageParam: (last, pages) => {
@@ -197,6 +211,21 @@ export function SearchPage() {
           </Button>
         ) : null}
       </Stack>
+      {verifiedFilterApplies(tab) ? (
+        <FormControlLabel
+          sx={{ alignSelf: 'flex-start' }}
+          control={
+            <Checkbox
+              checked={verifiedOnly}
+              onChange={(e) => {
+                setVerifiedOnly(e.target.checked);
+                setSelected(0);
+              }}
+            />
+          }
+          label="Verified source only"
+        />
+      ) : null}
       {tab === 'tokens' ? (
         <Collapse in={filtersOpen} unmountOnExit>
           <TokenFilters
@@ -235,9 +264,7 @@ export function SearchPage() {
               </Typography>
               <ExportButton
                 what="search results"
-                request={(format) =>
-                  EXPORTS.search({ query, filters: requestFilters(tab, networks, applied) }, format)
-                }
+                request={(format) => EXPORTS.search({ query, filters }, format)}
                 total={first && first.total < TOTAL_CAP ? first.total : undefined}
               />
             </Stack>

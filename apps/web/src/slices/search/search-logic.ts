@@ -35,15 +35,24 @@ export function sameTokenFilters(a: TokenFilterValues, b: TokenFilterValues): bo
   );
 }
 
-/** `filters` of the request: `tokens` when a token filter is set, else `search`. */
+/** The tabs that list contracts, where 'Verified source only' applies (issue 38). */
+export const verifiedFilterApplies = (tab: SearchTabId): boolean =>
+  tab === 'everywhere' || tab === 'accounts';
+
+/**
+ * `filters` of the request: `tokens` when a token filter is set, else `search`; `verified: true` (issue 38:
+ * only contracts whose script has a verified source) when asked for on a tab that lists contracts.
+ */
 export function requestFilters(
   tab: SearchTabId,
   networks: string[],
   tokens: TokenFilterValues,
+  verified = false,
 ): SearchFilters {
   const index = [...(SEARCH_TABS.find((t) => t.id === tab)?.index ?? SEARCH_TABS[0].index)];
   const set = { ...tokens, network: networks, index };
-  return hasTokenFilters(tokens) ? { tokens: set } : { search: set };
+  if (hasTokenFilters(tokens)) return { tokens: set };
+  return { search: verified && verifiedFilterApplies(tab) ? { ...set, verified: true } : set };
 }
 
 /** The list is complete when a page comes back short, or with a single mempool operation. */
