@@ -20,6 +20,12 @@ export interface OpenDatabaseOptions {
   /** Pool size for PostgreSQL. */
   maxConnections?: number;
   /**
+   * PostgreSQL only: every transaction of the pool is read-only (`default_transaction_read_only`), as on a
+   * read replica: the API's read connection (`DATABASE_READ_URL`, issue 36 part 4), so that a write sent to it
+   * by mistake fails the same way whether the URL names a replica or the primary.
+   */
+  readOnly?: boolean;
+  /**
    * PGlite only: start from this data directory (a `dumpDataDir()` tarball) instead of an empty database.
    * Tests use it to open an already migrated database (packages/db/test/global-setup.ts).
    */
@@ -46,7 +52,8 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** Opens the database: PGlite (embedded, default) or PostgreSQL when `databaseUrl` is given. */
 export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<DbHandle> {
-  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.schema, opts.maxConnections);
+  if (opts.databaseUrl)
+    return openPostgres(opts.databaseUrl, opts.schema, opts.maxConnections, opts.readOnly ?? false);
   const pglite = await createPGlite(opts);
   const dataDir = opts.dataDir ? path.resolve(opts.dataDir) : undefined;
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite, dataDir) });
@@ -78,7 +85,12 @@ export async function createPGlite(
   });
 }
 
-async function openPostgres(url: string, schema: string | undefined, max = 10): Promise<DbHandle> {
+async function openPostgres(
+  url: string,
+  schema: string | undefined,
+  max = 10,
+  readOnly = false,
+): Promise<DbHandle> {
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name: ${schema}`);
   const types = {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
@@ -93,11 +105,15 @@ async function openPostgres(url: string, schema: string | undefined, max = 10): 
       await admin.end();
     }
   }
+  const settings = [
+    ...(schema ? [`-c search_path="${schema}",public`] : []),
+    ...(readOnly ? ['-c default_transaction_read_only=on'] : []),
+  ];
   const pool = new pg.Pool({
     connectionString: url,
     max,
     types,
-    ...(schema ? { options: `-c search_path="${schema}",public` } : {}),
+    ...(settings.length ? { options: settings.join(' ') } : {}),
   });
   // An idle client the server ends (a restart, pg_terminate_backend, an idle timeout) emits 'error' on the
   // pool: without a listener that is an uncaught exception that takes the whole process down. The pool drops
