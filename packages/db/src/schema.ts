@@ -460,6 +460,25 @@ export interface WatchDeliveriesTable {
   delivered_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+/** Verified source code (migrations/0320_verified_sources.sql): written by the API only (issue 38). */
+export interface VerifiedSourcesTable {
+  id: string;
+  script_hash: string;
+  network: string;
+  address: string;
+  status: string;
+  compiler: string;
+  version: string;
+  options: ColumnType<unknown, string, string>;
+  main: string;
+  files: ColumnType<unknown, string, string>;
+  contents: ColumnType<unknown, string, string>;
+  source_map: ColumnType<unknown, string | null, string | null>;
+  difference: ColumnType<unknown, string | null, string | null>;
+  compiled: string | null;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
 export interface Database {
   protocols: ProtocolsTable;
   blocks: BlocksTable;
@@ -493,6 +512,7 @@ export interface Database {
   history_redo: { network: string; level: number };
   watch_rules: WatchRulesTable;
   watch_deliveries: WatchDeliveriesTable;
+  verified_sources: VerifiedSourcesTable;
 }
 
 export type Db = Kysely<Database>;
