@@ -5,7 +5,10 @@ import type { ApiOptions } from './options';
 
 /** What route modules share: the database, configured networks, the clock and the response cache. */
 export interface ApiContext {
+  /** The primary: writes, and the reads that must see them or a notice at once (ApiOptions.db). */
   db: Db;
+  /** Reads of chain data that may lag by a replica's delay (ApiOptions.readDb; default the primary). */
+  readDb: Db;
   networks: NetworkRegistry;
   options: ApiOptions;
   now: () => number;
@@ -16,6 +19,7 @@ export function createContext(options: ApiOptions): ApiContext {
   const now = options.now ?? Date.now;
   return {
     db: options.db,
+    readDb: options.readDb ?? options.db,
     networks: new NetworkRegistry(options.networks),
     options,
     now,

@@ -16,7 +16,17 @@ export interface ApiNetwork {
 }
 
 export interface ApiOptions {
+  /**
+   * The primary database: every write (shares, watch rules and deliveries, address requests, verifications,
+   * the shared rate limit) and every read that must see a write or a notice at once (the live hub's reads
+   * after a NOTIFY, the watch evaluator, shares, address requests).
+   */
   db: Db;
+  /**
+   * Where the other reads go (chain data for pages and the services): a read replica (`DATABASE_READ_URL`,
+   * issue 36 part 4). Default: `db`. A replica lags the primary by its replication delay.
+   */
+  readDb?: Db;
   networks: ApiNetwork[];
   sentryDsn?: string;
   gaEnabled?: boolean;
@@ -31,8 +41,10 @@ export interface ApiOptions {
    * off. Default 600 per minute. Over the limit: 429 `{"message"}` with `retry-after`. The client is
    * `request.ip`: the peer, or the visitor behind a proxy the root Fastify trusts (its `trustProxy` option).
    * The server's own requests (`internalCallHeaders()`, the page renderer's) are not counted.
+   * `store: 'database'` counts in `db` (table `rate_limits`, one UPSERT a request), so that every API process
+   * over one PostgreSQL keeps one limit per client; the default `'memory'` counts in this process alone.
    */
-  rateLimit?: { max: number; timeWindowMs: number } | false;
+  rateLimit?: { max: number; timeWindowMs: number; store?: 'memory' | 'database' } | false;
   /**
    * The most bytes all stored shared simulations (POST /v1/shares) may take together, counted as the database
    * stores them; past it the least recently opened are deleted (a state larger than the whole store gets 507

@@ -39,6 +39,7 @@ import { WatchService } from './watch/service';
 import { networkStatsRoutes, statsServiceRoutes } from './routes/stats-service';
 import { addSharedSchemas, componentName } from './schemas';
 import { checkIntegerParams } from './validate';
+import { databaseRateLimitStore } from './rate-limit-store';
 
 /** `/rpc/embedded`: the embedded node under a path without the word "sandbox" (see ApiOptions.embeddedNode). */
 export const EMBEDDED_RPC_PATH = 'embedded';
@@ -106,9 +107,13 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
     refResolver: { buildLocalReference: componentName },
   });
   const document = () => app.swagger();
-  const rate = opts.rateLimit ?? DEFAULT_RATE_LIMIT;
+  const rate: ApiOptions['rateLimit'] = opts.rateLimit ?? DEFAULT_RATE_LIMIT;
   if (rate !== false) {
+    // in the database: one limit per client across the API processes over one PostgreSQL (issue 36 part 4)
+    const shared = rate.store === 'database' ? databaseRateLimitStore(opts.db) : undefined;
+    if (shared) app.addHook('onClose', async () => shared.stop());
     await app.register(rateLimit, {
+      ...(shared ? { store: shared.Store, skipOnError: true } : {}),
       max: rate.max,
       timeWindow: rate.timeWindowMs,
       // the client is request.ip: the visitor when the server trusts its proxy (the root's `trustProxy`)

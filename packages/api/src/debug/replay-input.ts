@@ -49,7 +49,7 @@ export interface ReplayInput {
  * backtracked) on `network`: 404 when it or its script is missing, 400 when it is not a call that ran.
  */
 export async function replayInput(ctx: ApiContext, network: string, id: number): Promise<ReplayInput> {
-  const op = await operationById(ctx.db, network, id);
+  const op = await operationById(ctx.readDb, network, id);
   if (!op) throw new HttpError(404, 'not found');
   const address = op.destination ?? '';
   const prm = op.parameters as { entrypoint?: unknown; value?: unknown } | null;
@@ -84,11 +84,12 @@ export async function replayInput(ctx: ApiContext, network: string, id: number):
   // a contract its group originated (backtracked since) is not in the index: its script is the origination's,
   // from the group's receipt on the node
   const originated = group?.originated.get(address);
-  const script = originated?.script ?? (await getContractScript(ctx.db, network, address));
+  const script = originated?.script ?? (await getContractScript(ctx.readDb, network, address));
   if (!script) {
     const inGroup =
       op.status !== 'applied' &&
-      (await originationsBefore(ctx.db, network, { level: op.level, beforeId: op.id, hash: op.hash })) > 0;
+      (await originationsBefore(ctx.readDb, network, { level: op.level, beforeId: op.id, hash: op.hash })) >
+        0;
     throw new HttpError(
       404,
       inGroup
@@ -101,7 +102,7 @@ export async function replayInput(ctx: ApiContext, network: string, id: number):
   // (its group's earlier ones included)
   const at: ReplayPosition = { level: op.level, beforeId: op.id, hash: op.hash, group };
   const prev =
-    group?.storage.get(address) ?? (await previousStorage(ctx.db, network, address, op.id))?.storage;
+    group?.storage.get(address) ?? (await previousStorage(ctx.readDb, network, address, op.id))?.storage;
   const storage =
     prev != null
       ? toMicheline(prev)
@@ -115,11 +116,11 @@ export async function replayInput(ctx: ApiContext, network: string, id: number):
   ).catch(() => '0');
   // a contract the group originated: the tez it was originated with (the node has no balance of it before)
   const balance = originated
-    ? originated.balance + (await balanceChangeInBlock(ctx.db, network, address, at))
+    ? originated.balance + (await balanceChangeInBlock(ctx.readDb, network, address, at))
     : /^\d+$/.test(String(balanceBefore))
-      ? BigInt(balanceBefore) + (await balanceChangeInBlock(ctx.db, network, address, at))
+      ? BigInt(balanceBefore) + (await balanceChangeInBlock(ctx.readDb, network, address, at))
       : 0n;
-  const head = (await getHeads(ctx.db, [network])).get(network);
+  const head = (await getHeads(ctx.readDb, [network])).get(network);
   const chainId = head?.chain_id ?? (await nodeRpc<string>(ctx, network, '/chains/main/chain_id'));
   // an internal call: SENDER is the calling contract, SOURCE the implicit account that started the group
   const sender = op.source ?? undefined;
@@ -135,7 +136,7 @@ export async function replayInput(ctx: ApiContext, network: string, id: number):
   const fixed =
     OPERATION_COST.call + (op.internal ? OPERATION_COST.internalTransfer : OPERATION_COST.manager);
   // what it wrote in big maps, and the ids the chain gave those it allocated (the replay gives them too)
-  const written = op.status === 'applied' ? await bigMapChangesOf(ctx.db, network, op.id) : undefined;
+  const written = op.status === 'applied' ? await bigMapChangesOf(ctx.readDb, network, op.id) : undefined;
   const call: DebugCall = {
     script: fullScript(script),
     storage,
@@ -155,7 +156,7 @@ export async function replayInput(ctx: ApiContext, network: string, id: number):
     unparsingMode: 'Optimized' as const,
     ...(op.internal ? { internal: true } : {}),
     ...(op.hash
-      ? { originations: { hash: op.hash, before: await originationsBefore(ctx.db, network, at) } }
+      ? { originations: { hash: op.hash, before: await originationsBefore(ctx.readDb, network, at) } }
       : {}),
     ...(written?.fresh.length ? { bigMapIds: written.fresh } : {}),
   };
@@ -246,7 +247,7 @@ async function storageCheck(
   const [used, paid, inBlock] = await Promise.all([
     space('used_space'),
     space('paid_space'),
-    storageSpaceInBlock(ctx.db, network, address, at),
+    storageSpaceInBlock(ctx.readDb, network, address, at),
   ]);
   const usedSpace = inBlock.used ?? used;
   return {

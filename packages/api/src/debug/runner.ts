@@ -275,7 +275,7 @@ export class DebugRunner {
         if (!ADDRESS_RE.test(q.address)) return null;
         // a contract the replay's group originated (backtracked since): the origination's script and balance
         const originated = at?.group?.originated.get(q.address);
-        const s = originated?.script ?? (await getContractScript(ctx.db, network, q.address));
+        const s = originated?.script ?? (await getContractScript(ctx.readDb, network, q.address));
         if (!s) return null;
         const views: Record<string, { input: unknown; output: unknown; code: unknown }> = {};
         for (const v of Array.isArray(s.views) ? s.views : []) {
@@ -288,7 +288,9 @@ export class DebugRunner {
           ? String(originated.balance)
           : await rpc(`/contracts/${q.address}/balance`).catch(() => null);
         if (at && typeof balance === 'string' && /^\d+$/.test(balance))
-          balance = String(BigInt(balance) + (await balanceChangeInBlock(ctx.db, network, q.address, at)));
+          balance = String(
+            BigInt(balance) + (await balanceChangeInBlock(ctx.readDb, network, q.address, at)),
+          );
         return {
           parameter: toMicheline(s.parameter),
           storageType: toMicheline(s.storage),
@@ -299,7 +301,7 @@ export class DebugRunner {
       }
       case 'bigMapTypes': {
         if (!ID_RE.test(q.id)) return null;
-        const b = await getBigMap(ctx.db, network, Number(q.id));
+        const b = await getBigMap(ctx.readDb, network, Number(q.id));
         return b ? { key: toMicheline(b.key_type), value: toMicheline(b.value_type) } : null;
       }
       case 'bigMapGet': {
@@ -311,7 +313,7 @@ export class DebugRunner {
         if (inGroup) ptr = inGroup.ptr;
         let where: BlockPosition | undefined = at;
         for (let hops = 0; where && hops < 8; hops++) {
-          const e = await bigMapEntryInBlock(ctx.db, network, ptr, q.keyHash, where);
+          const e = await bigMapEntryInBlock(ctx.readDb, network, ptr, q.keyHash, where);
           if (!e) break;
           if ('value' in e) return e.value;
           if ('fresh' in e) return null;
@@ -322,11 +324,11 @@ export class DebugRunner {
       case 'script': {
         if (!ADDRESS_RE.test(q.address) || !q.address.startsWith('KT1')) return null;
         const originated = at?.group?.originated.get(q.address);
-        const s = originated?.script ?? (await getContractScript(ctx.db, network, q.address));
+        const s = originated?.script ?? (await getContractScript(ctx.readDb, network, q.address));
         if (!s) return null;
         if (originated) {
           // originated in the replay's group: the bytes its origination used and paid for, then its calls'
-          const inBlock = await storageSpaceInBlock(ctx.db, network, q.address, at!);
+          const inBlock = await storageSpaceInBlock(ctx.readDb, network, q.address, at!);
           return {
             code: fullScript(s),
             used: String(inBlock.used ?? originated.storageSize),
@@ -341,7 +343,7 @@ export class DebugRunner {
         const [used, paid, inBlock] = await Promise.all([
           space('used_space'),
           space('paid_space'),
-          at ? storageSpaceInBlock(ctx.db, network, q.address, at) : undefined,
+          at ? storageSpaceInBlock(ctx.readDb, network, q.address, at) : undefined,
         ]);
         // a replay: the bytes as the block's earlier operations (its group's included) left them, not the level
         // before's: what the replayed call's storage accounting starts from
@@ -356,7 +358,9 @@ export class DebugRunner {
         if (!ADDRESS_RE.test(q.address)) return null;
         const originated = at?.group?.originated.get(q.address);
         if (originated && at)
-          return String(originated.balance + (await balanceChangeInBlock(ctx.db, network, q.address, at)));
+          return String(
+            originated.balance + (await balanceChangeInBlock(ctx.readDb, network, q.address, at)),
+          );
         const b = await rpc(`/contracts/${q.address}/balance`);
         return typeof b === 'string' ? b : null;
       }
@@ -392,7 +396,7 @@ export class DebugRunner {
     address: string,
     at: ReplayPosition | undefined,
   ): Promise<Micheline | undefined> {
-    const { db } = this.ctx;
+    const db = this.ctx.readDb;
     const fromGroup = at?.group?.storage.get(address);
     if (fromGroup !== undefined) return fromGroup;
     const level = /^\d+$/.test(block) ? Number(block) : undefined;

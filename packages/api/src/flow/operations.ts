@@ -42,5 +42,5 @@ export async function operationsFlow(
   const flowOps = operationsFlowOps(ops);
   if (receipt) await addReceiptFacts(ctx, network, flowOps, receipt.res, receipt.block);
   const graph = buildFlow(flowOps);
-  return enrichFlow(graph, await flowLookup(ctx.db, network, graph));
+  return enrichFlow(graph, await flowLookup(ctx.readDb, network, graph));
 }

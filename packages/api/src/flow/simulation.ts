@@ -71,7 +71,7 @@ export async function addReceiptFacts(
   const results = receiptResults(res);
   if (results.length !== ops.length) return;
   const dests = ops.map((o) => o.destination).filter((d): d is string => !!d?.startsWith('KT1'));
-  const types = await getScriptTypes(ctx.db, network, dests);
+  const types = await getScriptTypes(ctx.readDb, network, dests);
   /** What the operations so far wrote (`ptr:key_hash` → value, null when removed). */
   const current = new Map<string, unknown>();
   for (let i = 0; i < ops.length; i++) {

@@ -223,9 +223,9 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
         requireNetwork(ctx, leg.network);
         requireAddress(leg.address, CONTRACT_RE, 'contract address');
         if (leg.protocol) {
-          if (!(await protocolsOf(ctx.db, leg.network)).some((p) => p.hash === leg.protocol))
+          if (!(await protocolsOf(ctx.readDb, leg.network)).some((p) => p.hash === leg.protocol))
             throw new HttpError(400, `Unknown protocol: ${leg.protocol}`);
-          const under = await scriptUnderProtocol(ctx.db, leg.network, leg.address, leg.protocol);
+          const under = await scriptUnderProtocol(ctx.readDb, leg.network, leg.address, leg.protocol);
           if (under.migration !== null) {
             if (!under.script)
               throw new HttpError(
@@ -235,7 +235,7 @@ export const actionRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
             return fullScript(under.script);
           }
         }
-        const s = await getContractScript(ctx.db, leg.network, leg.address);
+        const s = await getContractScript(ctx.readDb, leg.network, leg.address);
         if (!s) throw new HttpError(404, 'not found');
         return fullScript(s);
       };

@@ -68,11 +68,11 @@ export const bigMapRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
       requireNetwork(ctx, network);
       return ctx.cache.get(cacheKey(request.url), BIGMAP_TTL_MS, async () => {
         const [counts, row] = await Promise.all([
-          bigMapKeyCounts(ctx.db, network, ptr),
-          getBigMap(ctx.db, network, ptr),
+          bigMapKeyCounts(ctx.readDb, network, ptr),
+          getBigMap(ctx.readDb, network, ptr),
         ]);
         let address = counts.contract ?? row?.contract;
-        if (!address) address = (await bigMapActions(ctx.db, network, ptr, 1))[0]?.address;
+        if (!address) address = (await bigMapActions(ctx.readDb, network, ptr, 1))[0]?.address;
         if (!address) throw new HttpError(404, 'not found');
         const out: BigMapInfo = {
           address,
@@ -122,13 +122,13 @@ export const bigMapRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
       // at an old level, the keys it had then, not today's (issue 33)
       const count =
         level === undefined
-          ? (await bigMapKeyCounts(ctx.db, network, ptr)).total
-          : await bigMapKeyCountAt(ctx.db, network, ptr, level);
+          ? (await bigMapKeyCounts(ctx.readDb, network, ptr)).total
+          : await bigMapKeyCountAt(ctx.readDb, network, ptr, level);
       // a big map read from the node holds the keys written since only (issue 32): its count is a lower bound,
       // and so is that of any big map of a contract whose history is being backfilled (one stored by another
       // address's backfill, adopted again, has its origination but not all its keys yet)
       if (await adoptedBigMap(ctx, network, ptr)) return { count, partial: true };
-      const owner = (await getBigMap(ctx.db, network, ptr))?.contract;
+      const owner = (await getBigMap(ctx.readDb, network, ptr))?.contract;
       if (owner && (await partialHistoryFrom(ctx, network, owner)) !== null) return { count, partial: true };
       return { count };
     },
@@ -147,8 +147,8 @@ export const bigMapRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
     async (request) => {
       const { network, ptr } = request.params;
       requireNetwork(ctx, network);
-      const rows = await bigMapActions(ctx.db, network, ptr);
-      const row = await getBigMap(ctx.db, network, ptr);
+      const rows = await bigMapActions(ctx.readDb, network, ptr);
+      const row = await getBigMap(ctx.readDb, network, ptr);
       const address = row?.contract ?? rows[0]?.address;
       if (!address) throw new HttpError(404, 'not found');
       const items = rows.map((a) => {
@@ -215,12 +215,12 @@ export const bigMapRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
         !filter.search
       ) {
         // the usual page: keys and types in one statement, the types built once per distinct type text
-        const page = await bigMapKeysPage(ctx.db, network, ptr, filter.size, filter.offset);
+        const page = await bigMapKeysPage(ctx.readDb, network, ptr, filter.size, filter.offset);
         rows = page.rows;
         t = page.types && typesOfText(page.types.key_type, page.types.value_type);
       } else {
-        rows = await bigMapKeys(ctx.db, network, ptr, filter);
-        t = typesOf(await getBigMap(ctx.db, network, ptr));
+        rows = await bigMapKeys(ctx.readDb, network, ptr, filter);
+        t = typesOf(await getBigMap(ctx.readDb, network, ptr));
       }
       if (rows.length === 0 && filter.search && filter.offset === 0) {
         // a contract read from the node when first asked for: its keys are not indexed, the node has them
@@ -272,7 +272,7 @@ export const bigMapRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
       const { network, ptr, key_hash } = request.params;
       requireNetwork(ctx, network);
       const { total, rows } = await bigMapKeyDiffs(
-        ctx.db,
+        ctx.readDb,
         network,
         ptr,
         key_hash,
@@ -291,7 +291,7 @@ export const bigMapRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
           values: [{ value: miguel(typesOf(adopted)?.value, value) ?? null, ...at }],
         };
       }
-      const t = typesOf(await getBigMap(ctx.db, network, ptr));
+      const t = typesOf(await getBigMap(ctx.readDb, network, ptr));
       const out: BigMapKeyHistory = { key_hash, total };
       const key = rows[0] ? miguel(t?.key, rows[0].key) : undefined;
       if (key !== undefined) out.key = key;
@@ -318,9 +318,9 @@ export const bigMapRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
     async (request) => {
       const { network, ptr, key_hash } = request.params;
       requireNetwork(ctx, network);
-      const s = await bigMapKeyState(ctx.db, network, ptr, key_hash);
+      const s = await bigMapKeyState(ctx.readDb, network, ptr, key_hash);
       if (!s) throw new HttpError(404, 'not found');
-      const t = typesOf(await getBigMap(ctx.db, network, ptr));
+      const t = typesOf(await getBigMap(ctx.readDb, network, ptr));
       const out: BigMapKeyState = {
         key_hash,
         key_string: keyString(t?.key, s.key),

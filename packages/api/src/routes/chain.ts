@@ -65,13 +65,13 @@ export const chainRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
       const { network, address } = request.params;
       requireNetwork(ctx, network);
       requireAddress(address, ADDRESS_RE, 'address');
-      const acc = await getAccount(ctx.db, network, address);
+      const acc = await getAccount(ctx.readDb, network, address);
       if (!acc) throw new HttpError(404, 'not found');
       let balance = 0;
       if (/^(tz|KT)/.test(address)) {
         balance = await ctx.cache
           .get(`balance:${network}:${address}`, BALANCE_TTL_MS, async () => {
-            const head = (await getHeads(ctx.db, [network])).get(network);
+            const head = (await getHeads(ctx.readDb, [network])).get(network);
             const v = await nodeRpc<string>(
               ctx,
               network,
@@ -111,8 +111,8 @@ export const chainRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
       const { network, address } = request.params;
       requireNetwork(ctx, network);
       requireAddress(address, ADDRESS_RE, 'address');
-      if (!(await getAccount(ctx.db, network, address))) throw new HttpError(404, 'not found');
-      const rows = await ticketBalancesOf(ctx.db, network, address, {
+      if (!(await getAccount(ctx.readDb, network, address))) throw new HttpError(404, 'not found');
+      const rows = await ticketBalancesOf(ctx.readDb, network, address, {
         size: pageSize(request.query.size),
         offset: request.query.offset ?? 0,
         skipEmpty: request.query.skip_empty === true,
@@ -143,7 +143,7 @@ export const chainRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
       const { network, address } = request.params;
       requireNetwork(ctx, network);
       requireAddress(address, ADDRESS_RE, 'address');
-      const rows = await ticketUpdatesOfAccount(ctx.db, network, address, {
+      const rows = await ticketUpdatesOfAccount(ctx.readDb, network, address, {
         size: pageSize(request.query.size),
         offset: request.query.offset ?? 0,
       });
@@ -168,7 +168,7 @@ export const chainRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
       requireNetwork(ctx, network);
       return ctx.cache.get(request.url, 10_000, async () => {
         const rows = await recentlyCalledContracts(
-          ctx.db,
+          ctx.readDb,
           network,
           pageSize(request.query.size),
           request.query.offset ?? 0,
@@ -197,7 +197,7 @@ export const chainRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
     async (request) => {
       const { network } = request.params;
       requireNetwork(ctx, network);
-      const n = await ctx.cache.get(cacheKey(request.url), 10_000, () => contractsCount(ctx.db, network));
+      const n = await ctx.cache.get(cacheKey(request.url), 10_000, () => contractsCount(ctx.readDb, network));
       if (n === undefined) throw new HttpError(404, 'not found');
       return n;
     },
@@ -229,7 +229,7 @@ export const chainRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
       // A miss is not cached: on a network still being indexed the contract may appear a moment later, and
       // a cached 'not found' would hide it for the whole hour (the cache keeps no failed load).
       const row = await ctx.cache.get(request.url, 3_600_000, async () => {
-        const found = await contractByTags(ctx.db, network, mask);
+        const found = await contractByTags(ctx.readDb, network, mask);
         if (!found) throw new HttpError(404, 'not found');
         return found;
       });
@@ -259,7 +259,7 @@ export const chainRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
       const { network } = request.params;
       requireNetwork(ctx, network);
       const q = request.query;
-      const rows = await listGlobalConstants(ctx.db, network, {
+      const rows = await listGlobalConstants(ctx.readDb, network, {
         size: size1000(q.size),
         offset: q.offset ?? 0,
         orderBy: q.order_by,
@@ -288,7 +288,7 @@ export const chainRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
       const { network, address } = request.params;
       requireNetwork(ctx, network);
       requireAddress(address, EXPR_RE, 'global constant');
-      const g = await getGlobalConstant(ctx.db, network, address);
+      const g = await getGlobalConstant(ctx.readDb, network, address);
       if (!g) throw new HttpError(404, 'not found');
       let code = '';
       try {
@@ -316,7 +316,7 @@ export const chainRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
       requireNetwork(ctx, network);
       requireAddress(address, EXPR_RE, 'global constant');
       const rows = await contractsUsingConstant(
-        ctx.db,
+        ctx.readDb,
         network,
         address,
         size1000(request.query.size),
@@ -345,7 +345,7 @@ export const chainRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
       const { network } = request.params;
       requireNetwork(ctx, network);
       const q = request.query;
-      const rows = await listSmartRollups(ctx.db, network, {
+      const rows = await listSmartRollups(ctx.readDb, network, {
         size: size1000(q.size),
         offset: q.offset ?? 0,
         sort: q.sort ?? 'desc',
@@ -368,7 +368,7 @@ export const chainRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
       const { network, address } = request.params;
       requireNetwork(ctx, network);
       requireAddress(address, ROLLUP_RE, 'smart rollup address');
-      const r = await getSmartRollup(ctx.db, network, address);
+      const r = await getSmartRollup(ctx.readDb, network, address);
       if (!r) throw new HttpError(404, 'not found');
       return toRollup(r);
     },

@@ -91,7 +91,7 @@ export const contractSchemaRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }
       const { network, address } = request.params;
       check(request.params);
       // the storage type only (not the code) and the latest stored storage, in one statement
-      const stored = await storageAndType(ctx.db, network, address, request.query.level);
+      const stored = await storageAndType(ctx.readDb, network, address, request.query.level);
       if (!stored) throw new HttpError(404, 'not found');
       const value =
         stored.value != null
@@ -123,10 +123,10 @@ export const contractSchemaRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }
     async (request) => {
       const { network, address } = request.params;
       check(request.params);
-      if (!(await getStorageType(ctx.db, network, address))) throw new HttpError(404, 'not found');
+      if (!(await getStorageType(ctx.readDb, network, address))) throw new HttpError(404, 'not found');
       const { size, before_level } = request.query;
       const rows = await storageLevels(
-        ctx.db,
+        ctx.readDb,
         network,
         address,
         size ? size : STORAGE_LEVELS_MAX,
@@ -184,9 +184,9 @@ export const contractSchemaRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }
       check(request.params);
       const script = await requireScript(ctx, network, address);
       const value = await resolveStorage(ctx, network, address, request.query.level);
-      const maps = await bigMapsOfContract(ctx.db, network, address);
+      const maps = await bigMapsOfContract(ctx.readDb, network, address);
       const states = await bigMapStatesOf(
-        ctx.db,
+        ctx.readDb,
         network,
         maps.map((m) => m.ptr),
       );
@@ -233,8 +233,8 @@ export const contractSchemaRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }
         const filled = await Promise.all(
           ptrs.map(async (ptr) => {
             const [entries, counts] = await Promise.all([
-              liveBigMapEntries(ctx.db, network, ptr, FORK_KEYS_MAX),
-              bigMapKeyCounts(ctx.db, network, ptr),
+              liveBigMapEntries(ctx.readDb, network, ptr, FORK_KEYS_MAX),
+              bigMapKeyCounts(ctx.readDb, network, ptr),
             ]);
             return { ptr, entries, total: Math.max(counts.active, entries.length) };
           }),
@@ -258,10 +258,10 @@ export const contractSchemaRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }
         if (filled.length > 0)
           out.big_maps_filled = filled.map((f) => ({ ptr: f.ptr, filled: f.entries.length, total: f.total }));
       } else if (fill === 'initial') {
-        const orig = await originationOf(ctx.db, network, address);
+        const orig = await originationOf(ctx.readDb, network, address);
         let value: Micheline;
         if (orig?.storage != null) {
-          const diffs = await bigMapDiffsOfOperation(ctx.db, orig.id);
+          const diffs = await bigMapDiffsOfOperation(ctx.readDb, orig.id);
           value = decode(
             () =>
               enrichBigMaps(
@@ -339,14 +339,14 @@ export const contractSchemaRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }
       let params: unknown;
       const names = doc ? storedEntrypointNames(tree, doc.name) : [entrypoint];
       if (fill_type === 'latest') {
-        const op = await latestCall(ctx.db, network, address, names);
+        const op = await latestCall(ctx.readDb, network, address, names);
         if (!op) throw new HttpError(404, 'not found');
         params = op.parameters;
       } else if (fill_type === 'operation') {
         if (!hash || !OPG_RE.test(hash) || counter === undefined)
           throw new HttpError(400, 'hash and counter are required');
         // a group's internal calls share its counter: the call is the one of this contract and entrypoint
-        const ops = (await operationsByHashCounter(ctx.db, network, hash, counter)).filter(
+        const ops = (await operationsByHashCounter(ctx.readDb, network, hash, counter)).filter(
           (o) => o.destination === address && o.parameters != null,
         );
         const op = ops.find((o) => o.entrypoint !== null && names.includes(o.entrypoint)) ?? ops[0];

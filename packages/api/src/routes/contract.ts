@@ -70,7 +70,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
     },
     async (request, reply) => {
       check(request.params);
-      const row = await getContract(ctx.db, request.params.network, request.params.address);
+      const row = await getContract(ctx.readDb, request.params.network, request.params.address);
       if (!row) return reply.code(204).send(null);
       const out = request.query.stats === false ? toContract(row) : await withStats(ctx, row);
       return withHistory(ctx, out);
@@ -98,12 +98,12 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
       const { network, address } = request.params;
       check(request.params);
       const { protocol } = request.query;
-      if (protocol && !(await protocolsOf(ctx.db, network)).some((p) => p.hash === protocol))
+      if (protocol && !(await protocolsOf(ctx.readDb, network)).some((p) => p.hash === protocol))
         throw new HttpError(400, `Unknown protocol: ${protocol}`);
       const script = await requireScript(ctx, network, address);
       if (!protocol) return jsonString(reply, formatMichelson(fullScript(script)));
       // the code under that protocol: the script an `update` migration after it replaced, else the current one
-      const under = await scriptUnderProtocol(ctx.db, network, address, protocol);
+      const under = await scriptUnderProtocol(ctx.readDb, network, address, protocol);
       if (under.migration === null) return jsonString(reply, formatMichelson(fullScript(script)));
       if (!under.script)
         throw new HttpError(
@@ -139,7 +139,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
       // the account's existence comes with the window (one statement): unknown → 404; the page is the JSON
       // text PostgreSQL builds in the answer's shape (OPGResponse), sent as it is
       const { known, json } = await accountOperationGroupsJson(
-        ctx.db,
+        ctx.readDb,
         network,
         address,
         pageSize(request.query.size),
@@ -163,8 +163,8 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
     async (request) => {
       const { network, address } = request.params;
       check(request.params);
-      if (!(await getContract(ctx.db, network, address))) throw new HttpError(404, 'not found');
-      const rows = await migrationsOf(ctx.db, network, address);
+      if (!(await getContract(ctx.readDb, network, address))) throw new HttpError(404, 'not found');
+      const rows = await migrationsOf(ctx.readDb, network, address);
       return rows.map((m) => ({
         level: m.level,
         timestamp: formatTime(m.timestamp),
@@ -190,11 +190,11 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
     async (request) => {
       const { network, address } = request.params;
       check(request.params);
-      const row = await getContract(ctx.db, network, address);
+      const row = await getContract(ctx.readDb, network, address);
       if (!row) throw new HttpError(404, 'not found');
       const count = await sameCount(ctx, row.script_hash);
       const list = await sameContracts(
-        ctx.db,
+        ctx.readDb,
         ctx.networks.names,
         row.script_hash,
         { network, address },
@@ -223,7 +223,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
       const { network, address } = request.params;
       check(request.params);
       const size = request.query.size && request.query.size > 0 ? request.query.size : PAGE_SIZE;
-      const rows = await constantsOfContract(ctx.db, network, address, size, request.query.offset ?? 0);
+      const rows = await constantsOfContract(ctx.readDb, network, address, size, request.query.offset ?? 0);
       return rows.map((g) => ({
         timestamp: formatTime(g.timestamp),
         level: g.level,
@@ -248,7 +248,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
       const { network, address } = request.params;
       check(request.params);
       const rows = await contractEvents(
-        ctx.db,
+        ctx.readDb,
         network,
         address,
         pageSize(request.query.size),
@@ -292,7 +292,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
       const { network, address } = request.params;
       check(request.params);
       const rows = await ticketsOfTicketer(
-        ctx.db,
+        ctx.readDb,
         network,
         address,
         pageSize(request.query.size, 99),
@@ -327,7 +327,7 @@ export const contractRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
       check(request.params);
       const { account, ticket_id } = request.query;
       if (account) requireAddress(account, ADDRESS_RE, 'account', 400);
-      const rows = await ticketUpdatesOfTicketer(ctx.db, network, address, {
+      const rows = await ticketUpdatesOfTicketer(ctx.readDb, network, address, {
         size: pageSize(request.query.size),
         offset: request.query.offset ?? 0,
         account,

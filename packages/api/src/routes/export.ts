@@ -145,7 +145,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
       // no entrypoint's name holds a NUL, and the database refuses one in a text parameter
       if (entrypoints.some((e) => e.includes('\0')))
         throw new HttpError(400, 'an entrypoint name holds no NUL');
-      if (!(await getAccount(ctx.db, network, address))) throw new HttpError(404, 'not found');
+      if (!(await getAccount(ctx.readDb, network, address))) throw new HttpError(404, 'not found');
       const filters = {
         statuses,
         entrypoints,
@@ -157,7 +157,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
         format: formatOf(q.format),
         name: [address, 'operations'],
         columns: OPERATION_COLUMNS,
-        batches: accountOperationsAll(ctx.db, network, address, filters),
+        batches: accountOperationsAll(ctx.readDb, network, address, filters),
       });
     },
   );
@@ -191,15 +191,15 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
       const q = request.query;
       if (q.max_level !== undefined && q.min_level !== undefined && q.max_level <= q.min_level)
         throw new HttpError(400, 'max_level must be greater than min_level');
-      const row = await getBigMap(ctx.db, network, ptr);
-      if (!row && (await bigMapKeyCounts(ctx.db, network, ptr)).total === 0)
+      const row = await getBigMap(ctx.readDb, network, ptr);
+      if (!row && (await bigMapKeyCounts(ctx.readDb, network, ptr)).total === 0)
         throw new HttpError(404, 'not found');
       const search = q.search?.replace(/\0/g, '').trim();
       return sendExport(reply, {
         format: formatOf(q.format),
         name: [network, 'big_map', ptr, 'keys'],
         columns: keyColumns(typesOf(row)?.key),
-        batches: bigMapKeysAll(ctx.db, network, ptr, {
+        batches: bigMapKeysAll(ctx.readDb, network, ptr, {
           minLevel: q.min_level,
           maxLevel: q.max_level,
           activeOnly: q.active_only,
@@ -220,7 +220,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
       requireNetwork(ctx, network);
       return {
         name: [network, 'big_map', ptr, key_hash],
-        batches: bigMapKeyDiffsAll(ctx.db, network, ptr, key_hash),
+        batches: bigMapKeyDiffsAll(ctx.readDb, network, ptr, key_hash),
       };
     },
   });
@@ -235,8 +235,8 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
     async open(params) {
       const { network, address } = params;
       contractPath(params);
-      if (!(await getAccount(ctx.db, network, address))) throw new HttpError(404, 'not found');
-      return { name: [address, 'events'], batches: contractEventsAll(ctx.db, network, address) };
+      if (!(await getAccount(ctx.readDb, network, address))) throw new HttpError(404, 'not found');
+      return { name: [address, 'events'], batches: contractEventsAll(ctx.readDb, network, address) };
     },
   });
 
@@ -250,10 +250,10 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
     async open({ network, address }) {
       requireNetwork(ctx, network);
       requireAddress(address, ADDRESS_RE, 'address', 404);
-      if (!(await getAccount(ctx.db, network, address))) throw new HttpError(404, 'not found');
+      if (!(await getAccount(ctx.readDb, network, address))) throw new HttpError(404, 'not found');
       return {
         name: [address, 'ticket_updates'],
-        batches: accountTicketUpdatesAll(ctx.db, network, address),
+        batches: accountTicketUpdatesAll(ctx.readDb, network, address),
       };
     },
   });
@@ -280,10 +280,10 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
     async (request, reply) => {
       const { network, id } = request.params;
       requireNetwork(ctx, network);
-      const op = await operationById(ctx.db, network, id);
+      const op = await operationById(ctx.readDb, network, id);
       if (!op) throw new HttpError(404, 'not found');
       // bounded by the operation (the list's 1,000): one batch
-      const rows = await ticketUpdatesOfOperation(ctx.db, network, op.id);
+      const rows = await ticketUpdatesOfOperation(ctx.readDb, network, op.id);
       return sendExport(reply, {
         format: formatOf(request.query.format),
         name: [op.hash ?? String(op.id), 'ticket_updates'],
@@ -317,14 +317,14 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
     async (request, reply) => {
       const { network, address } = request.params;
       contractPath(request.params);
-      if (!(await getContract(ctx.db, network, address))) throw new HttpError(404, 'not found');
+      if (!(await getContract(ctx.readDb, network, address))) throw new HttpError(404, 'not found');
       await markPartialHistory(ctx, reply, network, address);
       return sendExport(reply, {
         format: formatOf(request.query.format),
         name: [address, 'tokens'],
         columns: TOKEN_COLUMNS,
         batches: contractTokensAll(
-          ctx.db,
+          ctx.readDb,
           network,
           address,
           request.query.search?.replace(/\0/g, '').trim() ?? '',
@@ -356,7 +356,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
     async (request, reply) => {
       const { network, address } = request.params;
       contractPath(request.params);
-      if (!(await getContract(ctx.db, network, address))) throw new HttpError(404, 'not found');
+      if (!(await getContract(ctx.readDb, network, address))) throw new HttpError(404, 'not found');
       await markPartialHistory(ctx, reply, network, address);
       const tokenId = (request.query.token_id ?? '0').replace(/^0+(?=\d)/, '');
       const ledger = await ledgerOf(ctx, network, address);
@@ -368,7 +368,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
         columns: HOLDER_COLUMNS,
         batches:
           ledger && match !== null
-            ? mapBatches(liveBigMapEntriesAll(ctx.db, network, ledger.ptr, match), (r) => {
+            ? mapBatches(liveBigMapEntriesAll(ctx.readDb, network, ledger.ptr, match), (r) => {
                 const h = ledgerHolder(ledger.layout, r.key, r.value);
                 return h ? { token_id: tokenId, ...h } : undefined;
               })
@@ -388,11 +388,11 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
     async open(params) {
       const { network, address } = params;
       contractPath(params);
-      const row = await getContract(ctx.db, network, address);
+      const row = await getContract(ctx.readDb, network, address);
       if (!row) throw new HttpError(404, 'not found');
       return {
         name: [address, 'same_contracts'],
-        batches: sameContractsAll(ctx.db, ctx.networks.names, row.script_hash, { network, address }),
+        batches: sameContractsAll(ctx.readDb, ctx.networks.names, row.script_hash, { network, address }),
       };
     },
   });
@@ -407,8 +407,8 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
     async open(params) {
       const { network, address } = params;
       contractPath(params);
-      if (!(await getContract(ctx.db, network, address))) throw new HttpError(404, 'not found');
-      return { name: [address, 'migrations'], batches: migrationsAll(ctx.db, network, address) };
+      if (!(await getContract(ctx.readDb, network, address))) throw new HttpError(404, 'not found');
+      return { name: [address, 'migrations'], batches: migrationsAll(ctx.readDb, network, address) };
     },
   });
 
@@ -422,7 +422,10 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
     columns: RECENT_COLUMNS,
     async open({ network }) {
       requireNetwork(ctx, network);
-      return { name: [network, 'recently_called_contracts'], batches: recentlyCalledAll(ctx.db, network) };
+      return {
+        name: [network, 'recently_called_contracts'],
+        batches: recentlyCalledAll(ctx.readDb, network),
+      };
     },
   });
 };

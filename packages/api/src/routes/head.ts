@@ -33,8 +33,8 @@ export const headRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async 
       ctx.cache.get(cacheKey(request.url), HEAD_TTL_MS, async () => {
         const names = ctx.networks.names;
         const [rows, backfills] = await Promise.all([
-          getHeads(ctx.db, names),
-          getBackfillSummaries(ctx.db, names),
+          getHeads(ctx.readDb, names),
+          getBackfillSummaries(ctx.readDb, names),
         ]);
         return Promise.all(names.map((name) => toHead(ctx, name, rows.get(name), backfills.get(name))));
       }),
@@ -56,8 +56,8 @@ export const headRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async 
       if (!ctx.networks.get(network)) throw new HttpError(400, `unknown network: ${network}`);
       return ctx.cache.get(cacheKey(request.url), HEAD_TTL_MS, async () => {
         const [rows, backfills] = await Promise.all([
-          getHeads(ctx.db, [network]),
-          getBackfillSummaries(ctx.db, [network]),
+          getHeads(ctx.readDb, [network]),
+          getBackfillSummaries(ctx.readDb, [network]),
         ]);
         return toHead(ctx, network, rows.get(network), backfills.get(network));
       });

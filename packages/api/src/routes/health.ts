@@ -32,7 +32,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
       let rows: Map<string, HeadRow> | null = null;
       let dbError: string | undefined;
       try {
-        rows = await getHeads(ctx.db, names);
+        rows = await getHeads(ctx.readDb, names);
       } catch (err) {
         dbError = err instanceof Error ? err.message : String(err);
       }

@@ -197,7 +197,7 @@ export const legacyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
         ctx.now(),
       );
       const out: Array<{ op: Operation; seen: number; order: number }> = [];
-      const types = await getScriptTypes(ctx.db, network, [address]);
+      const types = await getScriptTypes(ctx.readDb, network, [address]);
       for (const [order, g] of groups.entries()) {
         const group = g as { hash?: unknown; contents?: unknown };
         const contents = Array.isArray(group.contents) ? group.contents : [];

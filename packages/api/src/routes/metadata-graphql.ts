@@ -55,7 +55,7 @@ const errorsBody = (messages: string[]) => ({ errors: messages.map((message) => 
  * `application/graphql-response+json`. Field errors → 200 with `data` and `errors`.
  */
 export const metadataGraphqlRoutes: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
-  const schema = metadataSchema(ctx.db);
+  const schema = metadataSchema(ctx.readDb);
 
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
     const status = error instanceof RequestError ? error.status : ((error as FastifyError).statusCode ?? 500);

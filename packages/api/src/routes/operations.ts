@@ -52,8 +52,8 @@ export const operationRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = a
     async (request) => {
       const { network, hash } = request.params;
       checkHash(network, hash);
-      const rows = await operationsByHash(ctx.db, network, hash);
-      return renderOperations(ctx.db, network, rows, {
+      const rows = await operationsByHash(ctx.readDb, network, hash);
+      return renderOperations(ctx.readDb, network, rows, {
         withStorageDiff: request.query.with_storage_diff === true,
       });
     },
@@ -76,7 +76,7 @@ export const operationRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = a
     async (request) => {
       const { network, hash } = request.params;
       checkHash(network, hash, 404);
-      const flow = await opgFlow(ctx.db, network, hash);
+      const flow = await opgFlow(ctx.readDb, network, hash);
       if (!flow) throw new HttpError(404, 'operation group not found');
       return flow;
     },
@@ -99,8 +99,8 @@ export const operationRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = a
     async (request) => {
       const { network, hash, counter } = request.params;
       checkHash(network, hash, 404);
-      const rows = await operationsByHashCounter(ctx.db, network, hash, counter);
-      return renderOperations(ctx.db, network, rows);
+      const rows = await operationsByHashCounter(ctx.readDb, network, hash, counter);
+      return renderOperations(ctx.readDb, network, rows);
     },
   );
 
@@ -120,13 +120,13 @@ export const operationRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = a
     async (request) => {
       const { network, counter } = request.params;
       requireNetwork(ctx, network);
-      return renderOperations(ctx.db, network, await implicitOperations(ctx.db, network, counter));
+      return renderOperations(ctx.readDb, network, await implicitOperations(ctx.readDb, network, counter));
     },
   );
 
   const load = async (network: string, id: number) => {
     requireNetwork(ctx, network);
-    const op = await operationById(ctx.db, network, id);
+    const op = await operationById(ctx.readDb, network, id);
     if (!op) throw new HttpError(404, 'not found');
     return op;
   };
@@ -144,9 +144,9 @@ export const operationRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = a
     async (request) => {
       const op = await load(request.params.network, request.params.id);
       if (!canHaveDiff(op) || !op.destination) return null;
-      const script = await getContractScript(ctx.db, request.params.network, op.destination);
+      const script = await getContractScript(ctx.readDb, request.params.network, op.destination);
       if (!script) return null;
-      return (await storageDiff(ctx.db, request.params.network, op, script.storage)) ?? null;
+      return (await storageDiff(ctx.readDb, request.params.network, op, script.storage)) ?? null;
     },
   );
 
@@ -167,7 +167,7 @@ export const operationRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = a
       if (!rejected) throw new HttpError(400, 'No reject script error in operation');
       if (typeof rejected.location !== 'number' || !op.destination)
         throw new HttpError(400, 'No location in the reject script error');
-      const script = await getContractScript(ctx.db, network, op.destination);
+      const script = await getContractScript(ctx.readDb, network, op.destination);
       if (!script) throw new HttpError(404, 'not found');
       const code = fullScript(script);
       const found = errorWindow(code, rejected.location);
@@ -188,7 +188,7 @@ export const operationRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = a
     },
     async (request) => {
       const op = await load(request.params.network, request.params.id);
-      const rows = await ticketUpdatesOfOperation(ctx.db, request.params.network, op.id);
+      const rows = await ticketUpdatesOfOperation(ctx.readDb, request.params.network, op.id);
       return rows.map((r) => ({ ...ticketUpdate(r), operation_hash: op.hash ?? '' }));
     },
   );

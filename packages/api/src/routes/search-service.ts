@@ -163,7 +163,7 @@ export const searchServiceRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }>
       const { network, address } = request.params;
       requireNetwork(ctx, network);
       requireAddress(address, ADDRESS_RE, 'address');
-      const a = await aliasOf(ctx.db, network, address);
+      const a = await aliasOf(ctx.readDb, network, address);
       // the contract's TZIP-16 name (no TzKT alias list here; a token's name is the token's)
       if (!a.metadata) return reply.code(204).send(null);
       const out: AliasSources = { TZIP: { Name: a.metadata } };
@@ -182,7 +182,7 @@ export const searchServiceRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }>
     },
     async () =>
       ctx.cache.get('search:mime_types', MIME_TTL_MS, async () =>
-        (await tokenMimeTypes(ctx.db)).map((name) => ({ name })),
+        (await tokenMimeTypes(ctx.readDb)).map((name) => ({ name })),
       ),
   );
 };

@@ -70,7 +70,7 @@ export const securityRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
       // the route adds to its copy: the cached one stays as the analysis gave it
       const summary = structuredClone(await pending);
       // the node gives scripts with their global constants expanded: the index knows which ones they used
-      const known = (await constantsOfContract(ctx.db, network, address, 100, 0)).map((g) => g.address);
+      const known = (await constantsOfContract(ctx.readDb, network, address, 100, 0)).map((g) => g.address);
       const extra = known.filter((c) => !summary.upgrade.global_constants.includes(c));
       if (extra.length > 0) {
         summary.upgrade.global_constants.push(...extra);
@@ -82,7 +82,9 @@ export const securityRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
           evidence: [],
         });
       }
-      const migrations = (await migrationsOf(ctx.db, network, address)).filter((m) => m.kind === 'update');
+      const migrations = (await migrationsOf(ctx.readDb, network, address)).filter(
+        (m) => m.kind === 'update',
+      );
       for (const m of migrations) {
         summary.upgrade.code_migrations.push({ level: m.level, protocol: m.protocol });
         summary.findings.push({

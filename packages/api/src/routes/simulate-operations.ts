@@ -182,7 +182,7 @@ async function simulatedStorageDiff(
     ? new Map<string, unknown>()
     : block
       ? await nodeKeyValuesAt(ctx, network, block, updates)
-      : await previousKeyValues(ctx.db, network, updates, Number.MAX_SAFE_INTEGER);
+      : await previousKeyValues(ctx.readDb, network, updates, Number.MAX_SAFE_INTEGER);
   return safeMiguel(() => {
     const curr = enrichBigMaps(
       storageType,
@@ -229,7 +229,7 @@ export async function simulatedOperations(
     if (d) out.storage_diff = d;
   }
   const raw = (c.metadata?.internal_operation_results ?? []).slice(0, 1000);
-  const types = await getScriptTypes(ctx.db, main.network, destinations(raw));
+  const types = await getScriptTypes(ctx.readDb, main.network, destinations(raw));
   const internals = raw.map((x) => {
     const io = x as Record<string, unknown>;
     const r = (io.result ?? {}) as Record<string, unknown>;

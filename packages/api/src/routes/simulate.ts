@@ -78,7 +78,7 @@ function lacksOriginationNonce(e: unknown): boolean {
 
 export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async (app, { ctx }) => {
   const head = async (network: string): Promise<Head> => {
-    const h = (await getHeads(ctx.db, [network])).get(network);
+    const h = (await getHeads(ctx.readDb, [network])).get(network);
     return { level: h?.level ?? 0, protocol: h?.protocol ?? '', chainId: h?.chain_id ?? '' };
   };
   const chainId = async (network: string, known: string) =>
@@ -167,7 +167,7 @@ export const simulateRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = as
         const op = o as Record<string, unknown>;
         return op.source === RUN_CODE_DEFAULT_SELF ? { ...op, source: address } : op;
       });
-      const types = await getScriptTypes(ctx.db, network, destinations(internals));
+      const types = await getScriptTypes(ctx.readDb, network, destinations(internals));
       return [main, ...internals.map((o) => internalOperation(main, o, 'applied', types))];
     },
   );

@@ -143,7 +143,7 @@ export const statsServiceRoutes: FastifyPluginAsyncTypebox<{
       // the bare total (`"294"`): the BCD client parses the body itself (`parseInt(response, 10)`), so an
       // object around it read as 0 in its four headline totals (issue 33)
       const value = await ctx.cache.get(`stats:${request.url}`, STATS_TTL_MS, () =>
-        operationSummary(ctx.db, q),
+        operationSummary(ctx.readDb, q),
       );
       return jsonString(reply, value);
     },
@@ -174,7 +174,7 @@ export const statsServiceRoutes: FastifyPluginAsyncTypebox<{
         mounted(request.params),
       );
       return ctx.cache.get(`stats:${request.url}`, STATS_TTL_MS, () =>
-        operationHistogram(ctx.db, q, request.params.timeframe as Bucket),
+        operationHistogram(ctx.readDb, q, request.params.timeframe as Bucket),
       );
     },
   );
@@ -215,8 +215,8 @@ export const statsServiceRoutes: FastifyPluginAsyncTypebox<{
         to: request.body.to,
       };
       const [users, calls] = await Promise.all([
-        operationSummary(ctx.db, { ...base, fn: 'count_distinct', column: 'source' }),
-        operationSummary(ctx.db, base),
+        operationSummary(ctx.readDb, { ...base, fn: 'count_distinct', column: 'source' }),
+        operationSummary(ctx.readDb, base),
       ]);
       return { users, calls };
     },
@@ -241,9 +241,9 @@ export const networkStatsRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> 
       requireNetwork(ctx, network);
       return ctx.cache.get(request.url, 600_000, async () => {
         const [stats, figures, protocols] = await Promise.all([
-          getStats(ctx.db, [network]),
-          contractFigures(ctx.db, network, tagsMask(['fa1-2', 'fa2'])),
-          protocolsOf(ctx.db, network),
+          getStats(ctx.readDb, [network]),
+          contractFigures(ctx.readDb, network, tagsMask(['fa1-2', 'fa2'])),
+          protocolsOf(ctx.readDb, network),
         ]);
         const s = stats.get(network);
         return {
@@ -295,7 +295,7 @@ export const networkStatsRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> 
       requireNetwork(ctx, network);
       const { name, period, address } = request.query;
       const points = await operationHistogram(
-        ctx.db,
+        ctx.readDb,
         { network, ...SERIES[name]!, destinations: addresses(address) },
         period,
       );

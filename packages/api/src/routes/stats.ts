@@ -21,7 +21,7 @@ export const statsRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = async
     async (request) =>
       ctx.cache.get(cacheKey(request.url), STATS_TTL_MS, async () => {
         const names = ctx.networks.names;
-        const [heads, stats] = await Promise.all([getHeads(ctx.db, names), getStats(ctx.db, names)]);
+        const [heads, stats] = await Promise.all([getHeads(ctx.readDb, names), getStats(ctx.readDb, names)]);
         return names.map((name) => toBlock(name, heads.get(name), stats.get(name) ?? zeroStats()));
       }),
   );

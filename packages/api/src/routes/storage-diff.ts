@@ -81,12 +81,12 @@ export const storageDiffRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> =
       check(request.params);
       const { from, to } = request.query;
       checkEnds(from, to);
-      const script = await getStorageType(ctx.db, network, address);
+      const script = await getStorageType(ctx.readDb, network, address);
       if (!script) throw new HttpError(404, 'not found');
       const [older, newer, maps] = await Promise.all([
-        from > 0 ? storageAsOf(ctx.db, network, address, from) : undefined,
-        storageAsOf(ctx.db, network, address, to),
-        bigMapsOfContract(ctx.db, network, address),
+        from > 0 ? storageAsOf(ctx.readDb, network, address, from) : undefined,
+        storageAsOf(ctx.readDb, network, address, to),
+        bigMapsOfContract(ctx.readDb, network, address),
       ]);
       if (!newer) throw new HttpError(400, `the contract has no storage at level ${to}`);
       const type = toMicheline(script.storage);
@@ -99,7 +99,7 @@ export const storageDiffRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> =
       );
       const counted = maps.slice(0, BIG_MAPS_MAX);
       const counts = await Promise.all(
-        counted.map((m) => bigMapKeyChangeCounts(ctx.db, network, m.ptr, address, from, to)),
+        counted.map((m) => bigMapKeyChangeCounts(ctx.readDb, network, m.ptr, address, from, to)),
       );
       return {
         from: { level: from, storage_level: older?.level ?? null },
@@ -140,11 +140,17 @@ export const storageDiffRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> =
       check(request.params);
       const { from, to, change, size = 20, offset = 0 } = request.query;
       checkEnds(from, to);
-      const map = await getBigMap(ctx.db, network, ptr);
+      const map = await getBigMap(ctx.readDb, network, ptr);
       if (!map || map.contract !== address) throw new HttpError(404, 'not found');
       const types = typesOf(map);
       if (!types) throw new HttpError(422, 'cannot decode the big map types');
-      const page = await bigMapKeyChanges(ctx.db, network, ptr, address, { from, to, size, offset, change });
+      const page = await bigMapKeyChanges(ctx.readDb, network, ptr, address, {
+        from,
+        to,
+        size,
+        offset,
+        change,
+      });
       const total = change
         ? page.counts[change]
         : page.counts.added + page.counts.changed + page.counts.removed;

@@ -113,26 +113,26 @@ export async function stateBlock(
   address_: string | undefined,
   atLevel: number | undefined,
 ) {
-  const head = (await getHeads(ctx.db, [network])).get(network);
+  const head = (await getHeads(ctx.readDb, [network])).get(network);
   if (!head) throw new HttpError(404, `network ${network} is not indexed yet`);
   if (atLevel === undefined || atLevel === head.level)
     return { head, level: head.level, timestamp: head.timestamp, chainId: head.chain_id, changed: false };
   if (atLevel > head.level)
     throw new HttpError(400, `at_level ${atLevel} is above the indexed head (level ${head.level})`);
-  const origination = address_ === undefined ? undefined : await originationOf(ctx.db, network, address_);
+  const origination = address_ === undefined ? undefined : await originationOf(ctx.readDb, network, address_);
   if (origination?.level !== undefined && atLevel < origination.level)
     throw new HttpError(
       400,
       `at_level ${atLevel} is before the contract's origination (level ${origination.level}): it had no state then`,
     );
-  const block = await blockAt(ctx.db, network, atLevel);
+  const block = await blockAt(ctx.readDb, network, atLevel);
   if (!block) throw new HttpError(400, `at_level ${atLevel}: block ${atLevel} is not indexed`);
   return {
     head,
     level: atLevel,
     timestamp: block.timestamp,
     chainId: block.chain_id,
-    changed: address_ === undefined ? false : await touchedAfter(ctx.db, network, address_, atLevel),
+    changed: address_ === undefined ? false : await touchedAfter(ctx.readDb, network, address_, atLevel),
   };
 }
 
@@ -160,7 +160,7 @@ export async function resolveWhatIfStart(
       ? typed('storage', storageType, o.storage)
       : await storageAt(ctx, network, address_, at);
 
-  const maps = await bigMapsOfContract(ctx.db, network, address_);
+  const maps = await bigMapsOfContract(ctx.readDb, network, address_);
   const names: Record<string, string | null> = {};
   for (const m of maps) names[String(m.ptr)] = m.name;
   const entries: EntryOverride[] = (o.big_maps ?? []).map((e, i) => {
@@ -244,7 +244,7 @@ export async function storageAt(
   at: { level: number; head: { level: number } },
 ): Promise<Micheline> {
   if (at.level === at.head.level) return resolveStorage(ctx, network, address_, at.level);
-  const stored = await storageAsOf(ctx.db, network, address_, at.level);
+  const stored = await storageAsOf(ctx.readDb, network, address_, at.level);
   return stored?.storage != null
     ? toMicheline(stored.storage)
     : resolveStorage(ctx, network, address_, at.level);

@@ -49,7 +49,7 @@ export function toContract(row: ContractRow, withScriptFields = true): Contract 
 /** `same_count`: other contracts with the same script hash over all configured networks (cached 10 min). */
 export async function sameCount(ctx: ApiContext, hash: string): Promise<number> {
   const n = await ctx.cache.get(`same-count:${hash}`, SAME_TTL_MS, () =>
-    countByScriptHash(ctx.db, ctx.networks.names, hash),
+    countByScriptHash(ctx.readDb, ctx.networks.names, hash),
   );
   return Math.max(0, n - 1);
 }
@@ -72,7 +72,7 @@ export async function historyCompleteFrom(
   network: string,
   address: string,
 ): Promise<number | null> {
-  const { floor, backfill } = await historyCoverage(ctx.db, network, address);
+  const { floor, backfill } = await historyCoverage(ctx.readDb, network, address);
   if (floor === null) return null;
   if (!backfill || backfill.source === null || !DESCENDING_SOURCES.has(backfill.source)) return floor;
   // levels [toLevel − covered + 1, toLevel] are gone through: each block naming the address there is stored
@@ -105,7 +105,7 @@ export async function partialHistoryFrom(
 ): Promise<number | null> {
   const request = await getAddressRequest(ctx.db, network, address);
   if (request?.state !== 'adopted') return null;
-  const row = await getContract(ctx.db, network, address);
+  const row = await getContract(ctx.readDb, network, address);
   if (!row) return null;
   return (await historyState(ctx, network, address, row.level, request))?.indexed_from ?? null;
 }
@@ -135,7 +135,7 @@ async function historyState(
   const request = known ?? (await getAddressRequest(ctx.db, network, address));
   if (request?.state !== 'adopted' || request.level === null) return undefined;
   // its history below the forward floor is backfilled (indexer sync/backfill.ts): partial until done
-  const backfill = await getHistoryBackfill(ctx.db, network, address);
+  const backfill = await getHistoryBackfill(ctx.readDb, network, address);
   if (backfill?.state === 'done') return { indexed_from: null, backfill };
   // no backfill opened yet (or none on this network): partial, whether its origination is not known (it is at
   // the level read at) or was stored by another address's backfill (address-requests.ts withoutOwnHistory)
@@ -148,7 +148,7 @@ const messageOf = (message: string | null) => (message ? { message } : {});
 
 /** The script sections of a contract or a 404. */
 export async function requireScript(ctx: ApiContext, network: string, address: string): Promise<ScriptParts> {
-  const script = await getContractScript(ctx.db, network, address);
+  const script = await getContractScript(ctx.readDb, network, address);
   if (!script) throw new HttpError(404, 'not found');
   return script;
 }
@@ -178,7 +178,7 @@ export async function resolveStorage(
   level?: number,
 ): Promise<Micheline> {
   const onChain = async (value: Micheline): Promise<Micheline> => {
-    const script = await getContractScript(ctx.db, network, address);
+    const script = await getContractScript(ctx.readDb, network, address);
     if (!script) return value;
     try {
       return normalizeData(toMicheline(script.storage), value, 'Optimized');
@@ -186,7 +186,7 @@ export async function resolveStorage(
       return value; // not a type: the storage as it is
     }
   };
-  const stored = await latestStorage(ctx.db, network, address, level);
+  const stored = await latestStorage(ctx.readDb, network, address, level);
   if (stored?.storage != null) return onChain(toMicheline(stored.storage));
   try {
     const script = await nodeRpc<{ storage?: unknown }>(

@@ -28,9 +28,9 @@ export async function adoptedBigMap(
   network: string,
   ptr: number,
 ): Promise<AdoptedBigMap | undefined> {
-  const row = await adoptedBigMapTypes(ctx.db, network, ptr);
+  const row = await adoptedBigMapTypes(ctx.readDb, network, ptr);
   if (!row) return undefined;
-  const head = (await getHeads(ctx.db, [network])).get(network);
+  const head = (await getHeads(ctx.readDb, [network])).get(network);
   if (!head) return undefined;
   return {
     key_type: toMicheline(row.key_type),

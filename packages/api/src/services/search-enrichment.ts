@@ -23,7 +23,7 @@ export async function withKeyNames(ctx: ApiContext, items: SearchItem[], query: 
     let t = types.get(k);
     if (!t) {
       t = ctx.cache
-        .get(`search:bigmap:${network}:${ptr}`, KEY_TYPE_TTL_MS, () => getBigMap(ctx.db, network, ptr))
+        .get(`search:bigmap:${network}:${ptr}`, KEY_TYPE_TTL_MS, () => getBigMap(ctx.readDb, network, ptr))
         .then(typesOf);
       types.set(k, t);
     }
@@ -50,7 +50,7 @@ export async function withAliases(ctx: ApiContext, items: SearchItem[]): Promise
   const accounts = items.flatMap((i) => (i.type === 'account' && i.body.IsContract === true ? [i] : []));
   if (accounts.length === 0) return;
   const rows = await aliasesOf(
-    ctx.db,
+    ctx.readDb,
     accounts.map((i) => ({ network: i.body.Network, address: i.value })),
   );
   const byKey = new Map(rows.map((r) => [`${r.network}\0${r.address}`, r]));
@@ -111,7 +111,7 @@ export async function withTokenFields(ctx: ApiContext, items: SearchItem[]): Pro
   const tokens = items.flatMap((i) => (i.type === 'token' ? [i] : []));
   if (tokens.length === 0) return;
   const rows = await tokenMetadataOf(
-    ctx.db,
+    ctx.readDb,
     tokens.map((t) => ({ network: t.body.Network, contract: t.body.Address, tokenId: t.body.TokenID })),
   );
   const byKey = new Map(rows.map((r) => [`${r.network}\0${r.contract}\0${r.tokenId}`, r.metadata]));

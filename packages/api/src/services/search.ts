@@ -71,7 +71,7 @@ async function findItems(
   if (f.ptr !== undefined) return bigMapKeyItems(ctx, f, f.ptr, query, input);
   // The operations tab of an account: its operation groups, by text and/or filters (an empty text lists them).
   if (f.address && f.indices.size === 1 && f.indices.has('operations')) {
-    const ops = await searchAccountOperations(ctx.db, {
+    const ops = await searchAccountOperations(ctx.readDb, {
       address: f.address,
       networks: f.networks,
       text: query,
@@ -87,7 +87,7 @@ async function findItems(
   }
   if (f.tokens) {
     // the Tokens tab with filters: token documents whose metadata passes them (an empty text lists them all)
-    const docs = await searchDocuments(ctx.db, {
+    const docs = await searchDocuments(ctx.readDb, {
       query,
       networks: f.networks,
       kinds: ['token'],
@@ -108,7 +108,7 @@ async function findItems(
   // exact identifiers first: an implicit account (it has no search document), operation hashes, key hashes
   if (f.indices.has('accounts') && input.offset === 0 && /^tz[1-4]/.test(query) && ADDRESS_RE.test(query)) {
     for (const network of f.networks ?? ctx.networks.names) {
-      if (!(await getAccount(ctx.db, network, query))) continue;
+      if (!(await getAccount(ctx.readDb, network, query))) continue;
       items.push({
         type: 'account',
         value: query,
@@ -120,7 +120,7 @@ async function findItems(
     }
   }
   if (f.indices.has('operations') && /^o[1-9A-HJ-NP-Za-km-z]{4,50}$/.test(query) && input.offset === 0) {
-    const ops = await searchOperations(ctx.db, query, f.networks, input.size, {
+    const ops = await searchOperations(ctx.readDb, query, f.networks, input.size, {
       status: f.status,
       entrypoints: f.entrypoints,
     });
@@ -160,7 +160,7 @@ async function findItems(
   const suggestSize = (input.size - items.length) * 2;
   if (input.withTotal === false && keyLookup && kinds.length && items.length < input.size) {
     // a suggestion: keys and documents in one statement; documents fill what the keys leave of the page
-    const r = await suggestReads(ctx.db, keys, {
+    const r = await suggestReads(ctx.readDb, keys, {
       ...docSearch,
       size: suggestSize,
       count: false,
@@ -170,10 +170,11 @@ async function findItems(
     pushDocs(r.docs);
     return { items, total: Math.min(total, SEARCH_TOTAL_CAP) };
   }
-  if (keyLookup) pushKeys(await searchBigMapKeys(ctx.db, keys.keyHashes, keys.networks, keys.limit, keys));
+  if (keyLookup)
+    pushKeys(await searchBigMapKeys(ctx.readDb, keys.keyHashes, keys.networks, keys.limit, keys));
   let docsTotal = 0;
   if (kinds.length && items.length < input.size) {
-    const docs = await searchDocuments(ctx.db, {
+    const docs = await searchDocuments(ctx.readDb, {
       ...docSearch,
       size: input.withTotal === false ? (input.size - items.length) * 2 : input.size - items.length,
       count: input.withTotal !== false,
@@ -191,7 +192,7 @@ async function findItems(
     ENTRYPOINT_QUERY_RE.test(query) &&
     (!f.entrypoints?.length || f.entrypoints.includes(query))
   ) {
-    const calls = await searchEntrypointCalls(ctx.db, {
+    const calls = await searchEntrypointCalls(ctx.readDb, {
       entrypoint: query,
       networks: f.networks ?? ctx.networks.names,
       status: f.status,
@@ -238,7 +239,7 @@ async function bigMapKeyItems(
   query: string,
   input: SearchInput,
 ): Promise<{ items: SearchItem[]; total: number }> {
-  const r = await bigMapKeysOf(ctx.db, {
+  const r = await bigMapKeysOf(ctx.readDb, {
     networks: f.networks ?? ctx.networks.names,
     ptr,
     activeOnly: f.activeOnly === true,

@@ -23,7 +23,7 @@ export async function contractTokens(
   contract: string,
   f: TokenMetadataFilter,
 ): Promise<TokenMetadata[]> {
-  const rows = await tokenMetadataRows(ctx.db, network, contract, f);
+  const rows = await tokenMetadataRows(ctx.readDb, network, contract, f);
   return rows.map((r) => {
     const m = (r.metadata && typeof r.metadata === 'object' ? r.metadata : {}) as Meta;
     const t: TokenMetadata = { contract: r.contract, network, level: r.level, token_id: Number(r.token_id) };
@@ -51,7 +51,7 @@ export async function contractTokens(
 }
 
 export async function countTokens(ctx: ApiContext, network: string, contract: string): Promise<number> {
-  return countTokenMetadata(ctx.db, network, contract);
+  return countTokenMetadata(ctx.readDb, network, contract);
 }
 
 /** The resolved TZIP-16 metadata JSON of a contract, or null. */
@@ -60,7 +60,7 @@ export async function contractMetadataOf(
   network: string,
   address: string,
 ): Promise<unknown> {
-  return resolvedContractMetadata(ctx.db, network, address);
+  return resolvedContractMetadata(ctx.readDb, network, address);
 }
 
 /** Holders listed by `/contract/{network}/{address}/tokens/holders` at the most. */
@@ -118,7 +118,7 @@ export async function ledgerOf(
   network: string,
   contract: string,
 ): Promise<{ ptr: number; layout: LedgerLayout } | undefined> {
-  const ledger = (await bigMapsOfContract(ctx.db, network, contract)).find((b) => b.name === 'ledger');
+  const ledger = (await bigMapsOfContract(ctx.readDb, network, contract)).find((b) => b.name === 'ledger');
   if (!ledger) return undefined;
   try {
     const map = buildTypeTree({
@@ -173,7 +173,7 @@ export async function tokenHolders(
   if (!ledger) return {};
   const match = ledgerMatch(ledger.layout, tokenId);
   if (match === null) return {};
-  const rows = await liveBigMapEntries(ctx.db, network, ledger.ptr, MAX_HOLDERS, match);
+  const rows = await liveBigMapEntries(ctx.readDb, network, ledger.ptr, MAX_HOLDERS, match);
   const out: Record<string, string> = {};
   for (const r of rows) {
     const h = ledgerHolder(ledger.layout, r.key, r.value);
