@@ -13,7 +13,7 @@ import {
   type ApiNetwork,
   type ApiOptions,
 } from '@michelscope/api';
-import { migrateToLatest, openDatabase, redact, type DbHandle } from '@michelscope/db';
+import { migrateToLatest, openDatabase, redact, type Db, type DbHandle } from '@michelscope/db';
 import { startIndexer, startMetadataResolver, type IndexerHandle } from '@michelscope/indexer';
 import {
   embeddedClientHeaders,
@@ -45,6 +45,21 @@ async function openDb(config: AppConfig): Promise<DbHandle> {
     `[db] ${handle.kind === 'postgres' ? `PostgreSQL ${redact(config.databaseUrl!)}` : `PGlite in ${path.join(config.dataDir, 'pglite')}`}` +
       (applied.length ? `, applied migrations: ${applied.join(', ')}` : ', schema up to date'),
   );
+  return handle;
+}
+
+/**
+ * The API's read connection when `DATABASE_READ_URL` is set (issue 36 part 4): a pool of read-only
+ * transactions on the replica; the primary (`openDb`) keeps the writes, LISTEN and the reads that must see them.
+ */
+async function openReadDb(config: AppConfig): Promise<DbHandle | undefined> {
+  if (!config.databaseReadUrl) return undefined;
+  const handle = await openDatabase({ databaseUrl: config.databaseReadUrl, readOnly: true }).catch(
+    (err: unknown) => {
+      throw new StartupError(err instanceof Error ? err.message : String(err));
+    },
+  );
+  log(`[db] reads from PostgreSQL ${redact(config.databaseReadUrl)} (DATABASE_READ_URL)`);
   return handle;
 }
 
@@ -91,6 +106,8 @@ export interface RootParts {
   validateResponses?: boolean;
   /** The parts this process runs, per network (`runningParts`): for /v1/health (issue 34). */
   parts?: ApiOptions['parts'];
+  /** Where the API's reads of chain data go (`DATABASE_READ_URL`); default the primary, `handle.db`. */
+  readDb?: Db;
 }
 
 /** The server's Fastify app: security headers, the APIs (apiPlugin) and the web app around them. */
@@ -102,6 +119,7 @@ export async function buildRoot(
     onAddressRequest,
     web,
     parts,
+    readDb,
     validateResponses = Boolean(process.env.VITEST),
   }: RootParts = {},
 ): Promise<FastifyInstance> {
@@ -121,15 +139,22 @@ export async function buildRoot(
   await registerSecurityHeaders(app, config);
   // before the API's scopes are registered: they inherit the hook (and its onSend runs before compression's)
   if (validateResponses) checkResponses(app);
+  // counted in the primary when `rate_limit.store` is "database": one limit per client across processes
+  const sharedCounts = config.rateLimit && config.rateLimit.store === 'database';
   await app.register(apiPlugin, {
     db: handle.db,
+    ...(readDb ? { readDb } : {}),
     networks: apiNetworks(config, sandboxRpc?.port ?? config.port),
     sentryDsn: config.sentryDsn,
     gaEnabled: config.gaEnabled,
     sandboxMode: config.sandboxMode,
     mempoolEnabled: config.mempoolEnabled,
     ipfsGateway: config.ipfsGateway,
-    rateLimit: config.rateLimit && { max: config.rateLimit.max, timeWindowMs: config.rateLimit.timeWindowMs },
+    rateLimit: config.rateLimit && {
+      max: config.rateLimit.max,
+      timeWindowMs: config.rateLimit.timeWindowMs,
+      store: config.rateLimit.store,
+    },
     logError,
     cors: config.cors,
     live: { source: handle, ...config.live },
@@ -157,8 +182,10 @@ export async function buildRoot(
     pageRateLimit: config.rateLimit && {
       max: config.rateLimit.pages,
       timeWindowMs: config.rateLimit.timeWindowMs,
+      ...(sharedCounts ? { db: handle.db } : {}),
     },
     log,
+    ...(config.webDistDir ? { distDir: config.webDistDir } : {}),
     ...web,
   });
   return app;
@@ -206,6 +233,7 @@ export async function runStart(config: AppConfig): Promise<void> {
   await assertPortFree(config.port, config.host);
   const unlock = lockDataDir(config.dataDir);
   const handle = await openDb(config);
+  const reader = await openReadDb(config);
   const hasSandbox = config.networks.some((n) => n.rpcUrl === 'embedded');
   // The chain runs in its own worker thread: its script runs and block application never hold the event
   // loop that serves the API, the web app and the indexers.
@@ -228,6 +256,7 @@ export async function runStart(config: AppConfig): Promise<void> {
     ...(sandboxRpc ? { sandboxRpc: { plugin: sandboxRpc, port: rpcPort } } : {}),
     onAddressRequest: (n) => wake.get(n)?.(),
     parts: runningParts(config, sandbox, running),
+    ...(reader ? { readDb: reader.db } : {}),
   });
   await listenOn(app, config.port, config.host);
   sandbox?.start();
@@ -264,6 +293,7 @@ export async function runStart(config: AppConfig): Promise<void> {
     await app.close();
     await internal?.close();
     await sandbox?.stop();
+    await reader?.close();
     await handle.close();
     unlock();
   });
@@ -278,11 +308,13 @@ export async function runApi(config: AppConfig): Promise<void> {
   }
   await assertPortFree(config.port, config.host);
   const handle = await openDb(config);
-  const app = await buildRoot(config, handle);
+  const reader = await openReadDb(config);
+  const app = await buildRoot(config, handle, reader ? { readDb: reader.db } : {});
   await listenOn(app, config.port, config.host);
   log(`[api] serving ${config.publicUrl}`);
   onShutdown(async () => {
     await app.close();
+    await reader?.close();
     await handle.close();
   });
 }

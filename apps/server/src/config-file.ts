@@ -65,6 +65,7 @@ export const FileConfigSchema = Type.Object(
             max: Type.Optional(Type.Number()),
             time_window_ms: Type.Optional(Type.Number()),
             pages: Type.Optional(Type.Number()),
+            store: Type.Optional(Type.Union([Type.Literal('database'), Type.Literal('memory')])),
           },
           closed,
         ),

@@ -31,6 +31,16 @@ export interface AppConfig {
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  /**
+   * `DATABASE_READ_URL` (PostgreSQL only, issue 36 part 4): the API's reads of chain data go there (a read
+   * replica), its writes, LISTEN and the reads that must see them stay on `databaseUrl`.
+   */
+  databaseReadUrl?: string;
+  /**
+   * `WEB_DIST_DIR`: the web build to serve (its `dist`, with `dist-ssr` beside it for the server's rendering);
+   * default apps/web/dist of this checkout.
+   */
+  webDistDir?: string;
   publicUrl: string;
   networks: NetworkConfig[];
   mempoolEnabled: boolean;
@@ -43,9 +53,11 @@ export interface AppConfig {
   /**
    * Per-client request limits, or false (behind a proxy that limits already): `max` API requests and `pages`
    * page requests (index.html, rendered or not) per `timeWindowMs`. The page renderer's own API requests are
-   * not counted: the page's one token pays for them.
+   * not counted: the page's one token pays for them. `store`: where the counts are kept: `database` (the
+   * default on PostgreSQL: table `rate_limits`, one limit per client across every API process) or `memory`
+   * (this process alone; the default on PGlite, which is one process anyway).
    */
-  rateLimit: { max: number; timeWindowMs: number; pages: number } | false;
+  rateLimit: { max: number; timeWindowMs: number; pages: number; store: 'database' | 'memory' } | false;
   /**
    * The reverse proxies whose `X-Forwarded-For` is believed (addresses, CIDR ranges, or `loopback`,
    * `linklocal`, `uniquelocal`): a request from one of them is the visitor's it names, for the rate limits
@@ -108,7 +120,8 @@ export function sortNetworks<T extends { name: string }>(list: T[]): T[] {
 
 /**
  * Reads configuration: defaults, then michelscope.config.json (path from MICHELSCOPE_CONFIG, else the
- * working directory; optional), then the environment (PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL).
+ * working directory; optional), then the environment (PORT, HOST, DATA_DIR, DATABASE_URL, DATABASE_READ_URL,
+ * WEB_DIST_DIR, PUBLIC_URL).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): AppConfig {
   const file = readConfigFile(env, cwd);
@@ -163,11 +176,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (networks.filter((n) => n.rpcUrl === 'embedded').some((n) => n.name !== 'sandboxnet')) {
     throw new ConfigError('only the network "sandboxnet" can use the embedded chain');
   }
+  if (env.DATABASE_READ_URL && !env.DATABASE_URL)
+    throw new ConfigError('DATABASE_READ_URL needs DATABASE_URL (the primary, which takes the writes)');
   return {
     port,
     host,
     dataDir: path.resolve(cwd, env.DATA_DIR ?? './data'),
     ...(env.DATABASE_URL ? { databaseUrl: parseDatabaseUrl(env.DATABASE_URL) } : {}),
+    ...(env.DATABASE_READ_URL
+      ? { databaseReadUrl: parseDatabaseUrl(env.DATABASE_READ_URL, 'DATABASE_READ_URL') }
+      : {}),
+    ...(env.WEB_DIST_DIR ? { webDistDir: path.resolve(cwd, env.WEB_DIST_DIR) } : {}),
     publicUrl,
     networks: sortNetworks(networks),
     mempoolEnabled: file.mempool_enabled ?? true,
@@ -175,7 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     gaEnabled: file.ga_enabled ?? false,
     sentryDsn: file.sentry_dsn ?? '',
     sandbox: { blockTimeMs, seed: file.sandbox?.seed ?? true, timeLimitMs },
-    rateLimit: parseRateLimit(file.rate_limit),
+    rateLimit: parseRateLimit(file.rate_limit, Boolean(env.DATABASE_URL)),
     trustProxy: parseTrustProxy(file.trust_proxy),
     live: parseLive(file.live),
     cors: file.cors ?? true,
@@ -185,11 +204,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
 }
 
 /** Only PostgreSQL speaks our SQL: another scheme (mysql://…) is refused before any connection. */
-function parseDatabaseUrl(url: string): string {
+function parseDatabaseUrl(url: string, name = 'DATABASE_URL'): string {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1];
   if (!scheme || !/^postgres(ql)?$/i.test(scheme))
     throw new ConfigError(
-      `DATABASE_URL must be a postgres:// or postgresql:// URL${scheme ? `, not ${scheme}://` : ''}`,
+      `${name} must be a postgres:// or postgresql:// URL${scheme ? `, not ${scheme}://` : ''}`,
     );
   return url;
 }
@@ -203,9 +222,10 @@ function parsePort(value: string): number {
 
 /**
  * Default: 3,000 API requests and 300 pages a minute per client (a person browsing stays far below: the app
- * loads one page and then asks the API; scripts and crawlers get 429s).
+ * loads one page and then asks the API; scripts and crawlers get 429s). Counted in the database on PostgreSQL
+ * (one limit per client across API processes), in memory on PGlite.
  */
-function parseRateLimit(raw: FileConfig['rate_limit']): AppConfig['rateLimit'] {
+function parseRateLimit(raw: FileConfig['rate_limit'], postgres: boolean): AppConfig['rateLimit'] {
   if (raw === false) return false;
   const max = raw?.max ?? 3000;
   const timeWindowMs = raw?.time_window_ms ?? 60_000;
@@ -215,7 +235,10 @@ function parseRateLimit(raw: FileConfig['rate_limit']): AppConfig['rateLimit'] {
   }
   if (!Number.isInteger(pages) || pages < 1)
     throw new ConfigError('rate_limit.pages must be a whole number ≥ 1');
-  return { max, timeWindowMs, pages };
+  const store = raw?.store ?? (postgres ? 'database' : 'memory');
+  if (store === 'database' && !postgres)
+    throw new ConfigError('rate_limit.store "database" needs DATABASE_URL (PostgreSQL)');
+  return { max, timeWindowMs, pages, store };
 }
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);

@@ -6,10 +6,24 @@
  * A fixed window per client, as @fastify/rate-limit's local store counts: the first page opens a window of
  * `timeWindowMs`, at most `max` pages in it. An IPv6 client is its /64 (one host holds a whole /64), as the
  * API's limit counts it. At most `maxClients` windows are kept: the oldest go first.
+ *
+ * With several API processes over one PostgreSQL the windows are kept in the database instead
+ * (`DatabasePageLimiter`, db/rate-limits: one UPSERT a page), so a client has one budget whatever process
+ * serves it (issue 36 part 4).
  */
+import type { Db } from '@michelscope/db';
+import { countRequest } from '@michelscope/db/rate-limits';
+
 export interface PageLimit {
   max: number;
   timeWindowMs: number;
+  /** Count in this database (table `rate_limits`) instead of this process's memory. */
+  db?: Db;
+}
+
+/** What counts the pages: in memory (`PageLimiter`) or in the database (`DatabasePageLimiter`). */
+export interface PageCounter {
+  take(ip: string): PageVerdict | Promise<PageVerdict>;
 }
 
 export interface PageVerdict {
@@ -20,7 +34,31 @@ export interface PageVerdict {
   resetSeconds: number;
 }
 
-export class PageLimiter {
+/** The page budget counted in the database: one window per client across every process. */
+export class DatabasePageLimiter implements PageCounter {
+  constructor(
+    private readonly db: Db,
+    private readonly limit: PageLimit,
+  ) {}
+
+  /** Counts one page of the client at `ip`; a database error lets the page through (its renderer would fail). */
+  async take(ip: string): Promise<PageVerdict> {
+    const max = this.limit.max;
+    try {
+      const r = await countRequest(this.db, `page|${clientKey(ip)}`, this.limit.timeWindowMs);
+      return {
+        allowed: r.count <= max,
+        limit: max,
+        remaining: Math.max(0, max - r.count),
+        resetSeconds: Math.max(1, Math.ceil(r.ttlMs / 1000)),
+      };
+    } catch {
+      return { allowed: true, limit: max, remaining: max, resetSeconds: 1 };
+    }
+  }
+}
+
+export class PageLimiter implements PageCounter {
   private readonly windows = new Map<string, { count: number; endsAt: number }>();
 
   constructor(

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { internalCallHeaders } from '@michelscope/api';
-import { PageLimiter, type PageLimit } from './page-limit';
+import { DatabasePageLimiter, PageLimiter, type PageCounter, type PageLimit } from './page-limit';
 import { loadWebRouteFetches, routeParams, type WebRouteFetches } from './fetch-preloads';
 import { PageRenderer, type PageRendererOptions } from './ssr';
 import { inlineBootConfig, withFetchPreloads, withModulePreloads } from './page-html';
@@ -103,7 +103,12 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions = {}): 
     });
     app.addHook('onClose', () => renderer.close());
   }
-  const pages = opts.pageRateLimit ? new PageLimiter(opts.pageRateLimit) : null;
+  const limit = opts.pageRateLimit;
+  const pages: PageCounter | null = !limit
+    ? null
+    : limit.db
+      ? new DatabasePageLimiter(limit.db, limit)
+      : new PageLimiter(limit);
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     const isApi = API_PREFIXES.some((p) => url.startsWith(p) || url === p.slice(0, -1));
@@ -124,7 +129,7 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions = {}): 
       return reply.sendFile(file, distDir);
     }
     if (pages) {
-      const verdict = pages.take(request.ip);
+      const verdict = await pages.take(request.ip);
       void reply
         .header('x-ratelimit-limit', String(verdict.limit))
         .header('x-ratelimit-remaining', String(verdict.remaining))

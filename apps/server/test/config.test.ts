@@ -225,7 +225,12 @@ describe('sortNetworks', () => {
 describe('API limits', () => {
   it('defaults to a generous per-IP rate limit and open CORS, both configurable', () => {
     const cwd = tmp();
-    expect(loadConfig({}, cwd).rateLimit).toEqual({ max: 3000, timeWindowMs: 60_000, pages: 300 });
+    expect(loadConfig({}, cwd).rateLimit).toEqual({
+      max: 3000,
+      timeWindowMs: 60_000,
+      pages: 300,
+      store: 'memory',
+    });
     expect(loadConfig({}, cwd).cors).toBe(true);
     writeFileSync(
       path.join(cwd, 'michelscope.config.json'),
@@ -236,9 +241,42 @@ describe('API limits', () => {
     writeFileSync(path.join(cwd, 'michelscope.config.json'), JSON.stringify({ rate_limit: { max: 0 } }));
     expect(() => loadConfig({}, cwd)).toThrow(/rate_limit needs/);
     writeFileSync(path.join(cwd, 'michelscope.config.json'), JSON.stringify({ rate_limit: { pages: 20 } }));
-    expect(loadConfig({}, cwd).rateLimit).toEqual({ max: 3000, timeWindowMs: 60_000, pages: 20 });
+    expect(loadConfig({}, cwd).rateLimit).toEqual({
+      max: 3000,
+      timeWindowMs: 60_000,
+      pages: 20,
+      store: 'memory',
+    });
     writeFileSync(path.join(cwd, 'michelscope.config.json'), JSON.stringify({ rate_limit: { pages: 0.5 } }));
     expect(() => loadConfig({}, cwd)).toThrow('rate_limit.pages must be a whole number ≥ 1');
+  });
+
+  it('counts the rate limits in the database on PostgreSQL (one limit across API processes), else in memory', () => {
+    const cwd = tmp();
+    const pg = { DATABASE_URL: 'postgres://u@h/db' };
+    expect(loadConfig(pg, cwd).rateLimit).toMatchObject({ store: 'database' });
+    writeFileSync(
+      path.join(cwd, 'michelscope.config.json'),
+      JSON.stringify({ rate_limit: { store: 'memory' } }),
+    );
+    expect(loadConfig(pg, cwd).rateLimit).toMatchObject({ store: 'memory' });
+    writeFileSync(
+      path.join(cwd, 'michelscope.config.json'),
+      JSON.stringify({ rate_limit: { store: 'database' } }),
+    );
+    expect(() => loadConfig({}, cwd)).toThrow('rate_limit.store "database" needs DATABASE_URL (PostgreSQL)');
+  });
+
+  it('takes DATABASE_READ_URL (a read replica) beside DATABASE_URL only', () => {
+    const cwd = tmp();
+    const env = { DATABASE_URL: 'postgres://u@primary/db', DATABASE_READ_URL: 'postgres://u@replica/db' };
+    expect(loadConfig(env, cwd).databaseReadUrl).toBe('postgres://u@replica/db');
+    expect(() => loadConfig({ DATABASE_READ_URL: 'postgres://u@replica/db' }, cwd)).toThrow(
+      'DATABASE_READ_URL needs DATABASE_URL (the primary, which takes the writes)',
+    );
+    expect(() => loadConfig({ ...env, DATABASE_READ_URL: 'mysql://u@replica/db' }, cwd)).toThrow(
+      'DATABASE_READ_URL must be a postgres:// or postgresql:// URL, not mysql://',
+    );
   });
 
   it('trusts no proxy by default; trust_proxy lists addresses, CIDR ranges or proxy-addr names', () => {
