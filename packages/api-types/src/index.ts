@@ -23,6 +23,7 @@ export * from './security';
 export * from './helpers';
 export * from './health';
 export * from './watch';
+export * from './verify';
 
 /**
  * Every error answer of the API: `{"message": …}`; a 5xx also names its request (`request_id`, as every

@@ -1,5 +1,6 @@
 import type { Db } from '@michelscope/db/read';
 import type { FastifyPluginAsync } from 'fastify';
+import type { VerifyOptions } from './routes/verify';
 import type { WatchOptions } from './watch/options';
 
 /** One network the API serves. */
@@ -84,6 +85,12 @@ export interface ApiOptions {
    * are evaluated from the live notices (needs `live`). Without it the routes answer 503.
    */
   watch?: WatchOptions;
+  /**
+   * Verified source (`POST /v1/contract/{network}/{address}/verify`, issue 38): the compilers offered, a
+   * compile's time and heap limits, the per-client submission limit and the compile queue. Defaults: Archetype
+   * (SmartPy when installed), 20 s, 512 MB, 10 submissions per 10 minutes, one compile at a time, 4 waiting.
+   */
+  verify?: VerifyOptions;
   /**
    * Called when a request queued an address for a network's indexer (db `address_requests`): the server wakes
    * that indexer so that it reads the address at once. Without it the indexer finds the request within a second.

@@ -23,6 +23,7 @@ import { contractRoutes } from './routes/contract';
 import { contractSchemaRoutes } from './routes/contract-schema';
 import { storageDiffRoutes } from './routes/storage-diff';
 import { securityRoutes } from './routes/security';
+import { verifyRoutes } from './routes/verify';
 import { exportRoutes } from './routes/export';
 import { legacyRoutes } from './routes/legacy';
 import { metadataGraphqlRoutes } from './routes/metadata-graphql';
@@ -161,6 +162,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
       await v1.register(contractSchemaRoutes, { ctx });
       await v1.register(storageDiffRoutes, { ctx });
       await v1.register(securityRoutes, { ctx });
+      await v1.register(verifyRoutes, { ctx, ...(opts.verify ? { options: opts.verify } : {}) });
       await v1.register(exportRoutes, { ctx });
       await v1.register(operationRoutes, { ctx });
       await v1.register(bigMapRoutes, { ctx });

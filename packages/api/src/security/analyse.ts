@@ -13,7 +13,6 @@ import {
   bytesAsAddress,
   entrypointLeaves,
   expandMicheline,
-  formatWithLocations,
   globalConstantsOf,
   isBytes,
   isInt,
@@ -21,6 +20,7 @@ import {
   isString,
 } from '@michelscope/michelson';
 import type { Micheline, MichelinePrim } from '@michelscope/michelson';
+import { locateNodes } from './locate';
 
 /** Instructions (and macro expansions) interpreted before the analysis gives up. */
 export const MAX_STEPS = 200_000;
@@ -859,36 +859,13 @@ function section(script: Micheline[], name: string): Micheline | undefined {
  */
 export function analyseSecurity(script: Micheline[], storage?: Micheline): SecuritySummary {
   const started = Date.now();
-  // where every node is: its pre-order location (as formatWithLocations numbers them) and its path
-  const where = new Map<object, { path: string; loc: number }>();
-  {
-    let loc = 0;
-    const stack: [Micheline, string][] = [[script, '']];
-    while (stack.length) {
-      const [n, path] = stack.pop()!;
-      where.set(n, { path, loc: loc++ });
-      if (Array.isArray(n)) {
-        for (let i = n.length - 1; i >= 0; i--) {
-          const c = n[i]!;
-          stack.push([c, path === '' && isPrim(c) ? c.prim : `${path}[${i}]`]);
-        }
-      } else if (isPrim(n) && n.args) {
-        for (let i = n.args.length - 1; i >= 0; i--) stack.push([n.args[i]!, `${path}.args[${i}]`]);
-      }
-    }
-  }
-  let spans: ReturnType<typeof formatWithLocations>['spans'] | undefined;
-  try {
-    spans = formatWithLocations(script).spans;
-  } catch {
-    spans = undefined;
-  }
+  // where every node is: its path, and its line in the Code tab's text
+  const { where, lineOf } = locateNodes(script);
   const evidenceOf = (node: object): Evidence => {
     const at = where.get(node);
     const p = node as Micheline;
     const name = isPrim(p) ? p.prim : Array.isArray(p) ? '{…}' : 'value';
-    const span = at && spans ? spans[at.loc] : undefined;
-    return { instruction: name, path: at?.path ?? '?', line: span ? span[0] + 1 : null };
+    return { instruction: name, path: at?.path ?? '?', line: lineOf(node) };
   };
 
   const paramType = section(script, 'parameter');

@@ -2683,6 +2683,648 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/verify/compilers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Compilers for verified source
+     * @description The compilers this server can verify sources with: Archetype always; SmartPy when the Python package smartpy-tezos is installed; LIGO not (it needs the `ligo` binary). Not in the reference.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description the compiler's id in a VerifyRequest: archetype, smartpy, ligo */
+              id: string;
+              name: string;
+              /** @description whether this server can compile with it */
+              available: boolean;
+              /** @description versions it compiles with (empty when not available) */
+              versions: string[];
+              /** @description source files' extensions, e.g. `.arl` */
+              extensions: string[];
+              /** @description why it is not available, and what it needs */
+              reason?: string;
+              /** @description true when the compiler gives source locations */
+              source_locations: boolean;
+            }[];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/contract/{network}/{address}/verify': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Verify a contract's source code
+     * @description Compiles the sources on the server (in a worker: at most 20 s and 512 MB, no network, no file outside its scratch folder) and compares the compiled script with the deployed one as Micheline: parameter and storage types exactly (annotations included), code and views after expanding macros and dropping variable annotations. A mismatch is a `failed` result with its first difference, not an error. Idempotent: the same sources for the same script hash answer the stored result without compiling. The result holds for every contract with the same script hash, in any network. At most 1 MB of sources (413), 10 submissions per 10 minutes per client (429); 422 when the compiler rejects the sources, crashes or runs out of time or memory. Not in the reference.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description Configured network name
+           * @example mainnet
+           */
+          network: string;
+          address: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            compiler: string;
+            version: string;
+            files: {
+              /** @description relative path of the file ([A-Za-z0-9._/-], no '..' segment, no leading '/') */
+              name: string;
+              content: string;
+            }[];
+            /** @description the entry file (default: the first) */
+            main?: string;
+            /**
+             * VerifyOptions
+             * @description compiler options, allow-listed per compiler (an unknown one is a 400)
+             */
+            options?: {
+              [key: string]: string | boolean;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description content hash: sha256 hex of the canonical JSON of {compiler, version, options, main, files sorted by name} */
+              id: string;
+              status: 'verified' | 'failed';
+              compiler: string;
+              version: string;
+              /**
+               * VerifyOptions
+               * @description compiler options, allow-listed per compiler (an unknown one is a 400)
+               */
+              options: {
+                [key: string]: string | boolean;
+              };
+              main: string;
+              files: {
+                name: string;
+                /** @description bytes (UTF-8) */
+                size: number;
+                sha256: string;
+              }[];
+              script_hash: string;
+              network: string;
+              /** @description the contract it was submitted for */
+              address: string;
+              /** @description ISO 8601 */
+              created_at: string;
+              /**
+               * SourceDifference
+               * @description deployed_line: 1-based in the Code tab's text (`GET …/code`); compiled_line: 1-based in the verification's `compiled` text
+               */
+              difference?: {
+                /** @description the first section that differs (in this order) */
+                section: 'parameter' | 'storage' | 'code' | 'views';
+                /** @description the block, e.g. `entrypoint %increment (code.args[0][4].args[0])` or `view %get_count` */
+                block?: string;
+                /** @description path into the deployed script sections, as the security evidence paths */
+                path?: string;
+                /** @description the first differing instruction, deployed (≤ 200 chars) */
+                deployed?: string;
+                /** @description the same, compiled (≤ 200 chars) */
+                compiled?: string;
+                deployed_line?: number | null;
+                compiled_line?: number | null;
+                message: string;
+              };
+              /** @description the compiled Michelson text, only when failed (≤ 1 MB), for the code diff */
+              compiled?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/contract/{network}/{address}/source': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Verified source code of a contract
+     * @description The latest verified sources of the contract's script hash, submitted for this contract or another with the same script (`inherited`), with the source map (compiled instructions → source ranges) when the compiler gives locations. 404 when none. Not in the reference.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description Configured network name
+           * @example mainnet
+           */
+          network: string;
+          address: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** Verification */
+              verification: {
+                /** @description content hash: sha256 hex of the canonical JSON of {compiler, version, options, main, files sorted by name} */
+                id: string;
+                status: 'verified' | 'failed';
+                compiler: string;
+                version: string;
+                /**
+                 * VerifyOptions
+                 * @description compiler options, allow-listed per compiler (an unknown one is a 400)
+                 */
+                options: {
+                  [key: string]: string | boolean;
+                };
+                main: string;
+                files: {
+                  name: string;
+                  /** @description bytes (UTF-8) */
+                  size: number;
+                  sha256: string;
+                }[];
+                script_hash: string;
+                network: string;
+                /** @description the contract it was submitted for */
+                address: string;
+                /** @description ISO 8601 */
+                created_at: string;
+                /**
+                 * SourceDifference
+                 * @description deployed_line: 1-based in the Code tab's text (`GET …/code`); compiled_line: 1-based in the verification's `compiled` text
+                 */
+                difference?: {
+                  /** @description the first section that differs (in this order) */
+                  section: 'parameter' | 'storage' | 'code' | 'views';
+                  /** @description the block, e.g. `entrypoint %increment (code.args[0][4].args[0])` or `view %get_count` */
+                  block?: string;
+                  /** @description path into the deployed script sections, as the security evidence paths */
+                  path?: string;
+                  /** @description the first differing instruction, deployed (≤ 200 chars) */
+                  deployed?: string;
+                  /** @description the same, compiled (≤ 200 chars) */
+                  compiled?: string;
+                  deployed_line?: number | null;
+                  compiled_line?: number | null;
+                  message: string;
+                };
+                /** @description the compiled Michelson text, only when failed (≤ 1 MB), for the code diff */
+                compiled?: string;
+              };
+              /** @description true when this contract was not the one submitted but has the same script hash */
+              inherited: boolean;
+              files: {
+                /** @description relative path of the file ([A-Za-z0-9._/-], no '..' segment, no leading '/') */
+                name: string;
+                content: string;
+              }[];
+              source_map?: {
+                /** @description Micheline path of an instruction of the code, e.g. `code.args[0][4]` */
+                path: string;
+                /** @description 1-based line in the Code tab's text of the deployed contract */
+                line: number;
+                file: string;
+                start_line: number;
+                start_col: number;
+                end_line: number;
+                end_col: number;
+              }[];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/contract/{network}/{address}/source/files/{*}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One file of the verified source code, as text
+     * @description The file (its name URL-encoded after `files/`, may contain `/`) as `text/plain; charset=utf-8`, an attachment, with `X-Content-Type-Options: nosniff`: never rendered as a page. Not in the reference.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description Configured network name
+           * @example mainnet
+           */
+          network: string;
+          address: string;
+          '*': string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the file */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/contract/{network}/{address}/verifications': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Verification attempts of a contract
+     * @description The last 20 verification attempts of the contract's script hash (any contract, any network), failed ones included, newest first, without the compiled text. Not in the reference.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description Configured network name
+           * @example mainnet
+           */
+          network: string;
+          address: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description content hash: sha256 hex of the canonical JSON of {compiler, version, options, main, files sorted by name} */
+              id: string;
+              status: 'verified' | 'failed';
+              compiler: string;
+              version: string;
+              /**
+               * VerifyOptions
+               * @description compiler options, allow-listed per compiler (an unknown one is a 400)
+               */
+              options: {
+                [key: string]: string | boolean;
+              };
+              main: string;
+              files: {
+                name: string;
+                /** @description bytes (UTF-8) */
+                size: number;
+                sha256: string;
+              }[];
+              script_hash: string;
+              network: string;
+              /** @description the contract it was submitted for */
+              address: string;
+              /** @description ISO 8601 */
+              created_at: string;
+              /**
+               * SourceDifference
+               * @description deployed_line: 1-based in the Code tab's text (`GET …/code`); compiled_line: 1-based in the verification's `compiled` text
+               */
+              difference?: {
+                /** @description the first section that differs (in this order) */
+                section: 'parameter' | 'storage' | 'code' | 'views';
+                /** @description the block, e.g. `entrypoint %increment (code.args[0][4].args[0])` or `view %get_count` */
+                block?: string;
+                /** @description path into the deployed script sections, as the security evidence paths */
+                path?: string;
+                /** @description the first differing instruction, deployed (≤ 200 chars) */
+                deployed?: string;
+                /** @description the same, compiled (≤ 200 chars) */
+                compiled?: string;
+                deployed_line?: number | null;
+                compiled_line?: number | null;
+                message: string;
+              };
+              /** @description the compiled Michelson text, only when failed (≤ 1 MB), for the code diff */
+              compiled?: string;
+            }[];
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              message: string;
+              /** @description 5xx only: the request's id (x-request-id), as the server logged it */
+              request_id?: string;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/contract/{network}/{address}/operations/export': {
     parameters: {
       query?: never;
