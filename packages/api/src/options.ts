@@ -1,6 +1,6 @@
 import type { Db } from '@michelscope/db/read';
 import type { FastifyPluginAsync } from 'fastify';
-import type { VerifyOptions } from './routes/verify';
+import type { VerifyOptions } from './verify/options';
 import type { WatchOptions } from './watch/options';
 
 /** One network the API serves. */

@@ -29,6 +29,8 @@ import { HttpError } from '../errors';
 import { fullScript, requireScript } from '../services/contracts';
 import { AddressParams, requireContractPath } from '../validate';
 import type { SourceCompiler } from '../verify/compiler';
+import type { VerifyOptions } from '../verify/options';
+export type { VerifyOptions } from '../verify/options';
 import { CompilerRegistry, defaultCompilers } from '../verify/compilers';
 import { compareScripts, sourceMapOf } from '../verify/compare';
 import { CompileFailure } from '../verify/sandbox';
@@ -40,20 +42,6 @@ const BODY_LIMIT = 1536 * 1024;
 const MAX_ERROR_CHARS = 2_000;
 /** The compiled text kept for a failed verification's code diff. */
 const MAX_COMPILED_CHARS = 1024 * 1024;
-
-export interface VerifyOptions {
-  /** The compilers offered (default: Archetype, SmartPy when installed, LIGO not available). */
-  compilers?: SourceCompiler[];
-  /** Wall-clock limit of one compile, in ms (default 20,000). */
-  timeoutMs?: number;
-  /** Heap of a compile's worker, in MB (default 512). */
-  maxHeapMb?: number;
-  /** Submissions per client (request.ip) and window (default 10 per 10 minutes). */
-  rateLimit?: { max: number; windowMs: number };
-  /** Compiles running at once (default 1) and waiting (default 4; past it 503). */
-  concurrency?: number;
-  maxQueue?: number;
-}
 
 const E = { 400: ErrorBody, 404: ErrorBody, 500: ErrorBody };
 const tags = ['contract'];
