@@ -159,6 +159,10 @@ export async function buildRoot(
     cors: config.cors,
     live: { source: handle, ...config.live },
     watch: config.watch,
+    verify: {
+      timeoutMs: config.verify.compileTimeoutMs,
+      rateLimit: { max: config.verify.submissionsPer10Minutes, windowMs: 600_000 },
+    },
     ...(onAddressRequest ? { onAddressRequest } : {}),
     ...(parts ? { parts } : {}),
     ...(sandboxRpc

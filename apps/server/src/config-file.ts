@@ -95,6 +95,16 @@ export const FileConfigSchema = Type.Object(
         closed,
       ),
     ),
+    /** Verified source (issue 38): one compile's time limit and the submissions a client may make in 10 minutes. */
+    verify: Type.Optional(
+      Type.Object(
+        {
+          compile_timeout_ms: Type.Optional(Type.Number()),
+          submissions_per_10_minutes: Type.Optional(Type.Number()),
+        },
+        closed,
+      ),
+    ),
     networks: Type.Optional(Type.Record(Type.String(), Type.Union([Type.Literal(false), NetworkFileSchema]))),
   },
   closed,

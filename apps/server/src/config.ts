@@ -80,6 +80,8 @@ export interface AppConfig {
     maxRulesTotal: number;
     backoffBaseMs: number;
   };
+  /** Verified source (issue 38): one compile's wall-clock limit, and submissions per client in 10 minutes. */
+  verify: { compileTimeoutMs: number; submissionsPer10Minutes: number };
 }
 
 const NETWORK_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
@@ -199,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     live: parseLive(file.live),
     cors: file.cors ?? true,
     watch: parseWatch(file.watch),
+    verify: parseVerify(file.verify),
     ipfsGateway: parseGateway(env.IPFS_GATEWAY ?? file.ipfs_gateway ?? 'https://ipfs.io/ipfs'),
   };
 }
@@ -271,6 +274,17 @@ function parseLive(raw: FileConfig['live']): AppConfig['live'] {
   ] as const)
     if (!Number.isInteger(v) || v < 1) throw new ConfigError(`live.${name} must be a whole number ≥ 1`);
   return { maxConnectionsPerIp, maxConnections };
+}
+
+/** Default: 20 s a compile, 10 submissions per client in 10 minutes. */
+function parseVerify(raw: FileConfig['verify']): AppConfig['verify'] {
+  const compileTimeoutMs = raw?.compile_timeout_ms ?? 20_000;
+  const submissionsPer10Minutes = raw?.submissions_per_10_minutes ?? 10;
+  if (!Number.isInteger(compileTimeoutMs) || compileTimeoutMs < 1_000 || compileTimeoutMs > 300_000)
+    throw new ConfigError('verify.compile_timeout_ms must be a whole number from 1000 to 300000');
+  if (!Number.isInteger(submissionsPer10Minutes) || submissionsPer10Minutes < 1)
+    throw new ConfigError('verify.submissions_per_10_minutes must be a whole number ≥ 1');
+  return { compileTimeoutMs, submissionsPer10Minutes };
 }
 
 /** Default: no private webhook targets, 20 rules a token, 10,000 in all, retries from 10 s. */

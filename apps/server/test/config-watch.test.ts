@@ -50,3 +50,26 @@ describe('the watch configuration (issue 39)', () => {
     );
   });
 });
+
+describe('the verify configuration (issue 38)', () => {
+  it('defaults to 20 s a compile and 10 submissions in 10 minutes, and reads both', () => {
+    expect(loadConfig({}, withFile({})).verify).toEqual({
+      compileTimeoutMs: 20_000,
+      submissionsPer10Minutes: 10,
+    });
+    const cwd = withFile({ verify: { compile_timeout_ms: 4000, submissions_per_10_minutes: 3 } });
+    expect(loadConfig({}, cwd).verify).toEqual({ compileTimeoutMs: 4000, submissionsPer10Minutes: 3 });
+  });
+
+  it('refuses bad values and unknown keys', () => {
+    expect(() => loadConfig({}, withFile({ verify: { compile_timeout_ms: 10 } }))).toThrow(
+      'verify.compile_timeout_ms must be a whole number from 1000 to 300000',
+    );
+    expect(() => loadConfig({}, withFile({ verify: { submissions_per_10_minutes: 0 } }))).toThrow(
+      'verify.submissions_per_10_minutes must be a whole number ≥ 1',
+    );
+    expect(() => loadConfig({}, withFile({ verify: { timeout: 1 } }))).toThrow(
+      'unknown key "verify.timeout"',
+    );
+  });
+});
