@@ -89,6 +89,11 @@ interface Child {
   out: string[];
 }
 
+/** Every child started, ready or not: afterAll stops them all. */
+const children: Child[] = [];
+/** How long a child may take to start: generous, for a 2-core machine running other suites at once. */
+const READY_MS = 90_000;
+
 /** A child `michelscope <args>` of the bundle; resolves once a line matches `ready`. */
 function start(
   name: string,
@@ -99,14 +104,16 @@ function start(
 ): Promise<Child> {
   const proc = spawn(process.execPath, [main, ...args], {
     cwd: ROOT,
-    env: { ...process.env, VITEST: '', ...env },
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const child: Child = { name, proc, out: [] };
+  children.push(child);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`${name} not ready in 30 s:\n${child.out.slice(-20).join('\n')}`)),
-      30_000,
+      () =>
+        reject(new Error(`${name} not ready in ${READY_MS / 1000} s:\n${child.out.slice(-20).join('\n')}`)),
+      READY_MS,
     );
     const onLine = (chunk: Buffer) => {
       for (const line of chunk.toString().split('\n').filter(Boolean)) {
@@ -164,7 +171,7 @@ async function get(port: number, url: string, headers: Record<string, string> = 
   return { status: res.status, upstream: res.headers.get('x-upstream') ?? '', body: await res.text() };
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
+async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn().catch(() => undefined);
@@ -207,8 +214,7 @@ if (!PG) {
       it('runs the multi-process layout', () => undefined);
     });
 } else {
-  describe('more than one process over one PostgreSQL', () => {
-    const children: Child[] = [];
+  describe('more than one process over one PostgreSQL', { timeout: 90_000 }, () => {
     const dirs: string[] = [];
     let database = '';
     let dbUrl = '';
@@ -292,11 +298,10 @@ if (!PG) {
         { ...base, DATA_DIR: sandboxDir },
         /node RPC at/,
       );
-      children.push(node);
       seedLines.push(...node.out);
       contract = /(KT1[1-9A-HJ-NP-Za-km-z]{33})/.exec(seedLines.find((l) => /demo seed:/.test(l)) ?? '')![1]!;
       const db = { ...base, DATABASE_URL: dbUrl };
-      const procs = await Promise.all([
+      await Promise.all([
         start('indexer', main, ['indexer', '--network', 'sandboxnet'], db, /\[db\]/),
         start('api A', main, ['api'], { ...db, PORT: String(portA) }, /\[api\] serving/),
         start(
@@ -311,11 +316,10 @@ if (!PG) {
           /\[api\] serving/,
         ),
       ]);
-      children.push(...procs);
       proxy = await roundRobin([portA, portB]);
       proxyPort = (proxy.address() as AddressInfo).port;
       console.log(`[multi-process] 4 processes up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    }, 90_000);
+    }, 240_000);
 
     afterAll(async () => {
       proxy?.close();
