@@ -4,7 +4,18 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appTookOver, canBrowse, syncedSandboxSession, waitFor } from './harness';
+import archetype from '@completium/archetype';
+import { BOOTSTRAP_ACCOUNTS } from '@michelscope/sandbox';
+import {
+  appTookOver,
+  axeViolations,
+  canBrowse,
+  syncedSandboxSession,
+  UI_TIMEOUT,
+  waitFor,
+  watchErrors,
+} from './harness';
+import { originateAsBootstrap } from './fixture-contracts';
 import { ApiError } from '@michelscope/client';
 import {
   api,
@@ -20,6 +31,19 @@ import {
 // The workspace on the seeded sandbox: a call sent with the sandbox wallet, and a deployment of our own contract.
 const canRun = canBrowse('workspace');
 
+/** An Archetype contract written for the verified-source test (issue 38): its owner may add to or reset a count. */
+const COUNTER_ARL = `archetype verified_counter(owner : address)
+variable count : nat = 0
+entry increment(n : nat) {
+  called by owner
+  effect { count += n }
+}
+entry reset() {
+  called by owner
+  effect { count := 0 }
+}
+`;
+
 const ADDER = `parameter int;
 storage (pair (int %total) (string %label));
 code { UNPAIR; DIP { UNPAIR }; ADD; PAIR; NIL operation; PAIR }
@@ -28,7 +52,120 @@ code { UNPAIR; DIP { UNPAIR }; ADD; PAIR; NIL operation; PAIR }
 describe.skipIf(!canRun)('workspace on sandboxnet', () => {
   // watch rules may post to this machine's test receiver (127.0.0.1), and retry after half a second
   const session = syncedSandboxSession({
-    config: { watch: { allow_private_targets: true, retry_base_ms: 500 } },
+    // a compile is stopped after 5 s (20 s by default), so the test's over-long source costs 5 s
+    config: {
+      watch: { allow_private_targets: true, retry_base_ms: 500 },
+      verify: { compile_timeout_ms: 5000 },
+    },
+  });
+
+  it('verifies a deployed Archetype contract from its source, shows it, and passes it to a same-code twin', async () => {
+    const tz = archetype.compile_from_string(COUNTER_ARL, { target: 'michelson' });
+    const file = path.join(session.dataDir, 'verified_counter.tz');
+    await writeFile(file, tz);
+    const url = session.server.url;
+    const owner = BOOTSTRAP_ACCOUNTS[1]!.pkh;
+    const page = await session.browser.newPage();
+    page.setDefaultTimeout(UI_TIMEOUT);
+    // the browser's own line for the answer that says a contract has no verified source yet (404)
+    const errors = watchErrors(page, /the server responded with a status of 404/);
+    // deployed through the product's deploy page, with the sandbox wallet
+    await page.goto(`${url}/deploy`);
+    await appTookOver(page);
+    await page.getByLabel('Michelson code file').setInputFiles(file);
+    await page.getByText('verified_counter.tz').waitFor();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('region', { name: 'Initial storage' }).waitFor();
+    await page.getByLabel('owner').fill(owner);
+    await page.getByLabel('count').fill('0');
+    await page.getByRole('button', { name: 'Deploy' }).click();
+    await connectSandboxWallet(page);
+    await page.getByText('Operation has been sucessfully injected').waitFor({ timeout: 60_000 });
+    const kt = ((await page.getByRole('link', { name: /^Open contract KT1/ }).innerText()).match(
+      /KT1\w{33}/,
+    ) ?? [])[0]!;
+    // a twin with the same code, originated apart from the product
+    const { code } = JSON.parse(
+      archetype.compile_from_string(COUNTER_ARL, { target: 'michelson', json: true }),
+    ) as {
+      code: unknown;
+    };
+    const twin = await originateAsBootstrap(`${url}/rpc/sandboxnet`, code, {
+      prim: 'Pair',
+      args: [{ string: owner }, { int: '5' }],
+    });
+    await waitFor('both contracts indexed', 90_000, async () =>
+      (await contractOf(url, kt)) && (await contractOf(url, twin)) ? true : undefined,
+    );
+
+    // verified from the Code tab: the source pasted, Archetype chosen
+    await page.goto(`${url}/sandboxnet/${kt}/code`);
+    await page.getByRole('button', { name: 'Verify source' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Verify source' });
+    const verifyWith = async (source: string) => {
+      await dialog.getByRole('button', { name: 'Paste source' }).click();
+      await dialog.getByLabel('File name').fill('verified_counter.arl');
+      await dialog.getByLabel('Source code').fill(source);
+      await dialog.getByRole('button', { name: 'Verify', exact: true }).click();
+    };
+    await expect
+      .poll(() => dialog.getByRole('combobox', { name: 'Compiler' }).innerText())
+      .toContain('Archetype');
+    // a wrong source first (one constant changed): the differing entrypoint and both instructions are named
+    await verifyWith(COUNTER_ARL.replace('count := 0', 'count := 1'));
+    const failure = dialog.getByRole('alert').filter({ hasText: 'differs' });
+    await failure.waitFor({ timeout: 60_000 });
+    expect(await failure.innerText()).toMatch(/%reset/);
+    expect(await failure.innerText()).toMatch(/PUSH nat 0[\s\S]*PUSH nat 1/);
+    expect(await page.getByRole('tab', { name: 'Source' }).count()).toBe(0);
+    // then the author's source: verified
+    await verifyWith(COUNTER_ARL);
+    await dialog
+      .getByText('Verified: the compiled Michelson equals the deployed code.')
+      .waitFor({ timeout: 60_000 });
+    await dialog.getByRole('link', { name: 'View the source' }).click();
+    await page.waitForURL(`**/sandboxnet/${kt}/source`);
+    const verifiedLine = page.getByText(/^Verified: compiled with Archetype \d+\.\d+\.\d+ on /);
+    await verifiedLine.waitFor({ timeout: 30_000 });
+    expect(await verifiedLine.innerText()).toMatch(/the compiled Michelson equals the deployed code\.$/);
+    expect(await page.getByLabel('Source of verified_counter.arl').innerText()).toContain(
+      'archetype verified_counter(owner : address)',
+    );
+    const download = page.getByRole('link', { name: 'Download verified_counter.arl' });
+    const file1 = await fetch(new URL((await download.getAttribute('href'))!, url));
+    expect(file1.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await file1.text()).toBe(COUNTER_ARL);
+    await page.getByRole('link', { name: 'Verified source' }).waitFor();
+
+    // the twin inherits it, and says from where
+    await page.goto(`${url}/sandboxnet/${twin}/source`);
+    await page.getByText('Verified through a contract with the same code:').waitFor({ timeout: 30_000 });
+    await page.getByRole('link', { name: kt }).first().waitFor();
+    await page.getByRole('link', { name: 'Verified source' }).waitFor();
+    // the Source tab passes axe on a phone
+    await page.setViewportSize({ width: 375, height: 800 });
+    expect(await axeViolations(page)).toEqual([]);
+
+    // abuse: an over-long compile and a 2 MB submission are clear 4xx answers
+    const verifyUrl = `${url}/v1/contract/sandboxnet/${twin}/verify`;
+    const submit = (files: { name: string; content: string }[]) =>
+      fetch(verifyUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ compiler: 'archetype', version: archetype.version(), files }),
+      });
+    let slow = 'archetype slow\nvariable c : nat = 0\n';
+    for (let i = 0; i < 500; i++) slow += `entry e${i}(n : nat) { c += n + ${i} }\n`;
+    const timedOut = await submit([{ name: 'slow.arl', content: slow }]);
+    expect(timedOut.status).toBe(422);
+    expect(await timedOut.json()).toEqual({ message: 'The compiler did not finish within 5 s.' });
+    const huge = await submit([{ name: 'huge.arl', content: 'x'.repeat(2 * 1024 * 1024) }]);
+    expect(huge.status).toBe(413);
+    expect(((await huge.json()) as { message: string }).message).toMatch(
+      /^The sources are too large: at most 1 MB/,
+    );
+    errors.check();
+    await page.close();
   });
 
   it('calls a seeded contract through the sandbox wallet and finds the operation group', async () => {
