@@ -7,7 +7,13 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/api-load.ts [seconds per route]
  *
- * BENCH_SCHEMA (default bench_api) is the PostgreSQL schema holding the data (kept between runs);
+ * BENCH_SIZE=10m (issue 36) uses the mainnet-sized data of `bench/api-data.ts` and adds the routes of its hot
+ * spots (the 1,000,000-operation contract, the 2,000,000-key big map, the 100,000-token FA2, search); run it
+ * against a database of its own:
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_10m BENCH_SIZE=10m npx tsx bench/api-load.ts 15
+ *
+ * BENCH_SCHEMA (default bench_api, bench_api_10m) is the PostgreSQL schema holding the data (kept between runs);
  * BENCH_ROUTES=contract,opg limits the routes; BENCH_CPU_PROF=<folder> writes a CPU profile of the API process.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -20,14 +26,16 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { apiPlugin, frameworkErrors } from '@michelscope/api';
 import type { Db } from '@michelscope/db';
-import { BENCH_NETWORK, openBenchDb, SIZES } from './api-data';
+import { BENCH_NETWORK, BENCH_SIZE, contractSql, HOT, openBenchDb, SIZES } from './api-data';
 
 const APP_NAME = 'ms-api-bench';
 const url = process.env.DATABASE_URL;
 /** The API's pool connections carry this application_name, to find their server processes. */
 const apiUrl = url && `${url}${url.includes('?') ? '&' : '?'}application_name=${APP_NAME}`;
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
-const schema = process.env.BENCH_SCHEMA ?? (SCALE === 1 ? 'bench_api' : 'bench_api_small');
+const schema =
+  process.env.BENCH_SCHEMA ??
+  (BENCH_SIZE === '10m' ? 'bench_api_10m' : SCALE === 1 ? 'bench_api' : 'bench_api_small');
 const CONNECTIONS = 50;
 const log = (line: string) => console.log(`${new Date().toISOString().slice(11, 19)} ${line}`);
 
@@ -66,6 +74,8 @@ interface Subjects {
   accounts: string[];
   ptrs: number[];
   queries: string[];
+  /** 10m: the hot spots' addresses, and keys of the hot big map (hash, text) for its filter */
+  hot?: { contract: string; fa2: string; keyHashes: string[]; keyTexts: string[] };
 }
 
 /** Random subjects: a mix of hot (most operations / keys) and uniformly drawn ones. */
@@ -105,7 +115,24 @@ export async function subjects(): Promise<Subjects> {
       ...tokenWords,
       ...['youves vault', 'sirius', 'ctez', 'crunchy farm', 'market', 'transfer', 'ledger', 'dao 42'],
     ];
-    return { contracts: [...hot, ...random], accounts, ptrs, queries };
+    let hotSpots: Subjects['hot'];
+    if (HOT) {
+      const keys = (
+        await sql<{ key_hash: string; key_text: string }>`
+          SELECT key_hash, key_text FROM big_map_states TABLESAMPLE SYSTEM (0.05) WHERE ptr = ${HOT.ptr} LIMIT 500`.execute(
+          db,
+        )
+      ).rows;
+      const address = async (j: number) =>
+        (await rows(sql<{ v: string }>`SELECT ${sql.raw(contractSql(String(j)))} AS v`))[0]!;
+      hotSpots = {
+        contract: await address(HOT.contract),
+        fa2: await address(HOT.fa2),
+        keyHashes: keys.map((k) => k.key_hash),
+        keyTexts: keys.map((k) => k.key_text),
+      };
+    }
+    return { contracts: [...hot, ...random], accounts, ptrs, queries, hot: hotSpots };
   } finally {
     await bench.handle.close();
   }
@@ -155,6 +182,89 @@ export function routes(s: Subjects): RouteRun[] {
         path: '/search/v1/suggest',
         method: 'POST',
         body: JSON.stringify({ query: pick(s.queries) }),
+      }),
+    },
+    ...(s.hot ? hotRoutes(s.hot, s.queries) : []),
+  ];
+}
+
+const randomInt = (n: number) => Math.floor(Math.random() * n);
+
+/** The routes of the 10m data's hot spots (issue 36). */
+function hotRoutes(h: NonNullable<Subjects['hot']>, queries: string[]): RouteRun[] {
+  const n = BENCH_NETWORK;
+  const c = `/v1/contract/${n}/${h.contract}`;
+  const keys = `/v1/bigmap/${n}/${HOT!.ptr}/keys`;
+  const keyCount = Math.round(SIZES.bigMapKeys / 5);
+  return [
+    { name: 'hot-contract', path: `GET /v1/contract/{n}/{1M-op contract}`, request: () => ({ path: c }) },
+    {
+      name: 'hot-opg',
+      path: `GET …/{1M-op contract}/opg (first page)`,
+      request: () => ({ path: `${c}/opg` }),
+    },
+    {
+      name: 'hot-opg-deep',
+      path: `GET …/{1M-op contract}/opg?last_id= (keyset, 100,000–1,000,000 groups deep)`,
+      request: () => {
+        // the hot contract's groups are g = 8m + 1 (api-data.ts), with id 1 + g + ceil(g / 4)
+        const g = 8 * randomInt(900_000) + 1;
+        return { path: `${c}/opg?last_id=${1 + g + Math.ceil(g / 4)}` };
+      },
+    },
+    {
+      name: 'hot-storage',
+      path: `GET …/{1M-op contract}/storage`,
+      request: () => ({ path: `${c}/storage` }),
+    },
+    {
+      name: 'hot-keys',
+      path: `GET /v1/bigmap/{n}/{2M-key map}/keys (first page)`,
+      request: () => ({ path: keys }),
+    },
+    {
+      name: 'hot-keys-hash',
+      path: `GET …/{2M-key map}/keys?search={key hash}`,
+      request: () => ({ path: `${keys}?search=${pick(h.keyHashes)}` }),
+    },
+    {
+      name: 'hot-keys-text',
+      path: `GET …/{2M-key map}/keys?search={12 characters of a key's address}`,
+      request: () => {
+        const t = pick(h.keyTexts);
+        const at = 3 + randomInt(t.length - 15);
+        return { path: `${keys}?search=${t.slice(at, at + 12)}` };
+      },
+    },
+    {
+      name: 'hot-keys-offset',
+      path: `GET …/{2M-key map}/keys?offset= (0–${keyCount.toLocaleString('en')}, offset paging)`,
+      request: () => ({ path: `${keys}?offset=${randomInt(keyCount - 10)}` }),
+    },
+    {
+      name: 'hot-keys-offset-10k',
+      path: `GET …/{2M-key map}/keys?offset= (0–10,000)`,
+      request: () => ({ path: `${keys}?offset=${randomInt(10_000)}` }),
+    },
+    {
+      name: 'tokens',
+      path: `GET /v1/contract/{n}/{100k-token FA2}/tokens (first page)`,
+      request: () => ({ path: `/v1/contract/${n}/${h.fa2}/tokens` }),
+    },
+    {
+      name: 'tokens-deep',
+      path: `GET …/{100k-token FA2}/tokens?offset= (0–${(SIZES.fa2Tokens - 10).toLocaleString('en')})`,
+      request: () => ({
+        path: `/v1/contract/${n}/${h.fa2}/tokens?offset=${randomInt(SIZES.fa2Tokens - 10)}`,
+      }),
+    },
+    {
+      name: 'search',
+      path: 'POST /search/v1/search {query} (the suggest queries)',
+      request: () => ({
+        path: '/search/v1/search',
+        method: 'POST',
+        body: JSON.stringify({ query: pick(queries) }),
       }),
     },
   ];
@@ -260,7 +370,7 @@ async function main(): Promise<void> {
       // one connection: the time of a request without queueing behind the 49 others
       const one = await load(started.port, r, Math.max(3, Math.round(seconds / 4)), 1);
       const line =
-        `| ${r.path} | ${res.requests.average.toFixed(0)} | ${res.latency.p50} ms | ${res.latency.p99} ms | ` +
+        `| ${r.name}: ${r.path} | ${res.requests.average.toFixed(0)} | ${res.latency.p50} ms | ${res.latency.p99} ms | ` +
         `${res['2xx']} / ${res.non2xx + res.errors + res.timeouts} | ${one.latency.p50} ms / ${one.latency.p99} ms | ` +
         `${((cpu.api + cpu.pg) / requests).toFixed(2)} ms (${(cpu.api / requests).toFixed(2)} + ${(cpu.pg / requests).toFixed(2)}) | ` +
         `${((100 * (cpu.api + cpu.pg)) / wall).toFixed(0)} % | ${before.toFixed(1)}–${after.toFixed(1)} |`;
