@@ -137,6 +137,27 @@ export function LinkTabs({ tabs, selected, label, idPrefix, sx }: Props) {
     };
   }, []);
 
+  // A tab that appears after the first layout (the Source tab once the contract's source answered, Tokens,
+  // Views…) or the arrows appearing (the strip narrower by their width) can leave the selected tab cut at the
+  // edge: bring it back into view, within the strip only. Not on the first commit (the observer does that,
+  // without a forced layout).
+  const tabIds = tabs.map((t) => t.id).join(' ');
+  const overflowing = overflow !== null;
+  const laidOut = useRef(false);
+  useEffect(() => {
+    if (!laidOut.current) {
+      laidOut.current = true;
+      return;
+    }
+    const el = scroller.current;
+    const tab = el?.querySelector<HTMLElement>('[aria-selected="true"]');
+    if (!el || !tab) return;
+    const strip = el.getBoundingClientRect();
+    const at = tab.getBoundingClientRect();
+    if (at.right > strip.right + 1) el.scrollLeft += at.right - strip.right;
+    else if (at.left < strip.left - 1) el.scrollLeft -= strip.left - at.left;
+  }, [selected, tabIds, overflowing]);
+
   const scrollBy = (direction: 1 | -1) => {
     const el = scroller.current;
     if (el) el.scrollBy({ left: direction * el.clientWidth, behavior: 'smooth' });
