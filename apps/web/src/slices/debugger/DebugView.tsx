@@ -10,7 +10,7 @@ import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { formatMichelsonInline, gasOfStep } from '@michelscope/michelson';
-import type { DebugResult } from '@michelscope/api-types';
+import type { ContractSource, DebugResult } from '@michelscope/api-types';
 import type { DebugAt, DebugTarget } from './debug-target';
 import { GasProfileView } from './GasProfileView';
 import {
@@ -29,6 +29,8 @@ import { CopyLinkButton } from '../../shared/clipboard/CopyLinkButton';
 import { SimulatedAt } from '../contract/interact/SimulatedAt';
 import { TraceBoundNote } from './TraceBoundNote';
 import { WhyItFailed } from './WhyItFailed';
+import { SourceLineNote } from './SourceLineNote';
+import { sourceLocator } from './source-line';
 import { CodeView } from './CodeView';
 import { StackView } from './StackView';
 import { InternalOperations } from './InternalOperations';
@@ -59,6 +61,8 @@ const CONTROLS: Control[] = [
 export function DebugView(props: {
   d: DebugResult;
   network: string;
+  /** the debugged contract's verified source (null: none; undefined: not known yet) */
+  source?: ContractSource | null | undefined;
   onDebugInternal: (t: DebugTarget) => void;
   initial?: DebugAt | undefined;
   copyLink?: ((at: DebugAt) => Promise<string>) | undefined;
@@ -98,11 +102,14 @@ export function DebugView(props: {
   }, [go, tab]);
 
   const lines = useMemo(() => d.code.split('\n'), [d.code]);
+  const sourceAt = useMemo(() => sourceLocator(d.code, props.source), [d.code, props.source]);
   const step = Math.min(pos, d.trace.steps - 1);
   const failedHere = pos >= d.trace.steps;
   const loc = locationAt(d, pos);
   const span = loc === undefined ? undefined : d.spans[loc];
   const row = rowAt(d, pos);
+  // a location without a span is not the script's (a lambda value's code): no source line
+  const sourceLine = span ? sourceAt?.(loc) : undefined;
   const instruction = span ? (lines[span[0]] ?? '').slice(span[1], span[2]).split(/[\s{}]/)[0] : '';
   const gasLeft = step >= 0 ? (d.trace.gas[step] ?? 0) : d.trace.gas_start;
   const stepGas = failedHere || step < 0 ? 0 : gasOfStep(d.trace, step);
@@ -183,6 +190,7 @@ export function DebugView(props: {
             ...viewFacts(d),
           ]}
         />
+        {sourceLine ? <SourceLineNote at={sourceLine} label="Source line" /> : null}
         {notice ? (
           <Alert severity="info" sx={{ mb: 1 }}>
             {notice}
@@ -205,7 +213,9 @@ export function DebugView(props: {
           </Alert>
         ) : null}
         <TraceBoundNote cut={d.cut} truncated={d.trace.truncated} steps={d.trace.steps} />
-        {d.status === 'failed' ? <WhyItFailed d={d} lines={lines} onJump={() => setPos(last)} /> : null}
+        {d.status === 'failed' ? (
+          <WhyItFailed d={d} lines={lines} sourceAt={sourceAt} onJump={() => setPos(last)} />
+        ) : null}
         <Box
           sx={{
             display: 'grid',

@@ -4,6 +4,7 @@
  * gas left and the gas of the step; controls and their keys; the call's internal operations, each debuggable in
  * turn; a failed call says why. Code and stack are virtualised: a 100,000-step trace opens and steps at once.
  * A run pinned to a level (a share link rerun as it was) says which level, as its result does (SimulatedAt).
+ * A verified contract's source map puts its source line next to the instruction (issue 38).
  * Loaded lazily (its own chunk) from the simulation result.
  */
 import { useState } from 'react';
@@ -14,6 +15,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { debugQuery, type DebugAt, type DebugTarget } from './debug-target';
+import { contractSourceQuery } from '../../api/verify-api';
 import { FramedDialog } from '../contract/interact/InteractDialogs';
 import { DebugView } from './DebugView';
 
@@ -32,6 +34,12 @@ export default function DebuggerDialog(props: {
   const [path, setPath] = useState<DebugTarget[]>([props.target]);
   const target = path[path.length - 1]!;
   const q = useQuery(debugQuery(target));
+  // the contract's verified source, for the source line of each step (issue 38): one request (404: null), not
+  // for an undeployed script
+  const source = useQuery({
+    ...contractSourceQuery(target.network, target.address),
+    enabled: !target.script && target.address.startsWith('KT1'),
+  });
   return (
     <FramedDialog
       open={props.open}
@@ -62,6 +70,7 @@ export default function DebuggerDialog(props: {
           key={JSON.stringify(target)}
           d={q.data}
           network={target.network}
+          source={source.data}
           onDebugInternal={(t) => setPath([...path, t])}
           {...(path.length === 1 ? { initial: props.initial, copyLink: props.copyLink } : {})}
         />

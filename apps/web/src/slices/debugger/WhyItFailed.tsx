@@ -1,4 +1,5 @@
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { formatMichelsonInline, stackAt } from '@michelscope/michelson';
@@ -7,9 +8,20 @@ import { formatTez } from '../../shared/format/format';
 import { storageExhaustionText } from '../operation/storage-exhaustion';
 import { failedGasText, gasUnitsText } from './debugger-logic';
 import { itemText } from './stack-item';
+import { SourceLineNote } from './SourceLineNote';
+import type { SourceLine } from './source-line';
 
-/** Why a call failed: the FAILWITH value decoded, the failing instruction and its line, the stack then. */
-export function WhyItFailed(props: { d: DebugResult; lines: string[]; onJump: () => void }) {
+/**
+ * Why a call failed: the FAILWITH value decoded, the failing instruction and its line (and its verified source
+ * line, issue 38), the stack then.
+ */
+export function WhyItFailed(props: {
+  d: DebugResult;
+  lines: string[];
+  /** the verified source line of a location, when the contract has a source map */
+  sourceAt?: ((loc: number | undefined) => SourceLine | undefined) | undefined;
+  onJump: () => void;
+}) {
   const { d } = props;
   const f = d.failure;
   const span = f?.location !== undefined ? d.spans[f.location] : undefined;
@@ -20,6 +32,7 @@ export function WhyItFailed(props: { d: DebugResult; lines: string[]; onJump: ()
         ? itemText(d, top)
         : { type: '', value: f.with ? formatMichelsonInline(f.with) : 'Unit' }
       : undefined;
+  const sourceLine = span ? props.sourceAt?.(f?.location) : undefined;
   const instruction = span ? (props.lines[span[0]] ?? '').slice(span[1], span[2]).split(/[\s{}]/)[0] : '';
   return (
     <Alert
@@ -68,6 +81,11 @@ export function WhyItFailed(props: { d: DebugResult; lines: string[]; onJump: ()
         {span ? ` at line ${span[0] + 1}` : ''} · {failedGasText(f?.kind, d.consumed_milligas)} (limit{' '}
         {gasUnitsText(d.gas_limit)})
       </Typography>
+      {sourceLine ? (
+        <Box sx={{ mt: 0.5 }}>
+          <SourceLineNote at={sourceLine} label="Failing source line" />
+        </Box>
+      ) : null}
     </Alert>
   );
 }

@@ -10,6 +10,9 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { errorWindow, type Micheline } from '@michelscope/michelson';
 import { errorLocationQuery } from '../../api/operation-api';
+import { contractSourceQuery } from '../../api/verify-api';
+import { pathsOfScript, sourceLineFinder } from '../debugger/source-line';
+import { SourceLineNote } from '../debugger/SourceLineNote';
 import type { ErrorLocation, Operation, OperationError } from '../../api/opg-types';
 import { formatTez } from '../../shared/format/format';
 import { visibleErrors } from './operation-status';
@@ -80,6 +83,24 @@ function FailedCodeLoader({ network, id }: { network: string; id: number }) {
   return <FailedCode location={query.data} />;
 }
 
+/**
+ * The verified source line of a simulated call's failing instruction (issue 38): the contract's source map, asked
+ * for when the failed code opens (one request; a contract without a verified source answers 404: nothing shown).
+ */
+function FailedSourceLine(props: { network: string; address: string; code: Micheline; location: number }) {
+  const source = useQuery(contractSourceQuery(props.network, props.address));
+  const { code, location } = props;
+  const at = useMemo(() => {
+    const find = sourceLineFinder(source.data ? pathsOfScript(code) : [], source.data);
+    return find?.(location);
+  }, [source.data, code, location]);
+  return at ? (
+    <Box sx={{ mt: 1 }}>
+      <SourceLineNote at={at} label="Failing source line" />
+    </Box>
+  ) : null;
+}
+
 function ErrorAlert({
   op,
   error,
@@ -134,6 +155,14 @@ function ErrorAlert({
       </Stack>
       {showCode && op.id ? <FailedCodeLoader network={op.network} id={op.id} /> : null}
       {showCode && local ? <FailedCode location={local} /> : null}
+      {showCode && local && op.destination?.startsWith('KT1') ? (
+        <FailedSourceLine
+          network={op.network}
+          address={op.destination}
+          code={code!}
+          location={error.location!}
+        />
+      ) : null}
       {showMismatch ? (
         <Grid container spacing={1} sx={{ mt: 1 }}>
           {(
