@@ -58,6 +58,13 @@ export const SearchFilters = Type.Object(
       }),
     ),
     search: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    verified: Type.Optional(
+      Type.Boolean({
+        description:
+          'true: only contracts whose script has a verified source (also read in `search`); with an empty query, ' +
+          'every such contract, newest first',
+      }),
+    ),
   },
   { title: 'SearchFilters' },
 );
@@ -97,12 +104,19 @@ export const AccountSearchBody = Type.Object(
     Hash: Type.Optional(Type.String({ description: 'a global constant: its hash' })),
     TzKT: Type.Optional(AliasSource),
     TZIP: Type.Optional(AliasSource),
+    verified: Type.Optional(
+      Type.Literal(true, {
+        description:
+          "a contract whose script has a verified source (its own, or a same-script contract's of any network); " +
+          'absent otherwise',
+      }),
+    ),
   },
   {
     title: 'AccountSearchBody',
     description:
       'A contract carries its name as `TZIP: {Name}`: its TZIP-16 contract metadata name (never the name of one of ' +
-      'its tokens); no `TzKT` (no TzKT alias list here).',
+      'its tokens); no `TzKT` (no TzKT alias list here); `verified: true` when its script has a verified source.',
   },
 );
 export type AccountSearchBody = Static<typeof AccountSearchBody>;

@@ -1,9 +1,10 @@
 /**
  * What a page of search items gets after the search, one read per kind for the whole page: the contracts'
- * metadata names, the big-map keys' readable text and the tokens' metadata fields.
+ * metadata names and verified flags, the big-map keys' readable text and the tokens' metadata fields.
  */
 import type { SearchItem, TokenFileFormat, TokenSearchBody } from '@michelscope/api-types';
 import { aliasesOf, getBigMap, tokenMetadataOf } from '@michelscope/db/read';
+import { verifiedContracts } from '@michelscope/db/verified';
 import type { ApiContext } from '../context';
 import { keyString, typesOf } from '../render/big-map-keys';
 import { highlights } from './search-highlight';
@@ -58,6 +59,21 @@ export async function withAliases(ctx: ApiContext, items: SearchItem[]): Promise
     const a = byKey.get(`${item.body.Network}\0${item.value}`);
     if (a?.metadata) item.body.TZIP = { Name: a.metadata };
   }
+}
+
+/**
+ * `verified: true` on the contracts among `account` items whose script has a verified source (issue 38; one
+ * statement for the page); absent otherwise, so the reference shape is unchanged.
+ */
+export async function withVerified(ctx: ApiContext, items: SearchItem[]): Promise<void> {
+  const accounts = items.flatMap((i) => (i.type === 'account' && i.body.IsContract === true ? [i] : []));
+  if (accounts.length === 0) return;
+  const verified = await verifiedContracts(
+    ctx.readDb,
+    accounts.map((i) => ({ network: i.body.Network, address: i.value })),
+  );
+  for (const item of accounts)
+    if (verified.has(`${item.body.Network}\0${item.value}`)) item.body.verified = true;
 }
 
 /** Longest text and list taken from a token's metadata into a search item (the metadata is untrusted). */

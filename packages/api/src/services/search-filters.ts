@@ -1,7 +1,7 @@
 /**
  * A search's filters (discovery spec §3): the indices, networks, operation, big-map, time and token filters of
  * the reference client's body (`{search: {...}}`, `{tokens: {...}}`, `operations`, `big_maps`) and of this
- * API, read leniently (unknown or bad values are dropped).
+ * API (`verified`, issue 38), read leniently (unknown or bad values are dropped).
  */
 import type { TokenFilters } from '@michelscope/db/read';
 import type { ApiContext } from '../context';
@@ -53,6 +53,11 @@ export interface Filters {
   to?: Date;
   /** Tokens tab filters (tags, creators, minters, mime types); undefined when none is set. */
   tokens?: TokenFilters;
+  /**
+   * Only contracts whose script has a verified source (issue 38): `verified: true` at the top level of the
+   * filters or in `search` / `tokens`.
+   */
+  verified?: boolean;
 }
 
 const strList = (v: unknown): string[] | undefined =>
@@ -97,6 +102,7 @@ export function readFilters(ctx: ApiContext, raw: unknown): Filters {
     ptr: bigMapId(bms.big_map_id) ?? bigMapId(bms.ptr),
     activeOnly: bms.is_active === true,
     tokens: tokenFilters(pick),
+    ...(inner.some((o) => o.verified === true) ? { verified: true } : {}),
   };
 }
 

@@ -22,7 +22,7 @@ import { bigMapKeyHash, type Micheline } from '@michelscope/michelson';
 import { ensureAddress } from './address-requests';
 import type { ApiContext } from '../context';
 import { ADDRESS_RE, EXPR_RE } from '../validate';
-import { withAliases, withKeyNames, withTokenFields } from './search-enrichment';
+import { withAliases, withKeyNames, withTokenFields, withVerified } from './search-enrichment';
 import { DOC_KINDS, readFilters, type Filters } from './search-filters';
 import { docItem, keyItem, operationItem } from './search-items';
 
@@ -58,6 +58,7 @@ export async function runSearch(
     withAliases(ctx, r.items),
     withKeyNames(ctx, r.items, cleanQuery(input.query)),
     withTokenFields(ctx, r.items),
+    withVerified(ctx, r.items),
   ]);
   return r;
 }
@@ -101,6 +102,7 @@ async function findItems(
       total: Math.min(docs.total, SEARCH_TOTAL_CAP),
     };
   }
+  if (f.verified) return verifiedItems(ctx, f, query, input);
   if (!query) return { items: [], total: 0 };
   const items: SearchItem[] = [];
   let total = 0;
@@ -204,6 +206,37 @@ async function findItems(
     total += calls.total;
   }
   return { items, total: Math.min(total, SEARCH_TOTAL_CAP) };
+}
+
+/**
+ * The `verified` filter (issue 38): only contracts whose script has a verified source (same-script contracts of
+ * any network inherit it), found by their documents as /search finds contracts (an empty text lists them all,
+ * newest first), filtered, paged and counted in the statement. Nothing else is searched (implicit accounts,
+ * operations and keys have no script); no result when the indices leave out accounts.
+ */
+async function verifiedItems(
+  ctx: ApiContext,
+  f: Filters,
+  query: string,
+  input: SearchInput,
+): Promise<{ items: SearchItem[]; total: number }> {
+  if (!f.indices.has('accounts')) return { items: [], total: 0 };
+  const docs = await searchDocuments(ctx.readDb, {
+    query,
+    networks: f.networks,
+    kinds: ['contract', 'contract_metadata'],
+    offset: input.offset,
+    size: input.size,
+    count: input.withTotal !== false,
+    verified: true,
+  });
+  const items = docs.hits.map((d) => {
+    const item = docItem(d, query, input.highlight && query !== '');
+    // a listing (no text) matched nothing
+    if (!query) delete item.found_by;
+    return item;
+  });
+  return { items, total: Math.min(docs.total, SEARCH_TOTAL_CAP) };
 }
 
 /**

@@ -12819,6 +12819,8 @@ export interface paths {
               search?: {
                 [key: string]: unknown;
               };
+              /** @description true: only contracts whose script has a verified source (also read in `search`); with an empty query, every such contract, newest first */
+              verified?: boolean;
             };
           };
         };
@@ -12838,7 +12840,7 @@ export interface paths {
                     value: string;
                     /**
                      * AccountSearchBody
-                     * @description A contract carries its name as `TZIP: {Name}`: its TZIP-16 contract metadata name (never the name of one of its tokens); no `TzKT` (no TzKT alias list here).
+                     * @description A contract carries its name as `TZIP: {Name}`: its TZIP-16 contract metadata name (never the name of one of its tokens); no `TzKT` (no TzKT alias list here); `verified: true` when its script has a verified source.
                      */
                     body: {
                       Network: string;
@@ -12854,6 +12856,11 @@ export interface paths {
                       TZIP?: {
                         Name: string;
                       };
+                      /**
+                       * @description a contract whose script has a verified source (its own, or a same-script contract's of any network); absent otherwise
+                       * @enum {boolean}
+                       */
+                      verified?: true;
                     };
                     /** @description field → fragments, HTML-escaped, the matched words in <em> */
                     highlights?: {
@@ -13049,6 +13056,8 @@ export interface paths {
               search?: {
                 [key: string]: unknown;
               };
+              /** @description true: only contracts whose script has a verified source (also read in `search`); with an empty query, every such contract, newest first */
+              verified?: boolean;
             };
           };
         };
@@ -13068,7 +13077,7 @@ export interface paths {
                     value: string;
                     /**
                      * AccountSearchBody
-                     * @description A contract carries its name as `TZIP: {Name}`: its TZIP-16 contract metadata name (never the name of one of its tokens); no `TzKT` (no TzKT alias list here).
+                     * @description A contract carries its name as `TZIP: {Name}`: its TZIP-16 contract metadata name (never the name of one of its tokens); no `TzKT` (no TzKT alias list here); `verified: true` when its script has a verified source.
                      */
                     body: {
                       Network: string;
@@ -13084,6 +13093,11 @@ export interface paths {
                       TZIP?: {
                         Name: string;
                       };
+                      /**
+                       * @description a contract whose script has a verified source (its own, or a same-script contract's of any network); absent otherwise
+                       * @enum {boolean}
+                       */
+                      verified?: true;
                     };
                     /** @description field → fragments, HTML-escaped, the matched words in <em> */
                     highlights?: {
@@ -13286,6 +13300,8 @@ export interface paths {
               search?: {
                 [key: string]: unknown;
               };
+              /** @description true: only contracts whose script has a verified source (also read in `search`); with an empty query, every such contract, newest first */
+              verified?: boolean;
             };
           };
         };

@@ -45,7 +45,18 @@ export interface DocSearch {
   rankWindow?: number;
   /** Token documents only, whose resolved metadata has one of each given list (Tokens tab filters). */
   tokens?: TokenFilters;
+  /**
+   * Contract documents only (`contract`, `contract_metadata`), of contracts whose script hash has a verified
+   * source (issue 38; any network's submission: same-script contracts inherit it). An empty text lists them
+   * all, newest first. Not ranked by `rankWindow` (a suggestion reads them as /search does).
+   */
+  verified?: boolean;
 }
+
+/** `d` (a search document) is a contract whose script has a verified source (`verified_sources`, issue 38). */
+const verifiedSql = sql`AND d.kind IN ('contract', 'contract_metadata') AND EXISTS (SELECT 1 FROM contracts c
+    WHERE c.network = d.network AND c.address = d.key
+      AND EXISTS (SELECT 1 FROM verified_sources v WHERE v.script_hash = c.script_hash AND v.status = 'verified'))`;
 
 /** Token filters of the search service: a token matches when it has one of the values of every given list. */
 export interface TokenFilters {
@@ -106,13 +117,13 @@ export async function searchDocuments(
   const tsq = tsQuery(q.query);
   const prefix = `${likeEscape(q.query)}%`;
   const contains = `%${likeEscape(q.query)}%`;
-  // with token filters an empty text lists every token that passes them
+  // with token filters an empty text lists every token that passes them; with `verified` every verified contract
   const matches = (t: 'd' | 'm') => sql`(
       ${sql.ref(`${t}.key`)} ILIKE ${prefix}
       OR ${sql.ref(`${t}.title`)} ILIKE ${contains}
       ${tsq ? sql`OR ${sql.ref(`${t}.tsv`)} @@ to_tsquery('simple', ${tsq})` : sql``}
     )`;
-  const text = q.query === '' && q.tokens ? sql`TRUE` : matches('d');
+  const text = q.query === '' && (q.tokens || q.verified) ? sql`TRUE` : matches('d');
   // One hit per contract: its `contract` document gives way to its `contract_metadata` twin when both match.
   const twins =
     !q.tokens && (!q.kinds?.length || (q.kinds.includes('contract') && q.kinds.includes('contract_metadata')))
@@ -123,6 +134,7 @@ export async function searchDocuments(
     ${q.networks?.length ? sql`AND d.network IN (${sql.join(q.networks)})` : sql``}
     ${q.kinds?.length ? sql`AND d.kind IN (${sql.join(q.kinds)})` : sql``}
     ${q.tokens ? tokenFilterSql(q.tokens) : sql``}
+    ${q.verified ? verifiedSql : sql``}
     ${twins}`;
   const [count, rows] = await Promise.all([
     q.count === false
@@ -132,7 +144,7 @@ export async function searchDocuments(
         }>`SELECT count(*) AS n FROM (SELECT 1 FROM search_documents d WHERE ${where} LIMIT ${SEARCH_TOTAL_CAP}) x`.execute(
           db,
         ),
-    q.rankWindow && !q.tokens
+    q.rankWindow && !q.tokens && !q.verified
       ? db.executeQuery<Record<string, unknown>>(
           CompiledQuery.raw(
             `${PREPARED} SELECT * FROM ${SUGGEST_CALL}`,
