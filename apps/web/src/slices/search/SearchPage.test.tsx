@@ -204,7 +204,7 @@ describe('search page', () => {
 
   it("'Verified source only' adds verified: true to the request and the URL, and marks verified contracts (issue 38)", async () => {
     // `verified` is the search service's mark on a verified contract's body (absent otherwise)
-    const verifiedBody = { Network: 'mainnet', Address: KT, IsContract: true, verified: true };
+    const verifiedBody = { Network: 'mainnet', Address: KT, IsContract: true, verified: true as const };
     const contract: SearchItem = {
       type: 'account',
       value: KT,
