@@ -28,7 +28,6 @@ import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
 import { fullScript, requireScript } from '../services/contracts';
 import { AddressParams, requireContractPath } from '../validate';
-import type { SourceCompiler } from '../verify/compiler';
 import type { VerifyOptions } from '../verify/options';
 export type { VerifyOptions } from '../verify/options';
 import { CompilerRegistry, defaultCompilers } from '../verify/compilers';
