@@ -62,8 +62,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 }
 
-/** Bakes and indexes the demo seed in a fresh DATA_DIR, then stops its product: the template. */
-async function seedTemplate(): Promise<string> {
+/**
+ * Bakes and indexes the demo seed in a fresh DATA_DIR, then stops its product: the template. CI seeds it while
+ * the web app builds (e2e/seed-template.ts, then MS_E2E_TEMPLATE): it needs only the server bundle.
+ */
+export async function seedTemplate(): Promise<string> {
   const started = Date.now();
   const template = await tempDataDir();
   const server = await startServer({ dataDir: template, timeoutMs: 240_000 });
