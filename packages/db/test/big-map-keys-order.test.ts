@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
-import { bigMapKeys, bigMapKeysPage } from '../src/read/big-maps';
+import { bigMapKeys, bigMapKeysPage, DEEP_OFFSET } from '../src/read/big-maps';
 import { bigMapKeysAll } from '../src/read/export-big-maps';
 import { describeDb } from '../src/testing';
 
@@ -49,5 +49,68 @@ describeDb('a big map’s keys in chain order', { backends: 'both' }, ({ db }) =
     for await (const rows of bigMapKeysAll(db(), 'remotenet', 7, {}, 2))
       exported.push(...rows.map((r) => r.key_hash));
     expect(exported).toEqual(['expr2', 'expr1', 'expr4', 'expr3', 'expr5']);
+  });
+  it('a deep page (offset ≥ DEEP_OFFSET, ids from the index, then the rows) is the page the plain query reads', async () => {
+    // levels repeat (several keys a level) and ids do not follow them, as after a backfill
+    const n = DEEP_OFFSET + 40;
+    const keys = Array.from({ length: n }, (_, i) => ({
+      id: i + 1,
+      network: 'remotenet',
+      ptr: 8,
+      key_hash: `expr${i + 1}`,
+      contract: 'KT1',
+      key: JSON.stringify({ int: `${i}` }),
+      value: JSON.stringify({ int: `${i}` }),
+      removed: false,
+      last_update_level: 2000,
+      last_update_time: new Date('2026-01-10T12:00:00Z'),
+      count: 1,
+      level: 1 + ((i * 37) % 300),
+    }));
+    for (let i = 0; i < n; i += 500)
+      await db()
+        .insertInto('big_map_states')
+        .values(keys.slice(i, i + 500))
+        .execute();
+    for (const offset of [DEEP_OFFSET - 1, DEEP_OFFSET, DEEP_OFFSET + 33, n]) {
+      const page = await bigMapKeysPage(db(), 'remotenet', 8, 10, offset);
+      const plain = await bigMapKeys(db(), 'remotenet', 8, { size: 10, offset });
+      expect(page.rows.map((k) => k.key_hash)).toEqual(plain.map((k) => k.key_hash));
+      expect(page.rows.length).toBe(Math.max(0, Math.min(10, n - offset)));
+    }
+  });
+
+  it('the filter matches a key hash, the key text, and the key JSON only where the text is unknown', async () => {
+    const key = (id: number, key: unknown, key_text: string | null) => ({
+      id,
+      network: 'remotenet',
+      ptr: 9,
+      key_hash: `exprFilter${id}`,
+      contract: 'KT1',
+      key: JSON.stringify(key),
+      key_text,
+      value: null,
+      removed: false,
+      last_update_level: 10,
+      last_update_time: new Date('2026-01-10T12:00:00Z'),
+      count: 1,
+      level: id,
+    });
+    await db()
+      .insertInto('big_map_states')
+      .values([
+        key(1, { bytes: '0000abcdef' }, 'tz1Readable'),
+        key(2, { string: 'tz1Older' }, null),
+        key(3, { string: 'other' }, 'other'),
+      ])
+      .execute();
+    const hashes = async (search: string) =>
+      (await bigMapKeys(db(), 'remotenet', 9, { size: 10, offset: 0, search })).map((k) => k.key_hash);
+    expect(await hashes('exprFilter3')).toEqual(['exprFilter3']);
+    expect(await hashes('readable')).toEqual(['exprFilter1']);
+    // the bytes of key 1 are not what its page shows (its text is): not matched; key 2 has no text: its JSON
+    expect(await hashes('abcdef')).toEqual([]);
+    expect(await hashes('tz1older')).toEqual(['exprFilter2']);
+    expect(await hashes('tz1')).toEqual(['exprFilter2', 'exprFilter1']);
   });
 });

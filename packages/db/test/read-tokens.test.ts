@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { countTokenMetadata, resolvedContractMetadata, tokenMetadataRows } from '../src/read/index';
+import { DEEP_TOKEN_OFFSET } from '../src/read/tokens';
 import { describeDb } from '../src/testing';
 
 // PGlite and PostgreSQL: the token metadata reads of the legacy tokens routes (packages/api services/tokens).
@@ -67,5 +68,37 @@ describeDb('token metadata reads', { backends: 'both' }, ({ db }) => {
     expect(await resolvedContractMetadata(db(), NET, KT)).toEqual({ name: 'resolved' });
     expect(await resolvedContractMetadata(db(), NET, 'KT1Pending')).toBeNull();
     expect(await resolvedContractMetadata(db(), NET, 'KT1None')).toBeNull();
+  });
+  it('tokenMetadataRows: a deep page (offset ≥ DEEP_TOKEN_OFFSET, ids from the primary key first)', async () => {
+    const many = 'KT1ManyTokens';
+    const n = DEEP_TOKEN_OFFSET + 100;
+    // inserted out of order: the page follows token ids (numeric: 2 before 10)
+    const ids = Array.from({ length: n }, (_, i) => (i * 7919) % n);
+    for (let i = 0; i < n; i += 500)
+      await db()
+        .insertInto('token_metadata')
+        .values(
+          ids.slice(i, i + 500).map((id) => ({ ...token(id, 1 + (id % 50), `t${id}`), contract: many })),
+        )
+        .execute();
+    const page = async (f: Parameters<typeof tokenMetadataRows>[3]) =>
+      (await tokenMetadataRows(db(), NET, many, f)).map((r) => Number(r.token_id));
+    const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
+    expect(await page({ size: 10, offset: DEEP_TOKEN_OFFSET - 5 })).toEqual(
+      range(DEEP_TOKEN_OFFSET - 5, DEEP_TOKEN_OFFSET + 5),
+    );
+    expect(await page({ size: 10, offset: n - 4 })).toEqual(range(n - 4, n));
+    expect(await page({ size: 10, offset: n })).toEqual([]);
+    // with a level range: the offset counts the tokens in the range
+    const inRange = range(0, n).filter((id) => 1 + (id % 50) >= 2 && 1 + (id % 50) < 50);
+    expect(await page({ size: 5, offset: DEEP_TOKEN_OFFSET + 10, minLevel: 2, maxLevel: 50 })).toEqual(
+      inRange.slice(DEEP_TOKEN_OFFSET + 10, DEEP_TOKEN_OFFSET + 15),
+    );
+    const [deep] = await tokenMetadataRows(db(), NET, many, { size: 1, offset: DEEP_TOKEN_OFFSET });
+    expect(deep).toMatchObject({
+      contract: many,
+      name: `t${DEEP_TOKEN_OFFSET}`,
+      metadata: { name: `meta ${DEEP_TOKEN_OFFSET}` },
+    });
   });
 });

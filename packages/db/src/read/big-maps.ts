@@ -136,11 +136,15 @@ export async function bigMapKeys(
   if (f.search) {
     const s = f.search;
     const like = `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    // the key JSON only where the readable text is unknown (as the search's key listing, read/search.ts):
+    // each arm is an index (key_hash; trigrams of key_text; of the key JSON where key_text is null, migration
+    // 0330), where matching every key's JSON text was a walk of the whole big map for a rare match (2,000,000
+    // keys: seconds, issue 36)
     q = q.where((eb) =>
       eb.or([
         eb('key_hash', '=', s),
         eb('key_text', 'ilike', like),
-        eb(sql<string>`key::text`, 'ilike', like),
+        eb.and([eb('key_text', 'is', null), eb(sql<string>`key::text`, 'ilike', like)]),
       ]),
     );
   }
@@ -186,6 +190,24 @@ const keysPageQuery = preparedQuery<KeysPageRow>(`
   FROM big_maps WHERE network = $1 AND ptr = $2`);
 
 /**
+ * {@link keysPageQuery} for a deep page (offset ≥ {@link DEEP_OFFSET}): the rows skipped are walked in the
+ * index `(network, ptr, level DESC, id DESC)` alone (an index-only scan: ids), and only the page's rows are
+ * read from the table. The plain query reads every skipped row from the table too (2,000,000-key big map,
+ * issue 36: 0.1–2 s for a page deep in the map).
+ */
+const deepKeysPageQuery = preparedQuery<KeysPageRow>(`
+  (SELECT id, key_hash, key, removed, last_update_level, last_update_time, count, level AS first_level,
+      NULL::text AS key_type, NULL::text AS value_type
+    FROM big_map_states WHERE id IN (
+      SELECT id FROM big_map_states WHERE network = $1 AND ptr = $2 ORDER BY level DESC, id DESC LIMIT $3 OFFSET $4))
+  UNION ALL
+  SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, key_type::text, value_type::text
+  FROM big_maps WHERE network = $1 AND ptr = $2`);
+
+/** From this offset on, pages skip rows in the index alone (deferred join; the first pages keep one scan). */
+export const DEEP_OFFSET = 1000;
+
+/**
  * {@link bigMapKeys} without filters (the keys shown, not their values) and the big map's types as JSON text
  * (the text can key a cache of what is built from it), in one statement.
  */
@@ -198,7 +220,8 @@ export async function bigMapKeysPage(
 ): Promise<{ rows: BigMapKeyRow[]; types?: { key_type: string; value_type: string } }> {
   let types: { key_type: string; value_type: string } | undefined;
   const rows: Array<BigMapKeyRow & { first_level: number }> = [];
-  for (const r of await keysPageQuery(db, [network, ptr, size, offset])) {
+  const query = offset >= DEEP_OFFSET ? deepKeysPageQuery : keysPageQuery;
+  for (const r of await query(db, [network, ptr, size, offset])) {
     if (r.id === null) types = { key_type: r.key_type, value_type: r.value_type };
     else
       rows.push({

@@ -48,7 +48,8 @@ export async function* bigMapKeysAll(
           ${f.activeOnly ? sql`AND NOT removed` : sql``}
           ${
             f.search
-              ? sql`AND (key_hash = ${f.search} OR key_text ILIKE ${like} OR key::text ILIKE ${like})`
+              ? sql`AND (key_hash = ${f.search} OR key_text ILIKE ${like}
+                  OR (key_text IS NULL AND key::text ILIKE ${like}))`
               : sql``
           }
         ORDER BY level DESC, id DESC LIMIT ${limit}`,
