@@ -226,7 +226,7 @@ describeDb('verified source', { backends: 'pglite' }, ({ db }) => {
     expect((r.body.compiled as string).split('\n')[r.body.difference.compiled_line - 1]).toMatch(
       /PUSH nat 1/,
     );
-    expect((await get(`/v1/contract/sandboxnet/${OTHER}/source`)).status).toBe(404);
+    expect((await get(`/v1/contract/sandboxnet/${OTHER}/source`)).status).toBe(204);
     const list = JSON.parse((await get(`/v1/contract/sandboxnet/${OTHER}/verifications`)).text) as Json[];
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ status: 'failed', difference: { section: 'code' } });

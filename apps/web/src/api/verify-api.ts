@@ -1,6 +1,7 @@
 /**
  * Verified source code (issue 38): query factories and the submission. A contract without a verified
- * source answers 404; its query gives null then (the frame hides the Source tab and the badge).
+ * source answers 204 (no body: a state, not an error, so the browser logs nothing); its query gives null then
+ * (the frame hides the Source tab and the badge). A 404 (an unknown contract) gives null too.
  */
 import { queryOptions } from '@tanstack/react-query';
 import { API_BASE, ApiError } from './client';
@@ -8,13 +9,14 @@ import { contract, enc } from './resource-builders';
 import { fetchResource, resourceKey, resourceQuery, runAction } from './resources';
 import type { ContractSource, VerifyRequest } from '@michelscope/api-types';
 
-/** GET …/source: the verified source, null when the contract has none (404). */
+/** GET …/source: the verified source, null when the contract has none (204) or is unknown (404). */
 export const contractSourceQuery = (network: string, address: string) =>
   queryOptions({
     queryKey: resourceKey('contractSource', { network, address }),
     queryFn: async ({ signal }): Promise<ContractSource | null> => {
       try {
-        return await fetchResource('contractSource', { network, address }, { signal });
+        // a 204's body is null
+        return (await fetchResource('contractSource', { network, address }, { signal })) ?? null;
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) return null;
         throw error;

@@ -301,16 +301,18 @@ export const verifyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; options?
         description:
           "The latest verified sources of the contract's script hash, submitted for this contract or another " +
           'with the same script (`inherited`), with the source map (compiled instructions → source ranges) ' +
-          'when the compiler gives locations. 404 when none. Not in the reference.',
+          'when the compiler gives locations. 204 with no body when the contract has none (a state, not an ' +
+          'error: as the reference answers an unknown contract), 404 when the contract is unknown. Not in the ' +
+          'reference.',
         tags,
         params: AddressParams,
-        response: { 200: ContractSource, ...E },
+        response: { 200: ContractSource, 204: Type.Null(), ...E },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { network, address } = request.params;
       const row = await latestVerified(ctx.db, await hashOf(network, address));
-      if (!row) throw new HttpError(404, NOT_VERIFIED);
+      if (!row) return reply.code(204).send(null);
       const out: ContractSource = {
         verification: toVerification(row, false),
         inherited: row.network !== network || row.address !== address,

@@ -62,8 +62,8 @@ const COMPILERS: CompilerInfo[] = [
   },
 ];
 
-const NOT_VERIFIED = () =>
-  Response.json({ message: 'This contract has no verified source.' }, { status: 404 });
+/** The server's answer for a contract without a verified source: 204, no body. */
+const NOT_VERIFIED = () => new Response(null, { status: 204 });
 
 function routes(source: ContractSource | Response, extra: Route[] = []) {
   return mockFetch([
@@ -130,7 +130,7 @@ describe('verified source on the contract page', { timeout: 20_000 }, () => {
     expect(tabs.slice(2, 4)).toEqual(['Code', 'Source']);
   });
 
-  it('hides the tab and the badge when the source answers 404', async () => {
+  it('hides the tab and the badge when the source answers 204 (none)', async () => {
     const mock = routes(NOT_VERIFIED());
     renderApp(`/mainnet/${KT}/operations`);
     await screen.findByRole('tab', { name: 'Code' }, { timeout: 8000 });
