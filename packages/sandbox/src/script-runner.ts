@@ -69,7 +69,8 @@ export const QUEUE_GRACE_MS = 10_000;
 
 /** The workers' module and its task function: in the server bundle its bundled entry, else a boot through tsx. */
 const BUNDLED = bundledWorker('script-task');
-const BOOT = BUNDLED?.href ?? new URL('./script-task-boot.mjs', import.meta.url).href;
+// unbundled: a CommonJS entry (script-task-entry.cjs says why) that imports the tsx boot (script-task-boot.mjs)
+const BOOT = BUNDLED?.href ?? new URL('./script-task-entry.cjs', import.meta.url).href;
 const TASK = BUNDLED ? 'runScriptTask' : 'default';
 
 export class ScriptRunner {

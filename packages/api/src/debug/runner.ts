@@ -67,7 +67,8 @@ export interface ClientDebugRunner {
 
 /** The workers' module and its task function: in the server bundle its bundled entry, else a boot through tsx. */
 const BUNDLED = bundledWorker('debug-worker');
-const BOOT = BUNDLED?.href ?? new URL('./worker-boot.mjs', import.meta.url).href;
+// unbundled: a CommonJS entry (worker-entry.cjs says why) that imports the tsx boot (worker-boot.mjs)
+const BOOT = BUNDLED?.href ?? new URL('./worker-entry.cjs', import.meta.url).href;
 const TASK = BUNDLED ? 'runDebugTask' : 'default';
 /** A worker takes about a second to boot (several on a loaded machine): a run may wait this long for one. */
 const QUEUE_GRACE_MS = 15_000;
