@@ -301,9 +301,9 @@ export const verifyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; options?
         description:
           "The latest verified sources of the contract's script hash, submitted for this contract or another " +
           'with the same script (`inherited`), with the source map (compiled instructions → source ranges) ' +
-          'when the compiler gives locations. 204 with no body when the contract has none (a state, not an ' +
-          'error: as the reference answers an unknown contract), 404 when the contract is unknown. Not in the ' +
-          'reference.',
+          'when the compiler gives locations. 204 with no body when there is none, the contract unknown included ' +
+          '(a state, not an error: as the reference answers an unknown contract); 400 for an invalid address. ' +
+          'Not in the reference.',
         tags,
         params: AddressParams,
         response: { 200: ContractSource, 204: Type.Null(), ...E },
@@ -311,7 +311,10 @@ export const verifyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext; options?
     },
     async (request, reply) => {
       const { network, address } = request.params;
-      const row = await latestVerified(ctx.db, await hashOf(network, address));
+      requireContractPath(ctx, { network, address });
+      // an unknown contract (a failed origination's address, one not indexed yet) has no verified source either
+      const hash = await contractScriptHash(ctx.db, network, address);
+      const row = hash ? await latestVerified(ctx.db, hash) : undefined;
       if (!row) return reply.code(204).send(null);
       const out: ContractSource = {
         verification: toVerification(row, false),

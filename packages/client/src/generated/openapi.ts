@@ -2963,7 +2963,7 @@ export interface paths {
     };
     /**
      * Verified source code of a contract
-     * @description The latest verified sources of the contract's script hash, submitted for this contract or another with the same script (`inherited`), with the source map (compiled instructions → source ranges) when the compiler gives locations. 204 with no body when the contract has none (a state, not an error: as the reference answers an unknown contract), 404 when the contract is unknown. Not in the reference.
+     * @description The latest verified sources of the contract's script hash, submitted for this contract or another with the same script (`inherited`), with the source map (compiled instructions → source ranges) when the compiler gives locations. 204 with no body when there is none, the contract unknown included (a state, not an error: as the reference answers an unknown contract); 400 for an invalid address. Not in the reference.
      */
     get: {
       parameters: {
