@@ -53,7 +53,8 @@ export async function contractScriptHash(
   return row?.script_hash;
 }
 
-const COLUMNS = [
+/** A row's columns without the sources and the compiled text (what an attempts list reads). */
+const SUMMARY_COLUMNS = [
   'id',
   'script_hash',
   'network',
@@ -64,12 +65,10 @@ const COLUMNS = [
   'options',
   'main',
   'files',
-  'contents',
-  'source_map',
   'difference',
-  'compiled',
   'created_at',
 ] as const;
+const COLUMNS = [...SUMMARY_COLUMNS, 'contents', 'source_map', 'compiled'] as const;
 
 /** The row of a submission's content for a script hash, if stored. */
 export async function getVerification(
@@ -130,20 +129,7 @@ export async function verificationsOf(
 ): Promise<VerificationSummaryRow[]> {
   const rows = await db
     .selectFrom('verified_sources')
-    .select([
-      'id',
-      'script_hash',
-      'network',
-      'address',
-      'status',
-      'compiler',
-      'version',
-      'options',
-      'main',
-      'files',
-      'difference',
-      'created_at',
-    ])
+    .select(SUMMARY_COLUMNS)
     .where('script_hash', '=', scriptHash)
     .orderBy('created_at', 'desc')
     .orderBy('id')

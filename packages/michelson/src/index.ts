@@ -188,6 +188,7 @@ export {
   validatorMessage,
 } from './validators';
 export { OrderedMap } from './ordered-map';
+export { forEachNodePath } from './node-paths';
 export type { OffchainView } from './offchain-view';
 export { offchainViewScript, offchainViewInput, offchainViewResult } from './offchain-view';
 export { unforgeBakerHash, forgeBakerHash } from './binary';

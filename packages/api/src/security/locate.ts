@@ -3,7 +3,7 @@
  * notation of the security evidence and of verified source's differences and source maps) and its 1-based line
  * in the Code tab's text (`formatMichelson` of the whole script, `GET …/code`; formatWithLocations' spans).
  */
-import { formatWithLocations, isPrim } from '@michelscope/michelson';
+import { forEachNodePath, formatWithLocations } from '@michelscope/michelson';
 import type { Micheline } from '@michelscope/michelson';
 
 export interface NodeLocations {
@@ -21,21 +21,10 @@ export interface NodeLocations {
 export function locateNodes(script: Micheline[]): NodeLocations {
   const where = new Map<object, { path: string; loc: number }>();
   const byPath = new Map<string, Micheline>();
-  let loc = 0;
-  const stack: [Micheline, string][] = [[script, '']];
-  while (stack.length) {
-    const [n, path] = stack.pop()!;
-    where.set(n, { path, loc: loc++ });
+  forEachNodePath(script, (n, path, loc) => {
+    where.set(n, { path, loc });
     if (!byPath.has(path)) byPath.set(path, n);
-    if (Array.isArray(n)) {
-      for (let i = n.length - 1; i >= 0; i--) {
-        const c = n[i]!;
-        stack.push([c, path === '' && isPrim(c) ? c.prim : `${path}[${i}]`]);
-      }
-    } else if (isPrim(n) && n.args) {
-      for (let i = n.args.length - 1; i >= 0; i--) stack.push([n.args[i]!, `${path}.args[${i}]`]);
-    }
-  }
+  });
   let spans: NodeLocations['spans'];
   try {
     spans = formatWithLocations(script).spans;

@@ -4,7 +4,7 @@
  * security/locate.ts); the debugger knows pre-order locations. The recording's `code` is the script formatted
  * as the Code tab shows it, so parsing it back gives the script's tree, numbered as the locations are.
  */
-import { isPrim, parseMichelsonScript, type Micheline } from '@michelscope/michelson';
+import { forEachNodePath, parseMichelsonScript, type Micheline } from '@michelscope/michelson';
 import type { ContractSource, SourceMapEntry } from '@michelscope/api-types';
 
 /** Where an instruction comes from in the verified source, and that line's text ('' when not in the files). */
@@ -19,19 +19,7 @@ export interface SourceLine {
 /** Each location's Micheline path, indexed by pre-order number (as the API's locateNodes walks the script). */
 export function pathsOfScript(script: Micheline): string[] {
   const paths: string[] = [];
-  const stack: [Micheline, string][] = [[script, '']];
-  while (stack.length) {
-    const [n, path] = stack.pop()!;
-    paths.push(path);
-    if (Array.isArray(n)) {
-      for (let i = n.length - 1; i >= 0; i--) {
-        const c = n[i]!;
-        stack.push([c, path === '' && isPrim(c) ? c.prim : `${path}[${i}]`]);
-      }
-    } else if (isPrim(n) && n.args) {
-      for (let i = n.args.length - 1; i >= 0; i--) stack.push([n.args[i]!, `${path}.args[${i}]`]);
-    }
-  }
+  forEachNodePath(script, (_n, path) => paths.push(path));
   return paths;
 }
 
