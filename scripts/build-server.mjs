@@ -5,17 +5,11 @@
 // worker thread's code is an entry of its own beside main.mjs (packages/interpreter/src/bundled-worker.ts
 // finds it there).
 import path from 'node:path';
-import { bundleNode, ROOT } from './bundle-node.mjs';
+import { bundleNode, ROOT, SERVER_ENTRIES } from './bundle-node.mjs';
 
 const started = Date.now();
 await bundleNode({
   outdir: path.join(ROOT, 'apps/server/dist'),
-  entries: {
-    main: 'apps/server/src/main.ts',
-    'chain-worker': 'packages/sandbox/src/chain-worker.ts',
-    'ssr-worker': 'apps/server/src/ssr-worker.ts',
-    'script-task': 'packages/sandbox/src/script-task.ts',
-    'debug-worker': 'packages/api/src/debug/worker.ts',
-  },
+  entries: SERVER_ENTRIES,
 });
 console.log(`server bundle: apps/server/dist (${Date.now() - started} ms)`);

@@ -9,6 +9,15 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** The server bundle's entries (`npm start` runs `main`; the others are its worker threads' modules). */
+export const SERVER_ENTRIES = {
+  main: 'apps/server/src/main.ts',
+  'chain-worker': 'packages/sandbox/src/chain-worker.ts',
+  'ssr-worker': 'apps/server/src/ssr-worker.ts',
+  'script-task': 'packages/sandbox/src/script-task.ts',
+  'debug-worker': 'packages/api/src/debug/worker.ts',
+};
 // its import.meta.url must stay the bundle's own: it finds the worker entries beside it
 const KEEP_OWN_URL = path.join(ROOT, 'packages/interpreter/src/bundled-worker.ts');
 

@@ -27,7 +27,7 @@ import {
 } from '../../../packages/db/src/test-databases';
 import { copySeededChain } from '@michelscope/sandbox/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { bundleNode } from '../../../scripts/bundle-node.mjs';
+import { bundleNode, SERVER_ENTRIES } from '../../../scripts/bundle-node.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const PG = process.env.TEST_DATABASE_URL;
@@ -235,13 +235,7 @@ if (!PG) {
       dirs.push(outdir);
       const bundled = bundleNode({
         outdir,
-        entries: {
-          main: 'apps/server/src/main.ts',
-          'chain-worker': 'packages/sandbox/src/chain-worker.ts',
-          'ssr-worker': 'apps/server/src/ssr-worker.ts',
-          'script-task': 'packages/sandbox/src/script-task.ts',
-          'debug-worker': 'packages/api/src/debug/worker.ts',
-        },
+        entries: SERVER_ENTRIES,
       });
       // a fresh database: a copy of the run's migrated template (or migrated here)
       const created = await createTestDatabase(PG, inject('msPgTemplate'));
