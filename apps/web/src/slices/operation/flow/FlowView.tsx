@@ -396,7 +396,7 @@ export function FlowTables({ graph, network }: { graph: FlowGraph; network: stri
                 <TableCell>{edgeNumber(e)}</TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>{account(e.from)}</TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>{account(e.to)}</TableCell>
-                <TableCell sx={mono}>{edgeAction(e)}</TableCell>
+                <TableCell sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>{edgeAction(e)}</TableCell>
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                   {e.amount === '0' ? '—' : tezAmount(e.amount)}
                 </TableCell>
