@@ -7,14 +7,15 @@ import type { FlowGraph, FlowTicketMovement } from '@michelscope/api-types';
 import {
   aliasesOf,
   bigMapDiffsOfOperation,
-  getContract,
+  contractTagsOf,
   getScriptTypes,
   operationsByHash,
   previousKeyValues,
-  ticketUpdatesOfOperation,
+  ticketUpdatesOfOperations,
   tokenMetadataOf,
   type Db,
   type OperationRow,
+  type TicketUpdateRow,
 } from '@michelscope/db/read';
 import { tagsFromMask, toMicheline, type Micheline } from '@michelscope/michelson';
 import { renderOperations } from '../render/operation';
@@ -56,6 +57,12 @@ export async function opgFlow(
     network,
     rows.map((r) => r.destination).filter((d): d is string => !!d && d.startsWith('KT1')),
   );
+  // the ticket updates of every operation that has some, in one statement
+  const tickets = await ticketUpdatesOfOperations(
+    db,
+    network,
+    rows.filter((r) => r.ticket_updates_count > 0).map((r) => r.id),
+  );
   const ops: FlowOp[] = [];
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
@@ -79,7 +86,7 @@ export async function opgFlow(
       ...(row.internal ? {} : { fee: row.fee }),
       burned: String(BigInt(row.burned ?? 0) + BigInt(row.allocated_destination_contract_burned ?? 0)),
     };
-    if (row.ticket_updates_count > 0) op.tickets = await ticketMovements(db, network, row.id);
+    if (row.ticket_updates_count > 0) op.tickets = ticketMovements(tickets.get(row.id) ?? []);
     const t = row.destination ? types.get(row.destination) : undefined;
     if (
       t &&
@@ -96,8 +103,7 @@ export async function opgFlow(
   return enrichFlow(graph, await flowLookup(db, network, graph));
 }
 
-async function ticketMovements(db: Db, network: string, opId: number): Promise<FlowTicketMovement[]> {
-  const rows = await ticketUpdatesOfOperation(db, network, opId);
+function ticketMovements(rows: readonly TicketUpdateRow[]): FlowTicketMovement[] {
   return rows.map((u) => {
     const { content } = ticketContent(u.content_type, u.content);
     return {
@@ -164,11 +170,14 @@ export async function flowLookup(db: Db, network: string, g: FlowGraph): Promise
   ))
     if (a.metadata) aliases.set(a.address, a.metadata);
   const tags = new Map<string, string[]>();
-  for (const n of g.nodes) {
-    if (n.kind !== 'contract') continue;
-    const c = await getContract(db, network, n.address);
-    const t = c ? tagsFromMask(c.tags) : [];
-    if (t.length) tags.set(n.address, t);
+  const masks = await contractTagsOf(
+    db,
+    network,
+    g.nodes.filter((n) => n.kind === 'contract').map((n) => n.address),
+  );
+  for (const [address, mask] of masks) {
+    const t = tagsFromMask(mask);
+    if (t.length) tags.set(address, t);
   }
   const tokens: FlowLookup['tokens'] = new Map();
   const meta = await tokenMetadataOf(

@@ -20,19 +20,22 @@ function ticketUpdatesQuery(db: Db) {
     .selectFrom('ticket_updates as u')
     .innerJoin('tickets as t', 't.id', 'u.ticket_id')
     .leftJoin('operations as o', 'o.id', 'u.operation_id')
-    .select([
-      'u.id',
-      'u.level',
-      'u.timestamp',
-      'u.ticket_id',
-      't.ticketer',
-      'u.account',
-      'u.amount',
-      'o.hash as operation_hash',
-      't.content_type',
-      't.content',
-    ]);
+    .select(UPDATE_COLUMNS);
 }
+
+/** The columns of a {@link TicketUpdateRow}: `u` an update, `t` its ticket, `o` its operation. */
+const UPDATE_COLUMNS = [
+  'u.id',
+  'u.level',
+  'u.timestamp',
+  'u.ticket_id',
+  't.ticketer',
+  'u.account',
+  'u.amount',
+  'o.hash as operation_hash',
+  't.content_type',
+  't.content',
+] as const;
 
 const toUpdate = (r: Record<string, unknown>): TicketUpdateRow => ({
   ...(r as unknown as TicketUpdateRow),
@@ -52,6 +55,43 @@ export async function ticketUpdatesOfOperation(
     .limit(1000)
     .execute();
   return rows.map(toUpdate);
+}
+
+/**
+ * {@link ticketUpdatesOfOperation} for several operations in one statement: each operation's first
+ * `limitEach` updates in id order (a flow graph's edges).
+ */
+export async function ticketUpdatesOfOperations(
+  db: Db,
+  network: string,
+  operationIds: readonly number[],
+  limitEach = 1000,
+): Promise<Map<number, TicketUpdateRow[]>> {
+  const out = new Map<number, TicketUpdateRow[]>();
+  if (operationIds.length === 0) return out;
+  const rows = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('ticket_updates')
+        .selectAll()
+        .select(sql<number>`row_number() OVER (PARTITION BY operation_id ORDER BY id)`.as('rn'))
+        .where('network', '=', network)
+        .where('operation_id', 'in', [...new Set(operationIds)])
+        .as('u'),
+    )
+    .innerJoin('tickets as t', 't.id', 'u.ticket_id')
+    .leftJoin('operations as o', 'o.id', 'u.operation_id')
+    .select([...UPDATE_COLUMNS, 'u.operation_id'])
+    .where(sql<boolean>`u.rn <= ${limitEach}`)
+    .orderBy('u.operation_id')
+    .orderBy('u.id')
+    .execute();
+  for (const { operation_id, ...r } of rows) {
+    const list = out.get(Number(operation_id)) ?? [];
+    list.push(toUpdate(r));
+    out.set(Number(operation_id), list);
+  }
+  return out;
 }
 
 export async function ticketUpdatesOfTicketer(

@@ -126,6 +126,22 @@ export async function getContract(
   return row ? toContract(row) : undefined;
 }
 
+/** The tags mask of each of `addresses` that is a contract of `network`, in one statement (a flow graph's nodes). */
+export async function contractTagsOf(
+  db: Db,
+  network: string,
+  addresses: readonly string[],
+): Promise<Map<string, number>> {
+  if (addresses.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('contracts')
+    .select(['address', 'tags'])
+    .where('network', '=', network)
+    .where('address', 'in', [...new Set(addresses)])
+    .execute();
+  return new Map(rows.map((r) => [r.address, Number(r.tags)]));
+}
+
 /** The script sections of a contract (types, code, views), or undefined for an unknown contract. */
 export async function getContractScript(
   db: Db,
