@@ -93,6 +93,21 @@ describe('the header live indicator', () => {
     expect(screen.queryByTestId('live-lag')).toBeNull();
   });
 
+  it('pulses once for each new level, not endlessly: the dot is drawn again for a new block only', async () => {
+    const source = await renderIndicator();
+    act(() => source.emit('head', head({})));
+    const first = screen.getByTestId('live-dot');
+    // the same level announced again (a sync change): no new pulse
+    act(() => source.emit('head', head({ node_level: 5_000_001, lag: 1 })));
+    expect(screen.getByTestId('live-dot')).toBe(first);
+    act(() => source.emit('head', head({ level: 5_000_001, node_level: 5_000_001 })));
+    expect(screen.getByTestId('live-dot')).not.toBe(first);
+    // the styles the page holds have a pulse that plays once, none that repeats for ever
+    const css = [...document.querySelectorAll('style')].map((s) => s.textContent).join('\n');
+    expect(css).toMatch(/animation:ms-live-pulse 0\.8s ease-in-out 1[;}]/);
+    expect(css).not.toMatch(/infinite/);
+  });
+
   it("says 'Syncing · 54 behind' in words when the indexer is 54 levels behind, and 'Live' again once caught up", async () => {
     const source = await renderIndicator();
     act(() => source.emit('head', head({ synced: false, node_level: 5_000_054, lag: 54 })));

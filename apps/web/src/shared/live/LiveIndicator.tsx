@@ -71,6 +71,9 @@ const COLOUR: Record<IndicatorTone, string> = {
   connecting: 'action.disabled',
 };
 
+/** The dot's pulse when a block is announced (once per level). */
+const PULSE = 'ms-live-pulse';
+
 /** Visually hidden below the `sm` breakpoint, still read by screen readers. */
 const PHONE_HIDDEN = {
   position: { xs: 'absolute', sm: 'static' },
@@ -86,7 +89,7 @@ const PHONE_HIDDEN = {
  * 'Syncing · N behind' while the indexer catches up with the node and 'Node unreachable' (the levels in the
  * title); 'Paused' with 'Retry' after the stream failed. The sync state comes from the stream's head events (sent again when it changes),
  * else from the head list. The status word is a polite live region; the lag and the level are not (they
- * change every block). The dot pulses only when live and the user has not asked for reduced motion.
+ * change every block). The dot pulses once for each level announced while live, unless the user asked for reduced motion.
  */
 export function LiveIndicator() {
   const config = useAppConfig();
@@ -129,6 +132,9 @@ export function LiveIndicator() {
     >
       <Box
         aria-hidden
+        // a new element for each announced level: its one pulse plays again for the next block
+        key={tone === 'live' ? level : undefined}
+        data-testid="live-dot"
         sx={{
           width: 8,
           height: 8,
@@ -136,13 +142,12 @@ export function LiveIndicator() {
           bgcolor: COLOUR[tone],
           flexShrink: 0,
           display: phoneIcon ? { xs: 'none', sm: 'block' } : 'block',
+          // One pulse per block, not an endless one: an endless animation redraws the page every frame for as
+          // long as it is open (without a GPU, ~8 % of a core per page in chromium: 0.85 CPU-s in 10 s idle
+          // against 0.16 without it), and drains a phone's battery for nothing new.
           '@media (prefers-reduced-motion: no-preference)':
-            tone === 'live'
-              ? {
-                  animation: 'ms-live-pulse 2s ease-in-out infinite',
-                  '@keyframes ms-live-pulse': { '0%, 100%': { opacity: 1 }, '50%': { opacity: 0.35 } },
-                }
-              : {},
+            tone === 'live' && level !== undefined ? { animation: `${PULSE} 0.8s ease-in-out 1` } : {},
+          [`@keyframes ${PULSE}`]: { '0%, 100%': { opacity: 1 }, '50%': { opacity: 0.35 } },
         }}
       />
       {phoneIcon ? (
