@@ -100,7 +100,8 @@ describe.skipIf(!canBrowse('live'))('live pages', () => {
         return ops && ops.length > 0 ? true : undefined;
       });
 
-      const page = await pages.open();
+      // a reader who has not asked for reduced motion: the live dot pulses
+      const page = await pages.open({ motion: true });
       await page.setViewportSize({ width: 1440, height: 900 });
       await page.goto(`${session.server.url}/${NETWORK}/${address}/operations`);
       const rows = page.getByTestId('opg-row');
@@ -111,6 +112,24 @@ describe.skipIf(!canBrowse('live'))('live pages', () => {
       await expect
         .poll(async () => (await page.getByRole('status').filter({ hasText: 'Live' }).count()) > 0)
         .toBe(true);
+      // it pulses once per block: nothing on the live page animates for ever (an endless pulse redrew the page
+      // every frame for as long as it was open)
+      await expect
+        .poll(() =>
+          page.evaluate(
+            () =>
+              (
+                globalThis as unknown as {
+                  document: {
+                    getAnimations(): { effect: { getComputedTiming(): { iterations?: number } } | null }[];
+                  };
+                }
+              ).document
+                .getAnimations()
+                .filter((a) => a.effect?.getComputedTiming().iterations === Infinity).length,
+          ),
+        )
+        .toBe(0);
       const levelBefore = Number(
         ((await page.getByTestId('live-level').textContent()) ?? '').replace(/\D/g, ''),
       );
