@@ -118,15 +118,8 @@ export async function startServer(opts: {
   };
 }
 
-/**
- * Debian's chromium, headless. Its pages prefer reduced motion unless a test asks otherwise
- * (`reducedMotion: 'no-preference'`): the app's one repeating animation, the live dot's pulse at each block,
- * redraws the page every frame while it plays, which without a GPU costs 3-4 % of a core per open page
- * (chromium was a quarter of CI's CPU, issue 40). Chromium's own --force-prefers-reduced-motion switch has no
- * effect headless, so the contexts get it.
- */
-export async function launchBrowser(): Promise<Browser> {
-  const browser = await chromium.launch({
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: [
@@ -139,11 +132,6 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
-  const newContext = browser.newContext.bind(browser);
-  const newPage = browser.newPage.bind(browser);
-  browser.newContext = (options = {}) => newContext({ reducedMotion: 'reduce', ...options });
-  browser.newPage = (options = {}) => newPage({ reducedMotion: 'reduce', ...options });
-  return browser;
 }
 
 export interface Head {
@@ -401,11 +389,8 @@ export function watchErrors(page: Page, allow?: RegExp) {
  * page error or an app console error (whatever the test itself checked).
  */
 export function appPages(session: ProductSession): {
-  /**
-   * `allow`: console errors the test expects (the browser's own line for an answer it asked for, e.g. a 400);
-   * `motion`: the page does not prefer reduced motion (the test browser's pages do, see launchBrowser)
-   */
-  open(opts?: { allow?: RegExp; motion?: boolean }): Promise<Page>;
+  /** `allow`: console errors the test expects (the browser's own line for an answer it asked for, e.g. a 400) */
+  open(opts?: { allow?: RegExp }): Promise<Page>;
 } {
   let opened: { page: Page; watch: ReturnType<typeof watchErrors> }[] = [];
   afterEach(async () => {
@@ -417,7 +402,7 @@ export function appPages(session: ProductSession): {
   });
   return {
     async open(opts = {}) {
-      const page = await session.browser.newPage(opts.motion ? { reducedMotion: 'no-preference' } : {});
+      const page = await session.browser.newPage();
       page.setDefaultTimeout(UI_TIMEOUT);
       page.setDefaultNavigationTimeout(UI_TIMEOUT);
       opened.push({ page, watch: watchErrors(page, opts.allow) });

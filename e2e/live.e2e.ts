@@ -100,8 +100,7 @@ describe.skipIf(!canBrowse('live'))('live pages', () => {
         return ops && ops.length > 0 ? true : undefined;
       });
 
-      // a reader who has not asked for reduced motion: the live dot pulses
-      const page = await pages.open({ motion: true });
+      const page = await pages.open();
       await page.setViewportSize({ width: 1440, height: 900 });
       await page.goto(`${session.server.url}/${NETWORK}/${address}/operations`);
       const rows = page.getByTestId('opg-row');
