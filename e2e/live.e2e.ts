@@ -17,7 +17,10 @@ import { groupOf } from './sandbox-seed';
 
 // The browser globals the page callbacks use (the root tsconfig has no DOM library).
 declare const window: { scrollY: number; __msMarker?: number; scrollTo(x: number, y: number): void };
-declare const document: { querySelector(s: string): { getBoundingClientRect(): { top: number } } | null };
+declare const document: {
+  querySelector(s: string): { getBoundingClientRect(): { top: number } } | null;
+  getAnimations(): { effect: { getComputedTiming(): { iterations?: number } } | null }[];
+};
 
 const NETWORK = 'sandboxnet';
 const SHOTS = process.env.MS_SHOTS_DIR ?? '/tmp/wt21b-shots';
@@ -117,15 +120,8 @@ describe.skipIf(!canBrowse('live'))('live pages', () => {
         .poll(() =>
           page.evaluate(
             () =>
-              (
-                globalThis as unknown as {
-                  document: {
-                    getAnimations(): { effect: { getComputedTiming(): { iterations?: number } } | null }[];
-                  };
-                }
-              ).document
-                .getAnimations()
-                .filter((a) => a.effect?.getComputedTiming().iterations === Infinity).length,
+              document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations === Infinity)
+                .length,
           ),
         )
         .toBe(0);
