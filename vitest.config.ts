@@ -11,9 +11,12 @@ import { defineConfig } from 'vitest/config';
  *   process, database or timer), so their files share a worker's loaded modules too: these 30 files took 45
  *   CPU-seconds instead of 69 on the 2-core machine (issue 40). Their one process-wide switch, the interpreter's
  *   compiled path (compiled-path.test.ts `generateEveryBlock`), is put back by the test that turns it.
- * - `packages`: every other package's and the server's suites, each file in its own process (they start
- *   servers and child processes and change process-wide state; all of them sharing one process was tried in
- *   session 21: the what-if and script-pool suites failed).
+ * - `packages`: every other package's and the server's suites (API, database, indexer, sandbox, server,
+ *   scripts). They start servers, databases and child processes, but each file closes what it opens and none
+ *   mocks a module or changes the environment, so their files share a worker's loaded modules too: importing
+ *   the API, database and sandbox stack once per worker instead of once per file took these 140 files from
+ *   783 CPU-seconds (414 s) to 464 (256 s) on the 2-core machine (session 28, issue 40). (Tried in session 21,
+ *   the what-if and script-pool suites failed that way; they have closed their pools since.)
  */
 const web = ['apps/web/src/**/*.test.{ts,tsx}', 'apps/web/build/**/*.test.ts'];
 const pure = [
@@ -54,6 +57,7 @@ export default defineConfig({
           name: 'packages',
           include: ['packages/*/test/**/*.test.ts', 'apps/server/test/**/*.test.ts', 'scripts/*.test.ts'],
           exclude: ['**/node_modules/**', ...pure],
+          isolate: false,
           // the migrated PGlite dump and PostgreSQL template that database suites (describeDb) start from, and the
           // demo chain seeded once that sandbox suites copy (openSeededSandbox)
           globalSetup: ['packages/db/test/global-setup.ts', 'packages/sandbox/test/global-setup.ts'],
