@@ -328,7 +328,10 @@ export function WhatIfSection(props: {
         variant="outlined"
         expanded={expanded}
         onChange={(_, v) => setExpanded(v)}
-        slotProps={{ transition: { unmountOnExit: true } }}
+        // opens at once, without the collapse's animation: while it grew, the browser's scroll anchoring moved the
+        // section's buttons, and a click whose press and release fell on different elements did nothing ('Add
+        // big-map entry' lost in ~1 click of 4 on a loaded machine: whatif.e2e 2, passed only on its retry)
+        slotProps={{ transition: { unmountOnExit: true, timeout: 0 } }}
       >
         <AccordionSummary
           expandIcon={<ExpandMoreIcon />}
