@@ -7,9 +7,11 @@ import { startServer, seededDataDir, type RunningServer } from './harness';
 // Issue 22: each hostile request gets its clear answer, and the product keeps serving everyone else while it
 // is handled: GET /v1/head, sent every 50 ms during the attack, always answers. The p99 target (≤ 100 ms on an
 // idle machine) is a benchmark figure (bench/attacks.ts, bench/RESULTS.md); this test bounds the worst probe
-// at 1.5 s, which tells a blocked event loop (the attacks run 4 s and more: a blocked loop holds every probe
-// that long) from a busy 2-core machine.
+// at 2.5 s, which tells a blocked event loop (the endless scripts run 3.5 s and more, to the 4 s time limit or
+// the gas cap: a blocked loop holds a probe that long) from a busy 2-core machine (a probe took 1,522 ms on one
+// three times slower than usual, calibration 1,287 ms, with both cores busy: session 28's CI run 2).
 const TIME_LIMIT_MS = 4000;
+const WORST_PROBE_MS = 2500;
 
 describe('one anonymous request does not freeze the product', () => {
   let server: RunningServer;
@@ -42,7 +44,7 @@ describe('one anonymous request does not freeze the product', () => {
         expect(answer.text.slice(0, 2000)).toMatch(attack.expect.body);
         expect(probe.failures).toEqual([]);
         expect(probe.latencies.length).toBeGreaterThan(0);
-        expect(Math.max(...probe.latencies)).toBeLessThan(1500);
+        expect(Math.max(...probe.latencies)).toBeLessThan(WORST_PROBE_MS);
         // The product still works for the next user: the chain bakes and the API answers.
         const res = await fetch(`${server.url}/rpc/sandboxnet/chains/main/blocks/head/header`);
         expect(res.status).toBe(200);

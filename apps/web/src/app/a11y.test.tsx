@@ -83,7 +83,7 @@ afterEach(() => {
 describe('accessibility (axe-core, serious and critical rules)', () => {
   it.each([
     // The first screen also pays for loading the app's modules: a longer wait on a busy machine.
-    ['home', '/', () => screen.findByRole('link', { name: /KT1RJ6Pb/ }, { timeout: 10_000 })],
+    ['home', '/', () => screen.findByRole('link', { name: /KT1RJ6Pb/ })],
     ['search with results', '/search?text=hic', () => screen.findByRole('region', { name: 'Token details' })],
     ['search before a query', '/search', () => screen.findByText("Let's search")],
     ['network: recently called', '/mainnet/recently_called', () => screen.findByText('NetXdQprcVkpaWU')],
@@ -146,7 +146,7 @@ describe('accessibility (axe-core, serious and critical rules)', () => {
       resourceRoute('security', at, summary),
     ]);
     renderApp(`/mainnet/${KT}/security`);
-    await screen.findByRole('heading', { name: 'Upgradeability' }, { timeout: 8000 });
+    await screen.findByRole('heading', { name: 'Upgradeability' });
     await screen.findByText(/Immutable; privileged entrypoints/);
     expect(await seriousViolations()).toEqual([]);
   });
@@ -198,10 +198,10 @@ describe('accessibility (axe-core, serious and critical rules)', () => {
       ]),
     ]);
     renderApp(`/mainnet/${KT}/source`);
-    await screen.findByLabelText('Source of b.arl', {}, { timeout: 8000 });
+    await screen.findByLabelText('Source of b.arl', {});
     expect(await seriousViolations()).toEqual([]);
     fireEvent.click(screen.getByRole('button', { name: 'Verify again' }));
-    await screen.findByText(/LIGO is not available/, {}, { timeout: 8000 });
+    await screen.findByText(/LIGO is not available/, {});
     expect(await seriousViolations()).toEqual([]);
   });
 
@@ -213,7 +213,7 @@ describe('accessibility (axe-core, serious and critical rules)', () => {
       resourceRoute('opgFlow', at, SWAP_FLOW),
     ]);
     renderApp(`/mainnet/opg/${hash}/contents?view=flow`);
-    await screen.findByRole('table', { name: 'Flow edges' }, { timeout: 8000 });
+    await screen.findByRole('table', { name: 'Flow edges' });
     await screen.findByRole('region', { name: 'Flow graph' });
     expect(await seriousViolations()).toEqual([]);
   });
@@ -253,7 +253,7 @@ describe('accessibility (axe-core, serious and critical rules)', () => {
       resourceRoute('watchDeliveries', { id: rule.id, size: 20 }, [delivered]),
     ]);
     renderApp(`/mainnet/${KT}/watch`);
-    fireEvent.change(await screen.findByRole('textbox', { name: 'Webhook URL' }, { timeout: 8000 }), {
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Webhook URL' }), {
       target: { value: 'https://hooks.example/in' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Create rule' }));

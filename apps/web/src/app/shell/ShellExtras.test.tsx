@@ -86,13 +86,10 @@ describe('scroll to top', () => {
     // The shell's scroll listener is attached by an effect, which React may run after the heading shows: a
     // scroll sent before it is not heard (the button then never came, in a loaded CI run). So the scroll is
     // sent again until the button shows; its chunk (MUI Fab, Zoom) loads on the first one heard.
-    const button = await waitFor(
-      () => {
-        fireEvent.scroll(window);
-        return screen.getByRole('button', { name: 'Scroll to top' });
-      },
-      { timeout: 10_000 },
-    );
+    const button = await waitFor(() => {
+      fireEvent.scroll(window);
+      return screen.getByRole('button', { name: 'Scroll to top' });
+    });
     scrollTo.mockClear();
     fireEvent.click(button);
     expect(scrollTo).toHaveBeenCalledWith({ top: 0, left: 0, behavior: 'smooth' });

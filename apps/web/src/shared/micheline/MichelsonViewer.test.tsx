@@ -18,15 +18,12 @@ const LOCATION = {
 describe('MichelsonViewer', () => {
   it('marks the failed span of an error location and numbers lines from the window start', async () => {
     render(<FailedCode location={LOCATION} />);
-    const region = await screen.findByRole('region', { name: 'Failed code' }, { timeout: 5000 });
+    const region = await screen.findByRole('region', { name: 'Failed code' });
     // The light view (lazy-loaded with the error card) marks the span: wait for it.
-    await waitFor(
-      () => {
-        const marked = region.querySelectorAll('[data-failed="true"]');
-        expect([...marked].map((m) => m.textContent).join('')).toBe('FAILWITH');
-      },
-      { timeout: 5000 },
-    );
+    await waitFor(() => {
+      const marked = region.querySelectorAll('[data-failed="true"]');
+      expect([...marked].map((m) => m.textContent).join('')).toBe('FAILWITH');
+    });
     await waitFor(() => {
       const gutter = [...region.querySelectorAll('[data-n]')].map((e) => e.getAttribute('data-n'));
       expect(gutter).toContain('41');
@@ -46,21 +43,18 @@ describe('MichelsonViewer', () => {
 describe('MichelsonViewer through the light view', () => {
   it('replaces the light view on a click, with the same mark and line numbers', async () => {
     render(<FailedCode location={LOCATION} />);
-    const region = await screen.findByRole('region', { name: 'Failed code' }, { timeout: 5000 });
-    await waitFor(() => expect(region.querySelector('[data-failed]')).not.toBeNull(), { timeout: 5000 });
+    const region = await screen.findByRole('region', { name: 'Failed code' });
+    await waitFor(() => expect(region.querySelector('[data-failed]')).not.toBeNull());
     fireEvent.click(region.querySelector('[data-n]')!);
-    await waitFor(
-      () => {
-        const editor = screen.getByRole('region', { name: 'Failed code' });
-        expect(editor.querySelector('.cm-editor')).not.toBeNull();
-        const marked = editor.querySelectorAll('[data-failed="true"]');
-        expect([...marked].map((m) => m.textContent).join('')).toBe('FAILWITH');
-        const gutter = [...editor.querySelectorAll('.cm-lineNumbers .cm-gutterElement')].map(
-          (e) => e.textContent,
-        );
-        expect(gutter).toContain('41');
-      },
-      { timeout: 8000 },
-    );
+    await waitFor(() => {
+      const editor = screen.getByRole('region', { name: 'Failed code' });
+      expect(editor.querySelector('.cm-editor')).not.toBeNull();
+      const marked = editor.querySelectorAll('[data-failed="true"]');
+      expect([...marked].map((m) => m.textContent).join('')).toBe('FAILWITH');
+      const gutter = [...editor.querySelectorAll('.cm-lineNumbers .cm-gutterElement')].map(
+        (e) => e.textContent,
+      );
+      expect(gutter).toContain('41');
+    });
   });
 });

@@ -94,9 +94,7 @@ describe('global constant page', () => {
       resourceRoute('constantContracts', { network: 'mainnet', address: EXPR, ...page }, notFound),
     ]);
     renderApp(`/constant/mainnet/${EXPR}`);
-    expect(
-      await screen.findByRole('heading', { name: "This wasn't planned" }, { timeout: 8000 }),
-    ).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: "This wasn't planned" })).toBeTruthy();
     expect(screen.getAllByText('not found').length).toBeGreaterThan(0);
   });
 });

@@ -35,7 +35,7 @@ describe('home network toggle', () => {
     heads = [[head('sandboxnet', true, 12), head('mainnet', false, 0)]];
     renderApp('/');
     // The first test also loads the app's modules: a longer wait on a busy machine.
-    expect(await screen.findByRole('img', { name: 'sandboxnet synced' }, { timeout: 10_000 })).toBeTruthy();
+    expect(await screen.findByRole('img', { name: 'sandboxnet synced' })).toBeTruthy();
     expect(screen.getByRole('img', { name: 'mainnet unsynced' })).toBeTruthy();
     // ghostnet is configured but absent from /v1/head: unsynced
     expect(screen.getByRole('img', { name: 'ghostnet unsynced' })).toBeTruthy();
@@ -49,7 +49,7 @@ describe('home network toggle', () => {
   it('is one tab stop: the arrow keys, Home and End move the focus between the networks, Enter picks one', async () => {
     heads = [[head('sandboxnet', true, 12), head('mainnet', true, 3)]];
     renderApp('/');
-    await screen.findByRole('img', { name: 'sandboxnet synced' }, { timeout: 4000 });
+    await screen.findByRole('img', { name: 'sandboxnet synced' });
     const group = screen.getByRole('group', { name: 'Network' });
     const buttons = ['mainnet', 'sandboxnet', 'ghostnet'].map((n) => screen.getByRole('button', { name: n }));
     expect(buttons.map((b) => b.tabIndex)).toEqual([0, -1, -1]);
@@ -71,7 +71,7 @@ describe('home network toggle', () => {
   it('shows every network unsynced and no error when /v1/head fails', async () => {
     heads = [Response.json({ message: 'database is down' }, { status: 500 })];
     renderApp('/');
-    expect(await screen.findByRole('img', { name: 'sandboxnet unsynced' }, { timeout: 4000 })).toBeTruthy();
+    expect(await screen.findByRole('img', { name: 'sandboxnet unsynced' })).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
     expect(screen.queryByText(/database is down/)).toBeNull();
   });
@@ -102,11 +102,7 @@ describe('the network home opens on', () => {
     heads = [[head('mainnet', false, 0), head('sandboxnet', true, 40)]];
     renderApp('/');
     expect(
-      await screen.findByRole(
-        'table',
-        { name: 'Recently called contracts on sandboxnet' },
-        { timeout: 10_000 },
-      ),
+      await screen.findByRole('table', { name: 'Recently called contracts on sandboxnet' }),
     ).toBeTruthy();
     expect(pressed()).toEqual(['sandboxnet']);
     expect(screen.getAllByRole('link', { name: 'Networks' })[0]?.getAttribute('href')).toBe('/sandboxnet');
@@ -117,28 +113,20 @@ describe('the network home opens on', () => {
   it('the default network when it is synced', async () => {
     heads = [[head('mainnet', true, 9_000_000), head('sandboxnet', true, 40)]];
     renderApp('/');
-    expect(
-      await screen.findByRole('table', { name: 'Recently called contracts on mainnet' }, { timeout: 10_000 }),
-    ).toBeTruthy();
+    expect(await screen.findByRole('table', { name: 'Recently called contracts on mainnet' })).toBeTruthy();
     expect(pressed()).toEqual(['mainnet']);
   });
 
   it("the user's last choice, remembered across visits, also for the Networks link", async () => {
     heads = [[head('mainnet', false, 0), head('sandboxnet', true, 40)]];
     renderApp('/');
-    fireEvent.click(await screen.findByRole('button', { name: 'ghostnet' }, { timeout: 10_000 }));
+    fireEvent.click(await screen.findByRole('button', { name: 'ghostnet' }));
     expect(await screen.findByRole('table', { name: 'Recently called contracts on ghostnet' })).toBeTruthy();
     expect(localStorage.getItem('michelscope:network')).toBe('ghostnet');
     expect(screen.getAllByRole('link', { name: 'Networks' })[0]?.getAttribute('href')).toBe('/ghostnet');
     cleanup();
     renderApp('/');
-    expect(
-      await screen.findByRole(
-        'table',
-        { name: 'Recently called contracts on ghostnet' },
-        { timeout: 10_000 },
-      ),
-    ).toBeTruthy();
+    expect(await screen.findByRole('table', { name: 'Recently called contracts on ghostnet' })).toBeTruthy();
     expect(pressed()).toEqual(['ghostnet']);
   });
 });

@@ -108,7 +108,7 @@ function open(statesFirst: boolean) {
 }
 
 async function stream(): Promise<FakeSource> {
-  await waitFor(() => expect(FakeSource.all.length).toBeGreaterThan(0), { timeout: 5000 });
+  await waitFor(() => expect(FakeSource.all.length).toBeGreaterThan(0));
   const source = FakeSource.all[0]!;
   act(() => source.onopen?.());
   return source;

@@ -288,7 +288,7 @@ describe('network page', () => {
   it('remembers the network picked in the sidebar for home and the Networks link', async () => {
     routes();
     renderApp('/mainnet/recently_called');
-    const sidebar = await screen.findByRole('navigation', { name: 'Networks' }, { timeout: 10_000 });
+    const sidebar = await screen.findByRole('navigation', { name: 'Networks' });
     await waitFor(() => expect(within(sidebar).getAllByRole('link')).toHaveLength(3));
     fireEvent.click(within(sidebar).getByRole('link', { name: /^ghostnet/ }));
     expect(localStorage.getItem('michelscope:network')).toBe('ghostnet');

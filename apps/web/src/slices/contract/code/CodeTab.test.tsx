@@ -36,7 +36,7 @@ function routes(code: string, constants: GlobalConstant[] = []) {
 }
 
 const codeText = async () => {
-  await screen.findByRole('region', { name: 'Michelson code' }, { timeout: 8000 });
+  await screen.findByRole('region', { name: 'Michelson code' });
   return () => screen.queryByRole('region', { name: 'Michelson code' })?.textContent ?? '';
 };
 
@@ -49,7 +49,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('code tab', { timeout: 20_000 }, () => {
+describe('code tab', () => {
   it('shows highlighted code and mirrors the protocol version in the query', async () => {
     const mock = routes(CODE);
     const { router } = renderApp(`/mainnet/${KT}/code`);
@@ -142,7 +142,7 @@ describe('code tab', { timeout: 20_000 }, () => {
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     // the editor replaces the light view, with the same text, and its search panel open (the focus on
     // its field is checked in chromium: e2e/read-pages)
-    await screen.findByRole('textbox', { name: 'Find' }, { timeout: 8000 });
+    await screen.findByRole('textbox', { name: 'Find' });
     const region = screen.getByRole('region', { name: 'Michelson code' });
     expect(region.querySelector('.cm-content')?.textContent).toContain('NIL operation');
     expect(region.querySelector('[data-n]')).toBeNull();
@@ -161,7 +161,7 @@ describe('code tab', { timeout: 20_000 }, () => {
     expect(screen.getByRole('region', { name: 'Michelson code' }).querySelector('[data-n]')).not.toBeNull();
     selection.removeAllRanges();
     fireEvent.keyDown(region, { key: 'f', ctrlKey: true });
-    await screen.findByRole('textbox', { name: 'Find' }, { timeout: 8000 });
+    await screen.findByRole('textbox', { name: 'Find' });
     expect(screen.getByRole('region', { name: 'Michelson code' }).querySelector('.cm-editor')).not.toBeNull();
   });
 

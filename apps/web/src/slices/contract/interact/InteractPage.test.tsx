@@ -108,7 +108,7 @@ describe('interact tab', { timeout: 90_000 }, () => {
     expect(await screen.findByRole('heading', { name: 'decrement', level: 2 })).toBeTruthy();
     expect(router.state.location.pathname).toBe(`/sandboxnet/${KT}/interact/decrement`);
     fireEvent.click(within(list).getByRole('link', { name: 'note' }));
-    expect(await screen.findByRole('heading', { name: 'note', level: 2 }, { timeout: 10_000 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'note', level: 2 })).toBeTruthy();
     expect(router.state.location.pathname).toBe(`/sandboxnet/${KT}/interact/note`);
     expect(screen.getByRole('region', { name: 'Parameter type' }).textContent).toContain('nat');
   });
@@ -208,7 +208,7 @@ describe('interact tab', { timeout: 90_000 }, () => {
     // nothing asked for until the section opens
     expect(mock.callsOf(flow)).toHaveLength(0);
     fireEvent.click(within(section).getByRole('button', { name: 'Show the flow graph' }));
-    const table = await within(section).findByRole('table', { name: 'Flow edges' }, { timeout: 5000 });
+    const table = await within(section).findByRole('table', { name: 'Flow edges' });
     expect(within(table).getAllByRole('row')).toHaveLength(SWAP_FLOW.edges.length + 1);
     expect(
       within(section).getByRole('button', {

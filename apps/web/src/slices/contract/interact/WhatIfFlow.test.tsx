@@ -62,7 +62,7 @@ describe("a what-if's Flow section (issue 37)", () => {
     const section = within(dialog).getByRole('region', { name: 'Flow' });
     expect(within(section).queryByRole('table', { name: 'Flow edges' })).toBeNull();
     fireEvent.click(within(section).getByRole('button', { name: 'Show the flow graph' }));
-    const table = await within(section).findByRole('table', { name: 'Flow edges' }, { timeout: 5000 });
+    const table = await within(section).findByRole('table', { name: 'Flow edges' });
     expect(within(table).getAllByRole('row')).toHaveLength(SWAP_FLOW.edges.length + 1);
     expect(
       within(section).getByRole('button', { name: '#6 event swapped, FAILED, from Swap <b>pool</b>' }),

@@ -21,7 +21,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('metadata tab', { timeout: 15_000 }, () => {
+describe('metadata tab', () => {
   it('shows the TZIP-16 fields, off-chain views, the JSON and the storage link of the source', async () => {
     routes({
       status: 3,
@@ -36,7 +36,7 @@ describe('metadata tab', { timeout: 15_000 }, () => {
       },
     });
     renderApp(`/mainnet/${KT}/metadata`);
-    const fields = await screen.findByRole('region', { name: 'Metadata' }, { timeout: 5000 });
+    const fields = await screen.findByRole('region', { name: 'Metadata' });
     expect(within(fields).getByText('OBJKTs')).toBeTruthy();
     expect(within(fields).getByRole('link', { name: 'View Storage' }).getAttribute('href')).toBe(
       `/mainnet/${KT}/storage`,
@@ -61,9 +61,7 @@ describe('metadata tab', { timeout: 15_000 }, () => {
       metadata: null,
     });
     renderApp(`/mainnet/${KT}/metadata`);
-    expect(
-      await screen.findByText('Resolving metadata error (after 3 attempts)', {}, { timeout: 5000 }),
-    ).toBeTruthy();
+    expect(await screen.findByText('Resolving metadata error (after 3 attempts)', {})).toBeTruthy();
     expect(screen.getByText('timeout')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'View IPFS' }).getAttribute('href')).toBe(
       'https://ipfs.io/ipfs/QmNrhZHUaEqxhyLfqoq1mtHSipkWHeT31LNHb1QEbDHgnc',

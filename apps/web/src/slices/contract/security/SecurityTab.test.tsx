@@ -108,11 +108,11 @@ describe('security words', () => {
   });
 });
 
-describe('security summary on the contract page', { timeout: 20_000 }, () => {
+describe('security summary on the contract page', () => {
   it('shows the headline under the header, asked for after the contract, with a link to the tab', async () => {
     const mock = routes(SUMMARY);
     renderApp(`/mainnet/${KT}/operations`);
-    const headline = await screen.findByTestId('security-headline', {}, { timeout: 8000 });
+    const headline = await screen.findByTestId('security-headline', {});
     await within(headline).findByText('Upgradable by admin tz1KqTpE…');
     expect(
       within(headline).getByRole('link', { name: 'View the security summary' }).getAttribute('href'),
@@ -130,7 +130,7 @@ describe('security summary on the contract page', { timeout: 20_000 }, () => {
   it('says quietly that the summary is unavailable when it fails, and the page stays', async () => {
     routes(Response.json({ message: 'boom' }, { status: 500 }));
     renderApp(`/mainnet/${KT}/operations`);
-    const headline = await screen.findByTestId('security-headline', {}, { timeout: 8000 });
+    const headline = await screen.findByTestId('security-headline', {});
     await within(headline).findByText('Security summary unavailable');
     expect(screen.getByRole('heading', { level: 1 }).textContent).toContain(KT);
     expect(screen.queryByText('boom')).toBeNull();
@@ -139,7 +139,7 @@ describe('security summary on the contract page', { timeout: 20_000 }, () => {
   it('the Security tab: findings, who may call each entrypoint, evidence linked to code lines, upgradeability', async () => {
     routes(SUMMARY);
     const { router } = renderApp(`/mainnet/${KT}/security`);
-    await screen.findByRole('heading', { name: 'Findings' }, { timeout: 8000 });
+    await screen.findByRole('heading', { name: 'Findings' });
     expect(router.state.matches.at(-1)?.route.id).toBe('security');
     // sentences are text, never markup
     expect(
@@ -179,7 +179,7 @@ describe('security summary on the contract page', { timeout: 20_000 }, () => {
   it('says when the analysis stopped at its bounds', async () => {
     routes({ ...SUMMARY, complete: false, steps: 200_000 });
     renderApp(`/mainnet/${KT}/security`);
-    await screen.findByRole('heading', { name: 'Findings' }, { timeout: 8000 });
+    await screen.findByRole('heading', { name: 'Findings' });
     expect(screen.getByText(/The analysis stopped at its bounds/).textContent).toContain(
       'some parts are unknown',
     );
@@ -188,9 +188,7 @@ describe('security summary on the contract page', { timeout: 20_000 }, () => {
   it('the tab says the summary is unavailable instead of an error page', async () => {
     routes(Response.json({ message: 'analysis failed' }, { status: 500 }));
     renderApp(`/mainnet/${KT}/security`);
-    await waitFor(() => expect(screen.getAllByText('Security summary unavailable').length).toBe(2), {
-      timeout: 8000,
-    });
+    await waitFor(() => expect(screen.getAllByText('Security summary unavailable').length).toBe(2));
     expect(screen.getByRole('tab', { name: 'Security' }).getAttribute('aria-selected')).toBe('true');
   });
 });

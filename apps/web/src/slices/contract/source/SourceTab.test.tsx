@@ -118,11 +118,11 @@ describe('source words', () => {
   });
 });
 
-describe('verified source on the contract page', { timeout: 20_000 }, () => {
+describe('verified source on the contract page', () => {
   it('shows the Source tab after Code and the Verified badge when the contract has a verified source', async () => {
     routes(SOURCE);
     renderApp(`/mainnet/${KT}/operations`);
-    const badge = await screen.findByRole('link', { name: 'Verified source' }, { timeout: 8000 });
+    const badge = await screen.findByRole('link', { name: 'Verified source' });
     expect(badge.getAttribute('href')).toBe(`/mainnet/${KT}/source`);
     const tabs = within(screen.getByRole('tablist', { name: 'Account tabs' }))
       .getAllByRole('tab')
@@ -133,7 +133,7 @@ describe('verified source on the contract page', { timeout: 20_000 }, () => {
   it('hides the tab and the badge when the source answers 204 (none)', async () => {
     const mock = routes(NOT_VERIFIED());
     renderApp(`/mainnet/${KT}/operations`);
-    await screen.findByRole('tab', { name: 'Code' }, { timeout: 8000 });
+    await screen.findByRole('tab', { name: 'Code' });
     await waitFor(() => expect(mock.callsTo(`GET /v1/contract/mainnet/${KT}/source`)).toHaveLength(1));
     expect(screen.queryByRole('tab', { name: 'Source' })).toBeNull();
     expect(screen.queryByRole('link', { name: 'Verified source' })).toBeNull();
@@ -142,11 +142,7 @@ describe('verified source on the contract page', { timeout: 20_000 }, () => {
   it('renders the files as text with their download links', async () => {
     routes(SOURCE);
     const { container } = renderApp(`/mainnet/${KT}/source`);
-    await screen.findByText(
-      /Verified: compiled with Archetype 1\.5\.3 on 2026-11-30 08:00 UTC/,
-      {},
-      { timeout: 8000 },
-    );
+    await screen.findByText(/Verified: compiled with Archetype 1\.5\.3 on 2026-11-30 08:00 UTC/, {});
     expect(screen.getByText(/the compiled Michelson equals the deployed code\./)).toBeTruthy();
     // the file list, with the main file marked
     const nav = screen.getByRole('navigation', { name: 'Source files' });
@@ -178,22 +174,18 @@ describe('verified source on the contract page', { timeout: 20_000 }, () => {
       verification: verification({ address: OTHER, network: 'ghostnet' }),
     });
     renderApp(`/mainnet/${KT}/source`);
-    const line = await screen.findByText(
-      /Verified through a contract with the same code:/,
-      {},
-      { timeout: 8000 },
-    );
+    const line = await screen.findByText(/Verified through a contract with the same code:/, {});
     expect(within(line).getByRole('link', { name: OTHER }).getAttribute('href')).toBe(
       `/ghostnet/${OTHER}/source`,
     );
   });
 });
 
-describe('verify form', { timeout: 20_000 }, () => {
+describe('verify form', () => {
   async function openForm() {
     renderApp(`/mainnet/${KT}/code`);
-    fireEvent.click(await screen.findByRole('button', { name: 'Verify source' }, { timeout: 8000 }));
-    const dialog = await screen.findByRole('dialog', { name: 'Verify source' }, { timeout: 8000 });
+    fireEvent.click(await screen.findByRole('button', { name: 'Verify source' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Verify source' });
     // compilers: the unavailable one says why
     await within(dialog).findByText(/LIGO is not available: LIGO is not installed on this server/);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Paste source' }));
@@ -222,7 +214,7 @@ describe('verify form', { timeout: 20_000 }, () => {
     });
     const mock = routes(NOT_VERIFIED(), [resourceRoute('verifySource', at, failed)]);
     const dialog = await openForm();
-    const result = await within(dialog).findByTestId('verify-failed', {}, { timeout: 8000 });
+    const result = await within(dialog).findByTestId('verify-failed', {});
     expect(mock.callsTo(`POST /v1/contract/mainnet/${KT}/verify`)[0]?.body).toEqual({
       compiler: 'archetype',
       version: '1.5.3',
@@ -247,9 +239,7 @@ describe('verify form', { timeout: 20_000 }, () => {
       [`POST /v1/contract/mainnet/${KT}/verify`, Response.json({ message }, { status: 422 })],
     ]);
     const dialog = await openForm();
-    await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toBe(message), {
-      timeout: 8000,
-    });
+    await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toBe(message));
   });
 
   it('a verified answer says so and reads the source again, which brings the tab and the badge', async () => {
@@ -267,18 +257,14 @@ describe('verify form', { timeout: 20_000 }, () => {
       }),
     ]);
     const dialog = await openForm();
-    await within(dialog).findByText(
-      /Verified: the compiled Michelson equals the deployed code\./,
-      {},
-      { timeout: 8000 },
-    );
+    await within(dialog).findByText(/Verified: the compiled Michelson equals the deployed code\./, {});
     expect(within(dialog).getByRole('link', { name: 'View the source' }).getAttribute('href')).toBe(
       `/mainnet/${KT}/source`,
     );
     // behind the dialog, the page has read the source again: after Close, the badge and the tab are there
     await waitFor(() => expect(mock.callsTo(`GET /v1/contract/mainnet/${KT}/source`).length).toBe(2));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
-    await screen.findByRole('link', { name: 'Verified source' }, { timeout: 8000 });
+    await screen.findByRole('link', { name: 'Verified source' });
     expect(screen.getByRole('tab', { name: 'Source' })).toBeTruthy();
     expect(mock.callsTo(`GET /v1/contract/mainnet/${KT}/source`).length).toBeGreaterThanOrEqual(2);
   });

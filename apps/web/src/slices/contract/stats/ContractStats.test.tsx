@@ -33,7 +33,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('contract statistics', { timeout: 20_000 }, () => {
+describe('contract statistics', () => {
   it('asks every series of the contract as the BCD client does', () => {
     // views/contract/StatsTab.vue: transactions/distinct with field Sender, balance_update with Kind 2
     expect(contractSeriesSpec('users', KT)).toEqual({
@@ -77,7 +77,7 @@ describe('contract statistics', { timeout: 20_000 }, () => {
     ]);
     renderApp(`/mainnet/${KT}/stats`);
     for (const title of ['Contract calls', 'Unique users', 'Consumed gas', 'Burned']) {
-      expect(await screen.findByRole('heading', { name: title }, { timeout: 5000 })).toBeTruthy();
+      expect(await screen.findByRole('heading', { name: title })).toBeTruthy();
     }
     // the service sums milligas (1,500,000 + 2,500,000): 4,000 gas, not '4,000,000 gas' (issue 33)
     await waitFor(() =>
@@ -104,9 +104,7 @@ describe('contract statistics', { timeout: 20_000 }, () => {
   it('a network without a statistics service neither shows the tab nor opens its URL', async () => {
     const mock = mockFetch(contractFrame('sandboxnet', KT));
     const { router } = renderApp(`/sandboxnet/${KT}/stats`);
-    await waitFor(() => expect(router.state.location.pathname).toBe(`/sandboxnet/${KT}/operations`), {
-      timeout: 10_000,
-    });
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/sandboxnet/${KT}/operations`));
     expect(await screen.findByRole('tab', { name: /^Operations/ })).toBeTruthy();
     expect(screen.queryByRole('tab', { name: 'Statistics' })).toBeNull();
     expect(mock.callsTo('GET /stats/v1/')).toHaveLength(0);

@@ -74,7 +74,7 @@ function authOf(fetchFn: ReturnType<typeof mockFetch>['fetchFn'], method: string
 }
 
 async function choose(label: string, option: string) {
-  fireEvent.mouseDown(await screen.findByRole('combobox', { name: label }, { timeout: 8000 }));
+  fireEvent.mouseDown(await screen.findByRole('combobox', { name: label }));
   fireEvent.click(await screen.findByRole('option', { name: option }));
 }
 
@@ -152,7 +152,7 @@ describe('the Watch tab', { timeout: 30_000 }, () => {
       ]),
     ]);
     const { router } = renderApp(`/mainnet/${KT}/watch`);
-    await screen.findByRole('heading', { name: 'New rule' }, { timeout: 8000 });
+    await screen.findByRole('heading', { name: 'New rule' });
     expect(router.state.matches.at(-1)?.route.id).toBe('watch');
     expect((await screen.findByRole('tab', { name: 'Watch' })).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByText(/No management token in this browser yet/)).toBeTruthy();
@@ -229,7 +229,7 @@ describe('the Watch tab', { timeout: 30_000 }, () => {
       resourceRoute('watchDeliveries', { id: RULE.id, size: 20 }, []),
     ]);
     renderApp(`/mainnet/${KT}/watch`);
-    const list = await screen.findByRole('list', { name: 'Your rules' }, { timeout: 8000 });
+    const list = await screen.findByRole('list', { name: 'Your rules' });
     await within(list).findByText('No deliveries yet.');
     fireEvent.click(within(list).getByRole('button', { name: `Delete rule ${RULE.id}` }));
     await screen.findByText('This token holds no rules.');
@@ -243,7 +243,7 @@ describe('the Watch tab', { timeout: 30_000 }, () => {
       resourceRoute('watchDeliveries', { id: RULE.id, size: 20 }, []),
     ]);
     renderApp(`/mainnet/${KT}/watch`);
-    const input = await screen.findByRole('textbox', { name: 'Management token' }, { timeout: 8000 });
+    const input = await screen.findByRole('textbox', { name: 'Management token' });
     fireEvent.change(input, { target: { value: 'nonsense' } });
     fireEvent.click(screen.getByRole('button', { name: 'Show rules' }));
     expect(screen.getByText(/msw_ and 43 letters/)).toBeTruthy();
@@ -258,7 +258,7 @@ describe('the Watch tab', { timeout: 30_000 }, () => {
     let message = 'the webhook URL must not reach a private address (127.0.0.1)';
     routes([resourceRoute('watchCreate', () => Response.json({ message }, { status: 400 }))]);
     renderApp(`/mainnet/${KT}/watch`);
-    const url = await screen.findByRole('textbox', { name: 'Webhook URL' }, { timeout: 8000 });
+    const url = await screen.findByRole('textbox', { name: 'Webhook URL' });
     fireEvent.change(url, { target: { value: 'http://127.0.0.1:9/hook' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create rule' }));
     await screen.findByText(message);
@@ -290,7 +290,7 @@ describe('the Watch tab', { timeout: 30_000 }, () => {
       resourceRoute('watchDeliveries', { id: RULE.id, size: 20 }, () => log),
     ]);
     renderApp(`/mainnet/${KT}/watch`);
-    const list = await screen.findByRole('list', { name: 'Your rules' }, { timeout: 8000 });
+    const list = await screen.findByRole('list', { name: 'Your rules' });
     await within(list).findByRole('table', { name: `Delivery log of ${RULE.id}` });
     fireEvent.click(within(list).getByRole('checkbox', { name: 'Notify me in this browser' }));
     await waitFor(() =>
@@ -304,7 +304,7 @@ describe('the Watch tab', { timeout: 30_000 }, () => {
     log = [delivery('d2', { level: 121 }), delivery('d1')];
     // the next refresh (every 5 s) finds d2
     await act(() => new Promise((r) => setTimeout(r, 5_500)));
-    await waitFor(() => expect(shown).toHaveLength(1), { timeout: 3000 });
+    await waitFor(() => expect(shown).toHaveLength(1));
     expect(shown[0]!.title).toBe(`Watch rule ${RULE.id} matched`);
     expect(shown[0]!.body).toContain('level 121');
   });
@@ -317,7 +317,7 @@ describe('the Watch tab', { timeout: 30_000 }, () => {
       resourceRoute('watchDeliveries', { id: RULE.id, size: 20 }, []),
     ]);
     renderApp(`/mainnet/${KT}/watch`);
-    const box = await screen.findByRole('checkbox', { name: 'Notify me in this browser' }, { timeout: 8000 });
+    const box = await screen.findByRole('checkbox', { name: 'Notify me in this browser' });
     fireEvent.click(box);
     await screen.findByText('This browser does not support notifications.');
     expect((box as HTMLInputElement).checked).toBe(false);
@@ -328,9 +328,7 @@ describe('the Watch tab', { timeout: 30_000 }, () => {
     }
     vi.stubGlobal('Notification', Denied);
     renderApp(`/mainnet/${KT}/watch`);
-    fireEvent.click(
-      await screen.findByRole('checkbox', { name: 'Notify me in this browser' }, { timeout: 8000 }),
-    );
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Notify me in this browser' }));
     await screen.findByText(/Notifications are blocked for this site/);
   });
 });

@@ -41,7 +41,7 @@ describe('the operation flow view (issue 37)', () => {
     expect(within(tabs).getByRole('tab', { name: 'Operations', selected: true })).toBeTruthy();
     expect(mock.callsOf(flow)).toHaveLength(0);
     fireEvent.click(within(tabs).getByRole('tab', { name: 'Flow' }));
-    expect(await screen.findByRole('table', { name: 'Flow edges' }, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByRole('table', { name: 'Flow edges' })).toBeTruthy();
     expect(mock.callsOf(flow)).toHaveLength(1);
     expect(screen.queryAllByRole('article')).toHaveLength(0);
   });
@@ -49,7 +49,7 @@ describe('the operation flow view (issue 37)', () => {
   it('lists every edge, token and ticket in the table, decimals applied, with the failed marks', async () => {
     mockFetch([resourceRoute('opg', at, group), resourceRoute('opgFlow', at, SWAP_FLOW)]);
     renderApp(`/sandboxnet/opg/${HASH}/contents?view=flow`);
-    const table = await screen.findByRole('table', { name: 'Flow edges' }, { timeout: 5000 });
+    const table = await screen.findByRole('table', { name: 'Flow edges' });
     expect(
       within(table)
         .getAllByRole('columnheader')
@@ -112,7 +112,7 @@ describe('the operation flow view (issue 37)', () => {
   it('draws the graph focusable in execution order; a failed edge is dashed and says so; focus shows the parameter', async () => {
     mockFetch([resourceRoute('opg', at, group), resourceRoute('opgFlow', at, SWAP_FLOW)]);
     renderApp(`/sandboxnet/opg/${HASH}/contents?view=flow`);
-    const region = await screen.findByRole('region', { name: 'Flow graph' }, { timeout: 5000 });
+    const region = await screen.findByRole('region', { name: 'Flow graph' });
     const focusable = [...region.querySelectorAll<SVGElement>('svg [tabindex="0"]')];
     expect(focusable.map((f) => f.getAttribute('aria-label'))).toEqual([
       'tz1VSUr…jcjb, account, changes +1.5 ꜩ, −1 tzBTC, +1,002 USDt',
