@@ -28,7 +28,10 @@ const pure = [
 export default defineConfig({
   test: {
     exclude: ['**/node_modules/**', 'apps/web/e2e/**'],
-    testTimeout: 30_000,
+    // a guard against a hung test, not a budget: every wait is on a condition (Testing Library's 15 s, setup.ts),
+    // and whole-app web files took 4× longer on a host that ran 5× slower than usual (calibration 2,615 ms,
+    // session 28's CI run 3: NetworkPage and WatchTab tests timed out at 30 s)
+    testTimeout: 120_000,
     hookTimeout: 60_000,
     pool: 'forks',
     // a test process that dies of a fatal error leaves Node's diagnostic report where scripts/vitest-count.mjs

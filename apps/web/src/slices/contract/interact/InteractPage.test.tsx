@@ -93,7 +93,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('interact tab', { timeout: 90_000 }, () => {
+describe('interact tab', () => {
   it('lists entrypoints by name with bookmark buttons and keeps the selected one in the URL', async () => {
     setup();
     const { router } = renderApp(`/sandboxnet/${KT}/interact`);

@@ -78,7 +78,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('views tab', { timeout: 90_000 }, () => {
+describe('views tab', () => {
   it('runs a view without parameters and shows the View result dialog', async () => {
     const mock = setup([{ prim: 'int', type: 'int', name: '@int_1', value: '313' }]);
     renderApp(`/sandboxnet/${KT}/views`);

@@ -136,7 +136,7 @@ describe('watch form', () => {
   });
 });
 
-describe('the Watch tab', { timeout: 30_000 }, () => {
+describe('the Watch tab', () => {
   it('creates a calls rule with the exact body, shows the token and secret once, then lists the rules and their log', async () => {
     let created = false;
     const create = resourceRoute('watchCreate', (): WatchRuleCreated => {
