@@ -198,10 +198,10 @@ describe('accessibility (axe-core, serious and critical rules)', () => {
       ]),
     ]);
     renderApp(`/mainnet/${KT}/source`);
-    await screen.findByLabelText('Source of b.arl', {});
+    await screen.findByLabelText('Source of b.arl');
     expect(await seriousViolations()).toEqual([]);
     fireEvent.click(screen.getByRole('button', { name: 'Verify again' }));
-    await screen.findByText(/LIGO is not available/, {});
+    await screen.findByText(/LIGO is not available/);
     expect(await seriousViolations()).toEqual([]);
   });
 

@@ -61,7 +61,7 @@ describe('metadata tab', () => {
       metadata: null,
     });
     renderApp(`/mainnet/${KT}/metadata`);
-    expect(await screen.findByText('Resolving metadata error (after 3 attempts)', {})).toBeTruthy();
+    expect(await screen.findByText('Resolving metadata error (after 3 attempts)')).toBeTruthy();
     expect(screen.getByText('timeout')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'View IPFS' }).getAttribute('href')).toBe(
       'https://ipfs.io/ipfs/QmNrhZHUaEqxhyLfqoq1mtHSipkWHeT31LNHb1QEbDHgnc',

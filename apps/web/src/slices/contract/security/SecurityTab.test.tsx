@@ -112,7 +112,7 @@ describe('security summary on the contract page', () => {
   it('shows the headline under the header, asked for after the contract, with a link to the tab', async () => {
     const mock = routes(SUMMARY);
     renderApp(`/mainnet/${KT}/operations`);
-    const headline = await screen.findByTestId('security-headline', {});
+    const headline = await screen.findByTestId('security-headline');
     await within(headline).findByText('Upgradable by admin tz1KqTpE…');
     expect(
       within(headline).getByRole('link', { name: 'View the security summary' }).getAttribute('href'),
@@ -130,7 +130,7 @@ describe('security summary on the contract page', () => {
   it('says quietly that the summary is unavailable when it fails, and the page stays', async () => {
     routes(Response.json({ message: 'boom' }, { status: 500 }));
     renderApp(`/mainnet/${KT}/operations`);
-    const headline = await screen.findByTestId('security-headline', {});
+    const headline = await screen.findByTestId('security-headline');
     await within(headline).findByText('Security summary unavailable');
     expect(screen.getByRole('heading', { level: 1 }).textContent).toContain(KT);
     expect(screen.queryByText('boom')).toBeNull();

@@ -142,7 +142,7 @@ describe('verified source on the contract page', () => {
   it('renders the files as text with their download links', async () => {
     routes(SOURCE);
     const { container } = renderApp(`/mainnet/${KT}/source`);
-    await screen.findByText(/Verified: compiled with Archetype 1\.5\.3 on 2026-11-30 08:00 UTC/, {});
+    await screen.findByText(/Verified: compiled with Archetype 1\.5\.3 on 2026-11-30 08:00 UTC/);
     expect(screen.getByText(/the compiled Michelson equals the deployed code\./)).toBeTruthy();
     // the file list, with the main file marked
     const nav = screen.getByRole('navigation', { name: 'Source files' });
@@ -174,7 +174,7 @@ describe('verified source on the contract page', () => {
       verification: verification({ address: OTHER, network: 'ghostnet' }),
     });
     renderApp(`/mainnet/${KT}/source`);
-    const line = await screen.findByText(/Verified through a contract with the same code:/, {});
+    const line = await screen.findByText(/Verified through a contract with the same code:/);
     expect(within(line).getByRole('link', { name: OTHER }).getAttribute('href')).toBe(
       `/ghostnet/${OTHER}/source`,
     );
@@ -214,7 +214,7 @@ describe('verify form', () => {
     });
     const mock = routes(NOT_VERIFIED(), [resourceRoute('verifySource', at, failed)]);
     const dialog = await openForm();
-    const result = await within(dialog).findByTestId('verify-failed', {});
+    const result = await within(dialog).findByTestId('verify-failed');
     expect(mock.callsTo(`POST /v1/contract/mainnet/${KT}/verify`)[0]?.body).toEqual({
       compiler: 'archetype',
       version: '1.5.3',
@@ -257,7 +257,7 @@ describe('verify form', () => {
       }),
     ]);
     const dialog = await openForm();
-    await within(dialog).findByText(/Verified: the compiled Michelson equals the deployed code\./, {});
+    await within(dialog).findByText(/Verified: the compiled Michelson equals the deployed code\./);
     expect(within(dialog).getByRole('link', { name: 'View the source' }).getAttribute('href')).toBe(
       `/mainnet/${KT}/source`,
     );

@@ -61,7 +61,7 @@ describe('tokens tab', () => {
   it('lists 20 tokens, loads more, and expands a panel with link, JSON and thumbnail', async () => {
     routes();
     renderApp(`/mainnet/${KT}/tokens`);
-    await screen.findByText('Piece #0', {});
+    await screen.findByText('Piece #0');
     expect(screen.getAllByText(/^Piece #/)).toHaveLength(20);
     fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
     await waitFor(() => expect(screen.getAllByText(/^Piece #/)).toHaveLength(23));
@@ -82,7 +82,7 @@ describe('tokens tab', () => {
   it('searches after the debounce, mirrors it in ?search= and shows resolving errors and empty results', async () => {
     const mock = routes();
     const { router } = renderApp(`/mainnet/${KT}/tokens`);
-    const box = await screen.findByPlaceholderText('Start typing token name', {});
+    const box = await screen.findByPlaceholderText('Start typing token name');
     fireEvent.change(box, { target: { value: '  7 ' } });
     await waitFor(() => expect(router.state.location.search).toBe('?search=7'));
     fireEvent.click(await screen.findByText('Token 7'));
@@ -90,13 +90,13 @@ describe('tokens tab', () => {
     expect(mock.calls.some((c) => (JSON.stringify(c.body) ?? '').includes('FindTokenMetadata'))).toBe(true);
 
     fireEvent.change(box, { target: { value: 'nothing' } });
-    expect(await screen.findByText('Nothing found', {})).toBeTruthy();
+    expect(await screen.findByText('Nothing found')).toBeTruthy();
   });
 
   it('a contract whose history is being backfilled: a note by the holders’ export says those before a level may be missing', async () => {
     routes({ partial: true, indexed_from: 4321, history: { state: 'running', done: 10, total: 400 } });
     renderApp(`/mainnet/${KT}/tokens`);
-    fireEvent.click(await screen.findByText('Piece #1', {}));
+    fireEvent.click(await screen.findByText('Piece #1'));
     const json = await screen.findByLabelText('Metadata of token 1');
     const region = json.closest('.MuiAccordion-root') as HTMLElement;
     // an accessible note (a status) by the holders' export, as the contract page's
@@ -110,7 +110,7 @@ describe('tokens tab', () => {
   it('a contract indexed whole: no note by the holders', async () => {
     routes();
     renderApp(`/mainnet/${KT}/tokens`);
-    fireEvent.click(await screen.findByText('Piece #1', {}));
+    fireEvent.click(await screen.findByText('Piece #1'));
     const json = await screen.findByLabelText('Metadata of token 1');
     const region = json.closest('.MuiAccordion-root') as HTMLElement;
     expect(within(region).queryByText(/History before level/)).toBeNull();
