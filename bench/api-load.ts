@@ -242,6 +242,11 @@ function hotRoutes(h: NonNullable<Subjects['hot']>, queries: string[]): RouteRun
       request: () => ({ path: `${keys}?offset=${randomInt(keyCount - 10)}` }),
     },
     {
+      name: 'hot-keys-after',
+      path: `GET …/{2M-key map}/keys?after={key hash} (keyset, 0–${keyCount.toLocaleString('en')} deep)`,
+      request: () => ({ path: `${keys}?after=${pick(h.keyHashes)}` }),
+    },
+    {
       name: 'hot-keys-offset-10k',
       path: `GET …/{2M-key map}/keys?offset= (0–10,000)`,
       request: () => ({ path: `${keys}?offset=${randomInt(10_000)}` }),
@@ -256,6 +261,13 @@ function hotRoutes(h: NonNullable<Subjects['hot']>, queries: string[]): RouteRun
       path: `GET …/{100k-token FA2}/tokens?offset= (0–${(SIZES.fa2Tokens - 10).toLocaleString('en')})`,
       request: () => ({
         path: `/v1/contract/${n}/${h.fa2}/tokens?offset=${randomInt(SIZES.fa2Tokens - 10)}`,
+      }),
+    },
+    {
+      name: 'tokens-after',
+      path: `GET …/{100k-token FA2}/tokens?after= (keyset, 0–${(SIZES.fa2Tokens - 10).toLocaleString('en')})`,
+      request: () => ({
+        path: `/v1/contract/${n}/${h.fa2}/tokens?after=${randomInt(SIZES.fa2Tokens - 10)}`,
       }),
     },
     {

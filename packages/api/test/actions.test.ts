@@ -178,6 +178,15 @@ describeDb('actions without a node and rebuilt removed routes', { backends: 'pgl
       },
     ]);
     expect((await req('GET', `/v1/contract/${NET}/${TOKEN}/tokens/count`)).body).toEqual({ count: 1 });
+    // keyset paging by token id
+    const afterIds = async (q: string) =>
+      (
+        (await req('GET', `/v1/contract/${NET}/${TOKEN}/tokens?${q}`)).body as Array<{ token_id: number }>
+      ).map((t) => t.token_id);
+    expect(await afterIds('after=6')).toEqual([7]);
+    expect(await afterIds('after=7')).toEqual([]);
+    expect((await req('GET', `/v1/contract/${NET}/${TOKEN}/tokens?after=6&offset=1`)).status).toBe(400);
+    expect((await req('GET', `/v1/contract/${NET}/${TOKEN}/tokens?after=-1`)).status).toBe(400);
     expect((await req('GET', `/v1/contract/${NET}/${TWIN}/tokens`)).body).toEqual([]);
     expect((await req('GET', `/v1/account/${NET}/${TOKEN}/metadata`)).body).toEqual({
       name: 'Pixel',

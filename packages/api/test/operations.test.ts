@@ -152,6 +152,24 @@ describeDb('operation, big map and chain routes', { backends: 'pglite' }, ({ db 
       level: 2,
     });
     expect(((await get(`/v1/bigmap/${NET}/0/keys?max_level=3`)).body as unknown[]).length).toBe(1);
+    // keyset paging: the keys after the previous page's last key hash, alone or with a filter
+    const after = async (q: string) =>
+      ((await get(`/v1/bigmap/${NET}/0/keys?${q}`)).body as Array<{ data: Op }>).map(
+        (k) => k.data.key_string,
+      );
+    expect(await after(`size=1&after=${keyHash(BOB)}`)).toEqual([ALICE]);
+    expect(await after(`after=${keyHash(ALICE)}`)).toEqual([]);
+    expect(await after(`active_only=true&after=${keyHash(BOB)}`)).toEqual([ALICE]);
+    const noKey = 'exprtZBwZUeYYYfUs9B9Rg2ywHezVHnCCnmF9WsDQVrs582dSK63dC';
+    const unknownKey = await get(`/v1/bigmap/${NET}/0/keys?after=${noKey}`);
+    expect([unknownKey.status, unknownKey.body]).toEqual([
+      400,
+      { message: `after: big map 0 has no key ${noKey}` },
+    ]);
+    expect((await get(`/v1/bigmap/${NET}/0/keys?offset=1&after=${keyHash(BOB)}`)).body).toEqual({
+      message: 'after cannot be combined with offset',
+    });
+    expect((await get(`/v1/bigmap/${NET}/0/keys?after=expr1`)).status).toBe(400);
     expect((await get(`/v1/bigmap/${NET}/0/keys?max_level=2&min_level=3`)).status).toBe(400);
     expect(
       ((await get(`/v1/bigmap/${NET}/0/keys?search=${BOB.slice(3, 12)}`)).body as unknown[]).length,

@@ -141,6 +141,43 @@ describeDb('bounded suggestions', { backends: 'both' }, ({ db }) => {
     expect(r.hits.every((h) => h.key.startsWith('KT1DeltaEpsilon') && h.matched === 'title')).toBe(true);
   });
 
+  it('/search past its bound ranks a window of the matches, counts them all, and pages into the window', async () => {
+    const full = (offset: number) =>
+      searchDocuments(db(), { query: 'alpha', networks: [NET], size: 10, offset });
+    const bounded = (offset: number, rankBound: number) =>
+      searchDocuments(db(), { query: 'alpha', networks: [NET], size: 10, offset, rankBound });
+    const all = await full(0);
+    // W + 50 documents hold "alpha", and one holds "alpha beta": all counted either way
+    expect(all.total).toBe(W + 51);
+    // under the bound, every match is ranked: the same page
+    expect((await bounded(0, W + 51)).hits).toEqual(all.hits);
+    // past it (a window of W newest per strategy): the page /search gives, ranks being equal but for the level
+    const windowed = await bounded(0, W);
+    expect(windowed.total).toBe(W + 51);
+    expect(windowed.hits.slice(0, 10)).toEqual(all.hits);
+    // a deeper page widens the window to reach it (the 60th match lies past W newest ones)
+    const deep = await bounded(W + 30, W);
+    expect(deep.hits.slice(0, 10).map((h) => h.key)).toEqual((await full(W + 30)).hits.map((h) => h.key));
+    // a title fragment inside a word ranks last, and a window leaves it out: only words and key prefixes
+    await db()
+      .insertInto('search_documents')
+      .values({
+        network: NET,
+        kind: 'contract_metadata',
+        key: 'KT1Nalpha',
+        level: 1,
+        title: 'Xalphax',
+        body: '',
+      })
+      .execute();
+    try {
+      expect((await full(W + 50)).hits.map((h) => h.key)).toEqual(['KT1BothWords', 'KT1Nalpha']);
+      expect((await bounded(W + 50, W)).hits.map((h) => h.key)).not.toContain('KT1Nalpha');
+    } finally {
+      await db().deleteFrom('search_documents').where('key', '=', 'KT1Nalpha').execute();
+    }
+  });
+
   it('network and kind filters apply before the window', async () => {
     expect((await suggest('gamma')).hits.map((h) => h.key)).toEqual(['KT1GammaHere']);
     expect((await suggest('gamma', [NET, OTHER])).hits[0]?.key).toBe(`KT1Other${W + 9}`);

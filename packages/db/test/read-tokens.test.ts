@@ -57,6 +57,11 @@ describeDb('token metadata reads', { backends: 'both' }, ({ db }) => {
     expect(await ids({ size: 1, offset: 1 })).toEqual([2]);
     expect(await ids({ size: 10, offset: 0, tokenId: 3 })).toEqual([3]);
     expect(await ids({ size: 10, offset: 0, minLevel: 10, maxLevel: 30 })).toEqual([1, 2]);
+    // keyset: the tokens after an id (numeric order), with the other filters
+    expect(await ids({ size: 10, offset: 0, afterTokenId: '1' })).toEqual([2, 3]);
+    expect(await ids({ size: 1, offset: 0, afterTokenId: '1' })).toEqual([2]);
+    expect(await ids({ size: 10, offset: 0, afterTokenId: '0', maxLevel: 30 })).toEqual([1, 2]);
+    expect(await ids({ size: 10, offset: 0, afterTokenId: '3' })).toEqual([]);
     const [one] = await tokenMetadataRows(db(), NET, KT, { size: 1, offset: 0 });
     expect(one).toMatchObject({ contract: KT, level: 10, name: 'one', symbol: null, decimals: 1 });
     expect(one?.metadata).toEqual({ name: 'meta 1' });
@@ -89,6 +94,10 @@ describeDb('token metadata reads', { backends: 'both' }, ({ db }) => {
     );
     expect(await page({ size: 10, offset: n - 4 })).toEqual(range(n - 4, n));
     expect(await page({ size: 10, offset: n })).toEqual([]);
+    // keyset from deep in the list: numeric order past an id of more digits (999 < 1000 < 1001)
+    expect(await page({ size: 3, offset: 0, afterTokenId: String(DEEP_TOKEN_OFFSET - 2) })).toEqual(
+      range(DEEP_TOKEN_OFFSET - 1, DEEP_TOKEN_OFFSET + 2),
+    );
     // with a level range: the offset counts the tokens in the range
     const inRange = range(0, n).filter((id) => 1 + (id % 50) >= 2 && 1 + (id % 50) < 50);
     expect(await page({ size: 5, offset: DEEP_TOKEN_OFFSET + 10, minLevel: 2, maxLevel: 50 })).toEqual(

@@ -177,7 +177,10 @@ export const bigMapRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
       schema: {
         summary: 'Keys of a big map (newest update first)',
         description:
-          '`max_level` exclusive, `min_level` inclusive; `search` (Michelscope extension) matches a key hash or key text.',
+          '`max_level` exclusive, `min_level` inclusive; `search` (Michelscope extension) matches a key hash or key ' +
+          'text. `after` (Michelscope extension, keyset paging): the key hash of the last key of the previous page; ' +
+          'the page holds the keys after it in the same order, at the same cost at any depth (where `offset` reads ' +
+          'every key it skips); it cannot be combined with an `offset` above 0.',
         tags,
         params: PtrParams,
         querystring: Type.Object({
@@ -186,6 +189,7 @@ export const bigMapRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
           min_level: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
           search: Type.Optional(Type.String({ maxLength: 255 })),
           active_only: Type.Optional(Type.Boolean()),
+          after: Type.Optional(Type.String({ pattern: '^expr[1-9A-HJ-NP-Za-km-z]{50}$' })),
         }),
         response: { 200: Type.Array(BigMapKeyItem), ...E },
       },
@@ -196,6 +200,7 @@ export const bigMapRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
       const q = request.query;
       if (q.max_level !== undefined && q.min_level !== undefined && q.max_level <= q.min_level)
         throw new HttpError(400, 'max_level must be greater than min_level');
+      if (q.after !== undefined && q.offset) throw new HttpError(400, 'after cannot be combined with offset');
       // the database refuses a NUL in a text parameter (as the other searches, it is dropped)
       const search = q.search?.replace(/\0/g, '').trim();
       const filter = {
@@ -205,6 +210,7 @@ export const bigMapRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
         maxLevel: q.max_level,
         activeOnly: q.active_only,
         search: search && search.length > 2 ? search : undefined,
+        after: q.after,
       };
       let rows: BigMapKeyRow[];
       let t: Types | undefined;
@@ -215,14 +221,22 @@ export const bigMapRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
         !filter.search
       ) {
         // the usual page: keys and types in one statement, the types built once per distinct type text
-        const page = await bigMapKeysPage(ctx.readDb, network, ptr, filter.size, filter.offset);
+        const from = filter.after === undefined ? filter.offset : { after: filter.after };
+        const page = await bigMapKeysPage(ctx.readDb, network, ptr, filter.size, from);
         rows = page.rows;
         t = page.types && typesOfText(page.types.key_type, page.types.value_type);
       } else {
         rows = await bigMapKeys(ctx.readDb, network, ptr, filter);
         t = typesOf(await getBigMap(ctx.readDb, network, ptr));
       }
-      if (rows.length === 0 && filter.search && filter.offset === 0) {
+      // a cursor that names no key of this big map is a mistake, not the end of the list
+      if (
+        rows.length === 0 &&
+        filter.after &&
+        !(await bigMapKeyState(ctx.readDb, network, ptr, filter.after))
+      )
+        throw new HttpError(400, `after: big map ${ptr} has no key ${filter.after}`);
+      if (rows.length === 0 && filter.search && filter.offset === 0 && !filter.after) {
         // a contract read from the node when first asked for: its keys are not indexed, the node has them
         const adopted = await adoptedBigMap(ctx, network, ptr);
         const hit = adopted && (await nodeKeySearch(ctx, network, ptr, adopted, filter.search));

@@ -16,6 +16,7 @@ import { decodeParameters, toMicheline } from '@michelscope/michelson';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ApiContext } from '../context';
+import { HttpError } from '../errors';
 import { approvalData, APPROVE_SCHEMA, ApproveBody } from '../services/approve';
 import { markPartialHistory, partialHistoryFrom } from '../services/contracts';
 import {
@@ -63,6 +64,10 @@ export const legacyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
     {
       schema: {
         summary: 'Token metadata of a contract (TZIP-12)',
+        description:
+          'By token id. `after` (Michelscope extension, keyset paging): the token id of the last token of the ' +
+          'previous page; the page holds the tokens with a greater id, at the same cost at any depth (where ' +
+          '`offset` reads every token it skips); it cannot be combined with an `offset` above 0.',
         tags: ['tokens'],
         params: AddressParams,
         querystring: Type.Object({
@@ -71,6 +76,7 @@ export const legacyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
           token_id: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
           max_level: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
           min_level: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
+          after: Type.Optional(Type.String({ pattern: '^(0|[1-9][0-9]{0,77})$' })),
         }),
         response: {
           200: Type.Array(TokenMetadata, {
@@ -84,6 +90,7 @@ export const legacyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
     async (request, reply) => {
       check(request.params);
       const q = request.query;
+      if (q.after !== undefined && q.offset) throw new HttpError(400, 'after cannot be combined with offset');
       await markPartialHistory(ctx, reply, request.params.network, request.params.address);
       return contractTokens(ctx, request.params.network, request.params.address, {
         size: q.size || 10,
@@ -91,6 +98,7 @@ export const legacyRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
         tokenId: q.token_id,
         minLevel: q.min_level,
         maxLevel: q.max_level,
+        afterTokenId: q.after,
       });
     },
   );

@@ -29,6 +29,8 @@ import { docItem, keyItem, operationItem } from './search-items';
 export const MAX_QUERY = 255;
 /** Suggestions rank at most this many candidates per strategy: key prefix, each word (`DocSearch.rankWindow`). */
 export const SUGGEST_RANK_WINDOW = 25;
+/** /search ranks every match up to this many, a bounded window of them above (`DocSearch.rankBound`). */
+export const SEARCH_RANK_BOUND = 500;
 
 export interface SearchInput {
   query: string;
@@ -180,8 +182,10 @@ async function findItems(
       ...docSearch,
       size: input.withTotal === false ? (input.size - items.length) * 2 : input.size - items.length,
       count: input.withTotal !== false,
-      // suggestions rank bounded index ranges (key prefix, each word's newest documents); /search ranks every match
+      // suggestions rank bounded index ranges (key prefix, each word's newest documents); /search ranks every
+      // match, or such a window of them when more match (merged by account in pushDocs)
       rankWindow: input.withTotal === false ? SUGGEST_RANK_WINDOW : undefined,
+      rankBound: SEARCH_RANK_BOUND,
     });
     total += docs.total;
     docsTotal = docs.total;

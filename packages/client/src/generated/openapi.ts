@@ -5580,7 +5580,7 @@ export interface paths {
     };
     /**
      * Keys of a big map (newest update first)
-     * @description `max_level` exclusive, `min_level` inclusive; `search` (Michelscope extension) matches a key hash or key text.
+     * @description `max_level` exclusive, `min_level` inclusive; `search` (Michelscope extension) matches a key hash or key text. `after` (Michelscope extension, keyset paging): the key hash of the last key of the previous page; the page holds the keys after it in the same order, at the same cost at any depth (where `offset` reads every key it skips); it cannot be combined with an `offset` above 0.
      */
     get: {
       parameters: {
@@ -5591,6 +5591,7 @@ export interface paths {
           min_level?: number;
           search?: string;
           active_only?: boolean;
+          after?: string;
         };
         header?: never;
         path: {
@@ -12011,7 +12012,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Token metadata of a contract (TZIP-12) */
+    /**
+     * Token metadata of a contract (TZIP-12)
+     * @description By token id. `after` (Michelscope extension, keyset paging): the token id of the last token of the previous page; the page holds the tokens with a greater id, at the same cost at any depth (where `offset` reads every token it skips); it cannot be combined with an `offset` above 0.
+     */
     get: {
       parameters: {
         query?: {
@@ -12020,6 +12024,7 @@ export interface paths {
           token_id?: number;
           max_level?: number;
           min_level?: number;
+          after?: string;
         };
         header?: never;
         path: {

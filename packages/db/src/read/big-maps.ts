@@ -121,7 +121,17 @@ export interface KeysFilter {
   activeOnly?: boolean;
   /** Key hash, or text contained in the readable key text (`Pair "tz1…" 1`) or the key JSON. */
   search?: string;
+  /**
+   * Keyset paging: the keys after this one (its key hash) in the list's order, whatever its depth (`offset` is
+   * then not used). A hash that is no key of the big map gives no rows.
+   */
+  after?: string;
 }
+
+/** The keys after key `after` of big map `ptr` in chain order (`level DESC, id DESC`): an index range. */
+const afterKey = (network: string, ptr: number, after: string) =>
+  sql<boolean>`(level, id) < (SELECT a.level, a.id FROM big_map_states a
+    WHERE a.network = ${network} AND a.ptr = ${ptr} AND a.key_hash = ${after})`;
 
 export async function bigMapKeys(
   db: Db,
@@ -148,12 +158,13 @@ export async function bigMapKeys(
       ]),
     );
   }
+  if (f.after !== undefined) q = q.where(afterKey(network, ptr, f.after));
   // chain order: the level the key first appeared at, then the order the keys of that level were stored
   const rows = await q
     .orderBy('level', 'desc')
     .orderBy('id', 'desc')
     .limit(f.size)
-    .offset(f.offset)
+    .offset(f.after === undefined ? f.offset : 0)
     .execute();
   return rows.map(toState);
 }
@@ -204,24 +215,42 @@ const deepKeysPageQuery = preparedQuery<KeysPageRow>(`
   SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, key_type::text, value_type::text
   FROM big_maps WHERE network = $1 AND ptr = $2`);
 
+/**
+ * {@link keysPageQuery} after a key ($4: its hash; keyset paging): the index range of the keys after it, the same
+ * cost at any depth.
+ */
+const keysAfterQuery = preparedQuery<KeysPageRow>(`
+  (SELECT id, key_hash, key, removed, last_update_level, last_update_time, count, level AS first_level,
+      NULL::text AS key_type, NULL::text AS value_type
+    FROM big_map_states WHERE network = $1 AND ptr = $2
+      AND (level, id) < (SELECT a.level, a.id FROM big_map_states a WHERE a.network = $1 AND a.ptr = $2 AND a.key_hash = $4)
+    ORDER BY level DESC, id DESC LIMIT $3)
+  UNION ALL
+  SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, key_type::text, value_type::text
+  FROM big_maps WHERE network = $1 AND ptr = $2`);
+
 /** From this offset on, pages skip rows in the index alone (deferred join; the first pages keep one scan). */
 export const DEEP_OFFSET = 1000;
 
 /**
  * {@link bigMapKeys} without filters (the keys shown, not their values) and the big map's types as JSON text
- * (the text can key a cache of what is built from it), in one statement.
+ * (the text can key a cache of what is built from it), in one statement. `from`: an offset, or the hash of the
+ * key the page starts after (keyset paging, {@link KeysFilter.after}).
  */
 export async function bigMapKeysPage(
   db: Db,
   network: string,
   ptr: number,
   size: number,
-  offset: number,
+  from: number | { after: string },
 ): Promise<{ rows: BigMapKeyRow[]; types?: { key_type: string; value_type: string } }> {
   let types: { key_type: string; value_type: string } | undefined;
   const rows: Array<BigMapKeyRow & { first_level: number }> = [];
-  const query = offset >= DEEP_OFFSET ? deepKeysPageQuery : keysPageQuery;
-  for (const r of await query(db, [network, ptr, size, offset])) {
+  const [query, at] =
+    typeof from === 'object'
+      ? [keysAfterQuery, from.after]
+      : [from >= DEEP_OFFSET ? deepKeysPageQuery : keysPageQuery, from];
+  for (const r of await query(db, [network, ptr, size, at])) {
     if (r.id === null) types = { key_type: r.key_type, value_type: r.value_type };
     else
       rows.push({

@@ -43,6 +43,17 @@ export interface DocSearch {
    * PostgreSQL function `search_suggest` (migration 0100: one generic plan per connection).
    */
   rankWindow?: number;
+  /**
+   * /search: when more than this many documents match, rank a bounded window of them instead of every match
+   * (a broad word matched tens of thousands of token documents, each ranked: 75 ms of PostgreSQL per request
+   * at 10,000,000 operations, issue 36). The window is `rankWindow`'s strategies with this many candidates per
+   * strategy (or the page's end, if deeper; at most SEARCH_TOTAL_CAP) and as many of each word's newest
+   * documents; the total is still counted. In such a window a contract's `contract` and `contract_metadata`
+   * documents may both be hits (as in a suggestion): up to twice `size` hits are returned for the caller to
+   * merge. A document matched only by a fragment inside a title word (`title ILIKE '%q%'`), which ranks last,
+   * is then not listed.
+   */
+  rankBound?: number;
   /** Token documents only, whose resolved metadata has one of each given list (Tokens tab filters). */
   tokens?: TokenFilters;
   /**
@@ -136,14 +147,29 @@ export async function searchDocuments(
     ${q.tokens ? tokenFilterSql(q.tokens) : sql``}
     ${q.verified ? verifiedSql : sql``}
     ${twins}`;
-  const [count, rows] = await Promise.all([
-    q.count === false
-      ? { rows: [] }
-      : sql<{
-          n: number;
-        }>`SELECT count(*) AS n FROM (SELECT 1 FROM search_documents d WHERE ${where} LIMIT ${SEARCH_TOTAL_CAP}) x`.execute(
-          db,
+  const counted = () =>
+    sql<{
+      n: number;
+    }>`SELECT count(*) AS n FROM (SELECT 1 FROM search_documents d WHERE ${where} LIMIT ${SEARCH_TOTAL_CAP}) x`.execute(
+      db,
+    );
+  let known: { rows: Array<{ n: number }> } | undefined;
+  if (q.rankBound !== undefined && !q.rankWindow && !q.tokens && !q.verified && q.count !== false) {
+    known = await counted();
+    const total = Number(known.rows[0]?.n ?? 0);
+    if (total > q.rankBound) {
+      const window = Math.min(SEARCH_TOTAL_CAP, Math.max(q.rankBound, q.offset + q.size));
+      const rows = await db.executeQuery<Record<string, unknown>>(
+        CompiledQuery.raw(
+          `${PREPARED} SELECT * FROM ${SUGGEST_CALL}`,
+          suggestParams({ ...q, size: q.size * 2, rankWindow: window }, window),
         ),
+      );
+      return { total, hits: rows.rows.map(docHit) };
+    }
+  }
+  const [count, rows] = await Promise.all([
+    q.count === false ? { rows: [] } : (known ?? counted()),
     q.rankWindow && !q.tokens && !q.verified
       ? db.executeQuery<Record<string, unknown>>(
           CompiledQuery.raw(
@@ -180,7 +206,7 @@ const docHit = (r: Record<string, unknown>): SearchDocHit => ({
  * (letters and digits); a word the parser reads otherwise (`fa1-2`, `x.y`) finds no term of its own, and
  * the other words or the key prefix still do.
  */
-function suggestParams(q: DocSearch & { rankWindow: number }): unknown[] {
+function suggestParams(q: DocSearch & { rankWindow: number }, andWindow = SUGGEST_AND_WINDOW): unknown[] {
   const words = q.query
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
@@ -196,7 +222,7 @@ function suggestParams(q: DocSearch & { rankWindow: number }): unknown[] {
     list(q.networks),
     list(q.kinds),
     q.rankWindow,
-    SUGGEST_AND_WINDOW,
+    andWindow,
     q.size,
     q.offset,
   ];

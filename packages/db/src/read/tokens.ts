@@ -19,6 +19,11 @@ export interface TokenMetadataFilter {
   tokenId?: number;
   minLevel?: number;
   maxLevel?: number;
+  /**
+   * Keyset paging: the tokens whose id is above this one (the last id of the previous page, a decimal string),
+   * a range of the primary key at any depth; `offset` is then not used.
+   */
+  afterTokenId?: string;
 }
 
 /** The token metadata rows of a contract, by token id. */
@@ -32,6 +37,7 @@ export async function tokenMetadataRows(
   if (f.tokenId !== undefined) q = q.where('token_id', '=', String(f.tokenId));
   if (f.minLevel !== undefined) q = q.where('level', '>=', f.minLevel);
   if (f.maxLevel !== undefined) q = q.where('level', '<', f.maxLevel);
+  if (f.afterTokenId !== undefined) q = q.where('token_id', '>', f.afterTokenId);
   const columns = [
     'contract',
     'token_id',
@@ -42,8 +48,13 @@ export async function tokenMetadataRows(
     'metadata',
     'token_info',
   ] as const;
-  if (f.offset < DEEP_TOKEN_OFFSET)
-    return q.select(columns).orderBy('token_id').limit(f.size).offset(f.offset).execute();
+  if (f.afterTokenId !== undefined || f.offset < DEEP_TOKEN_OFFSET)
+    return q
+      .select(columns)
+      .orderBy('token_id')
+      .limit(f.size)
+      .offset(f.afterTokenId === undefined ? f.offset : 0)
+      .execute();
   // a deep page: the skipped tokens walked in the primary key alone (an index-only scan), the page's rows read
   // from the table (the plain query reads every skipped row's metadata: 100,000-token FA2, issue 36)
   const page = q.select('token_id').orderBy('token_id').limit(f.size).offset(f.offset);
