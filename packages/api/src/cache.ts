@@ -27,6 +27,16 @@ export class ResponseCache {
     return pending;
   }
 
+  /** The entry of `key` if it is still fresh, without loading it. */
+  peek<T>(key: string): Promise<T> | undefined {
+    return this.entries.get(key) as Promise<T> | undefined;
+  }
+
+  /** Keeps an already known value for `ttlMs`. */
+  set(key: string, value: unknown, ttlMs: number): void {
+    this.entries.set(key, Promise.resolve(value), { ttl: ttlMs });
+  }
+
   /** Drops the entries whose key matches (e.g. a big map's answers once a block changed it). */
   evict(match: (key: string) => boolean): void {
     for (const key of [...this.entries.keys()]) if (match(key)) this.entries.delete(key);

@@ -155,6 +155,16 @@ describeDb('bounded suggestions', { backends: 'both' }, ({ db }) => {
     const windowed = await bounded(0, W);
     expect(windowed.total).toBe(W + 51);
     expect(windowed.hits.slice(0, 10)).toEqual(all.hits);
+    // a count known from an earlier call (the service keeps those above the bound a minute) is not redone
+    const known = await searchDocuments(db(), {
+      query: 'alpha',
+      networks: [NET],
+      size: 10,
+      offset: 0,
+      rankBound: W,
+      knownTotal: 9999,
+    });
+    expect([known.total, known.hits.slice(0, 10)]).toEqual([9999, all.hits]);
     // a deeper page widens the window to reach it (the 60th match lies past W newest ones)
     const deep = await bounded(W + 30, W);
     expect(deep.hits.slice(0, 10).map((h) => h.key)).toEqual((await full(W + 30)).hits.map((h) => h.key));

@@ -31,6 +31,11 @@ export const MAX_QUERY = 255;
 export const SUGGEST_RANK_WINDOW = 25;
 /** /search ranks every match up to this many, a bounded window of them above (`DocSearch.rankBound`). */
 export const SEARCH_RANK_BOUND = 500;
+/**
+ * How long a count above SEARCH_RANK_BOUND is reused for the same text and filters (counting thousands of
+ * matches is most of a broad search's cost; a total this old is good enough for "Found N documents").
+ */
+export const SEARCH_COUNT_TTL_MS = 60_000;
 
 export interface SearchInput {
   query: string;
@@ -178,6 +183,8 @@ async function findItems(
     pushKeys(await searchBigMapKeys(ctx.readDb, keys.keyHashes, keys.networks, keys.limit, keys));
   let docsTotal = 0;
   if (kinds.length && items.length < input.size) {
+    const countKey = `search-count\0${JSON.stringify([query, f.networks ?? null, kinds])}`;
+    const knownTotal = input.withTotal === false ? undefined : await ctx.cache.peek<number>(countKey);
     const docs = await searchDocuments(ctx.readDb, {
       ...docSearch,
       size: input.withTotal === false ? (input.size - items.length) * 2 : input.size - items.length,
@@ -186,7 +193,10 @@ async function findItems(
       // match, or such a window of them when more match (merged by account in pushDocs)
       rankWindow: input.withTotal === false ? SUGGEST_RANK_WINDOW : undefined,
       rankBound: SEARCH_RANK_BOUND,
+      knownTotal,
     });
+    if (knownTotal === undefined && input.withTotal !== false && docs.total > SEARCH_RANK_BOUND)
+      ctx.cache.set(countKey, docs.total, SEARCH_COUNT_TTL_MS);
     total += docs.total;
     docsTotal = docs.total;
     pushDocs(docs.hits);

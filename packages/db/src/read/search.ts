@@ -54,6 +54,11 @@ export interface DocSearch {
    * is then not listed.
    */
   rankBound?: number;
+  /**
+   * With `rankBound`: the count of this search, known from an earlier call (the caller keeps counts above the
+   * bound for a while: counting a broad word's matches is most of its cost); not counted again.
+   */
+  knownTotal?: number;
   /** Token documents only, whose resolved metadata has one of each given list (Tokens tab filters). */
   tokens?: TokenFilters;
   /**
@@ -155,8 +160,10 @@ export async function searchDocuments(
     );
   let known: { rows: Array<{ n: number }> } | undefined;
   if (q.rankBound !== undefined && !q.rankWindow && !q.tokens && !q.verified && q.count !== false) {
-    known = await counted();
-    const total = Number(known.rows[0]?.n ?? 0);
+    const total =
+      q.knownTotal !== undefined && q.knownTotal > q.rankBound
+        ? q.knownTotal
+        : Number((known = await counted()).rows[0]?.n ?? 0);
     if (total > q.rankBound) {
       const window = Math.min(SEARCH_TOTAL_CAP, Math.max(q.rankBound, q.offset + q.size));
       const rows = await db.executeQuery<Record<string, unknown>>(
