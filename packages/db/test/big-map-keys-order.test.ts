@@ -170,5 +170,20 @@ describeDb('a big map’s keys in chain order', { backends: 'both' }, ({ db }) =
     expect(await hashes('abcdef')).toEqual([]);
     expect(await hashes('tz1older')).toEqual(['exprFilter2']);
     expect(await hashes('tz1')).toEqual(['exprFilter2', 'exprFilter1']);
+    // a whole key hash names its key alone (the unique index), not text inside other keys
+    const hash = 'exprtZBwZUeYYYfUs9B9Rg2ywHezVHnCCnmF9WsDQVrs582dSK63dC';
+    await db()
+      .insertInto('big_map_states')
+      .values([
+        { ...key(4, { string: 'x' }, 'x'), key_hash: hash },
+        key(5, { string: `see ${hash}` }, `"see ${hash}"`),
+      ])
+      .execute();
+    expect(await hashes(hash)).toEqual([hash]);
+    expect(await hashes(hash.slice(0, 53))).toEqual(['exprFilter5']);
+    const exported: string[] = [];
+    for await (const rows of bigMapKeysAll(db(), 'remotenet', 9, { search: hash }, 10))
+      exported.push(...rows.map((r) => r.key_hash));
+    expect(exported).toEqual([hash]);
   });
 });

@@ -133,6 +133,12 @@ const afterKey = (network: string, ptr: number, after: string) =>
   sql<boolean>`(level, id) < (SELECT a.level, a.id FROM big_map_states a
     WHERE a.network = ${network} AND a.ptr = ${ptr} AND a.key_hash = ${after})`;
 
+/**
+ * A whole key hash (`expr…`, 54 characters): a keys filter that is one is looked up as the key it names (the
+ * unique index), not also as text inside other keys (its 52 trigrams cost 2 ms a request at 2,000,000 keys).
+ */
+export const isKeyHash = (s: string) => /^expr[1-9A-HJ-NP-Za-km-z]{50}$/.test(s);
+
 export async function bigMapKeys(
   db: Db,
   network: string,
@@ -143,7 +149,8 @@ export async function bigMapKeys(
   if (f.minLevel !== undefined) q = q.where('last_update_level', '>=', f.minLevel);
   if (f.maxLevel !== undefined) q = q.where('last_update_level', '<', f.maxLevel);
   if (f.activeOnly) q = q.where('removed', '=', false);
-  if (f.search) {
+  if (f.search && isKeyHash(f.search)) q = q.where('key_hash', '=', f.search);
+  else if (f.search) {
     const s = f.search;
     const like = `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     // the key JSON only where the readable text is unknown (as the search's key listing, read/search.ts):

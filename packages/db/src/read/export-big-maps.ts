@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../schema';
 import { toDate } from './contracts';
 import { EXPORT_BATCH, keysetBatches, likeEscape, rowsOf } from './export';
+import { isKeyHash } from './big-maps';
 
 /** A key of a big map as exported (`GET /bigmap/{network}/{ptr}/keys/export`). */
 export interface ExportKeyRow {
@@ -47,10 +48,12 @@ export async function* bigMapKeysAll(
           ${f.maxLevel !== undefined ? sql`AND last_update_level < ${f.maxLevel}` : sql``}
           ${f.activeOnly ? sql`AND NOT removed` : sql``}
           ${
-            f.search
-              ? sql`AND (key_hash = ${f.search} OR key_text ILIKE ${like}
+            f.search && isKeyHash(f.search)
+              ? sql`AND key_hash = ${f.search}`
+              : f.search
+                ? sql`AND (key_hash = ${f.search} OR key_text ILIKE ${like}
                   OR (key_text IS NULL AND key::text ILIKE ${like}))`
-              : sql``
+                : sql``
           }
         ORDER BY level DESC, id DESC LIMIT ${limit}`,
         )
