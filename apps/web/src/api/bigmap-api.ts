@@ -33,7 +33,8 @@ export const bigMapHistoryQuery = (network: string, ptr: number) =>
 
 /**
  * A page of keys; `search` (already trimmed, 3..255 characters) filters by key text or key hash, and
- * `activeOnly` keeps the active keys only (query `search`, `active_only`).
+ * `activeOnly` keeps the active keys only (query `search`, `active_only`). `after`: the last key hash of the
+ * page before (the page at `offset` read by keyset: deep pages of a big map with millions of keys).
  */
 export const bigMapKeysQuery = (
   network: string,
@@ -41,8 +42,17 @@ export const bigMapKeysQuery = (
   offset: number,
   search: string,
   activeOnly = false,
+  after?: string,
 ) => {
-  const params = { network, ptr, offset, size: BIG_MAP_PAGE_SIZE, search, activeOnly };
+  const params = {
+    network,
+    ptr,
+    offset,
+    size: BIG_MAP_PAGE_SIZE,
+    search,
+    activeOnly,
+    ...(after === undefined ? {} : { after }),
+  };
   return queryOptions({
     queryKey: resourceKey('bigMapKeys', params),
     queryFn: async ({ signal }): Promise<BigMapKeyRow[]> =>

@@ -30,12 +30,27 @@ export const BIG_MAP_RESOURCES = {
   bigMapHistory: resource<{ network: string; ptr: number }, BigMapHistory | null>(
     (p) => `/bigmap/${enc(p.network)}/${p.ptr}/history`,
   ),
-  /** A page of keys; `search` filters by key text or hash, `activeOnly` leaves out removed keys. */
+  /**
+   * A page of keys; `search` filters by key text or hash, `activeOnly` leaves out removed keys; `after` (the
+   * previous page's last key hash) reads the page by keyset instead of `offset` (the same cost at any depth).
+   */
   bigMapKeys: resource<
-    { network: string; ptr: number; offset: number; size: number; search: string; activeOnly: boolean },
+    {
+      network: string;
+      ptr: number;
+      offset: number;
+      size: number;
+      search: string;
+      activeOnly: boolean;
+      after?: string;
+    },
     BigMapKeyItem[] | null
   >((p) => {
-    const q = new URLSearchParams({ offset: String(p.offset), size: String(p.size) });
+    const q = new URLSearchParams(
+      p.after === undefined
+        ? { offset: String(p.offset), size: String(p.size) }
+        : { after: p.after, size: String(p.size) },
+    );
     if (p.search !== '') q.set('search', p.search);
     if (p.activeOnly) q.set('active_only', 'true');
     return `/bigmap/${enc(p.network)}/${p.ptr}/keys?${q.toString()}`;

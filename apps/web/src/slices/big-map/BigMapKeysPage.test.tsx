@@ -67,6 +67,13 @@ describe.skipIf(!hasShared)('big map keys page', () => {
         ],
       }),
       resourceRoute('bigMapKeys', { ...keys, offset: 10 }, entries.slice(10, 20).map(item)),
+      // the next page by keyset, after the last key of the page shown (the offset is not sent)
+      resourceRoute(
+        'bigMapKeys',
+        { ...keys, offset: 10, after: first.at(-1)!.data.key_hash },
+        entries.slice(10, 20).map(item),
+      ),
+      resourceRoute('bigMapKeys', { ...keys, offset: 40 }, entries.slice(40, 50).map(item)),
       resourceRoute('bigMapKeys', { ...keys, offset: 0, search: 'tz1UBZ' }, found),
       resourceRoute(
         'bigMapKeys',
@@ -141,6 +148,24 @@ describe.skipIf(!hasShared)('big map keys page', () => {
     fireEvent.click(screen.getByLabelText('Only active'));
     await waitFor(() =>
       expect(within(screen.getByRole('list', { name: 'Keys' })).getAllByRole('listitem')).toHaveLength(1),
+    );
+  });
+
+  it('reads the next page after the last key shown (keyset), and a page jumped to by its offset', async () => {
+    const { mock, entries } = setup();
+    renderApp(`/mainnet/${KT}/storage/big_map/511/keys`);
+    const list = await screen.findByRole('list', { name: 'Keys' });
+    expect(await within(list).findAllByRole('listitem')).toHaveLength(10);
+    const key = (i: number) => formatMichelsonInline(entries[i]?.key as Micheline);
+    fireEvent.click(screen.getByRole('button', { name: 'Go to next page' }));
+    expect(await within(list).findByText(key(10))).toBeTruthy();
+    const pageTwo = mock.calls.filter((c) => c.url.includes('/bigmap/mainnet/511/keys?')).at(-1)!.url;
+    expect(pageTwo).toContain('after=');
+    expect(pageTwo).not.toContain('offset=');
+    fireEvent.click(screen.getByRole('button', { name: 'Go to page 5' }));
+    expect(await within(list).findByText(key(40))).toBeTruthy();
+    expect(mock.calls.filter((c) => c.url.includes('/bigmap/mainnet/511/keys?')).at(-1)!.url).toContain(
+      'offset=40',
     );
   });
 });

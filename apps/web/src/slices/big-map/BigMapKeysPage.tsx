@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Accordion from '@mui/material/Accordion';
@@ -112,6 +112,18 @@ function KeyPanel({
   );
 }
 
+/** A collapsed key row's height at least (MUI's accordion summary, one line). */
+const KEY_ROW_PX = 48;
+
+/** The room a page of keys takes at least, while it loads: its rows (a page, or fewer in a small map). */
+function loadingRoom(
+  details: { total_keys: number; active_keys: number } | undefined,
+  onlyActive: boolean,
+): number {
+  const total = details ? (onlyActive ? details.active_keys : details.total_keys) : BIG_MAP_PAGE_SIZE;
+  return Math.min(BIG_MAP_PAGE_SIZE, Math.max(1, total)) * KEY_ROW_PX;
+}
+
 function KeysList({ network, address, ptr }: { network: string; address: string; ptr: number }) {
   // live: keys updated in a new block refetch the page shown, and the contract's new operations its
   // counts (the tab labels) (api/live.ts)
@@ -126,10 +138,25 @@ function KeysList({ network, address, ptr }: { network: string; address: string;
     setSearch(next);
     setPage(1);
   }
+  // each shown page's last key hash (for this filter): the next page is read after it, by keyset, whatever
+  // its depth (an offset walks every key it skips: 2,000,000-key maps)
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- a new map for each big map and filter
+  const lastKeys = useMemo(() => new Map<number, string>(), [network, ptr, search, onlyActive]);
   const keys = useQuery({
-    ...bigMapKeysQuery(network, ptr, (page - 1) * BIG_MAP_PAGE_SIZE, search, onlyActive),
+    ...bigMapKeysQuery(
+      network,
+      ptr,
+      (page - 1) * BIG_MAP_PAGE_SIZE,
+      search,
+      onlyActive,
+      lastKeys.get(page - 1),
+    ),
     placeholderData: keepPreviousData,
   });
+  const lastKey = keys.isPlaceholderData ? undefined : keys.data?.at(-1)?.key_hash;
+  useEffect(() => {
+    if (lastKey !== undefined) lastKeys.set(page, lastKey);
+  }, [lastKeys, page, lastKey]);
   const details = useQuery(bigMapDetailsQuery(network, ptr));
   const items = (keys.data ?? []).filter((k) => !onlyActive || k.is_active);
   const pages =
@@ -177,7 +204,13 @@ function KeysList({ network, address, ptr }: { network: string; address: string;
             : undefined
         }
       />
-      {keys.isPending ? <LinearProgress aria-label="Loading keys" /> : null}
+      {keys.isPending ? (
+        // the page's rows' room (one line each at least): the pagination and, on a phone, the details below
+        // do not jump down when the keys arrive
+        <Box sx={{ minHeight: loadingRoom(details.data, onlyActive) }}>
+          <LinearProgress aria-label="Loading keys" />
+        </Box>
+      ) : null}
       {!keys.isPending && items.length === 0 ? <EmptyState title="Nothing found" /> : null}
       <Box role="list" aria-label="Keys">
         {items.map((item) => (
