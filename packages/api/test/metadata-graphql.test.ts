@@ -13,6 +13,9 @@ const CONTRACT_QUERY = `query GetContractMetadata($network: String!, $contract: 
 const TOKENS_QUERY = `query GetTokenMetadata($network: String!, $contract: String!, $limit: Int!, $offset: Int!) {
   token_metadata(where: {network: {_eq: $network}, contract: {_eq: $contract}}, order_by: {token_id: asc}, limit: $limit, offset: $offset) { token_id ${FIELDS} }
 }`;
+const TOKENS_AFTER_QUERY = `query GetTokenMetadataAfter($network: String!, $contract: String!, $limit: Int!, $after: String!) {
+  token_metadata(where: {network: {_eq: $network}, contract: {_eq: $contract}, token_id: {_gt: $after}}, order_by: {token_id: asc}, limit: $limit) { token_id ${FIELDS} }
+}`;
 const FIND_TOKENS_QUERY = `query FindTokenMetadata($network: String!, $contract: String!, $name: String!, $limit: Int!) {
   token_metadata(where: {network: {_eq: $network}, contract: {_eq: $contract}, _or: [{metadata: {_cast: {String: {_ilike: $name}}}}, {token_id: {_eq: $name}}]}, order_by: {token_id: asc}, limit: $limit) { token_id ${FIELDS} }
 }`;
@@ -158,6 +161,19 @@ describeDb('metadata GraphQL', { backends: 'pglite' }, ({ db }) => {
     });
     expect((await page(3, 3)).map((t) => t.token_id)).toEqual(['10', BIG_ID]);
     expect(await page(3, 6)).toEqual([]);
+    // the web's keyset page: token_id above the last one shown, compared as a number (10 after 3, not '3' < '10')
+    const after = async (id: string) =>
+      (
+        (
+          await post({
+            query: TOKENS_AFTER_QUERY,
+            variables: { network: 'mainnet', contract: NFT, limit: 3, after: id },
+          })
+        ).body.data?.token_metadata ?? []
+      ).map((t) => t.token_id);
+    expect(await after('3')).toEqual(['10', BIG_ID]);
+    expect(await after('1')).toEqual(['2', '3', '10']);
+    expect(await after(BIG_ID)).toEqual([]);
   });
 
   it('FindTokenMetadata matches a name inside the metadata or an exact token id', async () => {

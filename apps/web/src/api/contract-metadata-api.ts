@@ -29,6 +29,11 @@ const TOKENS_QUERY = `query GetTokenMetadata($network: String!, $contract: Strin
   token_metadata(where: {network: {_eq: $network}, contract: {_eq: $contract}}, order_by: {token_id: asc}, limit: $limit, offset: $offset) { token_id ${FIELDS} }
 }`;
 
+/** The page after a token id (keyset: the same cost at any depth of a contract with 100,000 tokens). */
+const TOKENS_AFTER_QUERY = `query GetTokenMetadataAfter($network: String!, $contract: String!, $limit: Int!, $after: String!) {
+  token_metadata(where: {network: {_eq: $network}, contract: {_eq: $contract}, token_id: {_gt: $after}}, order_by: {token_id: asc}, limit: $limit) { token_id ${FIELDS} }
+}`;
+
 /** Tokens whose name or symbol contains the text (not the whole metadata JSON, whose images match anything). */
 const FIND_TOKENS_QUERY = `query FindTokenMetadata($network: String!, $contract: String!, $name: String!, $limit: Int!) {
   token_metadata(where: {network: {_eq: $network}, contract: {_eq: $contract}, _or: [{name: {_ilike: $name}}, {symbol: {_ilike: $name}}]}, order_by: {token_id: asc}, limit: $limit) { token_id ${FIELDS} }
@@ -67,27 +72,41 @@ export function contractMetadataQuery(network: string, address: string) {
   });
 }
 
-/** A page of token metadata; with `search` (1..255 characters, trimmed) a name or token id lookup. */
-export function tokensQuery(network: string, address: string, offset: number, search: string) {
+/**
+ * A page of token metadata; with `search` (1..255 characters, trimmed) a name or token id lookup. `after`
+ * (without a search): the last token id of the page before, read by keyset instead of `offset`.
+ */
+export function tokensQuery(
+  network: string,
+  address: string,
+  offset: number,
+  search: string,
+  after?: string,
+) {
   return queryOptions({
-    queryKey: ['token_metadata', network, address, offset, search] as const,
+    queryKey: ['token_metadata', network, address, offset, search, after ?? null] as const,
     queryFn: async ({ signal }): Promise<TokenMetadataEntry[]> => {
       const data = await graphql(
-        search === ''
+        search === '' && after !== undefined
           ? {
-              query: TOKENS_QUERY,
-              variables: { network, contract: address, limit: TOKENS_PAGE_SIZE, offset },
+              query: TOKENS_AFTER_QUERY,
+              variables: { network, contract: address, limit: TOKENS_PAGE_SIZE, after },
             }
-          : {
-              query: /^\d{1,78}$/.test(search) ? FIND_TOKENS_BY_ID_QUERY : FIND_TOKENS_QUERY,
-              variables: {
-                network,
-                contract: address,
-                name: `%${search}%`,
-                id: search,
-                limit: TOKENS_PAGE_SIZE,
+          : search === ''
+            ? {
+                query: TOKENS_QUERY,
+                variables: { network, contract: address, limit: TOKENS_PAGE_SIZE, offset },
+              }
+            : {
+                query: /^\d{1,78}$/.test(search) ? FIND_TOKENS_BY_ID_QUERY : FIND_TOKENS_QUERY,
+                variables: {
+                  network,
+                  contract: address,
+                  name: `%${search}%`,
+                  id: search,
+                  limit: TOKENS_PAGE_SIZE,
+                },
               },
-            },
         { signal },
       );
       return data.token_metadata ?? [];

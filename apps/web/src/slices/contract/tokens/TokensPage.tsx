@@ -125,6 +125,7 @@ function TokenPage({
   address,
   page,
   search,
+  after,
   partialFrom,
   onFull,
 }: {
@@ -132,10 +133,13 @@ function TokenPage({
   address: string;
   page: number;
   search: string;
+  /** The last token id of the page before (keyset), when known. */
+  after?: string | undefined;
   partialFrom?: number | undefined;
-  onFull?: () => void;
+  /** Load more, after this page's last token id. */
+  onFull?: (lastTokenId: string) => void;
 }) {
-  const query = useQuery(tokensQuery(network, address, page * TOKENS_PAGE_SIZE, search));
+  const query = useQuery(tokensQuery(network, address, page * TOKENS_PAGE_SIZE, search, after));
   if (query.isPending) return <LinearProgress aria-label="Loading tokens" />;
   if (query.isError) return <Alert severity="error">{query.error.message}</Alert>;
   if (page === 0 && query.data.length === 0) {
@@ -154,7 +158,7 @@ function TokenPage({
         />
       ))}
       {onFull && query.data.length === TOKENS_PAGE_SIZE && search === '' ? (
-        <Button onClick={onFull} sx={{ alignSelf: 'center' }}>
+        <Button onClick={() => onFull(String(query.data.at(-1)!.token_id))} sx={{ alignSelf: 'center' }}>
           Load more
         </Button>
       ) : null}
@@ -179,8 +183,13 @@ export function TokensTab({
   const [params, setParams] = useSearchParams();
   const search = normaliseTokenSearch(params.get('search') ?? '');
   const [text, setText] = useState(search);
-  const [pages, setPages] = useState({ search, count: 1 });
-  const count = pages.search === search ? pages.count : 1;
+  // the pages shown, each read after the last token id of the one before (keyset; page 0 from the start)
+  const [pages, setPages] = useState<{ search: string; afters: Array<string | undefined> }>({
+    search,
+    afters: [undefined],
+  });
+  const afters = pages.search === search ? pages.afters : [undefined];
+  const count = afters.length;
 
   useEffect(() => {
     const next = normaliseTokenSearch(text);
@@ -217,8 +226,11 @@ export function TokensTab({
           address={address}
           page={page}
           search={search}
+          after={afters[page]}
           partialFrom={partialFrom}
-          {...(page === count - 1 ? { onFull: () => setPages({ search, count: count + 1 }) } : {})}
+          {...(page === count - 1
+            ? { onFull: (last: string) => setPages({ search, afters: [...afters, last] }) }
+            : {})}
         />
       ))}
     </Stack>

@@ -27,7 +27,8 @@ function routes(contract: NonNullable<Parameters<typeof contractFrame>[2]>['cont
       contract,
       graphql: (call) => {
         const body = call.body as MetadataGraphqlRequest;
-        const variables = body.variables as { offset?: number; name?: string } | null | undefined;
+        const variables = body.variables as
+          { offset?: number; name?: string; after?: string } | null | undefined;
         // the probe of the token-metadata service: it exists (else the Tokens tab is neither shown nor open)
         if (body.query.includes('TokenService')) return { data: { token_metadata: [] } };
         if (!variables) return { data: {} };
@@ -43,7 +44,10 @@ function routes(contract: NonNullable<Parameters<typeof contractFrame>[2]>['cont
                 },
               };
         }
-        const offset = variables.offset ?? 0;
+        // a next page is read after the last token id shown (keyset), not by offset
+        const offset = body.query.includes('GetTokenMetadataAfter')
+          ? Number(variables.after) + 1
+          : (variables.offset ?? 0);
         const n = offset === 0 ? 20 : 3;
         return { data: { token_metadata: Array.from({ length: n }, (_, i) => token(offset + i)) } };
       },
@@ -59,12 +63,17 @@ afterEach(() => {
 
 describe('tokens tab', () => {
   it('lists 20 tokens, loads more, and expands a panel with link, JSON and thumbnail', async () => {
-    routes();
+    const mock = routes();
     renderApp(`/mainnet/${KT}/tokens`);
     await screen.findByText('Piece #0');
     expect(screen.getAllByText(/^Piece #/)).toHaveLength(20);
     fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
     await waitFor(() => expect(screen.getAllByText(/^Piece #/)).toHaveLength(23));
+    expect(screen.getByText('Piece #22')).toBeTruthy();
+    const more = mock.calls
+      .map((c) => c.body as MetadataGraphqlRequest)
+      .find((b) => b?.query?.includes('After'));
+    expect(more?.variables).toMatchObject({ after: '19' });
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
 
     fireEvent.click(screen.getByText('Piece #1'));
