@@ -19,10 +19,18 @@ export function formatCompact(value: number): string {
   return Math.abs(value) > 1000 ? compactFormat.format(value) : plainFormat.format(value);
 }
 
+/** formatNumber's formats by their number of decimals: setting one up costs tens of µs in Chromium. */
+const numberFormats = new Map<number, Intl.NumberFormat>();
+
 /** A number with thousands separators. */
 export function formatNumber(value: number, maximumFractionDigits = 0): string {
   if (!Number.isFinite(value)) return '—';
-  return new Intl.NumberFormat('en-US', { maximumFractionDigits }).format(value);
+  let format = numberFormats.get(maximumFractionDigits);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', { maximumFractionDigits });
+    numberFormats.set(maximumFractionDigits, format);
+  }
+  return format.format(value);
 }
 
 /**

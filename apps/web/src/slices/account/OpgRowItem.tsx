@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
@@ -30,8 +30,12 @@ function GroupContents({ network, row }: { network: string; row: OpgRow }) {
   );
 }
 
-/** One operation group of the list; expanding it loads its operations (with the internal ones). */
-export function OpgRowItem({
+/**
+ * One operation group of the list; expanding it loads its operations (with the internal ones). Memoised: a
+ * key typed in the search box or the 'Load more' button's state re-renders the list, not every loaded row
+ * (its rows keep their objects from the query's pages).
+ */
+export const OpgRowItem = memo(function OpgRowItem({
   network,
   row,
   isNew = false,
@@ -121,4 +125,4 @@ export function OpgRowItem({
       ) : null}
     </Paper>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Accordion from '@mui/material/Accordion';
@@ -33,7 +33,8 @@ import {
   tokenTitle,
 } from './token-view';
 
-function TokenPanel({
+/** Memoised: a key typed in the search box re-renders the tab, not every loaded token. */
+const TokenPanel = memo(function TokenPanel({
   token,
   network,
   partialFrom,
@@ -118,7 +119,7 @@ function TokenPanel({
       </AccordionDetails>
     </Accordion>
   );
-}
+});
 
 function TokenPage({
   network,
