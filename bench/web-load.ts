@@ -15,11 +15,14 @@
  *   npm run build:web && node --import tsx bench/web-load.ts [RUNS]
  *   MS_BENCH_URL=http://127.0.0.1:PORT node --import tsx bench/web-load.ts   # reuse a running product
  *   MS_BENCH_FILES=1 …   # also list each page's JavaScript files and their transferred sizes
+ *
+ * bench/web-reference.ts imports the visit, the conditions and the product's start from here.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import {
   defaultValue,
@@ -39,34 +42,26 @@ import {
 } from '../e2e/harness';
 import { raisePriority } from './priority';
 
-const NETWORK = 'sandboxnet';
-const RUNS = Number(process.argv[2] ?? 3);
-/** MS_BENCH_FILES=1: also list the JavaScript files of each page's first visit (throttled pass). */
-const LIST_FILES = process.env.MS_BENCH_FILES === '1';
+export const NETWORK = 'sandboxnet';
 const FIXTURES = path.resolve(ROOT, '../shared/fixtures/contracts');
 /** 20 Mbit/s in bytes per second, 40 ms round trip. */
-const THROTTLED = { latency: 40, downloadThroughput: 20e6 / 8, uploadThroughput: 20e6 / 8 };
-
-if (!hasChromium || !hasWebBuild) {
-  console.warn('chromium or apps/web/dist missing (apt-get install chromium; npm run build:web)');
-  process.exit(0);
-}
+export const THROTTLED = { latency: 40, downloadThroughput: 20e6 / 8, uploadThroughput: 20e6 / 8 };
 
 /** A DOM condition, evaluated in the page, that is true once the page shows its data. */
-interface Target {
+export interface Target {
   name: string;
   path: string;
   shown: string;
 }
 
-const HOME_SHOWN = `document.querySelector('table[aria-label^="Recently called contracts"] tbody a[href*="/KT1"]')`;
-const OPS_SHOWN = `document.querySelector('ul[aria-label="Operation groups"] li[data-testid="opg-row"]')`;
-const STORAGE_SHOWN = `document.querySelector('[role="tree"][aria-label="Storage"] [role="treeitem"]')`;
+export const HOME_SHOWN = `document.querySelector('table[aria-label^="Recently called contracts"] tbody a[href*="/KT1"]')`;
+export const OPS_SHOWN = `document.querySelector('ul[aria-label="Operation groups"] li[data-testid="opg-row"]')`;
+export const STORAGE_SHOWN = `document.querySelector('[role="tree"][aria-label="Storage"] [role="treeitem"]')`;
 // a highlighted token, once every line is in the page: the light view's (a token span of a [data-n] line;
 // its plain lines far from the screen have none) or CodeMirror's (.cm-line)
-const CODE_SHOWN = `document.querySelector('[role="region"][aria-label="Michelson code"][aria-busy="false"] :is([data-n] .ms-text > span[class^="ms-"], .cm-line span)')`;
+export const CODE_SHOWN = `document.querySelector('[role="region"][aria-label="Michelson code"][aria-busy="false"] :is([data-n] .ms-text > span[class^="ms-"], .cm-line span)')`;
 
-interface Visit {
+export interface Visit {
   ms: number;
   bytes: number;
   jsBytes: number;
@@ -74,9 +69,17 @@ interface Visit {
   jsRequests: number;
   /** Every JavaScript file the visit loaded, with its transferred size, largest first. */
   jsFiles: { name: string; bytes: number }[];
+  /** Uncaught errors of the page (only with `tolerateErrors`: otherwise they fail the visit). */
+  errors: string[];
 }
 
-async function visit(browser: Browser, base: string, target: Target, throttle: boolean): Promise<Visit> {
+export async function visit(
+  browser: Browser,
+  base: string,
+  target: Target,
+  throttle: boolean,
+  tolerateErrors = false,
+): Promise<Visit> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
@@ -114,20 +117,33 @@ async function visit(browser: Browser, base: string, target: Target, throttle: b
       }
     }
     jsFiles.sort((a, b) => b.bytes - a.bytes);
-    if (errors.length > 0) throw new Error(`page errors on ${target.path}: ${errors.join('; ')}`);
-    return { ms, bytes, jsBytes, requests: sizes.size, jsRequests, jsFiles };
+    if (errors.length > 0 && !tolerateErrors)
+      throw new Error(`page errors on ${target.path}: ${errors.join('; ')}`);
+    return { ms, bytes, jsBytes, requests: sizes.size, jsRequests, jsFiles, errors };
   } finally {
     await context.close();
   }
 }
 
-const median = (xs: number[]) => {
+export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
 };
 
-async function main() {
-  console.log(raisePriority());
+/** The product the pages are read from, with the pages to visit. */
+export interface BenchProduct {
+  server: RunningServer;
+  targets: Target[];
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts the built product in sandbox mode (or uses MS_BENCH_URL), waits for the seeded FA1.2 contract and
+ * its operations, originates the largest fixture contract and returns the pages: home, the FA1.2 contract's
+ * operations, storage and code tabs, the largest fixture's code tab. `config`: more of the product's
+ * configuration file (beside `sandbox_mode: true`).
+ */
+export async function startBenchProduct(config: Record<string, unknown> = {}): Promise<BenchProduct> {
   let server: RunningServer;
   let dataDir = '';
   if (process.env.MS_BENCH_URL) {
@@ -136,10 +152,13 @@ async function main() {
   } else {
     dataDir = await tempDataDir();
     const configFile = path.join(dataDir, 'bench-config.json');
-    writeFileSync(configFile, JSON.stringify({ sandbox_mode: true }));
+    writeFileSync(configFile, JSON.stringify({ sandbox_mode: true, ...config }));
     server = await startServer({ dataDir, timeoutMs: 170_000, env: { MICHELSCOPE_CONFIG: configFile } });
   }
-  const browser = await launchBrowser();
+  const stop = async () => {
+    await server.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  };
   try {
     const fa12 = await waitFor('the seeded FA1.2 contract and its operations', 180_000, async () => {
       const res = await fetch(`${server.url}/v1/helpers/contracts/${NETWORK}?tags=fa1-2`);
@@ -173,7 +192,25 @@ async function main() {
     } else {
       console.warn(`${FIXTURES} not found: the largest fixture contract is not measured`);
     }
+    return { server, targets, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
 
+async function main() {
+  const RUNS = Number(process.argv[2] ?? 3);
+  /** MS_BENCH_FILES=1: also list the JavaScript files of each page's first visit (throttled pass). */
+  const LIST_FILES = process.env.MS_BENCH_FILES === '1';
+  if (!hasChromium || !hasWebBuild) {
+    console.warn('chromium or apps/web/dist missing (apt-get install chromium; npm run build:web)');
+    process.exit(0);
+  }
+  console.log(raisePriority());
+  const { server, targets, stop } = await startBenchProduct();
+  const browser = await launchBrowser();
+  try {
     console.log(
       `machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}, ` +
         `load average ${os
@@ -203,9 +240,10 @@ async function main() {
     }
   } finally {
     await browser.close();
-    await server.stop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await stop();
   }
 }
 
-await main();
+// run as a script (bench/web-reference.ts imports the pieces above)
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  await main();
