@@ -200,15 +200,19 @@ describeDb('GET /v1/head', { backends: 'pglite' }, ({ db }) => {
     const answered = Date.now();
     expect(silentConnections).toHaveLength(1);
     const waited = answered - silentConnections[0]!.opened;
-    expect(waited).toBeGreaterThanOrEqual(NODE_HEAD_TIMEOUT_MS - 100);
-    expect(waited).toBeLessThan(NODE_HEAD_TIMEOUT_MS + 1_500);
+    // it waited for the timeout, which starts before the silent server sees the connection (2,384 ms from it
+    // was seen on a loaded host)
+    expect(waited).toBeGreaterThanOrEqual(NODE_HEAD_TIMEOUT_MS - 1_000);
+    // bounded: a node read without its timeout would wait for the 20 s guard (the margin is a loaded machine's)
+    expect(waited).toBeLessThan(NODE_HEAD_TIMEOUT_MS + 5_000);
     // past the response cache and the node read's TTL: the failure is answered at once, while a new read runs
     clock.advance(10_001);
     const again = await a.inject('/v1/head/ghostnet');
     expect(again.json()).toMatchObject({ node_reachable: false });
-    // answered before the new read could have given up: the request did not wait for the silent node
+    // answered before the new read could have given up: the request did not wait for the silent node (waiting
+    // would take the whole timeout from the read's connection; what is left of it is the index read's margin)
     const reread = silentConnections[1];
-    if (reread) expect(Date.now() - reread.opened).toBeLessThan(NODE_HEAD_TIMEOUT_MS - 500);
+    if (reread) expect(Date.now() - reread.opened).toBeLessThan(NODE_HEAD_TIMEOUT_MS);
     await a.close();
   }, 20_000);
 
