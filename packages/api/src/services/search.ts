@@ -183,8 +183,11 @@ async function findItems(
     pushKeys(await searchBigMapKeys(ctx.readDb, keys.keyHashes, keys.networks, keys.limit, keys));
   let docsTotal = 0;
   if (kinds.length && items.length < input.size) {
-    const countKey = `search-count\0${JSON.stringify([query, f.networks ?? null, kinds])}`;
-    const knownTotal = input.withTotal === false ? undefined : await ctx.cache.peek<number>(countKey);
+    const countKey =
+      input.withTotal === false
+        ? undefined
+        : `search-count\0${JSON.stringify([query, f.networks ?? null, kinds])}`;
+    const knownTotal = countKey === undefined ? undefined : await ctx.cache.peek<number>(countKey);
     const docs = await searchDocuments(ctx.readDb, {
       ...docSearch,
       size: input.withTotal === false ? (input.size - items.length) * 2 : input.size - items.length,
@@ -195,7 +198,7 @@ async function findItems(
       rankBound: SEARCH_RANK_BOUND,
       knownTotal,
     });
-    if (knownTotal === undefined && input.withTotal !== false && docs.total > SEARCH_RANK_BOUND)
+    if (countKey !== undefined && knownTotal === undefined && docs.total > SEARCH_RANK_BOUND)
       ctx.cache.set(countKey, docs.total, SEARCH_COUNT_TTL_MS);
     total += docs.total;
     docsTotal = docs.total;

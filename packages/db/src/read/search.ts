@@ -152,38 +152,24 @@ export async function searchDocuments(
     ${q.tokens ? tokenFilterSql(q.tokens) : sql``}
     ${q.verified ? verifiedSql : sql``}
     ${twins}`;
-  const counted = () =>
-    sql<{
-      n: number;
-    }>`SELECT count(*) AS n FROM (SELECT 1 FROM search_documents d WHERE ${where} LIMIT ${SEARCH_TOTAL_CAP}) x`.execute(
-      db,
-    );
-  let known: { rows: Array<{ n: number }> } | undefined;
-  if (q.rankBound !== undefined && !q.rankWindow && !q.tokens && !q.verified && q.count !== false) {
-    const total =
-      q.knownTotal !== undefined && q.knownTotal > q.rankBound
-        ? q.knownTotal
-        : Number((known = await counted()).rows[0]?.n ?? 0);
-    if (total > q.rankBound) {
-      const window = Math.min(SEARCH_TOTAL_CAP, Math.max(q.rankBound, q.offset + q.size));
-      const rows = await db.executeQuery<Record<string, unknown>>(
-        CompiledQuery.raw(
-          `${PREPARED} SELECT * FROM ${SUGGEST_CALL}`,
-          suggestParams({ ...q, size: q.size * 2, rankWindow: window }, window),
-        ),
-      );
-      return { total, hits: rows.rows.map(docHit) };
-    }
-  }
-  const [count, rows] = await Promise.all([
-    q.count === false ? { rows: [] } : (known ?? counted()),
-    q.rankWindow && !q.tokens && !q.verified
-      ? db.executeQuery<Record<string, unknown>>(
-          CompiledQuery.raw(
-            `${PREPARED} SELECT * FROM ${SUGGEST_CALL}`,
-            suggestParams({ ...q, rankWindow: q.rankWindow }),
-          ),
+  const counted = async () =>
+    Number(
+      (
+        await sql<{
+          n: number;
+        }>`SELECT count(*) AS n FROM (SELECT 1 FROM search_documents d WHERE ${where} LIMIT ${SEARCH_TOTAL_CAP}) x`.execute(
+          db,
         )
+      ).rows[0]?.n ?? 0,
+    );
+  // the ranking of `search_suggest`: bounded index ranges (`rankWindow` candidates per strategy)
+  const windowed = (w: DocSearch & { rankWindow: number }, andWindow?: number) =>
+    db.executeQuery<Record<string, unknown>>(
+      CompiledQuery.raw(`${PREPARED} SELECT * FROM ${SUGGEST_CALL}`, suggestParams(w, andWindow)),
+    );
+  const ranked = () =>
+    q.rankWindow && !q.tokens && !q.verified
+      ? windowed({ ...q, rankWindow: q.rankWindow })
       : sql<Record<string, unknown>>`
       SELECT d.network, d.kind, d.key, d.title, left(d.body, 2000) AS body, d.level,
         CASE WHEN d.key ILIKE ${prefix} THEN 'key' WHEN d.title ILIKE ${contains} THEN 'title' ELSE 'body' END AS matched
@@ -192,9 +178,17 @@ export async function searchDocuments(
       ORDER BY (lower(d.key) = lower(${q.query})) DESC,
         ${tsq ? sql`ts_rank(d.tsv, to_tsquery('simple', ${tsq})) DESC,` : sql``}
         similarity(d.title, ${q.query}) DESC, d.level DESC, d.id DESC
-      LIMIT ${q.size} OFFSET ${q.offset}`.execute(db),
-  ]);
-  return { total: Number(count.rows[0]?.n ?? 0), hits: rows.rows.map(docHit) };
+      LIMIT ${q.size} OFFSET ${q.offset}`.execute(db);
+  if (q.rankBound !== undefined && !q.rankWindow && !q.tokens && !q.verified && q.count !== false) {
+    // counted first: the count decides between ranking every match and a window of them
+    const total = q.knownTotal !== undefined && q.knownTotal > q.rankBound ? q.knownTotal : await counted();
+    if (total <= q.rankBound) return { total, hits: (await ranked()).rows.map(docHit) };
+    const window = Math.min(SEARCH_TOTAL_CAP, Math.max(q.rankBound, q.offset + q.size));
+    const rows = await windowed({ ...q, size: q.size * 2, rankWindow: window }, window);
+    return { total, hits: rows.rows.map(docHit) };
+  }
+  const [total, rows] = await Promise.all([q.count === false ? 0 : counted(), ranked()]);
+  return { total, hits: rows.rows.map(docHit) };
 }
 
 const docHit = (r: Record<string, unknown>): SearchDocHit => ({
