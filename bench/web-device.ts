@@ -56,7 +56,15 @@ import {
 } from '../e2e/harness';
 import { contractSql } from './api-data';
 import { raisePriority } from './priority';
-import { OPS_SHOWN, STORAGE_SHOWN, THROTTLED, median, startBenchProduct, type Target } from './web-load';
+import {
+  OPS_SHOWN,
+  STORAGE_SHOWN,
+  THROTTLED,
+  machineLine,
+  median,
+  startBenchProduct,
+  type Target,
+} from './web-load';
 
 const RUNS = Number(process.argv[2] ?? 3);
 const DB_URL = process.env.MS_BENCH_DB_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_10m';
@@ -693,11 +701,7 @@ async function main() {
     }
     const specs = await pages(big, sandbox);
     console.log(
-      `machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}, load average ` +
-        `${os
-          .loadavg()
-          .map((l) => l.toFixed(1))
-          .join(' ')}; chromium CPU ${CPU_RATE}× slower, 20 Mbit/s, 40 ms RTT, viewport ` +
+      `${machineLine()}; chromium CPU ${CPU_RATE}× slower, 20 Mbit/s, 40 ms RTT, viewport ` +
         `${VIEWPORT.width}×${VIEWPORT.height}; data ${SCHEMA}; ${RUNS} cold visits per page, medians`,
     );
     for (const spec of specs) {

@@ -42,6 +42,15 @@ import {
 } from '../e2e/harness';
 import { raisePriority } from './priority';
 
+/** The machine a web benchmark runs on, for its printout: cores, CPU model, Node, load average. */
+export function machineLine(digits = 1): string {
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(digits))
+    .join(' ');
+  return `machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}, load average ${load}`;
+}
+
 export const NETWORK = 'sandboxnet';
 const FIXTURES = path.resolve(ROOT, '../shared/fixtures/contracts');
 /** 20 Mbit/s in bytes per second, 40 ms round trip. */
@@ -211,13 +220,7 @@ async function main() {
   const { server, targets, stop } = await startBenchProduct();
   const browser = await launchBrowser();
   try {
-    console.log(
-      `machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}, ` +
-        `load average ${os
-          .loadavg()
-          .map((l) => l.toFixed(1))
-          .join(' ')}; ${RUNS} cold visits per page, medians`,
-    );
+    console.log(`${machineLine()}; ${RUNS} cold visits per page, medians`);
     for (const throttle of [true, false]) {
       console.log(
         throttle ? '\nthrottled: 20 Mbit/s, 40 ms RTT' : '\nlocalhost, no throttling (transfer as above)',

@@ -29,7 +29,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { freePort, hasChromium, hasWebBuild, launchBrowser } from '../e2e/harness';
 import { raisePriority } from './priority';
-import { median, startBenchProduct, visit, type Target, type Visit } from './web-load';
+import { machineLine, median, startBenchProduct, visit, type Target, type Visit } from './web-load';
 
 const RUNS = Number(process.argv[2] ?? 5);
 const BCD_DIST = process.env.BCD_DIST;
@@ -188,13 +188,7 @@ async function main() {
   const bcd = await serveBcd(BCD_DIST, product.server.url);
   const browser = await launchBrowser();
   try {
-    console.log(
-      `machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}, ` +
-        `load average ${os
-          .loadavg()
-          .map((l) => l.toFixed(2))
-          .join(' ')}; ${RUNS} cold visits per page and app, alternating, medians`,
-    );
+    console.log(`${machineLine(2)}; ${RUNS} cold visits per page and app, alternating, medians`);
     console.log(`ours: ${product.server.url}, original (BCD build ${BCD_DIST}): ${bcd.url}`);
     for (const throttle of LOCAL_PASS ? [true, false] : [true]) {
       console.log(throttle ? '\nthrottled: 20 Mbit/s, 40 ms RTT' : '\nlocalhost, no throttling');
