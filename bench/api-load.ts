@@ -184,14 +184,23 @@ export function routes(s: Subjects): RouteRun[] {
         body: JSON.stringify({ query: pick(s.queries) }),
       }),
     },
-    ...(s.hot ? hotRoutes(s.hot, s.queries) : []),
+    {
+      name: 'search',
+      path: 'POST /search/v1/search {query} (the suggest queries)',
+      request: () => ({
+        path: '/search/v1/search',
+        method: 'POST',
+        body: JSON.stringify({ query: pick(s.queries) }),
+      }),
+    },
+    ...(s.hot ? hotRoutes(s.hot) : []),
   ];
 }
 
 const randomInt = (n: number) => Math.floor(Math.random() * n);
 
 /** The routes of the 10m data's hot spots (issue 36). */
-function hotRoutes(h: NonNullable<Subjects['hot']>, queries: string[]): RouteRun[] {
+function hotRoutes(h: NonNullable<Subjects['hot']>): RouteRun[] {
   const n = BENCH_NETWORK;
   const c = `/v1/contract/${n}/${h.contract}`;
   const keys = `/v1/bigmap/${n}/${HOT!.ptr}/keys`;
@@ -268,15 +277,6 @@ function hotRoutes(h: NonNullable<Subjects['hot']>, queries: string[]): RouteRun
       path: `GET …/{100k-token FA2}/tokens?after= (keyset, 0–${(SIZES.fa2Tokens - 10).toLocaleString('en')})`,
       request: () => ({
         path: `/v1/contract/${n}/${h.fa2}/tokens?after=${randomInt(SIZES.fa2Tokens - 10)}`,
-      }),
-    },
-    {
-      name: 'search',
-      path: 'POST /search/v1/search {query} (the suggest queries)',
-      request: () => ({
-        path: '/search/v1/search',
-        method: 'POST',
-        body: JSON.stringify({ query: pick(queries) }),
       }),
     },
   ];

@@ -120,6 +120,15 @@ describeDb('search and stats services', { backends: 'both' }, ({ db }) => {
     ).toBe(true);
     expect(byAddr.total).toBeGreaterThanOrEqual(2);
     expect(typeof byAddr.took).toBe('number');
+    // the prefix is read case-insensitively, as a range of the lowered keys: `kt1…` typed in lower case finds it,
+    // and `_` or `%` in the text are characters, not patterns
+    const search = async (query: string) =>
+      ((await post('/search/v1/search', { query, size: 10, offset: 0 })).body as { items: Item[] }).items;
+    expect((await search(TOKEN.slice(0, 12).toLowerCase())).map((i) => i.value)).toContain(TOKEN);
+    for (const c of ['_', '%'])
+      expect(
+        (await search(`${TOKEN.slice(0, 3)}${c}${TOKEN.slice(4, 12)}`)).map((i) => i.value),
+      ).not.toContain(TOKEN);
     const byWord = (
       await post('/search/v1/search', { query: 'transfer', size: 10, offset: 0, disable_highlight: true })
     ).body as { items: Item[] };

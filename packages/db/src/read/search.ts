@@ -131,14 +131,19 @@ export async function searchDocuments(
   q: DocSearch,
 ): Promise<{ total: number; hits: SearchDocHit[] }> {
   const tsq = tsQuery(q.query);
-  const prefix = `${likeEscape(q.query)}%`;
   const contains = `%${likeEscape(q.query)}%`;
-  // with token filters an empty text lists every token that passes them; with `verified` every verified contract
+  // the key as a prefix: a range of `search_documents_key_lower` (as suggestions read it), not ILIKE, which
+  // reads the key's trigrams: an address prefix's "KT1" trigrams are in every contract's key (issue 36)
+  const keyPrefix = (
+    t: 'd' | 'm',
+  ) => sql`(lower(${sql.ref(`${t}.key`)}) COLLATE "C" >= lower(${q.query}) COLLATE "C"
+      AND lower(${sql.ref(`${t}.key`)}) COLLATE "C" < (lower(${q.query}) || chr(1114111)) COLLATE "C")`;
   const matches = (t: 'd' | 'm') => sql`(
-      ${sql.ref(`${t}.key`)} ILIKE ${prefix}
+      ${keyPrefix(t)}
       OR ${sql.ref(`${t}.title`)} ILIKE ${contains}
       ${tsq ? sql`OR ${sql.ref(`${t}.tsv`)} @@ to_tsquery('simple', ${tsq})` : sql``}
     )`;
+  // with token filters an empty text lists every token that passes them; with `verified` every verified contract
   const text = q.query === '' && (q.tokens || q.verified) ? sql`TRUE` : matches('d');
   // One hit per contract: its `contract` document gives way to its `contract_metadata` twin when both match.
   const twins =
@@ -172,7 +177,7 @@ export async function searchDocuments(
       ? windowed({ ...q, rankWindow: q.rankWindow })
       : sql<Record<string, unknown>>`
       SELECT d.network, d.kind, d.key, d.title, left(d.body, 2000) AS body, d.level,
-        CASE WHEN d.key ILIKE ${prefix} THEN 'key' WHEN d.title ILIKE ${contains} THEN 'title' ELSE 'body' END AS matched
+        CASE WHEN ${keyPrefix('d')} THEN 'key' WHEN d.title ILIKE ${contains} THEN 'title' ELSE 'body' END AS matched
       FROM search_documents d
       WHERE ${where}
       ORDER BY (lower(d.key) = lower(${q.query})) DESC,
