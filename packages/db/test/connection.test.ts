@@ -7,7 +7,16 @@ import { migrateToLatest, openDatabase } from '../src/index';
 import { describeDb } from '../src/testing';
 
 // PGlite and PostgreSQL, migrated from empty: the migrations, driver value types, transaction isolation.
-describeDb('migrations', { backends: 'both', migrateFromEmpty: true }, ({ db }) => {
+describeDb('migrations', { backends: 'both', migrateFromEmpty: true }, ({ db, kind }) => {
+  // PGlite has no JIT compiler (its setting is moot): PostgreSQL only
+  it.runIf(kind === 'postgres')(
+    'PostgreSQL: no JIT compilation on the pool (an estimate past jit_above_cost cost /search 45 ms)',
+    async () => {
+      const r = await sql<{ jit: string }>`SELECT current_setting('jit') AS jit`.execute(db());
+      expect(r.rows[0]?.jit).toBe('off');
+    },
+  );
+
   it('creates the foundation tables and is idempotent', async () => {
     expect(await migrateToLatest(db())).toEqual([]);
     const tables = await sql<{ table_name: string }>`

@@ -51,7 +51,7 @@ export interface DocSearch {
    * documents; the total is still counted. In such a window a contract's `contract` and `contract_metadata`
    * documents may both be hits (as in a suggestion): up to twice `size` hits are returned for the caller to
    * merge. A document matched only by a fragment inside a title word (`title ILIKE '%q%'`), which ranks last,
-   * is then not listed.
+   * is then not listed. A window that holds fewer hits than the page should show is dropped for the full ranking.
    */
   rankBound?: number;
   /**
@@ -190,6 +190,10 @@ export async function searchDocuments(
     if (total <= q.rankBound) return { total, hits: (await ranked()).rows.map(docHit) };
     const window = Math.min(SEARCH_TOTAL_CAP, Math.max(q.rankBound, q.offset + q.size));
     const rows = await windowed({ ...q, size: q.size * 2, rankWindow: window }, window);
+    // the window can miss a page's matches (words that are each common but rarely together, 'ghost dragon': no
+    // document of either word's newest holds both): a page short of what the count promises ranks every match
+    if (rows.rows.length < Math.min(q.size, total - q.offset))
+      return { total, hits: (await ranked()).rows.map(docHit) };
     return { total, hits: rows.rows.map(docHit) };
   }
   const [total, rows] = await Promise.all([q.count === false ? 0 : counted(), ranked()]);
