@@ -5,8 +5,8 @@
  * API replicas compiling the same sources keep one row), never updated, never reverted by a reorg. Contracts
  * with the same script hash, in any network, read the same rows.
  */
-import { sql } from 'kysely';
 import type { Db } from './schema';
+import { prepared } from './read/prepared';
 
 export type VerificationStatus = 'verified' | 'failed';
 
@@ -160,7 +160,7 @@ export async function verifiedContracts(
   contracts: ReadonlyArray<{ network: string; address: string }>,
 ): Promise<Set<string>> {
   if (contracts.length === 0) return new Set();
-  const r = await sql<{ network: string; address: string }>`
+  const r = await prepared<{ network: string; address: string }>`
     SELECT c.network, c.address
     FROM contracts c
     JOIN unnest(${contracts.map((x) => x.network)}::text[], ${contracts.map((x) => x.address)}::text[])

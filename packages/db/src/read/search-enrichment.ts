@@ -1,6 +1,7 @@
 /** What a search page shows beside its hits: account names, token metadata, and the mime types to filter by. */
 import { sql } from 'kysely';
 import type { Db } from '../schema';
+import { prepared } from './prepared';
 
 export interface AccountAliases {
   network: string;
@@ -15,7 +16,8 @@ export async function aliasesOf(
   accounts: ReadonlyArray<{ network: string; address: string }>,
 ): Promise<AccountAliases[]> {
   if (accounts.length === 0) return [];
-  const r = await sql<{ network: string; address: string; metadata: string | null }>`
+  // named prepared statements (one text whatever the page): planned once per connection
+  const r = await prepared<{ network: string; address: string; metadata: string | null }>`
     SELECT a.network, a.address,
       (SELECT c.name FROM contract_metadata c
         WHERE c.network = a.network AND c.address = a.address AND c.name IS NOT NULL) AS metadata
@@ -67,7 +69,7 @@ export async function tokenMetadataOf(
 ): Promise<Array<TokenRef & { metadata: unknown }>> {
   const refs = tokens.filter((t) => /^\d{1,78}$/.test(t.tokenId));
   if (refs.length === 0) return [];
-  const r = await sql<{ network: string; contract: string; token_id: string; metadata: unknown }>`
+  const r = await prepared<{ network: string; contract: string; token_id: string; metadata: unknown }>`
     SELECT t.network, t.contract, t.token_id::text AS token_id, t.metadata
     FROM token_metadata t
     JOIN unnest(${refs.map((x) => x.network)}::text[], ${refs.map((x) => x.contract)}::text[],

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { Db, OperationStatus } from '../schema';
 import { toDate } from './contracts';
 import { likeEscape } from './export';
+import { PREPARED } from './prepared';
 import { SEARCH_TOTAL_CAP } from './search';
 
 export interface OperationHit {
@@ -103,15 +104,17 @@ export async function searchEntrypointCalls(
   const ids = (limit: number) =>
     statuses
       ? sql`unnest(${[...s.networks]}::text[]) AS n(network) CROSS JOIN LATERAL (
-          SELECT w.id FROM (${newest(SEARCH_TOTAL_CAP)}) w WHERE w.status IN (${sql.join(statuses)})
+          SELECT w.id FROM (${newest(SEARCH_TOTAL_CAP)}) w WHERE w.status = ANY (${statuses}::text[])
           ORDER BY w.id DESC LIMIT ${limit}) c`
       : sql`unnest(${[...s.networks]}::text[]) AS n(network) CROSS JOIN LATERAL (${newest(limit)}) c`;
   const [count, rows] = await Promise.all([
     s.count
-      ? sql<{ n: number | string }>`SELECT count(*) AS n FROM ${ids(SEARCH_TOTAL_CAP)}`.execute(db)
+      ? sql<{
+          n: number | string;
+        }>`${sql.raw(PREPARED)} SELECT count(*) AS n FROM ${ids(SEARCH_TOTAL_CAP)}`.execute(db)
       : { rows: [] },
     s.limit > 0
-      ? sql<Omit<OperationHit, 'timestamp'> & { timestamp: Date | string }>`
+      ? sql<Omit<OperationHit, 'timestamp'> & { timestamp: Date | string }>`${sql.raw(PREPARED)}
           SELECT o.network, o.id, o.hash, o.counter, o.level, o.timestamp, o.kind, o.status, o.destination,
             o.entrypoint
           FROM (SELECT c.id FROM ${ids(s.offset + s.limit)} ORDER BY c.id DESC OFFSET ${s.offset} LIMIT ${s.limit}) p
