@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
@@ -21,9 +21,10 @@ import { EXPORTS } from '../../api/export-requests';
 import type { ContractPageData } from '../contract/useContractPage';
 import { InfoCard } from './InfoCard';
 import { NO_FILTERS, OpgFilterDialog, type OpgFilters } from './OpgFilterDialog';
-import { OpgRowItem } from './OpgRowItem';
+import { OpgList } from './OpgList';
 import {
   dateRange,
+  HEADER_PX,
   isLastPage,
   isNarrowSearch,
   mergeMempool,
@@ -31,9 +32,6 @@ import {
   prependNew,
   searchStatuses,
 } from './opg-list-logic';
-
-/** Height of the sticky header: a list whose top is above it has been scrolled into. */
-const HEADER_PX = 64;
 
 export const SEARCH_PLACEHOLDER = 'Start entering hash of operation, source or destination address';
 
@@ -153,8 +151,12 @@ export function OperationsTab({ data }: { data: ContractPageData }) {
   useLayoutEffect(() => {
     if (jump > 0) listRef.current?.scrollIntoView({ block: 'start' });
   }, [jump]);
-  const loaded = list.data?.pages.flat() ?? [];
-  const rows = mergeMempool(loaded, mempool.data ?? [], filtering);
+  // the same rows (array) from render to render until the data changes: a key typed in the search box does not
+  // walk the list again
+  const rows = useMemo(
+    () => mergeMempool(list.data?.pages.flat() ?? [], mempool.data ?? [], filtering),
+    [list.data, mempool.data, filtering],
+  );
   // On error the list counts as downloaded: nothing more is requested.
   const downloaded = !list.hasNextPage || list.isError;
 
@@ -261,23 +263,7 @@ export function OperationsTab({ data }: { data: ContractPageData }) {
               </Button>
             </Box>
           ) : null}
-          <Stack
-            component="ul"
-            spacing={1}
-            aria-label="Operation groups"
-            ref={listRef}
-            // scrolled to after 'N new operations': the first row clear of the sticky header
-            sx={{ p: 0, m: 0, scrollMarginTop: { xs: 64, sm: HEADER_PX + 8 } }}
-          >
-            {rows.map((row) => (
-              <OpgRowItem
-                key={`${row.mempool ? 'm' : ''}${opgRowKey(row)}`}
-                network={network}
-                row={row}
-                isNew={!row.mempool && newKeys.has(opgRowKey(row))}
-              />
-            ))}
-          </Stack>
+          <OpgList network={network} rows={rows} newKeys={newKeys} complete={downloaded} listRef={listRef} />
         </>
       )}
       {!downloaded && rows.length > 0 ? (

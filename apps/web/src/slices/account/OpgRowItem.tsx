@@ -1,4 +1,4 @@
-import { memo, useState } from 'react';
+import { memo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
@@ -33,18 +33,37 @@ function GroupContents({ network, row }: { network: string; row: OpgRow }) {
 /**
  * One operation group of the list; expanding it loads its operations (with the internal ones). Memoised: a
  * key typed in the search box or the 'Load more' button's state re-renders the list, not every loaded row
- * (its rows keep their objects from the query's pages).
+ * (its rows keep their objects from the query's pages). Whether it is open is the list's (a virtual list's
+ * row scrolled out of sight and back is open as it was).
  */
 export const OpgRowItem = memo(function OpgRowItem({
   network,
   row,
+  rowKey,
+  open,
+  onToggle,
   isNew = false,
+  index,
+  top,
+  setSize = -1,
+  measure,
 }: {
   network: string;
   row: OpgRow;
+  /** The row's key in the list (what `onToggle` is called with). */
+  rowKey: string;
+  open: boolean;
+  onToggle: (rowKey: string) => void;
   isNew?: boolean;
+  /**
+   * In a virtual list only (plain numbers, so that the memo holds): the row's index, its offset from the
+   * list's top (px), the list's length (-1: more can be loaded) and the virtualiser's measuring ref.
+   */
+  index?: number;
+  top?: number;
+  setSize?: number;
+  measure?: (element: Element | null) => void;
 }) {
-  const [open, setOpen] = useState(false);
   const flow = flowKind(row.flow);
   const colour = statusColour(row.status);
   const label = entrypointLabel(row);
@@ -55,6 +74,15 @@ export const OpgRowItem = memo(function OpgRowItem({
       sx={{ listStyle: 'none', ...(isNew ? { borderColor: 'info.main' } : {}) }}
       data-testid="opg-row"
       data-new={isNew ? 'true' : undefined}
+      ref={measure}
+      data-index={index}
+      aria-setsize={index === undefined ? undefined : setSize}
+      aria-posinset={index === undefined ? undefined : index + 1}
+      style={
+        top === undefined
+          ? undefined
+          : { position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${top}px)` }
+      }
     >
       <Stack
         direction="row"
@@ -64,7 +92,8 @@ export const OpgRowItem = memo(function OpgRowItem({
           size="small"
           aria-expanded={open}
           aria-label={`${open ? 'Hide' : 'Show'} operations of ${label}`}
-          onClick={() => setOpen(!open)}
+          data-opg-toggle=""
+          onClick={() => onToggle(rowKey)}
         >
           <ExpandMoreIcon sx={{ transform: open ? 'rotate(180deg)' : 'none', transition: 'transform .2s' }} />
         </IconButton>

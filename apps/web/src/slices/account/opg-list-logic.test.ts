@@ -6,10 +6,13 @@ import {
   flowKind,
   isLastPage,
   isNarrowSearch,
+  listRowKey,
   mergeMempool,
   opgRowKey,
   prependNew,
+  rowForKey,
   searchStatuses,
+  withIndex,
 } from './opg-list-logic';
 
 // The worked example of bcd-api.md §3.23 (a real row shape of GET /contract/{N}/{A}/opg).
@@ -104,5 +107,24 @@ describe('prependNew (live rows on top of the first page)', () => {
       [opgRowKey(at(71)), opgRowKey(at(70))],
       [opgRowKey(at(68))],
     ]);
+  });
+});
+
+describe('the virtual list', () => {
+  it('keys a mempool row apart from the same group indexed', () => {
+    expect(listRowKey(row)).toBe(opgRowKey(row));
+    expect(listRowKey({ ...row, mempool: true })).toBe(`m${opgRowKey(row)}`);
+  });
+  it('renders the focused row with its window, in order, once', () => {
+    expect(withIndex([10, 11, 12], 3)).toEqual([3, 10, 11, 12]);
+    expect(withIndex([10, 11, 12], 40)).toEqual([10, 11, 12, 40]);
+    expect(withIndex([10, 11, 12], 11)).toEqual([10, 11, 12]);
+    expect(withIndex([10, 11, 12], -1)).toEqual([10, 11, 12]);
+  });
+  it('moves by keyboard one row, or to the first or last, within the list', () => {
+    expect([rowForKey('ArrowDown', 3, 10), rowForKey('ArrowUp', 3, 10)]).toEqual([4, 2]);
+    expect([rowForKey('Home', 3, 10), rowForKey('End', 3, 10)]).toEqual([0, 9]);
+    expect([rowForKey('ArrowUp', 0, 10), rowForKey('ArrowDown', 9, 10)]).toEqual([0, 9]);
+    expect(rowForKey('Enter', 3, 10)).toBeNull();
   });
 });

@@ -99,3 +99,34 @@ export function prependNew(pages: readonly OpgRow[][], rows: readonly OpgRow[]):
   if (pages.length === 0) return [fresh];
   return [[...fresh, ...pages[0]!], ...pages.slice(1)];
 }
+
+/** The React key of a row of the list (a mempool row and the same group indexed are two rows). */
+export const listRowKey = (r: OpgRow): string => `${r.mempool ? 'm' : ''}${opgRowKey(r)}`;
+
+/**
+ * Lists longer than this are virtualised (issue 36: only the rows near the viewport are in the DOM); shorter
+ * ones, the server's first page among them, are plain lists.
+ */
+export const VIRTUALISE_ABOVE = 50;
+/** A row's height (px) until it is measured: a row on a wide screen. */
+export const ROW_ESTIMATE_PX = 66;
+/** The space between two rows (px): the list's spacing 1. */
+export const ROW_GAP_PX = 8;
+/** Height of the app's sticky header (px): a list whose top is above it has been scrolled into. */
+export const HEADER_PX = 64;
+
+/** The indexes a virtual list renders: its window, plus `keep` (the row holding the focus) when outside it. */
+export function withIndex(indexes: number[], keep: number): number[] {
+  if (keep < 0 || indexes.includes(keep)) return indexes;
+  return [...indexes, keep].sort((a, b) => a - b);
+}
+
+/**
+ * Keyboard moves between the rows' toggles: ↓ / ↑ the next / previous row, Home / End the first / last
+ * loaded row. The row `key` moves the focus to from row `index` of `count`, or null for another key.
+ */
+export function rowForKey(key: string, index: number, count: number): number | null {
+  const to: Record<string, number> = { ArrowDown: index + 1, ArrowUp: index - 1, Home: 0, End: count - 1 };
+  const next = to[key];
+  return next === undefined ? null : Math.max(0, Math.min(count - 1, next));
+}
