@@ -81,6 +81,53 @@ describe('MiguelTree', () => {
     expect(items[1]?.getAttribute('aria-setsize')).toBe('10000');
   });
 
+  it('toggles a pair of a 10,000-node tree: its fields go and come back, the rows after it move', async () => {
+    const roots = miguel([
+      {
+        prim: 'list',
+        type: 'list',
+        name: 'entries',
+        children: Array.from({ length: 3333 }, (_, i) => ({
+          prim: 'pair',
+          type: 'pair',
+          name: '@pair_1',
+          children: [
+            { prim: 'nat', type: 'nat', name: 'a', value: String(i * 1000) },
+            { prim: 'nat', type: 'nat', name: 'b', value: String(i) },
+          ],
+        })),
+      },
+    ]);
+    renderTree(roots);
+    const tree = screen.getByRole('tree', { name: 'Storage' });
+    const shown = () =>
+      within(tree)
+        .getAllByRole('treeitem')
+        .slice(0, 6)
+        .map((r) => `${r.getAttribute('aria-level')} ${r.textContent}`);
+    expect(shown()).toEqual(['1 entries3,333 items', '2 0', '3 a:0', '3 b:0', '2 1', '3 a:1,000']);
+    // the first pair closed with the mouse: the next pair's rows move up
+    fireEvent.click(within(tree).getAllByRole('treeitem')[1]!);
+    await waitFor(() =>
+      expect(shown()).toEqual(['1 entries3,333 items', '2 0', '2 1', '3 a:1,000', '3 b:1', '2 2']),
+    );
+    expect(within(tree).getAllByRole('treeitem')[1]!.getAttribute('aria-expanded')).toBe('false');
+    // and opened again with the keyboard
+    fireEvent.keyDown(tree, { key: 'ArrowDown' });
+    fireEvent.keyDown(tree, { key: 'ArrowRight' });
+    await waitFor(() =>
+      expect(shown()).toEqual(['1 entries3,333 items', '2 0', '3 a:0', '3 b:0', '2 1', '3 a:1,000']),
+    );
+    // the list closed and opened: every pair open as before
+    fireEvent.click(within(tree).getAllByRole('treeitem')[0]!);
+    await waitFor(() => expect(within(tree).getAllByRole('treeitem')).toHaveLength(1));
+    fireEvent.click(within(tree).getAllByRole('treeitem')[0]!);
+    await waitFor(() =>
+      expect(shown()).toEqual(['1 entries3,333 items', '2 0', '3 a:0', '3 b:0', '2 1', '3 a:1,000']),
+    );
+    expect(within(tree).getAllByRole('treeitem')[4]!.getAttribute('aria-posinset')).toBe('2');
+  });
+
   it('is operable by keyboard: arrows move, Left closes, Right opens, End reaches the last row', async () => {
     renderTree(bigList(100));
     const tree = screen.getByRole('tree', { name: 'Storage' });

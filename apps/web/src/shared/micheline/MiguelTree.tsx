@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import Box from '@mui/material/Box';
@@ -82,7 +82,9 @@ function BigMapLeaf({
 
 /**
  * A Miguel tree as an ARIA tree: arrows move and open / close, Home / End jump, Enter inspects a leaf.
- * Large trees are virtualised with @tanstack/react-virtual so that 10,000 nodes stay responsive.
+ * Large trees are virtualised with @tanstack/react-virtual so that 10,000 nodes stay responsive; a toggle
+ * re-renders the rows whose place or state changed (rows are memoised on their row object, which
+ * flattenTree keeps from one toggle to the next).
  */
 export function MiguelTree({
   roots,
@@ -97,6 +99,12 @@ export function MiguelTree({
 }: Props) {
   const [inspected, setInspected] = useState<TreeRow | null>(null);
   const onInspect = onInspectProp ?? setInspected;
+  // the rows see one function for the whole life of the tree (a caller's new function is used all the same)
+  const inspectRef = useRef(onInspect);
+  useLayoutEffect(() => {
+    inspectRef.current = onInspect;
+  }, [onInspect]);
+  const inspect = useCallback((row: TreeRow) => inspectRef.current(row), []);
   const initial = useMemo(
     () =>
       open === 'all'
@@ -122,16 +130,23 @@ export function MiguelTree({
     initialRect: { width: 800, height: maxHeight },
   });
 
-  const toggle = useCallback(
-    (id: string, to?: boolean) => {
-      const next = new Set(expanded);
+  // one toggle for the life of the tree, so that the rows need not re-render when the roots change (the
+  // debugger's stack at each step): it reads the roots and their first open nodes of the last render
+  const tree = useRef({ roots, initial });
+  useLayoutEffect(() => {
+    tree.current = { roots, initial };
+  }, [roots, initial]);
+  const toggle = useCallback((id: string, to?: boolean) => {
+    const { roots, initial } = tree.current;
+    setState((s) => {
+      const current = s.roots === roots ? s.expanded : initial;
+      const next = new Set(current);
       const want = to ?? !next.has(id);
       if (want) next.add(id);
       else next.delete(id);
-      setState({ roots, expanded: next });
-    },
-    [expanded, roots],
-  );
+      return { roots, expanded: next };
+    });
+  }, []);
 
   const focusRow = (index: number) => {
     const i = Math.max(0, Math.min(rows.length - 1, index));
@@ -166,103 +181,23 @@ export function MiguelTree({
     }
   };
 
-  const renderRow = (row: TreeRow, index: number, style?: CSSProperties) => {
-    const ptr = bigMapPointer(row.node);
-    return (
-      <Box
-        key={row.id}
-        role="treeitem"
-        data-row={index}
-        aria-level={row.depth + 1}
-        aria-setsize={row.size}
-        aria-posinset={row.pos}
-        aria-expanded={row.hasChildren ? row.expanded : undefined}
-        aria-selected={index === active}
-        tabIndex={index === active ? 0 : -1}
-        onFocus={() => setFocused(index)}
-        onClick={() => (row.hasChildren ? toggle(row.id) : onInspect?.(row))}
-        style={style}
-        sx={(theme) => ({
-          display: 'flex',
-          alignItems: 'center',
-          minHeight: ROW_HEIGHT,
-          pl: row.depth * 2,
-          gap: 0.5,
-          fontFamily: 'monospace',
-          fontSize: 14,
-          cursor: 'pointer',
-          whiteSpace: 'nowrap',
-          bgcolor: row.diff ? alpha(diffColour(theme, row.diff) ?? '#000', 0.15) : undefined,
-          '&:focus-visible': { outline: `2px solid ${theme.palette.primary.main}`, outlineOffset: -2 },
-        })}
-      >
-        {row.hasChildren ? (
-          <IconButton size="small" tabIndex={-1} aria-hidden="true" sx={{ p: 0 }}>
-            {row.expanded ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
-          </IconButton>
-        ) : (
-          <Box component="span" sx={{ width: 20, flexShrink: 0 }} />
-        )}
-        {/* label, value and count: on a narrow screen the value goes under its label rather than out of
-            sight (fixed-height virtualised rows stay on one line) */}
-        <Box
-          component="span"
-          sx={{
-            display: 'flex',
-            flexWrap: virtual ? 'nowrap' : 'wrap',
-            alignItems: 'baseline',
-            columnGap: 0.5,
-            flex: 1,
-            minWidth: 0,
-          }}
-        >
-          <Box
-            component="span"
-            sx={
-              virtual
-                ? { opacity: 0.8 }
-                : { opacity: 0.8, whiteSpace: 'normal', overflowWrap: 'anywhere', minWidth: 0 }
-            }
-          >
-            {row.label}
-            {row.value !== '' || ptr !== null ? ':' : ''}
-          </Box>
-          {ptr !== null && !diffMode && address ? (
-            <BigMapLeaf network={network} address={address} ptr={ptr} level={level} />
-          ) : row.from !== '' ? (
-            <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', maxWidth: '100%' }}>
-              <Box component="span" sx={{ textDecoration: 'line-through', opacity: 0.7 }}>
-                {row.from}
-              </Box>
-              {' ➛ '}
-              <Box component="span" sx={(t) => ({ color: diffColour(t, row.diff) })}>
-                {row.value}
-              </Box>{' '}
-              {numericDelta(row.node.type ?? '', row.node.from, row.node.value)}
-            </Box>
-          ) : (
-            <Box
-              component="span"
-              title={row.value.length > 80 ? row.value : undefined}
-              sx={(t) => ({
-                color: diffColour(t, row.diff) ?? t.palette.success.light,
-                overflow: 'hidden',
-                textOverflow: 'ellipsis',
-                maxWidth: '100%',
-              })}
-            >
-              {ptr !== null ? `Big Map ${ptr}` : row.value}
-            </Box>
-          )}
-          {row.count ? (
-            <Box component="span" sx={{ color: 'text.secondary', fontSize: 12 }}>
-              {row.count}
-            </Box>
-          ) : null}
-        </Box>
-      </Box>
-    );
-  };
+  const renderRow = (row: TreeRow, index: number, top?: number) => (
+    <TreeItem
+      key={row.id}
+      row={row}
+      index={index}
+      active={index === active}
+      top={top}
+      virtual={virtual}
+      diffMode={diffMode}
+      network={network}
+      address={address}
+      level={level}
+      onToggle={toggle}
+      onInspect={inspect}
+      onFocusRow={setFocused}
+    />
+  );
 
   return (
     <>
@@ -277,16 +212,7 @@ export function MiguelTree({
           <Box sx={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: '100%' }}>
             {virtualizer.getVirtualItems().map((item) => {
               const row = rows[item.index];
-              return row
-                ? renderRow(row, item.index, {
-                    position: 'absolute',
-                    top: 0,
-                    left: 0,
-                    right: 0,
-                    height: ROW_HEIGHT,
-                    transform: `translateY(${item.start}px)`,
-                  })
-                : null;
+              return row ? renderRow(row, item.index, item.start) : null;
             })}
           </Box>
         ) : (
@@ -297,3 +223,153 @@ export function MiguelTree({
     </>
   );
 }
+
+interface TreeItemProps {
+  row: TreeRow;
+  /** The row's index among the shown rows. */
+  index: number;
+  active: boolean;
+  /** Where a virtualised row is (px from the top); undefined: in the flow. */
+  top: number | undefined;
+  virtual: boolean;
+  diffMode: boolean;
+  network: string;
+  address: string | undefined;
+  level: number | null;
+  onToggle: (id: string) => void;
+  onInspect: (row: TreeRow) => void;
+  onFocusRow: (index: number) => void;
+}
+
+/** One row of the tree (re-rendered when its row, place or focus changes). */
+const TreeItem = memo(function TreeItem(props: TreeItemProps) {
+  const { row, index, active, top, onToggle, onInspect, onFocusRow } = props;
+  return (
+    <Box
+      role="treeitem"
+      data-row={index}
+      aria-level={row.depth + 1}
+      aria-setsize={row.size}
+      aria-posinset={row.pos}
+      aria-expanded={row.hasChildren ? row.expanded : undefined}
+      aria-selected={active}
+      tabIndex={active ? 0 : -1}
+      onFocus={() => onFocusRow(index)}
+      onClick={() => (row.hasChildren ? onToggle(row.id) : onInspect(row))}
+      style={
+        top === undefined
+          ? undefined
+          : {
+              position: 'absolute',
+              top: 0,
+              left: 0,
+              right: 0,
+              height: ROW_HEIGHT,
+              transform: `translateY(${top}px)`,
+            }
+      }
+      sx={(theme) => ({
+        display: 'flex',
+        alignItems: 'center',
+        minHeight: ROW_HEIGHT,
+        pl: row.depth * 2,
+        gap: 0.5,
+        fontFamily: 'monospace',
+        fontSize: 14,
+        cursor: 'pointer',
+        whiteSpace: 'nowrap',
+        bgcolor: row.diff ? alpha(diffColour(theme, row.diff) ?? '#000', 0.15) : undefined,
+        '&:focus-visible': { outline: `2px solid ${theme.palette.primary.main}`, outlineOffset: -2 },
+      })}
+    >
+      <RowContent
+        row={row}
+        virtual={props.virtual}
+        diffMode={props.diffMode}
+        network={props.network}
+        address={props.address}
+        level={props.level}
+      />
+    </Box>
+  );
+});
+
+/** What a row shows: its toggle icon, label, value and count (re-rendered only when its row changes). */
+const RowContent = memo(function RowContent({
+  row,
+  virtual,
+  diffMode,
+  network,
+  address,
+  level,
+}: Pick<TreeItemProps, 'row' | 'virtual' | 'diffMode' | 'network' | 'address' | 'level'>) {
+  const ptr = bigMapPointer(row.node);
+  return (
+    <>
+      {row.hasChildren ? (
+        <IconButton size="small" tabIndex={-1} aria-hidden="true" sx={{ p: 0 }}>
+          {row.expanded ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
+        </IconButton>
+      ) : (
+        <Box component="span" sx={{ width: 20, flexShrink: 0 }} />
+      )}
+      {/* label, value and count: on a narrow screen the value goes under its label rather than out of
+          sight (fixed-height virtualised rows stay on one line) */}
+      <Box
+        component="span"
+        sx={{
+          display: 'flex',
+          flexWrap: virtual ? 'nowrap' : 'wrap',
+          alignItems: 'baseline',
+          columnGap: 0.5,
+          flex: 1,
+          minWidth: 0,
+        }}
+      >
+        <Box
+          component="span"
+          sx={
+            virtual
+              ? { opacity: 0.8 }
+              : { opacity: 0.8, whiteSpace: 'normal', overflowWrap: 'anywhere', minWidth: 0 }
+          }
+        >
+          {row.label}
+          {row.value !== '' || ptr !== null ? ':' : ''}
+        </Box>
+        {ptr !== null && !diffMode && address ? (
+          <BigMapLeaf network={network} address={address} ptr={ptr} level={level} />
+        ) : row.from !== '' ? (
+          <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', maxWidth: '100%' }}>
+            <Box component="span" sx={{ textDecoration: 'line-through', opacity: 0.7 }}>
+              {row.from}
+            </Box>
+            {' ➛ '}
+            <Box component="span" sx={(t) => ({ color: diffColour(t, row.diff) })}>
+              {row.value}
+            </Box>{' '}
+            {numericDelta(row.node.type ?? '', row.node.from, row.node.value)}
+          </Box>
+        ) : (
+          <Box
+            component="span"
+            title={row.value.length > 80 ? row.value : undefined}
+            sx={(t) => ({
+              color: diffColour(t, row.diff) ?? t.palette.success.light,
+              overflow: 'hidden',
+              textOverflow: 'ellipsis',
+              maxWidth: '100%',
+            })}
+          >
+            {ptr !== null ? `Big Map ${ptr}` : row.value}
+          </Box>
+        )}
+        {row.count ? (
+          <Box component="span" sx={{ color: 'text.secondary', fontSize: 12 }}>
+            {row.count}
+          </Box>
+        ) : null}
+      </Box>
+    </>
+  );
+});

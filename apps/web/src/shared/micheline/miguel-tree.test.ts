@@ -146,3 +146,77 @@ describe('Miguel tree labels of unannotated types', () => {
     ]);
   });
 });
+
+describe('Miguel tree rows of a large tree, toggled', () => {
+  /** A storage as the benchmark's: a list of `n` pairs of two numbers (3n + 1 nodes). */
+  const pairs = (n: number) =>
+    miguel([
+      {
+        prim: 'list',
+        type: 'list',
+        name: 'entries',
+        children: Array.from({ length: n }, (_, i) => ({
+          prim: 'pair',
+          type: 'namedtuple',
+          name: '@pair_2',
+          children: [
+            { prim: 'nat', type: 'nat', name: 'a', value: String(i * 1000) },
+            { prim: 'int', type: 'int', name: '@int_4', value: String(-i) },
+          ],
+        })),
+      },
+    ]);
+  const texts = (rows: ReturnType<typeof flattenTree>) =>
+    rows.map((r) => [r.id, r.depth, r.label, r.value, r.count, r.expanded, r.pos, r.size].join('|'));
+
+  it('gives after each toggle the rows and texts of a tree flattened afresh', () => {
+    const roots = pairs(3333);
+    const all = allContainerIds(roots);
+    const open = flattenTree(roots, all);
+    expect(open).toHaveLength(10_000);
+    expect(texts(open.slice(0, 4))).toEqual([
+      '0|0|entries||3,333 items|true|1|1',
+      '0.0|1|0|||true|1|3333',
+      '0.0.0|2|a|0||false|1|2',
+      '0.0.1|2|int|0||false|2|2',
+    ]);
+    // a pair closed: its fields are gone, the rows after it are as they were
+    const closed = new Set(all);
+    closed.delete('0.1');
+    const afterClose = flattenTree(roots, closed);
+    expect(afterClose).toHaveLength(9_998);
+    expect(texts(afterClose.slice(3, 8))).toEqual([
+      '0.0.1|2|int|0||false|2|2',
+      '0.1|1|1|||false|2|3333',
+      '0.2|1|2|||true|3|3333',
+      '0.2.0|2|a|2,000||false|1|2',
+      '0.2.1|2|int|-2||false|2|2',
+    ]);
+    // the same as a copy of the tree (other node objects) flattened once
+    expect(texts(afterClose)).toEqual(texts(flattenTree(structuredClone(roots), closed)));
+    // opened again: the first rows again; a row that did not change is the same object
+    const reopened = flattenTree(roots, all);
+    expect(texts(reopened)).toEqual(texts(open));
+    expect(reopened[9_999]).toBe(open[9_999]);
+    // the list closed, then opened
+    expect(texts(flattenTree(roots, new Set()))).toEqual(['0|0|entries||3,333 items|false|1|1']);
+    expect(texts(flattenTree(roots, all))).toEqual(texts(open));
+  });
+
+  it('gives a node met at another place, or in the other diff mode, its own label and count', () => {
+    const shared: MiguelNode = { prim: 'nat', type: 'nat', name: 'n', value: '5' };
+    const map: MiguelNode = { prim: 'big_map', type: 'big_map', name: 'm', children: [shared] };
+    const roots = miguel([{ prim: 'list', type: 'list', name: 'l', children: [shared, shared] }, map]);
+    const rows = flattenTree(roots, allContainerIds(roots));
+    expect(rows.map((r) => [r.id, r.label, r.value, r.count])).toEqual([
+      ['0', 'l', '', '2 items'],
+      ['0.0', '0', '5', ''],
+      ['0.1', '1', '5', ''],
+      ['1', 'm', '', '1 items'],
+      // a map's child is named by its key
+      ['1.0', 'n', '5', ''],
+    ]);
+    expect(flattenTree(roots, new Set(), true).map((r) => r.count)).toEqual(['2 items', '1 diffs']);
+    expect(flattenTree(roots, new Set()).map((r) => r.count)).toEqual(['2 items', '1 items']);
+  });
+});

@@ -156,68 +156,114 @@ export function changedPathIds(roots: readonly MiguelNode[]): Set<string> {
   return out;
 }
 
-/** The visible rows of a tree with the given expanded ids (iterative: deep trees cannot overflow the stack). */
+/**
+ * A node's rows (closed and open) where it was last flattened: its texts (label, value, count…) are computed
+ * once per node, not on every toggle of a 10,000-node tree. The nodes of a tree are stable objects while its
+ * roots are the same (the query's answer); a node met at another place (another parent, index, sibling count)
+ * or in the other diff mode gets its rows again.
+ */
+interface NodeRows {
+  parent: MiguelNode | null;
+  parentId: string;
+  index: number;
+  size: number;
+  diffMode: boolean;
+  closed: TreeRow;
+  open: TreeRow | null;
+}
+const NODE_ROWS = new WeakMap<MiguelNode, NodeRows>();
+
+function nodeRows(
+  node: MiguelNode,
+  parent: MiguelNode | null,
+  parentId: string,
+  index: number,
+  size: number,
+  depth: number,
+  diffMode: boolean,
+): NodeRows {
+  const known = NODE_ROWS.get(node);
+  if (
+    known &&
+    known.parent === parent &&
+    known.parentId === parentId &&
+    known.index === index &&
+    known.size === size &&
+    known.diffMode === diffMode
+  )
+    return known;
+  const hasChildren = depth < MAX_TREE_DEPTH && childrenOf(node).length > 0;
+  const type = node.type || node.prim || '';
+  const rows: NodeRows = {
+    parent,
+    parentId,
+    index,
+    size,
+    diffMode,
+    closed: {
+      id: parentId === '' ? String(index) : `${parentId}.${index}`,
+      depth,
+      label: childLabel(parent, node, index),
+      value: hasChildren ? '' : formatLeaf(type, node.value),
+      from: node.diff_type === 'update' && node.from != null ? formatLeaf(type, node.from) : '',
+      count: countText(node, diffMode),
+      diff: node.diff_type ?? null,
+      hasChildren,
+      expanded: false,
+      node,
+      pos: index + 1,
+      size,
+    },
+    open: null,
+  };
+  NODE_ROWS.set(node, rows);
+  return rows;
+}
+
+/**
+ * The visible rows of a tree with the given expanded ids (iterative: deep trees cannot overflow the stack).
+ * A node's row objects are the same from one call to the next (while its place in the tree is), so that a
+ * toggle costs a walk of the visible nodes, and the rows that did not change need no new rendering.
+ */
 export function flattenTree(
   roots: readonly MiguelNode[],
   expanded: ReadonlySet<string>,
   diffMode = false,
 ): TreeRow[] {
   const rows: TreeRow[] = [];
-  const top = rootNodes(roots);
-  const stack: {
-    node: MiguelNode;
+  // the open nodes on the path to the current one, each with its next child to visit
+  const frames: {
     parent: MiguelNode | null;
-    id: string;
-    depth: number;
-    index: number;
-    size: number;
-  }[] = [];
-  for (let i = top.length - 1; i >= 0; i -= 1) {
-    stack.push({
-      node: top[i] as MiguelNode,
-      parent: null,
-      id: String(i),
-      depth: 0,
-      index: i,
-      size: top.length,
-    });
-  }
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (!item) break;
-    const { node, parent, id, depth, index, size } = item;
-    const children = depth < MAX_TREE_DEPTH ? childrenOf(node) : [];
-    const hasChildren = children.length > 0;
-    const open = hasChildren && expanded.has(id);
-    rows.push({
-      id,
-      depth,
-      label: childLabel(parent, node, index),
-      value: hasChildren ? '' : formatLeaf(node.type || node.prim || '', node.value),
-      from:
-        node.diff_type === 'update' && node.from != null
-          ? formatLeaf(node.type || node.prim || '', node.from)
-          : '',
-      count: countText(node, diffMode),
-      diff: node.diff_type ?? null,
-      hasChildren,
-      expanded: open,
-      node,
-      pos: index + 1,
-      size,
-    });
-    if (open) {
-      for (let i = children.length - 1; i >= 0; i -= 1) {
-        stack.push({
-          node: children[i] as MiguelNode,
-          parent: node,
-          id: `${id}.${i}`,
-          depth: depth + 1,
-          index: i,
-          size: children.length,
-        });
-      }
+    parentId: string;
+    children: readonly MiguelNode[];
+    next: number;
+  }[] = [{ parent: null, parentId: '', children: rootNodes(roots), next: 0 }];
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1]!;
+    if (frame.next >= frame.children.length) {
+      frames.pop();
+      continue;
     }
+    const index = frame.next;
+    frame.next += 1;
+    const node = frame.children[index]!;
+    const known = nodeRows(
+      node,
+      frame.parent,
+      frame.parentId,
+      index,
+      frame.children.length,
+      frames.length - 1,
+      diffMode,
+    );
+    const closed = known.closed;
+    if (!closed.hasChildren || !expanded.has(closed.id)) {
+      rows.push(closed);
+      continue;
+    }
+    known.open ??= { ...closed, expanded: true };
+    rows.push(known.open);
+    frames.push({ parent: node, parentId: closed.id, children: childrenOf(node), next: 0 });
   }
   return rows;
 }
