@@ -2,7 +2,7 @@
  * One recording in the debugger: the 'Step through' and 'Gas profile' tabs, the controls and their keys, the
  * state of the step, the replay's verdict, why it failed, and the code, stack and internal operations panes.
  */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -75,14 +75,35 @@ export function DebugView(props: {
   const [tab, setTab] = useState<'step' | 'profile'>(() =>
     props.initial?.tab === 'profile' && d.profile ? 'profile' : 'step',
   );
+  // the position for the handlers that must stay the same from one step to the next (the code's lines)
+  const posRef = useRef(pos);
+  useLayoutEffect(() => {
+    posRef.current = pos;
+  }, [pos]);
   const go = useCallback(
     (c: Control) => {
-      const next = c.go(d, pos);
-      if (next !== undefined) setPos(next);
+      const next = c.go(d, posRef.current);
+      if (next !== undefined) {
+        posRef.current = next;
+        setPos(next);
+      }
       setNotice(null);
     },
-    [d, pos],
+    [d],
   );
+  const onRow = useCallback(
+    (r: number) => {
+      const k = runToRow(d, posRef.current, r);
+      if (k === undefined) setNotice(`Line ${r + 1} is not run after this step.`);
+      else {
+        posRef.current = k;
+        setPos(k);
+        setNotice(null);
+      }
+    },
+    [d],
+  );
+  const jumpToEnd = useCallback(() => setPos(last), [last]);
   // keyboard shortcuts while the debugger is open (not while typing in a field)
   useEffect(() => {
     if (tab !== 'step') return;
@@ -124,20 +145,68 @@ export function DebugView(props: {
     setTab('step');
   };
 
+  // What a step does not change is built once (per recording, tab…): React skips an element it rendered
+  // before, so that a step re-renders the state, the code's old and new current lines and the stack only.
+  const header = useMemo(
+    () => (
+      <>
+        {/* a run pinned to a level (a link's rerun): the level its state was read at, as its result says */}
+        <SimulatedAt at={d.state} />
+        <Tabs
+          value={tab}
+          onChange={(_e, v: 'step' | 'profile') => setTab(v)}
+          aria-label="Debugger views"
+          sx={{ mb: 1, minHeight: 36, '& .MuiTab-root': { minHeight: 36 } }}
+        >
+          <Tab value="step" label="Step through" />
+          <Tab value="profile" label="Gas profile" disabled={!d.profile} />
+        </Tabs>
+        {copyLink ? <CopyLinkButton build={() => copyLink({ step: posRef.current, tab })} /> : null}
+      </>
+    ),
+    [d.state, d.profile, tab, copyLink],
+  );
+  const verdict = useMemo(
+    () => (
+      <>
+        {d.replay ? (
+          <Alert
+            severity={d.replay.equal ? 'success' : 'warning'}
+            aria-label="Replay against the recorded result"
+            sx={{ mb: 1 }}
+          >
+            {d.replay.equal
+              ? d.replay.recorded.status === 'failed'
+                ? `Replayed at level ${d.inputs.level}: equal to the recorded result (failed; its receipt records no gas, the replay ${failedGasText(d.failure?.kind, d.consumed_milligas)}).`
+                : `Replayed at level ${d.inputs.level}: equal to the recorded result (${d.replay.recorded.status}, ${gasUnitsText(d.replay.recorded.consumed_milligas)} gas of script).`
+              : `Replayed at level ${d.inputs.level}: differs from the recorded result — ${d.replay.differences.join('; ')}.`}
+            {d.replay.recorded.status === 'backtracked' && d.status === 'applied'
+              ? ' Backtracked: the call ran to its end, then its group failed and the chain undid it; the replay ran it after what the group’s earlier operations had done, as the chain did.'
+              : null}
+          </Alert>
+        ) : null}
+        <TraceBoundNote cut={d.cut} truncated={d.trace.truncated} steps={d.trace.steps} />
+        {d.status === 'failed' ? (
+          <WhyItFailed d={d} lines={lines} sourceAt={sourceAt} onJump={jumpToEnd} />
+        ) : null}
+      </>
+    ),
+    [d, lines, sourceAt, jumpToEnd],
+  );
+  const footer = useMemo(
+    () => (
+      <>
+        <InternalOperations d={d} network={props.network} onDebug={props.onDebugInternal} />
+        {/* the call and what it emitted as a graph (emitted operations are not run by the debugger) */}
+        {d.flow ? <GraphFlowSection network={props.network} graph={d.flow} idPrefix="debug-flow" /> : null}
+      </>
+    ),
+    [d, props.network, props.onDebugInternal],
+  );
+
   return (
     <Box>
-      {/* a run pinned to a level (a link's rerun): the level its state was read at, as its result says */}
-      <SimulatedAt at={d.state} />
-      <Tabs
-        value={tab}
-        onChange={(_e, v: 'step' | 'profile') => setTab(v)}
-        aria-label="Debugger views"
-        sx={{ mb: 1, minHeight: 36, '& .MuiTab-root': { minHeight: 36 } }}
-      >
-        <Tab value="step" label="Step through" />
-        <Tab value="profile" label="Gas profile" disabled={!d.profile} />
-      </Tabs>
-      {copyLink ? <CopyLinkButton build={() => copyLink({ step: pos, tab })} /> : null}
+      {header}
       {tab === 'profile' && d.profile ? (
         <GasProfileView
           profile={d.profile}
@@ -156,27 +225,7 @@ export function DebugView(props: {
   function stepThrough() {
     return (
       <Box>
-        <Stack
-          role="toolbar"
-          aria-label="Debugger controls"
-          direction="row"
-          sx={{ gap: 1, flexWrap: 'wrap', mb: 1 }}
-        >
-          {CONTROLS.map((c) =>
-            c.label === 'Jump to FAILWITH' && d.status !== 'failed' ? null : (
-              <Button
-                key={c.label}
-                size="small"
-                variant="outlined"
-                aria-keyshortcuts={c.keys.join(' ')}
-                title={`${c.label} (${c.keys.join(', ')})`}
-                onClick={() => go(c)}
-              >
-                {c.label}
-              </Button>
-            ),
-          )}
-        </Stack>
+        <Controls failed={d.status === 'failed'} onGo={go} />
         <FactList
           label="Debugger state"
           mono
@@ -196,26 +245,7 @@ export function DebugView(props: {
             {notice}
           </Alert>
         ) : null}
-        {d.replay ? (
-          <Alert
-            severity={d.replay.equal ? 'success' : 'warning'}
-            aria-label="Replay against the recorded result"
-            sx={{ mb: 1 }}
-          >
-            {d.replay.equal
-              ? d.replay.recorded.status === 'failed'
-                ? `Replayed at level ${d.inputs.level}: equal to the recorded result (failed; its receipt records no gas, the replay ${failedGasText(d.failure?.kind, d.consumed_milligas)}).`
-                : `Replayed at level ${d.inputs.level}: equal to the recorded result (${d.replay.recorded.status}, ${gasUnitsText(d.replay.recorded.consumed_milligas)} gas of script).`
-              : `Replayed at level ${d.inputs.level}: differs from the recorded result — ${d.replay.differences.join('; ')}.`}
-            {d.replay.recorded.status === 'backtracked' && d.status === 'applied'
-              ? ' Backtracked: the call ran to its end, then its group failed and the chain undid it; the replay ran it after what the group’s earlier operations had done, as the chain did.'
-              : null}
-          </Alert>
-        ) : null}
-        <TraceBoundNote cut={d.cut} truncated={d.trace.truncated} steps={d.trace.steps} />
-        {d.status === 'failed' ? (
-          <WhyItFailed d={d} lines={lines} sourceAt={sourceAt} onJump={() => setPos(last)} />
-        ) : null}
+        {verdict}
         <Box
           sx={{
             display: 'grid',
@@ -223,19 +253,7 @@ export function DebugView(props: {
             gridTemplateColumns: { xs: '1fr', md: 'minmax(0, 3fr) minmax(0, 2fr)' },
           }}
         >
-          <CodeView
-            lines={lines}
-            row={row}
-            span={span}
-            onRow={(r) => {
-              const k = runToRow(d, pos, r);
-              if (k === undefined) setNotice(`Line ${r + 1} is not run after this step.`);
-              else {
-                setPos(k);
-                setNotice(null);
-              }
-            }}
-          />
+          <CodeView lines={lines} row={row} span={span} onRow={onRow} />
           <StackView
             d={d}
             network={props.network}
@@ -243,10 +261,35 @@ export function DebugView(props: {
             changed={!failedHere}
           />
         </Box>
-        <InternalOperations d={d} network={props.network} onDebug={props.onDebugInternal} />
-        {/* the call and what it emitted as a graph (emitted operations are not run by the debugger) */}
-        {d.flow ? <GraphFlowSection network={props.network} graph={d.flow} idPrefix="debug-flow" /> : null}
+        {footer}
       </Box>
     );
   }
 }
+
+/** The controls' toolbar: the same from one step to the next (a step does not re-render its buttons). */
+const Controls = memo(function Controls(props: { failed: boolean; onGo: (c: Control) => void }) {
+  return (
+    <Stack
+      role="toolbar"
+      aria-label="Debugger controls"
+      direction="row"
+      sx={{ gap: 1, flexWrap: 'wrap', mb: 1 }}
+    >
+      {CONTROLS.map((c) =>
+        c.label === 'Jump to FAILWITH' && !props.failed ? null : (
+          <Button
+            key={c.label}
+            size="small"
+            variant="outlined"
+            aria-keyshortcuts={c.keys.join(' ')}
+            title={`${c.label} (${c.keys.join(', ')})`}
+            onClick={() => props.onGo(c)}
+          >
+            {c.label}
+          </Button>
+        ),
+      )}
+    </Stack>
+  );
+});

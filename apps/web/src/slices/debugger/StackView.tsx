@@ -1,5 +1,5 @@
 /** The debugger's stack pane: the stack after the step as typed trees, top first, changed items marked. */
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { changedAt, stackAt, type MiguelNode } from '@michelscope/michelson';
@@ -7,10 +7,21 @@ import type { DebugResult } from '@michelscope/api-types';
 import { MiguelTree } from '../../shared/micheline/MiguelTree';
 import { itemNode, typeLabel } from './stack-item';
 
-export function StackView(props: { d: DebugResult; network: string; step: number; changed: boolean }) {
+/** How many shown roots are kept between steps at most. */
+const MAX_SHOWN_ROOTS = 5000;
+
+export const StackView = memo(function StackView(props: {
+  d: DebugResult;
+  network: string;
+  step: number;
+  changed: boolean;
+}) {
   const { d, step } = props;
-  // each distinct item's tree is built once per recording
+  // each distinct item's tree is built once per recording, and each shown root (an item at a depth of the
+  // stack, changed or not) once too: the roots a step leaves as they were are the same objects, whose rows
+  // the tree need not compute nor render again
   const [nodes] = useState(() => new Map<number, MiguelNode>());
+  const [shown] = useState(() => new Map<string, MiguelNode>());
   const stack = useMemo(() => (step < 0 ? [] : stackAt(d.trace, step)), [d, step]);
   const changed = useMemo(
     () => (props.changed && step >= 0 ? changedAt(d.trace, step) : new Set<number>()),
@@ -20,18 +31,26 @@ export function StackView(props: { d: DebugResult; network: string; step: number
     () =>
       stack
         .map((id, index) => {
-          let node = nodes.get(id);
-          if (!node) nodes.set(id, (node = itemNode(d, id)));
           const top = stack.length - 1 - index;
           const isChanged = changed.has(index);
-          return {
-            ...node,
-            name: `${top} · ${typeLabel(d, id)}${isChanged ? ' · changed' : ''}`,
-            ...(isChanged ? { diff_type: 'create' as const } : {}),
-          };
+          const key = `${id} ${top} ${isChanged ? 1 : 0}`;
+          let root = shown.get(key);
+          if (!root) {
+            let node = nodes.get(id);
+            if (!node) nodes.set(id, (node = itemNode(d, id)));
+            // a long trace's roots are dropped now and then (they are rebuilt when met again)
+            if (shown.size >= MAX_SHOWN_ROOTS) shown.clear();
+            root = {
+              ...node,
+              name: `${top} · ${typeLabel(d, id)}${isChanged ? ' · changed' : ''}`,
+              ...(isChanged ? { diff_type: 'create' as const } : {}),
+            };
+            shown.set(key, root);
+          }
+          return root;
         })
         .reverse(),
-    [d, nodes, stack, changed],
+    [d, nodes, shown, stack, changed],
   );
   return (
     <Box component="section" aria-label="Stack">
@@ -57,4 +76,4 @@ export function StackView(props: { d: DebugResult; network: string; step: number
       </Box>
     </Box>
   );
-}
+});
