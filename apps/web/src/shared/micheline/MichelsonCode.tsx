@@ -253,7 +253,8 @@ function LightCode({
     else if (scroller) scroller.current = el;
   };
   return (
-    <Box>
+    // the progress lies over the code (positioned here): the code's box does not move when it goes
+    <Box sx={{ position: 'relative' }}>
       <RenderingProgress done={done} total={ticks.length} />
       <Box
         ref={setBox}

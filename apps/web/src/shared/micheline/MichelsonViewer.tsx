@@ -176,7 +176,8 @@ export function MichelsonViewer({
 
   const rendering = chunks.length > 1 && done < chunks.length;
   return (
-    <Box>
+    // the progress lies over the code (positioned here): the code's box does not move when it goes
+    <Box sx={{ position: 'relative' }}>
       <RenderingProgress done={done} total={chunks.length} />
       <Box
         ref={host}
