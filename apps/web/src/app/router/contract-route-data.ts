@@ -17,13 +17,15 @@ import {
 } from '../../api/contract-api';
 import { contractMetadataQuery } from '../../api/contract-metadata-api';
 import { contractSourceQuery } from '../../api/verify-api';
+import { bigMapDetailsQuery, bigMapKeysQuery } from '../../api/bigmap-api';
 import { aliasQuery } from '../../features/aliases/useAlias';
 import { isContractAddress } from '../../shared/chain/patterns';
 import { protocolFromQuery } from '../../slices/contract/code/code-versions';
 import { tokenServiceQuery } from '../../slices/contract/token-service';
 
 /** The tabs whose own first data is started with the frame's. */
-export type ContractTab = 'operations' | 'storage' | 'code' | 'security' | 'source' | 'frame';
+export type ContractTab =
+  'operations' | 'storage' | 'code' | 'security' | 'source' | 'big_map_keys' | 'frame';
 
 /** Starts the requests; the promise settles (never rejects) when every one has answered or failed. */
 export function startContractData(
@@ -66,6 +68,15 @@ export function startContractData(
     case 'source':
       start(contractSourceQuery(network, address));
       break;
+    case 'big_map_keys': {
+      // a big map's keys page (in the storage tab's frame): the map and its first page of keys, unfiltered
+      const ptr = Number(params.ptr);
+      if (/^\d{1,15}$/.test(params.ptr ?? '') && Number.isSafeInteger(ptr)) {
+        start(bigMapDetailsQuery(network, ptr));
+        start(bigMapKeysQuery(network, ptr, 0, ''));
+      }
+      break;
+    }
     case 'frame':
       break;
   }

@@ -7,6 +7,7 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { headQuery, recentlyCalledQuery } from '../../api/queries';
+import { opgQuery } from '../../api/opg-api';
 import type { ConfigResponse } from '@michelscope/api-types';
 import { readChosenNetwork, startNetwork } from '../../shared/config/chosen-network';
 import { browserStorage } from '../../shared/storage/local-storage';
@@ -46,8 +47,12 @@ export function routeData(
         });
       return chosen !== null && guess === chosen ? guessed : decided;
     },
+    // an operation group: its operations (the debugger of a `#debug=` link starts from them)
+    opg_contents: ({ params }) =>
+      params.network && params.hash ? client.prefetchQuery(opgQuery(params.network, params.hash)) : undefined,
     operations: contract('operations'),
     storage: contract('storage'),
+    big_map_keys: contract('big_map_keys'),
     code: contract('code'),
     security: contract('security'),
     source: contract('source'),

@@ -9,6 +9,7 @@ const NETWORKS = ['mainnet', 'sandboxnet'];
 const KT = 'KT1SdePpVJXS5KsxFH1x4WfiKGVS7PVVEnSc';
 const TZ = 'tz1KqTpEZ7Yob7QbPE4Hy4Wo8fHG8LhKxZSx';
 const JAKARTA = 'PtJakart2xVj7pYXJBXrqHgd82rdkLey5ZeeGikgPkLX7SNJZF4';
+const OPG = 'onh7vaXAJVtN9296PxXxT91yFh5HtdYDJfvw82VWRRNnmFq7G7y';
 
 /**
  * The GET URLs the web's route loader of `screen` starts for `url` (recorded at fetch), once its dynamic
@@ -71,6 +72,12 @@ describe("the server's fetch preloads match the web's route loaders", () => {
     ['source', '/:network/:address/source', `/sandboxnet/${KT}/source`],
     ['watch', '/:network/:address/watch', `/sandboxnet/${KT}/watch`],
     ['contract_stats', '/:network/:address/stats', `/sandboxnet/${KT}/stats`],
+    [
+      'big_map_keys',
+      '/:network/:address/storage/big_map/:ptr/keys',
+      `/sandboxnet/${KT}/storage/big_map/7/keys`,
+    ],
+    ['opg_contents', '/:network/opg/:hash/contents', `/sandboxnet/opg/${OPG}/contents`],
   ];
   for (const [screen, route, url] of cases) {
     it(`${url}`, async () => {
@@ -102,6 +109,13 @@ describe("the server's fetch preloads match the web's route loaders", () => {
       routeFetches('/:network/:address/code', { network: 'mainnet', address: 'KT1"<x>' }, none, NETWORKS),
     ).toEqual([]);
     expect(routeFetches('/search', {}, none, NETWORKS)).toEqual([]);
+    const keys = '/:network/:address/storage/big_map/:ptr/keys';
+    expect(routeFetches(keys, { network: 'mainnet', address: KT, ptr: '1e3' }, none, NETWORKS)).not.toContain(
+      '/v1/bigmap/mainnet/1000',
+    );
+    expect(
+      routeFetches('/:network/opg/:hash/contents', { network: 'mainnet', hash: 'o"<x>' }, none, NETWORKS),
+    ).toEqual([]);
   });
 
   it('reads route parameters React Router style', () => {

@@ -21,12 +21,19 @@ import { HOME_TABLE_ROWS } from '../../slices/home/home-table';
 export { defaultNetwork };
 
 const PROTOCOL = /^P[1-9A-HJ-NP-Za-km-z]{50}$/;
+const OPG_HASH = /^o[1-9A-HJ-NP-Za-km-z]{50}$/;
+/** The keys page's size (api/bigmap-api's BIG_MAP_PAGE_SIZE; that module is not dependency-free). */
+const BIG_MAP_PAGE_SIZE = 10;
 const NETWORK = /^[a-z0-9_-]{1,40}$/;
 
 /** The account / contract tabs (route paths of the web's route table) and the first data of each. */
-const CONTRACT_TABS: Record<string, 'operations' | 'storage' | 'code' | 'security' | 'source' | 'frame'> = {
+const CONTRACT_TABS: Record<
+  string,
+  'operations' | 'storage' | 'code' | 'security' | 'source' | 'big_map_keys' | 'frame'
+> = {
   '/:network/:address/operations': 'operations',
   '/:network/:address/storage': 'storage',
+  '/:network/:address/storage/big_map/:ptr/keys': 'big_map_keys',
   '/:network/:address/code': 'code',
   '/:network/:address/security': 'security',
   '/:network/:address/source': 'source',
@@ -57,6 +64,12 @@ export function routeFetches(
     return homeNetwork !== null && NETWORK.test(homeNetwork)
       ? ['/v1/head', `/v1/stats/${homeNetwork}/recently_called_contracts?size=${HOME_TABLE_ROWS}&offset=0`]
       : ['/v1/head'];
+  }
+  if (route === '/:network/opg/:hash/contents') {
+    const { network = '', hash = '' } = params;
+    return NETWORK.test(network) && networks.includes(network) && OPG_HASH.test(hash)
+      ? [`/v1/opg/${network}/${hash}?with_storage_diff=true`]
+      : [];
   }
   const tab = CONTRACT_TABS[route];
   const { network = '', address = '' } = params;
@@ -94,6 +107,14 @@ export function routeFetches(
     case 'source':
       if (isContract) out.push(`${contract}/source`);
       break;
+    case 'big_map_keys': {
+      const ptr = params.ptr ?? '';
+      if (/^\d{1,15}$/.test(ptr)) {
+        out.push(`/v1/bigmap/${network}/${Number(ptr)}`);
+        out.push(`/v1/bigmap/${network}/${Number(ptr)}/keys?offset=0&size=${BIG_MAP_PAGE_SIZE}`);
+      }
+      break;
+    }
     case 'frame':
       break;
   }
