@@ -75,6 +75,19 @@ describe('route data', () => {
     router.dispose();
   });
 
+  it("an operation group's page asks for its operations; a debugger link also for that operation's recording", async () => {
+    const api = mockFetch([]);
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const page = `/sandboxnet/opg/${OPG_ROW.hash}/contents`;
+    enter(page, client).dispose();
+    await vi.waitFor(() => expect(api.calls.length).toBeGreaterThan(0));
+    expect(paths(api.calls)).toEqual([`/v1/opg/sandboxnet/${OPG_ROW.hash}?with_storage_diff=true`]);
+    // the fragment is the browser's (the router's URL never carries it to the loader)
+    vi.stubGlobal('window', { location: { hash: '#debug=364.12.step' } });
+    enter(page, new QueryClient({ defaultOptions: { queries: { retry: false } } })).dispose();
+    await vi.waitFor(() => expect(paths(api.calls)).toContain('/v1/operation/sandboxnet/364/debug'));
+  });
+
   it('storage and code tabs ask for their own data; ?level= is left to the tab', async () => {
     const api = mockFetch([]);
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });

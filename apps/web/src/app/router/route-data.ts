@@ -8,6 +8,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { headQuery, recentlyCalledQuery } from '../../api/queries';
 import { opgQuery } from '../../api/opg-api';
+import { operationDebugQuery } from '../../slices/debugger/debug-target';
+import { readDebugFragment } from '../../slices/operation/debug-link';
 import type { ConfigResponse } from '@michelscope/api-types';
 import { readChosenNetwork, startNetwork } from '../../shared/config/chosen-network';
 import { browserStorage } from '../../shared/storage/local-storage';
@@ -47,9 +49,18 @@ export function routeData(
         });
       return chosen !== null && guess === chosen ? guessed : decided;
     },
-    // an operation group: its operations (the debugger of a `#debug=` link starts from them)
-    opg_contents: ({ params }) =>
-      params.network && params.hash ? client.prefetchQuery(opgQuery(params.network, params.hash)) : undefined,
+    // an operation group: its operations; with a debugger link (`#debug=`, in the browser only: a server never
+    // sees the fragment) also that operation's recording and the debugger's code, instead of after the group
+    opg_contents: ({ params }) => {
+      const { network, hash } = params;
+      if (!network || !hash) return undefined;
+      const link = typeof window === 'undefined' ? null : readDebugFragment(window.location.hash);
+      if (link && 'id' in link) {
+        void client.prefetchQuery(operationDebugQuery(network, link.id));
+        void import('../../slices/debugger/DebuggerDialog');
+      }
+      return client.prefetchQuery(opgQuery(network, hash));
+    },
     operations: contract('operations'),
     storage: contract('storage'),
     big_map_keys: contract('big_map_keys'),

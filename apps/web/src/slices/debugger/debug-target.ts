@@ -24,14 +24,21 @@ export interface DebugAt {
 
 /** The recording's query: kept for the page's life (a recording does not change), never retried. */
 export function debugQuery(t: DebugTarget) {
+  if (t.operationId !== undefined) return operationDebugQuery(t.network, t.operationId);
   const at = { network: t.network, address: t.address };
-  const q =
-    t.operationId !== undefined
-      ? actionQuery('operationDebug', { network: t.network, id: t.operationId }, {})
-      : t.view
-        ? actionQuery('viewDebug', at, t.view)
-        : t.script
-          ? actionQuery('scriptDebug', { network: t.network }, t.script)
-          : actionQuery('debug', at, t.request);
+  const q = t.view
+    ? actionQuery('viewDebug', at, t.view)
+    : t.script
+      ? actionQuery('scriptDebug', { network: t.network }, t.script)
+      : actionQuery('debug', at, t.request);
   return { ...q, staleTime: Infinity, retry: false } as const;
+}
+
+/** An indexed operation's recording (its id is the whole input): what a `#debug=` link's page starts early. */
+export function operationDebugQuery(network: string, id: number) {
+  return {
+    ...actionQuery('operationDebug', { network, id }, {}),
+    staleTime: Infinity,
+    retry: false,
+  } as const;
 }
