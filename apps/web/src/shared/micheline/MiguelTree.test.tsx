@@ -5,6 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import type { MiguelNode } from '../../api/contract-types';
 import { NotificationsProvider } from '../../features/notifications/NotificationsProvider';
+import { stubLayoutBox } from '../../app/testing/layout-box';
 import { TEST_CONFIG } from '../../app/testing/render-app';
 import { AppConfigContext } from '../config/app-config-context';
 import { MiguelTree } from './MiguelTree';
@@ -12,28 +13,7 @@ import { MiguelTree } from './MiguelTree';
 /** Miguel trees as the API writes them (typed by api-types). */
 const miguel = (nodes: MiguelNode[]): MiguelNode[] => nodes;
 
-// jsdom has no layout: give every element a 600 x 800 box so that the virtualiser sees a viewport.
-beforeEach(() => {
-  vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue({
-    x: 0,
-    y: 0,
-    top: 0,
-    left: 0,
-    bottom: 600,
-    right: 800,
-    width: 800,
-    height: 600,
-    toJSON: () => ({}),
-  });
-  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(600);
-  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(800);
-  Element.prototype.scrollTo = function scrollTo(this: Element, options?: ScrollToOptions | number) {
-    if (typeof options === 'object' && options.top !== undefined) {
-      Object.defineProperty(this, 'scrollTop', { value: options.top, configurable: true, writable: true });
-    }
-    this.dispatchEvent(new Event('scroll'));
-  };
-});
+beforeEach(stubLayoutBox);
 afterEach(() => {
   cleanup();
   vi.restoreAllMocks();

@@ -11,6 +11,7 @@ import { formatWithLocations, parseMichelsonScript, TraceBuilder } from '@michel
 import type { DebugResult } from '@michelscope/api-types';
 import { pathsOfScript } from './source-line';
 import { DebugView } from './DebugView';
+import { stubLayoutBox } from '../../app/testing/layout-box';
 
 const KT = 'KT1RJ6PbjHpwc3M5rw5s2Nbmefwbuwbdxton';
 const SCRIPT = parseMichelsonScript(`parameter int;
@@ -71,23 +72,7 @@ function recording(): DebugResult {
   };
 }
 
-// jsdom has no layout: a 600 x 800 box for every element, so that the code pane's virtualiser shows lines
-beforeEach(() => {
-  vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue({
-    x: 0,
-    y: 0,
-    top: 0,
-    left: 0,
-    bottom: 600,
-    right: 800,
-    width: 800,
-    height: 600,
-    toJSON: () => ({}),
-  });
-  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(600);
-  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(800);
-  Element.prototype.scrollTo = function scrollTo() {};
-});
+beforeEach(stubLayoutBox);
 afterEach(() => {
   cleanup();
   vi.restoreAllMocks();
