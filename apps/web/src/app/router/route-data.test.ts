@@ -7,6 +7,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { createMemoryRouter } from 'react-router';
 import { opgListQuery } from '../../api/contract-api';
 import type { OPGResponse } from '@michelscope/api-types';
+import type { Operation } from '../../api/opg-types';
 import { mockFetch, resourceRoute } from '../testing/mock-fetch';
 import { routeData } from './route-data';
 import { SCREEN_IDS, buildRouteTable, type LazyScreen, type ScreenId } from './route-table';
@@ -75,17 +76,34 @@ describe('route data', () => {
     router.dispose();
   });
 
-  it("an operation group's page asks for its operations; a debugger link also for that operation's recording", async () => {
-    const api = mockFetch([]);
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  it("an operation group's page asks for its operations; a debugger link, once the group has that call, its recording", async () => {
+    const call = {
+      id: 364,
+      kind: 'transaction',
+      status: 'applied',
+      destination: KT1,
+      network: 'sandboxnet',
+      hash: OPG_ROW.hash,
+    } as Operation;
+    const api = mockFetch([resourceRoute('opg', { network: 'sandboxnet', hash: OPG_ROW.hash }, [call])]);
+    const fresh = () => new QueryClient({ defaultOptions: { queries: { retry: false } } });
     const page = `/sandboxnet/opg/${OPG_ROW.hash}/contents`;
-    enter(page, client).dispose();
-    await vi.waitFor(() => expect(api.calls.length).toBeGreaterThan(0));
-    expect(paths(api.calls)).toEqual([`/v1/opg/sandboxnet/${OPG_ROW.hash}?with_storage_diff=true`]);
+    const group = `/v1/opg/sandboxnet/${OPG_ROW.hash}?with_storage_diff=true`;
+    enter(page, fresh()).dispose();
+    await vi.waitFor(() => expect(paths(api.calls)).toEqual([group]));
     // the fragment is the browser's (the router's URL never carries it to the loader)
-    vi.stubGlobal('window', { location: { hash: '#debug=364.12.step' } });
-    enter(page, new QueryClient({ defaultOptions: { queries: { retry: false } } })).dispose();
-    await vi.waitFor(() => expect(paths(api.calls)).toContain('/v1/operation/sandboxnet/364/debug'));
+    for (const [fragment, recording] of [
+      ['#debug=364.12.step', '/v1/operation/sandboxnet/364/debug'],
+      ['#debug=100364.1.step', undefined],
+    ] as const) {
+      api.calls.length = 0;
+      vi.stubGlobal('window', { location: { hash: fragment } });
+      enter(page, fresh()).dispose();
+      await vi.waitFor(() => expect(paths(api.calls)).toContain(group));
+      await new Promise((r) => setTimeout(r, 50));
+      // an operation the group does not hold gets no recording request (a 404 the page would log)
+      expect(paths(api.calls)).toEqual(recording ? [group, recording] : [group]);
+    }
   });
 
   it('storage and code tabs ask for their own data; ?level= is left to the tab', async () => {

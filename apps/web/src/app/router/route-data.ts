@@ -9,7 +9,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { headQuery, recentlyCalledQuery } from '../../api/queries';
 import { opgQuery } from '../../api/opg-api';
 import { operationDebugQuery } from '../../slices/debugger/debug-target';
-import { readDebugFragment } from '../../slices/operation/debug-link';
+import { debuggable, readDebugFragment } from '../../slices/operation/debug-link';
 import type { ConfigResponse } from '@michelscope/api-types';
 import { readChosenNetwork, startNetwork } from '../../shared/config/chosen-network';
 import { browserStorage } from '../../shared/storage/local-storage';
@@ -50,16 +50,22 @@ export function routeData(
       return chosen !== null && guess === chosen ? guessed : decided;
     },
     // an operation group: its operations; with a debugger link (`#debug=`, in the browser only: a server never
-    // sees the fragment) also that operation's recording and the debugger's code, instead of after the group
+    // sees the fragment) also the debugger's code, and that operation's recording as soon as the group says it
+    // is one of its calls (an operation not in the group, or not a call, is the page's error to show)
     opg_contents: ({ params }) => {
       const { network, hash } = params;
       if (!network || !hash) return undefined;
+      const group = client.prefetchQuery(opgQuery(network, hash));
       const link = typeof window === 'undefined' ? null : readDebugFragment(window.location.hash);
       if (link && 'id' in link) {
-        void client.prefetchQuery(operationDebugQuery(network, link.id));
         void import('../../slices/debugger/DebuggerDialog');
+        void group.then(() => {
+          const ops = client.getQueryData(opgQuery(network, hash).queryKey);
+          if (ops?.some((op) => op.id === link.id && debuggable(op)))
+            void client.prefetchQuery(operationDebugQuery(network, link.id));
+        });
       }
-      return client.prefetchQuery(opgQuery(network, hash));
+      return group;
     },
     operations: contract('operations'),
     storage: contract('storage'),

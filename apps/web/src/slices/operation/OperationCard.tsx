@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { LazyDebugger } from '../debugger/LazyDebugger';
 import { Link as RouterLink, useLocation } from 'react-router';
 import type { DebugAt } from '../debugger/debug-target';
-import { debugFragment } from './debug-link';
+import { debugFragment, debuggable } from './debug-link';
 import { useQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -112,16 +112,6 @@ export function operationTitle(op: Operation): string {
  * storage diff, errors). Details start expanded when the operation has errors; the storage diff loads on
  * first expansion, only for applied operations with an id (an inline diff is used directly).
  */
-/**
- * A contract call that ran (applied, failed, or backtracked: it ran, then it passed its storage limit or its group
- * failed after it, top-level or internal) and has a row id: the debugger replays it. A skipped one never ran.
- */
-export const debuggable = (op: Operation) =>
-  !!op.id &&
-  op.kind === 'transaction' &&
-  !!op.destination?.startsWith('KT1') &&
-  (op.status === 'applied' || op.status === 'failed' || op.status === 'backtracked');
-
 export function OperationCard({ op, debugAt }: { op: Operation; debugAt?: DebugAt | undefined }) {
   // a debugger link of this operation opens its details and debugger there, once
   const [linkAt, setLinkAt] = useState(debuggable(op) ? debugAt : undefined);

@@ -25,8 +25,8 @@ import { EmptyState } from '../../shared/ui/EmptyState';
 import { PageSkeleton } from '../../shared/ui/PageSkeleton';
 import { useLiveEvent, useLiveSubscription } from '../../shared/live/useLive';
 import type { LiveEvents } from '@michelscope/api-types';
-import { debuggable, OperationCard, operationTitle } from './OperationCard';
-import { readDebugFragment } from './debug-link';
+import { OperationCard, operationTitle } from './OperationCard';
+import { debuggable, readDebugFragment } from './debug-link';
 import { LazyFlowView } from './flow/LazyFlowView';
 
 function SideItem({ label, children }: { label: string; children: ReactNode }) {

@@ -3,6 +3,7 @@
  * reopens the debugger of that operation (a call of the group, replayed at its level) at that step and tab. An
  * indexed operation is its own input, so the link carries no state: only where the debugger stood.
  */
+import type { Operation } from '../../api/opg-types';
 import type { DebugAt } from '../debugger/debug-target';
 
 /** The largest step a link names (api-types SharedDebugPosition's bound). */
@@ -27,3 +28,13 @@ export function readDebugFragment(hash: string): OperationDebugLink | { error: s
   if (step > STEP_MAX) return { error: `the step is over ${STEP_MAX}` };
   return { id: Number(m[1]), step, tab: m[3] as DebugAt['tab'] };
 }
+
+/**
+ * A contract call that ran (applied, failed, or backtracked: it ran, then it passed its storage limit or its group
+ * failed after it, top-level or internal) and has a row id: the debugger replays it. A skipped one never ran.
+ */
+export const debuggable = (op: Operation) =>
+  !!op.id &&
+  op.kind === 'transaction' &&
+  !!op.destination?.startsWith('KT1') &&
+  (op.status === 'applied' || op.status === 'failed' || op.status === 'backtracked');

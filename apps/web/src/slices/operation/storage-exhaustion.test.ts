@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Operation } from '../../api/opg-types';
 import { storageExhaustion, storageExhaustionText } from './storage-exhaustion';
-import { debuggable } from './OperationCard';
+import { debuggable } from './debug-link';
 
 const KT1 = 'KT1BEqzn5Wx8uJrZNvuS9DVHmLvG9td3fDLi';
 const TZ1 = 'tz1burnburnburnburnburnburnburjAYjjX';
