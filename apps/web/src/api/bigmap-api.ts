@@ -1,10 +1,11 @@
 /** Big-map queries (/v1/bigmap/{network}/{ptr}/…), built on the resource registry. 204 is an empty result. */
 import type { BigMapHistory, BigMapKeyItem } from '@michelscope/api-types';
 import { queryOptions } from '@tanstack/react-query';
+import { BIG_MAP_PAGE_SIZE } from './page-sizes';
 import { fetchResource, resourceKey, resourceQuery } from './resources';
 
-/** Keys and key history: 10 per page (workspace spec §9). */
-export const BIG_MAP_PAGE_SIZE = 10;
+/** Keys and key history: 10 per page (./page-sizes, which the server's fetch preloads read too). */
+export { BIG_MAP_PAGE_SIZE };
 
 /** One action of a big map's history (alloc, copy, remove). */
 export type BigMapAction = NonNullable<BigMapHistory['items']>[number];

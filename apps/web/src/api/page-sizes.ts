@@ -5,3 +5,6 @@
 
 /** Operations page size (workspace spec §9). */
 export const OPG_PAGE_SIZE = 10;
+
+/** Big-map keys and key history: 10 per page (workspace spec §9). */
+export const BIG_MAP_PAGE_SIZE = 10;

@@ -13,7 +13,7 @@
  * is announced for the default network: the web asks for it at once too, and only a reader who chose
  * another network, or whose default network is not synced, asks for another.
  */
-import { OPG_PAGE_SIZE } from '../../api/page-sizes';
+import { BIG_MAP_PAGE_SIZE, OPG_PAGE_SIZE } from '../../api/page-sizes';
 import { isAddress, isContractAddress } from '../../shared/chain/patterns';
 import { defaultNetwork } from '../../shared/config/network-defaults';
 import { HOME_TABLE_ROWS } from '../../slices/home/home-table';
@@ -22,8 +22,6 @@ export { defaultNetwork };
 
 const PROTOCOL = /^P[1-9A-HJ-NP-Za-km-z]{50}$/;
 const OPG_HASH = /^o[1-9A-HJ-NP-Za-km-z]{50}$/;
-/** The keys page's size (api/bigmap-api's BIG_MAP_PAGE_SIZE; that module is not dependency-free). */
-const BIG_MAP_PAGE_SIZE = 10;
 const NETWORK = /^[a-z0-9_-]{1,40}$/;
 
 /** The account / contract tabs (route paths of the web's route table) and the first data of each. */
