@@ -149,8 +149,11 @@ describeDb('bounded suggestions', { backends: 'both' }, ({ db }) => {
     const all = await full(0);
     // W + 50 documents hold "alpha", and one holds "alpha beta": all counted either way
     expect(all.total).toBe(W + 51);
-    // under the bound, every match is ranked: the same page
+    // under the bound, every match is ranked: the same page (counted and ranked in one statement), a deep page
+    // too, and a page past the last match is empty with the count
     expect((await bounded(0, W + 51)).hits).toEqual(all.hits);
+    expect(await bounded(W + 45, W + 51)).toEqual(await full(W + 45));
+    expect(await bounded(W + 60, W + 51)).toEqual({ total: W + 51, hits: [] });
     // past it (a window of W newest per strategy): the page /search gives, ranks being equal but for the level
     const windowed = await bounded(0, W);
     expect(windowed.total).toBe(W + 51);

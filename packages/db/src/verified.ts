@@ -6,7 +6,6 @@
  * with the same script hash, in any network, read the same rows.
  */
 import type { Db } from './schema';
-import { prepared } from './read/prepared';
 
 export type VerificationStatus = 'verified' | 'failed';
 
@@ -149,24 +148,4 @@ export async function verifiedScriptHashes(db: Db, scriptHashes: string[]): Prom
     .where('status', '=', 'verified')
     .execute();
   return new Set(rows.map((r) => r.script_hash));
-}
-
-/**
- * Which of these contracts have a verified source (their script hash has a verified row, submitted for any
- * contract of any network), in one statement for a page of search results: `network\0address` keys.
- */
-export async function verifiedContracts(
-  db: Db,
-  contracts: ReadonlyArray<{ network: string; address: string }>,
-): Promise<Set<string>> {
-  if (contracts.length === 0) return new Set();
-  const r = await prepared<{ network: string; address: string }>`
-    SELECT c.network, c.address
-    FROM contracts c
-    JOIN unnest(${contracts.map((x) => x.network)}::text[], ${contracts.map((x) => x.address)}::text[])
-      AS q(network, address) ON c.network = q.network AND c.address = q.address
-    WHERE EXISTS (SELECT 1 FROM verified_sources v WHERE v.script_hash = c.script_hash AND v.status = 'verified')`.execute(
-    db,
-  );
-  return new Set(r.rows.map((x) => `${x.network}\0${x.address}`));
 }

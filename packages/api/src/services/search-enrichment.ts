@@ -3,8 +3,7 @@
  * metadata names and verified flags, the big-map keys' readable text and the tokens' metadata fields.
  */
 import type { SearchItem, TokenFileFormat, TokenSearchBody } from '@michelscope/api-types';
-import { aliasesOf, getBigMap, tokenMetadataOf } from '@michelscope/db/read';
-import { verifiedContracts } from '@michelscope/db/verified';
+import { getBigMap, searchAccountFields, tokenMetadataOf } from '@michelscope/db/read';
 import type { ApiContext } from '../context';
 import { keyString, typesOf } from '../render/big-map-keys';
 import { highlights } from './search-highlight';
@@ -46,11 +45,13 @@ export async function withKeyNames(ctx: ApiContext, items: SearchItem[], query: 
  * (`getAccountAlias`: `TzKT.Name`, then `TZIP.Name`, `Profiles.Name`, `Domains.Name`), as
  * `GET /search/v1/account/{network}/{address}` answers: `TZIP` the contract's TZIP-16 metadata name. No
  * `TzKT` (this server keeps no TzKT alias list) and no token's name (a token is not its contract, issue 33).
+ * And `verified: true` on those whose script has a verified source (issue 38), absent otherwise, so the
+ * reference shape is unchanged. One statement for the page.
  */
-export async function withAliases(ctx: ApiContext, items: SearchItem[]): Promise<void> {
+export async function withAccountFields(ctx: ApiContext, items: SearchItem[]): Promise<void> {
   const accounts = items.flatMap((i) => (i.type === 'account' && i.body.IsContract === true ? [i] : []));
   if (accounts.length === 0) return;
-  const rows = await aliasesOf(
+  const rows = await searchAccountFields(
     ctx.readDb,
     accounts.map((i) => ({ network: i.body.Network, address: i.value })),
   );
@@ -58,22 +59,8 @@ export async function withAliases(ctx: ApiContext, items: SearchItem[]): Promise
   for (const item of accounts) {
     const a = byKey.get(`${item.body.Network}\0${item.value}`);
     if (a?.metadata) item.body.TZIP = { Name: a.metadata };
+    if (a?.verified) item.body.verified = true;
   }
-}
-
-/**
- * `verified: true` on the contracts among `account` items whose script has a verified source (issue 38; one
- * statement for the page); absent otherwise, so the reference shape is unchanged.
- */
-export async function withVerified(ctx: ApiContext, items: SearchItem[]): Promise<void> {
-  const accounts = items.flatMap((i) => (i.type === 'account' && i.body.IsContract === true ? [i] : []));
-  if (accounts.length === 0) return;
-  const verified = await verifiedContracts(
-    ctx.readDb,
-    accounts.map((i) => ({ network: i.body.Network, address: i.value })),
-  );
-  for (const item of accounts)
-    if (verified.has(`${item.body.Network}\0${item.value}`)) item.body.verified = true;
 }
 
 /** Longest text and list taken from a token's metadata into a search item (the metadata is untrusted). */

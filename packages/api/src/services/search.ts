@@ -22,7 +22,7 @@ import { bigMapKeyHash, type Micheline } from '@michelscope/michelson';
 import { ensureAddress } from './address-requests';
 import type { ApiContext } from '../context';
 import { ADDRESS_RE, EXPR_RE } from '../validate';
-import { withAliases, withKeyNames, withTokenFields, withVerified } from './search-enrichment';
+import { withAccountFields, withKeyNames, withTokenFields } from './search-enrichment';
 import { DOC_KINDS, readFilters, type Filters } from './search-filters';
 import { docItem, keyItem, operationItem } from './search-items';
 
@@ -62,10 +62,9 @@ export async function runSearch(
     await Promise.all(ctx.networks.names.map((n) => ensureAddress(ctx, n, pasted)));
   const r = await findItems(ctx, input);
   await Promise.all([
-    withAliases(ctx, r.items),
+    withAccountFields(ctx, r.items),
     withKeyNames(ctx, r.items, cleanQuery(input.query)),
     withTokenFields(ctx, r.items),
-    withVerified(ctx, r.items),
   ]);
   return r;
 }

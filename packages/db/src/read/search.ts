@@ -186,10 +186,34 @@ export async function searchDocuments(
         ${tsq ? sql`ts_rank(d.tsv, to_tsquery('simple', ${tsq})) DESC,` : sql``}
         similarity(d.title, ${q.query}) DESC, d.level DESC, d.id DESC
       LIMIT ${q.size} OFFSET ${q.offset}`.execute(db);
+  // the matches up to `bound` + 1, counted, and ranked when there are no more: one statement where a count and a
+  // ranking were two (issue 36: most searches match a few documents)
+  const boundedRanked = (bound: number) =>
+    sql<Record<string, unknown>>`
+      WITH m AS MATERIALIZED (
+        SELECT d.id, d.network, d.kind, d.key, d.title, d.body, d.level, d.tsv
+        FROM search_documents d WHERE ${where} LIMIT ${bound + 1})
+      SELECT c.n, p.* FROM (SELECT count(*) AS n FROM m) c
+      LEFT JOIN LATERAL (
+        SELECT d.network, d.kind, d.key, d.title, left(d.body, 2000) AS body, d.level,
+          CASE WHEN ${keyPrefix('d')} THEN 'key' WHEN d.title ILIKE ${contains} THEN 'title' ELSE 'body' END AS matched
+        FROM m d
+        WHERE c.n <= ${bound}
+        ORDER BY (lower(d.key) = lower(${q.query})) DESC,
+          ${tsq ? sql`ts_rank(d.tsv, to_tsquery('simple', ${tsq})) DESC,` : sql``}
+          similarity(d.title, ${q.query}) DESC, d.level DESC, d.id DESC
+        LIMIT ${q.size} OFFSET ${q.offset}) p ON TRUE`.execute(db);
   if (q.rankBound !== undefined && !q.rankWindow && !q.tokens && !q.verified && q.count !== false) {
-    // counted first: the count decides between ranking every match and a window of them
-    const total = q.knownTotal !== undefined && q.knownTotal > q.rankBound ? q.knownTotal : await counted();
-    if (total <= q.rankBound) return { total, hits: (await ranked()).rows.map(docHit) };
+    // the count decides between ranking every match and a window of them
+    let total: number;
+    if (q.knownTotal !== undefined && q.knownTotal > q.rankBound) total = q.knownTotal;
+    else {
+      const r = await boundedRanked(q.rankBound);
+      total = Number(r.rows[0]?.n ?? 0);
+      if (total <= q.rankBound)
+        return { total, hits: r.rows.filter((x) => x.key !== null && x.key !== undefined).map(docHit) };
+      total = await counted();
+    }
     const window = Math.min(SEARCH_TOTAL_CAP, Math.max(q.rankBound, q.offset + q.size));
     const rows = await windowed({ ...q, size: q.size * 2, rankWindow: window }, window);
     // the window can miss a page's matches (words that are each common but rarely together, 'ghost dragon': no
