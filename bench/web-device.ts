@@ -34,7 +34,8 @@
  * lacks a migration of this checkout (starting would apply it: MS_BENCH_MIGRATE=1 allows it).
  * MS_BENCH_BIG_URL / MS_BENCH_SANDBOX_URL: products already running; MS_BENCH_PAGES=ops,keys,tokens,code,
  * storage,debugger: some pages only; MS_BENCH_SHIFTS=1 / MS_BENCH_EVENTS=1: each visit's layout shifts (with
- * their nodes) / its slowest interaction's parts (input delay, processing, presentation).
+ * their nodes) / its slowest interaction's parts (input delay, processing, presentation); MS_BENCH_REQUESTS=1:
+ * each visit's requests (start–end from the navigation).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -74,6 +75,7 @@ const VIEWPORT = DESKTOP ? { width: 1280, height: 900 } : { width: 412, height: 
 const PAGES = process.env.MS_BENCH_PAGES?.split(',').filter(Boolean);
 const SHOW_SHIFTS = process.env.MS_BENCH_SHIFTS === '1';
 const SHOW_EVENTS = process.env.MS_BENCH_EVENTS === '1';
+const SHOW_REQUESTS = process.env.MS_BENCH_REQUESTS === '1';
 const CPU_RATE = 4;
 /** The issue's targets. */
 const TARGET = { ttd: 1500, cls: 0.05, inp: 200 };
@@ -232,6 +234,17 @@ async function visit(browser: Browser, spec: PageSpec): Promise<VisitResult> {
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_RATE });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  const requests: string[] = [];
+  if (SHOW_REQUESTS) {
+    const t0 = Date.now();
+    page.on('requestfinished', (r) => {
+      const t = r.timing();
+      const from = t.startTime - t0;
+      requests.push(
+        `${Math.round(from)}–${Math.round(from + t.responseEnd)} ms ${r.method()} ${r.url().replace(spec.base, '')}`,
+      );
+    });
+  }
   try {
     await page.goto(`${spec.base}${spec.path}`, { waitUntil: 'commit' });
     const poll = { polling: 'raf' as const, timeout: 90_000 };
@@ -269,6 +282,7 @@ async function visit(browser: Browser, spec: PageSpec): Promise<VisitResult> {
         steps[step.name] = { inp: NaN, interactions: 0 };
       }
     }
+    if (SHOW_REQUESTS) console.log(`  requests (from the navigation):\n    ${requests.join('\n    ')}`);
     return { ttd, app: appMs, cls, shifts, steps, errors };
   } finally {
     await context.close();

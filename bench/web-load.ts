@@ -72,6 +72,10 @@ export const CODE_SHOWN = `document.querySelector('[role="region"][aria-label="M
 
 export interface Visit {
   ms: number;
+  /** The data was first shown by the server's page (our app's server rendering), not by the app. */
+  server: boolean;
+  /** When the page's HTML had arrived (navigation timing's responseEnd). */
+  htmlMs: number;
   bytes: number;
   jsBytes: number;
   requests: number;
@@ -106,11 +110,16 @@ export async function visit(
   page.on('pageerror', (e) => errors.push(e.message));
   try {
     await page.goto(`${base}${target.path}`, { waitUntil: 'commit' });
-    const handle = await page.waitForFunction(`(${target.shown}) ? performance.now() : false`, undefined, {
-      polling: 'raf',
-      timeout: 60_000,
-    });
-    const ms = (await handle.jsonValue()) as number;
+    // when the data shows: the time, and whether the server's page (#ms-ssr) or the app's showed it
+    const handle = await page.waitForFunction(
+      `(${target.shown}) ? { ms: performance.now(), server: !!document.getElementById('ms-ssr') } : false`,
+      undefined,
+      { polling: 'raf', timeout: 60_000 },
+    );
+    const { ms, server } = (await handle.jsonValue()) as { ms: number; server: boolean };
+    const htmlMs = await page.evaluate<number>(
+      `performance.getEntriesByType('navigation')[0]?.responseEnd ?? NaN`,
+    );
     // Requests still in flight when the data shows count with what they transfer.
     await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => {});
     let bytes = 0;
@@ -128,7 +137,7 @@ export async function visit(
     jsFiles.sort((a, b) => b.bytes - a.bytes);
     if (errors.length > 0 && !tolerateErrors)
       throw new Error(`page errors on ${target.path}: ${errors.join('; ')}`);
-    return { ms, bytes, jsBytes, requests: sizes.size, jsRequests, jsFiles, errors };
+    return { ms, server, htmlMs, bytes, jsBytes, requests: sizes.size, jsRequests, jsFiles, errors };
   } finally {
     await context.close();
   }

@@ -243,6 +243,10 @@ async function main() {
         );
         const all = (vs: Visit[]) => vs.map((v) => Math.round(v.ms)).join(', ');
         console.log(`    runs: ours ${all(ours)}; original ${all(orig)}`);
+        // ours: who showed the data first (s: the server's page, a: the app) and when the HTML had arrived
+        console.log(
+          `    ours, shown by / HTML at: ${ours.map((v) => `${v.server ? 's' : 'a'} ${Math.round(v.htmlMs)} ms`).join(', ')}`,
+        );
         const errors = orig.flatMap((v) => v.errors);
         if (errors.length > 0)
           console.log(`    original app's page errors: ${[...new Set(errors)].join('; ')}`);
