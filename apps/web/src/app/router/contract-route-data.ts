@@ -1,7 +1,7 @@
 /**
  * The requests of the account / contract tabs that their route loaders start (see ./route-data): the
  * contract frame's (useContractPage) on every tab, and the first data of the operations, storage, code,
- * security and source tabs. Loaded with the contract chunks (vite.config.ts puts it in `contract`, which index.html
+ * security, source and tokens tabs, and of a big map's keys page. Loaded with the contract chunks (vite.config.ts puts it in `contract`, which index.html
  * modulepreloads on those pages), so that the API modules and their parsers stay out of the boot chunk.
  */
 import type { FetchQueryOptions, QueryClient, QueryKey } from '@tanstack/react-query';
@@ -15,17 +15,18 @@ import {
   storageSchemaQuery,
   viewsQuery,
 } from '../../api/contract-api';
-import { contractMetadataQuery } from '../../api/contract-metadata-api';
+import { contractMetadataQuery, tokensQuery } from '../../api/contract-metadata-api';
 import { contractSourceQuery } from '../../api/verify-api';
 import { bigMapDetailsQuery, bigMapKeysQuery } from '../../api/bigmap-api';
 import { aliasQuery } from '../../features/aliases/useAlias';
 import { isContractAddress } from '../../shared/chain/patterns';
 import { protocolFromQuery } from '../../slices/contract/code/code-versions';
 import { tokenServiceQuery } from '../../slices/contract/token-service';
+import { normaliseTokenSearch } from '../../slices/contract/tokens/token-view';
 
 /** The tabs whose own first data is started with the frame's. */
 export type ContractTab =
-  'operations' | 'storage' | 'code' | 'security' | 'source' | 'big_map_keys' | 'frame';
+  'operations' | 'storage' | 'code' | 'security' | 'source' | 'big_map_keys' | 'tokens' | 'frame';
 
 /** Starts the requests; the promise settles (never rejects) when every one has answered or failed. */
 export function startContractData(
@@ -77,6 +78,11 @@ export function startContractData(
       }
       break;
     }
+    case 'tokens':
+      // the tokens tab's first page (its search from ?search=, as the tab reads it): a POST of the metadata
+      // API, so not announced by the server, but rendered with the page there and asked here with the frame's
+      start(tokensQuery(network, address, 0, normaliseTokenSearch(url.searchParams.get('search') ?? '')));
+      break;
     case 'frame':
       break;
   }

@@ -122,6 +122,24 @@ describe('route data', () => {
     ]);
   });
 
+  it("the tokens tab asks for its first page of tokens (with the URL's search) before its code is there", async () => {
+    const api = mockFetch([]);
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    enter(`/mainnet/${KT1}/tokens`, client).dispose();
+    enter(`/mainnet/${KT1}/tokens?search=%20gold%20`, client).dispose();
+    // the frame asks for the contract's metadata there too: the token pages are those with a page size
+    const tokenPages = () =>
+      api
+        .callsTo('POST /metadata/v1/graphql')
+        .map((c) => (c.body as { variables?: { limit?: number } } | undefined)?.variables)
+        .filter((v) => v?.limit !== undefined);
+    await vi.waitFor(() => expect(tokenPages()).toHaveLength(2));
+    expect(tokenPages()).toEqual([
+      { network: 'mainnet', contract: KT1, limit: 20, offset: 0 },
+      { network: 'mainnet', contract: KT1, name: '%gold%', id: 'gold', limit: 20 },
+    ]);
+  });
+
   it("home asks for the default network's recently called contracts; a redirected URL asks for nothing", async () => {
     const api = mockFetch([]);
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });

@@ -79,7 +79,7 @@ export function routeData(
     views: frame,
     metadata: frame,
     fork: frame,
-    tokens: frame,
+    tokens: contract('tokens'),
     contract_stats: frame,
     details: frame,
     watch: frame,
