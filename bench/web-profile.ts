@@ -9,6 +9,9 @@
  *
  *   npm run build:web   # with the product serving that build, e.g. michelscope start
  *   MS_BENCH_URL=http://127.0.0.1:PORT node --import tsx bench/web-profile.ts RUNS /PATH [/PATH…]
+ *
+ * MS_BENCH_CPU=4: chromium's CPU throttled (a phone, as bench/web-device.ts); MS_BENCH_THROTTLE=1: the network
+ * throttle of bench/web-load.ts. A path with a `#debug=` fragment waits for the debugger's stack.
  */
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -16,6 +19,7 @@ import { TraceMap, originalPositionFor } from '@jridgewell/trace-mapping';
 import type { Browser } from 'playwright-core';
 import { ROOT, launchBrowser } from '../e2e/harness';
 import { raisePriority } from './priority';
+import { THROTTLED } from './web-load';
 
 const BASE = process.env.MS_BENCH_URL;
 const RUNS = Number(process.argv[2] ?? 3);
@@ -27,6 +31,7 @@ if (!BASE || PATHS.length === 0 || !Number.isInteger(RUNS) || RUNS < 1) {
   process.exit(2);
 }
 const DIST = path.join(ROOT, 'apps/web/dist');
+const CPU_RATE = Number(process.env.MS_BENCH_CPU ?? 1);
 
 /** The same "data shown" conditions as bench/web-load.ts, by the path's last segment. */
 const SHOWN: Record<string, string> = {
@@ -35,7 +40,10 @@ const SHOWN: Record<string, string> = {
   storage: `document.querySelector('[role="tree"][aria-label="Storage"] [role="treeitem"]')`,
   code: `document.querySelector('[role="region"][aria-label="Michelson code"][aria-busy="false"] :is([data-n] .ms-text > span[class^="ms-"], .cm-line span)')`,
 };
-const shownFor = (p: string) => SHOWN[p === '/' ? 'home' : (p.split('/').pop() ?? '')] ?? 'true';
+/** A debugger link's page (`#debug=`): the dialog's controls and a stack item (as bench/web-device.ts). */
+const DEBUGGER_SHOWN = `document.querySelector('[role="dialog"] [role="toolbar"][aria-label="Debugger controls"]') && document.querySelector('[role="dialog"] [role="tree"][aria-label="Stack items, top first"] [role="treeitem"]')`;
+const shownFor = (p: string) =>
+  p.includes('#debug=') ? DEBUGGER_SHOWN : (SHOWN[p === '/' ? 'home' : (p.split('/').pop() ?? '')] ?? 'true');
 
 interface TraceEvent {
   name: string;
@@ -119,6 +127,12 @@ async function visit(browser: Browser, pagePath: string): Promise<Visit> {
       ],
     },
   });
+  // MS_BENCH_CPU=4 / MS_BENCH_THROTTLE=1: a slow device's CPU / bench/web-load.ts's network throttle
+  if (CPU_RATE > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_RATE });
+  if (process.env.MS_BENCH_THROTTLE === '1') {
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, ...THROTTLED });
+  }
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
   await cdp.send('Profiler.start');
