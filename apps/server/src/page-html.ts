@@ -50,21 +50,27 @@ export const SSR_DATA_ID = 'ms-ssr-data';
 /**
  * index.html in two parts around the app's root: the first (the head: scripts, styles and data to preload)
  * is sent at once, the second once the page is rendered, with the rendering's styles and markup in
- * `<div id="ms-ssr">` before the root (React escaped every text and attribute of it), or without it.
+ * `<div id="ms-ssr">` before the root (React escaped every text and attribute of it) and the answers it was
+ * made from; or past the budget the answers that came, without markup; or without either, the `fetches` it
+ * was given then announced (the head announced none: the rendering was to carry them).
  */
-export function splitForServerPage(html: string): [string, (page: RenderedPage | null) => string] {
+export function splitForServerPage(
+  html: string,
+): [string, (page: RenderedPage | null, fetches?: readonly string[]) => string] {
   const at = html.indexOf('<div id="root">');
   if (at < 0) return [html, () => ''];
   const rest = html.slice(at);
   return [
     html.slice(0, at),
-    (page) =>
+    (page, fetches = []) =>
       page
-        ? `${page.styles}<div id="${SSR_MARKUP_ID}" inert>${page.html}</div>` +
+        ? (page.html === '' ? '' : `${page.styles}<div id="${SSR_MARKUP_ID}" inert>${page.html}</div>`) +
           (page.data !== undefined
             ? `<script type="application/json" id="${SSR_DATA_ID}">${page.data}</script>`
             : '') +
           rest
-        : rest,
+        : // no rendering and no answer: the route's API requests, announced now (a preload link is allowed in
+          // the body), so that they are answered while the app's code loads
+          fetchPreloadLinks(fetches).join('') + rest,
   ];
 }

@@ -47,6 +47,8 @@ export function sendRendered(
   reply: FastifyReply,
   html: string,
   rendered: Promise<RenderedPage | null>,
+  /** The route's API requests, announced after all when the page comes back without any answer. */
+  fetches: readonly string[] = [],
 ) {
   const encoding = pageEncoding(request, reply);
   const out: Transform =
@@ -59,7 +61,7 @@ export function sendRendered(
   const [head, tail] = splitForServerPage(html);
   out.write(head);
   if (!(out instanceof PassThrough)) (out as Transform & { flush(): void }).flush();
-  void rendered.then((page) => out.end(tail(page)));
+  void rendered.then((page) => out.end(tail(page, fetches)));
   return reply.send(out);
 }
 

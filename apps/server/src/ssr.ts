@@ -5,8 +5,9 @@
  *
  * The rendering runs in a worker thread (./ssr-worker.ts), never on the event loop that serves the API; its
  * API requests come back to this thread and are answered by `app.inject`. Every page is bounded: a page that
- * is not rendered within `budgetMs` (or when `maxInFlight` renders are already running) is sent without it,
- * as the plain app shell; a worker that has not answered a render within `hardLimitMs` (a page too large, a
+ * is not rendered within `budgetMs` (or when `maxInFlight` renders are already running) is sent without it:
+ * with the API answers that came by then when there are some (the app takes them over), else as the plain
+ * app shell with the route's API requests announced; a worker that has not answered a render within `hardLimitMs` (a page too large, a
  * loop) is terminated and replaced, and its memory is capped (`maxHeapMb`).
  */
 import { Worker } from 'node:worker_threads';
@@ -59,6 +60,8 @@ export interface PageRendererOptions {
 
 /** The API paths a page may read while it is rendered. */
 const API_PATHS = /^\/(v1|search\/v1|stats\/v1|metadata\/v1|rpc)\//;
+/** How long before the budget the renderer sends the answers it has when its data is not all there. */
+const ANSWERS_MARGIN_MS = 150;
 /** After a renderer failed (it could not load, it ran out of memory), pages wait this long for a new one. */
 const RESPAWN_PAUSE_MS = 5_000;
 // the renderer's script: in the server bundle its bundled entry, else the boot that registers tsx
@@ -131,10 +134,12 @@ export class PageRenderer {
         started: Date.now(),
         limitMs: Math.max(this.hardLimitMs, budgetMs),
       });
+      // the renderer stops waiting for data a little before the budget, so that the answers that came reach
+      // the page (without markup) before it is sent without them
       worker.postMessage({
         type: 'render',
         id,
-        request: { url, config, dark, budgetMs },
+        request: { url, config, dark, budgetMs: Math.max(0, budgetMs - ANSWERS_MARGIN_MS) },
       } satisfies ToRenderer);
     });
   }

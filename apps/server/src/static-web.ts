@@ -166,6 +166,7 @@ export async function registerWeb(app: FastifyInstance, opts: WebOptions = {}): 
         reply,
         withFetchPreloads(shell.text, carriesData ? [] : fetches),
         rendered,
+        carriesData ? fetches : [],
       );
     }
     if (fetches.length > 0)

@@ -15,7 +15,7 @@ import { ROUTE_PRELOAD_FILE, type RoutePreload } from '../src/route-preloads';
 const RENDERER = `
 export async function renderPage({ url, dark }) {
   const path = new URL(url).pathname;
-  if (path === '/slow') return new Promise(() => {});
+  if (path === '/slow' || new URL(url).searchParams.has('slow')) return new Promise(() => {});
   if (path === '/stuck') for (;;) {}
   if (path === '/with-data') {
     const head = await (await fetch('/v1/head')).json();
@@ -133,6 +133,20 @@ describe("the server's rendering of pages", () => {
     expect(res.body).toContain('<div id="root"></div>');
   });
 
+  it("announces a page's API requests after all when its rendering brought back nothing within the budget", async () => {
+    const server = await product({ budgetMs: 400 });
+    await firstRendered(server, '/');
+    const kt = 'KT1PWx2mnDueood7fEmfbBDKx1D9BAnnXitn';
+    const res = await page(server, `/mainnet/${kt}/operations?slow=1`);
+    const [head, tail] = res.body.split('<body>');
+    // none in the head (the rendering was to carry them), in the body once it is known that it does not
+    expect(head).not.toContain('as="fetch"');
+    expect(tail).toContain(
+      `<link rel="preload" as="fetch" crossorigin href="/v1/contract/mainnet/${kt}/opg?size=10">`,
+    );
+    expect(tail).not.toContain('ms-ssr');
+  });
+
   it('replaces a renderer stuck in a loop, and renders the next pages', async () => {
     const server = await product({ budgetMs: 300, hardLimitMs: 600 });
     await firstRendered(server, '/');
@@ -205,6 +219,13 @@ describe("the server's rendering of pages", () => {
     expect(tail(null)).toBe('<div id="root"></div></body>');
     expect(tail({ html: '<b>x</b>', styles: '<style>s</style>' })).toBe(
       '<style>s</style><div id="ms-ssr" inert><b>x</b></div><div id="root"></div></body>',
+    );
+    // past the budget: the answers that came, no markup; nothing came: the route's requests announced
+    expect(tail({ html: '', styles: '<style>s</style>', data: '{"a":1}' })).toBe(
+      '<script type="application/json" id="ms-ssr-data">{"a":1}</script><div id="root"></div></body>',
+    );
+    expect(tail(null, ['/v1/head'])).toBe(
+      '<link rel="preload" as="fetch" crossorigin href="/v1/head"><div id="root"></div></body>',
     );
     expect(tail({ html: '<b>x</b>', styles: '', data: '{"a":1}' })).toBe(
       '<div id="ms-ssr" inert><b>x</b></div><script type="application/json" id="ms-ssr-data">{"a":1}</script><div id="root"></div></body>',

@@ -4,8 +4,9 @@
  * app's code has loaded and run. The app does not hydrate it: it replaces it (../app/ssr-markup.ts).
  *
  * The same route table, loaders, query factories and components as the app; the API is reached through the
- * global `fetch` the worker provides. A page that redirects, fails, or whose data is not there within the
- * budget is not rendered (null): the server then sends the plain app shell.
+ * global `fetch` the worker provides. A page that redirects or fails is not rendered (null): the server then
+ * sends the plain app shell. A page whose data is not all there within the budget has no markup, only the
+ * answers that came (the app takes them over).
  */
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
@@ -36,7 +37,7 @@ export interface RenderRequest {
 }
 
 export interface RenderedPage {
-  /** The page's markup (the app's root content). */
+  /** The page's markup (the app's root content); '' when only the answers that came are sent (past the budget). */
   html: string;
   /** emotion's `<style data-emotion>` tags of the styles the markup uses. */
   styles: string;
@@ -48,6 +49,16 @@ export interface RenderedPage {
 }
 
 const idle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A page whose data did not all come within the budget: no markup (an incomplete page would show loading
+ * states the app's own render shows anyway), only the answers that did come, which the app seeds its cache
+ * with (a slow request, a slow host: the app then asks the API for the rest only); null when none came.
+ */
+function answersOnly(client: ReturnType<typeof createAppQueryClient>): RenderedPage | null {
+  const data = dehydrate(client);
+  return data.queries.length > 0 ? { html: '', styles: '', data } : null;
+}
 
 export async function renderPage({
   url,
@@ -71,7 +82,8 @@ export async function renderPage({
     if (context instanceof Response || context.statusCode !== 200 || context.errors) return null;
     if (context.matches.some((m) => APP_ONLY_SCREENS.has(m.route.id))) return null;
     while (client.isFetching() > 0) {
-      if (Date.now() >= deadline) return null;
+      // past the budget: no markup, but the answers that came (the app takes them and asks for the rest)
+      if (Date.now() >= deadline) return answersOnly(client);
       await idle(5);
     }
     const router = createStaticRouter(handler.dataRoutes, context);
