@@ -188,16 +188,15 @@ export async function searchDocuments(
       LIMIT ${q.size} OFFSET ${q.offset}`.execute(db);
   // the matches up to `bound` + 1, counted, and ranked when there are no more: one statement where a count and a
   // ranking were two (issue 36: most searches match a few documents)
+  // (the matches' ids only: a broad prefix reads 501 of them to learn that it is broad, not their texts)
   const boundedRanked = (bound: number) =>
     sql<Record<string, unknown>>`
-      WITH m AS MATERIALIZED (
-        SELECT d.id, d.network, d.kind, d.key, d.title, d.body, d.level, d.tsv
-        FROM search_documents d WHERE ${where} LIMIT ${bound + 1})
+      WITH m AS MATERIALIZED (SELECT d.id FROM search_documents d WHERE ${where} LIMIT ${bound + 1})
       SELECT c.n, p.* FROM (SELECT count(*) AS n FROM m) c
       LEFT JOIN LATERAL (
         SELECT d.network, d.kind, d.key, d.title, left(d.body, 2000) AS body, d.level,
           CASE WHEN ${keyPrefix('d')} THEN 'key' WHEN d.title ILIKE ${contains} THEN 'title' ELSE 'body' END AS matched
-        FROM m d
+        FROM search_documents d JOIN m ON m.id = d.id
         WHERE c.n <= ${bound}
         ORDER BY (lower(d.key) = lower(${q.query})) DESC,
           ${tsq ? sql`ts_rank(d.tsv, to_tsquery('simple', ${tsq})) DESC,` : sql``}
