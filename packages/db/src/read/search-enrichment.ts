@@ -15,19 +15,8 @@ export async function aliasesOf(
   db: Db,
   accounts: ReadonlyArray<{ network: string; address: string }>,
 ): Promise<AccountAliases[]> {
-  if (accounts.length === 0) return [];
-  // named prepared statements (one text whatever the page): planned once per connection
-  const r = await prepared<{ network: string; address: string; metadata: string | null }>`
-    SELECT a.network, a.address,
-      (SELECT c.name FROM contract_metadata c
-        WHERE c.network = a.network AND c.address = a.address AND c.name IS NOT NULL) AS metadata
-    FROM unnest(${accounts.map((a) => a.network)}::text[], ${accounts.map((a) => a.address)}::text[])
-      AS a(network, address)`.execute(db);
-  return r.rows.map((x) => ({
-    network: x.network,
-    address: x.address,
-    ...(x.metadata !== null ? { metadata: x.metadata } : {}),
-  }));
+  // one statement for both (the verified mark costs an index lookup an account)
+  return (await searchAccountFields(db, accounts)).map(({ verified: _, ...alias }) => alias);
 }
 
 /** A search page's contract: its name (as {@link aliasesOf}) and whether its script has a verified source. */
@@ -45,6 +34,7 @@ export async function searchAccountFields(
   accounts: ReadonlyArray<{ network: string; address: string }>,
 ): Promise<SearchAccountFields[]> {
   if (accounts.length === 0) return [];
+  // a named prepared statement (one text whatever the page): planned once per connection
   const r = await prepared<{ network: string; address: string; metadata: string | null; verified: boolean }>`
     SELECT a.network, a.address,
       (SELECT c.name FROM contract_metadata c
