@@ -5,6 +5,7 @@ import { compression } from 'vite-plugin-compression2';
 import { anchoredGroup, familyGroup, srcPath } from './build/chunk-groups';
 import { muiWithoutCssVars } from './build/mui-without-css-vars';
 import { routePreload } from './build/route-preload';
+import { taquitoUtilsLazyBls } from './build/taquito-utils-lazy-bls';
 
 /** Where `npm start` serves the API; the dev and preview servers forward these prefixes to it. */
 const API_ORIGIN = 'http://localhost:8080';
@@ -69,6 +70,8 @@ export default defineConfig(({ isSsrBuild }) =>
           react(),
           // Leaves MUI's unused CSS variables theme out of the boot chunk.
           muiWithoutCssVars(),
+          // Leaves @noble/curves' BLS12-381 (never used by the web app) out of the forms' chunk.
+          taquitoUtilsLazyBls(),
           // Which chunks each route needs, for the server's <link rel="modulepreload"> in index.html.
           routePreload({
             screensFile: fileURLToPath(new URL('./src/app/router/screens.tsx', import.meta.url)),
