@@ -13,6 +13,13 @@ interface OpgRow {
   last_id: number;
 }
 
+/** A contract's first two pages of operation groups (the client's keyset pages, `last_id`, ten a page). */
+async function firstGroups(url: string, address: string): Promise<OpgRow[]> {
+  const groups: OpgRow[] = [];
+  for await (const g of api(url).operations('sandboxnet', address, { size: 10, limit: 20 })) groups.push(g);
+  return groups;
+}
+
 /** A seeded contract with more than one page (10) of operation groups, and its first two pages. */
 async function busyContract(url: string): Promise<{ address: string; groups: OpgRow[] }> {
   const rows = await api(url).unwrap(
@@ -21,13 +28,19 @@ async function busyContract(url: string): Promise<{ address: string; groups: Opg
     }),
   );
   for (const { address } of rows) {
-    // the client's keyset pages (last_id), ten groups a page: the first two pages
-    const groups: OpgRow[] = [];
-    for await (const g of api(url).operations('sandboxnet', address, { size: 10, limit: 20 })) groups.push(g);
+    const groups = await firstGroups(url, address);
     if (groups.length > 10) return { address, groups };
   }
   throw new Error('no seeded contract with more than 10 operation groups');
 }
+
+const MARKUP = '<div id="ms-ssr" inert>';
+/**
+ * A page misses its budget when the server is busy (CI runs the unit tests beside it on two cores: a page that
+ * renders in 0.1 s took over 1.5 s there) and is then sent without its rendering, as it should. The tests of
+ * what a rendered page shows visit it until the server has rendered it, ten times at most.
+ */
+const VISITS = 10;
 
 /**
  * Waits until the server renders `path` (the first rendering of a kind of page loads its code in the
@@ -36,7 +49,7 @@ async function busyContract(url: string): Promise<{ address: string; groups: Opg
 async function rendered(url: string, path: string): Promise<void> {
   for (let i = 0; i < 60; i++) {
     const html = await (await fetch(`${url}${path}`, { headers: { accept: 'text/html' } })).text();
-    if (html.includes('<div id="ms-ssr" inert>')) return;
+    if (html.includes(MARKUP)) return;
     await new Promise((r) => setTimeout(r, 1_000));
   }
   throw new Error(`the server never rendered ${path}`);
@@ -51,7 +64,7 @@ describe.skipIf(!canRun)('pages rendered on the server', () => {
   const pages = appPages(session);
 
   it("shows a contract's operation groups with scripts off, newest first, in the reader's theme", async () => {
-    const { address, groups } = await busyContract(session.server.url);
+    const { address } = await busyContract(session.server.url);
     const path = `/sandboxnet/${address}/operations`;
     await rendered(session.server.url, path);
     for (const dark of [true, false]) {
@@ -59,7 +72,13 @@ describe.skipIf(!canRun)('pages rendered on the server', () => {
       try {
         if (!dark) await context.addCookies([{ name: 'ms_dark', value: '0', url: session.server.url }]);
         const page = await context.newPage();
-        await page.goto(`${session.server.url}${path}`);
+        // the groups as they are when the page is asked for (the sandbox keeps including operations)
+        let groups: OpgRow[] = [];
+        for (let visit = 1; visit <= VISITS; visit++) {
+          groups = await firstGroups(session.server.url, address);
+          const response = await page.goto(`${session.server.url}${path}`);
+          if ((await response?.text())?.includes(MARKUP)) break;
+        }
         const rows = page.locator('ul[aria-label="Operation groups"] li[data-testid="opg-row"]');
         expect(await rows.count()).toBe(10);
         for (const [i, group] of groups.slice(0, 10).entries())
@@ -101,7 +120,8 @@ describe.skipIf(!canRun)('pages rendered on the server', () => {
   });
 
   it('is taken over by the app: the same rows, one page, and it works (Load more)', async () => {
-    const { address, groups } = await busyContract(session.server.url);
+    const { address } = await busyContract(session.server.url);
+    let groups: OpgRow[] = [];
     const path = `/sandboxnet/${address}/operations`;
     await rendered(session.server.url, path);
     const page = await pages.open();
@@ -112,10 +132,14 @@ describe.skipIf(!canRun)('pages rendered on the server', () => {
       if (url.pathname.includes(`/${address}`) && /^\/(v1|search)\//.test(url.pathname))
         api.push(url.pathname);
     });
-    const html = page.waitForResponse((r) => r.url() === `${session.server.url}${path}`);
-    await page.goto(`${session.server.url}${path}`);
-    const sent = await (await html).text();
-    expect(sent).toContain('<div id="ms-ssr" inert>');
+    let sent = '';
+    for (let visit = 1; visit <= VISITS && !sent.includes(MARKUP); visit++) {
+      api.length = 0;
+      groups = await firstGroups(session.server.url, address);
+      const response = await page.goto(`${session.server.url}${path}`);
+      sent = (await response?.text()) ?? '';
+    }
+    expect(sent).toContain(MARKUP);
     expect(sent).toContain('<script type="application/json" id="ms-ssr-data">');
     expect(sent).not.toContain('as="fetch"');
     // the app's own page replaced the server's
@@ -132,9 +156,13 @@ describe.skipIf(!canRun)('pages rendered on the server', () => {
     ).toEqual([]);
     await page.getByRole('button', { name: 'Load more' }).click();
     await expect.poll(() => rows.count(), { timeout: 90_000 }).toBeGreaterThan(10);
-    expect(await rows.nth(10).locator(`a[href="/sandboxnet/opg/${groups[10]!.hash}/contents"]`).count()).toBe(
-      1,
+    // the next page follows the first one's last group (groups included since may come first, live)
+    const shown = await rows.evaluateAll((items) =>
+      items.map((item) => item.querySelector('a[href*="/opg/"]')?.getAttribute('href')),
     );
+    const [ninth, tenth] = [9, 10].map((i) => shown.indexOf(`/sandboxnet/opg/${groups[i]!.hash}/contents`));
+    expect(ninth, shown.join('\n')).toBeGreaterThanOrEqual(9);
+    expect(tenth, shown.join('\n')).toBe(ninth + 1);
   });
 
   it("a click on the server's page before the app takes over is not lost: the group opens once it has", async () => {

@@ -97,7 +97,9 @@ describe('interact tab', () => {
   it('lists entrypoints by name with bookmark buttons and keeps the selected one in the URL', async () => {
     setup();
     const { router } = renderApp(`/sandboxnet/${KT}/interact`);
-    const list = await screen.findByRole('list', { name: 'Entrypoints' }, { timeout: 20_000 });
+    // the file's first render loads the interact screen's modules (over 20 s on a host whose cores CI's other
+    // runner kept busy, session 32)
+    const list = await screen.findByRole('list', { name: 'Entrypoints' }, { timeout: 60_000 });
     expect(
       within(list)
         .getAllByRole('link')
