@@ -160,7 +160,8 @@ describe.skipIf(!canRun)('pages rendered on the server', () => {
     const shown = await rows.evaluateAll((items) =>
       items.map((item) => item.querySelector('a[href*="/opg/"]')?.getAttribute('href')),
     );
-    const [ninth, tenth] = [9, 10].map((i) => shown.indexOf(`/sandboxnet/opg/${groups[i]!.hash}/contents`));
+    const at = (i: number) => shown.indexOf(`/sandboxnet/opg/${groups[i]!.hash}/contents`);
+    const [ninth, tenth] = [at(9), at(10)];
     expect(ninth, shown.join('\n')).toBeGreaterThanOrEqual(9);
     expect(tenth, shown.join('\n')).toBe(ninth + 1);
   });
