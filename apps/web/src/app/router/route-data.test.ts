@@ -52,6 +52,10 @@ const paths = (calls: { url: string }[]) =>
 
 afterEach(() => vi.unstubAllGlobals());
 
+// the contract tabs' query factories come with a dynamic import: a loaded host took over vi.waitFor's default
+// second for it (CI, session 33)
+const LOADED = { timeout: 30_000 };
+
 describe('route data', () => {
   it("a contract's operations tab asks for the frame and the first page of groups before its code is there", async () => {
     const api = mockFetch([
@@ -59,8 +63,9 @@ describe('route data', () => {
     ]);
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     const router = enter(`/sandboxnet/${KT1}/operations`, client);
-    await vi.waitFor(() =>
-      expect(client.getQueryData(opgListQuery('sandboxnet', KT1).queryKey)).toBeDefined(),
+    await vi.waitFor(
+      () => expect(client.getQueryData(opgListQuery('sandboxnet', KT1).queryKey)).toBeDefined(),
+      LOADED,
     );
     expect(client.getQueryData(opgListQuery('sandboxnet', KT1).queryKey)?.pages[0]?.[0]?.hash).toBe(
       OPG_ROW.hash,
@@ -90,7 +95,7 @@ describe('route data', () => {
     const page = `/sandboxnet/opg/${OPG_ROW.hash}/contents`;
     const group = `/v1/opg/sandboxnet/${OPG_ROW.hash}?with_storage_diff=true`;
     enter(page, fresh()).dispose();
-    await vi.waitFor(() => expect(paths(api.calls)).toEqual([group]));
+    await vi.waitFor(() => expect(paths(api.calls)).toEqual([group]), LOADED);
     // the fragment is the browser's (the router's URL never carries it to the loader)
     for (const [fragment, recording] of [
       ['#debug=364.12.step', '/v1/operation/sandboxnet/364/debug'],
@@ -99,7 +104,7 @@ describe('route data', () => {
       api.calls.length = 0;
       vi.stubGlobal('window', { location: { hash: fragment } });
       enter(page, fresh()).dispose();
-      await vi.waitFor(() => expect(paths(api.calls)).toContain(group));
+      await vi.waitFor(() => expect(paths(api.calls)).toContain(group), LOADED);
       await new Promise((r) => setTimeout(r, 50));
       // an operation the group does not hold gets no recording request (a 404 the page would log)
       expect(paths(api.calls)).toEqual(recording ? [group, recording] : [group]);
@@ -112,11 +117,14 @@ describe('route data', () => {
     enter(`/mainnet/${KT1}/storage`, client).dispose();
     enter(`/mainnet/${KT1}/code`, client).dispose();
     enter(`/sandboxnet/${KT1}/storage?level=5`, client).dispose();
-    await vi.waitFor(() => expect(api.calls.length).toBeGreaterThan(0));
+    await vi.waitFor(() => {
+      const asked = paths(api.calls);
+      expect(asked).toContain(`/v1/contract/mainnet/${KT1}/storage`);
+      expect(asked).toContain(`/v1/contract/mainnet/${KT1}/storage/schema`);
+      expect(asked).toContain(`/v1/contract/mainnet/${KT1}/code`);
+      expect(asked).toContain(`/v1/contract/sandboxnet/${KT1}/storage/schema`);
+    }, LOADED);
     const asked = paths(api.calls);
-    expect(asked).toContain(`/v1/contract/mainnet/${KT1}/storage`);
-    expect(asked).toContain(`/v1/contract/mainnet/${KT1}/storage/schema`);
-    expect(asked).toContain(`/v1/contract/mainnet/${KT1}/code`);
     expect(asked.filter((p) => p.startsWith(`/v1/contract/sandboxnet/${KT1}/storage`))).toEqual([
       `/v1/contract/sandboxnet/${KT1}/storage/schema`,
     ]);
@@ -133,7 +141,7 @@ describe('route data', () => {
         .callsTo('POST /metadata/v1/graphql')
         .map((c) => (c.body as { variables?: { limit?: number } } | undefined)?.variables)
         .filter((v) => v?.limit !== undefined);
-    await vi.waitFor(() => expect(tokenPages()).toHaveLength(2));
+    await vi.waitFor(() => expect(tokenPages()).toHaveLength(2), LOADED);
     expect(tokenPages()).toEqual([
       { network: 'mainnet', contract: KT1, limit: 20, offset: 0 },
       { network: 'mainnet', contract: KT1, name: '%gold%', id: 'gold', limit: 20 },
@@ -144,7 +152,7 @@ describe('route data', () => {
     const api = mockFetch([]);
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     enter('/', client, true).dispose();
-    await vi.waitFor(() => expect(api.calls.length).toBeGreaterThan(1));
+    await vi.waitFor(() => expect(api.calls.length).toBeGreaterThan(1), LOADED);
     expect(paths(api.calls)).toEqual(
       expect.arrayContaining(['/v1/head', '/v1/stats/sandboxnet/recently_called_contracts?size=3&offset=0']),
     );
@@ -163,7 +171,7 @@ describe('route data', () => {
     ]);
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     enter('/', client).dispose();
-    await vi.waitFor(() => expect(api.calls.length).toBeGreaterThan(2));
+    await vi.waitFor(() => expect(api.calls.length).toBeGreaterThan(2), LOADED);
     // the default network's table is asked at once (as the server announces it), the synced one's once the
     // heads answer
     expect(paths(api.calls)).toEqual([
