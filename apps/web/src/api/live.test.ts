@@ -182,7 +182,9 @@ describe('live client', () => {
     channel.use();
     vi.advanceTimersByTime(100);
     sources[0]!.emit('operations', { network: 'sandboxnet', address: 'KT1A', level: 9, hashes: ['ooX'] });
-    await vi.waitFor(() => expect(queries.getQueryData<AccountInfo>(key)?.operations_count).toBe(3));
+    await vi.waitFor(() => expect(queries.getQueryData<AccountInfo>(key)?.operations_count).toBe(3), {
+      timeout: 15_000,
+    });
     expect(net.callsOf(account)).toHaveLength(1);
     expect(queries.getQueryData<AccountInfo>(key)).toMatchObject({ balance: 2_000_000, events_count: 1 });
   });

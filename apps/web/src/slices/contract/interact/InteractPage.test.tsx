@@ -284,7 +284,7 @@ describe('interact tab', () => {
     const field = await screen.findByLabelText<HTMLInputElement>('callback', {}, { timeout: 20_000 });
     expect(screen.queryByRole('button', { name: /Fill owner/ })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Fill callback with the newest view_nat contract' }));
-    await vi.waitFor(() => expect(field.value).toBe(NEWEST));
+    await vi.waitFor(() => expect(field.value).toBe(NEWEST), { timeout: 15_000 });
     expect(mock.callsOf(newest)).toHaveLength(1);
   });
 });

@@ -195,7 +195,7 @@ describe('views tab', () => {
     const linkState = async () => {
       const copies = writeText.mock.calls.length;
       fireEvent.click(within(dialog).getByRole('button', { name: 'Copy link' }));
-      await vi.waitFor(() => expect(writeText.mock.calls.length).toBe(copies + 1));
+      await vi.waitFor(() => expect(writeText.mock.calls.length).toBe(copies + 1), { timeout: 15_000 });
       const link = (writeText.mock.calls.at(-1) as unknown as [string])[0];
       expect(within(dialog).getByRole<HTMLInputElement>('textbox', { name: 'Share link' }).value).toBe(link);
       const opened = readFragment(link.slice(link.indexOf('#')), 'view');
@@ -205,7 +205,9 @@ describe('views tab', () => {
 
     // 'Rerun at head': the same view and input without a level; the head's value, its level, no note
     fireEvent.click(within(dialog).getByRole('button', { name: 'Rerun at head' }));
-    await vi.waitFor(() => expect(within(dialog).getByRole('tree').textContent).toContain('42'));
+    await vi.waitFor(() => expect(within(dialog).getByRole('tree').textContent).toContain('42'), {
+      timeout: 15_000,
+    });
     expect(mock.callsTo(execute)[1]?.body).toEqual({
       kind: 'on-chain',
       name: 'get_note',
@@ -261,7 +263,7 @@ describe('views tab', () => {
     );
     // its link keeps the level it failed at
     fireEvent.click(within(failed).getByRole('button', { name: 'Copy link' }));
-    await vi.waitFor(() => expect(writeText).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(writeText).toHaveBeenCalledTimes(1), { timeout: 15_000 });
     const link = (writeText.mock.calls[0] as unknown as [string])[0];
     const opened = readFragment(link.slice(link.indexOf('#')), 'view');
     expect(opened && 'state' in opened ? opened.state : opened).toEqual(shared);
@@ -269,7 +271,9 @@ describe('views tab', () => {
     // 'Rerun at head': the same view and input without a level; its result at the head, no note
     fireEvent.click(within(failed).getByRole('button', { name: 'Rerun at head' }));
     const result = await screen.findByRole('dialog', { name: 'View result' });
-    await vi.waitFor(() => expect(within(result).getByRole('tree').textContent).toContain('42'));
+    await vi.waitFor(() => expect(within(result).getByRole('tree').textContent).toContain('42'), {
+      timeout: 15_000,
+    });
     const execute = `POST /v1/contract/sandboxnet/${KT}/views/execute`;
     expect(mock.callsTo(execute).map((c) => (c.body as { at_level?: number }).at_level)).toEqual([
       40,
