@@ -11,11 +11,13 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openIndexedSandbox, SANDBOX_NET as NET, type IndexedSandbox } from './indexed-sandbox';
 
 /**
- * The normal client, one address per phase: each phase's client asks 15 runs, well within its budget (20 s of run
- * time a minute), however slow the host. One address for every phase (20 debug calls in about a minute) was
- * refused its budget on a slow, loaded host: run time is charged by the wall clock, contention included.
+ * The normal clients: a fresh address for each round of calls, so that each asks 3 runs, far within its budget
+ * (20 s of run time a minute), however slow the host. Run time is charged by the wall clock, contention included:
+ * one address a phase (15 runs) was refused its budget on a loaded host when the test was retried within the
+ * minute (CI, session 33), and one address for every phase (20 debug calls) on a slow host (session 30).
  */
-const USERS = ['203.0.113.7', '203.0.113.8', '203.0.113.9', '203.0.113.10'];
+let users = 0;
+const nextUser = () => `203.0.113.${(users++ % 250) + 1}`;
 const ATTACKER = '198.51.100.66';
 /** Below this a median's doubling is noise (a loaded machine's scheduling), not unfairness. */
 const FLOOR_MS = 400;
@@ -62,15 +64,17 @@ describeDb('script workers: fair between clients under abuse', { backends: 'pgli
         data: { increment: 1 },
       }),
   };
-  /** The normal client's calls from `ip`, in turn, ROUNDS times: each kind's times. */
-  const measure = async (ip: string) => {
+  /** The normal clients' calls, in turn, ROUNDS times (a client a round): each kind's times. */
+  const measure = async () => {
     const times: Record<string, number[]> = { run_code: [], simulation: [], debug: [] };
-    for (let i = 0; i < ROUNDS; i++)
+    for (let i = 0; i < ROUNDS; i++) {
+      const ip = nextUser();
       for (const [name, call] of Object.entries(calls)) {
         const r = await call(ip);
         expect(r.status, `${name}: ${r.body.slice(0, 300)}`).toBe(200);
         times[name]!.push(r.ms);
       }
+    }
     return times;
   };
   /** `n` attackers at once, each repeating the EXEC-loop debug call until `stop` (a refusal: retry soon). */
@@ -85,7 +89,8 @@ describeDb('script workers: fair between clients under abuse', { backends: 'pgli
           parameter: { prim: 'Unit' },
           entrypoint: 'default',
         });
-        statuses.push(r.status);
+        // past the debugger's wall-clock limit (a loaded host): 504 with its text, not a hung request
+        statuses.push(r.status === 504 && !/limit and was stopped/.test(r.body) ? -504 : r.status);
         if (r.status !== 200) await sleep(100);
       }
     });
@@ -99,22 +104,23 @@ describeDb('script workers: fair between clients under abuse', { backends: 'pgli
   };
 
   it('a normal client stays within 2× its idle time while one client repeats an EXEC-loop debug call, alone or four at once', async () => {
-    await measure(USERS[0]!); // warm-up: workers booted, scripts compiled
-    const idle = await measure(USERS[1]!);
+    await measure(); // warm-up: workers booted, scripts compiled
+    const idle = await measure();
     const report: string[] = [];
-    for (const [phase, n] of [1, 4].entries()) {
+    for (const n of [1, 4]) {
       const a = attack(n);
       let during: Record<string, number[]>;
       try {
         await sleep(1_000); // the attack is under way
-        during = await measure(USERS[2 + phase]!);
+        during = await measure();
       } finally {
         await a.stop();
       }
-      // the attacker's calls were served (a cut recording, 200) or refused (429), never left to time out
+      // the attacker's calls were served (a cut recording, 200), refused (429) or stopped at the debugger's
+      // time limit (504: the run passed 10 s on a host CI's two runners kept busy, session 33), never left hanging
       expect(a.statuses.length).toBeGreaterThan(0);
       expect(
-        a.statuses.every((s) => s === 200 || s === 429),
+        a.statuses.every((s) => s === 200 || s === 429 || s === 504),
         a.statuses.join(','),
       ).toBe(true);
       for (const name of Object.keys(calls)) {

@@ -105,7 +105,9 @@ function describeOn(
       // A copy is of the current migrations (named after their hash): migrating it again would find nothing
       // to do, for 20–50 ms a suite.
       if (!migrated) await migrateToLatest(handle.db);
-    });
+      // a guard, not a budget: PGlite migrated from empty took over a minute on a host CI's two runners kept busy
+      // (session 33)
+    }, 240_000);
     afterAll(async () => {
       for (const other of others.splice(0)) await other.close();
       await handle?.close();
