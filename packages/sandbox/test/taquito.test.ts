@@ -16,11 +16,13 @@ afterEach(async () => {
 
 describe('Taquito TezosToolkit against the standalone sandbox', () => {
   it('transfers to bootstrap2 and to a fresh account, then the fresh account sends back (auto-reveal)', async () => {
-    node = await startStandaloneSandbox({ dataDir: await tempDir(), blockTimeMs: 300, port: 0 });
+    // a block every 2 s (not 0.3 s): Taquito's confirmation polls the head, and on a loaded host several blocks
+    // could pass between two polls, so the block holding the operation was never seen (CI, session 33)
+    node = await startStandaloneSandbox({ dataDir: await tempDir(), blockTimeMs: 2_000, port: 0 });
     const tezos = new TezosToolkit(node.url);
     tezos.setProvider({
       signer: await InMemorySigner.fromSecretKey(BOOTSTRAP_ACCOUNTS[0]!.sk),
-      config: { confirmationPollingTimeoutSecond: 20 },
+      config: { confirmationPollingTimeoutSecond: 60 },
     });
     const b2 = BOOTSTRAP_ACCOUNTS[1]!.pkh;
     const before = await tezos.tz.getBalance(b2);
@@ -37,7 +39,7 @@ describe('Taquito TezosToolkit against the standalone sandbox', () => {
     expect((await tezos.tz.getBalance(fresh)).toNumber()).toBe(5_000_000);
 
     const tezos2 = new TezosToolkit(node.url);
-    tezos2.setProvider({ signer: freshSigner, config: { confirmationPollingTimeoutSecond: 20 } });
+    tezos2.setProvider({ signer: freshSigner, config: { confirmationPollingTimeoutSecond: 60 } });
     const back = await tezos2.contract.transfer({ to: b2, amount: 1 });
     await back.confirmation(1);
     const after = (await tezos.tz.getBalance(fresh)).toNumber();
