@@ -24,7 +24,8 @@ const STEP_DELAY_MS = 16;
 /** Full-screen raw JSON viewer; documents over 10,000 characters are rendered in steps ("Step N of M"). */
 export function RawJsonDialog({ open, onClose, title, value, loading = false, error = null }: Props) {
   const copy = useCopy();
-  const steps = useMemo(() => (value === undefined ? [] : jsonSteps(value)), [value]);
+  // only while open: a closed dialog (the storage tab keeps two) must not lay out a large document on every render
+  const steps = useMemo(() => (!open || value === undefined ? [] : jsonSteps(value)), [open, value]);
   const [shown, setShown] = useState({ steps, count: 1 });
   // A new document starts again at its first step.
   const count = shown.steps === steps ? shown.count : 1;
