@@ -4,8 +4,12 @@
  * sandbox in Debian's chromium, with scripts off (what the HTML alone shows) and on (the app replaces it
  * without errors and the page works).
  */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appPages, canBrowse, syncedSandboxSession, UI_TIMEOUT } from './harness';
+import { PageRenderer } from '../apps/server/src/ssr';
+import { appPages, canBrowse, ROOT, syncedSandboxSession, UI_TIMEOUT } from './harness';
 import { api } from './sandbox-seed';
 
 interface OpgRow {
@@ -94,6 +98,52 @@ describe.skipIf(!canRun)('pages rendered on the server', () => {
       } finally {
         await context.close();
       }
+    }
+  });
+
+  it("renders from a copy of the web build outside the checkout (an operator's WEB_DIST_DIR)", async () => {
+    // the renderer's build carries its packages: a copy where no node_modules is above it renders the same page
+    const copy = mkdtempSync(path.join(os.tmpdir(), 'ms-web-build-'));
+    cpSync(path.join(ROOT, 'apps/web/dist-ssr'), path.join(copy, 'dist-ssr'), { recursive: true });
+    const url = session.server.url;
+    const logs: string[] = [];
+    const renderer = new PageRenderer({
+      entry: path.join(copy, 'dist-ssr/entry-server.js'),
+      log: (line) => logs.push(line),
+      api: async ({ method, path: p, body }) => {
+        const res = await fetch(`${url}${p}`, {
+          method,
+          ...(body !== undefined ? { body, headers: { 'content-type': 'application/json' } } : {}),
+        });
+        return {
+          status: res.status,
+          headers: { 'content-type': res.headers.get('content-type') ?? '' },
+          body: await res.text(),
+        };
+      },
+    });
+    try {
+      const { address } = await busyContract(url);
+      const config: unknown = await (await fetch(`${url}/v1/config`)).json();
+      renderer.start('http://localhost/', config);
+      const before = await firstGroups(url, address);
+      const page = await renderer.render(
+        `http://localhost/sandboxnet/${address}/operations`,
+        config,
+        true,
+        60_000,
+      );
+      // the sandbox keeps including operations: every row shown is one of the groups before or after
+      const known = new Set([...before, ...(await firstGroups(url, address))].map((g) => g.hash));
+      const shown = [...(page?.html ?? '').matchAll(/href="\/sandboxnet\/opg\/(\w+)\/contents"/g)].map(
+        (m) => m[1],
+      );
+      expect(new Set(shown).size, `rendered: ${page?.html.length ?? 'nothing'}; ${logs.join('; ')}`).toBe(10);
+      expect(shown.filter((h) => !known.has(h!))).toEqual([]);
+      expect(page?.html).toContain(address);
+    } finally {
+      await renderer.close();
+      rmSync(copy, { recursive: true, force: true });
     }
   });
 

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type ProxyOptions, type UserConfig } from 'vite';
+import { defineConfig, type Plugin, type ProxyOptions, type UserConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { anchoredGroup, familyGroup, srcPath } from './build/chunk-groups';
@@ -40,15 +40,26 @@ const CHUNK_GROUPS = [
   familyGroup('contract-more', 5, CONTRACT_SCREENS),
 ];
 
+/** dist-ssr/package.json: its files are ES modules wherever the build is copied (no package.json above it). */
+const esmPackageJson: Plugin = {
+  name: 'ssr-esm-package-json',
+  generateBundle() {
+    this.emitFile({ type: 'asset', fileName: 'package.json', source: '{ "type": "module" }\n' });
+  },
+};
+
 /**
- * What the server runs of the web (`vite build --ssr`), for Node in dist-ssr with the packages left in
- * node_modules: the page renderer (src/ssr/entry-server.tsx, issue 18; apps/server runs it in a worker
+ * What the server runs of the web (`vite build --ssr`), for Node in dist-ssr, packages included: the page renderer (src/ssr/entry-server.tsx, issue 18; apps/server runs it in a worker
  * thread), and the API requests each route's loader starts (src/app/router/route-fetches.ts; the server
  * announces them as fetch preloads), so that the server holds no copy of the web's routes.
  */
 const SSR_BUILD: UserConfig = {
-  plugins: [react(), muiWithoutCssVars()],
+  plugins: [react(), muiWithoutCssVars(), esmPackageJson],
   publicDir: false,
+  // its packages bundled in, so that a copy of the build anywhere (an operator's WEB_DIST_DIR) renders: with
+  // them left in node_modules, a copy outside the checkout failed to load ("Cannot find package 'react-dom'")
+  // and the server sent every page unrendered
+  ssr: { noExternal: true },
   build: {
     outDir: 'dist-ssr',
     emptyOutDir: true,
