@@ -101,52 +101,6 @@ describe.skipIf(!canRun)('pages rendered on the server', () => {
     }
   });
 
-  it("renders from a copy of the web build outside the checkout (an operator's WEB_DIST_DIR)", async () => {
-    // the renderer's build carries its packages: a copy where no node_modules is above it renders the same page
-    const copy = mkdtempSync(path.join(os.tmpdir(), 'ms-web-build-'));
-    cpSync(path.join(ROOT, 'apps/web/dist-ssr'), path.join(copy, 'dist-ssr'), { recursive: true });
-    const url = session.server.url;
-    const logs: string[] = [];
-    const renderer = new PageRenderer({
-      entry: path.join(copy, 'dist-ssr/entry-server.js'),
-      log: (line) => logs.push(line),
-      api: async ({ method, path: p, body }) => {
-        const res = await fetch(`${url}${p}`, {
-          method,
-          ...(body !== undefined ? { body, headers: { 'content-type': 'application/json' } } : {}),
-        });
-        return {
-          status: res.status,
-          headers: { 'content-type': res.headers.get('content-type') ?? '' },
-          body: await res.text(),
-        };
-      },
-    });
-    try {
-      const { address } = await busyContract(url);
-      const config: unknown = await (await fetch(`${url}/v1/config`)).json();
-      renderer.start('http://localhost/', config);
-      const before = await firstGroups(url, address);
-      const page = await renderer.render(
-        `http://localhost/sandboxnet/${address}/operations`,
-        config,
-        true,
-        60_000,
-      );
-      // the sandbox keeps including operations: every row shown is one of the groups before or after
-      const known = new Set([...before, ...(await firstGroups(url, address))].map((g) => g.hash));
-      const shown = [...(page?.html ?? '').matchAll(/href="\/sandboxnet\/opg\/(\w+)\/contents"/g)].map(
-        (m) => m[1],
-      );
-      expect(new Set(shown).size, `rendered: ${page?.html.length ?? 'nothing'}; ${logs.join('; ')}`).toBe(10);
-      expect(shown.filter((h) => !known.has(h!))).toEqual([]);
-      expect(page?.html).toContain(address);
-    } finally {
-      await renderer.close();
-      rmSync(copy, { recursive: true, force: true });
-    }
-  });
-
   it("shows home's recently called contracts with scripts off", async () => {
     const client = api(session.server.url);
     const rows = await client.unwrap(
@@ -254,5 +208,51 @@ describe.skipIf(!canRun)('pages rendered on the server', () => {
     await expect.poll(() => opened.count(), { timeout: UI_TIMEOUT }).toBe(1);
     expect(await opened.locator('a[href*="/opg/"]').first().getAttribute('href')).toBe(group);
     await opened.getByRole('article').first().waitFor();
+  });
+
+  it("renders from a copy of the web build outside the checkout (an operator's WEB_DIST_DIR)", async () => {
+    // the renderer's build carries its packages: a copy where no node_modules is above it renders the same page
+    const copy = mkdtempSync(path.join(os.tmpdir(), 'ms-web-build-'));
+    cpSync(path.join(ROOT, 'apps/web/dist-ssr'), path.join(copy, 'dist-ssr'), { recursive: true });
+    const url = session.server.url;
+    const logs: string[] = [];
+    const renderer = new PageRenderer({
+      entry: path.join(copy, 'dist-ssr/entry-server.js'),
+      log: (line) => logs.push(line),
+      api: async ({ method, path: p, body }) => {
+        const res = await fetch(`${url}${p}`, {
+          method,
+          ...(body !== undefined ? { body, headers: { 'content-type': 'application/json' } } : {}),
+        });
+        return {
+          status: res.status,
+          headers: { 'content-type': res.headers.get('content-type') ?? '' },
+          body: await res.text(),
+        };
+      },
+    });
+    try {
+      const { address } = await busyContract(url);
+      const config: unknown = await (await fetch(`${url}/v1/config`)).json();
+      renderer.start('http://localhost/', config);
+      const before = await firstGroups(url, address);
+      const page = await renderer.render(
+        `http://localhost/sandboxnet/${address}/operations`,
+        config,
+        true,
+        60_000,
+      );
+      // the sandbox keeps including operations: every row shown is one of the groups before or after
+      const known = new Set([...before, ...(await firstGroups(url, address))].map((g) => g.hash));
+      const shown = [...(page?.html ?? '').matchAll(/href="\/sandboxnet\/opg\/(\w+)\/contents"/g)].map(
+        (m) => m[1],
+      );
+      expect(new Set(shown).size, `rendered: ${page?.html.length ?? 'nothing'}; ${logs.join('; ')}`).toBe(10);
+      expect(shown.filter((h) => !known.has(h!))).toEqual([]);
+      expect(page?.html).toContain(address);
+    } finally {
+      await renderer.close();
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 });

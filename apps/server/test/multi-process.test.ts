@@ -91,8 +91,12 @@ interface Child {
 
 /** Every child started, ready or not: afterAll stops them all. */
 const children: Child[] = [];
-/** How long a child may take to start: generous, for a 2-core machine running other suites at once. */
-const READY_MS = 90_000;
+/**
+ * How long a child may take to start: generous, for a 2-core machine running other suites at once (a guard, not a
+ * budget: in session 35's CI, with both cores busy 99.8 % of the time, an API process had not printed its ready
+ * line 90 s after its spawn while the indexer and the other API process started beside it).
+ */
+const READY_MS = 180_000;
 
 /** A child `michelscope <args>` of the bundle; resolves once a line matches `ready`. */
 function start(
@@ -313,7 +317,7 @@ if (!PG) {
       proxy = await roundRobin([portA, portB]);
       proxyPort = (proxy.address() as AddressInfo).port;
       console.log(`[multi-process] 4 processes up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    }, 240_000);
+    }, 420_000);
 
     afterAll(async () => {
       proxy?.close();
