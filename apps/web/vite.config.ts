@@ -49,9 +49,10 @@ const esmPackageJson: Plugin = {
 };
 
 /**
- * What the server runs of the web (`vite build --ssr`), for Node in dist-ssr, packages included: the page renderer (src/ssr/entry-server.tsx, issue 18; apps/server runs it in a worker
- * thread), and the API requests each route's loader starts (src/app/router/route-fetches.ts; the server
- * announces them as fetch preloads), so that the server holds no copy of the web's routes.
+ * What the server runs of the web (`vite build --ssr`), for Node in dist-ssr, packages included: the page
+ * renderer (src/ssr/entry-server.tsx, issue 18; apps/server runs it in a worker thread), and the API
+ * requests each route's loader starts (src/app/router/route-fetches.ts; the server announces them as fetch
+ * preloads), so that the server holds no copy of the web's routes.
  */
 const SSR_BUILD: UserConfig = {
   plugins: [react(), muiWithoutCssVars(), esmPackageJson],
