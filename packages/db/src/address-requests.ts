@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from './schema';
+import { preparedQuery } from './read/prepared';
 
 export type AddressRequestState = 'pending' | 'adopted' | 'unknown' | 'failed';
 
@@ -20,18 +21,18 @@ export interface AddressRequest {
 /** How long an answer 'unknown' or 'failed' stands before a new request asks the node again. */
 export const RECHECK_AFTER_MS = 60_000;
 
+/** Every contract route asks it (read/prepared.ts: a fixed text, prepared once a connection). */
+const requestQuery = preparedQuery<Omit<AddressRequest, 'state'> & { state: string }>(
+  `SELECT state, level, message, requested_at, updated_at FROM address_requests WHERE network = $1 AND address = $2`,
+);
+
 /** The state of a request, or undefined when none was made. */
 export async function getAddressRequest(
   db: Db,
   network: string,
   address: string,
 ): Promise<AddressRequest | undefined> {
-  const row = await db
-    .selectFrom('address_requests')
-    .select(['state', 'level', 'message', 'requested_at', 'updated_at'])
-    .where('network', '=', network)
-    .where('address', '=', address)
-    .executeTakeFirst();
+  const [row] = await requestQuery(db, [network, address]);
   return row ? { ...row, state: row.state as AddressRequestState } : undefined;
 }
 

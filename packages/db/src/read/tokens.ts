@@ -1,4 +1,5 @@
 import type { Db } from '../schema';
+import { preparedQuery } from './prepared';
 
 /** A row of `token_metadata` as the legacy tokens route reads it. */
 export interface TokenMetadataRow {
@@ -33,6 +34,11 @@ export async function tokenMetadataRows(
   contract: string,
   f: TokenMetadataFilter,
 ): Promise<TokenMetadataRow[]> {
+  // the pages every tokens tab asks for (no token id, no level range): fixed texts, prepared once a connection
+  if (f.tokenId === undefined && f.minLevel === undefined && f.maxLevel === undefined) {
+    if (f.afterTokenId !== undefined) return afterPageQuery(db, [network, contract, f.afterTokenId, f.size]);
+    if (f.offset < DEEP_TOKEN_OFFSET) return firstPagesQuery(db, [network, contract, f.size, f.offset]);
+  }
   let q = db.selectFrom('token_metadata').where('network', '=', network).where('contract', '=', contract);
   if (f.tokenId !== undefined) q = q.where('token_id', '=', String(f.tokenId));
   if (f.minLevel !== undefined) q = q.where('level', '>=', f.minLevel);
@@ -67,6 +73,18 @@ export async function tokenMetadataRows(
     .orderBy('token_id')
     .execute();
 }
+
+const TOKEN_COLUMNS = 'contract, token_id, level, name, symbol, decimals, metadata, token_info';
+/** A page of a contract's tokens at an offset below {@link DEEP_TOKEN_OFFSET}. */
+const firstPagesQuery = preparedQuery<TokenMetadataRow>(
+  `SELECT ${TOKEN_COLUMNS} FROM token_metadata WHERE network = $1 AND contract = $2
+    ORDER BY token_id LIMIT $3 OFFSET $4`,
+);
+/** A page of a contract's tokens after a token id (keyset). */
+const afterPageQuery = preparedQuery<TokenMetadataRow>(
+  `SELECT ${TOKEN_COLUMNS} FROM token_metadata WHERE network = $1 AND contract = $2 AND token_id > $3
+    ORDER BY token_id LIMIT $4`,
+);
 
 /** From this offset on, token pages skip rows in the primary key alone (deferred join). */
 export const DEEP_TOKEN_OFFSET = 1000;
