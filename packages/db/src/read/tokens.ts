@@ -44,19 +44,9 @@ export async function tokenMetadataRows(
   if (f.minLevel !== undefined) q = q.where('level', '>=', f.minLevel);
   if (f.maxLevel !== undefined) q = q.where('level', '<', f.maxLevel);
   if (f.afterTokenId !== undefined) q = q.where('token_id', '>', f.afterTokenId);
-  const columns = [
-    'contract',
-    'token_id',
-    'level',
-    'name',
-    'symbol',
-    'decimals',
-    'metadata',
-    'token_info',
-  ] as const;
   if (f.afterTokenId !== undefined || f.offset < DEEP_TOKEN_OFFSET)
     return q
-      .select(columns)
+      .select(COLUMNS)
       .orderBy('token_id')
       .limit(f.size)
       .offset(f.afterTokenId === undefined ? f.offset : 0)
@@ -66,7 +56,7 @@ export async function tokenMetadataRows(
   const page = q.select('token_id').orderBy('token_id').limit(f.size).offset(f.offset);
   return db
     .selectFrom('token_metadata')
-    .select(columns)
+    .select(COLUMNS)
     .where('network', '=', network)
     .where('contract', '=', contract)
     .where('token_id', 'in', page)
@@ -74,7 +64,17 @@ export async function tokenMetadataRows(
     .execute();
 }
 
-const TOKEN_COLUMNS = 'contract, token_id, level, name, symbol, decimals, metadata, token_info';
+const COLUMNS = [
+  'contract',
+  'token_id',
+  'level',
+  'name',
+  'symbol',
+  'decimals',
+  'metadata',
+  'token_info',
+] as const;
+const TOKEN_COLUMNS = COLUMNS.join(', ');
 /** A page of a contract's tokens at an offset below {@link DEEP_TOKEN_OFFSET}. */
 const firstPagesQuery = preparedQuery<TokenMetadataRow>(
   `SELECT ${TOKEN_COLUMNS} FROM token_metadata WHERE network = $1 AND contract = $2
