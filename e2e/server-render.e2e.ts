@@ -7,6 +7,7 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PageRenderer } from '../apps/server/src/ssr';
 import { appPages, canBrowse, ROOT, syncedSandboxSession, UI_TIMEOUT } from './harness';
@@ -59,6 +60,18 @@ async function rendered(url: string, path: string): Promise<void> {
   throw new Error(`the server never rendered ${path}`);
 }
 
+/**
+ * Holds `page`'s live stream quiet: an empty stream that asks the browser to reconnect in an hour. A call to the
+ * contract indexed during the test would otherwise make the operations tab ask for its first page again and put
+ * the new group on top (live updates, checked in live.e2e.ts); on a loaded host calls sent by earlier files are
+ * still being included. The takeover tests check the page the server sent and the app's own, nothing newer.
+ */
+async function quietLive(page: Page): Promise<void> {
+  await page.route(/\/v1\/live\//, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/event-stream', body: 'retry: 3600000\n\n' }),
+  );
+}
+
 const rgbSum = (css: string) => (css.match(/\d+/g) ?? []).slice(0, 3).reduce((sum, n) => sum + Number(n), 0);
 
 const canRun = canBrowse('server-render');
@@ -103,16 +116,23 @@ describe.skipIf(!canRun)('pages rendered on the server', () => {
 
   it("shows home's recently called contracts with scripts off", async () => {
     const client = api(session.server.url);
-    const rows = await client.unwrap(
-      client.GET('/v1/stats/{network}/recently_called_contracts', {
-        params: { path: { network: 'sandboxnet' }, query: { size: 3, offset: 0 } },
-      }),
-    );
     await rendered(session.server.url, '/');
     const context = await session.browser.newContext({ javaScriptEnabled: false });
     try {
       const page = await context.newPage();
-      await page.goto(`${session.server.url}/`);
+      // the contracts as they are when the page is asked for, and a page the server rendered (a busy server
+      // sends it without its rendering: then it is asked for again)
+      let rows: { address: string }[] = [];
+      for (let visit = 1; visit <= VISITS; visit++) {
+        rows = await client.unwrap(
+          client.GET('/v1/stats/{network}/recently_called_contracts', {
+            params: { path: { network: 'sandboxnet' }, query: { size: 3, offset: 0 } },
+          }),
+        );
+        const response = await page.goto(`${session.server.url}/`);
+        if ((await response?.text())?.includes(MARKUP)) break;
+      }
+      expect(rows.length).toBe(3);
       const table = page.locator('table[aria-label^="Recently called contracts"]');
       for (const { address } of rows)
         expect(
@@ -129,6 +149,7 @@ describe.skipIf(!canRun)('pages rendered on the server', () => {
     const path = `/sandboxnet/${address}/operations`;
     await rendered(session.server.url, path);
     const page = await pages.open();
+    await quietLive(page);
     // the page's own data (the contract, its first groups) comes with the HTML: the browser asks for none
     const api: string[] = [];
     page.on('request', (r) => {
@@ -179,11 +200,13 @@ describe.skipIf(!canRun)('pages rendered on the server', () => {
     const path = `/sandboxnet/${address}/operations`;
     await rendered(session.server.url, path);
     const page = await pages.open();
-    // the app's code after its entry arrives 2 s late (a slow network): the reader clicks in the meantime
+    await quietLive(page);
+    // the app's code after its entry arrives late (a slow network): only once the reader has clicked (a fixed
+    // delay let a loaded host's app take the page over before the click, and the toggle was gone)
+    let arrive = () => {};
+    const clicked = new Promise<void>((resolve) => (arrive = resolve));
     await page.route(/\/assets\/.+\.js$/, async (route) => {
-      if (!/\/assets\/(index|rolldown-runtime)-/.test(route.request().url())) {
-        await new Promise((resolve) => setTimeout(resolve, 2_000));
-      }
+      if (!/\/assets\/(index|rolldown-runtime)-/.test(route.request().url())) await clicked;
       await route.continue();
     });
     await page.goto(`${session.server.url}${path}`, { waitUntil: 'commit' });
@@ -203,6 +226,7 @@ describe.skipIf(!canRun)('pages rendered on the server', () => {
     // the page is inert until the app runs: a reader's click (at the button's place), not an element's click
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     expect(await page.locator('#ms-ssr').count()).toBe(1);
+    arrive();
 
     await expect.poll(() => page.locator('#ms-ssr').count(), { timeout: UI_TIMEOUT }).toBe(0);
     // the click opened that group in the app's page, and only it: its toggle says so and its operations show
