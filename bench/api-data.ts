@@ -58,7 +58,7 @@ export const SIZES = TEN
  */
 export const HOT = TEN ? { contract: 0, ptr: 0, fa2: 2 } : undefined;
 /** Bump when the generated data changes shape. */
-const VERSION = TEN ? 'api-bench-10m-2' : 'api-bench-2';
+const VERSION = TEN ? 'api-bench-10m-3' : 'api-bench-3';
 /** Tables filled in bulk: their secondary indexes are dropped before the inserts and rebuilt after. */
 const BULK_TABLES = ['operations', 'big_map_states', 'big_map_diffs', 'search_documents', 'accounts'];
 /** Rows per chunk of the 10m data (one statement each, two at a time). */
@@ -115,7 +115,7 @@ function operationsStep(): Step {
      )
      INSERT INTO operations (${TEN ? 'id, ' : ''}network, level, timestamp, protocol_id, hash, counter, content_index, nonce, internal,
        kind, status, source, destination, fee, gas_limit, storage_limit, amount, consumed_gas, storage_size,
-       entrypoint, parameters, storage, big_map_diffs_count)
+       entrypoint, parameters, storage, big_map_diffs_count, group_cost, group_internals)
      SELECT ${TEN ? '1 + g + (g + 3) / 4 + k, ' : ''}'${BENCH_NETWORK}', level, timestamp '2025-01-01' + level * interval '8 seconds',
        (SELECT id FROM protocols LIMIT 1), 'oo' || ${b58(`'o' || g`, 49)}, 1000000 + g, 0,
        CASE WHEN k = 1 THEN 0 END, k = 1, 'transaction', CASE WHEN k = 1 AND status = 'failed' THEN 'backtracked' ELSE status END,
@@ -132,7 +132,8 @@ function operationsStep(): Step {
          jsonb_build_object('int', (CASE WHEN k = 0 THEN c ELSE ${next} END)::text),
          jsonb_build_object('prim', 'Pair', 'args', jsonb_build_array(
            jsonb_build_object('string', ${accountSql('c')}), jsonb_build_object('int', (g * 10)::text))))) END,
-       CASE WHEN status = 'applied' THEN 1 ELSE 0 END
+       CASE WHEN status = 'applied' THEN 1 ELSE 0 END,
+       800 + g % 700, CASE WHEN g % 4 = 0 THEN 1 ELSE 0 END
      FROM rows ORDER BY g, k;`;
   // rows of groups [from, to): one each, and one more for every 4th
   const rows = (from: number, to: number) => to - from + Math.ceil(to / 4) - Math.ceil(from / 4);

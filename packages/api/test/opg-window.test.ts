@@ -229,3 +229,75 @@ describeDb("operation groups: the flow is the account's balance change", { backe
     ]);
   });
 });
+
+const BIG = 'KT1BigBatchOfTheWindowTestxxxxxxxxxxx';
+
+/**
+ * Totals written with the rows (migration 0350) and a group larger than the largest window (1,000 rows): the
+ * page's oldest group may be cut by the window, so its flow is summed over the whole group again; the stored
+ * fees, burns and internal count are the group's whatever the window.
+ */
+// PGlite and PostgreSQL: the same prepared statements as above.
+describeDb(
+  'operation groups with stored totals, cut by the largest window',
+  { backends: 'both' },
+  ({ db }) => {
+    beforeAll(async () => {
+      const protocol = await insertProtocol(db(), NET, { hash: 'PtParisB', startLevel: 1 });
+      // level 3: one group of 1,005 rows crediting BIG 2 each (the first external with a fee of 500, the rest
+      // internal), stored with its totals; level 4: a newer one-row group (fee 30, burned 20)
+      const row = (
+        level: number,
+        internal: boolean,
+        fee: number,
+        burned: number,
+        cost: number,
+        internals: number,
+      ) => ({
+        network: NET,
+        level,
+        timestamp: new Date(Date.UTC(2026, 0, 3, 0, level)),
+        protocol_id: protocol,
+        hash: hash(100 + level),
+        counter: level,
+        content_index: 0,
+        internal,
+        kind: 'transaction',
+        status: 'applied' as const,
+        source: FROM,
+        destination: BIG,
+        fee,
+        burned,
+        amount: '2',
+        tags: 0,
+        allocated_destination_contract: false,
+        big_map_diffs_count: 0,
+        ticket_updates_count: 0,
+        group_cost: cost,
+        group_internals: internals,
+      });
+      await db()
+        .insertInto('operations')
+        .values(Array.from({ length: 1005 }, (_, i) => row(3, i > 0, i > 0 ? 0 : 500, 0, 500, 1004)))
+        .execute();
+      await db()
+        .insertInto('operations')
+        .values(row(4, false, 30, 20, 50, 0))
+        .execute();
+    });
+
+    it("the cut group's flow is the whole group's, and its fees, burns and internals are the group's", async () => {
+      const first = await operationGroups(db(), NET, BIG, 1);
+      expect(first.map((g) => [g.level, g.flow, g.total_cost, g.internals])).toEqual([[4, 2, 50, 0]]);
+      // the next page reads the newest 1,000 of the group's 1,005 rows: one group, cut
+      const next = await operationGroups(db(), NET, BIG, 1, first[0]!.last_id);
+      expect(next.map((g) => [g.level, g.flow, g.total_cost, g.internals])).toEqual([[3, 2010, 500, 1004]]);
+      // both groups on one page: the window holds every row of BIG, nothing is cut
+      const both = await operationGroups(db(), NET, BIG, 2);
+      expect(both.map((g) => [g.level, g.flow, g.total_cost, g.internals])).toEqual([
+        [4, 2, 50, 0],
+        [3, 2010, 500, 1004],
+      ]);
+    });
+  },
+);

@@ -121,6 +121,10 @@ export interface OperationsTable {
   errors: NullableJson;
   big_map_diffs_count: number;
   ticket_updates_count: number;
+  /** The row's operation group's Σ fee + Σ burned (migration 0350); NULL on rows written before it. */
+  group_cost: number | null;
+  /** The row's operation group's internal rows (migration 0350); NULL on rows written before it. */
+  group_internals: number | null;
 }
 
 export interface ScriptsTable {

@@ -1,4 +1,5 @@
 import type { Db } from '../schema';
+import { UNCOUNTED_KINDS } from '../write/group-totals';
 import { preparedQuery } from './prepared';
 
 /** One operation group of an account (`GET /contract/{network}/{address}/opg`, reference §6.9). */
@@ -97,8 +98,8 @@ export async function accountOperationGroupsJson(
 
 const STATUSES = `'{${STATUS_ORDER.join(',')}}'::text[]`;
 const KINDS = `'{${KIND_ORDER.join(',')}}'::text[]`;
-const NOT_COUNTED = ['endorsement', 'attestation', 'preendorsement', 'preattestation'];
-const COUNTED = `o.kind NOT IN (${NOT_COUNTED.map((k) => `'${k}'`).join(', ')})`;
+const COUNTED = (alias: string) =>
+  `${alias}.kind NOT IN (${UNCOUNTED_KINDS.map((k) => `'${k}'`).join(', ')})`;
 /**
  * The account's own balance change: +amount of each applied row that credits it, −amount of each applied row
  * it pays (a call to itself moves nothing). The reference adds +amount for every row of the group where the
@@ -115,7 +116,8 @@ const SUMS = `${ACCOUNT_FLOW('o', '$2')} AS flow,
 /** The account's newest $4 rows below id $3 as source or as destination (a row on both sides once). */
 const WINDOW_ROWS = ['source = $2', 'destination = $2 AND source IS DISTINCT FROM $2']
   .map(
-    (side) => `(SELECT id, hash, counter, level, timestamp, content_index, status, kind, entrypoint
+    (side) => `(SELECT id, hash, counter, level, timestamp, content_index, status, kind, entrypoint, source,
+        destination, amount, group_cost, group_internals
       FROM operations WHERE network = $1 AND ${side} AND id < $3 ORDER BY id DESC LIMIT $4)`,
   )
   .join(' UNION ALL ');
@@ -124,9 +126,12 @@ const WINDOW_ROWS = ['source = $2', 'destination = $2 AND source IS DISTINCT FRO
  * One statement for a page, a named prepared statement planned once per connection (read/prepared.ts):
  * the window (two index ranges), its groups (rows in id order within a group: the sorted subquery feeds
  * the aggregates in that order), the first $5 groups by their smallest id with their totals over all the
- * rows of the group (hashed groups by hash and counter on the hash index, hashless protocol-made ones by
- * level and counter on the level index), as JSON; `complete` tells whether the window held more than $5
- * groups (or every row of the account), `known` whether the account has a row in `accounts`.
+ * rows of the group, as JSON. A hashed group's fees, burns and internal rows are on the account's rows
+ * (`group_cost`, `group_internals`, written with the block, migration 0350) and its flow is the sum of the
+ * account's rows in the window; a group written before that migration, or one the window may have cut, is
+ * summed again by hash and counter on the hash index, and a hashless protocol-made group always is, by level
+ * and counter on the level index. `complete` tells whether the window held more than $5 groups (or every row
+ * of the account), `known` whether the account has a row in `accounts`.
  */
 const pageQuery = preparedQuery<{ complete: boolean; known: boolean; json: string }>(`
   WITH w AS (${WINDOW_ROWS} ORDER BY id DESC LIMIT $4),
@@ -134,24 +139,35 @@ const pageQuery = preparedQuery<{ complete: boolean; known: boolean; json: strin
     SELECT hash, counter, min(id) AS last_id, min(level) AS level, min(timestamp) AS ts,
       min(content_index) AS content_index, max(coalesce(array_position(${STATUSES}, status), 5)) AS status,
       min(coalesce(array_position(${KINDS}, kind), 100)) AS kind, (array_agg(kind))[1] AS first_kind,
-      coalesce(string_agg(entrypoint, ','), '') AS entrypoint
+      coalesce(string_agg(entrypoint, ','), '') AS entrypoint,
+      ${ACCOUNT_FLOW('r', '$2')} FILTER (WHERE ${COUNTED('r')}) AS flow,
+      CASE WHEN count(group_cost) = count(*) THEN min(group_cost) END AS cost,
+      CASE WHEN count(group_internals) = count(*) THEN min(group_internals) END AS internals
     FROM (SELECT * FROM w ORDER BY hash, counter, id) r GROUP BY hash, counter
+  ), s AS (
+    -- a hashed group's totals come with its rows, unless they were written without them (before migration 0350)
+    -- or the window may have cut the group (its oldest, when the window is full): then it is summed again
+    SELECT g.*, g.hash IS NOT NULL AND (g.cost IS NULL OR g.internals IS NULL
+      OR (g.last_id = (SELECT min(id) FROM w) AND (SELECT count(*) FROM w) >= $4)) AS summed
+    FROM (SELECT * FROM g ORDER BY last_id DESC LIMIT $5) g
   ), p AS (
     SELECT g.last_id, g.content_index, coalesce(g.counter, 0) AS counter, g.level,
-      coalesce(coalesce(h.total_cost, l.total_cost), 0) AS total_cost, coalesce(coalesce(h.flow, l.flow), 0) AS flow,
-      coalesce(coalesce(h.internals, l.internals), 0) AS internals, coalesce(g.hash, '') AS hash, g.entrypoint,
+      coalesce(CASE WHEN g.hash IS NULL THEN l.total_cost WHEN g.summed THEN h.total_cost ELSE g.cost END, 0) AS total_cost,
+      coalesce(CASE WHEN g.hash IS NULL THEN l.flow WHEN g.summed THEN h.flow ELSE g.flow END, 0) AS flow,
+      coalesce(CASE WHEN g.hash IS NULL THEN l.internals WHEN g.summed THEN h.internals ELSE g.internals END, 0) AS internals,
+      coalesce(g.hash, '') AS hash, g.entrypoint,
       replace(to_char(g.ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), '.000Z', 'Z') AS timestamp,
       coalesce((${STATUSES})[g.status], 'applied') AS status, coalesce((${KINDS})[g.kind], g.first_kind) AS kind
-    FROM (SELECT * FROM g ORDER BY last_id DESC LIMIT $5) g
+    FROM s g
     LEFT JOIN LATERAL (
       SELECT ${SUMS} FROM operations o
-      WHERE g.hash IS NOT NULL AND o.network = $1 AND o.hash = g.hash
-        AND (o.counter = g.counter OR (o.counter IS NULL AND g.counter IS NULL)) AND ${COUNTED}
-    ) h ON g.hash IS NOT NULL
+      WHERE g.summed AND o.network = $1 AND o.hash = g.hash
+        AND (o.counter = g.counter OR (o.counter IS NULL AND g.counter IS NULL)) AND ${COUNTED('o')}
+    ) h ON g.summed
     LEFT JOIN LATERAL (
       SELECT ${SUMS} FROM operations o
       WHERE g.hash IS NULL AND o.network = $1 AND o.level = g.level AND (o.hash IS NULL) IS TRUE
-        AND (o.counter = g.counter OR (o.counter IS NULL AND g.counter IS NULL)) AND ${COUNTED}
+        AND (o.counter = g.counter OR (o.counter IS NULL AND g.counter IS NULL)) AND ${COUNTED('o')}
     ) l ON g.hash IS NULL
   )
   SELECT (SELECT count(*) FROM g) > $5 OR (SELECT count(*) FROM w) < $4 AS complete,

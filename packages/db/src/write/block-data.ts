@@ -46,6 +46,10 @@ export interface OperationRow {
   errors: unknown;
   big_map_diffs_count: number;
   ticket_updates_count: number;
+  /** Σ fee + Σ burned of the row's operation group (its counted rows); set by the writer (write/group-totals.ts). */
+  group_cost?: number;
+  /** Internal rows of the row's operation group (its counted rows); set by the writer. */
+  group_internals?: number;
 }
 
 export interface BigMapRow {

@@ -13,6 +13,7 @@ import { canCopy, copyRows, copyValue, deferred } from './copy';
 import type { Database } from '../schema';
 import type { BigMapDiffRow, BlockContext, BlockData, OperationRow } from './block-data';
 import { reopenAddressRequests } from './adopt';
+import { setGroupTotals } from './group-totals';
 import { queueMetadata } from './metadata-queue';
 import { insertScripts, writeScriptMigration } from './script-migration';
 import {
@@ -84,6 +85,8 @@ const OP_COLUMNS = [
   'errors',
   'big_map_diffs_count',
   'ticket_updates_count',
+  'group_cost',
+  'group_internals',
 ];
 /** The columns of OP_COLUMNS that an OperationRow holds (after id, network, level, timestamp, protocol_id). */
 const ROW_OP_COLUMNS = OP_COLUMNS.slice(5) as Array<keyof OperationRow>;
@@ -159,6 +162,7 @@ async function encodeInSlices<R extends object>(rows: readonly R[], encode: (r: 
  */
 export async function prepareRows(db: Kysely<Database>, d: BlockData): Promise<void> {
   if (!(await canCopy(db))) return;
+  setGroupTotals(d.operations);
   await encodeInSlices(d.operations, operationText);
   await encodeInSlices(d.bigMapDiffs, diffText);
 }
@@ -171,6 +175,7 @@ async function insertOperations(
   copy: boolean,
 ): Promise<void> {
   if (!items.some((i) => i.rows.length > 0)) return;
+  for (const { rows } of items) setGroupTotals(rows);
   if (copy) {
     const chunks = items.map(({ b, ids, rows }) => {
       const head = blockColumns(network, b);
