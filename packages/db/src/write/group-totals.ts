@@ -15,9 +15,11 @@ export const UNCOUNTED_KINDS: readonly string[] = [
  * Sets on every row of one block its operation group's totals (`group_cost` = Σ fee + Σ burned, `group_internals`
  * = internal rows), over the group's counted rows: a group is its rows of one hash and counter, or, without a
  * hash (made by the protocol), of the block's level and one counter. A group's rows are all in one block, so the
- * totals are final when the block is written. Idempotent.
+ * totals are final when the block is written. Rows that already have them are left as they are.
  */
 export function setGroupTotals(rows: readonly OperationRow[]): void {
+  // already set (prepareRows, ahead of the write: the rows do not change afterwards)
+  if (rows.length === 0 || rows[0]!.group_cost !== undefined) return;
   const totals = new Map<string, { cost: number; internals: number }>();
   const keyOf = (r: OperationRow) => `${r.hash ?? ''}\n${r.counter ?? ''}`;
   for (const r of rows) {
