@@ -34,17 +34,10 @@ export async function searchAccountFields(
   accounts: ReadonlyArray<{ network: string; address: string }>,
 ): Promise<SearchAccountFields[]> {
   if (accounts.length === 0) return [];
-  // a named prepared statement (one text whatever the page): planned once per connection
+  // a plpgsql function with a generic plan (migration 0360): as a prepared statement it was planned at every call
   const r = await prepared<{ network: string; address: string; metadata: string | null; verified: boolean }>`
-    SELECT a.network, a.address,
-      (SELECT c.name FROM contract_metadata c
-        WHERE c.network = a.network AND c.address = a.address AND c.name IS NOT NULL) AS metadata,
-      EXISTS (SELECT 1 FROM contracts k
-        WHERE k.network = a.network AND k.address = a.address
-          AND EXISTS (SELECT 1 FROM verified_sources v WHERE v.script_hash = k.script_hash AND v.status = 'verified'))
-        AS verified
-    FROM unnest(${accounts.map((a) => a.network)}::text[], ${accounts.map((a) => a.address)}::text[])
-      AS a(network, address)`.execute(db);
+    SELECT * FROM search_account_fields(${accounts.map((a) => a.network)}::text[],
+      ${accounts.map((a) => a.address)}::text[])`.execute(db);
   return r.rows.map((x) => ({
     network: x.network,
     address: x.address,
@@ -92,13 +85,10 @@ export async function tokenMetadataOf(
 ): Promise<Array<TokenRef & { metadata: unknown }>> {
   const refs = tokens.filter((t) => /^\d{1,78}$/.test(t.tokenId));
   if (refs.length === 0) return [];
+  // a plpgsql function with a generic plan (migration 0360)
   const r = await prepared<{ network: string; contract: string; token_id: string; metadata: unknown }>`
-    SELECT t.network, t.contract, t.token_id::text AS token_id, t.metadata
-    FROM token_metadata t
-    JOIN unnest(${refs.map((x) => x.network)}::text[], ${refs.map((x) => x.contract)}::text[],
-      ${refs.map((x) => x.tokenId)}::numeric[]) AS q(network, contract, token_id)
-      ON t.network = q.network AND t.contract = q.contract AND t.token_id = q.token_id
-    WHERE t.status = 3 AND t.metadata IS NOT NULL`.execute(db);
+    SELECT * FROM search_token_metadata(${refs.map((x) => x.network)}::text[],
+      ${refs.map((x) => x.contract)}::text[], ${refs.map((x) => x.tokenId)}::numeric[])`.execute(db);
   return r.rows.map((x) => ({
     network: x.network,
     contract: x.contract,
