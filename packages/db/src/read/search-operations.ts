@@ -2,7 +2,7 @@
  * Operation search: top-level operations by group hash prefix, calls of an entrypoint by name, and one
  * account's operation groups for its operations tab's search and filters.
  */
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Db, OperationStatus } from '../schema';
 import { toDate } from './contracts';
 import { likeEscape } from './export';
@@ -93,45 +93,35 @@ export async function searchEntrypointCalls(
   if (s.networks.length === 0 || !ENTRYPOINT_QUERY_RE.test(s.entrypoint)) return { total: 0, hits: [] };
   const statuses = s.status?.length ? s.status.filter(isStatus) : null;
   if (statuses && statuses.length === 0) return { total: 0, hits: [] };
-  const ep = s.entrypoint;
-  // One network's newest calls. The entrypoint is a range of one value and the order names it: with `=` the
-  // planner drops the column from the order and may walk the primary key backwards filtering every operation
-  // (seconds for a name that network has few calls of, measured on PostgreSQL); this order only the index has.
-  const newest = (limit: number) => sql`
-    SELECT o.id, o.status FROM operations o
-    WHERE o.network = n.network AND o.entrypoint >= ${ep} AND o.entrypoint <= ${ep} AND o.hash IS NOT NULL
-    ORDER BY o.entrypoint DESC, o.id DESC LIMIT ${limit}`;
-  const ids = (limit: number) =>
-    statuses
-      ? sql`unnest(${[...s.networks]}::text[]) AS n(network) CROSS JOIN LATERAL (
-          SELECT w.id FROM (${newest(SEARCH_TOTAL_CAP)}) w WHERE w.status = ANY (${statuses}::text[])
-          ORDER BY w.id DESC LIMIT ${limit}) c`
-      : sql`unnest(${[...s.networks]}::text[]) AS n(network) CROSS JOIN LATERAL (${newest(limit)}) c`;
-  const [count, rows] = await Promise.all([
-    s.count
-      ? sql<{
-          n: number | string;
-        }>`${sql.raw(PREPARED)} SELECT count(*) AS n FROM ${ids(SEARCH_TOTAL_CAP)}`.execute(db)
-      : { rows: [] },
-    s.limit > 0
-      ? sql<Omit<OperationHit, 'timestamp'> & { timestamp: Date | string }>`${sql.raw(PREPARED)}
-          SELECT o.network, o.id, o.hash, o.counter, o.level, o.timestamp, o.kind, o.status, o.destination,
-            o.entrypoint
-          FROM (SELECT c.id FROM ${ids(s.offset + s.limit)} ORDER BY c.id DESC OFFSET ${s.offset} LIMIT ${s.limit}) p
-          JOIN operations o ON o.id = p.id
-          ORDER BY o.id DESC`.execute(db)
-      : { rows: [] },
-  ]);
-  return {
-    total: Math.min(Number(count.rows[0]?.n ?? 0), SEARCH_TOTAL_CAP),
-    hits: rows.rows.map((r) => ({
-      ...r,
-      id: Number(r.id),
-      counter: r.counter === null ? null : Number(r.counter),
-      hash: r.hash ?? '',
-      timestamp: toDate(r.timestamp),
-    })),
-  };
+  // one call of a plpgsql function with generic plans (migration 0370, which says how it reads the index): the
+  // count's row first (its `total` set), then the page's rows
+  const r = await db.executeQuery<
+    Omit<OperationHit, 'timestamp' | 'id' | 'counter'> & {
+      total: number | string | null;
+      id: number | string;
+      counter: number | string | null;
+      ts: Date | string;
+    }
+  >(
+    CompiledQuery.raw(
+      `${PREPARED} SELECT * FROM search_entrypoint_calls($1::text[], $2, $3::text[], $4, $5, $6, $7)`,
+      [[...s.networks], s.entrypoint, statuses, s.offset, Math.max(0, s.limit), SEARCH_TOTAL_CAP, s.count],
+    ),
+  );
+  let total = 0;
+  const hits: OperationHit[] = [];
+  for (const { total: n, ts, ...row } of r.rows) {
+    if (n !== null) total = Number(n);
+    else
+      hits.push({
+        ...row,
+        id: Number(row.id),
+        counter: row.counter === null ? null : Number(row.counter),
+        hash: row.hash ?? '',
+        timestamp: toDate(ts),
+      });
+  }
+  return { total: Math.min(total, SEARCH_TOTAL_CAP), hits };
 }
 
 const STATUSES: ReadonlySet<string> = new Set<OperationStatus>([
