@@ -15,6 +15,7 @@
  *
  * BENCH_SCHEMA (default bench_api, bench_api_10m) is the PostgreSQL schema holding the data (kept between runs);
  * BENCH_ROUTES=contract,opg limits the routes; BENCH_CPU_PROF=<folder> writes a CPU profile of the API process.
+ * search-prefix, search-address and search-words (the search route by kind of query) run only when named there.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -143,6 +144,8 @@ const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.
 interface RouteRun {
   name: string;
   path: string;
+  /** Run only when BENCH_ROUTES names it. */
+  byName?: boolean;
   request: () => { path: string; method?: 'GET' | 'POST'; body?: string };
 }
 
@@ -193,6 +196,23 @@ export function routes(s: Subjects): RouteRun[] {
         body: JSON.stringify({ query: pick(s.queries) }),
       }),
     },
+    // the search route by kind of query (session 38: where its statements go), only when named in BENCH_ROUTES
+    ...(
+      [
+        ['search-prefix', 'address prefixes', 0, 100],
+        ['search-address', 'whole addresses', 100, 150],
+        ['search-words', 'words', 150, s.queries.length],
+      ] as const
+    ).map(([name, what, from, to]) => ({
+      name,
+      path: `POST /search/v1/search {query} (${what} of the search queries)`,
+      byName: true,
+      request: () => ({
+        path: '/search/v1/search',
+        method: 'POST' as const,
+        body: JSON.stringify({ query: pick(s.queries.slice(from, to)) }),
+      }),
+    })),
     ...(s.hot ? hotRoutes(s.hot) : []),
   ];
 }
@@ -364,7 +384,7 @@ async function main(): Promise<void> {
     const s = await subjects();
     const table: string[] = [];
     for (const r of routes(s)) {
-      if (only && !only.includes(r.name)) continue;
+      if (only ? !only.includes(r.name) : r.byName) continue;
       await load(started.port, r, 3); // warm-up (caches, JIT, pool), not recorded
       const before = loadavg()[0]!;
       const running = load(started.port, r, seconds);
