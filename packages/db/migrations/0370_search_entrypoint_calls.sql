@@ -15,40 +15,24 @@ SET plan_cache_mode = force_generic_plan
 AS $$
 #variable_conflict use_column
 BEGIN
-  IF counted AND statuses IS NULL THEN
+  -- per network its newest calls (at most `cap` read with a status filter), those with a status in `statuses`
+  IF counted THEN
     RETURN QUERY SELECT count(*), NULL::text, NULL::bigint, NULL::text, NULL::bigint, NULL::integer,
       NULL::timestamptz, NULL::text, NULL::text, NULL::text, NULL::text
     FROM unnest(nets) AS n(net) CROSS JOIN LATERAL (
-      SELECT o.id FROM operations o
+      SELECT o.status FROM operations o
       WHERE o.network = n.net AND o.entrypoint >= ep AND o.entrypoint <= ep AND o.hash IS NOT NULL
-      ORDER BY o.entrypoint DESC, o.id DESC LIMIT cap) c;
-  ELSIF counted THEN
-    RETURN QUERY SELECT count(*), NULL::text, NULL::bigint, NULL::text, NULL::bigint, NULL::integer,
-      NULL::timestamptz, NULL::text, NULL::text, NULL::text, NULL::text
-    FROM unnest(nets) AS n(net) CROSS JOIN LATERAL (
-      SELECT w.id FROM (SELECT o.id, o.status FROM operations o
-        WHERE o.network = n.net AND o.entrypoint >= ep AND o.entrypoint <= ep AND o.hash IS NOT NULL
-        ORDER BY o.entrypoint DESC, o.id DESC LIMIT cap) w
-      WHERE w.status = ANY (statuses) ORDER BY w.id DESC LIMIT cap) c;
+      ORDER BY o.entrypoint DESC, o.id DESC LIMIT cap) w
+    WHERE statuses IS NULL OR w.status = ANY (statuses);
   END IF;
-  IF lim > 0 AND statuses IS NULL THEN
-    RETURN QUERY SELECT NULL::bigint, o.network, o.id, o.hash, o.counter, o.level, o.timestamp, o.kind, o.status,
-      o.destination, o.entrypoint
-    FROM (SELECT c.id FROM unnest(nets) AS n(net) CROSS JOIN LATERAL (
-        SELECT o.id FROM operations o
-        WHERE o.network = n.net AND o.entrypoint >= ep AND o.entrypoint <= ep AND o.hash IS NOT NULL
-        ORDER BY o.entrypoint DESC, o.id DESC LIMIT skip + lim) c
-      ORDER BY c.id DESC OFFSET skip LIMIT lim) p
-    JOIN operations o ON o.id = p.id
-    ORDER BY o.id DESC;
-  ELSIF lim > 0 THEN
+  IF lim > 0 THEN
     RETURN QUERY SELECT NULL::bigint, o.network, o.id, o.hash, o.counter, o.level, o.timestamp, o.kind, o.status,
       o.destination, o.entrypoint
     FROM (SELECT c.id FROM unnest(nets) AS n(net) CROSS JOIN LATERAL (
         SELECT w.id FROM (SELECT o.id, o.status FROM operations o
           WHERE o.network = n.net AND o.entrypoint >= ep AND o.entrypoint <= ep AND o.hash IS NOT NULL
-          ORDER BY o.entrypoint DESC, o.id DESC LIMIT cap) w
-        WHERE w.status = ANY (statuses) ORDER BY w.id DESC LIMIT skip + lim) c
+          ORDER BY o.entrypoint DESC, o.id DESC LIMIT CASE WHEN statuses IS NULL THEN skip + lim ELSE cap END) w
+        WHERE statuses IS NULL OR w.status = ANY (statuses) ORDER BY w.id DESC LIMIT skip + lim) c
       ORDER BY c.id DESC OFFSET skip LIMIT lim) p
     JOIN operations o ON o.id = p.id
     ORDER BY o.id DESC;
