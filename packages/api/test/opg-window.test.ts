@@ -301,3 +301,74 @@ describeDb(
     });
   },
 );
+
+const S = 'KT1SearchWindowsOfTheTabxxxxxxxxxxxxx';
+const sHash = (n: number) => `oo${String(n).padStart(4, '0')}${'y'.repeat(45)}`;
+
+/**
+ * The operations tab's search over more rows than its first window reads (1,000 rows for a first page): 500
+ * groups of 3 rows (a call and two internal rows back to the caller, which the account pays on), the oldest
+ * group failed. The first window ends inside a group (1,000 = 333 × 3 + 1). A text every hash starts with finds
+ * its page in the first window, with each group's call and totals; a status only the oldest group has is found
+ * past it; deep pages give the groups a whole read gives.
+ */
+describeDb('the operations search across its windows', { backends: 'both' }, ({ db }) => {
+  beforeAll(async () => {
+    const protocol = await insertProtocol(db(), NET, { hash: 'PtParisB', startLevel: 1 });
+    const rows = [];
+    for (let g = 1; g <= 500; g++)
+      for (let i = 0; i < 3; i++)
+        rows.push({
+          network: NET,
+          level: g,
+          timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, g)),
+          protocol_id: protocol,
+          hash: sHash(g),
+          counter: g,
+          content_index: 0,
+          internal: i > 0,
+          kind: 'transaction',
+          status: g === 1 ? ('failed' as const) : ('applied' as const),
+          source: i === 0 ? FROM : S,
+          destination: i === 0 ? S : FROM,
+          fee: i === 0 ? 100 : 0,
+          amount: i === 0 ? '10' : '3',
+          tags: 0,
+          allocated_destination_contract: false,
+          big_map_diffs_count: 0,
+          ticket_updates_count: 0,
+        });
+    for (let i = 0; i < rows.length; i += 500)
+      await db()
+        .insertInto('operations')
+        .values(rows.slice(i, i + 500))
+        .execute();
+  });
+
+  it('a text every hash starts with: the newest groups, one hit each (its call), with their totals', async () => {
+    const hits = await searchAccountOperations(db(), { address: S, text: 'oo', offset: 0, limit: 3 });
+    expect(hits.map((h) => [h.hash, h.destination, h.flow, h.internals, h.total_cost])).toEqual([
+      [sHash(500), S, 4, 2, 100],
+      [sHash(499), S, 4, 2, 100],
+      [sHash(498), S, 4, 2, 100],
+    ]);
+  });
+
+  it('a status only the oldest group has is found past the first window', async () => {
+    const hits = await searchAccountOperations(db(), {
+      address: S,
+      text: '',
+      status: ['failed'],
+      offset: 0,
+      limit: 10,
+    });
+    expect(hits.map((h) => [h.hash, h.status, h.flow])).toEqual([[sHash(1), 'failed', 0]]);
+  });
+
+  it('deep pages: the groups past the first window, and the last ones', async () => {
+    const deep = await searchAccountOperations(db(), { address: S, text: 'o', offset: 480, limit: 10 });
+    expect(deep.map((h) => h.hash)).toEqual(Array.from({ length: 10 }, (_, i) => sHash(20 - i)));
+    const last = await searchAccountOperations(db(), { address: S, text: '', offset: 495, limit: 10 });
+    expect(last.map((h) => h.hash)).toEqual([5, 4, 3, 2, 1].map(sHash));
+  });
+});
