@@ -1,5 +1,10 @@
 import { describeDb } from '@michelscope/db/testing';
-import { accountOperationGroups, operationGroups, searchAccountOperations } from '@michelscope/db/read';
+import {
+  accountOperationGroups,
+  operationGroups,
+  searchAccountOperations,
+  storageLevels,
+} from '@michelscope/db/read';
 import { beforeAll, expect, it } from 'vitest';
 import { insertProtocol } from './helpers';
 
@@ -370,5 +375,53 @@ describeDb('the operations search across its windows', { backends: 'both' }, ({ 
     expect(deep.map((h) => h.hash)).toEqual(Array.from({ length: 10 }, (_, i) => sHash(20 - i)));
     const last = await searchAccountOperations(db(), { address: S, text: '', offset: 495, limit: 10 });
     expect(last.map((h) => h.hash)).toEqual([5, 4, 3, 2, 1].map(sHash));
+  });
+});
+
+const V = 'KT1StorageLevelsWindowsxxxxxxxxxxxxxx';
+
+/**
+ * A contract's storage levels over more stored storages than the first window reads (2,000): 2,100 levels of
+ * one call each, the storage changed at levels 1 (origination), 50 and 2,100 only. The first window's oldest
+ * level (101) has nothing older in it and must not count as a change: the levels come from the next window.
+ */
+describeDb('storage levels across their windows', { backends: 'both' }, ({ db }) => {
+  beforeAll(async () => {
+    const protocol = await insertProtocol(db(), NET, { hash: 'PtParisB', startLevel: 1 });
+    const rows = Array.from({ length: 2_100 }, (_, i) => {
+      const level = i + 1;
+      return {
+        network: NET,
+        level,
+        timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, level)),
+        protocol_id: protocol,
+        hash: `oo${String(level).padStart(49, 'v')}`,
+        counter: level,
+        content_index: 0,
+        internal: false,
+        kind: 'transaction',
+        status: 'applied' as const,
+        source: FROM,
+        destination: V,
+        fee: 100,
+        amount: '0',
+        tags: 0,
+        allocated_destination_contract: false,
+        big_map_diffs_count: 0,
+        ticket_updates_count: 0,
+        storage: JSON.stringify({ int: String(level >= 2_100 ? 3 : level >= 50 ? 2 : 1) }),
+      };
+    });
+    for (let i = 0; i < rows.length; i += 500)
+      await db()
+        .insertInto('operations')
+        .values(rows.slice(i, i + 500))
+        .execute();
+  });
+
+  it('only the levels where the storage changed, the origination included', async () => {
+    expect((await storageLevels(db(), NET, V, 10)).map((l) => l.level)).toEqual([2_100, 50, 1]);
+    expect((await storageLevels(db(), NET, V, 2)).map((l) => l.level)).toEqual([2_100, 50]);
+    expect((await storageLevels(db(), NET, V, 10, 2_100)).map((l) => l.level)).toEqual([50, 1]);
   });
 });

@@ -339,16 +339,32 @@ export interface StorageLevelRow {
   timestamp: Date;
 }
 
-const storageLevelsQuery = preparedQuery<{ level: number; timestamp: unknown }>(`
-  SELECT level, timestamp FROM (
+/**
+ * The levels of {@link storageLevels} among the contract's newest $5 stored storages (all when null), with how
+ * many rows the window read and its oldest level: that level's storage is compared with nothing older, so it
+ * counts as a change only when the window read every row.
+ */
+const storageLevelsQuery = preparedQuery<{
+  n: string | number;
+  oldest: number | null;
+  level: number | null;
+  timestamp: unknown;
+}>(`
+  WITH w AS (
+    SELECT id, level, timestamp, storage::text AS storage FROM operations
+    WHERE network = $1 AND destination = $2 AND status = 'applied' AND storage IS NOT NULL AND level < $3
+    ORDER BY id DESC LIMIT $5
+  ), t AS (
     SELECT level, timestamp, storage, lead(storage) OVER (ORDER BY level DESC) AS older FROM (
-      SELECT DISTINCT ON (level) level, timestamp, storage::text AS storage FROM operations
-      WHERE network = $1 AND destination = $2 AND status = 'applied' AND storage IS NOT NULL AND level < $3
-      ORDER BY level DESC, id DESC
+      SELECT DISTINCT ON (level) level, timestamp, storage FROM w ORDER BY level DESC, id DESC
     ) per_level
-  ) t
-  WHERE older IS NULL OR storage IS DISTINCT FROM older
-  ORDER BY level DESC LIMIT $4`);
+  )
+  SELECT (SELECT count(*) FROM w) AS n, (SELECT min(level) FROM w) AS oldest, x.level, x.timestamp
+  FROM (SELECT 1) one LEFT JOIN LATERAL (
+    SELECT level, timestamp FROM t WHERE older IS NULL OR storage IS DISTINCT FROM older
+    ORDER BY level DESC LIMIT $4 + 1
+  ) x ON true
+  ORDER BY x.level DESC`);
 
 /**
  * The levels (below `beforeLevel`, newest first, at most `size`) at whose end the contract's stored storage
@@ -356,6 +372,9 @@ const storageLevelsQuery = preparedQuery<{ level: number; timestamp: unknown }>(
  * compared (as stored JSON text) with the previous such level (the oldest one, its origination, always counts). Big-map contents
  * are not part of the storage value (a big map is a pointer), so a level that only changed big-map keys is not
  * listed.
+ *
+ * The newest 2,000 stored storages are read first, then 50,000, then all of them: a contract with a million
+ * operations compared them all on every request (3–8 s on the 10m benchmark data, bench/RESULTS.md session 39).
  */
 export async function storageLevels(
   db: Db,
@@ -364,6 +383,18 @@ export async function storageLevels(
   size: number,
   beforeLevel = 2147483647,
 ): Promise<StorageLevelRow[]> {
-  const rows = await storageLevelsQuery(db, [network, address, beforeLevel, size]);
-  return rows.map((r) => ({ level: Number(r.level), timestamp: toDate(r.timestamp) }));
+  for (const window of [2_000, 50_000, null]) {
+    const rows = await storageLevelsQuery(db, [network, address, beforeLevel, size, window]);
+    const n = Number(rows[0]?.n ?? 0);
+    const levels = rows.flatMap((r) =>
+      r.level === null ? [] : [{ level: Number(r.level), timestamp: toDate(r.timestamp) }],
+    );
+    // every stored storage read: the oldest level is the first one stored, a change
+    if (window === null || n < window) return levels.slice(0, size);
+    // else the window's oldest level is compared with nothing: the levels above it are exact
+    const oldest = Number(rows[0]?.oldest);
+    const exact = levels.filter((l) => l.level > oldest);
+    if (exact.length >= size) return exact.slice(0, size);
+  }
+  throw new Error('unreachable');
 }
