@@ -1,3 +1,5 @@
+import type { Insertable } from 'kysely';
+import type { Database, Db } from '@michelscope/db';
 import { describeDb } from '@michelscope/db/testing';
 import {
   accountOperationGroups,
@@ -307,6 +309,23 @@ describeDb(
   },
 );
 
+/** The columns the window tests' rows share: no tags, no allocation, no big-map diffs, no ticket updates. */
+const UNTAGGED = {
+  tags: 0,
+  allocated_destination_contract: false,
+  big_map_diffs_count: 0,
+  ticket_updates_count: 0,
+};
+
+/** Inserts operation rows 500 at a time (one statement for thousands of rows is over PGlite's parameters). */
+async function insertInBatches(db: Db, rows: Insertable<Database['operations']>[]) {
+  for (let i = 0; i < rows.length; i += 500)
+    await db
+      .insertInto('operations')
+      .values(rows.slice(i, i + 500))
+      .execute();
+}
+
 const S = 'KT1SearchWindowsOfTheTabxxxxxxxxxxxxx';
 const sHash = (n: number) => `oo${String(n).padStart(4, '0')}${'y'.repeat(45)}`;
 
@@ -338,16 +357,9 @@ describeDb('the operations search across its windows', { backends: 'both' }, ({ 
           destination: i === 0 ? S : FROM,
           fee: i === 0 ? 100 : 0,
           amount: i === 0 ? '10' : '3',
-          tags: 0,
-          allocated_destination_contract: false,
-          big_map_diffs_count: 0,
-          ticket_updates_count: 0,
+          ...UNTAGGED,
         });
-    for (let i = 0; i < rows.length; i += 500)
-      await db()
-        .insertInto('operations')
-        .values(rows.slice(i, i + 500))
-        .execute();
+    await insertInBatches(db(), rows);
   });
 
   it('a text every hash starts with: the newest groups, one hit each (its call), with their totals', async () => {
@@ -405,18 +417,11 @@ describeDb('storage levels across their windows', { backends: 'both' }, ({ db })
         destination: V,
         fee: 100,
         amount: '0',
-        tags: 0,
-        allocated_destination_contract: false,
-        big_map_diffs_count: 0,
-        ticket_updates_count: 0,
+        ...UNTAGGED,
         storage: JSON.stringify({ int: String(level >= 2_100 ? 3 : level >= 50 ? 2 : 1) }),
       };
     });
-    for (let i = 0; i < rows.length; i += 500)
-      await db()
-        .insertInto('operations')
-        .values(rows.slice(i, i + 500))
-        .execute();
+    await insertInBatches(db(), rows);
   });
 
   it('only the levels where the storage changed, the origination included', async () => {

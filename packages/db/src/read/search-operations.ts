@@ -236,6 +236,8 @@ async function accountSearchPage(
         destination, entrypoint
       FROM w ORDER BY network, hash, counter, internal, id
     )
+    -- the page's groups, with their totals over every operation of the group (not only the matching ones), as
+    -- the unfiltered list (read/opg.ts) counts them: consensus operations aside
     SELECT c.n_rows, c.n_groups, p.*
     FROM (SELECT (SELECT count(*) FROM r) AS n_rows, (SELECT count(*) FROM g) AS n_groups) c
     LEFT JOIN LATERAL (
