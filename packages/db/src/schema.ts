@@ -213,6 +213,15 @@ export interface BigMapDiffsTable {
   value: NullableJson;
 }
 
+/** A big map's key counts per contract, kept by big_map_states' own triggers (migration 0380). */
+export interface BigMapKeyCountsTable {
+  network: string;
+  ptr: number;
+  contract: string;
+  total: number;
+  active: number;
+}
+
 export interface BigMapStatesTable {
   id: Generated<number>;
   network: string;
@@ -498,6 +507,7 @@ export interface Database {
   big_map_actions: BigMapActionsTable;
   big_map_diffs: BigMapDiffsTable;
   big_map_states: BigMapStatesTable;
+  big_map_key_counts: BigMapKeyCountsTable;
   tickets: TicketsTable;
   ticket_updates: TicketUpdatesTable;
   ticket_balances: TicketBalancesTable;
