@@ -152,8 +152,8 @@ export async function searchDocuments(
           WHERE m.network = d.network AND m.kind = 'contract_metadata' AND m.key = d.key AND ${matches('m')}))`
       : sql``;
   const where = sql`${text}
-    ${q.networks?.length ? sql`AND d.network IN (${sql.join(q.networks)})` : sql``}
-    ${q.kinds?.length ? sql`AND d.kind IN (${sql.join(q.kinds)})` : sql``}
+    ${q.networks?.length ? sql`AND d.network = ANY(${[...q.networks]}::text[])` : sql``}
+    ${q.kinds?.length ? sql`AND d.kind = ANY(${[...q.kinds]}::text[])` : sql``}
     ${q.tokens ? tokenFilterSql(q.tokens) : sql``}
     ${q.verified ? verifiedSql : sql``}
     ${twins}`;
@@ -189,8 +189,13 @@ export async function searchDocuments(
   // the matches up to `bound` + 1, counted, and ranked when there are no more: one statement where a count and a
   // ranking were two (issue 36: most searches match a few documents)
   // (the matches' ids only: a broad prefix reads 501 of them to learn that it is broad, not their texts)
+  //
+  // A named prepared statement (one text per shape of query: with or without words, filters; values are
+  // parameters): planning it was 1.2 of its 1.4 ms (1 connection, an address prefix, 10m data). It runs for the
+  // narrow searches (a broad one's count is kept: `knownTotal`), and PostgreSQL keeps a generic plan only when it
+  // costs no more than the custom ones.
   const boundedRanked = (bound: number) =>
-    sql<Record<string, unknown>>`
+    sql<Record<string, unknown>>`${sql.raw(PREPARED)}
       WITH m AS MATERIALIZED (SELECT d.id FROM search_documents d WHERE ${where} LIMIT ${bound + 1})
       SELECT c.n, p.* FROM (SELECT count(*) AS n FROM m) c
       LEFT JOIN LATERAL (
