@@ -390,10 +390,12 @@ async function main(): Promise<void> {
       const running = load(started.port, r, seconds);
       await new Promise((resolve) => setTimeout(resolve, 1000)); // the pool's connections are all busy
       const c0 = await cpuSample(child);
+      const g0 = process.cpuUsage();
       const t0 = performance.now();
       const done0 = completed;
       await new Promise((resolve) => setTimeout(resolve, (seconds - 3) * 1000));
       const c1 = await cpuSample(child);
+      const g1 = process.cpuUsage(g0);
       const requests = completed - done0;
       const cpu = cpuBetween(c0, c1);
       const wall = performance.now() - t0;
@@ -405,14 +407,15 @@ async function main(): Promise<void> {
         `| ${r.name}: ${r.path} | ${res.requests.average.toFixed(0)} | ${res.latency.p50} ms | ${res.latency.p99} ms | ` +
         `${res['2xx']} / ${res.non2xx + res.errors + res.timeouts} | ${one.latency.p50} ms / ${one.latency.p99} ms | ` +
         `${((cpu.api + cpu.pg) / requests).toFixed(2)} ms (${(cpu.api / requests).toFixed(2)} + ${(cpu.pg / requests).toFixed(2)}) | ` +
-        `${((100 * (cpu.api + cpu.pg)) / wall).toFixed(0)} % | ${before.toFixed(1)}–${after.toFixed(1)} |`;
+        `${((100 * (cpu.api + cpu.pg)) / wall).toFixed(0)} % | ${((g1.user + g1.system) / 1000 / requests).toFixed(2)} ms | ` +
+        `${before.toFixed(1)}–${after.toFixed(1)} |`;
       table.push(line);
       log(`[bench] ${r.name}: ${line}`);
     }
     console.log(
       `\n${CONNECTIONS} connections, ${seconds} s per route, ${new Date().toISOString()}\n` +
-        '| route | req/s | p50 | p99 | 2xx / other | 1 connection: p50 / p99 | CPU per request (API + PostgreSQL) | CPU used (of 200 %) | load avg (1 min) |\n' +
-        '| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n' +
+        '| route | req/s | p50 | p99 | 2xx / other | 1 connection: p50 / p99 | CPU per request (API + PostgreSQL) | CPU used (of 200 %) | load generator CPU per request | load avg (1 min) |\n' +
+        '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n' +
         table.join('\n'),
     );
   } finally {

@@ -71,8 +71,9 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   logServerErrors(app, opts.logError ?? logToStderr);
   // before the rate limit: the server's own requests (the page renderer's) are charged to nobody
   app.addHook('onRequest', markInternalCall);
-  // the node calls a request causes name its client to the embedded node (fair script workers, issue 34)
-  app.addHook('preHandler', withRequestClient);
+  // the node calls a request causes name its client to the embedded node (fair script workers, issue 34); only
+  // with one: an AsyncLocalStorage in use makes Node run a hook at every promise of every request (issue 36)
+  if (opts.embeddedNode?.clientHeaders) app.addHook('preHandler', withRequestClient);
   // one LISTEN per process, fanned out to the live connections (live/hub.ts)
   const liveSource = opts.live && sharedSource(opts.live.source);
   const hub = opts.live

@@ -20,9 +20,13 @@ const MAX_WAITING = 32;
 const MAX_PENDING = 256;
 /** Addresses known to be stored, remembered so that they cost no query (cleared past this size). */
 const MAX_KNOWN = 50_000;
+/** At most this many malformed addresses (bad checksum) remembered. */
+const MAX_INVALID = 10_000;
 
 interface State {
   known: Set<string>;
+  /** Addresses with a bad checksum or form: nothing to ask any node. */
+  invalid: Set<string>;
   /** Networks whose stored chain starts at genesis: every address they ever saw is stored already. */
   fromGenesis: Set<string>;
   waiting: number;
@@ -32,7 +36,7 @@ const states = new WeakMap<ApiContext, State>();
 
 function stateOf(ctx: ApiContext): State {
   let s = states.get(ctx);
-  if (!s) states.set(ctx, (s = { known: new Set(), fromGenesis: new Set(), waiting: 0 }));
+  if (!s) states.set(ctx, (s = { known: new Set(), invalid: new Set(), fromGenesis: new Set(), waiting: 0 }));
   return s;
 }
 
@@ -52,7 +56,14 @@ export async function ensureAddress(
   const s = stateOf(ctx);
   const key = `${network}:${address}`;
   if (s.known.has(key) || s.fromGenesis.has(network) || !ctx.networks.get(network)) return undefined;
-  if (!validAddress(address)) return undefined;
+  if (s.invalid.has(key)) return undefined;
+  if (!validAddress(address)) {
+    // remembered apart (so that made-up addresses never push stored ones out): its checksum is not checked
+    // again at every request naming it (a hash and a base58 decoding, issue 36)
+    if (s.invalid.size >= MAX_INVALID) s.invalid.clear();
+    s.invalid.add(key);
+    return undefined;
+  }
   if (await addressStored(ctx.db, network, address)) {
     if (s.known.size >= MAX_KNOWN) s.known.clear();
     s.known.add(key);
