@@ -55,7 +55,7 @@ const FILTERS = `AND id < $3
 
 /**
  * One batch of an account's operations (as source or destination), newest first, below operation id $3: each
- * side by its own index (operations_source, operations_destination: network, address, id), so a batch reads
+ * side by its own index (operations_source_rows, operations_destination_rows: network, address, id), so a batch reads
  * about `limit` rows of each whatever the account's size. An operation of the account to itself comes once.
  */
 /**

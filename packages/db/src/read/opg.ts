@@ -131,9 +131,11 @@ const WINDOW_ROWS = ['source = $2', 'destination = $2 AND source IS DISTINCT FRO
  * account's rows in the window; a group written before that migration, or one the window may have cut, is
  * summed again by hash and counter on the hash index, and a hashless protocol-made group always is, by level
  * and counter on the level index. `complete` tells whether the window held more than $5 groups (or every row
- * of the account), `known` whether the account has a row in `accounts`.
+ * of the account), `known` whether the account has a row in `accounts`. The window's two ranges are index-only
+ * scans: the account indexes hold every column they read (migration 0390; a column added to the window must be
+ * added to them, test/account-page-plan.test.ts checks it).
  */
-const pageQuery = preparedQuery<{ complete: boolean; known: boolean; json: string }>(`
+export const ACCOUNT_PAGE_SQL = `
   WITH w AS (${WINDOW_ROWS} ORDER BY id DESC LIMIT $4),
   g AS (
     SELECT hash, counter, min(id) AS last_id, min(level) AS level, min(timestamp) AS ts,
@@ -172,4 +174,5 @@ const pageQuery = preparedQuery<{ complete: boolean; known: boolean; json: strin
   )
   SELECT (SELECT count(*) FROM g) > $5 OR (SELECT count(*) FROM w) < $4 AS complete,
     EXISTS (SELECT 1 FROM accounts WHERE network = $1 AND address = $2) AS known,
-    '[' || coalesce((SELECT string_agg(row_to_json(p)::text, ',' ORDER BY last_id DESC) FROM p), '') || ']' AS json`);
+    '[' || coalesce((SELECT string_agg(row_to_json(p)::text, ',' ORDER BY last_id DESC) FROM p), '') || ']' AS json`;
+const pageQuery = preparedQuery<{ complete: boolean; known: boolean; json: string }>(ACCOUNT_PAGE_SQL);
