@@ -192,6 +192,68 @@ describeDb('bounded suggestions', { backends: 'both' }, ({ db }) => {
     }
   });
 
+  it('/search of an address or its prefix (the function search_bounded) answers as the full ranking', async () => {
+    const twin = 'KT1TwinAddress0000000000000000000000';
+    // a contract with its metadata twin (one hit: the twin's) and a token whose title names the contract
+    await db()
+      .insertInto('search_documents')
+      .values([
+        { network: NET, kind: 'contract', key: twin, level: 7, title: '', body: '' },
+        { network: NET, kind: 'contract_metadata', key: twin, level: 7, title: 'Twin', body: 'twin' },
+        { network: NET, kind: 'token', key: 'KT1Elsewhere:1', level: 8, title: `About ${twin}`, body: '' },
+      ])
+      .execute();
+    try {
+      const cases: Array<[string, string[] | undefined]> = [
+        [key(7), undefined],
+        [key(7).slice(0, 14), undefined],
+        ['kt1onlybeta00', undefined],
+        [key(7), ['token']],
+        ['KT1TwinAddress', undefined],
+        ['KT1TwinAddress', ['contract']],
+        [twin, undefined],
+      ];
+      for (const [query, kinds] of cases) {
+        const page = { query, networks: [NET], kinds, size: 10, offset: 0 };
+        const full = await searchDocuments(db(), page);
+        expect(full.total, query).toBeGreaterThan(0);
+        expect(await searchDocuments(db(), { ...page, rankBound: 500 }), query).toEqual(full);
+        expect(await searchDocuments(db(), { ...page, offset: 1, rankBound: 500 }), query).toEqual(
+          await searchDocuments(db(), { ...page, offset: 1 }),
+        );
+      }
+      const r = await searchDocuments(db(), {
+        query: twin.toLowerCase(),
+        networks: [NET],
+        size: 10,
+        offset: 0,
+        rankBound: 500,
+      });
+      // the exact key first (its twin, not the plain contract document), then the token naming it in its title
+      expect([r.total, r.hits.map((h) => [h.kind, h.key, h.matched])]).toEqual([
+        2,
+        [
+          ['contract_metadata', twin, 'key'],
+          ['token', 'KT1Elsewhere:1', 'title'],
+        ],
+      ]);
+      // past the bound, the count is still exact (the W + 100 contracts of the prefix and a token of one)
+      expect(
+        (
+          await searchDocuments(db(), {
+            query: key(1).slice(0, 12),
+            networks: [NET],
+            size: 10,
+            offset: 0,
+            rankBound: 20,
+          })
+        ).total,
+      ).toBe(W + 101);
+    } finally {
+      await db().deleteFrom('search_documents').where('key', 'in', [twin, 'KT1Elsewhere:1']).execute();
+    }
+  });
+
   it('/search past its bound: a window short of the page ranks every match (words common apart, rare together)', async () => {
     // "alpha beta" is held by one document, older than the newest documents of either word: a window of each
     // word's newest 10 holds no document with both, yet the count says there is one
