@@ -29,12 +29,17 @@ describeDb('an account’s operation-group page', { backends: 'both' }, ({ db })
       counter: id,
       content_index: 0,
       kind: 'transaction',
-      status: 'applied',
+      status: 'applied' as const,
       source,
       destination,
       amount: '1',
       group_cost: 10,
       group_internals: 0,
+      internal: false,
+      tags: 0,
+      allocated_destination_contract: false,
+      big_map_diffs_count: 0,
+      ticket_updates_count: 0,
     });
     await db()
       .insertInto('operations')
