@@ -210,16 +210,26 @@ async function findItems(
     ENTRYPOINT_QUERY_RE.test(query) &&
     (!f.entrypoints?.length || f.entrypoints.includes(query))
   ) {
+    const networks = f.networks ?? ctx.networks.names;
+    // a count that reached the cap stays there (calls are only added): kept as the documents' count is, so a
+    // common name ("transfer": 10,000 index entries a count) is not counted again at every search
+    const countKey =
+      input.withTotal === false
+        ? undefined
+        : `search-calls-count\0${JSON.stringify([query, networks, f.status ?? null])}`;
+    const knownTotal = countKey === undefined ? undefined : await ctx.cache.peek<number>(countKey);
     const calls = await searchEntrypointCalls(ctx.readDb, {
       entrypoint: query,
-      networks: f.networks ?? ctx.networks.names,
+      networks,
       status: f.status,
       offset: Math.max(0, input.offset - docsTotal),
       limit: input.size - items.length,
-      count: input.withTotal !== false,
+      count: input.withTotal !== false && knownTotal === undefined,
     });
     for (const o of calls.hits) items.push(operationItem(o, input.highlight, 'Entrypoint'));
-    total += calls.total;
+    if (countKey !== undefined && knownTotal === undefined && calls.total >= SEARCH_TOTAL_CAP)
+      ctx.cache.set(countKey, calls.total, SEARCH_COUNT_TTL_MS);
+    total += knownTotal ?? calls.total;
   }
   return { items, total: Math.min(total, SEARCH_TOTAL_CAP) };
 }
