@@ -35,7 +35,9 @@ describe('one-command product on the embedded defaults (PGlite)', () => {
 
   beforeAll(async () => {
     dataDir = await tempDataDir();
-    server = await startServer({ dataDir });
+    // a fresh data directory: migrations, the embedded chain and its seed before the first answer (over 60 s once
+    // on a loaded 2-core machine, session 42); within the hooks' 180 s
+    server = await startServer({ dataDir, timeoutMs: 150_000 });
   });
   afterAll(async () => {
     await browser?.close();
