@@ -218,14 +218,20 @@ async function findItems(
         ? undefined
         : `search-calls-count\0${JSON.stringify([query, networks, f.status ?? null])}`;
     const knownTotal = countKey === undefined ? undefined : await ctx.cache.peek<number>(countKey);
-    const calls = await searchEntrypointCalls(ctx.readDb, {
-      entrypoint: query,
-      networks,
-      status: f.status,
-      offset: Math.max(0, input.offset - docsTotal),
-      limit: input.size - items.length,
-      count: input.withTotal !== false && knownTotal === undefined,
-    });
+    const limit = input.size - items.length;
+    const count = input.withTotal !== false && knownTotal === undefined;
+    // nothing to read when the documents filled the page and the count is known or not asked for
+    const calls =
+      limit > 0 || count
+        ? await searchEntrypointCalls(ctx.readDb, {
+            entrypoint: query,
+            networks,
+            status: f.status,
+            offset: Math.max(0, input.offset - docsTotal),
+            limit,
+            count,
+          })
+        : { total: 0, hits: [] };
     for (const o of calls.hits) items.push(operationItem(o, input.highlight, 'Entrypoint'));
     if (countKey !== undefined && knownTotal === undefined && calls.total >= SEARCH_TOTAL_CAP)
       ctx.cache.set(countKey, calls.total, SEARCH_COUNT_TTL_MS);
