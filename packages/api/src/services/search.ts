@@ -60,6 +60,13 @@ export async function runSearch(
   const pasted = input.offset === 0 ? input.query.trim() : '';
   if (/^(tz[1-4]|KT1|sr1)[1-9A-HJ-NP-Za-km-z]{33}$/.test(pasted))
     await Promise.all(ctx.networks.names.map((n) => ensureAddress(ctx, n, pasted)));
+  const broad = broadAnswerKey(ctx, input);
+  return broad === undefined
+    ? answer(ctx, input)
+    : ctx.cache.get(broad, SEARCH_BROAD_TTL_MS, () => answer(ctx, input));
+}
+
+async function answer(ctx: ApiContext, input: SearchInput): Promise<{ items: SearchItem[]; total: number }> {
   const r = await findItems(ctx, input);
   await Promise.all([
     withAccountFields(ctx, r.items),
@@ -67,6 +74,36 @@ export async function runSearch(
     withTokenFields(ctx, r.items),
   ]);
   return r;
+}
+
+/**
+ * How long the answer of a broad search (its documents' count kept: more than SEARCH_RANK_BOUND match) is
+ * reused for the same text, filters and page. Ranking a broad word's window (500 candidates, each one's rank and
+ * title similarity) is the most a search costs (4.5 ms of CPU at 10× mainnet, issue 36), and a broad word is
+ * what many visitors type at once: they share one ranking (concurrent requests wait for the same one), and a
+ * document indexed meanwhile shows up at most this much later.
+ */
+export const SEARCH_BROAD_TTL_MS = 5_000;
+
+/** The documents' count of a search, kept while above SEARCH_RANK_BOUND (findItems). */
+const docsCountKey = (query: string, networks: readonly string[] | undefined, kinds: readonly string[]) =>
+  `search-count\0${JSON.stringify([query, networks ?? null, kinds])}`;
+
+/**
+ * The response-cache key of a search whose documents' count is kept (a broad one), or undefined: suggestions,
+ * the tabs that read no ranked documents (a big map's keys, an account's operations, token filters, verified
+ * contracts) and a key that would be long (many filter values) are answered afresh.
+ */
+function broadAnswerKey(ctx: ApiContext, input: SearchInput): string | undefined {
+  if (input.withTotal === false) return undefined;
+  const query = cleanQuery(input.query);
+  if (!query) return undefined;
+  const f = readFilters(ctx, input.filters);
+  if (f.ptr !== undefined || f.address || f.tokens || f.verified) return undefined;
+  const kinds = [...f.indices].flatMap((i) => DOC_KINDS[i]);
+  if (ctx.cache.peek(docsCountKey(query, f.networks, kinds)) === undefined) return undefined;
+  const key = `search-broad\0${JSON.stringify([query, input.size, input.offset, input.highlight, { ...f, indices: [...f.indices] }])}`;
+  return key.length <= 2_000 ? key : undefined;
 }
 
 async function findItems(
@@ -182,10 +219,7 @@ async function findItems(
     pushKeys(await searchBigMapKeys(ctx.readDb, keys.keyHashes, keys.networks, keys.limit, keys));
   let docsTotal = 0;
   if (kinds.length && items.length < input.size) {
-    const countKey =
-      input.withTotal === false
-        ? undefined
-        : `search-count\0${JSON.stringify([query, f.networks ?? null, kinds])}`;
+    const countKey = input.withTotal === false ? undefined : docsCountKey(query, f.networks, kinds);
     const knownTotal = countKey === undefined ? undefined : await ctx.cache.peek<number>(countKey);
     const docs = await searchDocuments(ctx.readDb, {
       ...docSearch,
