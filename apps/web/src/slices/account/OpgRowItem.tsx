@@ -74,6 +74,7 @@ export const OpgRowItem = memo(function OpgRowItem({
       sx={{ listStyle: 'none', ...(isNew ? { borderColor: 'info.main' } : {}) }}
       data-testid="opg-row"
       data-new={isNew ? 'true' : undefined}
+      data-mempool={row.mempool ? 'true' : undefined}
       ref={measure}
       data-index={index}
       aria-setsize={index === undefined ? undefined : setSize}
