@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
-import { bigMapKeys, bigMapKeysPage, DEEP_OFFSET } from '../src/read/big-maps';
+import { bigMapKeys, bigMapKeysPage, DEEP_OFFSET, KEY_TEXT_PROBE, keyTextProbe } from '../src/read/big-maps';
 import { bigMapKeysAll } from '../src/read/export-big-maps';
 import { describeDb } from '../src/testing';
 
@@ -138,22 +138,24 @@ describeDb('a big map’s keys in chain order', { backends: 'both' }, ({ db }) =
     expect((await bigMapKeysPage(db(), 'remotenet', 11, 8, { after: byOffset[0]! })).rows).toEqual([]);
   });
 
+  /** A key of big map 9 with its readable text (null: unknown, the filter reads its JSON). */
+  const key = (id: number, key: unknown, key_text: string | null) => ({
+    id,
+    network: 'remotenet',
+    ptr: 9,
+    key_hash: `exprFilter${id}`,
+    contract: 'KT1',
+    key: JSON.stringify(key),
+    key_text,
+    value: null,
+    removed: false,
+    last_update_level: 10,
+    last_update_time: new Date('2026-01-10T12:00:00Z'),
+    count: 1,
+    level: id,
+  });
+
   it('the filter matches a key hash, the key text, and the key JSON only where the text is unknown', async () => {
-    const key = (id: number, key: unknown, key_text: string | null) => ({
-      id,
-      network: 'remotenet',
-      ptr: 9,
-      key_hash: `exprFilter${id}`,
-      contract: 'KT1',
-      key: JSON.stringify(key),
-      key_text,
-      value: null,
-      removed: false,
-      last_update_level: 10,
-      last_update_time: new Date('2026-01-10T12:00:00Z'),
-      count: 1,
-      level: id,
-    });
     await db()
       .insertInto('big_map_states')
       .values([
@@ -185,5 +187,36 @@ describeDb('a big map’s keys in chain order', { backends: 'both' }, ({ db }) =
     for await (const rows of bigMapKeysAll(db(), 'remotenet', 9, { search: hash }, 10))
       exported.push(...rows.map((r) => r.key_hash));
     expect(exported).toEqual([hash]);
+  });
+
+  it('a long base58 filter (a piece of an address) is looked up by its end, and matched whole, in any case', async () => {
+    const alice = 'tz1JzKt9iaHxeTYBNN4tXS11PtxQrUrG3xLa';
+    // same last five characters as the piece of alice's address below, not the piece
+    const decoy = 'tz1Ab3cDeFgHiJkLmNoPqRsTuVwXTYBNN4zz';
+    const piece = alice.slice(8, 19);
+    expect(keyTextProbe(piece)).toBe(piece.slice(-KEY_TEXT_PROBE));
+    expect(decoy).toContain(keyTextProbe(piece));
+    await db()
+      .insertInto('big_map_states')
+      .values([
+        key(1, { prim: 'Pair', args: [{ string: alice }, { int: '1' }] }, `Pair "${alice}" 1`),
+        key(2, { string: decoy }, decoy),
+        // a key whose text is unknown: its JSON is matched
+        key(3, { string: `${alice}` }, null),
+        key(4, { string: 'tz1Other' }, 'tz1Other'),
+      ])
+      .execute();
+    const hashes = async (search: string) =>
+      (await bigMapKeys(db(), 'remotenet', 9, { size: 10, offset: 0, search })).map((k) => k.key_hash);
+    expect(await hashes(piece)).toEqual(['exprFilter3', 'exprFilter1']);
+    expect(await hashes(piece.toLowerCase())).toEqual(['exprFilter3', 'exprFilter1']);
+    expect(await hashes(alice)).toEqual(['exprFilter3', 'exprFilter1']);
+    expect(await hashes(decoy.slice(3))).toEqual(['exprFilter2']);
+    // texts that are not base58 alone are looked up whole (a space, a quote, `0`/`O`/`I`/`l`)
+    expect(keyTextProbe(`"${alice}`)).toBeUndefined();
+    expect(keyTextProbe('Pair 1 2')).toBeUndefined();
+    expect(keyTextProbe('tz1Oth')).toBeUndefined();
+    expect(await hashes(`"${alice}"`)).toEqual(['exprFilter3', 'exprFilter1']);
+    expect(await hashes('1Other')).toEqual(['exprFilter4']);
   });
 });

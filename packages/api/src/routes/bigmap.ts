@@ -42,6 +42,20 @@ const KeyParams = Type.Object({
 });
 export const BIGMAP_TTL_MS = 30_000;
 
+/**
+ * A big map's key and value types, kept BIGMAP_TTL_MS as the big map's answer is (and dropped with it by a block
+ * that changed the big map: the key holds `/bigmap/{network}/{ptr}/`, live/hub.ts): a filtered keys page reads
+ * them apart from its keys. An unknown big map is read again at the next request.
+ */
+async function bigMapTypes(ctx: ApiContext, network: string, ptr: number): Promise<Types | undefined> {
+  const key = `types:/bigmap/${encodeURIComponent(network)}/${ptr}/`;
+  const known = ctx.cache.peek<Types>(key);
+  if (known) return known;
+  const t = typesOf(await getBigMap(ctx.readDb, network, ptr));
+  if (t) ctx.cache.set(key, t, BIGMAP_TTL_MS);
+  return t;
+}
+
 function miguel(t: TypeNode | undefined, v: unknown): MiguelNode | undefined {
   if (!t || v == null) return undefined;
   try {
@@ -226,8 +240,10 @@ export const bigMapRoutes: FastifyPluginAsyncTypebox<{ ctx: ApiContext }> = asyn
         rows = page.rows;
         t = page.types && typesOfText(page.types.key_type, page.types.value_type);
       } else {
-        rows = await bigMapKeys(ctx.readDb, network, ptr, filter);
-        t = typesOf(await getBigMap(ctx.readDb, network, ptr));
+        [rows, t] = await Promise.all([
+          bigMapKeys(ctx.readDb, network, ptr, filter),
+          bigMapTypes(ctx, network, ptr),
+        ]);
       }
       // a cursor that names no key of this big map is a mistake, not the end of the list
       if (
