@@ -150,8 +150,8 @@ export const KEY_TEXT_PROBE = 5;
 
 /**
  * The part of a keys filter the trigram index of the key text (`big_map_states_key_text_trgm`) is read for: a
- * filter of base58 only (a piece of an address, a hash, a signature) longer than {@link KEY_TEXT_PROBE}
- * characters is looked up by its last five (undefined: by the whole text). Each trigram of the filter is a list
+ * filter of base58 only (a piece of an address, a hash, a signature) of eight characters or more is looked up by
+ * its last {@link KEY_TEXT_PROBE} (undefined: by the whole text; a shorter one has few more trigrams than them). Each trigram of the filter is a list
  * of the index to read and intersect (pg_trgm lowers the case, so base58's trigrams fall on ~39,000 lists,
  * about 9,000 keys each at 10,000,000 keys); five characters of random base58 are three of them and match about
  * ten keys anywhere, which the whole text is then checked on: 12 characters of an address at 10× mainnet, 2.7 →
